@@ -1,0 +1,130 @@
+// Operator commands: migrate, bootstrap, create-api-key, grant-credits, seed.
+// Results go to stdout as one JSON object; logs go to stderr.
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from './config.js';
+import { createPrisma } from './db/prisma.js';
+import { migrate } from './db/migrate.js';
+import { systemClock } from './lib/clock.js';
+import { createCreditsRepository } from './services/billing/credits.repository.js';
+import { issueApiKey } from './services/identity/api-keys.service.js';
+import { createIdentityRepository } from './services/identity/identity.repository.js';
+import { BootstrapError, bootstrapOrganization } from './services/identity/bootstrap.js';
+
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
+const out = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+
+class UsageError extends Error {}
+
+const USAGE = `usage: npm run cli -- <command> [options]
+  migrate                                   apply pending database migrations
+  bootstrap --org NAME --email EMAIL --password PW [--credits N]
+                                            create an organization, admin, default Space, credits and an API key
+  create-api-key --email EMAIL [--description TEXT] [--days N]
+  grant-credits --org ID --amount N [--expires ISO] [--message TEXT]
+  seed --agents N [--org ID] [--spaces N]   fill an organization with N agents (demos, benchmarks)`;
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  const config = loadConfigOrExit();
+  const opts = (spec: Record<string, { type: 'string' | 'boolean' }>) =>
+    parseArgs({ args: rest, options: spec, allowPositionals: false, strict: true }).values as Record<string, string | undefined>;
+
+  switch (command) {
+    case 'migrate': {
+      const { applied } = await migrate(config.databaseUrl, { log });
+      log(applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
+      out({ applied });
+      return;
+    }
+    case 'bootstrap': {
+      const o = opts({ org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, credits: { type: 'string' } });
+      if (!o.org || !o.email || !o.password) throw new UsageError('bootstrap needs --org, --email and --password');
+      if (o.password.length < 8) throw new UsageError('--password must be at least 8 characters');
+      const credits = o.credits === undefined ? 1000 : Number(o.credits);
+      if (!Number.isFinite(credits) || credits < 0) throw new UsageError('--credits must be a non-negative number');
+      const db = createPrisma(config.databaseUrl, { max: 2 });
+      try {
+        const result = await bootstrapOrganization(db, {
+          org: o.org,
+          email: o.email,
+          password: o.password,
+          credits,
+          apiKeyDays: config.apiKeyDefaultDays,
+          now: systemClock.now(),
+        });
+        log(`bootstrapped organization ${result.organizationId} with admin ${result.email}`);
+        out(result);
+      } finally {
+        await db.$disconnect();
+      }
+      return;
+    }
+    case 'create-api-key': {
+      const o = opts({ email: { type: 'string' }, description: { type: 'string' }, days: { type: 'string' } });
+      if (!o.email) throw new UsageError('create-api-key needs --email');
+      const days = o.days === undefined ? config.apiKeyDefaultDays : Number(o.days);
+      if (!Number.isInteger(days) || days < 1) throw new UsageError('--days must be a positive integer');
+      const db = createPrisma(config.databaseUrl, { max: 2 });
+      try {
+        const repo = createIdentityRepository(db);
+        const user = await repo.findUserByEmail(o.email);
+        if (!user) throw new UsageError(`no user with email ${o.email}`);
+        const { row, key } = await issueApiKey(repo, {
+          organizationId: user.organizationId,
+          userId: user.id,
+          description: o.description ?? '',
+          expiresAt: new Date(Date.now() + days * 86_400_000),
+        });
+        out({ id: row.id, userId: user.id, apiKey: key, expiresAt: row.expiresAt.toISOString() });
+      } finally {
+        await db.$disconnect();
+      }
+      return;
+    }
+    case 'grant-credits': {
+      const o = opts({ org: { type: 'string' }, amount: { type: 'string' }, expires: { type: 'string' }, message: { type: 'string' } });
+      const orgId = Number(o.org);
+      const amount = Number(o.amount);
+      if (!Number.isInteger(orgId) || orgId < 1) throw new UsageError('grant-credits needs --org ID');
+      if (!Number.isFinite(amount) || amount <= 0) throw new UsageError('--amount must be a positive number');
+      const expiresAt = o.expires ? new Date(o.expires) : null;
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires must be an ISO date-time');
+      const db = createPrisma(config.databaseUrl, { max: 2 });
+      try {
+        if (!(await createIdentityRepository(db).findOrganization(orgId))) throw new UsageError(`no organization ${orgId}`);
+        const { grant, balance } = await createCreditsRepository(db).grant({
+          organizationId: orgId,
+          amount,
+          expiresAt,
+          message: o.message ?? 'Credits granted',
+          at: new Date(),
+        });
+        out({ grantId: grant.id, organizationId: orgId, amount, expiresAt: expiresAt?.toISOString() ?? null, availableCredits: balance });
+      } finally {
+        await db.$disconnect();
+      }
+      return;
+    }
+    case 'seed': {
+      const { runSeed } = await import('./services/agents/seed.js').catch(() => ({ runSeed: null }));
+      if (!runSeed) throw new UsageError('seed is not available in this build');
+      const o = opts({ agents: { type: 'string' }, org: { type: 'string' }, spaces: { type: 'string' } });
+      out(await runSeed(config, { agents: Number(o.agents ?? 100), org: o.org ? Number(o.org) : undefined, spaces: o.spaces ? Number(o.spaces) : undefined }, log));
+      return;
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command given');
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (err) => {
+    if (err instanceof UsageError || err instanceof BootstrapError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      log(`error: ${(err as Error).message}\n${USAGE}`);
+      process.exit(2);
+    }
+    log(`error: ${(err as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,32 @@
+// One typed map of queue names to job payloads. Payloads carry ids, never secrets.
+import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+
+export interface QueuePayloads {
+  maintenance: { task: 'purge-expired-tokens' };
+}
+export type QueueName = keyof QueuePayloads;
+
+export function redisConnection(redisUrl: string): ConnectionOptions {
+  const u = new URL(redisUrl);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    username: u.username || undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: u.pathname && u.pathname !== '/' ? Number(u.pathname.slice(1)) : 0,
+    tls: u.protocol === 'rediss:' ? {} : undefined,
+    // BullMQ workers need blocking commands to wait indefinitely.
+    maxRetriesPerRequest: null,
+  };
+}
+
+export const defaultJobOptions: JobsOptions = {
+  removeOnComplete: { count: 1000, age: 24 * 3600 },
+  removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
+};
+
+export type TypedQueue<N extends QueueName> = Queue<QueuePayloads[N], unknown, string>;
+
+export function createQueue<N extends QueueName>(name: N, connection: ConnectionOptions, prefix: string): TypedQueue<N> {
+  return new Queue<QueuePayloads[N], unknown, string>(name, { connection, prefix, defaultJobOptions }) as TypedQueue<N>;
+}

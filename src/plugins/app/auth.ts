@@ -1,0 +1,44 @@
+// Authentication for every /api route: `Authorization: ApiKey <key>` or `Authorization: Bearer <jwt>`.
+// Anything else, and expired, revoked or unknown credentials, answer the same 401.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { UnauthenticatedError } from '../../lib/errors.js';
+import type { Principal } from '../../services/identity/principal.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Route answers without credentials. */
+    public?: boolean;
+  }
+}
+
+/** The authenticated caller of a protected route. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthenticatedError();
+  return request.principal;
+}
+
+export default fp(async function authPlugin(app: FastifyInstance) {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const url = request.routeOptions.url;
+    if (!url || !url.startsWith('/api/') || request.routeOptions.config.public) return;
+    const header = request.headers.authorization;
+    const match = header ? /^(ApiKey|Bearer)\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) {
+      reply.header('WWW-Authenticate', 'ApiKey, Bearer');
+      throw new UnauthenticatedError('Send Authorization: ApiKey <key> or Authorization: Bearer <token>.');
+    }
+    const scheme = match[1].toLowerCase();
+    try {
+      request.principal =
+        scheme === 'apikey' ? await app.identity.apiKeys.authenticate(match[2]) : await app.identity.tokens.verifyAccessToken(match[2]);
+    } catch (err) {
+      reply.header('WWW-Authenticate', scheme === 'apikey' ? 'ApiKey' : 'Bearer error="invalid_token"');
+      throw err;
+    }
+  });
+});

@@ -1,0 +1,42 @@
+// Wire-level conventions: JSON media types (application/json, text/json, application/*+json), an
+// empty JSON body treated as no body (clients send Content-Type on body-less POSTs), request ids
+// echoed in X-Request-Id, rate-limit headers on every response, and case-insensitive bodies.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.js';
+import { normalizeValue } from './body-normalizer.js';
+
+export default fp(async function httpPlugin(app: FastifyInstance, opts: { config: Config }) {
+  const { config } = opts;
+
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(
+    ['application/json', 'text/json', /^application\/[\w.+-]+\+json(\s*;.*)?$/],
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (err) {
+        const e = err as Error & { statusCode?: number; code?: string };
+        e.statusCode = 400;
+        e.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+        done(e, undefined);
+      }
+    },
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-RateLimit-Limit', String(config.rateLimit.max));
+    reply.header('X-RateLimit-Window-Seconds', String(config.rateLimit.windowSeconds));
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema?.body as Parameters<typeof normalizeValue>[1];
+    if (schema && request.body !== undefined && request.body !== null) {
+      request.body = normalizeValue(request.body, schema, (ref) => app.getSchema(ref.replace(/#.*$/, '')) as never);
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// Shared schema primitives: ids, dates, paging, and the two error shapes of the spec.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const ProblemDetailsSchema = Type.Object(
+  {
+    type: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    title: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Union([Type.Integer(), Type.Null()]),
+    detail: Type.Union([Type.String(), Type.Null()]),
+    instance: Type.Union([Type.String(), Type.Null()]),
+    errorCode: Type.Optional(Type.String({ description: 'Machine-readable error code (see docs/errors.md).' })),
+    requestId: Type.Optional(Type.String()),
+  },
+  { $id: 'ProblemDetails', additionalProperties: true, description: 'RFC 7807 problem details.' },
+);
+export type ProblemDetails = Static<typeof ProblemDetailsSchema>;
+
+export const BadRequestErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    statusDescription: Type.Union([Type.String(), Type.Null()]),
+    message: Type.Union([Type.String(), Type.Null()], { readOnly: true }),
+    severity: Type.Integer({ enum: [0, 1, 2, 3, 4], description: '0 Error, 1 Unexpected, 2 Fatal, 3 Warning, 4 Info' }),
+    errorCode: Type.Optional(Type.String({ description: 'Machine-readable error code; omitted when null.' })),
+  },
+  { $id: 'BadRequestError' },
+);
+export type BadRequestError = Static<typeof BadRequestErrorSchema>;
+
+export const ProblemRef = Type.Ref(ProblemDetailsSchema);
+export const BadRequestRef = Type.Ref(BadRequestErrorSchema);
+
+/** Error responses most authenticated routes share, merged into a route's `response`. */
+export function errorResponses<K extends 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429>(...codes: K[]) {
+  const out: Record<number, TSchema> = {};
+  for (const code of codes) {
+    out[code] = code === 400 ? BadRequestRef : ProblemRef;
+  }
+  return out as Record<K, TSchema>;
+}
+
+export const StdErrors = errorResponses(400, 401, 403, 404, 429);
+
+export const IdParam = (name: string, description?: string) =>
+  Type.Integer({ minimum: 1, maximum: 2147483647, description: description ?? `${name} identifier` });
+
+export const DateTime = Type.String({ format: 'date-time' });
+export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const PagingQuery = {
+  pageIndex: Type.Optional(Type.Integer({ description: '1-based page number; pagination is enabled when given with recordsPerPage.' })),
+  recordsPerPage: Type.Optional(Type.Integer({ description: 'Page size.' })),
+};
+
+/** Query dates: a date (2026-01-31) or a date-time. */
+export const QueryDate = Type.String({ description: 'ISO 8601 date or date-time (UTC).' });
+
+export const LogLevelSchema = Type.Union(
+  [Type.Literal('Fatal'), Type.Literal('Error'), Type.Literal('Warning'), Type.Literal('Info')],
+  { $id: 'LogLevel' },
+);
+export const LogModeSchema = Type.Union([Type.Literal('Text'), Type.Literal('TextAndHtml')], { $id: 'LogMode' });
+export const ParallelExportSchema = Type.Union([Type.Literal('Combined'), Type.Literal('Separated')], { $id: 'ParallelExport' });

@@ -1,0 +1,23 @@
+// Every named model schema, registered once with Fastify so routes can $ref them and the OpenAPI
+// description lists them under components.schemas.
+import type { TSchema } from '@sinclair/typebox';
+import { BadRequestErrorSchema, LogLevelSchema, LogModeSchema, ParallelExportSchema, ProblemDetailsSchema } from './common.js';
+import { ErrorCodeSchema } from './errors.js';
+import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
+
+export const modelSchemas: TSchema[] = [
+  ProblemDetailsSchema,
+  BadRequestErrorSchema,
+  ErrorCodeSchema,
+  LogLevelSchema,
+  LogModeSchema,
+  ParallelExportSchema,
+  UserSchema,
+  ApiKeySchema,
+  CreatedApiKeySchema,
+];
+
+/** Later modules add their models here through this hook, keeping one registration point. */
+export function registerModelSchemas(extra: TSchema[]): void {
+  for (const s of extra) if (!modelSchemas.includes(s)) modelSchemas.push(s);
+}

@@ -1,0 +1,70 @@
+// Users of an organization. Passwords are argon2id hashes.
+import argon2 from 'argon2';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import type { IdentityRepository } from './identity.repository.js';
+import type { Principal } from './principal.js';
+
+export interface UserView {
+  id: number;
+  organizationId: number;
+  email: string;
+  name: string;
+  role: 'admin' | 'member';
+  isActive: boolean;
+  created: Date;
+  updated: Date;
+}
+
+export function toUserView(u: { id: number; organizationId: number; email: string; name: string; role: string; isActive: boolean; created: Date; updated: Date }): UserView {
+  return {
+    id: u.id,
+    organizationId: u.organizationId,
+    email: u.email,
+    name: u.name,
+    role: u.role === 'admin' ? 'admin' : 'member',
+    isActive: u.isActive,
+    created: u.created,
+    updated: u.updated,
+  };
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, { type: argon2.argon2id });
+}
+
+export function createUsersService(deps: { repo: IdentityRepository }) {
+  const { repo } = deps;
+  return {
+    async create(
+      organizationId: number,
+      input: { email: string; name?: string; role?: 'admin' | 'member'; password?: string },
+    ): Promise<UserView> {
+      const email = input.email.trim().toLowerCase();
+      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email is not a valid address.');
+      if (input.password !== undefined && input.password.length < 8) throw new ValidationError('password must be at least 8 characters.');
+      if (await repo.findUserByEmail(email)) throw new ConflictError(`A user with email ${email} already exists.`);
+      try {
+        const user = await repo.createUser({
+          organizationId,
+          email,
+          name: input.name?.trim() || email,
+          role: input.role ?? 'member',
+          passwordHash: input.password ? await hashPassword(input.password) : null,
+        });
+        return toUserView(user);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'P2002') throw new ConflictError(`A user with email ${email} already exists.`);
+        throw err;
+      }
+    },
+    async list(actor: Principal): Promise<UserView[]> {
+      return (await repo.listUsers(actor.organizationId)).map(toUserView);
+    },
+    async get(actor: Principal, userId: number): Promise<UserView> {
+      const user = await repo.findUserById(userId);
+      if (!user || user.organizationId !== actor.organizationId) throw new NotFoundError(`User ${userId} was not found.`);
+      return toUserView(user);
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;
