@@ -9,7 +9,7 @@ import { normalizeValue } from './body-normalizer.js';
 export default fp(async function httpPlugin(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
 
-  app.removeContentTypeParser(['application/json']);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(
     ['application/json', 'text/json', /^application\/[\w.+-]+\+json(\s*;.*)?$/],
     { parseAs: 'string' },
@@ -34,7 +34,11 @@ export default fp(async function httpPlugin(app: FastifyInstance, opts: { config
   });
 
   app.addHook('preValidation', async (request) => {
-    const schema = request.routeOptions.schema?.body as Parameters<typeof normalizeValue>[1];
+    const schema = request.routeOptions.schema?.body as (Parameters<typeof normalizeValue>[1] & { required?: string[] }) | undefined;
+    // A body whose every property is optional may be left out entirely.
+    if (schema && (request.body === undefined || request.body === null) && schema.type === 'object' && !schema.required?.length) {
+      request.body = {};
+    }
     if (schema && request.body !== undefined && request.body !== null) {
       request.body = normalizeValue(request.body, schema, (ref) => app.getSchema(ref.replace(/#.*$/, '')) as never);
     }

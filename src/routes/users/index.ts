@@ -45,10 +45,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Users'],
       summary: 'Create an API key for a user (the key is returned once)',
       params: UserParams,
-      body: Type.Optional(CreateApiKeyBody),
+      body: CreateApiKeyBody,
       response: { 201: Type.Ref(CreatedApiKeySchema), 400: BadRequestRef, ...errorResponses(401, 403, 404, 429) },
     },
-  }, async (req, reply) => reply.code(201).send(await app.identity.apiKeys.create(principalOf(req), req.params.userId, req.body ?? {})));
+  }, async (req, reply) => reply.code(201).send(await app.identity.apiKeys.create(principalOf(req), req.params.userId, req.body)));
 
   app.get('/api/v1/users/:userId/api-keys', {
     ...adminOnly,
