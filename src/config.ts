@@ -93,7 +93,13 @@ function encryptionKey(env: Env, storageDir: string, warn: (msg: string) => void
   } catch {
     fs.mkdirSync(storageDir, { recursive: true });
     const key = crypto.randomBytes(32);
-    fs.writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+    try {
+      fs.writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // Another process (the API or the worker) created it first: use theirs.
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+      throw err;
+    }
     warn(`ENCRYPTION_KEY is not set; generated a development key in ${file}`);
     return key;
   }

@@ -34,10 +34,11 @@ async function loadWasm() {
   const pkgDir = path.dirname(bgPath);
   const bg = await import(pathToFileURL(bgPath).href);
   const bytes = fs.readFileSync(path.join(pkgDir, 'schema_engine_bg.wasm'));
-  const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': bg });
+  const wasm = (globalThis as unknown as { WebAssembly: { instantiate(b: Buffer, i: object): Promise<{ instance: { exports: unknown } }> } }).WebAssembly;
+  const { instance } = await wasm.instantiate(bytes, { './schema_engine_bg.js': bg });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
-  return bg as { SchemaEngine: { new (o: unknown, log: (m: string) => void, adapter: unknown): Promise<WasmSchemaEngine> } };
+  return bg as { SchemaEngine: { 'new': (o: unknown, log: (m: string) => void, adapter: unknown) => Promise<WasmSchemaEngine> } };
 }
 
 let lastPanic = '';

@@ -44,7 +44,10 @@ export const StdErrors = errorResponses(400, 401, 403, 404, 429);
 export const IdParam = (name: string, description?: string) =>
   Type.Integer({ minimum: 1, maximum: 2147483647, description: description ?? `${name} identifier` });
 
-export const DateTime = Type.String({ format: 'date-time' });
+// Services hand Dates to the serializer, which writes ISO 8601 strings; the wire type stays a string.
+export const DateTime = Type.Unsafe<Date | string>(Type.String({ format: 'date-time' }));
+/** A date-time received in a request body or query. */
+export const DateTimeInput = Type.String({ format: 'date-time' });
 export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 

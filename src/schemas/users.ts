@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, NullableDateTime } from './common.js';
+import { DateTime, DateTimeInput, NullableDateTime } from './common.js';
 
 export const UserSchema = Type.Object(
   {
@@ -47,7 +47,7 @@ export const CreatedApiKeySchema = Type.Composite(
 export const CreateApiKeyBody = Type.Object(
   {
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    expiresAt: Type.Optional(Type.Union([DateTime, Type.Null()], { description: 'Default: one year from now.' })),
+    expiresAt: Type.Optional(Type.Union([DateTimeInput, Type.Null()], { description: 'Default: one year from now.' })),
   },
   { additionalProperties: false },
 );

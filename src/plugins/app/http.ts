@@ -10,22 +10,20 @@ export default fp(async function httpPlugin(app: FastifyInstance, opts: { config
   const { config } = opts;
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(
-    ['application/json', 'text/json', /^application\/[\w.+-]+\+json(\s*;.*)?$/],
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch (err) {
-        const e = err as Error & { statusCode?: number; code?: string };
-        e.statusCode = 400;
-        e.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
-        done(e, undefined);
-      }
-    },
-  );
+  const parseJson = (_request: unknown, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      const e = err as Error & { statusCode?: number; code?: string };
+      e.statusCode = 400;
+      e.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+      done(e, undefined);
+    }
+  };
+  app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.+-]+\+json(\s*;.*)?$/, { parseAs: 'string' }, parseJson);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -56,7 +56,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type} is not supported; use password or refresh_token.`);
       }
     } catch (err) {
-      if (err instanceof OAuthError) return reply.code(err.status).send({ error: err.error, error_description: err.description });
+      if (err instanceof OAuthError) return reply.code(err.status as 400 | 401).send({ error: err.error, error_description: err.description });
       throw err;
     }
   });

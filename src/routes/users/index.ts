@@ -70,7 +70,7 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req, reply) => {
     await app.identity.apiKeys.revoke(principalOf(req), req.params.userId, req.params.keyId);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 };
 export default usersRoutes;

@@ -34,7 +34,7 @@ export interface TokenResponse {
 
 interface LoadedKey {
   kid: string;
-  privateKey: CryptoKey | jose.KeyObject;
+  privateKey: Awaited<ReturnType<typeof jose.importJWK>>;
   publicJwk: jose.JWK;
 }
 
@@ -74,7 +74,7 @@ export function createTokensService(deps: {
     return Promise.all(
       rows.map(async (r) => ({
         kid: r.kid,
-        privateKey: (await jose.importJWK(JSON.parse(unseal(config.encryptionKey, r.privateJwk)), r.algorithm)) as CryptoKey,
+        privateKey: await jose.importJWK(JSON.parse(unseal(config.encryptionKey, r.privateJwk)), r.algorithm),
         publicJwk: r.publicJwk as jose.JWK,
       })),
     );
