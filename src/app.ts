@@ -10,12 +10,19 @@ import errorsPlugin from './plugins/app/errors.js';
 import httpPlugin from './plugins/app/http.js';
 import infraPlugin from './plugins/app/infra.js';
 import swaggerPlugin from './plugins/external/swagger.js';
+import { installValidators } from './plugins/app/validation.js';
 import healthRoutes from './routes/health/index.js';
+import agentsRoutes from './routes/agents/index.js';
 import oauthRoutes from './routes/oauth/index.js';
+import runsRoutes from './routes/runs/index.js';
+import spacesRoutes from './routes/spaces/index.js';
 import usersRoutes from './routes/users/index.js';
 import { modelSchemas } from './schemas/index.js';
 import accessModule from './services/access/index.js';
+import agentsModule from './services/agents/index.js';
 import identityModule from './services/identity/index.js';
+import runsModule from './services/runs/index.js';
+import spacesModule from './services/spaces/index.js';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -48,19 +55,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
     },
-    ajv: {
-      customOptions: {
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: false,
-        keywords: ['x-aliases'],
-      },
-    },
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of modelSchemas) app.addSchema(schema);
+  installValidators(app, modelSchemas);
 
   await app.register(infraPlugin, { config, clock: opts.clock });
   await app.register(errorsPlugin);
@@ -69,11 +68,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(swaggerPlugin, { config });
   await app.register(identityModule);
   await app.register(accessModule);
+  await app.register(agentsModule);
+  await app.register(spacesModule);
+  await app.register(runsModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
   await app.register(oauthRoutes);
   await app.register(usersRoutes);
+  await app.register(agentsRoutes);
+  await app.register(spacesRoutes);
+  await app.register(runsRoutes);
 
   return app;
 }

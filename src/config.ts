@@ -28,6 +28,8 @@ export interface Config {
     waitOnFailureSeconds: number;
     waitOnFailureRetries: number;
     reconcileIntervalSeconds: number;
+    /** A Run whose worker sent no heartbeat for this long is presumed lost. */
+    staleAfterSeconds: number;
     requestTimeoutMs: number;
   };
   shutdownGraceSeconds: number;
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       waitOnFailureSeconds: int(env, 'RUN_WAIT_ON_FAILURE_SECONDS', 60, 0, 86_400),
       waitOnFailureRetries: int(env, 'RUN_WAIT_ON_FAILURE_RETRIES', 3, 0, 100),
       reconcileIntervalSeconds: int(env, 'RUN_RECONCILE_INTERVAL_SECONDS', 30, 1, 3600),
+      staleAfterSeconds: int(env, 'RUN_STALE_SECONDS', 60, 2, 86_400),
       requestTimeoutMs: int(env, 'ENGINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),

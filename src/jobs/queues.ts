@@ -2,7 +2,8 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' };
+  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' };
+  runs: { runId: number };
 }
 export type QueueName = keyof QueuePayloads;
 
@@ -30,3 +31,20 @@ export type TypedQueue<N extends QueueName> = Queue<QueuePayloads[N], unknown, s
 export function createQueue<N extends QueueName>(name: N, connection: ConnectionOptions, prefix: string): TypedQueue<N> {
   return new Queue<QueuePayloads[N], unknown, string>(name, { connection, prefix, defaultJobOptions }) as TypedQueue<N>;
 }
+
+/** Deterministic job id of a Run's execution attempt (no `:`, not all digits). */
+export const runJobId = (runId: number, attempt: number) => `run-${runId}-a${attempt}`;
+
+/** The RunScheduler the runs services use: one job per execution attempt. */
+export function createRunScheduler(queue: TypedQueue<'runs'>) {
+  return {
+    async enqueueRun(runId: number, attempt: number, delayMs = 0): Promise<void> {
+      await queue.add('run', { runId }, { jobId: runJobId(runId, attempt), delay: delayMs, attempts: 1 });
+    },
+    async removeRun(runId: number, attempt: number): Promise<void> {
+      const job = await queue.getJob(runJobId(runId, attempt));
+      await job?.remove().catch(() => {});
+    },
+  };
+}
+export type RunQueueScheduler = ReturnType<typeof createRunScheduler>;

@@ -1,12 +1,15 @@
 // The worker runtime: BullMQ workers and job schedulers of every queue, with a graceful close.
-// src/worker.ts runs it as a process; integration tests run the same thing in-process.
+// src/worker.ts runs it as a process; integration tests run the same thing as a child process too.
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { createRunExecutionService } from '../services/runs/execution.service.js';
+import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
-import { createQueue, redisConnection } from './queues.js';
+import { createQueue, createRunScheduler, redisConnection } from './queues.js';
+import { createRunsProcessor } from './runs.processor.js';
 
 export interface WorkerRuntime {
   close(): Promise<void>;
@@ -16,26 +19,50 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const clock = opts.clock ?? systemClock;
   const prefix = config.redisPrefix;
   const connection = redisConnection(config.redisUrl);
-  const db = createPrisma(config.databaseUrl);
+  const db = createPrisma(config.databaseUrl, { max: Math.max(5, config.runs.workerConcurrency * 2) });
 
+  const runsQueue = createQueue('runs', connection, prefix);
   const maintenanceQueue = createQueue('maintenance', connection, prefix);
+  const execution = createRunExecutionService({
+    repo: createRunsRepository(db),
+    clock,
+    config,
+    scheduler: createRunScheduler(runsQueue),
+  });
+
   await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {
     name: 'purge-expired-tokens',
     data: { task: 'purge-expired-tokens' },
   });
+  await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
+    name: 'reconcile-runs',
+    data: { task: 'reconcile-runs' },
+  });
+
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ db, clock }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({ db, clock, execution }), { connection, prefix, concurrency: 1 }),
+    new Worker('runs', createRunsProcessor({ execution, log }), {
+      connection,
+      prefix,
+      concurrency: config.runs.workerConcurrency,
+      // A Run can take a long time; the lock is renewed while the process lives, and a lost worker
+      // is noticed after this long (then the job comes back and the Run is ended as lost).
+      lockDuration: 30_000,
+      maxStalledCount: 1,
+    }),
   ];
   for (const w of workers) {
     w.on('error', (err) => log.error({ err, queue: w.name }, 'worker error'));
     w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, err: { message: err.message } }, 'job failed'));
   }
+  // Runs a lost worker left behind are found at once, not only at the next interval.
+  execution.reconcile().catch((err) => log.error({ err }, 'initial reconcile failed'));
   log.info({ queues: workers.map((w) => w.name) }, 'worker started');
 
   return {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
-      await maintenanceQueue.close();
+      await Promise.all([maintenanceQueue.close(), runsQueue.close()]);
       await db.$disconnect();
     },
   };

@@ -2,7 +2,10 @@
 // description lists them under components.schemas.
 import type { TSchema } from '@sinclair/typebox';
 import { BadRequestErrorSchema, LogLevelSchema, LogModeSchema, ParallelExportSchema, ProblemDetailsSchema } from './common.js';
+import { AgentDefinitionDocumentSchema, AgentPageSchema, AgentSchema, AgentVersionSchema, InputParameterSchema } from './agents.js';
 import { ErrorCodeSchema } from './errors.js';
+import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
+import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
 
 export const modelSchemas: TSchema[] = [
@@ -15,6 +18,17 @@ export const modelSchemas: TSchema[] = [
   UserSchema,
   ApiKeySchema,
   CreatedApiKeySchema,
+  AgentSchema,
+  AgentPageSchema,
+  AgentVersionSchema,
+  InputParameterSchema,
+  AgentDefinitionDocumentSchema,
+  SpaceSchema,
+  SpaceAgentSchema,
+  SpaceMemberSchema,
+  RunSchema,
+  RunFileSchema,
+  RunAllResultSchema,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */

@@ -97,7 +97,8 @@ describe('server and worker processes', () => {
     try {
       await waitFor(async () => w.output().includes('worker started'), 30_000);
       w.child.kill('SIGTERM');
-      expect(await w.exited).toBe(0);
+      const code = await w.exited;
+      expect(code, w.output()).toBe(0);
     } finally {
       w.child.kill('SIGKILL');
     }

@@ -28,8 +28,18 @@ function enumValues(schema: JsonSchema): string[] | null {
 
 export function normalizeValue(value: unknown, schema: JsonSchema | undefined, resolve: SchemaResolver, depth = 0): unknown {
   if (!schema || depth > 16) return value;
-  if (schema.$ref) return normalizeValue(value, resolve(schema.$ref), resolve, depth + 1);
+  if (schema.$ref) {
+    const alias = typeof value === 'string' ? schema['x-aliases']?.[value.toLowerCase()] : undefined;
+    return alias ?? normalizeValue(value, resolve(schema.$ref), resolve, depth + 1);
+  }
   if (typeof value === 'string') {
+    if (Array.isArray(schema.anyOf) && !enumValues(schema)) {
+      // A nullable enum (`anyOf: [$ref, null]`): normalize against the branch that is an enum.
+      for (const branch of schema.anyOf) {
+        const resolved = branch.$ref ? resolve(branch.$ref) : branch;
+        if (resolved && enumValues(resolved)) return normalizeValue(value, resolved, resolve, depth + 1);
+      }
+    }
     const values = enumValues(schema);
     if (values && !values.includes(value)) {
       const lower = value.toLowerCase();

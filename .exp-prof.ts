@@ -1,0 +1,15 @@
+import { createPrisma } from './src/db/prisma.js';
+const db = createPrisma('postgresql://postgres@127.0.0.1:5432/cxs_bench_exp');
+const org = 1; const now = new Date();
+const rows = Array.from({ length: 5000 }, (_, i) => ({ organizationId: org, spaceId: 2, userId: 1, name: `x ${i}`, description: 'd', configType: 1, startUrl: 'https://a', validationStatus: 3, status: null, version: 1, lastActivity: now, created: now, updated: now }));
+let t = performance.now();
+const agents = await db.agent.createManyAndReturn({ data: rows, select: { id: true } });
+console.log('createManyAndReturn agents', (performance.now() - t).toFixed(0));
+t = performance.now();
+await db.agent.createMany({ data: rows });
+console.log('createMany agents', (performance.now() - t).toFixed(0));
+const def = { startUrl: 'https://shop.example.com/x?q={{query}}', parameters: [{ name: 'query', defaultValue: 'x' }], list: { selector: '.item', fields: [{ name: 'title', selector: 'h2' }, { name: 'p', selector: '.p' }] } };
+t = performance.now();
+await db.agentVersion.createMany({ data: agents.map((a) => ({ agentId: a.id, version: 1, definition: def, fileSize: 1, userName: 'x' })) });
+console.log('createMany versions', (performance.now() - t).toFixed(0));
+await db.$disconnect();

@@ -1,0 +1,15 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from './src/config.js';
+import { migrate } from './src/db/migrate.js';
+import { runSeed } from './src/services/agents/seed.js';
+const ADMIN = 'postgresql://postgres@127.0.0.1:5432/postgres';
+const name = 'cxs_bench_exp';
+const c = new pg.Client({ connectionString: ADMIN }); await c.connect();
+await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); await c.query(`CREATE DATABASE ${name}`); await c.end();
+const url = `postgresql://postgres@127.0.0.1:5432/${name}`;
+await migrate(url);
+const config = loadConfig({ ...process.env, DATABASE_URL: url, ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'silent', STORAGE_DIR: '/tmp/cxs-exp' });
+const t = Date.now();
+const r = await runSeed(config, { agents: Number(process.argv[2] ?? 10000), spaces: 10 }, (m) => console.error(((Date.now() - t) / 1000).toFixed(1), m));
+console.log(JSON.stringify(r));

@@ -1,0 +1,237 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { load } from 'cheerio';
+import { placeholdersOf, substitutePlaceholders } from './template.js';
+
+export const DEFAULT_MAX_PAGES = 100;
+export const DEFAULT_EXPORT_FORMAT = 'csv';
+
+// Nested schemas are named by `title`, not `$id`: the field schema appears twice (list and follow), and Ajv
+// (Fastify's validator) refuses a schema in which one `$id` occurs more than once.
+export const AgentParameterSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' }),
+    defaultValue: Type.Optional(Type.String()),
+    encrypted: Type.Optional(Type.Boolean({ description: 'Value is encrypted at rest and masked in logs.' })),
+    description: Type.Optional(Type.String()),
+  },
+  { title: 'AgentParameter', additionalProperties: false, description: 'A value substituted for {{name}} in startUrl.' },
+);
+
+export const FieldTransformSchema = Type.Union([Type.Literal('trim'), Type.Literal('number'), Type.Literal('absoluteUrl')], {
+  description: "trim: strip surrounding whitespace; number: first number in the text ('$1,234.50' -> 1234.5); absoluteUrl: resolve against the page URL.",
+});
+
+export const AgentFieldSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    selector: Type.Optional(
+      Type.String({ minLength: 1, description: 'CSS selector inside the matched element; omitted: the element itself.' }),
+    ),
+    attribute: Type.Optional(
+      Type.String({ minLength: 1, description: "'text' (default), 'html' (inner HTML) or the name of an attribute." }),
+    ),
+    transform: Type.Optional(FieldTransformSchema),
+    required: Type.Optional(Type.Boolean({ description: 'Records without a value for this field are dropped.' })),
+  },
+  { title: 'AgentField', additionalProperties: false },
+);
+
+export const AgentListSchema = Type.Object(
+  {
+    selector: Type.String({ minLength: 1, description: 'One record per element matching this selector.' }),
+    fields: Type.Array(AgentFieldSchema, { minItems: 1 }),
+  },
+  { title: 'AgentList', additionalProperties: false },
+);
+
+export const AgentNextSchema = Type.Object(
+  {
+    selector: Type.String({ minLength: 1, description: 'The href of the first match is the next list page.' }),
+    maxPages: Type.Optional(Type.Integer({ minimum: 1, description: `List pages per input; default ${DEFAULT_MAX_PAGES}.` })),
+  },
+  { title: 'AgentNext', additionalProperties: false },
+);
+
+export const AgentFollowSchema = Type.Object(
+  {
+    selector: Type.String({ minLength: 1, description: 'Link inside the list element whose href is the detail page.' }),
+    fields: Type.Array(AgentFieldSchema, { minItems: 1 }),
+  },
+  { title: 'AgentFollow', additionalProperties: false },
+);
+
+export const ExportFormatSchema = Type.Union([Type.Literal('csv'), Type.Literal('json'), Type.Literal('ndjson')]);
+
+export const AgentExportColumnSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    required: Type.Optional(Type.Boolean({ description: 'Some field must produce it, and every exported record must have a value.' })),
+  },
+  { title: 'AgentExportColumn', additionalProperties: false },
+);
+
+export const AgentExportSchema = Type.Object(
+  {
+    format: Type.Optional(ExportFormatSchema),
+    columns: Type.Optional(Type.Array(AgentExportColumnSchema)),
+  },
+  { title: 'AgentExport', additionalProperties: false },
+);
+
+export const AgentDefinitionSchema = Type.Object(
+  {
+    startUrl: Type.String({ minLength: 1, description: 'May hold {{parameter}} placeholders.' }),
+    parameters: Type.Optional(Type.Array(AgentParameterSchema)),
+    inputs: Type.Optional(
+      Type.Array(Type.Record(Type.String(), Type.String()), {
+        description: 'Rows of parameter values; each row is one start of the crawl (one Agent Input).',
+      }),
+    ),
+    timeoutSeconds: Type.Optional(Type.Integer({ exclusiveMinimum: 0 })),
+    list: AgentListSchema,
+    next: Type.Optional(AgentNextSchema),
+    follow: Type.Optional(AgentFollowSchema),
+    export: Type.Optional(AgentExportSchema),
+  },
+  { $id: 'AgentDefinition', additionalProperties: false, description: 'What a Run executes.' },
+);
+
+export type AgentParameter = Static<typeof AgentParameterSchema>;
+export type AgentField = Static<typeof AgentFieldSchema>;
+export type FieldTransform = Static<typeof FieldTransformSchema>;
+export type ExportFormat = Static<typeof ExportFormatSchema>;
+export type AgentDefinition = Static<typeof AgentDefinitionSchema>;
+
+export interface ParameterInfo {
+  name: string;
+  defaultValue: string | null;
+  encrypted: boolean;
+  description: string | null;
+}
+
+/** The declared parameters with optional properties made explicit. */
+export function parametersOf(def: AgentDefinition): ParameterInfo[] {
+  return (def.parameters ?? []).map((p) => ({
+    name: p.name,
+    defaultValue: p.defaultValue ?? null,
+    encrypted: p.encrypted === true,
+    description: p.description ?? null,
+  }));
+}
+
+/** `{ name: defaultValue }` for parameters that have a default. */
+export function parameterDefaults(def: AgentDefinition): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const p of def.parameters ?? []) if (p.defaultValue !== undefined) defaults[p.name] = p.defaultValue;
+  return defaults;
+}
+
+/**
+ * The input rows a Run executes: each of the definition's `inputs` (or one empty row), on top of the
+ * parameter defaults, with `runValues` (the Run's inputParameters) taking precedence over both.
+ */
+export function resolveInputRows(def: AgentDefinition, runValues: Record<string, string> = {}): Array<Record<string, string>> {
+  const defaults = parameterDefaults(def);
+  const rows = def.inputs && def.inputs.length > 0 ? def.inputs : [{}];
+  return rows.map((row) => ({ ...defaults, ...row, ...runValues }));
+}
+
+/** Every field, list fields first, then follow fields. */
+export function fieldsOf(def: AgentDefinition): AgentField[] {
+  return [...def.list.fields, ...(def.follow?.fields ?? [])];
+}
+
+/** Export column names: the declared columns, or every field name (list fields, then follow fields). */
+export function exportColumnsOf(def: AgentDefinition): string[] {
+  if (def.export?.columns && def.export.columns.length > 0) return def.export.columns.map((c) => c.name);
+  return fieldsOf(def).map((f) => f.name);
+}
+
+export function exportFormatOf(def: AgentDefinition): ExportFormat {
+  return def.export?.format ?? DEFAULT_EXPORT_FORMAT;
+}
+
+function selectorProblem(selector: string, where: string): string | null {
+  try {
+    load('').root().find(selector);
+    return null;
+  } catch (error) {
+    return `${where}: invalid CSS selector '${selector}': ${(error as Error).message}`;
+  }
+}
+
+const MAX_STRUCTURAL_PROBLEMS = 50;
+
+/** Structural (schema) and semantic problems; `valid` is true only when there are none. */
+export function validateDefinition(def: unknown): { valid: boolean; problems: string[] } {
+  const problems: string[] = [];
+  for (const error of Value.Errors(AgentDefinitionSchema, def)) {
+    const problem = `${error.path || '/'}: ${error.message}`;
+    if (!problems.includes(problem)) problems.push(problem);
+    if (problems.length >= MAX_STRUCTURAL_PROBLEMS) break;
+  }
+  // Semantic checks assume the shape is right.
+  if (problems.length > 0) return { valid: false, problems };
+  const definition = def as AgentDefinition;
+
+  const seenParameters = new Set<string>();
+  for (const p of definition.parameters ?? []) {
+    if (seenParameters.has(p.name)) problems.push(`duplicate parameter name '${p.name}'`);
+    seenParameters.add(p.name);
+  }
+
+  const fieldNames = new Set<string>();
+  for (const field of fieldsOf(definition)) {
+    if (fieldNames.has(field.name)) problems.push(`duplicate field name '${field.name}'`);
+    fieldNames.add(field.name);
+  }
+
+  const seenColumns = new Set<string>();
+  for (const column of definition.export?.columns ?? []) {
+    if (seenColumns.has(column.name)) problems.push(`duplicate export column '${column.name}'`);
+    seenColumns.add(column.name);
+    if (column.required && !fieldNames.has(column.name)) {
+      problems.push(`export column '${column.name}' is required but no field produces it`);
+    }
+  }
+
+  const selectors: Array<[string, string]> = [
+    [definition.list.selector, 'list.selector'],
+    ...definition.list.fields.flatMap((f, i): Array<[string, string]> => (f.selector ? [[f.selector, `list.fields[${i}].selector`]] : [])),
+  ];
+  if (definition.next) selectors.push([definition.next.selector, 'next.selector']);
+  if (definition.follow) {
+    selectors.push([definition.follow.selector, 'follow.selector']);
+    definition.follow.fields.forEach((f, i) => {
+      if (f.selector) selectors.push([f.selector, `follow.fields[${i}].selector`]);
+    });
+  }
+  for (const [selector, where] of selectors) {
+    const problem = selectorProblem(selector, where);
+    if (problem) problems.push(problem);
+  }
+
+  const placeholders = placeholdersOf(definition.startUrl);
+  for (const name of placeholders) {
+    if (!seenParameters.has(name)) problems.push(`startUrl placeholder '{{${name}}}' names no declared parameter`);
+  }
+  const { text, missing } = substitutePlaceholders(definition.startUrl, parameterDefaults(definition));
+  if (!isHttpUrl(text) && missing.length === 0) {
+    problems.push(`startUrl '${text}' is not an http(s) URL (after substituting parameter defaults)`);
+  } else if (!isHttpUrl(text) && !/^\{\{/.test(definition.startUrl.trim())) {
+    // Without defaults we can still tell when the fixed part is not a web address.
+    problems.push(`startUrl '${definition.startUrl}' is not an http(s) URL`);
+  }
+
+  return { valid: problems.length === 0, problems };
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,70 @@
+import type { Cheerio, CheerioAPI, contains } from 'cheerio';
+import type { AgentField, FieldTransform } from './definition.js';
+
+/** cheerio's node type, taken from its own API rather than from a transitive dependency. */
+export type AnyNode = Parameters<typeof contains>[0];
+
+export type FieldValue = string | number | null;
+export type ExtractedRecord = Record<string, FieldValue>;
+
+/** First number in the text, ignoring currency signs and thousands separators: '$1,234.50' -> 1234.5. */
+export function parseNumber(text: string): number | null {
+  const match = text.replace(/\s+/g, '').match(/[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)/);
+  if (!match) return null;
+  const value = Number(match[0].replace(/,/g, ''));
+  return Number.isFinite(value) ? value : null;
+}
+
+/** Resolves a (possibly relative) link against the page URL; null when it is no URL at all. */
+export function resolveUrl(href: string, baseUrl: string): string | null {
+  const trimmed = href.trim();
+  if (trimmed === '') return null;
+  try {
+    return new URL(trimmed, baseUrl).href;
+  } catch {
+    return null;
+  }
+}
+
+export function applyTransform(value: string | null, transform: FieldTransform | undefined, baseUrl: string): FieldValue {
+  if (value === null) return null;
+  switch (transform) {
+    case undefined:
+      return value;
+    case 'trim':
+      return value.trim();
+    case 'number':
+      return parseNumber(value);
+    case 'absoluteUrl':
+      return resolveUrl(value, baseUrl);
+  }
+}
+
+function readAttribute(target: Cheerio<AnyNode>, attribute: string | undefined): string | null {
+  if (target.length === 0) return null;
+  switch (attribute ?? 'text') {
+    case 'text':
+      return target.text();
+    case 'html':
+      return target.html();
+    default:
+      return target.attr(attribute as string) ?? null;
+  }
+}
+
+/** Reads one field relative to `scope` (the list element, or the document root of a detail page). */
+export function extractField($: CheerioAPI, scope: Cheerio<AnyNode>, field: AgentField, baseUrl: string): FieldValue {
+  const target = field.selector ? scope.find(field.selector).first() : scope.first();
+  return applyTransform(readAttribute(target, field.attribute), field.transform, baseUrl);
+}
+
+export function extractFields($: CheerioAPI, scope: Cheerio<AnyNode>, fields: AgentField[], baseUrl: string): ExtractedRecord {
+  const record: ExtractedRecord = {};
+  for (const field of fields) record[field.name] = extractField($, scope, field, baseUrl);
+  return record;
+}
+
+/** A required value is missing when it is null or blank. */
+export function isMissing(value: FieldValue | undefined): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}

@@ -1,0 +1,406 @@
+import { STATUS_CODES } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import zlib from 'node:zlib';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { ConcurrencyLimiter } from './limiter.js';
+import { assertPublicTarget, guardedLookup, TargetRefusedError } from './ssrf.js';
+
+export const MAX_REDIRECTS = 5;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
+/** A server asking to wait longer than this is not waited for longer. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; CloudExtractionService/0.1; +https://example.invalid/bot)';
+
+export type FailureKind =
+  | 'http'
+  | 'dns'
+  | 'refused'
+  | 'timeout'
+  | 'reset'
+  | 'tls'
+  | 'network'
+  | 'target-refused'
+  | 'redirects'
+  | 'too-large'
+  | 'invalid-url'
+  | 'aborted';
+
+export interface FetchedPage {
+  /** The URL asked for. */
+  url: string;
+  /** The URL that answered, after redirects: relative links resolve against it. */
+  finalUrl: string;
+  status: number;
+  contentType: string | null;
+  /** Decoded (decompressed) body. */
+  body: Buffer;
+}
+
+export interface FetchFailure {
+  url: string;
+  kind: FailureKind;
+  status?: number;
+  /** What went wrong, without the URL: "answered 403 Forbidden: ...", "timed out after 300 ms". */
+  message: string;
+  /** Body of an error response, when there was one. */
+  body?: Buffer;
+  contentType?: string | null;
+  attempts: number;
+}
+
+export type FetchResult = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
+
+export interface RetryEvent {
+  url: string;
+  /** 1-based number of the attempt that failed. */
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  message: string;
+}
+
+export interface HttpClientOptions {
+  /** Simultaneous requests across everything using this client. */
+  maxConcurrency: number;
+  requestTimeoutMs?: number;
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  proxyUrl?: string;
+  allowPrivateTargets: boolean;
+  /** Aborts queued and in-flight requests. */
+  signal: AbortSignal;
+  maxBodyBytes?: number;
+  userAgent?: string;
+  /** Pre-flight check of every URL, redirect hops included. Defaults to the SSRF guard (unless private targets are allowed). */
+  checkTarget?: (url: URL) => Promise<void>;
+  onRetry?: (event: RetryEvent) => void;
+}
+
+class AttemptFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly retryable: boolean,
+    readonly extra: { status?: number; body?: Buffer; contentType?: string | null; retryAfterMs?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+export function statusText(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? 'Unknown Status'}`;
+}
+
+function httpFailureMessage(status: number): string {
+  const base = `answered ${statusText(status)}`;
+  if (status === 403) return `${base}: the target site refused the request (blocked?)`;
+  if (status === 429) return `${base}: the target site is rate limiting requests`;
+  return base;
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | null {
+  const value = headers[name];
+  if (Array.isArray(value)) return value[0] ?? null;
+  return value ?? null;
+}
+
+/** Retry-After as milliseconds (delta-seconds or HTTP date); null when absent or unusable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** Exponential backoff with jitter: base * 2^(attempt-1), scaled by a random factor in [0.5, 1). */
+export function backoffDelay(attempt: number, baseMs: number, random = Math.random): number {
+  return Math.round(baseMs * 2 ** (attempt - 1) * (0.5 + random() * 0.5));
+}
+
+function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return undefined;
+}
+
+function findTargetRefused(error: unknown): TargetRefusedError | null {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current instanceof TargetRefusedError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function classifyNetworkError(error: unknown, url: URL): AttemptFailure {
+  const refused = findTargetRefused(error);
+  if (refused) return new AttemptFailure('target-refused', new TargetRefusedError(url.href, refused.address).message, false);
+  const host = url.hostname;
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const code = errorCode(error);
+  switch (code) {
+    case 'ENOTFOUND':
+      return new AttemptFailure('dns', `could not resolve host ${host}`, false);
+    case 'EAI_AGAIN':
+      return new AttemptFailure('dns', `could not resolve host ${host} (temporary DNS failure)`, true);
+    case 'ECONNREFUSED':
+      return new AttemptFailure('refused', `connection refused by ${host}:${port}`, true);
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return new AttemptFailure('reset', `connection reset by ${host}:${port}`, true);
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new AttemptFailure('timeout', `connection to ${host}:${port} timed out`, true);
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return new AttemptFailure('network', `host ${host} is unreachable`, true);
+  }
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code?.startsWith('ERR_SSL')) {
+    return new AttemptFailure('tls', `TLS error with ${host}: ${(error as Error).message}`, false);
+  }
+  return new AttemptFailure('network', `network error: ${(error as Error)?.message ?? String(error)}${code ? ` (${code})` : ''}`, true);
+}
+
+function decodeBody(raw: Buffer, contentEncoding: string | null, maxBytes: number): Buffer {
+  if (!contentEncoding) return raw;
+  // Encodings are listed in the order they were applied, so undo them from the last.
+  const encodings = contentEncoding.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e && e !== 'identity').reverse();
+  let body = raw;
+  try {
+    for (const encoding of encodings) {
+      if (encoding === 'gzip' || encoding === 'x-gzip') body = zlib.gunzipSync(body, { maxOutputLength: maxBytes });
+      else if (encoding === 'br') body = zlib.brotliDecompressSync(body, { maxOutputLength: maxBytes });
+      else if (encoding === 'deflate') {
+        // Servers disagree on whether "deflate" has the zlib wrapper.
+        try {
+          body = zlib.inflateSync(body, { maxOutputLength: maxBytes });
+        } catch {
+          body = zlib.inflateRawSync(body, { maxOutputLength: maxBytes });
+        }
+      } else throw new AttemptFailure('network', `unsupported content encoding '${encoding}'`, false);
+    }
+  } catch (error) {
+    if (error instanceof AttemptFailure) throw error;
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new AttemptFailure('too-large', `response body exceeds ${maxBytes} bytes`, false);
+    }
+    throw new AttemptFailure('network', `could not decode ${contentEncoding} body: ${(error as Error).message}`, true);
+  }
+  return body;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Dispatcher.ResponseData['headers'];
+  body: Buffer;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * GETs pages through one connection-reusing dispatcher, with a run-wide concurrency limit, per-request
+ * timeouts, retries with backoff (5xx, 429, network errors), manual redirects and the SSRF guard on
+ * every hop. Never throws for a failed page: the result says what happened.
+ */
+export class HttpClient {
+  /** Body bytes received on the wire (before decompression), for every response including errors. */
+  receivedBytes = 0;
+
+  readonly #options: Required<Omit<HttpClientOptions, 'proxyUrl' | 'onRetry'>> & Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
+  readonly #dispatcher: Dispatcher;
+  readonly #limiter: ConcurrencyLimiter;
+
+  constructor(options: HttpClientOptions) {
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#options = {
+      requestTimeoutMs,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      maxConcurrency: options.maxConcurrency,
+      allowPrivateTargets: options.allowPrivateTargets,
+      signal: options.signal,
+      proxyUrl: options.proxyUrl,
+      onRetry: options.onRetry,
+      checkTarget:
+        options.checkTarget ?? (options.allowPrivateTargets ? async () => {} : (url: URL) => assertPublicTarget(url)),
+    };
+    this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+    const timeouts = { headersTimeout: requestTimeoutMs, bodyTimeout: requestTimeoutMs, keepAliveTimeout: 10_000 };
+    if (options.proxyUrl) {
+      let protocol: string;
+      try {
+        protocol = new URL(options.proxyUrl).protocol;
+      } catch {
+        // Not quoted: a proxy URL may carry credentials.
+        throw new TypeError('proxyUrl is not a valid URL');
+      }
+      if (!['http:', 'https:', 'socks5:', 'socks:'].includes(protocol)) {
+        throw new TypeError(`proxyUrl must be an http, https or socks5 URL, not ${protocol}`);
+      }
+      // The proxy itself is operator-configured (and may well be private); targets are checked before each hop.
+      this.#dispatcher = new ProxyAgent({ uri: options.proxyUrl, ...timeouts, connect: { timeout: requestTimeoutMs } });
+    } else {
+      this.#dispatcher = new Agent({
+        ...timeouts,
+        connect: {
+          timeout: requestTimeoutMs,
+          // Re-checked at connect time so a DNS answer that changes after the pre-flight check cannot slip through.
+          ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup }),
+        },
+      });
+    }
+  }
+
+  get activeRequests(): number {
+    return this.#limiter.active;
+  }
+
+  async get(url: string): Promise<FetchResult> {
+    const { maxRetries, retryBaseDelayMs, signal } = this.#options;
+    const maxAttempts = maxRetries + 1;
+    for (let attempt = 1; ; attempt++) {
+      if (signal.aborted) return this.#aborted(url, attempt - 1);
+      let outcome: FetchedPage | AttemptFailure;
+      let release: (() => void) | undefined;
+      try {
+        release = await this.#limiter.acquire(signal);
+        outcome = await this.#attempt(url);
+      } catch (error) {
+        if (signal.aborted) return this.#aborted(url, attempt);
+        outcome = error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url));
+      } finally {
+        release?.();
+      }
+      if (!(outcome instanceof AttemptFailure)) return { ok: true, page: outcome };
+      if (signal.aborted) return this.#aborted(url, attempt);
+      if (!outcome.retryable || attempt >= maxAttempts) {
+        const { status, body, contentType } = outcome.extra;
+        const message = attempt > 1 ? `${outcome.message} (after ${attempt} attempts)` : outcome.message;
+        return { ok: false, failure: { url, kind: outcome.kind, status, message, body, contentType, attempts: attempt } };
+      }
+      const retryAfter = outcome.extra.retryAfterMs;
+      const delayMs = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoffDelay(attempt, retryBaseDelayMs);
+      this.#options.onRetry?.({ url, attempt, maxAttempts, delayMs, message: outcome.message });
+      try {
+        await delay(delayMs, undefined, { signal });
+      } catch {
+        return this.#aborted(url, attempt);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#dispatcher.destroy();
+  }
+
+  #aborted(url: string, attempts: number): FetchResult {
+    return { ok: false, failure: { url, kind: 'aborted', message: 'aborted', attempts } };
+  }
+
+  /** One attempt: follows redirects itself so each hop passes the target check. */
+  async #attempt(startUrl: string): Promise<FetchedPage> {
+    let current: URL;
+    try {
+      current = new URL(startUrl);
+    } catch {
+      throw new AttemptFailure('invalid-url', `'${startUrl}' is not a valid URL`, false);
+    }
+    for (let hops = 0; ; hops++) {
+      if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+        throw new AttemptFailure('invalid-url', `${current.href} is not an http(s) URL`, false);
+      }
+      try {
+        await this.#options.checkTarget(current);
+      } catch (error) {
+        if (error instanceof TargetRefusedError) throw new AttemptFailure('target-refused', error.message, false);
+        throw classifyNetworkError(error, current);
+      }
+      let response: RawResponse;
+      try {
+        response = await this.#request(current);
+      } catch (error) {
+        // Name the hop that failed, not the URL first asked for.
+        if (error instanceof AttemptFailure || this.#options.signal.aborted) throw error;
+        throw classifyNetworkError(error, current);
+      }
+      const location = REDIRECT_STATUSES.has(response.status) ? header(response.headers, 'location') : null;
+      if (location !== null) {
+        if (hops >= MAX_REDIRECTS) {
+          throw new AttemptFailure('redirects', `too many redirects (more than ${MAX_REDIRECTS})`, false);
+        }
+        try {
+          current = new URL(location, current);
+        } catch {
+          throw new AttemptFailure('invalid-url', `redirected to an invalid URL '${location}'`, false);
+        }
+        continue;
+      }
+      const contentType = header(response.headers, 'content-type');
+      if (response.status >= 200 && response.status < 300) {
+        return { url: startUrl, finalUrl: current.href, status: response.status, contentType, body: response.body };
+      }
+      const retryable = response.status >= 500 || response.status === 429;
+      const retryAfter =
+        response.status === 429 || response.status === 503 ? parseRetryAfter(header(response.headers, 'retry-after')) : null;
+      throw new AttemptFailure('http', httpFailureMessage(response.status), retryable, {
+        status: response.status,
+        body: response.body,
+        contentType,
+        ...(retryAfter !== null ? { retryAfterMs: retryAfter } : {}),
+      });
+    }
+  }
+
+  /** One HTTP exchange, body included, bounded by the request timeout. */
+  async #request(url: URL): Promise<RawResponse> {
+    const { requestTimeoutMs, maxBodyBytes, signal, userAgent } = this.#options;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('request timed out'));
+    }, requestTimeoutMs);
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const response = await request(url, {
+        method: 'GET',
+        dispatcher: this.#dispatcher,
+        signal: controller.signal,
+        headers: {
+          'user-agent': userAgent,
+          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+          'accept-language': 'en',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        this.receivedBytes += chunk.length;
+        if (size > maxBodyBytes) {
+          response.body.destroy();
+          throw new AttemptFailure('too-large', `response body exceeds ${maxBodyBytes} bytes`, false);
+        }
+        chunks.push(chunk);
+      }
+      const body = decodeBody(Buffer.concat(chunks), header(response.headers, 'content-encoding'), maxBodyBytes);
+      return { status: response.statusCode, headers: response.headers, body };
+    } catch (error) {
+      if (error instanceof AttemptFailure) throw error;
+      if (timedOut) throw new AttemptFailure('timeout', `timed out after ${requestTimeoutMs} ms`, true);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Where run files live. Keys are relative slash-separated paths such as `runs/123/data.csv`. */
+export interface Storage {
+  /** Writes the whole stream under `key`, replacing any previous content atomically. */
+  put(key: string, stream: Readable | AsyncIterable<string | Buffer>): Promise<{ size: number }>;
+  /** Rejects with a StorageNotFoundError when there is no such key. */
+  get(key: string): Promise<Readable>;
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Deletes one key, or every key under a prefix (`runs/123` or `runs/123/`). Missing keys are no error. */
+  delete(keyOrPrefix: string): Promise<void>;
+}
+
+export class InvalidStorageKeyError extends Error {
+  readonly code = 'ERR_INVALID_STORAGE_KEY';
+  constructor(key: string, reason: string) {
+    super(`invalid storage key '${key}': ${reason}`);
+    this.name = 'InvalidStorageKeyError';
+  }
+}
+
+export class StorageNotFoundError extends Error {
+  readonly code = 'ENOENT';
+  constructor(readonly key: string) {
+    super(`no stored file '${key}'`);
+    this.name = 'StorageNotFoundError';
+  }
+}
+
+/**
+ * Checks a key and returns its segments. Keys must stay inside the storage root whatever the platform:
+ * no absolute paths, no `.`/`..` segments, no backslashes, NUL or empty segments.
+ */
+export function keySegments(key: string, { allowTrailingSlash = false } = {}): string[] {
+  if (typeof key !== 'string' || key.length === 0) throw new InvalidStorageKeyError(String(key), 'empty');
+  if (key.length > 1024) throw new InvalidStorageKeyError(key.slice(0, 40) + '...', 'longer than 1024 characters');
+  if (key.includes('\0')) throw new InvalidStorageKeyError(key, 'contains NUL');
+  if (key.includes('\\')) throw new InvalidStorageKeyError(key, 'contains a backslash');
+  if (key.startsWith('/') || /^[A-Za-z]:/.test(key)) throw new InvalidStorageKeyError(key, 'absolute paths are not allowed');
+  const trimmed = allowTrailingSlash && key.endsWith('/') ? key.slice(0, -1) : key;
+  const segments = trimmed.split('/');
+  for (const segment of segments) {
+    if (segment === '') throw new InvalidStorageKeyError(key, 'empty path segment');
+    if (segment === '.' || segment === '..') throw new InvalidStorageKeyError(key, `'${segment}' segments are not allowed`);
+  }
+  return segments;
+}
+
+async function* countBytes(source: Readable | AsyncIterable<string | Buffer>, counter: { size: number }): AsyncGenerator<Buffer> {
+  for await (const chunk of source as AsyncIterable<string | Buffer | Uint8Array>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    counter.size += buffer.length;
+    yield buffer;
+  }
+}
+
+/** Storage on a local directory. Writes go to a temporary file renamed into place, so readers never see half a file. */
+export class LocalStorage implements Storage {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** Absolute path of a key; throws for keys that would leave the root. */
+  pathOf(key: string, options: { allowTrailingSlash?: boolean } = {}): string {
+    const full = path.join(this.root, ...keySegments(key, options));
+    // Belt and braces: segments were checked, but never hand out a path outside the root.
+    if (full !== this.root && !full.startsWith(this.root + path.sep)) throw new InvalidStorageKeyError(key, 'outside the storage root');
+    return full;
+  }
+
+  async put(key: string, stream: Readable | AsyncIterable<string | Buffer>): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const counter = { size: 0 };
+    try {
+      await pipeline(countBytes(stream, counter), createWriteStream(temporary, { flags: 'wx' }));
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size: counter.size };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const target = this.pathOf(key);
+    const info = await stat(target).catch(() => null);
+    if (!info?.isFile()) throw new StorageNotFoundError(key);
+    return createReadStream(target);
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    const info = await stat(this.pathOf(key)).catch(() => null);
+    return info?.isFile() ? { size: info.size } : null;
+  }
+
+  async delete(keyOrPrefix: string): Promise<void> {
+    await rm(this.pathOf(keyOrPrefix, { allowTrailingSlash: true }), { recursive: true, force: true });
+  }
+}

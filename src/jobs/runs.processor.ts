@@ -1,0 +1,113 @@
+// The `runs` queue processor: executes one Run in a child process, relays its progress to the
+// execution service, and acts on stop (graceful) and kill (SIGKILL) requests. Status changes and
+// files all go through the execution service.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { RunExecutionService } from '../services/runs/execution.service.js';
+import type { ChildMessage, ChildResult, ParentMessage } from '../services/runs/run-protocol.js';
+import type { QueuePayloads } from './queues.js';
+
+// Under tsx (development, tests) the child is TypeScript and needs the same loader.
+const isTs = import.meta.url.endsWith('.ts');
+const CHILD_PATH = fileURLToPath(new URL(isTs ? './run-child.ts' : './run-child.js', import.meta.url));
+const CHILD_EXEC_ARGV = isTs ? ['--import', 'tsx'] : [];
+
+const CONTROL_INTERVAL_MS = 250;
+const HEARTBEAT_INTERVAL_MS = 5_000;
+// After the Run's own timeout the engine stops itself; this is the margin before we kill it.
+const TIMEOUT_GRACE_MS = 30_000;
+
+export function createRunsProcessor(deps: { execution: RunExecutionService; log: Logger }) {
+  const { execution, log } = deps;
+
+  return async function processRun(job: Job<QueuePayloads['runs']>): Promise<{ status: string }> {
+    const { runId } = job.data;
+    const picked = await execution.pick(runId);
+    if (!picked) return { status: 'skipped' };
+
+    const child: ChildProcess = fork(CHILD_PATH, [], { execArgv: CHILD_EXEC_ARGV, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const send = (msg: ParentMessage) => {
+      if (child.connected) child.send(msg);
+    };
+
+    let result: ChildResult | null = null;
+    let childError: string | null = null;
+    let killed = false;
+    let stopSent = false;
+    let pending: Promise<unknown> = Promise.resolve();
+    // Child messages are applied in order.
+    const enqueue = (fn: () => Promise<unknown>) => {
+      pending = pending.then(fn).catch((err) => log.error({ err, runId }, 'run update failed'));
+    };
+
+    child.on('message', (msg: ChildMessage) => {
+      switch (msg.type) {
+        case 'firstPage':
+          enqueue(() => execution.firstPage(runId));
+          break;
+        case 'progress':
+          enqueue(() => execution.progress(runId, msg.stats));
+          break;
+        case 'exporting':
+          enqueue(() => execution.exporting(runId, msg.stats));
+          break;
+        case 'done':
+          result = msg.result;
+          break;
+        case 'error':
+          childError = msg.message;
+          break;
+      }
+    });
+
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    send({ type: 'start', payload: picked.payload });
+
+    const deadline = Date.now() + picked.timeoutSeconds * 1000 + TIMEOUT_GRACE_MS;
+    let lastBeat = Date.now();
+    let timedOut = false;
+    const control = setInterval(() => {
+      enqueue(async () => {
+        if (killed || result) return;
+        if (Date.now() > deadline) {
+          timedOut = true;
+          killed = true;
+          child.kill('SIGKILL');
+          return;
+        }
+        const action = await execution.control(runId);
+        if (action === 'kill' || action === 'gone') {
+          killed = true;
+          child.kill('SIGKILL');
+        } else if (action === 'stop' && !stopSent) {
+          stopSent = true;
+          send({ type: 'stop' });
+        }
+        if (Date.now() - lastBeat > HEARTBEAT_INTERVAL_MS) {
+          lastBeat = Date.now();
+          await execution.heartbeat(runId);
+        }
+      });
+    }, CONTROL_INTERVAL_MS);
+
+    const code = await exited;
+    clearInterval(control);
+    await pending;
+
+    if (result) {
+      await execution.finish(runId, result);
+      return { status: 'finished' };
+    }
+    if (killed && !timedOut) {
+      await execution.killed(runId);
+      return { status: 'killed' };
+    }
+    const message = timedOut
+      ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
+      : `The run process failed: ${childError ?? `it exited with code ${code}`}.`;
+    await execution.failOrRetry(runId, message);
+    return { status: 'failed' };
+  };
+}

@@ -1,0 +1,142 @@
+// Agents: the catalogue (list, search), definitions and their versions, archive (service-spec
+// "Agents"; design.md sections 3 and 9). HTTP only: access and rules live in services/agents.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { principalOf } from '../../plugins/app/auth.js';
+import {
+  AgentDefinitionDocumentSchema,
+  AgentListQuery,
+  AgentPageSchema,
+  AgentParams,
+  AgentSchema,
+  AgentSearchQuery,
+  AgentVersionParams,
+  AgentVersionSchema,
+  CreateAgentBody,
+  DefinitionQuery,
+  InputParameterSchema,
+  RestoreVersionBody,
+  UpdateAgentBody,
+} from '../../schemas/agents.js';
+import { errorResponses } from '../../schemas/common.js';
+
+const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const AgentRef = Type.Ref(AgentSchema);
+  const tags = ['Agents'];
+
+  app.get('/api/v1/agent/all', {
+    schema: {
+      tags,
+      summary: 'List the Agents the caller can read (archived ones hidden)',
+      description:
+        'Without pageIndex and recordsPerPage: a plain array of every matching Agent (legacy). With both: `{ agents, totalRecordCount }`. ' +
+        'One of them alone is validated but does not enable pagination. recordsPerPage over 1000 is clamped to 1000. ' +
+        'A spaceId filter for a Space of another organization answers 404, for an unreachable Space 403.',
+      querystring: AgentListQuery,
+      response: { 200: Type.Union([Type.Array(AgentRef), Type.Ref(AgentPageSchema)]), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.list(principalOf(req), req.query));
+
+  app.get('/api/v1/agent/search', {
+    schema: {
+      tags,
+      summary: 'Search Agents by name or description (case-insensitive contains)',
+      description: 'Archived Agents are hidden; only Spaces the caller can read. maxRecords defaults to 50 and is clamped to 1000.',
+      querystring: AgentSearchQuery,
+      response: { 200: Type.Array(AgentRef), ...errorResponses(400, 401, 429) },
+    },
+  }, async (req) => app.agents.search(principalOf(req), req.query.query, req.query.maxRecords));
+
+  app.post('/api/v1/agent', {
+    schema: {
+      tags,
+      summary: 'Create an Agent (version 1) in a Space the caller can edit',
+      description:
+        'A definition whose structure does not match the AgentDefinition schema answers 400 listing the problems; one with semantic problems ' +
+        '(e.g. a required export column no field produces) is saved with validationStatus 2 (Invalid).',
+      body: CreateAgentBody,
+      response: { 201: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req, reply) => reply.code(201).send(await app.agents.create(principalOf(req), req.body)));
+
+  app.get('/api/v1/agent/:agentId', {
+    schema: {
+      tags,
+      summary: 'Get an Agent',
+      params: AgentParams,
+      response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.get(principalOf(req), req.params.agentId));
+
+  app.put('/api/v1/agent/:agentId', {
+    schema: {
+      tags,
+      summary: 'Update an Agent; a new definition makes a new (active) version',
+      description:
+        'spaceId moves the Agent and needs editor access to both Spaces. An encrypted parameter sent back with the masked default "********" keeps its stored default.',
+      params: AgentParams,
+      body: UpdateAgentBody,
+      response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.update(principalOf(req), req.params.agentId, req.body));
+
+  app.get('/api/v1/agent/:agentId/definition', {
+    schema: {
+      tags,
+      summary: "Get an Agent's definition (the active version by default)",
+      description: 'Historical versions report validationStatus 1 (Unknown). Defaults of encrypted parameters are masked.',
+      params: AgentParams,
+      querystring: DefinitionQuery,
+      response: { 200: Type.Ref(AgentDefinitionDocumentSchema), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.definition(principalOf(req), req.params.agentId, req.query.version));
+
+  app.get('/api/v1/agent/:agentId/versions', {
+    schema: {
+      tags,
+      summary: 'List the versions of an Agent, newest first (the largest is active)',
+      params: AgentParams,
+      response: { 200: Type.Array(Type.Ref(AgentVersionSchema)), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.versions(principalOf(req), req.params.agentId));
+
+  app.post('/api/v1/agent/:agentId/version/:version/restore', {
+    schema: {
+      tags,
+      summary: 'Restore a version: a NEW version copying its definition becomes active',
+      description: '`content` is the comments of the new version (default "Restored from version N").',
+      params: AgentVersionParams,
+      body: Type.Optional(RestoreVersionBody),
+      response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.restore(principalOf(req), req.params.agentId, req.params.version, req.body?.content));
+
+  app.post('/api/v1/agent/:agentId/archive', {
+    schema: {
+      tags,
+      summary: "Archive an Agent and disable its Schedules",
+      description: 'Archiving an archived Agent is allowed and changes nothing but lastActivity.',
+      params: AgentParams,
+      response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.archive(principalOf(req), req.params.agentId));
+
+  app.post('/api/v1/agent/:agentId/unarchive', {
+    schema: {
+      tags,
+      summary: 'Unarchive an Agent (its Schedules stay disabled)',
+      params: AgentParams,
+      response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.unarchive(principalOf(req), req.params.agentId));
+
+  app.get('/api/v1/agent/:agentId/input-parameters', {
+    schema: {
+      tags,
+      summary: "The parameters of an Agent's active definition (encrypted defaults masked)",
+      params: AgentParams,
+      response: { 200: Type.Array(Type.Ref(InputParameterSchema)), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.agents.inputParameters(principalOf(req), req.params.agentId));
+};
+export default agentsRoutes;

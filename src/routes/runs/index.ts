@@ -1,0 +1,139 @@
+// Runs: start, status, list, stop, kill, delete, files, download, and run-all of a Space.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { principalOf } from '../../plugins/app/auth.js';
+import { errorResponses, IdParam } from '../../schemas/common.js';
+import { AgentRunParams, RunAllBody, RunAllResultSchema, RunFileSchema, RunSchema, StartRunBody } from '../../schemas/runs.js';
+
+const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const Run = Type.Ref(RunSchema);
+  const AgentParams = Type.Object({ agentId: IdParam('agent') });
+
+  app.post('/api/v1/agent/:agentId/start', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'Start an Agent',
+      description:
+        'Asynchronous (default): 202 with the queued Run. With isRunSynchronously: 200 with the extracted records as a JSON array when the Run succeeds within `timeout` seconds (default 60, at most 300); 200 with the Run when it ends otherwise (Failure, Stopped); 202 with the Run when it is still going. POST is not idempotent: a repeated start queues another Run.',
+      params: AgentParams,
+      body: StartRunBody,
+      response: {
+        200: Type.Union([Type.Array(Type.Object({}, { additionalProperties: true })), Run], { description: 'Records (Success/Completed), or the ended Run.' }),
+        202: Run,
+        ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+      },
+    },
+  }, async (req, reply) => {
+    const result = await app.runs.start(principalOf(req), req.params.agentId, req.body);
+    reply.header('X-Run-Id', String(result.run.id));
+    if (result.kind === 'queued') return reply.code(202).send(result.run);
+    if (result.kind === 'records') return reply.code(200).send(result.records as never);
+    return reply.code(200).send(result.run);
+  });
+
+  app.get('/api/v1/agent/:agentId/run/:runId/status', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'Get a Run (its status, statistics and progress)',
+      params: AgentRunParams,
+      response: { 200: Run, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.runs.status(principalOf(req), req.params.agentId, req.params.runId));
+
+  app.get('/api/v1/agent/:agentId/runs', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'List an Agent\'s Runs, newest first',
+      description: 'Plain array of at most `maxRecords` (default 50, at most 1000); with pageIndex and recordsPerPage, `{ runs, totalRecordCount }`.',
+      params: AgentParams,
+      querystring: Type.Object({
+        maxRecords: Type.Optional(Type.Integer()),
+        pageIndex: Type.Optional(Type.Integer()),
+        recordsPerPage: Type.Optional(Type.Integer()),
+      }),
+      response: {
+        200: Type.Union([Type.Array(Run), Type.Object({ runs: Type.Array(Run), totalRecordCount: Type.Integer() })]),
+        ...errorResponses(400, 401, 403, 404, 429),
+      },
+    },
+  }, async (req) => {
+    const res = await app.runs.list(principalOf(req), req.params.agentId, req.query);
+    return res.paged ? { runs: res.runs, totalRecordCount: res.totalRecordCount } : res.runs;
+  });
+
+  app.post('/api/v1/agent/:agentId/run/:runId/stop', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'Stop a running instance gracefully (the data so far is exported)',
+      params: AgentRunParams,
+      response: { 200: Run, ...errorResponses(400, 401, 403, 404, 409, 429) },
+    },
+  }, async (req) => app.runs.stop(principalOf(req), req.params.agentId, req.params.runId));
+
+  app.post('/api/v1/agent/:agentId/run/:runId/kill', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'Kill a running instance: the first call stops it gracefully, a second call while it is stopping terminates it at once',
+      params: AgentRunParams,
+      response: { 200: Run, ...errorResponses(400, 401, 403, 404, 409, 429) },
+    },
+  }, async (req) => app.runs.kill(principalOf(req), req.params.agentId, req.params.runId));
+
+  app.delete('/api/v1/agent/:agentId/run/:runId', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'Delete a Run, its files, or its files and input parameters',
+      params: AgentRunParams,
+      querystring: Type.Object({
+        removeMethod: Type.Optional(
+          Type.Union([Type.Literal('RemoveEntireRun'), Type.Literal('RemoveAllFiles'), Type.Literal('RemoveAllFilesAndAgentInput')], { default: 'RemoveEntireRun' }),
+        ),
+      }),
+      response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 409, 429) },
+    },
+  }, async (req, reply) => {
+    await app.runs.remove(principalOf(req), req.params.agentId, req.params.runId, req.query.removeMethod ?? 'RemoveEntireRun');
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/v1/agent/:agentId/run/:runId/files', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'List the files a Run produced (exports, log, failed pages)',
+      params: AgentRunParams,
+      response: { 200: Type.Array(Type.Ref(RunFileSchema)), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.runs.files(principalOf(req), req.params.agentId, req.params.runId));
+
+  app.get('/api/v1/agent/:agentId/run/:runId/file/:fileId/download', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'Download a file produced by a Run (streamed, with its content type)',
+      params: Type.Object({ agentId: IdParam('agent'), runId: IdParam('run'), fileId: IdParam('file') }),
+      response: {
+        200: { description: 'The file bytes (text/csv, application/json, application/x-ndjson, text/plain or text/html).', type: 'string', format: 'binary' },
+        ...errorResponses(400, 401, 403, 404, 429),
+      },
+    },
+  }, async (req, reply) => {
+    const file = await app.runs.download(principalOf(req), req.params.agentId, req.params.runId, req.params.fileId);
+    const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    return reply
+      .header('Content-Type', file.contentType)
+      .header('Content-Length', String(file.size))
+      .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+      .send(file.stream);
+  });
+
+  app.post('/api/v1/spaces/:spaceId/run-all', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'Start every Agent in a Space',
+      description: 'Each Agent is started independently; a per-Agent failure (for example an Agent that already has a Run in progress) is reported in results and does not affect the others.',
+      params: Type.Object({ spaceId: IdParam('space') }),
+      body: RunAllBody,
+      response: { 200: Type.Ref(RunAllResultSchema), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => app.runs.runAll(principalOf(req), req.params.spaceId, req.body));
+};
+export default runsRoutes;

@@ -1,0 +1,171 @@
+// Agents, their versions and definitions: API models, bodies and queries (service-spec "Agent",
+// "Agent version"; design.md sections 3 and 9).
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, IdParam, Nullable } from './common.js';
+
+export const CONFIG_TYPE_DESCRIPTION = '1 = Agent, 2 = SharedFile, 3 = Template, 4 = Command';
+export const RUN_STATUS_DESCRIPTION =
+  '0 Invalid, 1 Running, 2 Exporting, 3 Starting, 4 Queuing, 5 Stopping, 6 Failure, 7 Failed, 8 Stopped, 9 Completed, 10 Success, 11 Skipped, 12 Waiting';
+export const VALIDATION_STATUS_DESCRIPTION =
+  '1 = Unknown (not computed, e.g. a historical version), 2 = Invalid (semantic problems), 3 = Valid';
+
+const ConfigType = Type.Integer({ enum: [1, 2, 3, 4], description: CONFIG_TYPE_DESCRIPTION });
+const ValidationStatus = Type.Integer({ enum: [1, 2, 3], description: VALIDATION_STATUS_DESCRIPTION });
+const RunStatus = Type.Integer({ minimum: 0, maximum: 12, description: RUN_STATUS_DESCRIPTION });
+
+export const AgentSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    description: Type.String(),
+    documentation: Type.String(),
+    icon: Type.String(),
+    image: Nullable(Type.String({ contentEncoding: 'base64', description: 'Base64-encoded image bytes.' })),
+    agentTemplates: Type.String(),
+    configType: ConfigType,
+    inputParameters: Type.Record(Type.String(), Type.String(), {
+      description:
+        "`{ name: defaultValue }` of the active definition's parameters; encrypted parameters show \"********\", parameters without a default show \"\".",
+    }),
+    isActive: Type.Boolean(),
+    isArchived: Type.Boolean({ description: 'Archived Agents are hidden from agent/all, agent/search and spaces/{id}/agents.' }),
+    lastActivity: DateTime,
+    proxyPoolId: Nullable(Type.Integer()),
+    spaceId: Type.Integer(),
+    startUrl: Type.String(),
+    status: Nullable(Type.Integer({ minimum: 0, maximum: 12, description: `RunStatus of the latest Run; null if the Agent never ran. ${RUN_STATUS_DESCRIPTION}` })),
+    userId: Type.Integer(),
+    validationStatus: ValidationStatus,
+    version: Type.Integer({ description: 'The active (largest) version number.' }),
+    created: DateTime,
+    updated: DateTime,
+  },
+  { $id: 'Agent', description: 'An Agent (also called config).' },
+);
+export type AgentModel = Static<typeof AgentSchema>;
+
+export const AgentPageSchema = Type.Object(
+  {
+    agents: Type.Array(Type.Ref(AgentSchema)),
+    totalRecordCount: Type.Integer({ description: 'Agents matching the filters, over all pages.' }),
+  },
+  { $id: 'AgentPage', description: 'One page of GET /api/v1/agent/all (when pageIndex and recordsPerPage are given).' },
+);
+
+export const AgentVersionSchema = Type.Object(
+  {
+    userName: Type.String(),
+    version: Type.Integer(),
+    created: DateTime,
+    comments: Type.String(),
+    fileSize: Type.Integer({ description: 'Bytes of the stored definition (JSON).' }),
+  },
+  { $id: 'AgentVersion' },
+);
+
+export const InputParameterSchema = Type.Object(
+  {
+    name: Type.String(),
+    encrypted: Type.Boolean(),
+    defaultValue: Nullable(Type.String({ description: 'Masked as "********" for encrypted parameters.' })),
+    description: Nullable(Type.String()),
+  },
+  { $id: 'InputParameter' },
+);
+
+// The definition is documented by the AgentDefinition schema (design.md section 7) and validated as
+// a whole by the service, so that one 400 lists every structural problem, not only the first.
+const DefinitionValue = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description:
+      'An Agent definition: { startUrl, parameters[], inputs?, timeoutSeconds?, list { selector, fields[] }, next?, follow?, export? } (design.md section 7).',
+  },
+);
+
+export const AgentDefinitionDocumentSchema = Type.Object(
+  {
+    agentId: Type.Integer(),
+    version: Type.Integer(),
+    validationStatus: ValidationStatus,
+    problems: Type.Array(Type.String(), { description: 'Validation problems of the active version; empty for historical versions.' }),
+    definition: Type.Unsafe<Record<string, unknown>>({
+      ...DefinitionValue,
+      description: 'The stored definition; default values of encrypted parameters are masked as "********".',
+    }),
+  },
+  { $id: 'AgentDefinitionDocument' },
+);
+
+export const AgentParams = Type.Object({ agentId: IdParam('agent') });
+export const AgentVersionParams = Type.Object({ agentId: IdParam('agent'), version: IdParam('version') });
+
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Text = (maxLength: number) => Type.String({ maxLength });
+const Image = Nullable(
+  Type.String({ maxLength: 700_000, pattern: '^[A-Za-z0-9+/]*={0,2}$', contentEncoding: 'base64', description: 'Base64-encoded image bytes.' }),
+);
+
+export const CreateAgentBody = Type.Object(
+  {
+    name: Name,
+    spaceId: IdParam('space'),
+    description: Type.Optional(Text(4000)),
+    documentation: Type.Optional(Text(100_000)),
+    icon: Type.Optional(Text(2000)),
+    image: Type.Optional(Image),
+    configType: Type.Optional(ConfigType),
+    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: 'A value of 0 or less is treated as unset.' }))),
+    definition: DefinitionValue,
+    comments: Type.Optional(Text(4000)),
+  },
+  { additionalProperties: false },
+);
+export type CreateAgentInput = Static<typeof CreateAgentBody>;
+
+export const UpdateAgentBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(Text(4000)),
+    documentation: Type.Optional(Text(100_000)),
+    icon: Type.Optional(Text(2000)),
+    image: Type.Optional(Image),
+    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: 'null or a value of 0 or less clears it.' }))),
+    spaceId: Type.Optional(IdParam('space', 'Moves the Agent; needs editor access to both Spaces.')),
+    definition: Type.Optional(DefinitionValue),
+    comments: Type.Optional(Text(4000)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateAgentInput = Static<typeof UpdateAgentBody>;
+
+export const RestoreVersionBody = Type.Object(
+  { content: Type.Optional(Type.String({ maxLength: 4000, description: 'Comments of the new version.' })) },
+  { additionalProperties: false },
+);
+
+export const DefinitionQuery = Type.Object({
+  version: Type.Optional(IdParam('version', 'Version to read; default the active (largest) one.')),
+});
+
+export const AgentSearchQuery = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive contains match on name or description.' }),
+  maxRecords: Type.Optional(Type.Integer({ minimum: 1, description: 'Default 50; values over 1000 are clamped to 1000.' })),
+});
+
+export const AgentListQuery = Type.Object({
+  pageIndex: Type.Optional(Type.Integer({ minimum: 1, description: '1-based page; pagination is enabled when given with recordsPerPage.' })),
+  recordsPerPage: Type.Optional(Type.Integer({ minimum: 1, description: 'Page size; values over 1000 are clamped to 1000.' })),
+  sortColumn: Type.Optional(
+    Type.String({ description: 'name (default), lastActivity, created, updated, status or configType; case-insensitive. Ties are broken by id.' }),
+  ),
+  sortOrder: Type.Optional(Type.Integer({ enum: [0, 1], description: '0 ascending (default), 1 descending.' })),
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive contains match on the name.' })),
+  status: Type.Optional(RunStatus),
+  spaceId: Type.Optional(IdParam('space')),
+  configType: Type.Optional(
+    Type.String({ description: `${CONFIG_TYPE_DESCRIPTION}; the names Agent, SharedFile (or Shared), Template and Command are accepted too, case-insensitively.` }),
+  ),
+});
+export type AgentListQueryInput = Static<typeof AgentListQuery>;

@@ -1,0 +1,89 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, ParallelExportSchema } from './common.js';
+
+export const RunSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    configId: Type.Integer({ description: 'The Agent id.' }),
+    organizationId: Type.Integer(),
+    status: Type.Integer({ minimum: 0, maximum: 12, description: 'RunStatus: 0 Invalid, 1 Running, 2 Exporting, 3 Starting, 4 Queuing, 5 Stopping, 6 Failure, 7 Failed, 8 Stopped, 9 Completed, 10 Success, 11 Skipped, 12 Waiting.' }),
+    startTime: NullableDateTime,
+    endTime: NullableDateTime,
+    startedBy: Type.String(),
+    errorMessage: Nullable(Type.String()),
+    recordsExtracted: Type.Integer(),
+    recordsExported: Type.Integer(),
+    parallelism: Type.Integer(),
+    parallelSet: Nullable(Type.Integer()),
+    logLevel: Type.String(),
+    logMode: Type.String(),
+    scheduleId: Nullable(Type.Integer({ description: 'The Schedule that started the Run; null when started by hand.' })),
+    progress: Nullable(Type.Object({ pageCount: Type.Integer(), dataCount: Type.Integer(), errorCount: Type.Integer() }, { description: 'While the Run is active.' })),
+    created: DateTime,
+  },
+  { $id: 'Run' },
+);
+
+export const RunFileSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    fileType: Type.Union([Type.Literal('Csv'), Type.Literal('Json'), Type.Literal('Ndjson'), Type.Literal('Log'), Type.Literal('Html')]),
+    fileSize: Type.Integer(),
+    created: DateTime,
+  },
+  { $id: 'RunFile' },
+);
+
+const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({ ...Type.Ref(ParallelExportSchema), 'x-aliases': { separate: 'Separated' } });
+
+export const StartRunBody = Type.Object(
+  {
+    inputParameters: Type.Optional(Nullable(Type.String({ description: 'JSON object string of parameter values; a `?name` key is encrypted at rest and hidden in logs.' }))),
+    parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
+    parallelMaxConcurrency: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
+    parallelExport: Type.Optional(Nullable(ParallelExportInput)),
+    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: '0 or less means unset.' }))),
+    timeout: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Synchronous start: seconds to wait (default 60, at most 300).' }))),
+    isExclusive: Type.Optional(Nullable(Type.Boolean({ default: true }))),
+    isWaitOnFailure: Type.Optional(Nullable(Type.Boolean({ default: false }))),
+    isRunSynchronously: Type.Optional(Nullable(Type.Boolean({ default: false }))),
+    logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
+    logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
+  },
+  { additionalProperties: false, title: 'StartRunRequest' },
+);
+
+export const RunAllBody = Type.Object(
+  {
+    inputParameters: Type.Optional(Nullable(Type.String())),
+    parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
+    isExclusive: Type.Optional(Nullable(Type.Boolean())),
+    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: '0 or less means unset.' }))),
+    logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
+    logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
+  },
+  { additionalProperties: false, title: 'RunAllRequest' },
+);
+
+export const RunAllResultSchema = Type.Object(
+  {
+    spaceId: Type.Integer(),
+    spaceName: Type.String(),
+    totalAgents: Type.Integer(),
+    agentsStarted: Type.Integer(),
+    agentsFailed: Type.Integer(),
+    results: Type.Array(
+      Type.Object({
+        agentId: Type.Integer(),
+        agentName: Type.String(),
+        success: Type.Boolean(),
+        runId: Nullable(Type.Integer()),
+        errorMessage: Nullable(Type.String()),
+      }),
+    ),
+  },
+  { $id: 'RunAllResult' },
+);
+
+export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });

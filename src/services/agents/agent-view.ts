@@ -1,0 +1,53 @@
+// The Agent API model (service-spec "Agent") from a stored row.
+import { inputParametersObject } from './agent-definition.js';
+import type { AgentRow } from './agents.repository.js';
+
+export interface AgentView {
+  id: number;
+  name: string;
+  description: string;
+  documentation: string;
+  icon: string;
+  image: string | null;
+  agentTemplates: string;
+  configType: number;
+  inputParameters: Record<string, string>;
+  isActive: boolean;
+  isArchived: boolean;
+  lastActivity: Date;
+  proxyPoolId: number | null;
+  spaceId: number;
+  startUrl: string;
+  status: number | null;
+  userId: number;
+  validationStatus: number;
+  version: number;
+  created: Date;
+  updated: Date;
+}
+
+export function toAgentView(row: AgentRow): AgentView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    documentation: row.documentation,
+    icon: row.icon,
+    image: row.image,
+    agentTemplates: row.agentTemplates,
+    configType: row.configType,
+    inputParameters: inputParametersObject(row.parameters),
+    isActive: row.isActive,
+    isArchived: row.isArchived,
+    lastActivity: row.lastActivity,
+    proxyPoolId: row.proxyPoolId,
+    spaceId: row.spaceId,
+    startUrl: row.startUrl,
+    status: row.status,
+    userId: row.userId,
+    validationStatus: row.validationStatus,
+    version: row.version,
+    created: row.created,
+    updated: row.updated,
+  };
+}

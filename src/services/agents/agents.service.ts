@@ -1,0 +1,242 @@
+// The rules of Agents: creation, edits that make versions, restore, archive, and the catalogue
+// queries (agent/all, agent/search). Every decision about who may do what goes through the access
+// service (design.md section 2).
+import type { Clock } from '../../lib/clock.js';
+import { NotFoundError } from '../../lib/errors.js';
+import type { Prisma } from '../../db/prisma.js';
+import type { AccessService } from '../access/access.service.js';
+import type { Principal } from '../identity/principal.js';
+import {
+  checkDefinitionInput,
+  inputParameterList,
+  maskDefinition,
+  statusOf,
+  ValidationStatus,
+  type CheckedDefinition,
+} from './agent-definition.js';
+import { clampSearchRecords, parseAgentListQuery, type AgentListRequest } from './agent-query.js';
+import { toAgentView, type AgentView } from './agent-view.js';
+import type { AgentScope, AgentsRepository } from './agents.repository.js';
+
+export interface CreateAgentInput {
+  name: string;
+  spaceId: number;
+  description?: string;
+  documentation?: string;
+  icon?: string;
+  image?: string | null;
+  configType?: number;
+  proxyPoolId?: number | null;
+  definition: unknown;
+  comments?: string;
+}
+
+export interface UpdateAgentInput {
+  name?: string;
+  description?: string;
+  documentation?: string;
+  icon?: string;
+  image?: string | null;
+  proxyPoolId?: number | null;
+  spaceId?: number;
+  definition?: unknown;
+  comments?: string;
+}
+
+export type AgentListResult = AgentView[] | { agents: AgentView[]; totalRecordCount: number };
+
+export function createAgentsService(deps: {
+  repo: AgentsRepository;
+  access: Pick<AccessService, 'requireSpace' | 'requireAgent' | 'readableSpaceIds'>;
+  clock: Clock;
+}) {
+  const { repo, access, clock } = deps;
+
+  async function scopeOf(principal: Principal): Promise<AgentScope> {
+    return { organizationId: principal.organizationId, spaceIds: await access.readableSpaceIds(principal) };
+  }
+
+  async function viewOf(agentId: number): Promise<AgentView> {
+    const row = await repo.findAgentRow(agentId);
+    if (!row) throw new NotFoundError(`Agent ${agentId} was not found.`);
+    return toAgentView(row);
+  }
+
+  /** null and values <= 0 mean "no proxy pool" (as for run-all); another org's pool is not found. */
+  async function proxyPoolOf(principal: Principal, proxyPoolId: number | null | undefined): Promise<number | null | undefined> {
+    if (proxyPoolId === undefined) return undefined;
+    if (proxyPoolId === null || proxyPoolId <= 0) return null;
+    const pool = await repo.findProxyPool(proxyPoolId);
+    if (!pool || pool.organizationId !== principal.organizationId) throw new NotFoundError(`Proxy pool ${proxyPoolId} was not found.`);
+    return pool.id;
+  }
+
+  async function saveVersion(principal: Principal, agentId: number, checked: CheckedDefinition, comments: string, tx: Prisma.TransactionClient) {
+    return repo.addVersion(
+      agentId,
+      {
+        definition: checked.definition as Prisma.InputJsonValue,
+        comments,
+        fileSize: checked.fileSize,
+        userId: principal.userId,
+        userName: principal.name,
+        // A restored definition may predate today's schema; an Agent row always gets a string.
+        startUrl: typeof checked.definition.startUrl === 'string' ? checked.definition.startUrl : '',
+        validationStatus: checked.validationStatus,
+        at: clock.now(),
+      },
+      tx,
+    );
+  }
+
+  return {
+    /** GET /agent/all: a plain array without paging, `{ agents, totalRecordCount }` with it. */
+    async list(principal: Principal, query: Parameters<typeof parseAgentListQuery>[0]): Promise<AgentListResult> {
+      const request: AgentListRequest = parseAgentListQuery(query);
+      // A Space filter names a resource: another org's Space is 404, an unreachable one 403.
+      if (request.filter.spaceId !== undefined) await access.requireSpace(principal, request.filter.spaceId, 'read');
+      const scope = await scopeOf(principal);
+      if (!request.page) return (await repo.listAgents(scope, request.filter, request.sort, null)).map(toAgentView);
+      const [rows, totalRecordCount] = await Promise.all([
+        repo.listAgents(scope, request.filter, request.sort, request.page),
+        repo.countAgents(scope, request.filter),
+      ]);
+      return { agents: rows.map(toAgentView), totalRecordCount };
+    },
+
+    async search(principal: Principal, text: string, maxRecords?: number): Promise<AgentView[]> {
+      const rows = await repo.searchAgents(await scopeOf(principal), text, clampSearchRecords(maxRecords));
+      return rows.map(toAgentView);
+    },
+
+    async get(principal: Principal, agentId: number): Promise<AgentView> {
+      await access.requireAgent(principal, agentId, 'read');
+      return viewOf(agentId);
+    },
+
+    async create(principal: Principal, input: CreateAgentInput): Promise<AgentView> {
+      const space = await access.requireSpace(principal, input.spaceId, 'write');
+      const checked = checkDefinitionInput(input.definition);
+      const proxyPoolId = (await proxyPoolOf(principal, input.proxyPoolId)) ?? null;
+      const at = clock.now();
+      const { id } = await repo.transaction((tx) =>
+        repo.createAgent(
+          {
+            organizationId: principal.organizationId,
+            spaceId: space.id,
+            userId: principal.userId,
+            name: input.name.trim(),
+            description: input.description ?? '',
+            documentation: input.documentation ?? '',
+            icon: input.icon ?? '',
+            image: input.image ?? null,
+            configType: input.configType ?? 1,
+            proxyPoolId,
+            startUrl: checked.definition.startUrl,
+            validationStatus: checked.validationStatus,
+            at,
+          },
+          {
+            definition: checked.definition as Prisma.InputJsonValue,
+            comments: input.comments ?? '',
+            fileSize: checked.fileSize,
+            userId: principal.userId,
+            userName: principal.name,
+          },
+          tx,
+        ),
+      );
+      return viewOf(id);
+    },
+
+    /** Edits fields; a definition makes a new (active) version. Moving needs editor on both Spaces. */
+    async update(principal: Principal, agentId: number, input: UpdateAgentInput): Promise<AgentView> {
+      const agent = await access.requireAgent(principal, agentId, 'write');
+      if (input.spaceId !== undefined && input.spaceId !== agent.spaceId) await access.requireSpace(principal, input.spaceId, 'write');
+      const proxyPoolId = await proxyPoolOf(principal, input.proxyPoolId);
+      let checked: CheckedDefinition | null = null;
+      if (input.definition !== undefined) {
+        const active = await repo.findVersion(agentId, agent.version);
+        checked = checkDefinitionInput(input.definition, active?.definition);
+      }
+      const fields = {
+        ...(input.name !== undefined && { name: input.name.trim() }),
+        ...(input.description !== undefined && { description: input.description }),
+        ...(input.documentation !== undefined && { documentation: input.documentation }),
+        ...(input.icon !== undefined && { icon: input.icon }),
+        ...(input.image !== undefined && { image: input.image }),
+        ...(proxyPoolId !== undefined && { proxyPoolId }),
+        ...(input.spaceId !== undefined && { spaceId: input.spaceId }),
+      };
+      await repo.transaction(async (tx) => {
+        await repo.updateAgent(agentId, fields, clock.now(), tx);
+        if (checked) await saveVersion(principal, agentId, checked, input.comments ?? '', tx);
+      });
+      return viewOf(agentId);
+    },
+
+    /** GET .../definition: the active version by default; historical versions report Unknown. */
+    async definition(principal: Principal, agentId: number, version?: number) {
+      const agent = await access.requireAgent(principal, agentId, 'read');
+      const wanted = version ?? agent.version;
+      const row = await repo.findVersion(agentId, wanted);
+      if (!row) throw new NotFoundError(`Version ${wanted} of agent ${agentId} was not found.`);
+      const active = row.version === agent.version;
+      const status = active ? statusOf(row.definition) : { validationStatus: ValidationStatus.Unknown, problems: [] as string[] };
+      return {
+        agentId,
+        version: row.version,
+        validationStatus: status.validationStatus,
+        problems: status.problems,
+        definition: maskDefinition(row.definition),
+      };
+    },
+
+    async versions(principal: Principal, agentId: number) {
+      await access.requireAgent(principal, agentId, 'read');
+      return repo.listVersions(agentId);
+    },
+
+    /** Makes a NEW version holding the definition of `version` (history is never rewritten). */
+    async restore(principal: Principal, agentId: number, version: number, comments?: string): Promise<AgentView> {
+      await access.requireAgent(principal, agentId, 'write');
+      const source = await repo.findVersion(agentId, version);
+      if (!source) throw new NotFoundError(`Version ${version} of agent ${agentId} was not found.`);
+      const status = statusOf(source.definition);
+      await repo.transaction((tx) =>
+        saveVersion(
+          principal,
+          agentId,
+          {
+            definition: source.definition as never,
+            validationStatus: status.validationStatus,
+            problems: status.problems,
+            fileSize: source.fileSize,
+          },
+          comments && comments.trim() !== '' ? comments : `Restored from version ${version}`,
+          tx,
+        ),
+      );
+      return viewOf(agentId);
+    },
+
+    async archive(principal: Principal, agentId: number): Promise<AgentView> {
+      await access.requireAgent(principal, agentId, 'write');
+      await repo.transaction((tx) => repo.archive(agentId, clock.now(), tx));
+      return viewOf(agentId);
+    },
+
+    async unarchive(principal: Principal, agentId: number): Promise<AgentView> {
+      await access.requireAgent(principal, agentId, 'write');
+      await repo.unarchive(agentId, clock.now());
+      return viewOf(agentId);
+    },
+
+    async inputParameters(principal: Principal, agentId: number) {
+      const agent = await access.requireAgent(principal, agentId, 'read');
+      const active = await repo.findVersion(agentId, agent.version);
+      return inputParameterList((active?.definition as { parameters?: unknown } | undefined)?.parameters);
+    },
+  };
+}
+export type AgentsService = ReturnType<typeof createAgentsService>;

@@ -1,0 +1,16 @@
+// Composition of the agents domain for the API process: `app.agents`.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createAgentsRepository } from './agents.repository.js';
+import { createAgentsService, type AgentsService } from './agents.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    agents: AgentsService;
+  }
+}
+
+// Registered after the access module, whose service it uses for every decision.
+export default fp(async function agentsModule(app: FastifyInstance) {
+  app.decorate('agents', createAgentsService({ repo: createAgentsRepository(app.db), access: app.access, clock: app.clock }));
+});

@@ -1,0 +1,185 @@
+// `npm run cli -- seed --agents N [--org ID] [--spaces N]`: fills an organization with Spaces and N
+// Agents (each with its version-1 definition; about a third with one finished Run) for demos and
+// benchmarks. Rows are written with createMany in chunks of 5000, one transaction per chunk.
+import crypto from 'node:crypto';
+import type { Config } from '../../config.js';
+import { createPrisma, type Db, type Prisma } from '../../db/prisma.js';
+import { randomSecret } from '../../lib/crypto.js';
+import { bootstrapOrganization } from '../identity/bootstrap.js';
+import { definitionSize, statusOf } from './agent-definition.js';
+
+export interface SeedOptions {
+  agents: number;
+  /** An existing organization to fill; by default a new one is bootstrapped. */
+  org?: number;
+  /** Spaces to create and spread the Agents over (default 10). */
+  spaces?: number;
+}
+
+export interface SeedResult {
+  organizationId: number;
+  spaceIds: number[];
+  agents: number;
+  /** An admin API key, when the seed created the organization. */
+  apiKey?: string;
+}
+
+export const SEED_CHUNK = 5000;
+const MAX_AGENTS = 5_000_000;
+const MAX_SPACES = 1000;
+
+const ADJECTIVES = ['Daily', 'Weekly', 'Fast', 'Deep', 'Retail', 'Travel', 'Market', 'Product', 'Job', 'News', 'Price', 'Review'];
+const NOUNS = ['books', 'shoes', 'hotels', 'flights', 'cars', 'phones', 'laptops', 'listings', 'jobs', 'articles', 'stocks', 'recipes'];
+// Terminal statuses a finished Run can leave (design.md section 4).
+const RUN_STATUSES = [10, 10, 9, 6, 8];
+
+function definitionFor(i: number, invalid: boolean): Prisma.InputJsonValue {
+  const noun = NOUNS[i % NOUNS.length];
+  return {
+    startUrl: `https://shop-${i % 97}.example.com/${noun}?q={{query}}&page=1`,
+    parameters: [
+      { name: 'query', defaultValue: noun, description: 'Search words' },
+      { name: 'token', defaultValue: `seed-secret-${i % 13}`, encrypted: true, description: 'Site API token' },
+    ],
+    list: {
+      selector: '.item',
+      fields: [
+        { name: 'title', selector: 'h2', transform: 'trim', required: true },
+        { name: 'price', selector: '.price', transform: 'number' },
+        { name: 'url', selector: 'a', attribute: 'href', transform: 'absoluteUrl' },
+      ],
+    },
+    next: { selector: 'a.next', maxPages: 5 },
+    // One Agent in fifty asks for a column no field produces: an Invalid Agent (validationStatus 2).
+    export: { format: 'csv', columns: invalid ? [{ name: 'title' }, { name: 'sku', required: true }] : [{ name: 'title' }, { name: 'price' }, { name: 'url' }] },
+  };
+}
+
+async function seedOwner(db: Db, config: Config, opts: SeedOptions, log: (msg: string) => void) {
+  if (opts.org !== undefined) {
+    const org = await db.organization.findUnique({ where: { id: opts.org } });
+    if (!org) throw new Error(`no organization ${opts.org}`);
+    const owner = await db.user.findFirst({ where: { organizationId: org.id }, orderBy: [{ role: 'asc' }, { id: 'asc' }] });
+    if (!owner) throw new Error(`organization ${org.id} has no user to own the agents`);
+    return { organizationId: org.id, userId: owner.id, userName: owner.name, apiKey: undefined as string | undefined };
+  }
+  const tag = crypto.randomBytes(4).toString('hex');
+  const created = await bootstrapOrganization(db, {
+    org: `Seed ${tag}`,
+    email: `seed-${tag}@example.com`,
+    password: randomSecret('pw_'),
+    credits: 1000,
+    apiKeyDays: config.apiKeyDefaultDays,
+    now: new Date(),
+  });
+  log(`created organization ${created.organizationId} (admin ${created.email})`);
+  return { organizationId: created.organizationId, userId: created.userId, userName: created.email, apiKey: created.apiKey };
+}
+
+export async function runSeed(config: Config, opts: SeedOptions, log: (msg: string) => void = () => {}): Promise<SeedResult> {
+  const total = opts.agents;
+  const spaceCount = opts.spaces ?? 10;
+  if (!Number.isInteger(total) || total < 0 || total > MAX_AGENTS) throw new Error(`--agents must be an integer from 0 to ${MAX_AGENTS}`);
+  if (!Number.isInteger(spaceCount) || spaceCount < 1 || spaceCount > MAX_SPACES) throw new Error(`--spaces must be an integer from 1 to ${MAX_SPACES}`);
+
+  const db = createPrisma(config.databaseUrl, { max: 4 });
+  try {
+    const owner = await seedOwner(db, config, opts, log);
+    const { organizationId } = owner;
+    const tag = crypto.randomBytes(3).toString('hex');
+    const spaces = await db.space.createManyAndReturn({
+      data: Array.from({ length: spaceCount }, (_, i) => ({
+        organizationId,
+        name: `Seed space ${tag}-${i + 1}`,
+        description: `Seeded space ${i + 1}`,
+      })),
+      select: { id: true },
+    });
+    const spaceIds = spaces.map((s) => s.id);
+
+    const validStatus = statusOf(definitionFor(0, false)).validationStatus;
+    const invalidStatus = statusOf(definitionFor(0, true)).validationStatus;
+    const now = Date.now();
+    const started = Date.now();
+
+    for (let from = 0; from < total; from += SEED_CHUNK) {
+      const count = Math.min(SEED_CHUNK, total - from);
+      const rows = Array.from({ length: count }, (_, k) => {
+        const i = from + k;
+        const invalid = i % 50 === 49;
+        const hasRun = i % 3 === 0;
+        // Spread over the past year so that date sorts and filters see varied data.
+        const created = new Date(now - ((i * 7919) % 365) * 86_400_000 - (i % 86_400) * 1000);
+        const lastActivity = new Date(Math.min(now, created.getTime() + ((i * 104_729) % 30) * 86_400_000));
+        const definition = definitionFor(i, invalid);
+        return {
+          agent: {
+            organizationId,
+            spaceId: spaceIds[i % spaceIds.length],
+            userId: owner.userId,
+            name: `${ADJECTIVES[(i * 7) % ADJECTIVES.length]} ${NOUNS[i % NOUNS.length]} ${i + 1}`,
+            description: `Collects ${NOUNS[(i * 5) % NOUNS.length]} from shop ${i % 97}`,
+            configType: i % 10 < 7 ? 1 : (i % 10) - 5, // 70% Agent, 10% each of 2, 3, 4
+            startUrl: (definition as { startUrl: string }).startUrl,
+            validationStatus: invalid ? invalidStatus : validStatus,
+            status: hasRun ? RUN_STATUSES[i % RUN_STATUSES.length] : null,
+            version: 1,
+            lastActivity,
+            created,
+            updated: lastActivity,
+          },
+          definition,
+          hasRun,
+        };
+      });
+
+      await db.$transaction(
+        async (tx) => {
+          const agents = await tx.agent.createManyAndReturn({ data: rows.map((r) => r.agent), select: { id: true } });
+          await tx.agentVersion.createMany({
+            data: agents.map((a, k) => ({
+              agentId: a.id,
+              version: 1,
+              definition: rows[k].definition,
+              comments: 'Seeded',
+              fileSize: definitionSize(rows[k].definition),
+              userId: owner.userId,
+              userName: owner.userName,
+              created: rows[k].agent.created,
+            })),
+          });
+          const withRuns = agents.flatMap((a, k) => (rows[k].hasRun ? [{ id: a.id, row: rows[k] }] : []));
+          if (withRuns.length > 0) {
+            await tx.run.createMany({
+              data: withRuns.map(({ id, row }) => ({
+                organizationId,
+                agentId: id,
+                agentVersion: 1,
+                status: row.agent.status ?? 10,
+                startTime: row.agent.lastActivity,
+                endTime: new Date(row.agent.lastActivity.getTime() + 60_000),
+                statusChanged: row.agent.lastActivity,
+                startedBy: owner.userName,
+                created: row.agent.lastActivity,
+              })),
+            });
+            // Agent.lastRunId points at the Run just written (status is already denormalised).
+            const ids = withRuns.map((w) => w.id);
+            await tx.$executeRaw`
+              UPDATE "Agent" a SET "lastRunId" = r."id" FROM "Run" r
+              WHERE r."agentId" = a."id" AND a."id" = ANY(${ids}::int[])`;
+          }
+        },
+        { timeout: 120_000, maxWait: 30_000 },
+      );
+      log(`seeded ${from + count}/${total} agents`);
+    }
+
+    // Fresh statistics and visibility map, so the planner and index-only counts see the new rows.
+    for (const table of ['Agent', 'AgentVersion', 'Run', 'Space']) await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
+    log(`seeded ${total} agents in ${spaceIds.length} spaces in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return { organizationId, spaceIds, agents: total, ...(owner.apiKey !== undefined && { apiKey: owner.apiKey }) };
+  } finally {
+    await db.$disconnect();
+  }
+}

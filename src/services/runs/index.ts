@@ -1,0 +1,31 @@
+// Composition of the runs domain for the API process.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { LocalStorage } from '../../engine/index.js';
+import { createQueue, createRunScheduler, redisConnection } from '../../jobs/queues.js';
+import { createCreditsRepository } from '../billing/credits.repository.js';
+import { createRunsRepository } from './runs.repository.js';
+import { createRunsService, type RunsService } from './runs.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    runs: RunsService;
+  }
+}
+
+export default fp(async function runsModule(app: FastifyInstance) {
+  const queue = createQueue('runs', redisConnection(app.config.redisUrl), app.config.redisPrefix);
+  app.decorate(
+    'runs',
+    createRunsService({
+      repo: createRunsRepository(app.db),
+      access: app.access,
+      storage: new LocalStorage(app.config.storageDir),
+      clock: app.clock,
+      config: app.config,
+      credits: createCreditsRepository(app.db),
+      scheduler: createRunScheduler(queue),
+    }),
+  );
+  app.addHook('onClose', async () => queue.close());
+});

@@ -1,0 +1,40 @@
+// Messages between a worker and the child process that executes one Run. The payload carries the
+// Run's resolved (decrypted) parameters over the IPC channel only: never argv, env or job data.
+import type { AgentDefinition, ExtractionStats, StoredFile } from '../../engine/index.js';
+
+export interface ChildStartPayload {
+  runId: number;
+  storageDir: string;
+  definition: AgentDefinition;
+  inputRows: Array<Record<string, string>>;
+  parallelism: number;
+  maxConcurrency: number;
+  parallelExport: 'Combined' | 'Separated';
+  requestTimeoutMs: number;
+  proxyUrl?: string;
+  allowPrivateTargets: boolean;
+  logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';
+  logMode: 'Text' | 'TextAndHtml';
+  secrets: string[];
+}
+
+export type ParentMessage = { type: 'start'; payload: ChildStartPayload } | { type: 'stop' };
+
+export interface ChildResult {
+  stats: ExtractionStats;
+  files: StoredFile[];
+  stopped: boolean;
+  fatalError?: string;
+}
+
+export type ChildMessage =
+  | { type: 'firstPage' }
+  | { type: 'progress'; stats: ExtractionStats }
+  | { type: 'exporting'; stats: ExtractionStats }
+  | { type: 'done'; result: ChildResult }
+  | { type: 'error'; message: string };
+
+/** Where a Run's files live in storage. */
+export const runKeyPrefix = (runId: number) => `runs/${runId}`;
+/** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
+export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;

@@ -1,0 +1,119 @@
+// The Run status machine of design.md section 4. Every status change goes through `nextStatus`.
+export const RunStatus = {
+  Invalid: 0,
+  Running: 1,
+  Exporting: 2,
+  Starting: 3,
+  Queuing: 4,
+  Stopping: 5,
+  Failure: 6,
+  Failed: 7,
+  Stopped: 8,
+  Completed: 9,
+  Success: 10,
+  Skipped: 11,
+  Waiting: 12,
+} as const;
+export type RunStatusValue = (typeof RunStatus)[keyof typeof RunStatus];
+
+export const RUN_STATUS_NAMES: Record<RunStatusValue, string> = {
+  0: 'Invalid',
+  1: 'Running',
+  2: 'Exporting',
+  3: 'Starting',
+  4: 'Queuing',
+  5: 'Stopping',
+  6: 'Failure',
+  7: 'Failed',
+  8: 'Stopped',
+  9: 'Completed',
+  10: 'Success',
+  11: 'Skipped',
+  12: 'Waiting',
+};
+
+export const TERMINAL_STATUSES: readonly RunStatusValue[] = [6, 8, 9, 10, 11];
+export const ACTIVE_STATUSES: readonly RunStatusValue[] = [1, 2, 3, 4, 5, 7, 12];
+
+export function isTerminal(status: number): boolean {
+  return (TERMINAL_STATUSES as readonly number[]).includes(status);
+}
+
+export function isActive(status: number): boolean {
+  return (ACTIVE_STATUSES as readonly number[]).includes(status);
+}
+
+export type RunEvent =
+  | { type: 'picked' } // a worker takes it
+  | { type: 'firstPage' }
+  | { type: 'extracted' } // extraction done, exporting begins
+  | { type: 'exported'; errorCount: number }
+  | { type: 'failed' } // unrecoverable error, timeout, worker lost
+  | { type: 'retry' } // isWaitOnFailure with retries left
+  | { type: 'giveUp' } // Failed with no retry
+  | { type: 'waitOver' } // Waiting -> Queuing
+  | { type: 'stop' } // stop, or first kill
+  | { type: 'stopped' } // the worker finished stopping (data so far exported)
+  | { type: 'kill' }; // second kill while Stopping
+
+export class InvalidTransitionError extends Error {
+  constructor(
+    readonly from: number,
+    readonly event: RunEvent['type'],
+  ) {
+    super(`a Run in status ${RUN_STATUS_NAMES[from as RunStatusValue] ?? from} cannot take event ${event}`);
+  }
+}
+
+/** The status a Run moves to on `event`, or an InvalidTransitionError. */
+export function nextStatus(from: number, event: RunEvent): RunStatusValue {
+  const S = RunStatus;
+  switch (event.type) {
+    case 'picked':
+      if (from === S.Queuing) return S.Starting;
+      break;
+    case 'firstPage':
+      if (from === S.Starting) return S.Running;
+      break;
+    case 'extracted':
+      if (from === S.Running || from === S.Starting) return S.Exporting;
+      break;
+    case 'exported':
+      if (from === S.Exporting) return event.errorCount > 0 ? S.Completed : S.Success;
+      break;
+    case 'failed':
+      if (from === S.Running || from === S.Exporting || from === S.Starting || from === S.Stopping) return S.Failed;
+      break;
+    case 'retry':
+      if (from === S.Failed) return S.Waiting;
+      break;
+    case 'giveUp':
+      if (from === S.Failed) return S.Failure;
+      break;
+    case 'waitOver':
+      if (from === S.Waiting) return S.Queuing;
+      break;
+    case 'stop':
+      if (from === S.Running || from === S.Exporting || from === S.Starting || from === S.Queuing || from === S.Waiting) return S.Stopping;
+      break;
+    case 'stopped':
+      if (from === S.Stopping) return S.Stopped;
+      break;
+    case 'kill':
+      if (from === S.Stopping) return S.Stopped;
+      break;
+  }
+  throw new InvalidTransitionError(from, event.type);
+}
+
+/** The statuses from which `event` is allowed (for conditional updates in SQL). */
+export function statusesAllowing(event: RunEvent): RunStatusValue[] {
+  return (Object.values(RunStatus) as RunStatusValue[]).filter((s) => {
+    try {
+      nextStatus(s, event);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}

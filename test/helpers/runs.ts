@@ -1,0 +1,52 @@
+// Helpers for Run tests: a real worker process, agents over HTTP, and polling a Run to an end.
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { auth } from './app.js';
+import { startNode, waitFor } from './process.js';
+
+export async function startWorker(env: Record<string, string>) {
+  const w = startNode(['src/worker.ts'], { ...env, LOG_LEVEL: env.WORKER_LOG_LEVEL ?? 'info' });
+  await waitFor(async () => w.output().includes('worker started'), 30_000);
+  return {
+    ...w,
+    async stop() {
+      if (w.child.exitCode !== null || w.child.signalCode !== null) return;
+      w.child.kill('SIGTERM');
+      const timer = setTimeout(() => w.child.kill('SIGKILL'), 10_000);
+      await w.exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function createAgent(app: FastifyInstance, key: string, spaceId: number, definition: unknown, name = 'Agent') {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/agent', headers: auth(key), payload: { name, spaceId, definition } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: number; name: string };
+}
+
+export const TERMINAL = [6, 8, 9, 10, 11];
+
+export async function waitForRun(app: FastifyInstance, key: string, agentId: number, runId: number, until: (run: any) => boolean = (r) => TERMINAL.includes(r.status), timeoutMs = 30_000) {
+  return waitFor(async () => {
+    const res = await app.inject({ method: 'GET', url: `/api/v1/agent/${agentId}/run/${runId}/status`, headers: auth(key) });
+    const run = res.json();
+    return until(run) ? run : null;
+  }, timeoutMs, 100);
+}
+
+export function catalogDefinition(siteUrl: string, opts: { format?: 'csv' | 'json' | 'ndjson'; ms?: number } = {}) {
+  return {
+    startUrl: `${siteUrl}/catalog?page=1${opts.ms ? `&ms=${opts.ms}` : ''}`,
+    list: {
+      selector: 'div.product',
+      fields: [
+        { name: 'title', selector: 'a.title' },
+        { name: 'price', selector: 'span.price' },
+        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
+      ],
+    },
+    next: { selector: 'a.next', maxPages: 10 },
+    export: { format: opts.format ?? 'csv' },
+  };
+}
