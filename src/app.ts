@@ -14,6 +14,7 @@ import { installValidators } from './plugins/app/validation.js';
 import healthRoutes from './routes/health/index.js';
 import agentsRoutes from './routes/agents/index.js';
 import oauthRoutes from './routes/oauth/index.js';
+import proxyPoolsRoutes from './routes/proxy-pools/index.js';
 import runsRoutes from './routes/runs/index.js';
 import spacesRoutes from './routes/spaces/index.js';
 import usersRoutes from './routes/users/index.js';
@@ -21,6 +22,7 @@ import { modelSchemas } from './schemas/index.js';
 import accessModule from './services/access/index.js';
 import agentsModule from './services/agents/index.js';
 import identityModule from './services/identity/index.js';
+import proxyPoolsModule from './services/proxy-pools/index.js';
 import runsModule from './services/runs/index.js';
 import spacesModule from './services/spaces/index.js';
 
@@ -71,6 +73,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(agentsModule);
   await app.register(spacesModule);
   await app.register(runsModule);
+  await app.register(proxyPoolsModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
@@ -79,6 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(agentsRoutes);
   await app.register(spacesRoutes);
   await app.register(runsRoutes);
+  await app.register(proxyPoolsRoutes);
 
   return app;
 }

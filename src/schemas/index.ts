@@ -4,6 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { BadRequestErrorSchema, LogLevelSchema, LogModeSchema, ParallelExportSchema, ProblemDetailsSchema } from './common.js';
 import { AgentDefinitionDocumentSchema, AgentPageSchema, AgentSchema, AgentVersionSchema, InputParameterSchema } from './agents.js';
 import { ErrorCodeSchema } from './errors.js';
+import { ProxyPoolSchema } from './proxy-pools.js';
 import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
@@ -29,6 +30,7 @@ export const modelSchemas: TSchema[] = [
   RunSchema,
   RunFileSchema,
   RunAllResultSchema,
+  ProxyPoolSchema,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */
