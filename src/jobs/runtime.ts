@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
@@ -40,7 +41,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   });
 
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ db, clock, execution }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution }), { connection, prefix, concurrency: 1 }),
     new Worker('runs', createRunsProcessor({ execution, log }), {
       connection,
       prefix,

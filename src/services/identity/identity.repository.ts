@@ -63,6 +63,9 @@ export function createIdentityRepository(db: Db) {
     revokeRefreshFamily(familyId: string, at: Date, tx: Tx = db) {
       return tx.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: at } });
     },
+    purgeRefreshTokensExpiredBefore(cutoff: Date) {
+      return db.refreshToken.deleteMany({ where: { expiresAt: { lt: cutoff } } });
+    },
     listSigningKeys(tx: Tx = db) {
       return tx.signingKey.findMany({ orderBy: { created: 'desc' } });
     },
