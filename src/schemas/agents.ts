@@ -151,12 +151,14 @@ export const DefinitionQuery = Type.Object({
 
 export const AgentSearchQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive contains match on name or description.' }),
-  maxRecords: Type.Optional(Type.Integer({ minimum: 1, description: 'Default 50; values over 1000 are clamped to 1000.' })),
+  maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Default 50; values over 1000 are clamped to 1000.' })),
 });
 
 export const AgentListQuery = Type.Object({
-  pageIndex: Type.Optional(Type.Integer({ minimum: 1, description: '1-based page; pagination is enabled when given with recordsPerPage.' })),
-  recordsPerPage: Type.Optional(Type.Integer({ minimum: 1, description: 'Page size; values over 1000 are clamped to 1000.' })),
+  pageIndex: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, description: '1-based page; pagination is enabled when given with recordsPerPage.' }),
+  ),
+  recordsPerPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Page size; values over 1000 are clamped to 1000.' })),
   sortColumn: Type.Optional(
     Type.String({ description: 'name (default), lastActivity, created, updated, status or configType; case-insensitive. Ties are broken by id.' }),
   ),

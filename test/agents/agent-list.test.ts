@@ -160,10 +160,12 @@ describe('GET /api/v1/agent/all: shapes and paging', () => {
     const res = await get('/api/v1/agent/all?pageIndex=2&recordsPerPage=5000');
     expect(res.json()).toEqual({ agents: [], totalRecordCount: agentsA.length });
     expect(ids(await get('/api/v1/agent/all?pageIndex=1&recordsPerPage=5000'))).toHaveLength(agentsA.length);
+    const last = await get('/api/v1/agent/all?pageIndex=2147483647&recordsPerPage=2147483647');
+    expect(last.json()).toEqual({ agents: [], totalRecordCount: agentsA.length });
   });
 
   it('refuses paging values below 1 and non-integers', async () => {
-    for (const q of ['pageIndex=0&recordsPerPage=5', 'pageIndex=1&recordsPerPage=0', 'pageIndex=-1', 'recordsPerPage=0', 'pageIndex=x&recordsPerPage=5', 'pageIndex=1.5&recordsPerPage=5']) {
+    for (const q of ['pageIndex=2147483648&recordsPerPage=5', 'pageIndex=0&recordsPerPage=5', 'pageIndex=1&recordsPerPage=0', 'pageIndex=-1', 'recordsPerPage=0', 'pageIndex=x&recordsPerPage=5', 'pageIndex=1.5&recordsPerPage=5']) {
       expectBadRequest(await get(`/api/v1/agent/all?${q}`));
     }
   });

@@ -96,3 +96,27 @@ describe('definitions', () => {
     expect(keepMaskedSecrets(changed as never, def).parameters?.[0].defaultValue).toBe('new');
   });
 });
+
+describe('secrets in inputs rows', () => {
+  const withInputs = { ...def, inputs: [{ q: 'a', secret: 'row-secret-1' }, { q: 'b', secret: 'row-secret-2' }] };
+
+  it('masks encrypted parameters in inputs rows', () => {
+    const masked = maskDefinition(withInputs);
+    expect(masked.inputs).toEqual([{ q: 'a', secret: '********' }, { q: 'b', secret: '********' }]);
+    expect(JSON.stringify(masked)).not.toMatch(/row-secret|hunter2/);
+    expect(maskDefinition({ ...withInputs, parameters: [] }).inputs).toEqual(withInputs.inputs);
+  });
+
+  it('keeps stored row values when masks come back, row by row', () => {
+    const back = maskDefinition(withInputs) as typeof withInputs;
+    back.inputs = [...back.inputs, { q: 'c', secret: '********' }, { q: 'd', secret: 'fresh' }] as typeof back.inputs;
+    const kept = keepMaskedSecrets(back as never, withInputs);
+    expect(kept.inputs).toEqual([
+      { q: 'a', secret: 'row-secret-1' },
+      { q: 'b', secret: 'row-secret-2' },
+      { q: 'c', secret: '********' }, // no stored value for a new row
+      { q: 'd', secret: 'fresh' },
+    ]);
+    expect(kept.parameters?.[1].defaultValue).toBe('hunter2');
+  });
+});

@@ -313,14 +313,17 @@ describe('PUT /api/v1/agent/{agentId} and versions', () => {
   });
 
   it('masks encrypted defaults and keeps them when the masked definition is sent back', async () => {
-    const agent = await createAgent(orgA.apiKey, { name: 'Secretive', spaceId: orgA.spaceId, definition: definition() });
+    const inputs = [{ query: 'a', token: 'row-secret' }];
+    const agent = await createAgent(orgA.apiKey, { name: 'Secretive', spaceId: orgA.spaceId, definition: definition({ inputs }) });
     const doc = (await call('GET', `/api/v1/agent/${agent.id}/definition`, orgA.apiKey)).json();
-    expect(JSON.stringify(doc)).not.toContain('s3cret');
+    expect(JSON.stringify(doc)).not.toMatch(/s3cret|row-secret/);
+    expect(doc.definition.inputs).toEqual([{ query: 'a', token: '********' }]);
     expect(doc.definition.parameters[1]).toEqual({ name: 'token', defaultValue: '********', encrypted: true, description: 'API token' });
     const res = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { definition: doc.definition, comments: 'round trip' });
     expect(res.json().version).toBe(2);
     const stored = await ctx.db.agentVersion.findUniqueOrThrow({ where: { agentId_version: { agentId: agent.id, version: 2 } } });
     expect((stored.definition as { parameters: Json[] }).parameters[1].defaultValue).toBe('s3cret');
+    expect((stored.definition as { inputs: Json[] }).inputs).toEqual(inputs);
     const params = await call('GET', `/api/v1/agent/${agent.id}/input-parameters`, orgA.apiKey);
     expect(params.statusCode).toBe(200);
     expect(params.json()).toEqual([

@@ -86,33 +86,61 @@ export function inputParameterList(parameters: unknown): StoredParameter[] {
   }));
 }
 
-/** A stored definition as the API shows it: defaults of encrypted parameters masked. */
-export function maskDefinition(definition: unknown): Record<string, unknown> {
-  if (!isObject(definition)) return {};
-  if (!Array.isArray(definition.parameters)) return definition;
-  return {
-    ...definition,
-    parameters: definition.parameters.map((p) =>
-      isObject(p) && p.encrypted === true && typeof p.defaultValue === 'string' ? { ...p, defaultValue: SECRET_MASK } : p,
-    ),
-  };
+function encryptedNames(parameters: unknown): Set<string> {
+  return new Set(storedParameters(parameters).filter((p) => p.encrypted).map((p) => p.name));
 }
 
 /**
- * A client that read a masked definition and sends it back must not overwrite the secret with the
- * mask: an encrypted parameter whose default is exactly the mask keeps the previous version's value.
+ * A stored definition as the API shows it: the values of encrypted parameters masked, both their
+ * defaults and their values in `inputs` rows.
+ */
+export function maskDefinition(definition: unknown): Record<string, unknown> {
+  if (!isObject(definition)) return {};
+  const secret = encryptedNames(definition.parameters);
+  if (secret.size === 0) return definition;
+  const out: Record<string, unknown> = { ...definition };
+  out.parameters = (definition.parameters as unknown[]).map((p) =>
+    isObject(p) && p.encrypted === true && typeof p.defaultValue === 'string' ? { ...p, defaultValue: SECRET_MASK } : p,
+  );
+  if (Array.isArray(definition.inputs)) {
+    out.inputs = definition.inputs.map((row) =>
+      isObject(row) ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, secret.has(k) && typeof v === 'string' ? SECRET_MASK : v])) : row,
+    );
+  }
+  return out;
+}
+
+/**
+ * A client that read a masked definition and sends it back must not overwrite secrets with the mask:
+ * an encrypted parameter's default (or its value in an `inputs` row) that is exactly the mask keeps
+ * the previous version's value, when that parameter was encrypted there too.
  */
 export function keepMaskedSecrets(definition: AgentDefinition, previous: unknown): AgentDefinition {
-  if (!definition.parameters?.some((p) => p.encrypted && p.defaultValue === SECRET_MASK)) return definition;
-  const before = new Map(storedParameters(isObject(previous) ? previous.parameters : undefined).map((p) => [p.name, p]));
-  return {
-    ...definition,
-    parameters: definition.parameters.map((p) => {
-      if (!p.encrypted || p.defaultValue !== SECRET_MASK) return p;
-      const old = before.get(p.name);
-      if (!old?.encrypted) return p;
+  const prev = isObject(previous) ? previous : {};
+  const before = new Map(storedParameters(prev.parameters).map((p) => [p.name, p]));
+  const wasSecret = (name: string) => before.get(name)?.encrypted === true;
+  const secretNow = encryptedNames(definition.parameters);
+  const out: AgentDefinition = { ...definition };
+  if (definition.parameters?.some((p) => p.encrypted && p.defaultValue === SECRET_MASK)) {
+    out.parameters = definition.parameters.map((p) => {
+      if (!p.encrypted || p.defaultValue !== SECRET_MASK || !wasSecret(p.name)) return p;
       const { defaultValue: _masked, ...rest } = p;
-      return old.defaultValue === null ? rest : { ...rest, defaultValue: old.defaultValue };
-    }),
-  };
+      const old = before.get(p.name)?.defaultValue ?? null;
+      return old === null ? rest : { ...rest, defaultValue: old };
+    });
+  }
+  if (definition.inputs?.some((row) => Object.entries(row).some(([k, v]) => secretNow.has(k) && v === SECRET_MASK))) {
+    const oldRows = Array.isArray(prev.inputs) ? prev.inputs : [];
+    out.inputs = definition.inputs.map((row, i) => {
+      const oldRow: unknown = oldRows[i];
+      return Object.fromEntries(
+        Object.entries(row).map(([k, v]) => {
+          const oldValue = isObject(oldRow) ? oldRow[k] : undefined;
+          const keep = secretNow.has(k) && v === SECRET_MASK && wasSecret(k) && typeof oldValue === 'string';
+          return [k, keep ? (oldValue as string) : v];
+        }),
+      );
+    });
+  }
+  return out;
 }

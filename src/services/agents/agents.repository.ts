@@ -49,13 +49,28 @@ const SORT_SQL: Record<SortColumn, string> = {
   configType: 'a."configType"',
 };
 
-const SELECT_AGENT = Prisma.sql`
-  SELECT a."id", a."organizationId", a."spaceId", a."userId", a."name", a."description", a."documentation",
-         a."icon", a."image", a."agentTemplates", a."configType", a."startUrl", a."proxyPoolId", a."isActive",
-         a."isArchived", a."version", a."validationStatus", a."status", a."lastActivity", a."created", a."updated",
-         v."definition" -> 'parameters' AS "parameters"
-  FROM "Agent" a
-  LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`;
+const AGENT_COLUMNS = Prisma.sql`
+  a."id", a."organizationId", a."spaceId", a."userId", a."name", a."description", a."documentation", a."icon",
+  a."image", a."agentTemplates", a."configType", a."startUrl", a."proxyPoolId", a."isActive", a."isArchived",
+  a."version", a."validationStatus", a."status", a."lastActivity", a."created", a."updated"`;
+
+/**
+ * Agents chosen (filtered, ordered, limited) from "Agent" alone, then joined to their active version.
+ * Joining after the LIMIT matters: joined first, Postgres would fetch a definition for every row it
+ * skips or sorts (50,000 lookups for page 1000 of 50, all 100,000 for an unindexed sort).
+ */
+function selectAgents(where: Prisma.Sql, order: Prisma.Sql, paging: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    SELECT a.*, v."definition" -> 'parameters' AS "parameters"
+    FROM (SELECT ${AGENT_COLUMNS} FROM "Agent" a WHERE ${where} ORDER BY ${order} ${paging}) a
+    LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"
+    ORDER BY ${order}`;
+}
+
+/** Case-insensitive contains; lower() LIKE measured about 25% faster than ILIKE on 100,000 names. */
+function containsSql(column: Prisma.Sql, text: string): Prisma.Sql {
+  return Prisma.sql`lower(${column}) LIKE lower(${containsPattern(text)}) ESCAPE '\\'`;
+}
 
 function scopeSql(scope: AgentScope): Prisma.Sql[] {
   const parts = [Prisma.sql`a."organizationId" = ${scope.organizationId}`, Prisma.sql`a."isArchived" = false`];
@@ -66,7 +81,7 @@ function scopeSql(scope: AgentScope): Prisma.Sql[] {
 function listWhere(scope: AgentScope, filter: AgentListFilter): Prisma.Sql {
   const parts = scopeSql(scope);
   if (filter.spaceId !== undefined) parts.push(Prisma.sql`a."spaceId" = ${filter.spaceId}`);
-  if (filter.name !== undefined) parts.push(Prisma.sql`a."name" ILIKE ${containsPattern(filter.name)} ESCAPE '\\'`);
+  if (filter.name !== undefined) parts.push(containsSql(Prisma.sql`a."name"`, filter.name));
   if (filter.status !== undefined) parts.push(Prisma.sql`a."status" = ${filter.status}`);
   if (filter.configType !== undefined) parts.push(Prisma.sql`a."configType" = ${filter.configType}`);
   return Prisma.join(parts, ' AND ');
@@ -77,13 +92,33 @@ function orderBy(sort: AgentSort): Prisma.Sql {
   return Prisma.raw(`${SORT_SQL[sort.column]} ${dir}, a."id" ${dir}`);
 }
 
+export interface BulkAgent {
+  organizationId: number;
+  spaceId: number;
+  userId: number;
+  userName: string;
+  name: string;
+  description: string;
+  configType: number;
+  startUrl: string;
+  validationStatus: number;
+  /** A status means one finished Run with that status is written too. */
+  status: number | null;
+  lastActivity: Date;
+  created: Date;
+  updated: Date;
+  definition: unknown;
+  comments: string;
+  fileSize: number;
+}
+
 export function createAgentsRepository(db: Db) {
   return {
     db,
 
     async listAgents(scope: AgentScope, filter: AgentListFilter, sort: AgentSort, page: { limit: number; offset: number } | null): Promise<AgentRow[]> {
       const paging = page ? Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}` : Prisma.empty;
-      return db.$queryRaw<AgentRow[]>`${SELECT_AGENT} WHERE ${listWhere(scope, filter)} ORDER BY ${orderBy(sort)} ${paging}`;
+      return db.$queryRaw<AgentRow[]>(selectAgents(listWhere(scope, filter), orderBy(sort), paging));
     },
 
     async countAgents(scope: AgentScope, filter: AgentListFilter): Promise<number> {
@@ -93,16 +128,15 @@ export function createAgentsRepository(db: Db) {
 
     /** Name or description contains `text`, case-insensitively; archived Agents hidden. */
     async searchAgents(scope: AgentScope, text: string, limit: number): Promise<AgentRow[]> {
-      const pattern = containsPattern(text);
       const where = Prisma.join(
-        [...scopeSql(scope), Prisma.sql`(a."name" ILIKE ${pattern} ESCAPE '\\' OR a."description" ILIKE ${pattern} ESCAPE '\\')`],
+        [...scopeSql(scope), Prisma.sql`(${containsSql(Prisma.sql`a."name"`, text)} OR ${containsSql(Prisma.sql`a."description"`, text)})`],
         ' AND ',
       );
-      return db.$queryRaw<AgentRow[]>`${SELECT_AGENT} WHERE ${where} ORDER BY a."name" ASC, a."id" ASC LIMIT ${limit}`;
+      return db.$queryRaw<AgentRow[]>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
     },
 
     async findAgentRow(agentId: number, tx: Tx = db): Promise<AgentRow | null> {
-      const rows = await tx.$queryRaw<AgentRow[]>`${SELECT_AGENT} WHERE a."id" = ${agentId}`;
+      const rows = await tx.$queryRaw<AgentRow[]>(selectAgents(Prisma.sql`a."id" = ${agentId}`, Prisma.sql`a."id"`));
       return rows[0] ?? null;
     },
 
@@ -233,8 +267,62 @@ export function createAgentsRepository(db: Db) {
       });
     },
 
-    transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-      return db.$transaction(fn);
+    transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>, opts?: { timeout?: number; maxWait?: number }): Promise<T> {
+      return db.$transaction(fn, opts);
+    },
+
+    /**
+     * Bulk insert for the seed: Agents with their version-1 definitions, and one finished Run for
+     * those given a status. One INSERT ... SELECT FROM unnest(...) per table instead of createMany,
+     * which costs about 2.5 s per 5000 Agents in Prisma 7 against about 0.3 s this way.
+     */
+    async bulkCreateAgents(rows: BulkAgent[], tx: Tx): Promise<number[]> {
+      if (rows.length === 0) return [];
+      // Ids drawn first, so each row's id is known without relying on the order of RETURNING.
+      const drawn = await tx.$queryRaw<Array<{ id: number }>>`
+        SELECT nextval(pg_get_serial_sequence('"Agent"', 'id'))::int AS "id" FROM generate_series(1, ${rows.length})`;
+      const ids = drawn.map((r) => r.id);
+      const col = <K extends keyof BulkAgent>(k: K) => rows.map((r) => r[k]);
+      // Timestamps travel as ISO text; casting to timestamp (without zone) keeps them UTC as Prisma does.
+      const iso = (k: 'lastActivity' | 'created' | 'updated') => rows.map((r) => r[k].toISOString());
+      await tx.$executeRaw`
+        INSERT INTO "Agent" ("id", "organizationId", "spaceId", "userId", "name", "description", "configType", "startUrl",
+                             "validationStatus", "status", "version", "lastActivity", "created", "updated")
+        SELECT x."id", x."organizationId", x."spaceId", x."userId", x."name", x."description", x."configType", x."startUrl",
+               x."validationStatus", x."status", 1, x."lastActivity", x."created", x."updated"
+        FROM unnest(${ids}::int[], ${col('organizationId')}::int[], ${col('spaceId')}::int[], ${col('userId')}::int[],
+                    ${col('name')}::text[], ${col('description')}::text[], ${col('configType')}::int[], ${col('startUrl')}::text[],
+                    ${col('validationStatus')}::int[], ${col('status')}::int[], ${iso('lastActivity')}::timestamp[],
+                    ${iso('created')}::timestamp[], ${iso('updated')}::timestamp[])
+          AS x("id", "organizationId", "spaceId", "userId", "name", "description", "configType", "startUrl",
+               "validationStatus", "status", "lastActivity", "created", "updated")`;
+      await tx.$executeRaw`
+        INSERT INTO "AgentVersion" ("agentId", "version", "definition", "comments", "fileSize", "userId", "userName", "created")
+        SELECT x."agentId", 1, x."definition", x."comments", x."fileSize", x."userId", x."userName", x."created"
+        FROM unnest(${ids}::int[], ${rows.map((r) => JSON.stringify(r.definition))}::jsonb[], ${rows.map((r) => r.comments)}::text[],
+                    ${rows.map((r) => r.fileSize)}::int[], ${col('userId')}::int[], ${rows.map((r) => r.userName)}::text[], ${iso('created')}::timestamp[])
+          AS x("agentId", "definition", "comments", "fileSize", "userId", "userName", "created")`;
+      const ran = rows.flatMap((r, i) => (r.status === null ? [] : [{ id: ids[i], row: r }]));
+      if (ran.length > 0) {
+        const at = ran.map((x) => x.row.lastActivity.toISOString());
+        const end = ran.map((x) => new Date(x.row.lastActivity.getTime() + 60_000).toISOString());
+        await tx.$executeRaw`
+          INSERT INTO "Run" ("organizationId", "agentId", "agentVersion", "status", "startTime", "endTime", "statusChanged", "startedBy", "created", "updated")
+          SELECT x."organizationId", x."agentId", 1, x."status", x."at", x."end", x."end", x."startedBy", x."at", x."end"
+          FROM unnest(${ran.map((x) => x.row.organizationId)}::int[], ${ran.map((x) => x.id)}::int[], ${ran.map((x) => x.row.status)}::int[],
+                      ${at}::timestamp[], ${end}::timestamp[], ${ran.map((x) => x.row.userName)}::text[])
+            AS x("organizationId", "agentId", "status", "at", "end", "startedBy")`;
+        // Agent.status is the latest Run's status; lastRunId points at that Run.
+        await tx.$executeRaw`
+          UPDATE "Agent" a SET "lastRunId" = r."id" FROM "Run" r
+          WHERE r."agentId" = a."id" AND a."id" = ANY(${ran.map((x) => x.id)}::int[])`;
+      }
+      return ids;
+    },
+
+    /** Fresh planner statistics and visibility map after a bulk load (index-only counts rely on it). */
+    async vacuumAnalyze(): Promise<void> {
+      for (const table of ['Agent', 'AgentVersion', 'Run', 'Space']) await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
     },
   };
 }

@@ -1,12 +1,14 @@
 // `npm run cli -- seed --agents N [--org ID] [--spaces N]`: fills an organization with Spaces and N
 // Agents (each with its version-1 definition; about a third with one finished Run) for demos and
-// benchmarks. Rows are written with createMany in chunks of 5000, one transaction per chunk.
+// benchmarks. Rows are written in chunks of 5000, one bulk INSERT per table and one transaction per
+// chunk (see AgentsRepository.bulkCreateAgents).
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
-import { createPrisma, type Db, type Prisma } from '../../db/prisma.js';
+import { createPrisma, type Db } from '../../db/prisma.js';
 import { randomSecret } from '../../lib/crypto.js';
 import { bootstrapOrganization } from '../identity/bootstrap.js';
 import { definitionSize, statusOf } from './agent-definition.js';
+import { createAgentsRepository, type BulkAgent } from './agents.repository.js';
 
 export interface SeedOptions {
   agents: number;
@@ -33,7 +35,7 @@ const NOUNS = ['books', 'shoes', 'hotels', 'flights', 'cars', 'phones', 'laptops
 // Terminal statuses a finished Run can leave (design.md section 4).
 const RUN_STATUSES = [10, 10, 9, 6, 8];
 
-function definitionFor(i: number, invalid: boolean): Prisma.InputJsonValue {
+function definitionFor(i: number, invalid: boolean) {
   const noun = NOUNS[i % NOUNS.length];
   return {
     startUrl: `https://shop-${i % 97}.example.com/${noun}?q={{query}}&page=1`,
@@ -84,6 +86,7 @@ export async function runSeed(config: Config, opts: SeedOptions, log: (msg: stri
 
   const db = createPrisma(config.databaseUrl, { max: 4 });
   try {
+    const repo = createAgentsRepository(db);
     const owner = await seedOwner(db, config, opts, log);
     const { organizationId } = owner;
     const tag = crypto.randomBytes(3).toString('hex');
@@ -104,79 +107,38 @@ export async function runSeed(config: Config, opts: SeedOptions, log: (msg: stri
 
     for (let from = 0; from < total; from += SEED_CHUNK) {
       const count = Math.min(SEED_CHUNK, total - from);
-      const rows = Array.from({ length: count }, (_, k) => {
+      const rows: BulkAgent[] = Array.from({ length: count }, (_, k) => {
         const i = from + k;
         const invalid = i % 50 === 49;
-        const hasRun = i % 3 === 0;
         // Spread over the past year so that date sorts and filters see varied data.
         const created = new Date(now - ((i * 7919) % 365) * 86_400_000 - (i % 86_400) * 1000);
         const lastActivity = new Date(Math.min(now, created.getTime() + ((i * 104_729) % 30) * 86_400_000));
         const definition = definitionFor(i, invalid);
         return {
-          agent: {
-            organizationId,
-            spaceId: spaceIds[i % spaceIds.length],
-            userId: owner.userId,
-            name: `${ADJECTIVES[(i * 7) % ADJECTIVES.length]} ${NOUNS[i % NOUNS.length]} ${i + 1}`,
-            description: `Collects ${NOUNS[(i * 5) % NOUNS.length]} from shop ${i % 97}`,
-            configType: i % 10 < 7 ? 1 : (i % 10) - 5, // 70% Agent, 10% each of 2, 3, 4
-            startUrl: (definition as { startUrl: string }).startUrl,
-            validationStatus: invalid ? invalidStatus : validStatus,
-            status: hasRun ? RUN_STATUSES[i % RUN_STATUSES.length] : null,
-            version: 1,
-            lastActivity,
-            created,
-            updated: lastActivity,
-          },
+          organizationId,
+          spaceId: spaceIds[i % spaceIds.length],
+          userId: owner.userId,
+          userName: owner.userName,
+          name: `${ADJECTIVES[(i * 7) % ADJECTIVES.length]} ${NOUNS[i % NOUNS.length]} ${i + 1}`,
+          description: `Collects ${NOUNS[(i * 5) % NOUNS.length]} from shop ${i % 97}`,
+          configType: i % 10 < 7 ? 1 : (i % 10) - 5, // 70% Agent, 10% each of 2, 3, 4
+          startUrl: definition.startUrl,
+          validationStatus: invalid ? invalidStatus : validStatus,
+          // Every third Agent has run once (a Run row is written with this status).
+          status: i % 3 === 0 ? RUN_STATUSES[i % RUN_STATUSES.length] : null,
+          lastActivity,
+          created,
+          updated: lastActivity,
           definition,
-          hasRun,
+          comments: 'Seeded',
+          fileSize: definitionSize(definition),
         };
       });
-
-      await db.$transaction(
-        async (tx) => {
-          const agents = await tx.agent.createManyAndReturn({ data: rows.map((r) => r.agent), select: { id: true } });
-          await tx.agentVersion.createMany({
-            data: agents.map((a, k) => ({
-              agentId: a.id,
-              version: 1,
-              definition: rows[k].definition,
-              comments: 'Seeded',
-              fileSize: definitionSize(rows[k].definition),
-              userId: owner.userId,
-              userName: owner.userName,
-              created: rows[k].agent.created,
-            })),
-          });
-          const withRuns = agents.flatMap((a, k) => (rows[k].hasRun ? [{ id: a.id, row: rows[k] }] : []));
-          if (withRuns.length > 0) {
-            await tx.run.createMany({
-              data: withRuns.map(({ id, row }) => ({
-                organizationId,
-                agentId: id,
-                agentVersion: 1,
-                status: row.agent.status ?? 10,
-                startTime: row.agent.lastActivity,
-                endTime: new Date(row.agent.lastActivity.getTime() + 60_000),
-                statusChanged: row.agent.lastActivity,
-                startedBy: owner.userName,
-                created: row.agent.lastActivity,
-              })),
-            });
-            // Agent.lastRunId points at the Run just written (status is already denormalised).
-            const ids = withRuns.map((w) => w.id);
-            await tx.$executeRaw`
-              UPDATE "Agent" a SET "lastRunId" = r."id" FROM "Run" r
-              WHERE r."agentId" = a."id" AND a."id" = ANY(${ids}::int[])`;
-          }
-        },
-        { timeout: 120_000, maxWait: 30_000 },
-      );
+      await repo.transaction((tx) => repo.bulkCreateAgents(rows, tx), { timeout: 120_000, maxWait: 30_000 });
       log(`seeded ${from + count}/${total} agents`);
     }
 
-    // Fresh statistics and visibility map, so the planner and index-only counts see the new rows.
-    for (const table of ['Agent', 'AgentVersion', 'Run', 'Space']) await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
+    await repo.vacuumAnalyze();
     log(`seeded ${total} agents in ${spaceIds.length} spaces in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { organizationId, spaceIds, agents: total, ...(owner.apiKey !== undefined && { apiKey: owner.apiKey }) };
   } finally {
