@@ -88,7 +88,7 @@ export const AgentDefinitionSchema = Type.Object(
         description: 'Rows of parameter values; each row is one start of the crawl (one Agent Input).',
       }),
     ),
-    timeoutSeconds: Type.Optional(Type.Integer({ exclusiveMinimum: 0 })),
+    timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1 })),
     list: AgentListSchema,
     next: Type.Optional(AgentNextSchema),
     follow: Type.Optional(AgentFollowSchema),

@@ -80,7 +80,7 @@ const DefinitionValue = Type.Object(
   {
     additionalProperties: true,
     description:
-      'An Agent definition: { startUrl, parameters[], inputs?, timeoutSeconds?, list { selector, fields[] }, next?, follow?, export? } (design.md section 7).',
+      'An Agent definition, as the AgentDefinition schema (components.schemas.AgentDefinition) describes: { startUrl, parameters[], inputs?, timeoutSeconds?, list { selector, fields[] }, next?, follow?, export? }. It is checked in full and every problem is reported in one 400.',
   },
 );
 

@@ -3,6 +3,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { BadRequestErrorSchema, LogLevelSchema, LogModeSchema, ParallelExportSchema, ProblemDetailsSchema } from './common.js';
 import { AgentDefinitionDocumentSchema, AgentPageSchema, AgentSchema, AgentVersionSchema, InputParameterSchema } from './agents.js';
+import { AgentDefinitionSchema } from '../engine/definition.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ProxyPoolSchema } from './proxy-pools.js';
 import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
@@ -24,6 +25,7 @@ export const modelSchemas: TSchema[] = [
   AgentVersionSchema,
   InputParameterSchema,
   AgentDefinitionDocumentSchema,
+  AgentDefinitionSchema,
   SpaceSchema,
   SpaceAgentSchema,
   SpaceMemberSchema,

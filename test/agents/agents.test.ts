@@ -2,6 +2,7 @@
 // parameters, and the access rules of design.md section 2 on every route.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDefinitionSecrets } from '../../src/services/agents/definition-secrets.js';
 import type { BootstrapResult } from '../../src/services/identity/bootstrap.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 
@@ -322,8 +323,11 @@ describe('PUT /api/v1/agent/{agentId} and versions', () => {
     const res = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { definition: doc.definition, comments: 'round trip' });
     expect(res.json().version).toBe(2);
     const stored = await ctx.db.agentVersion.findUniqueOrThrow({ where: { agentId_version: { agentId: agent.id, version: 2 } } });
-    expect((stored.definition as { parameters: Json[] }).parameters[1].defaultValue).toBe('s3cret');
-    expect((stored.definition as { inputs: Json[] }).inputs).toEqual(inputs);
+    // Sealed at rest, and the same secrets as before once opened.
+    expect(JSON.stringify(stored.definition)).not.toMatch(/s3cret|row-secret/);
+    const opened = openDefinitionSecrets(stored.definition, ctx.config.encryptionKey) as { parameters: Json[]; inputs: Json[] };
+    expect(opened.parameters[1].defaultValue).toBe('s3cret');
+    expect(opened.inputs).toEqual(inputs);
     const params = await call('GET', `/api/v1/agent/${agent.id}/input-parameters`, orgA.apiKey);
     expect(params.statusCode).toBe(200);
     expect(params.json()).toEqual([
@@ -370,7 +374,7 @@ describe('POST /api/v1/agent/{agentId}/version/{version}/restore', () => {
     const versions = (await call('GET', `/api/v1/agent/${agent.id}/versions`, orgA.apiKey)).json();
     expect(versions[0]).toMatchObject({ version: 3, comments: 'back to the first', fileSize: versions[2].fileSize });
     const v3 = await ctx.db.agentVersion.findUniqueOrThrow({ where: { agentId_version: { agentId: agent.id, version: 3 } } });
-    expect(v3.definition).toEqual(definition());
+    expect(openDefinitionSecrets(v3.definition, ctx.config.encryptionKey)).toEqual(definition());
 
     const noBody = await call('POST', `/api/v1/agent/${agent.id}/version/2/restore`, orgA.apiKey);
     expect(noBody.json()).toMatchObject({ version: 4, validationStatus: 2 });

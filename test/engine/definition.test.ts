@@ -71,7 +71,7 @@ describe('validateDefinition', () => {
     expect(result.problems).toContain('/list/fields: Expected array length to be greater or equal to 1');
     expect(result.problems.some((p) => p.startsWith('/extra:'))).toBe(true);
     expect(problemsOf(null)).toEqual(['/: Expected object']);
-    expect(problemsOf({ ...valid, timeoutSeconds: 0 })).toEqual(['/timeoutSeconds: Expected integer to be greater than 0']);
+    expect(problemsOf({ ...valid, timeoutSeconds: 0 })).toEqual(['/timeoutSeconds: Expected integer to be greater or equal to 1']);
     expect(problemsOf({ ...valid, export: { format: 'xml' } }).length).toBeGreaterThan(0);
     expect(problemsOf({ ...valid, list: { ...valid.list, fields: [{ name: 'x', transform: 'upper' }] } }).length).toBeGreaterThan(0);
   });

@@ -14,6 +14,7 @@ import {
   ValidationStatus,
   type CheckedDefinition,
 } from './agent-definition.js';
+import { sealDefinitionSecrets } from './definition-secrets.js';
 import { clampSearchRecords, parseAgentListQuery, type AgentListRequest } from './agent-query.js';
 import { toAgentView, type AgentView } from './agent-view.js';
 import type { AgentScope, AgentsRepository } from './agents.repository.js';
@@ -49,8 +50,9 @@ export function createAgentsService(deps: {
   repo: AgentsRepository;
   access: Pick<AccessService, 'requireSpace' | 'requireAgent' | 'readableSpaceIds'>;
   clock: Clock;
+  config: { encryptionKey: Buffer };
 }) {
-  const { repo, access, clock } = deps;
+  const { repo, access, clock, config } = deps;
 
   async function scopeOf(principal: Principal): Promise<AgentScope> {
     return { organizationId: principal.organizationId, spaceIds: await access.readableSpaceIds(principal) };
@@ -75,7 +77,7 @@ export function createAgentsService(deps: {
     return repo.addVersion(
       agentId,
       {
-        definition: checked.definition as Prisma.InputJsonValue,
+        definition: sealDefinitionSecrets(checked.definition, config.encryptionKey) as Prisma.InputJsonValue,
         comments,
         fileSize: checked.fileSize,
         userId: principal.userId,
@@ -137,7 +139,7 @@ export function createAgentsService(deps: {
             at,
           },
           {
-            definition: checked.definition as Prisma.InputJsonValue,
+            definition: sealDefinitionSecrets(checked.definition, config.encryptionKey) as Prisma.InputJsonValue,
             comments: input.comments ?? '',
             fileSize: checked.fileSize,
             userId: principal.userId,

@@ -12,5 +12,5 @@ declare module 'fastify' {
 
 // Registered after the access module, whose service it uses for every decision.
 export default fp(async function agentsModule(app: FastifyInstance) {
-  app.decorate('agents', createAgentsService({ repo: createAgentsRepository(app.db), access: app.access, clock: app.clock }));
+  app.decorate('agents', createAgentsService({ repo: createAgentsRepository(app.db), access: app.access, clock: app.clock, config: app.config }));
 });

@@ -4,7 +4,8 @@
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
 import { resolveInputRows, type AgentDefinition, type ExtractionStats } from '../../engine/index.js';
-import { openSentParameters, resolveParameters, openDefaultValue } from './input-parameters.js';
+import { openDefinitionSecrets } from '../agents/definition-secrets.js';
+import { openSentParameters, resolveParameters } from './input-parameters.js';
 import type { ChildResult, ChildStartPayload } from './run-protocol.js';
 import type { RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
@@ -26,7 +27,10 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
 
   async function failOrRetry(runId: number, message: string) {
     const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), { errorMessage: message });
-    if (!failed) return null;
+    if (!failed) {
+      // A Run being stopped that then fails (timeout, crash) still ends Stopped, as the user asked.
+      return repo.transition(runId, { type: 'stopped' }, clock.now(), { endTime: clock.now(), errorMessage: `Stopped by user; it did not finish stopping cleanly: ${message}` });
+    }
     if (failed.isWaitOnFailure && failed.retryCount < config.runs.waitOnFailureRetries) {
       const waitUntil = new Date(clock.now().getTime() + config.runs.waitOnFailureSeconds * 1000);
       const waiting = await repo.transition(runId, { type: 'retry' }, clock.now(), { retryCount: failed.retryCount + 1, waitUntil });
@@ -73,8 +77,8 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
         const agent = await repo.findAgentWithDefinition(run.agentId);
         const version = agent ? await repo.findAgentVersion(run.agentId, run.agentVersion) : null;
         if (!agent || !version) throw new Error('The Agent or its definition no longer exists.');
-        const definition = version.definition as unknown as AgentDefinition;
-        const params = (definition.parameters ?? []).map((p) => ({ ...p, defaultValue: openDefaultValue(config.encryptionKey, p.defaultValue) }));
+        const definition = openDefinitionSecrets(version.definition as unknown as AgentDefinition, config.encryptionKey);
+        const params = definition.parameters ?? [];
         const sent = openSentParameters(config.encryptionKey, run.inputParameters);
         const { values, secretNames } = resolveParameters(params, sent);
         const sentValues = Object.fromEntries(sent.map((s) => [s.name, s.value]));

@@ -89,7 +89,7 @@ export function openSentParameters(key: Buffer, stored: string | null): SentPara
   });
 }
 
-/** Agent default values of encrypted parameters are sealed in stored definitions. */
+/** A stored value that may be sealed (older rows hold clear text). */
 export function openDefaultValue(key: Buffer, value: string | undefined): string | undefined {
   return value !== undefined && isSealed(value) ? unseal(key, value) : value;
 }
