@@ -185,6 +185,8 @@ class ExtractionRun {
   }
 
   #draining = false;
+  /** Passed to every page request: a page waiting for a concurrency slot does not start once halted. */
+  readonly #startIfRunning = { canStart: () => !this.halted };
 
   get aborted(): boolean {
     return this.#controller.signal.aborted;
@@ -268,7 +270,7 @@ class ExtractionRun {
     let url: string | null = startUrl;
     for (let pageNumber = 1; url !== null && !this.halted; pageNumber++) {
       visited.add(url);
-      const result = await this.#client.get(url);
+      const result = await this.#client.get(url, this.#startIfRunning);
       if (!result.ok) {
         if (result.failure.kind === 'aborted') return;
         this.#recordFailure(result.failure);
@@ -350,7 +352,7 @@ class ExtractionRun {
       Object.assign(item.record, nulls());
       return;
     }
-    const result = await this.#client.get(item.followUrl);
+    const result = await this.#client.get(item.followUrl, this.#startIfRunning);
     if (!result.ok) {
       if (result.failure.kind === 'aborted') {
         item.aborted = true;

@@ -262,7 +262,12 @@ export class HttpClient {
     return this.#limiter.active;
   }
 
-  async get(url: string): Promise<FetchResult> {
+  /**
+   * `canStart` is asked once a concurrency slot is free, before the first attempt goes on the wire:
+   * false gives up the request as aborted (a graceful stop starts no new page; retries of a page
+   * already requested still happen).
+   */
+  async get(url: string, opts: { canStart?: () => boolean } = {}): Promise<FetchResult> {
     const { maxRetries, retryBaseDelayMs, signal } = this.#options;
     const maxAttempts = maxRetries + 1;
     for (let attempt = 1; ; attempt++) {
@@ -271,6 +276,7 @@ export class HttpClient {
       let release: (() => void) | undefined;
       try {
         release = await this.#limiter.acquire(signal);
+        if (attempt === 1 && opts.canStart && !opts.canStart()) return this.#aborted(url, 0);
         outcome = await this.#attempt(url);
       } catch (error) {
         if (signal.aborted) return this.#aborted(url, attempt);

@@ -55,7 +55,9 @@ async function execute(p: ChildStartPayload) {
   });
   if (trailing) clearTimeout(trailing);
   const stats = { ...result.stats };
-  if (result.fatalError && !result.stopped) {
+  // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.
+  const stopped = result.stopped || drain.signal.aborted;
+  if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
     const logFiles = await runLog.finish(result.failedPages);
     send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError } });
@@ -78,7 +80,7 @@ async function execute(p: ChildStartPayload) {
   const logFiles = await runLog.finish(result.failedPages);
   send({
     type: 'done',
-    result: { stats, files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles], stopped: result.stopped },
+    result: { stats, files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles], stopped },
   });
 }
 

@@ -15,12 +15,18 @@ const CHILD_PATH = fileURLToPath(new URL(isTs ? './run-child.ts' : './run-child.
 const CHILD_EXEC_ARGV = isTs ? ['--import', 'tsx'] : [];
 
 const CONTROL_INTERVAL_MS = 250;
-const HEARTBEAT_INTERVAL_MS = 5_000;
+const MAX_HEARTBEAT_INTERVAL_MS = 5_000;
+
+/** Heartbeats come at least three times per RUN_STALE_SECONDS, so a live Run is never taken for lost. */
+export function heartbeatIntervalMs(staleAfterSeconds: number): number {
+  return Math.max(CONTROL_INTERVAL_MS, Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor((staleAfterSeconds * 1000) / 3)));
+}
 // After the Run's own timeout the engine stops itself; this is the margin before we kill it.
 const TIMEOUT_GRACE_MS = 30_000;
 
-export function createRunsProcessor(deps: { execution: RunExecutionService; log: Logger }) {
+export function createRunsProcessor(deps: { execution: RunExecutionService; log: Logger; staleAfterSeconds: number }) {
   const { execution, log } = deps;
+  const heartbeatMs = heartbeatIntervalMs(deps.staleAfterSeconds);
 
   return async function processRun(job: Job<QueuePayloads['runs']>): Promise<{ status: string }> {
     const { runId } = job.data;
@@ -85,7 +91,7 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
           stopSent = true;
           send({ type: 'stop' });
         }
-        if (Date.now() - lastBeat > HEARTBEAT_INTERVAL_MS) {
+        if (Date.now() - lastBeat >= heartbeatMs) {
           lastBeat = Date.now();
           await execution.heartbeat(runId);
         }

@@ -42,7 +42,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
 
   const workers: Worker[] = [
     new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution }), { connection, prefix, concurrency: 1 }),
-    new Worker('runs', createRunsProcessor({ execution, log }), {
+    new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds }), {
       connection,
       prefix,
       concurrency: config.runs.workerConcurrency,

@@ -36,6 +36,8 @@ export function normalizeValue(value: unknown, schema: JsonSchema | undefined, r
     if (Array.isArray(schema.anyOf) && !enumValues(schema)) {
       // A nullable enum (`anyOf: [$ref, null]`): normalize against the branch that is an enum.
       for (const branch of schema.anyOf) {
+        const alias = branch['x-aliases']?.[value.toLowerCase()];
+        if (alias) return alias;
         const resolved = branch.$ref ? resolve(branch.$ref) : branch;
         if (resolved && enumValues(resolved)) return normalizeValue(value, resolved, resolve, depth + 1);
       }

@@ -82,7 +82,8 @@ export function nextStatus(from: number, event: RunEvent): RunStatusValue {
       if (from === S.Exporting) return event.errorCount > 0 ? S.Completed : S.Success;
       break;
     case 'failed':
-      if (from === S.Running || from === S.Exporting || from === S.Starting || from === S.Stopping) return S.Failed;
+      // Not from Stopping: a Run being stopped ends Stopped (never Failed, never retried).
+      if (from === S.Running || from === S.Exporting || from === S.Starting) return S.Failed;
       break;
     case 'retry':
       if (from === S.Failed) return S.Waiting;
