@@ -102,11 +102,7 @@ describe('parallelism 2 over 3 inputs', () => {
     await accepted('SEPARATED');
   });
 
-  // KNOWN BUG (reported, outside src/services/runs, src/jobs, src/engine): the `Separate` alias is
-  // declared on the non-null branch of a nullable enum (src/schemas/runs.ts), and
-  // src/plugins/app/body-normalizer.ts resolves that branch's $ref without reading the branch's
-  // x-aliases, so the start is refused with 400 "body.parallelExport must be equal to constant".
-  // Remove `.fails` once the normalizer reads aliases on anyOf branches.
+  // design.md section 1: `Separate` is an alias of `Separated`.
   for (const spelling of ['Separate', 'SEPARATE']) {
     it(`accepts the alias "${spelling}" as Separated`, async () => {
       await accepted(spelling);
