@@ -1,5 +1,6 @@
-// The child process that executes one Run with the extraction engine. It exists so that a second
-// kill can end a Run at once (SIGKILL), whatever the engine is blocked on. It dies with its parent.
+// The child process that executes Runs with the extraction engine, one at a time. It exists so that
+// a second kill can end a Run at once (SIGKILL), whatever the engine is blocked on; between Runs the
+// worker keeps it warm for the next one. It dies with its parent.
 import { Readable } from 'node:stream';
 import {
   createRunLog,
@@ -12,13 +13,12 @@ import {
 } from '../engine/index.js';
 import { runKeyPrefix, runRecordsKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
 
-// Stop is graceful: no new page starts, pages already requested finish. A kill is SIGKILL.
-const drain = new AbortController();
 const send = (msg: ChildMessage) => process.send?.(msg);
 
 process.on('disconnect', () => process.exit(1));
 
-async function execute(p: ChildStartPayload) {
+// Stop is graceful: no new page starts, pages already requested finish. A kill is SIGKILL.
+async function execute(p: ChildStartPayload, drain: AbortController) {
   const storage = new LocalStorage(p.storageDir);
   const prefix = runKeyPrefix(p.runId);
   const runLog = createRunLog(storage, `${prefix}/run.log`, { logLevel: p.logLevel, logMode: p.logMode, secrets: p.secrets });
@@ -84,12 +84,23 @@ async function execute(p: ChildStartPayload) {
   });
 }
 
+let current: AbortController | null = null;
+
 process.on('message', (msg: ParentMessage) => {
-  if (msg.type === 'stop') drain.abort();
+  if (msg.type === 'stop') current?.abort();
   if (msg.type === 'start') {
-    execute(msg.payload).then(
-      () => setTimeout(() => process.exit(0), 50),
+    if (current) {
+      send({ type: 'error', message: 'the run process is already executing a Run' });
+      return;
+    }
+    const drain = new AbortController();
+    current = drain;
+    execute(msg.payload, drain).then(
+      () => {
+        current = null;
+      },
       (err: Error) => {
+        // After an unexpected error the process is not trusted with another Run.
         send({ type: 'error', message: err.message });
         setTimeout(() => process.exit(1), 50);
       },

@@ -1,18 +1,12 @@
 // The `runs` queue processor: executes one Run in a child process, relays its progress to the
 // execution service, and acts on stop (graceful) and kill (SIGKILL) requests. Status changes and
 // files all go through the execution service.
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
 import type { ChildMessage, ChildResult, ParentMessage } from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from './queues.js';
-
-// Under tsx (development, tests) the child is TypeScript and needs the same loader.
-const isTs = import.meta.url.endsWith('.ts');
-const CHILD_PATH = fileURLToPath(new URL(isTs ? './run-child.ts' : './run-child.js', import.meta.url));
-const CHILD_EXEC_ARGV = isTs ? ['--import', 'tsx'] : [];
+import type { RunChildPool } from './run-child-pool.js';
 
 const CONTROL_INTERVAL_MS = 250;
 const MAX_HEARTBEAT_INTERVAL_MS = 5_000;
@@ -24,8 +18,8 @@ export function heartbeatIntervalMs(staleAfterSeconds: number): number {
 // After the Run's own timeout the engine stops itself; this is the margin before we kill it.
 const TIMEOUT_GRACE_MS = 30_000;
 
-export function createRunsProcessor(deps: { execution: RunExecutionService; log: Logger; staleAfterSeconds: number }) {
-  const { execution, log } = deps;
+export function createRunsProcessor(deps: { execution: RunExecutionService; log: Logger; staleAfterSeconds: number; pool: RunChildPool }) {
+  const { execution, log, pool } = deps;
   const heartbeatMs = heartbeatIntervalMs(deps.staleAfterSeconds);
 
   return async function processRun(job: Job<QueuePayloads['runs']>): Promise<{ status: string }> {
@@ -33,7 +27,8 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
     const picked = await execution.pick(runId);
     if (!picked) return { status: 'skipped' };
 
-    const child: ChildProcess = fork(CHILD_PATH, [], { execArgv: CHILD_EXEC_ARGV, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const runChild = pool.acquire();
+    const child = runChild.process;
     const send = (msg: ParentMessage) => {
       if (child.connected) child.send(msg);
     };
@@ -48,7 +43,14 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
       pending = pending.then(fn).catch((err) => log.error({ err, runId }, 'run update failed'));
     };
 
-    child.on('message', (msg: ChildMessage) => {
+    let endRun: () => void = () => {};
+    const ended = new Promise<void>((resolve) => (endRun = resolve));
+    let exitCode: number | null = null;
+    const onExit = (code: number | null) => {
+      exitCode = code;
+      endRun();
+    };
+    const onMessage = (msg: ChildMessage) => {
       switch (msg.type) {
         case 'firstPage':
           enqueue(() => execution.firstPage(runId));
@@ -61,14 +63,15 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
           break;
         case 'done':
           result = msg.result;
+          endRun();
           break;
         case 'error':
           childError = msg.message;
           break;
       }
-    });
-
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
     send({ type: 'start', payload: picked.payload });
 
     const deadline = Date.now() + picked.timeoutSeconds * 1000 + TIMEOUT_GRACE_MS;
@@ -98,9 +101,12 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
       });
     }, CONTROL_INTERVAL_MS);
 
-    const code = await exited;
+    await ended;
     clearInterval(control);
     await pending;
+    child.off('message', onMessage);
+    child.off('exit', onExit);
+    pool.release(runChild, result !== null && !killed && childError === null);
 
     if (result) {
       await execution.finish(runId, result);
@@ -112,7 +118,7 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
     }
     const message = timedOut
       ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
-      : `The run process failed: ${childError ?? `it exited with code ${code}`}.`;
+      : `The run process failed: ${childError ?? `it exited with code ${exitCode}`}.`;
     await execution.failOrRetry(runId, message);
     return { status: 'failed' };
   };

@@ -10,6 +10,7 @@ import { createRunExecutionService } from '../services/runs/execution.service.js
 import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createQueue, createRunScheduler, redisConnection } from './queues.js';
+import { createRunChildPool } from './run-child-pool.js';
 import { createRunsProcessor } from './runs.processor.js';
 
 export interface WorkerRuntime {
@@ -40,9 +41,11 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     data: { task: 'reconcile-runs' },
   });
 
+  const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
+  pool.warm(1);
   const workers: Worker[] = [
     new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution }), { connection, prefix, concurrency: 1 }),
-    new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds }), {
+    new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool }), {
       connection,
       prefix,
       concurrency: config.runs.workerConcurrency,
@@ -63,6 +66,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   return {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      pool.close();
       await Promise.all([maintenanceQueue.close(), runsQueue.close()]);
       await db.$disconnect();
     },

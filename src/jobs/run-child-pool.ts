@@ -1,0 +1,57 @@
+// Warm run processes for a worker: a Run takes an idle child (or forks one), and a child that
+// finished its Run cleanly goes back for the next one, so Runs do not each pay for starting Node and
+// loading the engine. A killed, failed or worn child is never reused.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+// Under tsx (development, tests) the child is TypeScript and needs the same loader.
+const isTs = import.meta.url.endsWith('.ts');
+const CHILD_PATH = fileURLToPath(new URL(isTs ? './run-child.ts' : './run-child.js', import.meta.url));
+const CHILD_EXEC_ARGV = isTs ? ['--import', 'tsx'] : [];
+
+export interface RunChild {
+  process: ChildProcess;
+  runs: number;
+}
+
+export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: number }) {
+  const maxRunsPerChild = opts.maxRunsPerChild ?? 50;
+  const idle: RunChild[] = [];
+  let closed = false;
+
+  const spawn = (): RunChild => ({
+    process: fork(CHILD_PATH, [], { execArgv: CHILD_EXEC_ARGV, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    runs: 0,
+  });
+  const alive = (c: RunChild) => c.process.connected && c.process.exitCode === null && c.process.signalCode === null;
+
+  return {
+    acquire(): RunChild {
+      while (idle.length) {
+        const c = idle.pop()!;
+        if (alive(c)) return c;
+      }
+      return spawn();
+    },
+    /** Hands a child back after a clean Run; anything else is ended. */
+    release(c: RunChild, reusable: boolean) {
+      c.runs += 1;
+      if (!closed && reusable && alive(c) && c.runs < maxRunsPerChild && idle.length < opts.maxIdle) {
+        c.process.removeAllListeners('message');
+        c.process.removeAllListeners('exit');
+        idle.push(c);
+      } else if (alive(c)) {
+        c.process.kill('SIGTERM');
+      }
+    },
+    /** Starts `n` children ahead of the first Runs. */
+    warm(n: number) {
+      while (!closed && idle.length < Math.min(n, opts.maxIdle)) idle.push(spawn());
+    },
+    close() {
+      closed = true;
+      for (const c of idle.splice(0)) c.process.kill('SIGTERM');
+    },
+  };
+}
+export type RunChildPool = ReturnType<typeof createRunChildPool>;
