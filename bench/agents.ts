@@ -1,6 +1,7 @@
 // Benchmark of the Agent catalogue: seeds 100,000 Agents into a fresh database and measures p50/p95
 // latency of GET /api/v1/agent/all (and agent/search) through app.inject, for an org admin and for
 // a member who reads 3 of the 10 Spaces. Run alone with `npx tsx bench/agents.ts`.
+import { clearRedisPrefix } from '../test/helpers/app.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -144,6 +145,7 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
     return { agents: total, seedSeconds, cases };
   } finally {
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await clearRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `cxs-bench-${tag}`);
     fs.rmSync(storageDir, { recursive: true, force: true });
   }
 }

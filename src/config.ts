@@ -5,6 +5,8 @@ import path from 'node:path';
 
 export interface Config {
   databaseUrl: string;
+  /** Connections each API process keeps to PostgreSQL. */
+  databasePoolSize: number;
   redisUrl: string;
   /** Prefix of every Redis key and BullMQ queue of this deployment. */
   redisPrefix: string;
@@ -31,6 +33,8 @@ export interface Config {
     /** A Run whose worker sent no heartbeat for this long is presumed lost. */
     staleAfterSeconds: number;
     requestTimeoutMs: number;
+    /** Run processes a worker starts ahead of its first Runs. */
+    warmProcesses: number;
   };
   shutdownGraceSeconds: number;
 }
@@ -126,6 +130,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(/\/$/, '');
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/cloud_extraction', ['postgresql:', 'postgres:']),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: str(env, 'REDIS_PREFIX', 'cxs'),
     host,
@@ -159,6 +164,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       reconcileIntervalSeconds: int(env, 'RUN_RECONCILE_INTERVAL_SECONDS', 30, 1, 3600),
       staleAfterSeconds: int(env, 'RUN_STALE_SECONDS', 60, 2, 86_400),
       requestTimeoutMs: int(env, 'ENGINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+      warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
   };

@@ -7,5 +7,14 @@ export type { Prisma } from '../generated/prisma/client.js';
 
 export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): PrismaClient {
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 });
-  return new PrismaClient({ adapter });
+  // Under a burst, a transaction waits for a free connection rather than failing after Prisma's
+  // default 2 s; past this it fails and the API answers 503 with Retry-After.
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+}
+
+/** Prisma errors that mean "the database is saturated right now": safe to retry. */
+export function isDatabaseBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = err instanceof Error ? err.message : '';
+  return code === 'P2024' || code === 'P2028' || /Unable to start a transaction in the given time|Timed out fetching a new connection/.test(message);
 }

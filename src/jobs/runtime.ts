@@ -42,7 +42,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   });
 
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
-  pool.warm(1);
+  pool.warm(config.runs.warmProcesses);
   const workers: Worker[] = [
     new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution }), { connection, prefix, concurrency: 1 }),
     new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool }), {

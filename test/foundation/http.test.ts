@@ -144,6 +144,24 @@ describe('unexpected errors', () => {
   });
 });
 
+describe('a saturated database', () => {
+  it('answers 503 ProblemDetails with Retry-After, so clients retry with backoff', async () => {
+    const app = await buildApp(ctx.config, { logger: false });
+    app.get('/api/v1/saturated', async () => {
+      throw Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
+    });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/v1/saturated', headers: auth(key) });
+      expectProblem(res, 503, 'SERVICE_UNAVAILABLE');
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).not.toContain('Transaction API');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('health', () => {
   it('reports live and ready', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });

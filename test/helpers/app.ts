@@ -36,6 +36,8 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
     LOG_LEVEL: 'silent',
     PORT: '0',
     HOST: '127.0.0.1',
+    // Two cores are shared by every test file: one warm run process per worker is enough.
+    RUN_WARM_PROCESSES: '1',
     ...env,
   };
   return { config: loadConfig(fullEnv), database, env: fullEnv };

@@ -3,6 +3,7 @@
 // the request id that is also in the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseBusy } from '../../db/prisma.js';
 import { AppError, ErrorCodes, RateLimitedError, type ErrorCode } from '../../lib/errors.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
@@ -102,6 +103,11 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
         return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
       default:
         break;
+    }
+    if (isDatabaseBusy(error)) {
+      request.log.warn({ err: { message: error.message } }, 'database saturated');
+      reply.header('Retry-After', '1');
+      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, 'The service is busy; retry after the delay in Retry-After.');
     }
     if (error instanceof SyntaxError) return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
     const status = error.statusCode ?? 500;

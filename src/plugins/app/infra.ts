@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 export default fp(async function infraPlugin(app: FastifyInstance, opts: { config: Config; clock?: Clock }) {
-  const db = createPrisma(opts.config.databaseUrl);
+  const db = createPrisma(opts.config.databaseUrl, { max: opts.config.databasePoolSize });
   const redis = new Redis(opts.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis error'));
   app.decorate('config', opts.config);

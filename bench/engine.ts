@@ -1,0 +1,505 @@
+// Engine throughput: pages per second of runExtraction (src/engine) against a bare loop of undici
+// `request` + cheerio doing the same fetch + parse + extract work with the same concurrency. The
+// bare loop is the floor the engine can approach; the ratio is what the engine's own work costs
+// (limiter, retries/timeouts bookkeeping, redirect handling, buffer decoding, logging, progress).
+//
+// Two sites, both served by a separate process on 127.0.0.1 so the server's CPU is not counted in
+// the client's event loop:
+// - "fixture": the test fixture site's 3-page catalog (10 products per page) following each product
+//   to its detail page: 33 tiny pages (~0.3-0.6 KB) per Run;
+// - "catalog": a bigger catalog generated here: 10 list pages of 20 products (~20 KB each) following
+//   to 200 detail pages (~25 KB each): 210 pages per Run, closer to real page weights.
+//
+// Each case alternates engine and bare repetitions (so background load hits both alike) until a
+// time budget or a repetition cap is reached, and reports wall-clock pages/s and client CPU per page.
+//
+//   npm run bench -- engine              (or: npx tsx bench/engine.ts)
+//   BENCH_ENGINE_SECONDS=4 npm run bench -- engine
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import readline from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { load, type Cheerio, type CheerioAPI } from 'cheerio';
+import { Agent, request } from 'undici';
+import { runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
+import type { AnyNode } from '../src/engine/extract.js';
+import { startFixtureSite } from '../test/helpers/fixture-site.js';
+import { fmt, installSignalCleanup, median, note, onCleanup, print, runCleanups, table } from './helpers.js';
+
+// ---------------------------------------------------------------------------------------------
+// The bigger catalog site (deterministic pages, rendered once, served from memory).
+
+export const CATALOG_LIST_PAGES = 10;
+export const CATALOG_PER_PAGE = 20;
+
+const WORDS = (
+  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna ' +
+  'aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo consequat duis aute ' +
+  'irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat non proident'
+).split(' ');
+
+function words(seed: number, count: number): string {
+  let x = seed * 2654435761;
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out.push(WORDS[x % WORDS.length]);
+  }
+  return out.join(' ');
+}
+
+function shell(title: string, body: string): string {
+  const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/category/${i + 1}">Category ${i + 1}</a></li>`).join('');
+  const footer = Array.from({ length: 30 }, (_, i) => `<a href="/info/${i + 1}">${words(i + 900, 2)}</a>`).join(' | ');
+  return (
+    `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
+    `<style>${'.c{margin:0;padding:0}'.repeat(40)}</style><script>window.__data=${JSON.stringify({ t: title, w: words(7, 60) })}</script></head>` +
+    `<body><header><nav><ul class="menu">${nav}</ul></nav></header><main>${body}</main><footer>${footer}</footer></body></html>\n`
+  );
+}
+
+function listPage(page: number): string {
+  const first = (page - 1) * CATALOG_PER_PAGE + 1;
+  const items = Array.from({ length: CATALOG_PER_PAGE }, (_, i) => {
+    const n = first + i;
+    const tags = Array.from({ length: 6 }, (_, t) => `<li class="tag">${words(n * 7 + t, 1)}</li>`).join('');
+    return (
+      `<div class="product" data-id="${n}"><div class="thumb"><img src="/img/${n}.jpg" alt="${words(n, 3)}" width="200" height="200"></div>` +
+      `<a class="title" href="/item/${n}">Item ${n} ${words(n, 3)}</a><span class="price">$${(n * 3.75).toFixed(2)}</span>` +
+      `<p class="blurb">${words(n + 500, 45)}</p><ul class="tags">${tags}</ul>` +
+      `<div class="rating" data-stars="${(n % 5) + 1}">${'&#9733;'.repeat((n % 5) + 1)}</div></div>`
+    );
+  }).join('\n');
+  const next = page < CATALOG_LIST_PAGES ? `<a class="next" href="/list?page=${page + 1}">Next</a>` : '';
+  return shell(`Catalog page ${page}`, `<section class="listing">${items}</section><div class="pager">${next}</div>`);
+}
+
+function itemPage(n: number): string {
+  const specs = Array.from({ length: 60 }, (_, i) => `<tr class="spec-${i}"><th>${words(i + 300, 2)}</th><td>${words(n * 13 + i, 4)}</td></tr>`).join('');
+  const related = Array.from({ length: 20 }, (_, i) => `<li><a href="/item/${((n + i * 7) % 200) + 1}">${words(n + i, 3)}</a></li>`).join('');
+  const paragraphs = Array.from({ length: 8 }, (_, i) => `<p>${words(n * 31 + i, 70)}</p>`).join('');
+  return shell(
+    `Item ${n}`,
+    `<article class="item"><h1 class="name">Item ${n} ${words(n, 3)}</h1><p class="sku">SKU-${String(n).padStart(6, '0')}</p>` +
+      `<div class="price-box"><span class="price">$${(n * 3.75).toFixed(2)}</span></div>` +
+      `<div class="description">  ${paragraphs}  </div>` +
+      `<table class="specs"><tr class="brand"><th>Brand</th><td>Brand ${n % 17}</td></tr>${specs}</table>` +
+      `<div class="reviews"><span class="score">${((n % 50) / 10).toFixed(1)} out of 5</span></div>` +
+      `<aside><ul class="related">${related}</ul></aside></article>`,
+  );
+}
+
+/** Serves the bigger catalog on 127.0.0.1 (random port). Pages are rendered once and kept in memory. */
+export async function startCatalogSite(): Promise<{ url: string; close(): Promise<void>; pageBytes: { list: number; item: number } }> {
+  const lists = Array.from({ length: CATALOG_LIST_PAGES }, (_, i) => Buffer.from(listPage(i + 1)));
+  const items = Array.from({ length: CATALOG_LIST_PAGES * CATALOG_PER_PAGE }, (_, i) => Buffer.from(itemPage(i + 1)));
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://catalog.local');
+    let body: Buffer | undefined;
+    if (url.pathname === '/list') body = lists[Number(url.searchParams.get('page') ?? '1') - 1];
+    const item = url.pathname.match(/^\/item\/(\d+)$/);
+    if (item) body = items[Number(item[1]) - 1];
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end('<h1>Not found</h1>');
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const avg = (bufs: Buffer[]) => Math.round(bufs.reduce((n, b) => n + b.length, 0) / bufs.length);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pageBytes: { list: avg(lists), item: avg(items) },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Definitions.
+
+export function fixtureDefinition(siteUrl: string): AgentDefinition {
+  return {
+    startUrl: `${siteUrl}/catalog?page=1`,
+    list: {
+      selector: 'div.product',
+      fields: [
+        { name: 'title', selector: 'a.title' },
+        { name: 'price', selector: 'span.price', transform: 'number' },
+        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
+      ],
+    },
+    next: { selector: 'a.next', maxPages: 10 },
+    follow: {
+      selector: 'a.title',
+      fields: [
+        { name: 'name', selector: 'h1.name' },
+        { name: 'sku', selector: 'p.sku' },
+        { name: 'description', selector: 'div.description', transform: 'trim' },
+      ],
+    },
+  };
+}
+
+export function catalogDefinition(siteUrl: string): AgentDefinition {
+  return {
+    startUrl: `${siteUrl}/list?page=1`,
+    list: {
+      selector: 'div.product',
+      fields: [
+        { name: 'title', selector: 'a.title', transform: 'trim' },
+        { name: 'price', selector: 'span.price', transform: 'number' },
+        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
+        { name: 'image', selector: 'img', attribute: 'src', transform: 'absoluteUrl' },
+        { name: 'stars', selector: 'div.rating', attribute: 'data-stars', transform: 'number' },
+      ],
+    },
+    next: { selector: 'a.next', maxPages: 50 },
+    follow: {
+      selector: 'a.title',
+      fields: [
+        { name: 'name', selector: 'h1.name', transform: 'trim' },
+        { name: 'sku', selector: 'p.sku' },
+        { name: 'brand', selector: 'table.specs tr.brand td' },
+        { name: 'score', selector: 'div.reviews span.score', transform: 'number' },
+        { name: 'description', selector: 'div.description', transform: 'trim' },
+      ],
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The floor: undici request + cheerio, same crawl shape (list pages one after another, each page's
+// detail pages side by side), same concurrency limit over all requests, same fields.
+
+type Rec = Record<string, string | number | null>;
+
+function semaphore(capacity: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= capacity) await new Promise<void>((r) => waiting.push(r));
+    else active++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+function absolute(href: string | undefined, base: string): string | null {
+  if (href === undefined || href.trim() === '') return null;
+  try {
+    return new URL(href.trim(), base).href;
+  } catch {
+    return null;
+  }
+}
+
+function bareFields($: CheerioAPI, scope: Cheerio<AnyNode>, fields: AgentField[], base: string, into: Rec): void {
+  for (const f of fields) {
+    const target = f.selector ? scope.find(f.selector).first() : scope.first();
+    let value: string | null = null;
+    if (target.length > 0) value = !f.attribute || f.attribute === 'text' ? target.text() : (target.attr(f.attribute) ?? null);
+    if (value !== null && f.transform === 'trim') value = value.trim();
+    if (value !== null && f.transform === 'absoluteUrl') value = absolute(value, base);
+    if (value !== null && f.transform === 'number') {
+      const m = value.replace(/\s+/g, '').match(/[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)/);
+      into[f.name] = m ? Number(m[0].replace(/,/g, '')) : null;
+    } else into[f.name] = value;
+  }
+}
+
+export async function bareCrawl(def: AgentDefinition, concurrency: number): Promise<{ pages: number; records: Rec[] }> {
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  const limit = semaphore(concurrency);
+  const get = (url: string) =>
+    limit(async () => {
+      const res = await request(url, { dispatcher });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode}`);
+      return text;
+    });
+  const records: Rec[] = [];
+  let pages = 0;
+  try {
+    let url: string | null = def.startUrl;
+    for (let n = 1; url !== null; n++) {
+      const listUrl: string = url;
+      const $ = load(await get(listUrl));
+      pages++;
+      const items = $(def.list.selector)
+        .toArray()
+        .map((el) => {
+          const scope = $(el);
+          const record: Rec = {};
+          bareFields($, scope, def.list.fields, listUrl, record);
+          const link = def.follow ? (scope.is(def.follow.selector) ? scope : scope.find(def.follow.selector).first()) : null;
+          return { record, follow: link ? absolute(link.attr('href'), listUrl) : null };
+        });
+      await Promise.all(
+        items.map(async (item) => {
+          if (!def.follow || !item.follow) return;
+          const $d = load(await get(item.follow));
+          pages++;
+          bareFields($d, $d.root(), def.follow.fields, item.follow, item.record);
+        }),
+      );
+      for (const item of items) records.push(item.record);
+      const next = def.next ? absolute($(def.next.selector).first().attr('href'), listUrl) : null;
+      url = next !== null && n < (def.next?.maxPages ?? 100) ? next : null;
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  return { pages, records };
+}
+
+async function engineCrawl(def: AgentDefinition, concurrency: number): Promise<{ pages: number; records: Rec[] }> {
+  let messages = 0;
+  let progress = 0;
+  const result = await runExtraction({
+    definition: def,
+    inputRows: [],
+    maxConcurrency: concurrency,
+    allowPrivateTargets: true,
+    // As in a Run: every message is built and masked; the run log writer is left out.
+    log: () => void messages++,
+    onProgress: () => void progress++,
+  });
+  if (result.fatalError || result.stats.errorCount > 0) throw new Error(`engine: ${result.fatalError ?? `${result.stats.errorCount} errors`}`);
+  return { pages: result.stats.pageCount, records: result.sets.flatMap((s) => s.records) };
+}
+
+/** HTTP alone: the same URLs fetched with the same concurrency, bodies read, nothing parsed. */
+async function fetchOnly(urls: string[], concurrency: number): Promise<{ pages: number; records: Rec[] }> {
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < urls.length) {
+          const res = await request(urls[next++], { dispatcher });
+          await res.body.arrayBuffer();
+        }
+      }),
+    );
+  } finally {
+    await dispatcher.close();
+  }
+  return { pages: urls.length, records: [] };
+}
+
+/** Parsing and extraction alone (no HTTP): the same pages, already in memory, one after another. */
+async function parseOnly(pages: Array<{ url: string; html: string; fields: AgentField[]; list?: string }>): Promise<{ pages: number; records: Rec[] }> {
+  const records: Rec[] = [];
+  for (const p of pages) {
+    const $ = load(p.html);
+    if (p.list) {
+      for (const el of $(p.list).toArray()) {
+        const r: Rec = {};
+        bareFields($, $(el), p.fields, p.url, r);
+        records.push(r);
+      }
+    } else {
+      const r: Rec = {};
+      bareFields($, $.root(), p.fields, p.url, r);
+      records.push(r);
+    }
+  }
+  return { pages: pages.length, records };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement.
+
+interface Impl {
+  name: string;
+  run: () => Promise<{ pages: number; records: Rec[] }>;
+}
+
+export interface EngineCaseResult {
+  site: string;
+  concurrency: number;
+  impl: string;
+  reps: number;
+  pages: number;
+  seconds: number;
+  pagesPerSecond: number;
+  /** Client process CPU (user + system) per page, microseconds. */
+  cpuUsPerPage: number;
+}
+
+/**
+ * Alternates the implementations round by round (so a burst of background load hits them alike)
+ * until the budget or the repetition cap is reached. Rates are medians over repetitions, which a
+ * busy machine disturbs less than totals do.
+ */
+async function measure(impls: Impl[], budgetMs: number, maxReps: number, minReps = 5): Promise<Array<Omit<EngineCaseResult, 'site' | 'concurrency'>>> {
+  for (const impl of impls) for (let i = 0; i < 2; i++) await impl.run(); // warm-up (JIT, sockets)
+  const acc = impls.map(() => ({ pages: 0, ms: 0, rates: [] as number[], cpuPerPage: [] as number[] }));
+  const started = performance.now();
+  for (let round = 0; round < maxReps && (round < minReps || performance.now() - started < budgetMs * impls.length); round++) {
+    for (let i = 0; i < impls.length; i++) {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const r = await impls[i].run();
+      const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      acc[i].pages += r.pages;
+      acc[i].ms += ms;
+      acc[i].rates.push(r.pages / (ms / 1000));
+      acc[i].cpuPerPage.push((cpu.user + cpu.system) / r.pages);
+    }
+  }
+  return impls.map((impl, i) => ({
+    impl: impl.name,
+    reps: acc[i].rates.length,
+    pages: acc[i].pages,
+    seconds: acc[i].ms / 1000,
+    pagesPerSecond: median(acc[i].rates),
+    cpuUsPerPage: median(acc[i].cpuPerPage),
+  }));
+}
+
+/** Starts the two sites in a separate process (this file with --serve) and returns their URLs. */
+async function startSitesProcess(): Promise<{ fixture: string; catalog: string; pageBytes: { list: number; item: number } }> {
+  const self = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, ['--import', 'tsx', self, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  onCleanup(`site process ${child.pid}`, async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the site process did not start in 30 s')), 30_000);
+    lines.once('line', (l) => {
+      clearTimeout(timer);
+      resolve(l);
+    });
+    child.once('exit', (code) => reject(new Error(`the site process exited with ${code}`)));
+  });
+  return JSON.parse(first);
+}
+
+async function serve(): Promise<void> {
+  const fixture = await startFixtureSite();
+  const catalog = await startCatalogSite();
+  process.stdout.write(`${JSON.stringify({ fixture: fixture.url, catalog: catalog.url, pageBytes: catalog.pageBytes })}\n`);
+  const stop = async () => {
+    await Promise.all([fixture.close(), catalog.close()]);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  // Ends with its parent.
+  process.stdin.on('end', () => void stop());
+  process.stdin.resume();
+}
+
+export interface EngineBenchResult {
+  cases: EngineCaseResult[];
+  pageBytes: { fixture: number; catalogList: number; catalogItem: number };
+}
+
+export async function benchEngine(opts: { concurrencies?: number[]; budgetSeconds?: number } = {}): Promise<EngineBenchResult> {
+  const concurrencies = opts.concurrencies ?? [1, 4];
+  const budgetMs = (opts.budgetSeconds ?? Number(process.env.BENCH_ENGINE_SECONDS ?? 3)) * 1000;
+  if (!(budgetMs > 0 && budgetMs <= 60_000)) throw new Error('BENCH_ENGINE_SECONDS must be between 0 and 60');
+  const cases: EngineCaseResult[] = [];
+  let fixtureBytes = 0;
+  let pageBytes = { list: 0, item: 0 };
+  try {
+    note('engine: starting the fixture sites in a separate process...');
+    const sites = await startSitesProcess();
+    pageBytes = sites.pageBytes;
+    const defs = [
+      { site: 'fixture (33 tiny pages/run)', def: fixtureDefinition(sites.fixture), maxReps: 200 },
+      { site: `catalog (210 pages/run, ~${Math.round(pageBytes.item / 1024)} KB)`, def: catalogDefinition(sites.catalog), maxReps: 40 },
+    ];
+    for (const { site, def, maxReps } of defs) {
+      // Same work, checked once: the engine's records must equal the bare loop's.
+      const reference = await bareCrawl(def, 4);
+      const engine = await engineCrawl(def, 4);
+      if (JSON.stringify(reference.records) !== JSON.stringify(engine.records) || reference.pages !== engine.pages) {
+        throw new Error(`${site}: the engine and the bare loop disagree (${engine.pages} vs ${reference.pages} pages)`);
+      }
+      // Inputs of the breakdown rows: every URL of a Run, and every page body.
+      const urls: string[] = [];
+      const bodies: Array<{ url: string; html: string; fields: AgentField[]; list?: string }> = [];
+      for (let url: string | null = def.startUrl; url !== null; ) {
+        const listUrl: string = url;
+        const html = await (await request(listUrl)).body.text();
+        urls.push(listUrl);
+        bodies.push({ url: listUrl, html, fields: def.list.fields, list: def.list.selector });
+        const $ = load(html);
+        for (const el of $(def.list.selector).toArray()) {
+          const href = absolute($(el).find(def.follow!.selector).first().attr('href'), listUrl)!;
+          urls.push(href);
+          bodies.push({ url: href, html: await (await request(href)).body.text(), fields: def.follow!.fields });
+        }
+        url = absolute($(def.next!.selector).first().attr('href'), listUrl);
+      }
+      if (site.startsWith('fixture')) fixtureBytes = Math.round(bodies.reduce((n, b) => n + Buffer.byteLength(b.html), 0) / bodies.length);
+
+      for (const c of concurrencies) {
+        note(`engine: ${site}, concurrency ${c}...`);
+        const impls: Impl[] = [
+          { name: 'engine (runExtraction)', run: () => engineCrawl(def, c) },
+          { name: 'bare undici + cheerio', run: () => bareCrawl(def, c) },
+          { name: 'HTTP only (no parsing)', run: () => fetchOnly(urls, c) },
+        ];
+        // Parsing does not depend on the concurrency: measured once, in the first rotation.
+        if (c === concurrencies[0]) impls.push({ name: 'parse + extract only (no HTTP)', run: () => parseOnly(bodies) });
+        const results = await measure(impls, budgetMs, maxReps);
+        for (const r of results) cases.push({ site, concurrency: c, ...r });
+      }
+    }
+  } finally {
+    await runCleanups();
+  }
+
+  const rows: Array<Array<string | number>> = [];
+  for (const site of [...new Set(cases.map((c) => c.site))]) {
+    const ofSite = cases.filter((x) => x.site === site);
+    for (const c of [...ofSite.filter((x) => !x.impl.startsWith('parse')), ...ofSite.filter((x) => x.impl.startsWith('parse'))]) {
+      const floor = cases.find((x) => x.site === site && x.concurrency === c.concurrency && x.impl.startsWith('bare'));
+      const ratio = c.impl.startsWith('engine') && floor ? `${fmt(c.pagesPerSecond / floor.pagesPerSecond, 2)}x` : '';
+      rows.push([site, c.impl.startsWith('parse') ? '-' : c.concurrency, c.impl, c.reps, fmt(c.pagesPerSecond, 0), ratio, fmt(c.cpuUsPerPage, 0)]);
+    }
+  }
+  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s (median)', 'engine / bare', 'client CPU us/page (median)'], rows));
+  print(`Average page size: fixture ${fixtureBytes} B; catalog list ${pageBytes.list} B, detail ${pageBytes.item} B. Sites served by a separate process on 127.0.0.1.`);
+  return { cases, pageBytes: { fixture: fixtureBytes, catalogList: pageBytes.list, catalogItem: pageBytes.item } };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  if (process.argv.includes('--serve')) {
+    await serve();
+  } else {
+    installSignalCleanup();
+    benchEngine().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+        process.exit(1);
+      },
+    );
+  }
+}

@@ -1,0 +1,112 @@
+// Benchmark runner: `npm run bench` runs every suite; `npm run bench -- runs` (or engine, agents)
+// runs the ones named. Tables go to stdout, progress to stderr. See docs/benchmarks.md.
+import { execFileSync } from 'node:child_process';
+import { installSignalCleanup, machineSummary, print, runCleanups, table } from './helpers.js';
+
+type Suite = () => Promise<unknown>;
+
+const SUITES: Record<string, { about: string; run: Suite }> = {
+  runs: {
+    about: 'small Runs per second, start request to terminal status, with 1 and 2 worker processes',
+    run: async () => (await import('./runs.js')).benchRuns(),
+  },
+  engine: {
+    about: 'pages per second of runExtraction against a bare undici + cheerio loop, concurrency 1 and 4',
+    run: async () => (await import('./engine.js')).benchEngine(),
+  },
+  agents: {
+    about: 'Agent catalogue list/search latency over 100,000 seeded Agents (bench/agents.ts)',
+    run: runAgents,
+  },
+};
+
+/** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */
+async function runAgents(): Promise<unknown> {
+  const specifier = './agents.js';
+  let mod: { benchAgents?: () => Promise<unknown> };
+  try {
+    mod = await import(specifier);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    // Only the file itself missing; a missing import inside it is a real failure.
+    if (/Cannot find module '[^']*bench[\\/]agents(\.js|\.ts)?'/.test(e.message)) {
+      print('\n### Agents\n\nskipped: bench/agents.ts does not exist yet.');
+      return undefined;
+    }
+    throw err;
+  }
+  if (typeof mod.benchAgents !== 'function') throw new Error('bench/agents.ts does not export benchAgents()');
+  const result = await mod.benchAgents();
+  // It prints its own lines; when it also returns cases, show them as a table like the other suites.
+  const cases = (result as { cases?: Array<Record<string, unknown>> } | undefined)?.cases;
+  if (Array.isArray(cases) && cases.length > 0) {
+    const keys = Object.keys(cases[0]);
+    const extra = Object.entries(result as Record<string, unknown>).filter(([k, v]) => k !== 'cases' && typeof v !== 'object');
+    print(table(`Agents${extra.length ? ` (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`, keys, cases.map((c) => keys.map((k) => String(c[k] ?? '')))));
+  }
+  return result;
+}
+
+function usage(): string {
+  return [
+    'usage: npm run bench [-- <suite> ...]',
+    '',
+    ...Object.entries(SUITES).map(([name, s]) => `  ${name.padEnd(8)} ${s.about}`),
+    '',
+    'No suite: all of them, in this order. Options by environment: BENCH_RUNS, BENCH_WORKERS, BENCH_DIST,',
+    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine). See docs/benchmarks.md.',
+  ].join('\n');
+}
+
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return dirty ? `${head} (with uncommitted changes)` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  if (args.some((a) => a === '-h' || a === '--help')) {
+    print(usage());
+    return 0;
+  }
+  const unknown = args.filter((a) => !(a in SUITES));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown suite: ${unknown.join(', ')}\n\n${usage()}\n`);
+    return 2;
+  }
+  const selected = args.length > 0 ? [...new Set(args)] : Object.keys(SUITES);
+  installSignalCleanup();
+  print(`# Benchmarks: ${selected.join(', ')}\n\n${new Date().toISOString()}, commit ${commit()}\n${machineSummary()}`);
+
+  const failed: string[] = [];
+  for (const name of selected) {
+    process.stderr.write(`\n== ${name}: ${SUITES[name].about}\n`);
+    const t0 = Date.now();
+    try {
+      await SUITES[name].run();
+    } catch (err) {
+      failed.push(name);
+      process.stderr.write(`${name} failed: ${(err as Error).stack ?? err}\n`);
+      print(`\n### ${name}\n\nfailed: ${(err as Error).message}`);
+    } finally {
+      await runCleanups();
+    }
+    process.stderr.write(`== ${name}: ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  }
+  print(`\nload average at the end: ${machineSummary().replace(/^.*load average /, '')}`);
+  if (failed.length > 0) process.stderr.write(`\nfailed suites: ${failed.join(', ')}\n`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,453 @@
+// Runs throughput: how many small Runs per second the system takes from the start request to a
+// terminal status, with 1 and with 2 worker processes (src/worker.ts, RUN_WORKER_CONCURRENCY each).
+//
+// The API runs in this process (buildApp + app.inject) on a fresh migrated database; the workers are
+// real processes; every Run belongs to its own Agent (Agents are exclusive by default) whose
+// definition reads one 10-product page of the fixture site on 127.0.0.1. All start requests are
+// fired at once, then the Runs are polled until every one is terminal.
+//
+// A second part times the Run child process on its own: the worker forks src/jobs/run-child.ts (for
+// every Run, or once per slot when it keeps children warm), and its start-up dominates a small Run.
+//
+//   npm run bench -- runs                 (or: npx tsx bench/runs.ts)
+//   BENCH_RUNS=60 BENCH_WORKERS=1,2 npm run bench -- runs
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildApp } from '../src/app.js';
+import { createPrisma } from '../src/db/prisma.js';
+import { runExtraction, type AgentDefinition } from '../src/engine/index.js';
+import type { ChildMessage, ChildStartPayload } from '../src/services/runs/run-protocol.js';
+import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
+import { TERMINAL_STATUSES, RUN_STATUS_NAMES, type RunStatusValue } from '../src/services/runs/status-machine.js';
+import { startFixtureSite } from '../test/helpers/fixture-site.js';
+import {
+  createBenchEnvironment,
+  fmt,
+  installSignalCleanup,
+  median,
+  note,
+  onCleanup,
+  percentile,
+  print,
+  processCpuMs,
+  processTreeCpuMs,
+  runCleanups,
+  sleep,
+  startWorkerProcess,
+  table,
+  type WorkerProcess,
+} from './helpers.js';
+
+export interface RunsScenario {
+  /** How the workers ran: `tsx src/worker.ts` or `node <dist>/worker.js`. */
+  mode: string;
+  workers: number;
+  concurrencyPerWorker: number;
+  runs: number;
+  completed: number;
+  /** First start request sent -> last Run terminal. */
+  seconds: number;
+  runsPerSecond: number;
+  /** Start request sent -> Run terminal (its endTime). */
+  latencyP50Ms: number;
+  latencyP95Ms: number;
+  /** Start request sent -> picked by a worker (startTime): time spent queued. */
+  queuedP50Ms: number;
+  /** Picked -> terminal: the Run's own cost (child process, crawl, export, status updates). */
+  executeP50Ms: number;
+  executeP95Ms: number;
+  /** Start request round trip (POST /start through app.inject, while all are in flight). */
+  startRequestP50Ms: number;
+  /** Start requests that did not answer 202 (their Runs are not counted). */
+  startErrors: number;
+  /** CPU per completed Run: the worker processes themselves, their per-Run children, and this process (API + fixture site + polling). */
+  workerCpuMsPerRun: number;
+  childCpuMsPerRun: number;
+  apiCpuMsPerRun: number;
+  statuses: Record<string, number>;
+}
+
+export interface ChildCost {
+  /** `tsx src/jobs/run-child.ts` or `node <dist>/jobs/run-child.js`. */
+  mode: string;
+  samples: number;
+  /** fork() -> the child's first message (it has loaded tsx and the engine and read the payload). */
+  readyP50Ms: number;
+  /** fork() -> `done` (extraction and export finished). */
+  doneP50Ms: number;
+  /** fork() -> process exit; NaN when the child stays alive for the next Run. */
+  exitP50Ms: number;
+  /** CPU time of the child (user + system) up to `done`, from /proc. */
+  cpuP50Ms: number;
+  /** A second Run on the same (warm) child: start -> done and its CPU; NaN when children are not reused. */
+  warmDoneP50Ms: number;
+  warmCpuP50Ms: number;
+}
+
+export interface RunsBenchResult {
+  scenarios: RunsScenario[];
+  child: ChildCost[];
+  /** The same extraction in-process, without any child (runExtraction only), p50 ms. */
+  inProcessP50Ms: number;
+}
+
+const CHILD_TS = fileURLToPath(new URL('../src/jobs/run-child.ts', import.meta.url));
+
+/** One list page of 10 products, no pagination, no detail pages: the smallest useful Run. */
+export function smallDefinition(siteUrl: string): AgentDefinition {
+  return {
+    startUrl: `${siteUrl}/catalog?page=1`,
+    list: {
+      selector: 'div.product',
+      fields: [
+        { name: 'title', selector: 'a.title' },
+        { name: 'price', selector: 'span.price', transform: 'number' },
+        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
+      ],
+    },
+    export: { format: 'csv' },
+  };
+}
+
+function envInt(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer between ${min} and ${max}`);
+  return n;
+}
+
+interface ChildSample {
+  ready: number;
+  done: number;
+  /** NaN when the child stays alive after its Run (kept warm for the next one). */
+  exit: number;
+  /** The child's CPU when it reported `done`. */
+  cpu: number;
+  /** A second Run sent to the same child, when it stayed alive: start -> done, and its CPU. */
+  warmDone: number;
+  warmCpu: number;
+}
+
+/**
+ * Forks the Run child as the worker does and times its phases. A child that exits after its Run
+ * (one process per Run) gives an exit time; one that stays alive (kept warm by the worker) is
+ * given a second Run, which shows what a reused child costs, and is then disconnected.
+ */
+async function timeChild(childPath: string, payload: ChildStartPayload, second: ChildStartPayload): Promise<ChildSample> {
+  const t0 = performance.now();
+  const execArgv = childPath.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = fork(childPath, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const kill = onCleanup(`run child ${child.pid}`, () => void child.kill('SIGKILL'));
+  const sample: ChildSample = { ready: NaN, done: NaN, exit: NaN, cpu: NaN, warmDone: NaN, warmCpu: NaN };
+  let error: string | null = null;
+  let onDone: () => void = () => {};
+  child.on('message', (msg: ChildMessage) => {
+    if (Number.isNaN(sample.ready)) sample.ready = performance.now() - t0;
+    if (msg.type === 'done') {
+      if (msg.result.fatalError) error = msg.result.fatalError;
+      onDone();
+    }
+    if (msg.type === 'error') error = msg.message;
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const runOnce = (p: ChildStartPayload, timeoutMs: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      onDone = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      void exited.then(() => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+      child.send({ type: 'start', payload: p });
+    });
+  try {
+    if (!(await runOnce(payload, 30_000)) || error) throw new Error(`run child failed: ${error ?? 'no result'}`);
+    sample.done = performance.now() - t0;
+    sample.cpu = processCpuMs(child.pid!).own;
+    // A one-Run child exits about 50 ms after `done`; a reusable one stays.
+    const gone = await Promise.race([exited.then(() => true), sleep(1_000).then(() => false)]);
+    if (gone) {
+      sample.exit = performance.now() - t0;
+    } else {
+      const w0 = performance.now();
+      if ((await runOnce(second, 30_000)) && !error) {
+        sample.warmDone = performance.now() - w0;
+        sample.warmCpu = processCpuMs(child.pid!).own - sample.cpu;
+      }
+      child.disconnect(); // the child exits when its parent goes away
+      await Promise.race([exited, sleep(5_000)]);
+    }
+  } finally {
+    await kill();
+  }
+  return sample;
+}
+
+export async function benchRuns(opts: { runs?: number; workers?: number[]; childSamples?: number; distDir?: string } = {}): Promise<RunsBenchResult> {
+  const total = opts.runs ?? envInt('BENCH_RUNS', 60, 1, 1000);
+  const workerCounts = opts.workers ?? (process.env.BENCH_WORKERS ?? '1,2').split(',').map((s) => Number(s.trim()));
+  if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) throw new Error('BENCH_WORKERS must list worker counts between 1 and 8');
+  const childSamples = opts.childSamples ?? envInt('BENCH_CHILD_SAMPLES', 8, 1, 50);
+  // With a compiled build (BENCH_DIST=dist after `npm run build`), production's `node dist/worker.js`
+  // is measured too, next to the `tsx src/worker.ts` the tests use.
+  const distDir = opts.distDir ?? process.env.BENCH_DIST;
+  const modes: Array<{ mode: string; distDir?: string }> = [{ mode: 'tsx src/worker.ts' }];
+  if (distDir) modes.push({ mode: `node ${distDir}/worker.js`, distDir });
+
+  note('runs: creating a migrated database...');
+  const bench = await createBenchEnvironment();
+  const { config, env } = bench;
+  const concurrency = config.runs.workerConcurrency;
+  const site = await startFixtureSite();
+  onCleanup('fixture site', () => site.close());
+  const app = await buildApp(config, { logger: false });
+  onCleanup('app', () => app.close());
+  // The app logs nothing here; unexpected errors are shown so a failing start can be explained.
+  app.addHook('onError', async (req, _reply, err) => {
+    if ((err as { statusCode?: number }).statusCode === undefined || (err as { statusCode: number }).statusCode >= 500) {
+      note(`runs: server error on ${req.method} ${req.url}: ${err.message.split('\n').slice(-3).join(' ').slice(0, 500)}`);
+    }
+  });
+  await app.ready();
+  const db = createPrisma(config.databaseUrl, { max: 2 });
+  onCleanup('bench db client', () => db.$disconnect());
+
+  const scenarios: RunsScenario[] = [];
+  const child: ChildCost[] = [];
+  let inProcessP50Ms = NaN;
+  try {
+    const org = await bootstrapOrganization(db, {
+      org: 'Bench',
+      email: `bench-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+      credits: 1_000_000,
+      apiKeyDays: 1,
+      now: new Date(),
+    });
+    const headers = { authorization: `ApiKey ${org.apiKey}`, 'content-type': 'application/json' };
+    const definition = smallDefinition(site.url);
+
+    // One Agent per Run of a scenario: starts of one (exclusive) Agent would otherwise conflict.
+    note(`runs: creating ${total} agents...`);
+    const agentIds: number[] = [];
+    for (let i = 0; i < total; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/agent', headers, payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition } });
+      if (res.statusCode !== 201) throw new Error(`creating an agent: HTTP ${res.statusCode} ${res.body}`);
+      agentIds.push(res.json().id);
+    }
+
+    const start = async (agentId: number): Promise<number | null> => {
+      const res = await app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/start`, headers, payload: {} });
+      if (res.statusCode === 202) return res.json().id as number;
+      note(`runs: starting agent ${agentId}: HTTP ${res.statusCode} ${res.body.slice(0, 300)}`);
+      return null;
+    };
+    const started = (ids: Array<number | null>) => ids.filter((id): id is number => id !== null);
+    const terminal = new Set<number>(TERMINAL_STATUSES);
+    const pollUntilTerminal = async (ids: number[], deadline: number) => {
+      for (;;) {
+        const rows = await db.run.findMany({
+          where: { id: { in: ids } },
+          select: { id: true, status: true, startTime: true, endTime: true, recordsExported: true },
+        });
+        const done = rows.filter((r) => terminal.has(r.status));
+        if (done.length === ids.length || Date.now() > deadline) return rows;
+        await sleep(50);
+      }
+    };
+
+    for (const { mode, distDir: dir } of modes) for (const workerCount of workerCounts) {
+      note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
+      const workers: WorkerProcess[] = await Promise.all(Array.from({ length: workerCount }, () => startWorkerProcess(env, dir)));
+      try {
+        // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
+        const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
+        const warmIds = started(await Promise.all(warm.map(start)));
+        const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000);
+        if (warmRows.some((r) => !terminal.has(r.status))) throw new Error('the warm-up Runs did not end within 60 s');
+
+        note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
+        const sentAt = new Map<number, number>();
+        const requestMs: number[] = [];
+        const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
+        const apiCpu0 = process.cpuUsage();
+        const t0 = Date.now();
+        const ids = started(
+          await Promise.all(
+            agentIds.map(async (agentId) => {
+              const sent = Date.now();
+              const p0 = performance.now();
+              const id = await start(agentId);
+              requestMs.push(performance.now() - p0);
+              if (id !== null) sentAt.set(id, sent);
+              return id;
+            }),
+          ),
+        );
+        // Bounded: a Run of one local page takes well under a second of work.
+        const rows = await pollUntilTerminal(ids, Date.now() + 60_000 + total * 2_000);
+        const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
+        const apiCpu = process.cpuUsage(apiCpu0);
+        const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
+        const perRun = (ms: number) => ms / Math.max(1, finished.length);
+        const statuses: Record<string, number> = {};
+        for (const r of rows) {
+          const name = RUN_STATUS_NAMES[r.status as RunStatusValue] ?? String(r.status);
+          statuses[name] = (statuses[name] ?? 0) + 1;
+        }
+        const lastEnd = finished.length > 0 ? Math.max(...finished.map((r) => r.endTime!.getTime())) : NaN;
+        const latency = finished.map((r) => r.endTime!.getTime() - sentAt.get(r.id)!);
+        const queued = finished.filter((r) => r.startTime).map((r) => r.startTime!.getTime() - sentAt.get(r.id)!);
+        const execute = finished.filter((r) => r.startTime).map((r) => r.endTime!.getTime() - r.startTime!.getTime());
+        const seconds = (lastEnd - t0) / 1000;
+        const wrongCounts = finished.filter((r) => r.recordsExported !== 10).length;
+        if (wrongCounts > 0) note(`runs: warning: ${wrongCounts} Run(s) did not export the 10 expected records`);
+        scenarios.push({
+          mode,
+          workers: workerCount,
+          concurrencyPerWorker: concurrency,
+          runs: total,
+          completed: finished.length,
+          seconds,
+          runsPerSecond: finished.length / seconds,
+          latencyP50Ms: percentile(latency, 50),
+          latencyP95Ms: percentile(latency, 95),
+          queuedP50Ms: percentile(queued, 50),
+          executeP50Ms: percentile(execute, 50),
+          executeP95Ms: percentile(execute, 95),
+          startRequestP50Ms: percentile(requestMs, 50),
+          startErrors: total - ids.length,
+          workerCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.own - workerCpu0[i].own, 0)),
+          childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
+          apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
+          statuses,
+        });
+        note(`runs: ${workerCount} worker(s) (${mode}): ${finished.length}/${total} terminal in ${fmt(seconds, 2)} s`);
+      } finally {
+        await Promise.all(workers.map((w) => w.stop()));
+      }
+    }
+
+    // The per-Run child process alone, sequentially, without BullMQ or Postgres.
+    note(`runs: timing the Run child process (${childSamples} sequential forks)...`);
+    const payload = (runId: number): ChildStartPayload => ({
+      runId,
+      storageDir: config.storageDir,
+      definition: { ...definition, timeoutSeconds: 60 },
+      inputRows: [{}],
+      parallelism: 1,
+      maxConcurrency: 1,
+      parallelExport: 'Combined',
+      requestTimeoutMs: config.runs.requestTimeoutMs,
+      allowPrivateTargets: true,
+      logLevel: 'Info',
+      logMode: 'Text',
+      secrets: [],
+    });
+    let nextId = 900_000;
+    const children = [{ mode: 'tsx src/jobs/run-child.ts', path: CHILD_TS }];
+    if (distDir) children.push({ mode: `node ${distDir}/jobs/run-child.js`, path: path.resolve(distDir, 'jobs/run-child.js') });
+    for (const c of children) {
+      await timeChild(c.path, payload(nextId++), payload(nextId++)); // warm-up
+      const samples: ChildSample[] = [];
+      for (let i = 0; i < childSamples; i++) samples.push(await timeChild(c.path, payload(nextId++), payload(nextId++)));
+      child.push({
+        mode: c.mode,
+        samples: childSamples,
+        readyP50Ms: median(samples.map((s) => s.ready)),
+        doneP50Ms: median(samples.map((s) => s.done)),
+        exitP50Ms: median(samples.map((s) => s.exit)),
+        cpuP50Ms: median(samples.map((s) => s.cpu)),
+        warmDoneP50Ms: median(samples.map((s) => s.warmDone).filter((n) => !Number.isNaN(n))),
+        warmCpuP50Ms: median(samples.map((s) => s.warmCpu).filter((n) => !Number.isNaN(n))),
+      });
+    }
+    const inProcess: number[] = [];
+    for (let i = 0; i < childSamples + 2; i++) {
+      const p0 = performance.now();
+      const r = await runExtraction({ definition, inputRows: [], maxConcurrency: 1, allowPrivateTargets: true, log: () => {} });
+      if (r.fatalError) throw new Error(r.fatalError);
+      if (i >= 2) inProcess.push(performance.now() - p0);
+    }
+    inProcessP50Ms = median(inProcess);
+    for (let id = 900_000; id < nextId; id++) fs.rmSync(path.join(config.storageDir, 'runs', String(id)), { recursive: true, force: true });
+  } finally {
+    await runCleanups();
+  }
+
+  print(
+    table(
+      `Runs: small Runs (1 page, 10 records, CSV) from start request to terminal status, ${total} fired at once`,
+      ['worker process', 'workers', 'slots', 'runs', 'seconds', 'runs/s', 'p50 start request ms', 'p50 latency ms', 'p95 latency ms', 'p50 queued ms', 'p50 execute ms', 'p95 execute ms', 'statuses'],
+      scenarios.map((s) => [
+        s.mode,
+        s.workers,
+        s.workers * s.concurrencyPerWorker,
+        `${s.completed}/${s.runs}`,
+        fmt(s.seconds, 2),
+        fmt(s.runsPerSecond, 2),
+        fmt(s.startRequestP50Ms, 0),
+        fmt(s.latencyP50Ms, 0),
+        fmt(s.latencyP95Ms, 0),
+        fmt(s.queuedP50Ms, 0),
+        fmt(s.executeP50Ms, 0),
+        fmt(s.executeP95Ms, 0),
+        [...Object.entries(s.statuses).map(([k, v]) => `${k} ${v}`), ...(s.startErrors ? [`start failed ${s.startErrors}`] : [])].join(', '),
+      ]),
+    ),
+  );
+  print(
+    `RUN_WORKER_CONCURRENCY = ${scenarios[0]?.concurrencyPerWorker ?? '-'} per worker process; "slots" = workers x concurrency. ` +
+      'Latency: start request sent -> endTime; queued: -> startTime (picked); execute: startTime -> endTime.',
+  );
+  const cores = os.cpus().length;
+  print(
+    table(
+      'Runs: CPU per completed Run (Linux /proc; Postgres and Redis not included)',
+      ['worker process', 'workers', 'worker CPU ms/run', 'child CPU ms/run', 'API + site CPU ms/run', 'total ms/run', `ceiling on ${cores} cores, runs/s`],
+      scenarios.map((s) => {
+        const sum = s.workerCpuMsPerRun + s.childCpuMsPerRun + s.apiCpuMsPerRun;
+        return [s.mode, s.workers, fmt(s.workerCpuMsPerRun, 0), fmt(s.childCpuMsPerRun, 0), fmt(s.apiCpuMsPerRun, 0), fmt(sum, 0), fmt((cores * 1000) / sum, 2)];
+      }),
+    ),
+  );
+  print(
+    table(
+      `Runs: the Run child process alone (forked as the worker forks it), same Run, ${childSamples} sequential forks`,
+      ['child', 'fork -> first message ms', 'fork -> done ms', 'fork -> exit ms', 'child CPU to done ms', 'warm child: 2nd Run ms', 'warm child: 2nd Run CPU ms'],
+      child.map((c) => [
+        c.mode,
+        fmt(c.readyP50Ms, 0),
+        fmt(c.doneP50Ms, 0),
+        Number.isNaN(c.exitP50Ms) ? 'stays alive' : fmt(c.exitP50Ms, 0),
+        fmt(c.cpuP50Ms, 0),
+        fmt(c.warmDoneP50Ms, 0),
+        fmt(c.warmCpuP50Ms, 0),
+      ]),
+    ),
+  );
+  print(
+    `p50 of each. First message: the child has loaded its modules and read the start payload; done: extracted and exported;\n` +
+      `exit: a one-Run child's end (the worker waited for it); a child kept warm gets a 2nd Run instead. The same extraction in-process (runExtraction only): ${fmt(inProcessP50Ms, 1)} ms.`,
+  );
+  return { scenarios, child, inProcessP50Ms };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  installSignalCleanup();
+  benchRuns().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
+}
