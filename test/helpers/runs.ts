@@ -1,7 +1,8 @@
 // Helpers for Run tests: a real worker process, agents over HTTP, and polling a Run to an end.
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
-import { auth } from './app.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { auth, createTestContext } from './app.js';
+import { startFixtureSite } from './fixture-site.js';
 import { startNode, waitFor } from './process.js';
 
 export async function startWorker(env: Record<string, string>) {
@@ -49,4 +50,29 @@ export function catalogDefinition(siteUrl: string, opts: { format?: 'csv' | 'jso
     next: { selector: 'a.next', maxPages: 10 },
     export: { format: opts.format ?? 'csv' },
   };
+}
+
+/**
+ * The usual environment of a Run test file: the app on its own database, the fixture site, a real
+ * worker process and a bootstrapped organization, set up before the file's tests and torn down after.
+ */
+export function useRunEnvironment(opts: { env?: Record<string, string> } = {}) {
+  const h = {} as {
+    ctx: import('./app.js').TestContext;
+    site: import('./fixture-site.js').FixtureSite;
+    worker: Awaited<ReturnType<typeof startWorker>>;
+    org: Awaited<ReturnType<import('./app.js').TestContext['bootstrap']>>;
+  };
+  beforeAll(async () => {
+    h.ctx = await createTestContext({ env: opts.env });
+    h.site = await startFixtureSite();
+    h.worker = await startWorker(h.ctx.env);
+    h.org = await h.ctx.bootstrap();
+  });
+  afterAll(async () => {
+    await h.worker?.stop();
+    await h.site?.close();
+    await h.ctx?.close();
+  });
+  return h;
 }

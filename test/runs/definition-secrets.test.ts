@@ -1,26 +1,15 @@
 // Encrypted parameter defaults of an Agent definition are sealed at rest, masked in every answer,
 // and opened only for the Run that uses them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auth, type TestContext } from '../helpers/app.js';
+import type { FixtureSite } from '../helpers/fixture-site.js';
+import { createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
+const env = useRunEnvironment();
 let ctx: TestContext;
 let site: FixtureSite;
-let worker: Awaited<ReturnType<typeof startWorker>>;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  site = await startFixtureSite();
-  worker = await startWorker(ctx.env);
-  org = await ctx.bootstrap();
-});
-afterAll(async () => {
-  await worker?.stop();
-  await site?.close();
-  await ctx?.close();
-});
+beforeAll(() => ({ ctx, site, org } = env));
 
 describe('encrypted defaults in a definition', () => {
   it('are sealed in the database, masked by the API, and used by the Run', async () => {

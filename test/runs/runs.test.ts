@@ -1,27 +1,16 @@
 // Runs through the HTTP API with a real worker process, real Postgres and Redis, against a fixture
 // website served on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auth, type TestContext } from '../helpers/app.js';
 import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
-import { productPrice, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { catalogDefinition, createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { productPrice, type FixtureSite } from '../helpers/fixture-site.js';
+import { catalogDefinition, createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
+const env = useRunEnvironment();
 let ctx: TestContext;
 let site: FixtureSite;
-let worker: Awaited<ReturnType<typeof startWorker>>;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  site = await startFixtureSite();
-  worker = await startWorker(ctx.env);
-  org = await ctx.bootstrap();
-});
-afterAll(async () => {
-  await worker?.stop();
-  await site?.close();
-  await ctx?.close();
-});
+beforeAll(() => ({ ctx, site, org } = env));
 
 const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, key = org.apiKey) =>
   ctx.app.inject({ method, url, headers: { ...auth(key), 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: payload as object }) });

@@ -1,28 +1,17 @@
 // Encrypted input parameters end to end (service-spec.md rules 1-4, design.md section 4): a `?name`
 // value is used by the Run but appears in no API response, no Run file, not in clear in the database
 // and not in the worker's output; a plain value is clear text in the log; TextAndHtml keeps failed pages.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isSealed, unseal } from '../../src/lib/crypto.js';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { auth, type TestContext } from '../helpers/app.js';
+import type { FixtureSite } from '../helpers/fixture-site.js';
+import { createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
+const env = useRunEnvironment();
 let ctx: TestContext;
 let site: FixtureSite;
-let worker: Awaited<ReturnType<typeof startWorker>>;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  site = await startFixtureSite();
-  worker = await startWorker(ctx.env);
-  org = await ctx.bootstrap();
-});
-afterAll(async () => {
-  await worker?.stop();
-  await site?.close();
-  await ctx?.close();
-});
+beforeAll(() => ({ ctx, site, org } = env));
 
 /** Every response body and header set the tests saw, to search for leaked values. */
 const seen: string[] = [];
@@ -81,7 +70,7 @@ function expectNowhere(secret: string, out: RunOutput) {
   for (const [name, f] of Object.entries(out.bodies)) expect(f.body, name).not.toContain(secret);
   expect(out.row.inputParameters ?? '').not.toContain(secret);
   expect(out.row.errorMessage ?? '').not.toContain(secret);
-  expect(worker.output()).not.toContain(secret);
+  expect(env.worker.output()).not.toContain(secret);
 }
 
 const names = (files: RunOutput['files']) => files.map((f) => [f.name, f.fileType]);
