@@ -1,18 +1,11 @@
 // Benchmark of the Agent catalogue: seeds 100,000 Agents into a fresh database and measures p50/p95
 // latency of GET /api/v1/agent/all (and agent/search) through app.inject, for an org admin and for
 // a member who reads 3 of the 10 Spaces. Run alone with `npx tsx bench/agents.ts`.
-import { clearRedisPrefix } from '../test/helpers/app.js';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { createBenchEnvironment } from './helpers.js';
 import { createPrisma } from '../src/db/prisma.js';
-import { migrate } from '../src/db/migrate.js';
 import { runSeed } from '../src/services/agents/seed.js';
 import { issueApiKey } from '../src/services/identity/api-keys.service.js';
 import { createIdentityRepository } from '../src/services/identity/identity.repository.js';
@@ -32,24 +25,6 @@ export interface AgentsBenchResult {
   cases: BenchCase[];
 }
 
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-function databaseUrl(name: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 function percentile(sorted: number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return Math.round(sorted[i] * 10) / 10;
@@ -59,24 +34,10 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
   const total = opts.agents ?? 100_000;
   const iterations = opts.iterations ?? 50;
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const tag = crypto.randomBytes(4).toString('hex');
-  const dbName = `cxs_bench_${tag}`;
-  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-bench-'));
-
-  await admin(`CREATE DATABASE ${dbName}`);
+  // A fresh migrated database, Redis prefix and storage folder, all removed at the end (or on Ctrl-C).
+  const bench = await createBenchEnvironment();
   try {
-    const url = databaseUrl(dbName);
-    await migrate(url);
-    const config = loadConfig({
-      ...process.env,
-      DATABASE_URL: url,
-      REDIS_PREFIX: `cxs-bench-${tag}`,
-      ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
-      STORAGE_DIR: storageDir,
-      LOG_LEVEL: 'silent',
-      // The bench measures the catalogue, not the rate limiter.
-      RATE_LIMIT_MAX: '1000000',
-    });
+    const config = bench.config;
 
     const seedStart = performance.now();
     const seeded = await runSeed(config, { agents: total, spaces: 10 }, log);
@@ -84,11 +45,11 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
     if (!seeded.apiKey) throw new Error('the seed did not return an API key');
 
     // A member who reads 3 of the 10 Spaces: the list is restricted to them.
-    const db = createPrisma(url, { max: 2 });
+    const db = createPrisma(config.databaseUrl, { max: 2 });
     let memberKey: string;
     try {
       const repo = createIdentityRepository(db);
-      const user = await repo.createUser({ organizationId: seeded.organizationId, email: `bench-${tag}@example.com`, name: 'Bench member', role: 'member', passwordHash: null });
+      const user = await repo.createUser({ organizationId: seeded.organizationId, email: `bench-${bench.dbName}@example.com`, name: 'Bench member', role: 'member', passwordHash: null });
       await db.spaceMembership.createMany({ data: seeded.spaceIds.slice(0, 3).map((spaceId) => ({ spaceId, userId: user.id, role: 'reader' })) });
       memberKey = (await issueApiKey(repo, { organizationId: seeded.organizationId, userId: user.id, description: 'bench', expiresAt: new Date(Date.now() + 86_400_000) })).key;
     } finally {
@@ -144,9 +105,7 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
     }
     return { agents: total, seedSeconds, cases };
   } finally {
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await clearRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `cxs-bench-${tag}`);
-    fs.rmSync(storageDir, { recursive: true, force: true });
+    await bench.dispose();
   }
 }
 
