@@ -67,9 +67,9 @@ function selectAgents(where: Prisma.Sql, order: Prisma.Sql, paging: Prisma.Sql =
     ORDER BY ${order}`;
 }
 
-/** Case-insensitive contains; lower() LIKE measured about 25% faster than ILIKE on 100,000 names. */
+/** Case-insensitive contains, served by the trigram (GIN) indexes on Agent name and description. */
 function containsSql(column: Prisma.Sql, text: string): Prisma.Sql {
-  return Prisma.sql`lower(${column}) LIKE lower(${containsPattern(text)}) ESCAPE '\\'`;
+  return Prisma.sql`${column} ILIKE ${containsPattern(text)} ESCAPE '\\'`;
 }
 
 function scopeSql(scope: AgentScope): Prisma.Sql[] {
