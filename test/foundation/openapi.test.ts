@@ -56,6 +56,17 @@ describe('OpenAPI description', () => {
     }
   });
 
+  it('redirects /swagger to /swagger/, whose page and assets load', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/swagger' });
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe('/swagger/');
+    const page = await ctx.app.inject({ method: 'GET', url: '/swagger/' });
+    for (const src of page.body.match(/src="\.\/([^"]+)"/g) ?? []) {
+      const asset = await ctx.app.inject({ method: 'GET', url: `/swagger/${src.slice(7, -1)}` });
+      expect(asset.statusCode, src).toBe(200);
+    }
+  });
+
   it('serves the Swagger UI at /swagger', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/swagger/' });
     expect(res.statusCode).toBe(200);
