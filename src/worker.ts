@@ -5,8 +5,9 @@ import { startWorkerRuntime } from './jobs/runtime.js';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel, name: 'worker' });
-const runtime = await startWorkerRuntime(config, log);
 
+// Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
+const starting = startWorkerRuntime(config, log);
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -17,8 +18,18 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, config.shutdownGraceSeconds * 1000);
   deadline.unref();
-  await runtime.close();
-  process.exit(0);
+  try {
+    await (await starting).close();
+    process.exit(0);
+  } catch (err) {
+    log.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+
+starting.catch((err) => {
+  log.fatal({ err }, 'the worker could not start');
+  process.exit(1);
+});
