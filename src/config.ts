@@ -14,6 +14,8 @@ export interface Config {
   port: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   publicUrl: string;
+  /** PUBLIC_URL was set (otherwise the OpenAPI description points at the origin it is served from). */
+  publicUrlConfigured: boolean;
   encryptionKey: Buffer;
   storageDir: string;
   engineAllowPrivateTargets: boolean;
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
     port,
     logLevel: logLevel as Config['logLevel'],
     publicUrl,
+    publicUrlConfigured: Boolean(env.PUBLIC_URL),
     encryptionKey: encryptionKey(env, storageDir, warn),
     storageDir,
     engineAllowPrivateTargets: bool(env, 'ENGINE_ALLOW_PRIVATE_TARGETS', false),

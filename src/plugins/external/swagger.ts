@@ -17,7 +17,8 @@ export default fp(async function swaggerPlugin(app: FastifyInstance, opts: { con
           'Authenticate with `Authorization: ApiKey <key>` or `Authorization: Bearer <jwt>` (from POST /oauth/token). ' +
           'Errors: 400 answers BadRequestError; every other error answers ProblemDetails (RFC 7807); both carry `errorCode` (see the ErrorCode schema).',
       },
-      servers: [{ url: opts.config.publicUrl }],
+      // Without PUBLIC_URL, "/" lets the Swagger UI call the host it was loaded from.
+      servers: [{ url: opts.config.publicUrlConfigured ? opts.config.publicUrl : '/' }],
       components: {
         securitySchemes: {
           ApiKey: {
