@@ -25,6 +25,7 @@ export default fp(async function infraPlugin(app: FastifyInstance, opts: { confi
   app.decorate('clock', opts.clock ?? systemClock);
   app.addHook('onClose', async () => {
     await db.$disconnect();
-    redis.disconnect();
+    // QUIT lets commands already sent finish; a connection still being set up is just dropped.
+    await redis.quit().catch(() => redis.disconnect());
   });
 });

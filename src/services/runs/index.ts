@@ -14,7 +14,13 @@ declare module 'fastify' {
 }
 
 export default fp(async function runsModule(app: FastifyInstance) {
-  const queue = createQueue('runs', redisConnection(app.config.redisUrl), app.config.redisPrefix);
+  // The queue connects on first use: an API instance that never starts a Run opens no connection.
+  let queue: ReturnType<typeof createQueue<'runs'>> | undefined;
+  const runQueue = () => (queue ??= createQueue('runs', redisConnection(app.config.redisUrl), app.config.redisPrefix));
+  const lazyScheduler: ReturnType<typeof createRunScheduler> = {
+    enqueueRun: (runId, attempt, delayMs) => createRunScheduler(runQueue()).enqueueRun(runId, attempt, delayMs),
+    removeRun: (runId, attempt) => createRunScheduler(runQueue()).removeRun(runId, attempt),
+  };
   app.decorate(
     'runs',
     createRunsService({
@@ -24,8 +30,10 @@ export default fp(async function runsModule(app: FastifyInstance) {
       clock: app.clock,
       config: app.config,
       credits: createCreditsRepository(app.db),
-      scheduler: createRunScheduler(queue),
+      scheduler: lazyScheduler,
     }),
   );
-  app.addHook('onClose', async () => queue.close());
+  app.addHook('onClose', async () => {
+    await queue?.close();
+  });
 });
