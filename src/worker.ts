@@ -26,6 +26,11 @@ async function shutdown(signal: string) {
     process.exit(1);
   }
 }
+process.on('unhandledRejection', (err) => {
+  // A bug: say what it was before the process ends, so the restart has a reason on record.
+  log.fatal({ err }, 'unhandled rejection');
+  process.exit(1);
+});
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 

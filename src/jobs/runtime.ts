@@ -65,10 +65,19 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
 
   return {
     async close() {
-      await Promise.all(workers.map((w) => w.close()));
-      pool.close();
-      await Promise.all([maintenanceQueue.close(), runsQueue.close()]);
-      await db.$disconnect();
+      // Each step runs even if an earlier one fails (a connection closed while still connecting
+      // rejects, harmlessly); failures are logged, not allowed to strand the rest.
+      const step = async (name: string, fn: () => Promise<unknown> | void) => {
+        try {
+          await fn();
+        } catch (err) {
+          log.warn({ err: { message: (err as Error).message }, step: name }, 'error while closing');
+        }
+      };
+      await Promise.all(workers.map((w) => step(`worker ${w.name}`, () => w.close())));
+      await step('run processes', () => pool.close());
+      await Promise.all([step('maintenance queue', () => maintenanceQueue.close()), step('runs queue', () => runsQueue.close())]);
+      await step('database', () => db.$disconnect());
     },
   };
 }
