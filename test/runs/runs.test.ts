@@ -251,3 +251,28 @@ describe('delete and run-all', () => {
     expectProblem(await inject('POST', `/api/v1/spaces/999999/run-all`, {}), 404, 'NOT_FOUND');
   });
 });
+
+describe('documented errors of run-all and of writes by a reader', () => {
+  it('run-all: 400 for a malformed body or inputParameters, 403 for a reader, 404 for another organization', async () => {
+    expectBadRequest(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { inputParameters: 'not json' }), 'VALIDATION_FAILED');
+    expectBadRequest(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { serverOrganizationId: 5 }), 'VALIDATION_FAILED');
+    expectBadRequest(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { parallelism: 0 }), 'VALIDATION_FAILED');
+    const other = await ctx.bootstrap();
+    expectProblem(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, {}, other.apiKey), 404, 'NOT_FOUND');
+    const privateSpace = await ctx.db.space.create({ data: { organizationId: org.organizationId, name: 'Readers only' } });
+    const member = (await inject('POST', '/api/v1/users', { email: 'runall-reader@example.com' })).json();
+    const key = (await inject('POST', `/api/v1/users/${member.id}/api-keys`, {})).json().key;
+    await ctx.db.spaceMembership.create({ data: { spaceId: privateSpace.id, userId: member.id, role: 'reader' } });
+    expectProblem(await inject('POST', `/api/v1/spaces/${privateSpace.id}/run-all`, {}, key), 403, 'FORBIDDEN');
+
+    // A reader sees Runs but cannot stop, kill or delete them.
+    const agent = await createAgent(ctx.app, org.apiKey, privateSpace.id, catalogDefinition(site.url), 'Read only runs');
+    const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
+    expect((await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`, undefined, key)).statusCode).toBe(200);
+    expectProblem(await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`, undefined, key), 403, 'FORBIDDEN');
+    expectProblem(await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`, undefined, key), 403, 'FORBIDDEN');
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId);
+    expectProblem(await inject('DELETE', `/api/v1/agent/${agent.id}/run/${runId}`, undefined, key), 403, 'FORBIDDEN');
+    expectProblem(await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/files`, undefined, other.apiKey), 404, 'NOT_FOUND');
+  });
+});

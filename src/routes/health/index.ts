@@ -1,6 +1,7 @@
 // Liveness and readiness (Postgres and Redis reachable). Unauthenticated and not rate limited.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { probeStores } from '../../db/health.js';
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
@@ -17,13 +18,9 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { public: true },
     schema: { tags: ['Health'], summary: 'Postgres and Redis are reachable', security: [], response: { 200: Health, 503: Health } },
   }, async (_req, reply) => {
-    const timeout = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timeout')), 2000))]);
-    const [pg, redis] = await Promise.all([
-      timeout(app.db.$queryRawUnsafe('SELECT 1')).then(() => 'ok' as const, () => 'down' as const),
-      timeout(app.redis.ping()).then(() => 'ok' as const, () => 'down' as const),
-    ]);
-    const ok = pg === 'ok' && redis === 'ok';
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks: { postgres: pg, redis } });
+    const checks = await probeStores(app.db, app.redis);
+    const ok = checks.postgres === 'ok' && checks.redis === 'ok';
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   });
 };
 export default healthRoutes;
