@@ -12,10 +12,14 @@ export function dbUrl(name: string): string {
   return u.toString();
 }
 
+/**
+ * The template belongs to one test run (its name carries the run id and a digest of the
+ * migrations), so a run never drops or clones another concurrent run's template.
+ */
 export function templateName(): string {
   const digest = crypto.createHash('sha256');
   for (const m of listMigrations(defaultMigrationsDir)) digest.update(m.name).update(m.checksum);
-  return `cxs_test_tpl_${digest.digest('hex').slice(0, 12)}`;
+  return `cxs_test_tpl_${runId()}_${digest.digest('hex').slice(0, 12)}`;
 }
 
 async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -100,12 +104,12 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** Drops the databases of one run (and the template), after the whole suite. */
+/** Drops the databases of one run (and its template), after the whole suite; never another run's. */
 export async function dropRunDatabases(run: string): Promise<void> {
   await withAdmin(async (c) => {
     const { rows } = await c.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE 'cxs_test_tpl_%'",
-      [`cxs_test_${run}_%`],
+      'SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2',
+      [`cxs_test_${run}\\_%`, `cxs_test_tpl_${run}\\_%`],
     );
     for (const r of rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
   });
