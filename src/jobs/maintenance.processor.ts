@@ -1,12 +1,13 @@
 // Periodic housekeeping: purge refresh tokens a week after they expire; reconcile Runs whose worker
-// was lost and Runs whose wait-on-failure is over.
+// was lost and Runs whose wait-on-failure is over; settle terminal Runs whose settlement failed.
 import type { Job } from 'bullmq';
 import type { Clock } from '../lib/clock.js';
 import type { IdentityRepository } from '../services/identity/identity.repository.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
+import type { SettlementService } from '../services/settlement/settlement.service.js';
 import type { QueuePayloads } from './queues.js';
 
-export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; execution: Pick<RunExecutionService, 'reconcile'> }) {
+export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; execution: Pick<RunExecutionService, 'reconcile'>; settlement: Pick<SettlementService, 'settlePending'> }) {
   return async function processMaintenance(job: Job<QueuePayloads['maintenance']>) {
     switch (job.data.task) {
       case 'purge-expired-tokens': {
@@ -16,6 +17,8 @@ export function createMaintenanceProcessor(deps: { identity: Pick<IdentityReposi
       }
       case 'reconcile-runs':
         return deps.execution.reconcile();
+      case 'settle-runs':
+        return deps.settlement.settlePending();
     }
   };
 }

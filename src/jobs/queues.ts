@@ -2,7 +2,7 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' };
+  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' };
   runs: { runId: number };
 }
 export type QueueName = keyof QueuePayloads;

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
+import { createSettlement } from '../services/settlement/index.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createQueue, createRunScheduler, redisConnection } from './queues.js';
 import { createRunChildPool } from './run-child-pool.js';
@@ -25,8 +26,9 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
 
   const runsQueue = createQueue('runs', connection, prefix);
   const maintenanceQueue = createQueue('maintenance', connection, prefix);
+  const settlement = createSettlement(db, { clock, log, config });
   const execution = createRunExecutionService({
-    repo: createRunsRepository(db),
+    repo: createRunsRepository(db, { onTerminal: settlement.afterTerminal }),
     clock,
     config,
     scheduler: createRunScheduler(runsQueue),
@@ -36,6 +38,10 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     name: 'purge-expired-tokens',
     data: { task: 'purge-expired-tokens' },
   });
+  await maintenanceQueue.upsertJobScheduler('settle-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
+    name: 'settle-runs',
+    data: { task: 'settle-runs' },
+  });
   await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
     name: 'reconcile-runs',
     data: { task: 'reconcile-runs' },
@@ -44,7 +50,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
   pool.warm(config.runs.warmProcesses);
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement }), { connection, prefix, concurrency: 1 }),
     new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool }), {
       connection,
       prefix,

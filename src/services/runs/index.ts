@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { LocalStorage } from '../../engine/index.js';
 import { createQueue, createRunScheduler, redisConnection } from '../../jobs/queues.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
+import { createSettlement } from '../settlement/index.js';
 import { createRunsRepository } from './runs.repository.js';
 import { createRunsService, type RunsService } from './runs.service.js';
 
@@ -21,10 +22,11 @@ export default fp(async function runsModule(app: FastifyInstance) {
     enqueueRun: (runId, attempt, delayMs) => createRunScheduler(runQueue()).enqueueRun(runId, attempt, delayMs),
     removeRun: (runId, attempt) => createRunScheduler(runQueue()).removeRun(runId, attempt),
   };
+  const settlement = createSettlement(app.db, { clock: app.clock, log: app.log, config: app.config });
   app.decorate(
     'runs',
     createRunsService({
-      repo: createRunsRepository(app.db),
+      repo: createRunsRepository(app.db, { onTerminal: settlement.afterTerminal }),
       access: app.access,
       storage: new LocalStorage(app.config.storageDir),
       clock: app.clock,

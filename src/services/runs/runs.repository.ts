@@ -1,7 +1,7 @@
 // All Prisma access of the runs domain. Status changes are conditional updates (the row moves only
 // from a status the event allows), done in one transaction with the Agent's denormalised status.
 import type { Db, Prisma } from '../../db/prisma.js';
-import { ACTIVE_STATUSES, nextStatus, statusesAllowing, type RunEvent, type RunStatusValue } from './status-machine.js';
+import { ACTIVE_STATUSES, isTerminal, nextStatus, statusesAllowing, type RunEvent, type RunStatusValue } from './status-machine.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -30,7 +30,17 @@ export interface NewRun {
 
 export class ActiveRunExistsError extends Error {}
 
-export function createRunsRepository(db: Db) {
+export interface RunsRepositoryHooks {
+  /** Awaited after a transition to a terminal status has committed (settlement: metering, rollups). */
+  onTerminal?(run: RunRow): Promise<void>;
+}
+
+export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
+  async function committed(run: RunRow): Promise<RunRow> {
+    if (isTerminal(run.status)) await hooks.onTerminal?.(run);
+    return run;
+  }
+
   async function touchAgent(tx: Tx, run: { id: number; agentId: number; status: number }, at: Date) {
     // Only the Agent's latest Run decides its status.
     await tx.agent.updateMany({
@@ -45,7 +55,7 @@ export function createRunsRepository(db: Db) {
      * starts of the same Agent are serialized and at most one exclusive Run is ever active.
      */
     async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean } = {}): Promise<RunRow> {
-      return db.$transaction(async (tx) => {
+      const created = await db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${input.agentId} FOR UPDATE`;
         const active = await tx.run.findFirst({
           where: { agentId: input.agentId, status: { in: [...ACTIVE_STATUSES] } },
@@ -68,6 +78,7 @@ export function createRunsRepository(db: Db) {
         await touchAgent(tx, run, at);
         return run;
       });
+      return committed(created);
     },
 
     /** Applies `event` if the Run's current status allows it; null when it does not (raced). */
@@ -75,7 +86,7 @@ export function createRunsRepository(db: Db) {
       const allowed = statusesAllowing(event);
       if (allowed.length === 0) return null;
       const to = nextStatus(allowed[0], event);
-      return db.$transaction(async (tx) => {
+      const moved = await db.$transaction(async (tx) => {
         const res = await tx.run.updateMany({
           where: { id: runId, status: { in: allowed } },
           data: { ...patch, status: to, statusChanged: at },
@@ -85,6 +96,7 @@ export function createRunsRepository(db: Db) {
         await touchAgent(tx, run, at);
         return run;
       });
+      return moved && committed(moved);
     },
 
     updateProgress(runId: number, data: { pageCount: number; recordsExtracted: number; errorCount: number; inputCount: number; traffic: bigint }, at: Date) {

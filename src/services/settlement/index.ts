@@ -1,0 +1,15 @@
+// Composition of settlement, shared by the API process and the worker runtime: the steps that run
+// exactly once per terminal Run, in this order, inside the transaction that claims it.
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/prisma.js';
+import type { Clock } from '../../lib/clock.js';
+import { createSettlementRepository } from './settlement.repository.js';
+import { createSettlementService, type SettlementLog, type SettlementStep } from './settlement.service.js';
+
+export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLog; config: Config }) {
+  const steps: SettlementStep[] = [
+    // Usage metering and the credit debit (billing), then analytics rollups, are registered here.
+  ];
+  return createSettlementService({ repo: createSettlementRepository(db), steps, clock: deps.clock, log: deps.log });
+}
+export type { SettlementStep } from './settlement.service.js';

@@ -1,0 +1,40 @@
+// Prisma access of settlement: claiming a terminal Run once, and finding Runs still to settle.
+import type { Db, Prisma } from '../../db/prisma.js';
+import type { RunRow } from '../runs/runs.repository.js';
+import { TERMINAL_STATUSES } from '../runs/status-machine.js';
+
+export type SettlementTx = Prisma.TransactionClient;
+
+export function createSettlementRepository(db: Db) {
+  return {
+    transaction<T>(fn: (tx: SettlementTx) => Promise<T>): Promise<T> {
+      return db.$transaction(fn);
+    },
+
+    /**
+     * Marks a terminal, unsettled Run as settled and returns it; null when it is not terminal or
+     * another transaction settled it first. The conditional update takes the Run's row lock, so two
+     * concurrent claims of one Run are serialized and only the first one wins.
+     */
+    async claim(tx: SettlementTx, runId: number, at: Date): Promise<RunRow | null> {
+      const res = await tx.run.updateMany({
+        where: { id: runId, settledAt: null, status: { in: [...TERMINAL_STATUSES] } },
+        data: { settledAt: at },
+      });
+      if (res.count !== 1) return null;
+      return tx.run.findUniqueOrThrow({ where: { id: runId } });
+    },
+
+    /** Terminal Runs not settled yet (their settlement failed or their process died first). */
+    async findUnsettled(limit: number): Promise<number[]> {
+      const rows = await db.run.findMany({
+        where: { settledAt: null, status: { in: [...TERMINAL_STATUSES] } },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+        take: limit,
+      });
+      return rows.map((r) => r.id);
+    },
+  };
+}
+export type SettlementRepository = ReturnType<typeof createSettlementRepository>;

@@ -1,0 +1,129 @@
+// Settlement: every terminal Run is settled exactly once, by whatever path it ended, and a failed
+// settlement is retried by the sweep. Real Postgres; steps are counted through the database itself.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { createAgent } from '../helpers/runs.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { createRunsRepository, type RunRow } from '../../src/services/runs/runs.repository.js';
+import { createSettlementRepository } from '../../src/services/settlement/settlement.repository.js';
+import { createSettlementService, type SettlementStep } from '../../src/services/settlement/settlement.service.js';
+
+let ctx: TestContext;
+let org: Awaited<ReturnType<TestContext['bootstrap']>>;
+let agentId: number;
+const silent = { warn: () => {} };
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  org = await ctx.bootstrap();
+  agentId = (await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } })).id;
+});
+afterAll(() => ctx?.close());
+
+function newRun(repo: ReturnType<typeof createRunsRepository>) {
+  return repo.createRun(
+    {
+      organizationId: org.organizationId,
+      agentId,
+      agentVersion: 1,
+      startedBy: 'test',
+      startedByUserId: null,
+      parallelism: 1,
+      parallelMaxConcurrency: 1,
+      parallelExport: 'Combined',
+      proxyPoolId: null,
+      logLevel: 'Info',
+      logMode: 'Text',
+      isExclusive: false,
+      isWaitOnFailure: false,
+      timeoutSeconds: null,
+      inputParameters: null,
+    },
+    new Date(),
+  );
+}
+
+/** A step that records each application as a row, so "exactly once" is checked in the database. */
+function countingStep(failing = { on: false }): SettlementStep {
+  return {
+    name: 'count',
+    async apply(tx, run) {
+      if (failing.on) throw new Error('step failed');
+      await tx.creditTransaction.create({ data: { organizationId: run.organizationId, runId: run.id, transactionType: 'TestSettle', amount: 0, balance: 0 } });
+    },
+  };
+}
+
+const applications = (runId: number) => ctx.db.creditTransaction.count({ where: { runId, transactionType: 'TestSettle' } });
+
+describe('settlement', () => {
+  it('settles a Run once when it reaches a terminal status, through the repository hook', async () => {
+    const settlement = createSettlementService({ repo: createSettlementRepository(ctx.db), steps: [countingStep()], clock: systemClock, log: silent });
+    const repo = createRunsRepository(ctx.db, { onTerminal: settlement.afterTerminal });
+    const run = await newRun(repo);
+    await repo.transition(run.id, { type: 'stop' }, new Date());
+    expect(await applications(run.id)).toBe(0);
+    const stopped = (await repo.transition(run.id, { type: 'stopped' }, new Date())) as RunRow;
+    expect(stopped.status).toBe(8);
+    expect(await applications(run.id)).toBe(1);
+    expect((await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } })).settledAt).not.toBeNull();
+    // Seen again (a retried transition, another process): nothing more happens.
+    expect(await settlement.settle(run.id)).toBe(false);
+    expect(await applications(run.id)).toBe(1);
+  });
+
+  it('applies the steps exactly once when many processes settle the same Run at once', async () => {
+    const repoPlain = createRunsRepository(ctx.db);
+    const run = await newRun(repoPlain);
+    await repoPlain.transition(run.id, { type: 'stop' }, new Date());
+    await repoPlain.transition(run.id, { type: 'stopped' }, new Date());
+    const services = Array.from({ length: 8 }, () =>
+      createSettlementService({ repo: createSettlementRepository(ctx.db), steps: [countingStep()], clock: systemClock, log: silent }),
+    );
+    const results = await Promise.all(services.map((s) => s.settle(run.id)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await applications(run.id)).toBe(1);
+  });
+
+  it('does not settle an active Run', async () => {
+    const settlement = createSettlementService({ repo: createSettlementRepository(ctx.db), steps: [countingStep()], clock: systemClock, log: silent });
+    const run = await newRun(createRunsRepository(ctx.db));
+    expect(await settlement.settle(run.id)).toBe(false);
+    expect((await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } })).settledAt).toBeNull();
+  });
+
+  it('rolls a failed settlement back and the sweep settles it later', async () => {
+    const failing = { on: true };
+    const warnings: string[] = [];
+    const settlement = createSettlementService({
+      repo: createSettlementRepository(ctx.db),
+      steps: [countingStep(failing)],
+      clock: systemClock,
+      log: { warn: (_o, msg) => warnings.push(msg) },
+    });
+    const repo = createRunsRepository(ctx.db, { onTerminal: settlement.afterTerminal });
+    const run = await newRun(repo);
+    await repo.transition(run.id, { type: 'stop' }, new Date());
+    const stopped = await repo.transition(run.id, { type: 'stopped' }, new Date());
+    // The transition stands even though its settlement failed.
+    expect(stopped?.status).toBe(8);
+    expect(warnings).toHaveLength(1);
+    expect((await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } })).settledAt).toBeNull();
+
+    failing.on = false;
+    const swept = await settlement.settlePending();
+    expect(swept.settled).toBeGreaterThanOrEqual(1);
+    expect(await applications(run.id)).toBe(1);
+    expect((await settlement.settlePending()).settled).toBe(0);
+  });
+
+  it('settles a Run stopped through the API before any worker took it', async () => {
+    const start = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/start`, headers: auth(org.apiKey), payload: { isExclusive: false } });
+    expect(start.statusCode, start.body).toBe(202);
+    const runId = start.json().id as number;
+    const stop = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/run/${runId}/stop`, headers: auth(org.apiKey) });
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(stop.json().status).toBe(8);
+    expect((await ctx.db.run.findUniqueOrThrow({ where: { id: runId } })).settledAt).not.toBeNull();
+  });
+});
