@@ -39,6 +39,14 @@ export interface Config {
     warmProcesses: number;
   };
   shutdownGraceSeconds: number;
+  schedules: {
+    /** How often a worker looks for due Schedules. */
+    tickSeconds: number;
+    /** Schedules claimed (and their Runs created) per transaction. */
+    batchSize: number;
+    /** The Run queues this worker consumes: the default one and/or server groups (WORKER_SERVER_GROUPS). */
+    workerServerGroups: { default: boolean; groups: number[] };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -170,7 +178,29 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
+    schedules: {
+      tickSeconds: int(env, 'SCHEDULE_TICK_SECONDS', 1, 1, 60),
+      batchSize: int(env, 'SCHEDULE_BATCH_SIZE', 200, 1, 10_000),
+      workerServerGroups: serverGroups(env, 'WORKER_SERVER_GROUPS'),
+    },
   };
+}
+
+/**
+ * WORKER_SERVER_GROUPS: comma-separated server group ids this worker executes Runs for, plus
+ * `default` for Runs without a group. Unset: `default` only.
+ */
+function serverGroups(env: Env, name: string): { default: boolean; groups: number[] } {
+  const raw = str(env, name, 'default');
+  const out = { default: false, groups: [] as number[] };
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    if (part.toLowerCase() === 'default') out.default = true;
+    else if (/^\d+$/.test(part) && Number(part) >= 1 && Number(part) <= 2147483647) out.groups.push(Number(part));
+    else throw new ConfigError(`${name} must list server group ids (positive integers) and/or "default", got "${raw}"`);
+  }
+  if (!out.default && out.groups.length === 0) throw new ConfigError(`${name} names no queue to serve`);
+  out.groups = [...new Set(out.groups)];
+  return out;
 }
 
 /** For entry points: load or print the problem and exit 1. */

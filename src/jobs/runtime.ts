@@ -7,12 +7,16 @@ import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
+import { createCreditsRepository } from '../services/billing/credits.repository.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
+import { createScheduleFiring } from '../services/schedules/firing.service.js';
+import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
 import { createSettlement } from '../services/settlement/index.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
-import { createQueue, createRunScheduler, redisConnection } from './queues.js';
+import { createGroupQueues, createQueue, createRunScheduler, redisConnection, runQueueName } from './queues.js';
 import { createRunChildPool } from './run-child-pool.js';
 import { createRunsProcessor } from './runs.processor.js';
+import { createSchedulesProcessor } from './schedules.processor.js';
 
 export interface WorkerRuntime {
   close(): Promise<void>;
@@ -27,11 +31,34 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const runsQueue = createQueue('runs', connection, prefix);
   const maintenanceQueue = createQueue('maintenance', connection, prefix);
   const settlement = createSettlement(db, { clock, log, config });
+  const runsRepo = createRunsRepository(db, { onTerminal: settlement.afterTerminal });
+  // Runs of a server group go to (and are retried in) that group's queue.
+  const groupQueues = createGroupQueues(connection, prefix);
+  const runScheduler = createRunScheduler(runsQueue, {
+    groupQueue: groupQueues.get,
+    serverGroupOf: async (runId) => (await runsRepo.findRun(runId))?.serverGroupId ?? null,
+  });
   const execution = createRunExecutionService({
-    repo: createRunsRepository(db, { onTerminal: settlement.afterTerminal }),
+    repo: runsRepo,
     clock,
     config,
-    scheduler: createRunScheduler(runsQueue),
+    scheduler: runScheduler,
+  });
+  const schedulesQueue = createQueue('schedules', connection, prefix);
+  const firing = createScheduleFiring({
+    repo: createSchedulesRepository(db),
+    runs: runsRepo,
+    credits: createCreditsRepository(db),
+    scheduler: runScheduler,
+    clock,
+    log,
+    batchSize: config.schedules.batchSize,
+  });
+  // Every worker declares the tick; BullMQ keeps one scheduler per id, so there is one tick per interval.
+  await schedulesQueue.upsertJobScheduler('schedule-tick', { every: config.schedules.tickSeconds * 1000 }, {
+    name: 'schedule-tick',
+    data: { task: 'tick' },
+    opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
   });
 
   await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {
@@ -49,9 +76,13 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
 
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
   pool.warm(config.runs.warmProcesses);
+  const served = config.schedules.workerServerGroups;
+  const runQueues = [...(served.default ? [runQueueName(null)] : []), ...served.groups.map((g) => runQueueName(g))];
+  const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool });
   const workers: Worker[] = [
     new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement }), { connection, prefix, concurrency: 1 }),
-    new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool }), {
+    // One Run queue per server group this worker serves (WORKER_SERVER_GROUPS), plus the default one.
+    ...runQueues.map((name) => new Worker(name, runsProcessor, {
       connection,
       prefix,
       concurrency: config.runs.workerConcurrency,
@@ -59,7 +90,8 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       // is noticed after this long (then the job comes back and the Run is ended as lost).
       lockDuration: 30_000,
       maxStalledCount: 1,
-    }),
+    })),
+    new Worker('schedules', createSchedulesProcessor({ firing }), { connection, prefix, concurrency: 1 }),
   ];
   for (const w of workers) {
     w.on('error', (err) => log.error({ err, queue: w.name }, 'worker error'));
@@ -82,7 +114,12 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       };
       await Promise.all(workers.map((w) => step(`worker ${w.name}`, () => w.close())));
       await step('run processes', () => pool.close());
-      await Promise.all([step('maintenance queue', () => maintenanceQueue.close()), step('runs queue', () => runsQueue.close())]);
+      await Promise.all([
+        step('maintenance queue', () => maintenanceQueue.close()),
+        step('runs queue', () => runsQueue.close()),
+        step('schedules queue', () => schedulesQueue.close()),
+        step('server group queues', () => groupQueues.close()),
+      ]);
       await step('database', () => db.$disconnect());
     },
   };

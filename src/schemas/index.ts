@@ -7,6 +7,7 @@ import { AgentDefinitionSchema } from '../engine/definition.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ProxyPoolSchema } from './proxy-pools.js';
 import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
+import { SchedulePageSchema, ScheduleSchema, UpcomingScheduleSchema } from './schedules.js';
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
 
@@ -33,6 +34,9 @@ export const modelSchemas: TSchema[] = [
   RunFileSchema,
   RunAllResultSchema,
   ProxyPoolSchema,
+  ScheduleSchema,
+  SchedulePageSchema,
+  UpcomingScheduleSchema,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */

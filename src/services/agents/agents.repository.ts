@@ -255,7 +255,7 @@ export function createAgentsRepository(db: Db) {
       // A second archive keeps the first archive time.
       await tx.agent.updateMany({ where: { id: agentId, isArchived: false }, data: { isArchived: true, archivedAt: at } });
       await tx.agent.update({ where: { id: agentId }, data: { lastActivity: at, updated: at } });
-      await tx.schedule.updateMany({ where: { agentId, isEnabled: true }, data: { isEnabled: false, updated: at } });
+      await tx.schedule.updateMany({ where: { agentId, isEnabled: true }, data: { isEnabled: false, nextRunTime: null, updated: at } });
     },
 
     /** Unarchives; Schedules stay disabled (service-spec "Agent archive"). */

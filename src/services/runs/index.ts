@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LocalStorage } from '../../engine/index.js';
-import { createQueue, createRunScheduler, redisConnection } from '../../jobs/queues.js';
+import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../../jobs/queues.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createSettlement } from '../settlement/index.js';
 import { createRunsRepository } from './runs.repository.js';
@@ -18,15 +18,20 @@ export default fp(async function runsModule(app: FastifyInstance) {
   // The queue connects on first use: an API instance that never starts a Run opens no connection.
   let queue: ReturnType<typeof createQueue<'runs'>> | undefined;
   const runQueue = () => (queue ??= createQueue('runs', redisConnection(app.config.redisUrl), app.config.redisPrefix));
-  const lazyScheduler: ReturnType<typeof createRunScheduler> = {
-    enqueueRun: (runId, attempt, delayMs) => createRunScheduler(runQueue()).enqueueRun(runId, attempt, delayMs),
-    removeRun: (runId, attempt) => createRunScheduler(runQueue()).removeRun(runId, attempt),
-  };
   const settlement = createSettlement(app.db, { clock: app.clock, log: app.log, config: app.config });
+  const repo = createRunsRepository(app.db, { onTerminal: settlement.afterTerminal });
+  // Runs of a server group live in that group's queue (stop removes their job there).
+  const groupQueues = createGroupQueues(redisConnection(app.config.redisUrl), app.config.redisPrefix);
+  const groups = { groupQueue: groupQueues.get, serverGroupOf: async (runId: number) => (await repo.findRun(runId))?.serverGroupId ?? null };
+  const lazyScheduler: ReturnType<typeof createRunScheduler> = {
+    enqueueRun: (runId, attempt, delayMs, serverGroupId) => createRunScheduler(runQueue(), groups).enqueueRun(runId, attempt, delayMs, serverGroupId),
+    enqueueNewRuns: (runs) => createRunScheduler(runQueue(), groups).enqueueNewRuns(runs),
+    removeRun: (runId, attempt) => createRunScheduler(runQueue(), groups).removeRun(runId, attempt),
+  };
   app.decorate(
     'runs',
     createRunsService({
-      repo: createRunsRepository(app.db, { onTerminal: settlement.afterTerminal }),
+      repo,
       access: app.access,
       storage: new LocalStorage(app.config.storageDir),
       clock: app.clock,
@@ -37,5 +42,6 @@ export default fp(async function runsModule(app: FastifyInstance) {
   );
   app.addHook('onClose', async () => {
     await queue?.close();
+    await groupQueues.close();
   });
 });

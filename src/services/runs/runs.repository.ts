@@ -53,33 +53,41 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /**
      * Inserts a Run in status Queuing (or Skipped). The Agent row is locked first, so two concurrent
      * starts of the same Agent are serialized and at most one exclusive Run is ever active.
+     * With `tx` the insert joins the caller's transaction, and the caller calls `afterCommit` once
+     * that transaction has committed. `skipReason` records the Run as Skipped with that message.
      */
-    async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean } = {}): Promise<RunRow> {
-      const created = await db.$transaction(async (tx) => {
+    async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean; skipReason?: string; tx?: Tx } = {}): Promise<RunRow> {
+      const insert = async (tx: Tx) => {
         await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${input.agentId} FOR UPDATE`;
         const active = await tx.run.findFirst({
           where: { agentId: input.agentId, status: { in: [...ACTIVE_STATUSES] } },
           select: { id: true, isExclusive: true },
         });
         let status: RunStatusValue = 4;
-        if (active && (input.isExclusive || active.isExclusive)) {
+        let skipped: string | null = opts.skipReason ?? null;
+        if (!skipped && active && (input.isExclusive || active.isExclusive)) {
           if (!opts.skipIfActive) throw new ActiveRunExistsError(`Agent ${input.agentId} already has an active Run (${active.id}).`);
-          status = 11;
+          skipped = `Skipped: Run ${active.id} of this exclusive Agent was still active.`;
         }
+        if (skipped) status = 11;
         const run = await tx.run.create({
           data: {
             ...input,
             status,
             statusChanged: at,
             endTime: status === 11 ? at : null,
-            errorMessage: status === 11 ? `Skipped: Run ${active!.id} of this exclusive Agent was still active.` : null,
+            errorMessage: skipped,
           },
         });
         await touchAgent(tx, run, at);
         return run;
-      });
-      return committed(created);
+      };
+      if (opts.tx) return insert(opts.tx);
+      return committed(await db.$transaction(insert));
     },
+
+    /** For a Run created inside the caller's transaction: call once that transaction has committed. */
+    afterCommit: committed,
 
     /** Applies `event` if the Run's current status allows it; null when it does not (raced). */
     async transition(runId: number, event: RunEvent, at: Date, patch: Prisma.RunUncheckedUpdateManyInput = {}): Promise<RunRow | null> {

@@ -154,7 +154,7 @@ export function fireTimesBetween(t: ScheduleTiming, from: Date, to: Date, limit:
   return out;
 }
 
-const PERIOD_NAMES: Record<number, [string, string]> = {
+const PERIOD_NAMES: Partial<Record<number, [string, string]>> = {
   1: ['minute', 'minutes'],
   2: ['hour', 'hours'],
   3: ['day', 'days'],
@@ -186,7 +186,7 @@ export function describeSchedule(t: ScheduleTiming): string | null {
   }
 }
 
-const ISO_PERIOD: Record<number, (n: number) => string> = {
+const ISO_PERIOD: Partial<Record<number, (n: number) => string>> = {
   1: (n) => `PT${n}M`,
   2: (n) => `PT${n}H`,
   3: (n) => `P${n}D`,

@@ -1,0 +1,132 @@
+// Firing: the worker's tick turns due Schedules into Runs. PostgreSQL is the source of truth: one
+// transaction claims a batch of due Schedules (FOR UPDATE SKIP LOCKED, so concurrent ticks of
+// several workers split the work), creates one Run per Schedule for its due fire time and advances
+// nextRunTime. The unique (scheduleId, scheduledFor) key of Run makes a second Run for the same fire
+// time impossible. Only after the commit are the Runs' jobs enqueued (deterministic job ids), so
+// a crash between the two leaves Queuing Runs that the Run reconciler re-queues.
+// A Schedule whose fire times were missed (workers down) runs once for the earliest missed time,
+// logs how many were missed, and continues from the next future time.
+import type { Logger } from 'pino';
+import type { Clock } from '../../lib/clock.js';
+import type { CreditsReader } from '../runs/runs.service.js';
+import type { RunRow, RunsRepository } from '../runs/runs.repository.js';
+import { RunStatus } from '../runs/status-machine.js';
+import { fireTimesBetween, nextFireAfter, ScheduleType } from './schedule-time.js';
+import { timingOf } from './schedules.service.js';
+import type { FiringAgent, ScheduleRow, SchedulesRepository } from './schedules.repository.js';
+
+/** Missed fire times are counted up to this many (then logged as "at least"). */
+const MISSED_COUNT_CAP = 1000;
+/** One tick stops after this many batches, so a huge backlog cannot hold a job for ever. */
+const MAX_BATCHES_PER_TICK = 100;
+
+export interface TickResult {
+  claimed: number;
+  queued: number;
+  skipped: number;
+}
+
+export function createScheduleFiring(deps: {
+  repo: SchedulesRepository;
+  runs: Pick<RunsRepository, 'createRun' | 'afterCommit'>;
+  credits: CreditsReader;
+  scheduler: { enqueueNewRuns(runs: Array<{ id: number; serverGroupId: number | null }>): Promise<void> };
+  clock: Clock;
+  log: Pick<Logger, 'info' | 'warn'>;
+  batchSize: number;
+}) {
+  const { repo, runs, credits, scheduler, clock, log, batchSize } = deps;
+
+  /** Why a fire cannot execute, recorded on a Skipped Run so the user sees it (null: it can run). */
+  function refusal(agent: FiringAgent, balance: number): string | null {
+    if (agent.version === null) return 'Skipped: the Agent has no definition.';
+    if (agent.validationStatus === 2) return 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.';
+    if (balance <= 0) return 'Skipped: the organization has no credits left.';
+    return null;
+  }
+
+  function runOf(s: ScheduleRow, agent: FiringAgent, fireAt: Date) {
+    const parallelism = s.parallelism ?? 1;
+    return {
+      organizationId: s.organizationId,
+      agentId: s.agentId,
+      agentVersion: agent.version ?? 0,
+      startedBy: `schedule ${s.id}${s.name ? ` (${s.name})` : ''}`,
+      startedByUserId: null,
+      scheduleId: s.id,
+      scheduledFor: fireAt,
+      parallelism,
+      parallelMaxConcurrency: s.parallelMaxConcurrency ?? Math.max(1, parallelism),
+      parallelExport: s.parallelExport,
+      proxyPoolId: s.proxyPoolId ?? agent.proxyPoolId,
+      serverGroupId: s.serverGroupId,
+      logLevel: s.logLevel,
+      logMode: s.logMode,
+      isExclusive: s.isExclusive,
+      isWaitOnFailure: s.isWaitOnFailure,
+      timeoutSeconds: agent.timeoutSeconds,
+      // Stored in the Run's own format already: `?name` values sealed, the rest as sent.
+      inputParameters: s.inputParameters,
+    };
+  }
+
+  /** One transaction: claim a batch, create its Runs, advance the Schedules. */
+  async function fireBatch(): Promise<TickResult & { runs: RunRow[] }> {
+    const now = clock.now();
+    const balances = new Map<number, number>();
+    const created = await repo.transaction(
+      async (tx) => {
+        const due = await repo.claimDue(now, batchSize, tx);
+        const agents = await repo.firingAgents([...new Set(due.map((s) => s.agentId))], tx);
+        for (const orgId of new Set(due.map((s) => s.organizationId))) {
+          if (!balances.has(orgId)) balances.set(orgId, await credits.balance(orgId, now));
+        }
+        // Agent rows are locked in one order by every tick, so two ticks cannot deadlock.
+        due.sort((a, b) => a.agentId - b.agentId || a.nextRunTime!.getTime() - b.nextRunTime!.getTime());
+        const out: RunRow[] = [];
+        for (const s of due) {
+          const fireAt = s.nextRunTime!;
+          const t = timingOf(s);
+          const next = s.scheduleType === ScheduleType.RunOnce ? null : nextFireAfter(t, now);
+          const missed = fireTimesBetween(t, fireAt, now, MISSED_COUNT_CAP).length;
+          if (missed > 0) {
+            log.warn({ scheduleId: String(s.id), agentId: s.agentId, dueAt: fireAt, missed, capped: missed >= MISSED_COUNT_CAP }, 'schedule missed fire times while no worker was ticking; running once now');
+          }
+          const agent = agents.get(s.agentId);
+          if (agent && !agent.isArchived) {
+            const skipReason = refusal(agent, balances.get(s.organizationId) ?? 0) ?? undefined;
+            out.push(await runs.createRun(runOf(s, agent, fireAt), now, { tx, skipIfActive: true, skipReason }));
+          }
+          // RunOnce disables itself once fired; a Schedule without a next time has nothing left to do.
+          const live = next !== null && agent !== undefined && !agent.isArchived;
+          await repo.advance(s.id, { nextRunTime: live ? next : null, isEnabled: live, lastFired: fireAt }, now, tx);
+        }
+        return { claimed: due.length, runs: out };
+      },
+      { timeout: 120_000 },
+    );
+    for (const run of created.runs) await runs.afterCommit(run);
+    const queued = created.runs.filter((r) => r.status === RunStatus.Queuing);
+    if (queued.length) await scheduler.enqueueNewRuns(queued.map((r) => ({ id: r.id, serverGroupId: r.serverGroupId })));
+    return { claimed: created.claimed, queued: queued.length, skipped: created.runs.length - queued.length, runs: created.runs };
+  }
+
+  return {
+    fireBatch,
+
+    /** Fires every due Schedule, batch after batch, until none is left (bounded per tick). */
+    async tick(): Promise<TickResult> {
+      const total: TickResult = { claimed: 0, queued: 0, skipped: 0 };
+      for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
+        const b = await fireBatch();
+        total.claimed += b.claimed;
+        total.queued += b.queued;
+        total.skipped += b.skipped;
+        if (b.claimed < batchSize) break;
+      }
+      if (total.claimed) log.info(total, 'schedules fired');
+      return total;
+    },
+  };
+}
+export type ScheduleFiring = ReturnType<typeof createScheduleFiring>;

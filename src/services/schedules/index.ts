@@ -1,0 +1,15 @@
+// Composition of the schedules domain for the API process: `app.schedules`.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createSchedulesRepository } from './schedules.repository.js';
+import { createSchedulesService, type SchedulesService } from './schedules.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    schedules: SchedulesService;
+  }
+}
+
+export default fp(async function schedulesModule(app: FastifyInstance) {
+  app.decorate('schedules', createSchedulesService({ repo: createSchedulesRepository(app.db), access: app.access, clock: app.clock, config: app.config }));
+});

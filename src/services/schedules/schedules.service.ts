@@ -1,0 +1,275 @@
+// The rules of Schedules as the API sees them: access, validation (design.md sections 1 and 5),
+// encrypted input parameters (service-spec rules; sealed at rest, never returned), nextRunTime,
+// enable/disable, and the upcoming fire times across the Schedules a caller can read.
+import type { Clock } from '../../lib/clock.js';
+import { ErrorCodes, NotFoundError, ValidationError } from '../../lib/errors.js';
+import type { ScheduleBody, ScheduleView } from '../../schemas/schedules.js';
+import type { AccessService } from '../access/access.service.js';
+import type { Principal } from '../identity/principal.js';
+import { openSentParameters, parseSentParameters, sealSentParameters } from '../runs/input-parameters.js';
+import {
+  cronProblem,
+  describeSchedule,
+  fireTimesBetween,
+  isValidTimeZone,
+  nextFireAfter,
+  scheduleExpression,
+  ScheduleType,
+  type ScheduleTiming,
+} from './schedule-time.js';
+import type { ScheduleData, ScheduleRow, SchedulesRepository } from './schedules.repository.js';
+
+/** What an encrypted parameter's value shows; sent back unchanged, it keeps the stored secret. */
+export const MASK = '********';
+/** A RunOnce Schedule must be at least this far ahead (service-spec "Limits"). */
+const RUN_ONCE_MIN_LEAD_MS = 60_000;
+const UPCOMING_MAX = 1000;
+
+export function timingOf(s: ScheduleTiming): ScheduleTiming {
+  return {
+    scheduleType: s.scheduleType,
+    cronExpression: s.cronExpression,
+    timezone: s.timezone,
+    startTime: s.startTime,
+    runEveryCount: s.runEveryCount,
+    runEveryPeriod: s.runEveryPeriod,
+  };
+}
+
+/** Stored parameters as returned: clear values as stored (rule 5), encrypted ones masked. */
+function visibleParameters(stored: string | null): string | null {
+  if (!stored) return stored;
+  const parsed = JSON.parse(stored) as Record<string, string>;
+  return JSON.stringify(Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, k.startsWith('?') ? MASK : v])));
+}
+
+export function toScheduleView(s: ScheduleRow): ScheduleView {
+  const t = timingOf(s);
+  return {
+    id: Number(s.id),
+    configId: s.agentId,
+    name: s.name,
+    schedule: scheduleExpression(t),
+    localSchedule: describeSchedule(t),
+    timezone: s.timezone,
+    nextRunTime: s.nextRunTime,
+    startTime: s.startTime,
+    scheduleType: s.scheduleType,
+    isEnabled: s.isEnabled,
+    runEveryCount: s.runEveryCount,
+    runEveryPeriod: s.runEveryPeriod,
+    inputParameters: visibleParameters(s.inputParameters),
+    parallelism: s.parallelism,
+    parallelMaxConcurrency: s.parallelMaxConcurrency,
+    parallelExport: s.parallelExport as ScheduleView['parallelExport'],
+    proxyPoolId: s.proxyPoolId,
+    serverGroupId: s.serverGroupId,
+    logLevel: s.logLevel as ScheduleView['logLevel'],
+    logMode: s.logMode as ScheduleView['logMode'],
+    isExclusive: s.isExclusive,
+    isWaitOnFailure: s.isWaitOnFailure,
+    created: s.created,
+    updated: s.updated,
+  };
+}
+
+/** Query dates: a date (midnight UTC) or a date-time. */
+function queryDate(value: string | undefined, name: string): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(d.getTime())) throw new ValidationError(`${name} must be an ISO 8601 date or date-time, got "${value}".`);
+  return d;
+}
+
+export function createSchedulesService(deps: { repo: SchedulesRepository; access: AccessService; clock: Clock; config: { encryptionKey: Buffer } }) {
+  const { repo, access, clock, config } = deps;
+
+  async function requireSchedule(principal: Principal, agentId: number, scheduleId: number, need: 'read' | 'write') {
+    const agent = await access.requireAgent(principal, agentId, need);
+    const schedule = await repo.findSchedule(BigInt(scheduleId));
+    if (!schedule || schedule.agentId !== agentId) throw new NotFoundError(`Schedule ${scheduleId} of agent ${agentId} was not found.`);
+    return { agent, schedule };
+  }
+
+  function requireNotArchived(agent: { id: number; isArchived: boolean }) {
+    if (agent.isArchived) throw new ValidationError(`Agent ${agent.id} is archived; unarchive it before changing its Schedules.`, ErrorCodes.AGENT_ARCHIVED);
+  }
+
+  /** Seals `?name` values; a masked value sent back keeps the stored secret. */
+  function storedParameters(sent: string | null | undefined, previous: string | null): string | null {
+    const params = parseSentParameters(sent);
+    if (params.length === 0) return null;
+    const kept = new Map(openSentParameters(config.encryptionKey, previous).filter((p) => p.encrypted).map((p) => [p.name, p.value]));
+    return sealSentParameters(
+      config.encryptionKey,
+      params.map((p) => (p.encrypted && p.value === MASK && kept.has(p.name) ? { ...p, value: kept.get(p.name)! } : p)),
+    );
+  }
+
+  /** Validates the resulting timing; `sent` says which timing fields the request carried. */
+  function checkTiming(t: ScheduleTiming, sent: ScheduleBody, enabled: boolean, now: Date) {
+    if (t.timezone !== null && !isValidTimeZone(t.timezone)) {
+      throw new ValidationError(`timezone "${t.timezone}" is not an IANA time-zone name (e.g. Europe/Paris).`, ErrorCodes.SCHEDULE_INVALID_TIMEZONE);
+    }
+    switch (t.scheduleType) {
+      case ScheduleType.Cron: {
+        if (!t.cronExpression) throw new ValidationError('A CRON Schedule (scheduleType 3) needs a cronExpression.', ErrorCodes.SCHEDULE_MISSING_FIELD);
+        const problem = cronProblem(t.cronExpression);
+        if (problem) throw new ValidationError(`cronExpression "${t.cronExpression}" is invalid: ${problem}.`, ErrorCodes.SCHEDULE_INVALID_CRON);
+        break;
+      }
+      case ScheduleType.RunOnce:
+        if (!t.startTime) throw new ValidationError('A RunOnce Schedule (scheduleType 1) needs a startTime.', ErrorCodes.SCHEDULE_MISSING_FIELD);
+        // A sent time must be a minute ahead; a stored one only matters if it would be enabled again.
+        if ((sent.startTime !== undefined || enabled) && t.startTime.getTime() < now.getTime() + RUN_ONCE_MIN_LEAD_MS) {
+          throw new ValidationError('startTime of a RunOnce Schedule must be at least 1 minute in the future.', ErrorCodes.SCHEDULE_START_TIME_TOO_SOON);
+        }
+        break;
+      case ScheduleType.RunEvery:
+        if (t.runEveryCount === null || t.runEveryPeriod === null) {
+          throw new ValidationError('A RunEvery Schedule (scheduleType 2) needs runEveryCount and runEveryPeriod.', ErrorCodes.SCHEDULE_MISSING_FIELD);
+        }
+        if (t.runEveryCount < 1) throw new ValidationError('runEveryCount must be at least 1.');
+        if (t.runEveryPeriod < 1 || t.runEveryPeriod > 5) throw new ValidationError('runEveryPeriod must be 1 (minutes), 2 (hours), 3 (days), 4 (weeks) or 5 (months).');
+        if (sent.startTime && t.startTime && t.startTime <= now) {
+          throw new ValidationError('startTime of a RunEvery Schedule must be in the future.', ErrorCodes.SCHEDULE_START_TIME_IN_PAST);
+        }
+        break;
+    }
+  }
+
+  async function checkProxyPool(principal: Principal, proxyPoolId: number | null) {
+    if (proxyPoolId === null) return;
+    const pool = await repo.findProxyPool(proxyPoolId);
+    if (!pool || pool.organizationId !== principal.organizationId) throw new ValidationError(`Proxy pool ${proxyPoolId} does not exist.`);
+  }
+
+  const positiveOrNull = (v: number | null | undefined) => (v && v > 0 ? v : null);
+  const pick = <T>(sent: T | null | undefined, current: T | null): T | null => (sent === undefined ? current : sent);
+
+  /**
+   * The Schedule that results from `body` applied over `current` (null on create): validated, with
+   * a RunEvery anchor when none was given and nextRunTime computed from now.
+   */
+  async function resolve(principal: Principal, body: ScheduleBody, current: ScheduleRow | null): Promise<ScheduleData> {
+    const now = clock.now();
+    const t: ScheduleTiming = {
+      scheduleType: body.scheduleType ?? current?.scheduleType ?? ScheduleType.None,
+      cronExpression: pick(body.cronExpression, current?.cronExpression ?? null)?.trim() || null,
+      timezone: pick(body.timezone, current?.timezone ?? null)?.trim() || null,
+      startTime: body.startTime === undefined ? (current?.startTime ?? null) : body.startTime === null ? null : new Date(body.startTime),
+      runEveryCount: pick(body.runEveryCount, current?.runEveryCount ?? null),
+      runEveryPeriod: pick(body.runEveryPeriod, current?.runEveryPeriod ?? null),
+    };
+    const isEnabled = body.isEnabled ?? current?.isEnabled ?? true;
+    const timingSent = (['scheduleType', 'cronExpression', 'timezone', 'startTime', 'runEveryCount', 'runEveryPeriod'] as const).some((k) => body[k] !== undefined);
+    checkTiming(t, body, isEnabled && (!current?.isEnabled || timingSent), now);
+    // RunEvery without a start: the first run is one period from now, and later ones follow from it.
+    if (t.scheduleType === ScheduleType.RunEvery && !t.startTime) {
+      t.startTime = nextFireAfter({ ...t, startTime: now }, now);
+    }
+    const proxyPoolId = positiveOrNull(pick(body.proxyPoolId, current?.proxyPoolId ?? null));
+    await checkProxyPool(principal, proxyPoolId);
+    const becameEnabled = isEnabled && !current?.isEnabled;
+    // A fire time already done is never due again, even if the clocks of API and worker disagree.
+    const from = current?.lastFired && current.lastFired > now ? current.lastFired : now;
+    const nextRunTime = !isEnabled ? null : timingSent || becameEnabled || !current ? nextFireAfter(t, from) : current.nextRunTime;
+    return {
+      organizationId: current?.organizationId ?? principal.organizationId,
+      agentId: current?.agentId ?? 0,
+      name: pick(body.name, current?.name ?? null),
+      ...t,
+      // `localSchedule` is computed from the Schedule; what a client sends is not kept.
+      localSchedule: null,
+      nextRunTime,
+      isEnabled,
+      inputParameters: body.inputParameters === undefined ? (current?.inputParameters ?? null) : storedParameters(body.inputParameters, current?.inputParameters ?? null),
+      parallelism: pick(body.parallelism, current?.parallelism ?? null),
+      parallelMaxConcurrency: pick(body.parallelMaxConcurrency, current?.parallelMaxConcurrency ?? null),
+      parallelExport: body.parallelExport ?? current?.parallelExport ?? 'Combined',
+      proxyPoolId,
+      serverGroupId: positiveOrNull(pick(body.serverGroupId, current?.serverGroupId ?? null)),
+      logLevel: body.logLevel ?? current?.logLevel ?? 'Info',
+      logMode: body.logMode ?? current?.logMode ?? 'Text',
+      isExclusive: body.isExclusive ?? current?.isExclusive ?? true,
+      isWaitOnFailure: body.isWaitOnFailure ?? current?.isWaitOnFailure ?? false,
+    };
+  }
+
+  return {
+    async list(principal: Principal, agentId: number, q: { pageIndex?: number; recordsPerPage?: number }) {
+      await access.requireAgent(principal, agentId, 'read');
+      if ((q.pageIndex !== undefined && q.pageIndex < 1) || (q.recordsPerPage !== undefined && q.recordsPerPage < 1)) {
+        throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
+      }
+      if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
+        const take = Math.min(q.recordsPerPage, 1000);
+        const [rows, total] = await Promise.all([repo.listSchedules(agentId, { skip: (q.pageIndex - 1) * take, take }), repo.countSchedules(agentId)]);
+        return { paged: true as const, schedules: rows.map(toScheduleView), totalRecordCount: total };
+      }
+      return { paged: false as const, schedules: (await repo.listSchedules(agentId)).map(toScheduleView) };
+    },
+
+    async get(principal: Principal, agentId: number, scheduleId: number) {
+      return toScheduleView((await requireSchedule(principal, agentId, scheduleId, 'read')).schedule);
+    },
+
+    async create(principal: Principal, agentId: number, body: ScheduleBody) {
+      const agent = await access.requireAgent(principal, agentId, 'write');
+      requireNotArchived(agent);
+      const data = await resolve(principal, body, null);
+      return toScheduleView(await repo.createSchedule({ ...data, organizationId: agent.organizationId, agentId }));
+    },
+
+    async update(principal: Principal, agentId: number, scheduleId: number, body: ScheduleBody) {
+      const { agent, schedule } = await requireSchedule(principal, agentId, scheduleId, 'write');
+      requireNotArchived(agent);
+      const data = await resolve(principal, body, schedule);
+      return toScheduleView(await repo.updateSchedule(schedule.id, data, clock.now()));
+    },
+
+    async remove(principal: Principal, agentId: number, scheduleId: number) {
+      const { schedule } = await requireSchedule(principal, agentId, scheduleId, 'write');
+      await repo.deleteSchedule(schedule.id);
+    },
+
+    /** Enabling computes nextRunTime from now; disabling clears it. */
+    async setEnabled(principal: Principal, agentId: number, scheduleId: number, enabled: boolean) {
+      const { agent, schedule } = await requireSchedule(principal, agentId, scheduleId, 'write');
+      if (enabled) requireNotArchived(agent);
+      if (schedule.isEnabled === enabled) return toScheduleView(schedule);
+      const data = await resolve(principal, { isEnabled: enabled }, schedule);
+      return toScheduleView(await repo.updateSchedule(schedule.id, { isEnabled: data.isEnabled, nextRunTime: data.nextRunTime }, clock.now()));
+    },
+
+    /** One entry per fire time in [startDate, endDate] (default: the next 24 hours), at most 1000. */
+    async upcoming(principal: Principal, q: { startDate?: string; endDate?: string }) {
+      const now = clock.now();
+      const start = queryDate(q.startDate, 'startDate') ?? now;
+      const end = queryDate(q.endDate, 'endDate') ?? new Date(start.getTime() + 86_400_000);
+      if (end < start) throw new ValidationError('endDate must not be before startDate.');
+      const spaces = await access.readableSpaceIds(principal);
+      // The earliest UPCOMING_MAX Schedules hold the earliest UPCOMING_MAX fire times.
+      const schedules = await repo.upcomingSchedules(principal.organizationId, spaces, end, UPCOMING_MAX);
+      const entries: Array<{ scheduleId: number; agentId: number; agentName: string; scheduleName: string | null; nextRunTime: Date; timezone: string | null; isEnabled: boolean }> = [];
+      let cutoff = end;
+      for (const s of schedules) {
+        if (!s.nextRunTime || s.nextRunTime > cutoff) break;
+        const first = s.nextRunTime >= start ? [s.nextRunTime] : [];
+        const from = s.nextRunTime >= start ? s.nextRunTime : new Date(start.getTime() - 1);
+        const times = [...first, ...fireTimesBetween(timingOf(s), from, cutoff, UPCOMING_MAX - first.length)];
+        for (const at of times) {
+          entries.push({ scheduleId: Number(s.id), agentId: s.agentId, agentName: s.agent.name, scheduleName: s.name, nextRunTime: at, timezone: s.timezone, isEnabled: s.isEnabled });
+        }
+        if (entries.length >= UPCOMING_MAX) {
+          entries.sort((a, b) => a.nextRunTime.getTime() - b.nextRunTime.getTime() || a.scheduleId - b.scheduleId);
+          entries.length = UPCOMING_MAX;
+          cutoff = entries[UPCOMING_MAX - 1].nextRunTime;
+        }
+      }
+      entries.sort((a, b) => a.nextRunTime.getTime() - b.nextRunTime.getTime() || a.scheduleId - b.scheduleId);
+      return entries.slice(0, UPCOMING_MAX);
+    },
+  };
+}
+export type SchedulesService = ReturnType<typeof createSchedulesService>;
