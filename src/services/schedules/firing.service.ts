@@ -77,6 +77,8 @@ export function createScheduleFiring(deps: {
     const created = await repo.transaction(
       async (tx) => {
         const due = await repo.claimDue(now, batchSize, tx);
+        // A fire time that already has its Run (the unique key held) is done: only advance past it.
+        const done = await repo.firedAlready(due.map((s) => ({ scheduleId: s.id, at: s.nextRunTime! })), tx);
         const agents = await repo.firingAgents([...new Set(due.map((s) => s.agentId))], tx);
         for (const orgId of new Set(due.map((s) => s.organizationId))) {
           if (!balances.has(orgId)) balances.set(orgId, await credits.balance(orgId, now));
@@ -93,7 +95,7 @@ export function createScheduleFiring(deps: {
             log.warn({ scheduleId: String(s.id), agentId: s.agentId, dueAt: fireAt, missed, capped: missed >= MISSED_COUNT_CAP }, 'schedule missed fire times while no worker was ticking; running once now');
           }
           const agent = agents.get(s.agentId);
-          if (agent && !agent.isArchived) {
+          if (agent && !agent.isArchived && !done.has(`${s.id}@${fireAt.getTime()}`)) {
             const skipReason = refusal(agent, balances.get(s.organizationId) ?? 0) ?? undefined;
             out.push(await runs.createRun(runOf(s, agent, fireAt), now, { tx, skipIfActive: true, skipReason }));
           }

@@ -1,6 +1,7 @@
 // All Prisma access of the schedules domain: the Schedule rows, the claim of due Schedules by the
 // tick (FOR UPDATE SKIP LOCKED, so ticks of several workers share the work and never take the
-// same row), and what firing needs to know about the Agents.
+// same row), and what firing needs to know about the Agents. Times are stored as UTC wall clock
+// (timestamp without time zone), so raw queries pass them as ISO strings cast to timestamp.
 import type { Db, Prisma } from '../../db/prisma.js';
 
 type Tx = Prisma.TransactionClient;
@@ -71,7 +72,7 @@ export function createSchedulesRepository(db: Db) {
     claimDue(at: Date, limit: number, tx: Tx): Promise<ScheduleRow[]> {
       return tx.$queryRaw<ScheduleRow[]>`
         SELECT * FROM "Schedule"
-        WHERE "isEnabled" = true AND "nextRunTime" <= ${at}
+        WHERE "isEnabled" = true AND "nextRunTime" <= ${at.toISOString()}::timestamp
         ORDER BY "nextRunTime", id
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED`;
@@ -88,6 +89,16 @@ export function createSchedulesRepository(db: Db) {
         ) v ON true
         WHERE a.id = ANY(${agentIds}::int[])`;
       return new Map(rows.map((r) => [r.id, r]));
+    },
+
+    /** Of the given (Schedule, fire time) pairs, those that already have their Run, as `id@ms` keys. */
+    async firedAlready(pairs: Array<{ scheduleId: bigint; at: Date }>, tx: Tx): Promise<Set<string>> {
+      if (pairs.length === 0) return new Set();
+      const rows = await tx.$queryRaw<Array<{ scheduleId: bigint; scheduledFor: Date }>>`
+        SELECT r."scheduleId", r."scheduledFor" FROM "Run" r
+        JOIN unnest(${pairs.map((p) => p.scheduleId)}::bigint[], ${pairs.map((p) => p.at.toISOString())}::timestamp[]) AS f(id, at)
+          ON r."scheduleId" = f.id AND r."scheduledFor" = f.at`;
+      return new Set(rows.map((r) => `${r.scheduleId}@${r.scheduledFor.getTime()}`));
     },
 
     /** After a fire: the next due time (null: none), whether it stays enabled, and the fire time done. */
