@@ -18,6 +18,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent catalogue list/search latency over 100,000 seeded Agents (bench/agents.ts)',
     run: runAgents,
   },
+  schedules: {
+    about: '10,000 Schedules due in the same minute with 2 worker processes (duplicates, misses, fire lag); tick cost with 100,000 idle',
+    run: async () => (await import('./schedules.js')).benchSchedules(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */

@@ -181,6 +181,22 @@ describe('the tick', () => {
     expect(run.settledAt).not.toBeNull();
   });
 
+  it('two exclusive Schedules of one Agent due together: the earlier fire runs, the other is Skipped naming it', async () => {
+    const { firing } = newFiring();
+    const agentId = await newAgent('Pair');
+    now = new Date('2026-06-01T12:30:00Z');
+    const first = await newSchedule(agentId, { scheduleType: 1, startTime: '2026-06-01T12:40:00Z' });
+    const second = await newSchedule(agentId, { scheduleType: 1, startTime: '2026-06-01T12:41:00Z' });
+    now = new Date('2026-06-01T12:45:00Z');
+    await firing.tick();
+    const [a] = await runsOf(ctx.db, first.id);
+    const [b] = await runsOf(ctx.db, second.id);
+    expect(a).toMatchObject({ status: 4, errorMessage: null });
+    expect(b).toMatchObject({ status: 11, errorMessage: `Skipped: Run ${a.id} of this exclusive Agent was still active.` });
+    const agent = (await call('GET', `/api/v1/agent/${agentId}`)).json();
+    expect(agent.status).toBe(11);
+  });
+
   it('RunOnce disables itself after it fires; a disabled Schedule never fires', async () => {
     const { firing } = newFiring();
     const agentId = await newAgent('Once');

@@ -30,6 +30,20 @@ export interface NewRun {
 
 export class ActiveRunExistsError extends Error {}
 
+/**
+ * The exclusivity rule of a new Run: refused (or Skipped, with skipIfActive) when it is exclusive
+ * and the Agent has an active Run, or when that active Run is itself exclusive.
+ */
+function admission(input: { agentId: number; isExclusive: boolean }, active: { id: number; isExclusive: boolean } | null, opts: { skipIfActive?: boolean; skipReason?: string }) {
+  let skipped: string | null = opts.skipReason ?? null;
+  if (!skipped && active && (input.isExclusive || active.isExclusive)) {
+    if (!opts.skipIfActive) throw new ActiveRunExistsError(`Agent ${input.agentId} already has an active Run (${active.id}).`);
+    skipped = `Skipped: Run ${active.id} of this exclusive Agent was still active.`;
+  }
+  const status: RunStatusValue = skipped ? 11 : 4;
+  return { status, skipped };
+}
+
 export interface RunsRepositoryHooks {
   /** Awaited after a transition to a terminal status has committed (settlement: metering, rollups). */
   onTerminal?(run: RunRow): Promise<void>;
@@ -53,23 +67,15 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /**
      * Inserts a Run in status Queuing (or Skipped). The Agent row is locked first, so two concurrent
      * starts of the same Agent are serialized and at most one exclusive Run is ever active.
-     * With `tx` the insert joins the caller's transaction, and the caller calls `afterCommit` once
-     * that transaction has committed. `skipReason` records the Run as Skipped with that message.
      */
-    async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean; skipReason?: string; tx?: Tx } = {}): Promise<RunRow> {
-      const insert = async (tx: Tx) => {
+    async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean } = {}): Promise<RunRow> {
+      const created = await db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${input.agentId} FOR UPDATE`;
         const active = await tx.run.findFirst({
           where: { agentId: input.agentId, status: { in: [...ACTIVE_STATUSES] } },
           select: { id: true, isExclusive: true },
         });
-        let status: RunStatusValue = 4;
-        let skipped: string | null = opts.skipReason ?? null;
-        if (!skipped && active && (input.isExclusive || active.isExclusive)) {
-          if (!opts.skipIfActive) throw new ActiveRunExistsError(`Agent ${input.agentId} already has an active Run (${active.id}).`);
-          skipped = `Skipped: Run ${active.id} of this exclusive Agent was still active.`;
-        }
-        if (skipped) status = 11;
+        const { status, skipped } = admission(input, active, opts);
         const run = await tx.run.create({
           data: {
             ...input,
@@ -81,12 +87,47 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         });
         await touchAgent(tx, run, at);
         return run;
-      };
-      if (opts.tx) return insert(opts.tx);
-      return committed(await db.$transaction(insert));
+      });
+      return committed(created);
     },
 
-    /** For a Run created inside the caller's transaction: call once that transaction has committed. */
+    /**
+     * `createRun` for many Runs at once inside the caller's transaction (Schedule fires): the same
+     * Agent locks (taken in id order) and the same exclusivity rule, applied in input order, in a
+     * fixed number of statements. Never throws for an active Run: those become Skipped.
+     */
+    async createRuns(inputs: Array<{ run: NewRun; skipReason?: string }>, at: Date, tx: Tx): Promise<RunRow[]> {
+      if (inputs.length === 0) return [];
+      const agentIds = [...new Set(inputs.map((i) => i.run.agentId))].sort((a, b) => a - b);
+      await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ANY(${agentIds}::int[]) ORDER BY id FOR UPDATE`;
+      // Per Agent, the active Run that decides: an exclusive one if there is one.
+      const activeRows = await tx.$queryRaw<Array<{ agentId: number; id: number; isExclusive: boolean }>>`
+        SELECT DISTINCT ON ("agentId") "agentId", id, "isExclusive" FROM "Run"
+        WHERE "agentId" = ANY(${agentIds}::int[]) AND status = ANY(${[...ACTIVE_STATUSES]}::int[])
+        ORDER BY "agentId", "isExclusive" DESC, id`;
+      const active = new Map(activeRows.map((r) => [r.agentId, { id: r.id, isExclusive: r.isExclusive }]));
+      // Ids first, so a Run skipped because of one created earlier in the batch can name it.
+      const ids = (await tx.$queryRaw<Array<{ id: number }>>`
+        SELECT nextval(pg_get_serial_sequence('"Run"', 'id'))::int AS id FROM generate_series(1, ${inputs.length}::int)`).map((r) => r.id);
+      const data = inputs.map(({ run, skipReason }, i) => {
+        const { status, skipped } = admission(run, active.get(run.agentId) ?? null, { skipIfActive: true, skipReason });
+        const current = active.get(run.agentId);
+        if (status === 4 && (!current || (run.isExclusive && !current.isExclusive))) active.set(run.agentId, { id: ids[i], isExclusive: run.isExclusive });
+        return { ...run, id: ids[i], status, statusChanged: at, endTime: status === 11 ? at : null, errorMessage: skipped };
+      });
+      const runs = await tx.run.createManyAndReturn({ data });
+      // The Agent's denormalised status follows its latest Run.
+      const latest = new Map<number, RunRow>();
+      for (const r of runs) if ((latest.get(r.agentId)?.id ?? 0) < r.id) latest.set(r.agentId, r);
+      const l = [...latest.values()];
+      await tx.$executeRaw`
+        UPDATE "Agent" a SET status = v.status, "lastRunId" = v.id, "lastActivity" = ${at.toISOString()}::timestamp
+        FROM unnest(${l.map((r) => r.agentId)}::int[], ${l.map((r) => r.id)}::int[], ${l.map((r) => r.status)}::int[]) AS v("agentId", id, status)
+        WHERE a.id = v."agentId" AND (a."lastRunId" IS NULL OR a."lastRunId" <= v.id)`;
+      return runs;
+    },
+
+    /** For Runs created inside the caller's transaction (`createRuns`): call once it has committed. */
     afterCommit: committed,
 
     /** Applies `event` if the Run's current status allows it; null when it does not (raced). */

@@ -28,7 +28,7 @@ export interface TickResult {
 
 export function createScheduleFiring(deps: {
   repo: SchedulesRepository;
-  runs: Pick<RunsRepository, 'createRun' | 'afterCommit'>;
+  runs: Pick<RunsRepository, 'createRuns' | 'afterCommit'>;
   credits: CreditsReader;
   scheduler: { enqueueNewRuns(runs: Array<{ id: number; serverGroupId: number | null }>): Promise<void> };
   clock: Clock;
@@ -83,9 +83,10 @@ export function createScheduleFiring(deps: {
         for (const orgId of new Set(due.map((s) => s.organizationId))) {
           if (!balances.has(orgId)) balances.set(orgId, await credits.balance(orgId, now));
         }
-        // Agent rows are locked in one order by every tick, so two ticks cannot deadlock.
+        // In fire-time order per Agent, so exclusivity within a batch follows the order of the fires.
         due.sort((a, b) => a.agentId - b.agentId || a.nextRunTime!.getTime() - b.nextRunTime!.getTime());
-        const out: RunRow[] = [];
+        const toCreate: Array<{ run: ReturnType<typeof runOf>; skipReason?: string }> = [];
+        const advanced: Array<{ id: bigint; nextRunTime: Date | null; isEnabled: boolean; lastFired: Date }> = [];
         for (const s of due) {
           const fireAt = s.nextRunTime!;
           const t = timingOf(s);
@@ -96,13 +97,14 @@ export function createScheduleFiring(deps: {
           }
           const agent = agents.get(s.agentId);
           if (agent && !agent.isArchived && !done.has(`${s.id}@${fireAt.getTime()}`)) {
-            const skipReason = refusal(agent, balances.get(s.organizationId) ?? 0) ?? undefined;
-            out.push(await runs.createRun(runOf(s, agent, fireAt), now, { tx, skipIfActive: true, skipReason }));
+            toCreate.push({ run: runOf(s, agent, fireAt), skipReason: refusal(agent, balances.get(s.organizationId) ?? 0) ?? undefined });
           }
           // RunOnce disables itself once fired; a Schedule without a next time has nothing left to do.
           const live = next !== null && agent !== undefined && !agent.isArchived;
-          await repo.advance(s.id, { nextRunTime: live ? next : null, isEnabled: live, lastFired: fireAt }, now, tx);
+          advanced.push({ id: s.id, nextRunTime: live ? next : null, isEnabled: live, lastFired: fireAt });
         }
+        const out = await runs.createRuns(toCreate, now, tx);
+        await repo.advance(advanced, now, tx);
         return { claimed: due.length, runs: out };
       },
       { timeout: 120_000 },

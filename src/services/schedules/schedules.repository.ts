@@ -101,9 +101,14 @@ export function createSchedulesRepository(db: Db) {
       return new Set(rows.map((r) => `${r.scheduleId}@${r.scheduledFor.getTime()}`));
     },
 
-    /** After a fire: the next due time (null: none), whether it stays enabled, and the fire time done. */
-    advance(id: bigint, data: { nextRunTime: Date | null; isEnabled: boolean; lastFired: Date }, at: Date, tx: Tx) {
-      return tx.schedule.update({ where: { id }, data: { ...data, updated: at }, select: { id: true } });
+    /** After fires: each Schedule's next due time (null: none), whether it stays enabled, and the fire time done. */
+    advance(rows: Array<{ id: bigint; nextRunTime: Date | null; isEnabled: boolean; lastFired: Date }>, at: Date, tx: Tx) {
+      if (rows.length === 0) return Promise.resolve(0);
+      return tx.$executeRaw`
+        UPDATE "Schedule" s SET "nextRunTime" = v.next, "isEnabled" = v.enabled, "lastFired" = v.fired, updated = ${at.toISOString()}::timestamp
+        FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.nextRunTime?.toISOString() ?? null)}::timestamp[],
+                    ${rows.map((r) => r.isEnabled)}::boolean[], ${rows.map((r) => r.lastFired.toISOString())}::timestamp[]) AS v(id, next, enabled, fired)
+        WHERE s.id = v.id`;
     },
 
     transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: { timeout?: number; maxWait?: number }): Promise<T> {
