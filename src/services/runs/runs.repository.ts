@@ -115,7 +115,21 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         if (status === 4 && (!current || (run.isExclusive && !current.isExclusive))) active.set(run.agentId, { id: ids[i], isExclusive: run.isExclusive });
         return { ...run, id: ids[i], status, statusChanged: at, endTime: status === 11 ? at : null, errorMessage: skipped };
       });
-      const runs = await tx.run.createManyAndReturn({ data });
+      // One INSERT over column arrays (Prisma's createManyAndReturn costs milliseconds per row here).
+      const col = <K extends keyof (typeof data)[number]>(k: K) => data.map((d) => d[k] ?? null);
+      const iso = (ds: Array<Date | null>) => ds.map((d) => d?.toISOString() ?? null);
+      const runs = await tx.$queryRaw<RunRow[]>`
+        INSERT INTO "Run" (id, "organizationId", "agentId", "agentVersion", "startedBy", "startedByUserId", "scheduleId", "scheduledFor",
+          parallelism, "parallelMaxConcurrency", "parallelExport", "proxyPoolId", "serverGroupId", "logLevel", "logMode", "isExclusive",
+          "isWaitOnFailure", "timeoutSeconds", "inputParameters", status, "statusChanged", "endTime", "errorMessage", created, updated)
+        SELECT v.*, clock_timestamp(), ${at.toISOString()}::timestamp FROM unnest(
+          ${col('id')}::int[], ${col('organizationId')}::int[], ${col('agentId')}::int[], ${col('agentVersion')}::int[], ${col('startedBy')}::text[],
+          ${col('startedByUserId')}::int[], ${col('scheduleId')}::bigint[], ${iso(col('scheduledFor'))}::timestamp[], ${col('parallelism')}::int[],
+          ${col('parallelMaxConcurrency')}::int[], ${col('parallelExport')}::text[], ${col('proxyPoolId')}::int[], ${col('serverGroupId')}::int[],
+          ${col('logLevel')}::text[], ${col('logMode')}::text[], ${col('isExclusive')}::boolean[], ${col('isWaitOnFailure')}::boolean[],
+          ${col('timeoutSeconds')}::int[], ${col('inputParameters')}::text[], ${col('status')}::int[], ${iso(col('statusChanged'))}::timestamp[],
+          ${iso(col('endTime'))}::timestamp[], ${col('errorMessage')}::text[]) AS v
+        RETURNING *`;
       // The Agent's denormalised status follows its latest Run.
       const latest = new Map<number, RunRow>();
       for (const r of runs) if ((latest.get(r.agentId)?.id ?? 0) < r.id) latest.set(r.agentId, r);
