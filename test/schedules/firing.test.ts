@@ -197,6 +197,20 @@ describe('the tick', () => {
     expect(agent.status).toBe(11);
   });
 
+  it('a fire of an Agent with an invalid definition is recorded as a Skipped Run saying why', async () => {
+    const { firing } = newFiring();
+    const res = await call('POST', '/api/v1/agent', { name: 'Invalid', spaceId: org.spaceId, definition: { ...definition, export: { format: 'csv', columns: [{ name: 'sku', required: true }] } } });
+    expect(res.json().validationStatus).toBe(2);
+    const agentId = res.json().id as number;
+    now = new Date('2026-06-01T12:50:00Z');
+    const s = await newSchedule(agentId, { scheduleType: 1, startTime: '2026-06-01T12:55:00Z' });
+    now = new Date('2026-06-01T12:56:00Z');
+    await firing.tick();
+    const [run] = await runsOf(ctx.db, s.id);
+    expect(run).toMatchObject({ status: 11, errorMessage: 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.' });
+    expect(run.settledAt).not.toBeNull();
+  });
+
   it('RunOnce disables itself after it fires; a disabled Schedule never fires', async () => {
     const { firing } = newFiring();
     const agentId = await newAgent('Once');

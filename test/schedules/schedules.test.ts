@@ -4,6 +4,7 @@
 // upcoming fire times. The clock is injected and moved by the tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../src/lib/crypto.js';
+import { CreateScheduleBody, UpdateScheduleBody } from '../../src/schemas/schedules.js';
 import type { BootstrapResult } from '../../src/services/identity/bootstrap.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
@@ -131,6 +132,17 @@ describe('create and read', () => {
     expect(page.json()).toEqual({ schedules: list.slice(2, 4), totalRecordCount: list.length });
     expectBadRequest(await call('GET', `${base()}?pageIndex=0&recordsPerPage=2`, orgA.apiKey), 'VALIDATION_FAILED');
     expect((await call('GET', base(otherAgentId), orgA.apiKey)).json()).toEqual([]);
+  });
+});
+
+describe('the OpenAPI body examples', () => {
+  it('are accepted by the server', async () => {
+    for (const example of CreateScheduleBody.examples as Json[]) await create(example);
+    const s = await create({ name: 'Example target', scheduleType: 0 });
+    for (const example of UpdateScheduleBody.examples as Json[]) {
+      const res = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, example);
+      expect(res.statusCode, res.body).toBe(200);
+    }
   });
 });
 

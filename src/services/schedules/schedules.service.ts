@@ -164,9 +164,10 @@ export function createSchedulesService(deps: { repo: SchedulesRepository; access
     const isEnabled = body.isEnabled ?? current?.isEnabled ?? true;
     const timingSent = (['scheduleType', 'cronExpression', 'timezone', 'startTime', 'runEveryCount', 'runEveryPeriod'] as const).some((k) => body[k] !== undefined);
     checkTiming(t, body, isEnabled && (!current?.isEnabled || timingSent), now);
-    // RunEvery without a start: the first run is one period from now, and later ones follow from it.
+    // RunEvery without a start: the first run is one period from now (whole seconds), and later ones follow from it.
     if (t.scheduleType === ScheduleType.RunEvery && !t.startTime) {
-      t.startTime = nextFireAfter({ ...t, startTime: now }, now);
+      const anchor = new Date(now.getTime() - (now.getTime() % 1000));
+      t.startTime = nextFireAfter({ ...t, startTime: anchor }, anchor);
     }
     const proxyPoolId = positiveOrNull(pick(body.proxyPoolId, current?.proxyPoolId ?? null));
     await checkProxyPool(principal, proxyPoolId);
