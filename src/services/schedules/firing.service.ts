@@ -70,8 +70,8 @@ export function createScheduleFiring(deps: {
     };
   }
 
-  /** One transaction: claim a batch, create its Runs, advance the Schedules. */
-  async function fireBatch(): Promise<TickResult & { runs: RunRow[] }> {
+  /** One transaction: claim a batch, create its Runs, advance the Schedules; then settle Skipped Runs. */
+  async function fireBatch(): Promise<TickResult & { queuedRuns: RunRow[] }> {
     const now = clock.now();
     const balances = new Map<number, number>();
     const created = await repo.transaction(
@@ -111,22 +111,34 @@ export function createScheduleFiring(deps: {
     );
     for (const run of created.runs) await runs.afterCommit(run);
     const queued = created.runs.filter((r) => r.status === RunStatus.Queuing);
-    if (queued.length) await scheduler.enqueueNewRuns(queued.map((r) => ({ id: r.id, serverGroupId: r.serverGroupId })));
-    return { claimed: created.claimed, queued: queued.length, skipped: created.runs.length - queued.length, runs: created.runs };
+    return { claimed: created.claimed, queued: queued.length, skipped: created.runs.length - queued.length, queuedRuns: queued };
   }
 
   return {
-    fireBatch,
-
-    /** Fires every due Schedule, batch after batch, until none is left (bounded per tick). */
+    /**
+     * Fires every due Schedule, batch after batch, until none is left (bounded per tick). A batch's
+     * jobs are enqueued while the next batch is claimed; the tick ends when all are enqueued.
+     */
     async tick(): Promise<TickResult> {
       const total: TickResult = { claimed: 0, queued: 0, skipped: 0 };
-      for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
-        const b = await fireBatch();
-        total.claimed += b.claimed;
-        total.queued += b.queued;
-        total.skipped += b.skipped;
-        if (b.claimed < batchSize) break;
+      let enqueued: Promise<void> = Promise.resolve();
+      try {
+        for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
+          const b = await fireBatch();
+          total.claimed += b.claimed;
+          total.queued += b.queued;
+          total.skipped += b.skipped;
+          if (b.queuedRuns.length) {
+            const jobs = b.queuedRuns.map((r) => ({ id: r.id, serverGroupId: r.serverGroupId }));
+            enqueued = enqueued.then(() => scheduler.enqueueNewRuns(jobs));
+            // Handled here so a failure waits for the `finally` below instead of ending the process.
+            enqueued.catch(() => {});
+          }
+          if (b.claimed < batchSize) break;
+        }
+      } finally {
+        // Failures reach BullMQ (the tick job fails); the Runs stay Queuing and the reconciler re-queues them.
+        await enqueued;
       }
       if (total.claimed) log.info(total, 'schedules fired');
       return total;
