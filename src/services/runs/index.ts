@@ -23,9 +23,8 @@ export default fp(async function runsModule(app: FastifyInstance) {
   // Runs of a server group live in that group's queue (stop removes their job there).
   const groupQueues = createGroupQueues(redisConnection(app.config.redisUrl), app.config.redisPrefix);
   const groups = { groupQueue: groupQueues.get, serverGroupOf: async (runId: number) => (await repo.findRun(runId))?.serverGroupId ?? null };
-  const lazyScheduler: ReturnType<typeof createRunScheduler> = {
-    enqueueRun: (runId, attempt, delayMs, serverGroupId) => createRunScheduler(runQueue(), groups).enqueueRun(runId, attempt, delayMs, serverGroupId),
-    enqueueNewRuns: (runs) => createRunScheduler(runQueue(), groups).enqueueNewRuns(runs),
+  const lazyScheduler: Pick<ReturnType<typeof createRunScheduler>, 'enqueueRun' | 'removeRun'> = {
+    enqueueRun: (runId, attempt, delayMs) => createRunScheduler(runQueue(), groups).enqueueRun(runId, attempt, delayMs),
     removeRun: (runId, attempt) => createRunScheduler(runQueue(), groups).removeRun(runId, attempt),
   };
   app.decorate(
