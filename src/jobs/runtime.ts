@@ -9,6 +9,8 @@ import { createIdentityRepository } from '../services/identity/identity.reposito
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createSettlement } from '../services/settlement/index.js';
+import { createCreditExpiry } from '../services/billing/billing.service.js';
+import { createCreditsRepository } from '../services/billing/credits.repository.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createQueue, createRunScheduler, redisConnection } from './queues.js';
 import { createRunChildPool } from './run-child-pool.js';
@@ -46,11 +48,15 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     name: 'reconcile-runs',
     data: { task: 'reconcile-runs' },
   });
+  await maintenanceQueue.upsertJobScheduler('expire-credits', { every: config.billing.expiryIntervalSeconds * 1000 }, {
+    name: 'expire-credits',
+    data: { task: 'expire-credits' },
+  });
 
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
   pool.warm(config.runs.warmProcesses);
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement, creditExpiry: createCreditExpiry({ credits: createCreditsRepository(db), clock }) }), { connection, prefix, concurrency: 1 }),
     new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool }), {
       connection,
       prefix,
