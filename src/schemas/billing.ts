@@ -64,7 +64,7 @@ export const AgentCostEntrySchema = Type.Object(
 export const AgentsCostSchema = Type.Object(
   {
     agents: Type.Array(Type.Ref(AgentCostEntrySchema)),
-    totalRecordCount: Type.Integer({ description: 'Agents with usage in the range that match the filters.' }),
+    totalRecordCount: Type.Integer({ description: 'Agents with a cost (of the selected usage types) in the range that match the filters.' }),
     totalCost: Type.Number({ description: 'Cost of every matching Agent in the range (all pages).' }),
     startDate: DateTime,
     endDate: DateTime,

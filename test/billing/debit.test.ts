@@ -3,16 +3,14 @@
 // stops paying and its expiry is recorded once. Real Postgres; the settlement of the service itself
 // (billing step included), driven by an injected clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { createPrisma, type Db } from '../../src/db/prisma.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createCreditExpiry } from '../../src/services/billing/billing.service.js';
 import { createCreditsRepository } from '../../src/services/billing/credits.repository.js';
-import { createRunsRepository } from '../../src/services/runs/runs.repository.js';
-import { createSettlement } from '../../src/services/settlement/index.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { expectProblem } from '../helpers/assertions.js';
+import { endRun as endRunAt, queuedRun as queuedRunAt } from '../helpers/billing.js';
 import { createAgent } from '../helpers/runs.js';
 
 const D = Prisma.Decimal;
@@ -24,8 +22,6 @@ const clock: Clock = { now: () => now };
 
 let ctx: TestContext;
 let processes: Db[];
-// Only Agent Inputs cost anything: a Run's cost is its inputCount.
-const config = () => loadConfig({ ...ctx.env, PRICE_SERVER_TIME_HOUR: '0', PRICE_EXPORT_GB: '0', PRICE_AGENT_INPUT: '1', PRICE_PROXY_DATA_GB: '0', PRICE_EXPORT_CPM: '0' });
 
 beforeAll(async () => {
   ctx = await createTestContext({ clock });
@@ -47,38 +43,8 @@ function grant(organizationId: number, amount: string, expiresAt: Date | null, a
   return createCreditsRepository(ctx.db).grant({ organizationId, amount, expiresAt, message: `grant ${amount}`, at });
 }
 
-/** A Run stopped before any worker took it, ending with `inputCount` inputs: its cost is inputCount. */
-async function queuedRun(organizationId: number, agentId: number) {
-  return createRunsRepository(ctx.db).createRun(
-    {
-      organizationId,
-      agentId,
-      agentVersion: 1,
-      startedBy: 'test',
-      startedByUserId: null,
-      parallelism: 1,
-      parallelMaxConcurrency: 1,
-      parallelExport: 'Combined',
-      proxyPoolId: null,
-      logLevel: 'Info',
-      logMode: 'Text',
-      isExclusive: false,
-      isWaitOnFailure: false,
-      timeoutSeconds: null,
-      inputParameters: null,
-    },
-    now,
-  );
-}
-
-async function endRun(db: Db, runId: number, inputCount: number) {
-  const warnings: string[] = [];
-  const settlement = createSettlement(db, { clock, log: { warn: (o, msg) => warnings.push(`${msg} ${JSON.stringify(o)}`) }, config: config() });
-  const repo = createRunsRepository(db, { onTerminal: settlement.afterTerminal });
-  await repo.transition(runId, { type: 'stop' }, now);
-  await repo.transition(runId, { type: 'stopped' }, now, { inputCount, endTime: now });
-  return warnings;
-}
+const queuedRun = (organizationId: number, agentId: number) => queuedRunAt(ctx.db, organizationId, agentId, now);
+const endRun = (db: Db, runId: number, inputCount: number) => endRunAt(db, ctx.env, clock, runId, { inputCount });
 
 const ledger = (organizationId: number) => ctx.db.creditTransaction.findMany({ where: { organizationId }, orderBy: { id: 'asc' } });
 

@@ -66,7 +66,7 @@ const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getAgentsUsage',
       summary: 'Cost per Agent in a date range, for the Agents the caller can read',
       description:
-        `${RANGE_RULES} Lists the Agents with usage in the range; totalRecordCount and totalCost cover every matching Agent. ` +
+        `${RANGE_RULES} Lists the Agents that cost something (in the selected usage types) in the range; totalRecordCount and totalCost cover every matching Agent. ` +
         'pageIndex is 1-based (default 1); recordsPerPage defaults to 50 and is clamped to 1000; sortColumn name (default) or cost; sortOrder 0 ascending (default) or 1 descending.',
       querystring: AgentsCostQuery,
       response: { 200: Type.Ref(AgentsCostSchema), ...errorResponses(400, 401, 403, 429) },

@@ -68,8 +68,8 @@ export function createUsageRepository(db: Db) {
 
     /**
      * Cost per Agent in a range (whole days from the rollup, partial edge days from the usage
-     * records), filtered, sorted and paged in the database, with the count and total of every
-     * matching Agent.
+     * records) for the Agents that cost something in it, filtered, sorted and paged in the database,
+     * with the count and total of every matching Agent.
      */
     async agentsReport(q: AgentsReportQuery): Promise<{ rows: AgentCostRow[]; total: number; totalCost: Decimal }> {
       const dailyCost = P.raw(q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '));
@@ -90,7 +90,7 @@ export function createUsageRepository(db: Db) {
       if (q.spaceIds) filters.push(q.spaceIds.length > 0 ? P.sql`a."spaceId" IN (${P.join(q.spaceIds)})` : P.sql`FALSE`);
       if (q.name) filters.push(P.sql`a.name ILIKE ${likePattern(q.name)}`);
       const matching = P.sql`
-        WITH c AS (SELECT "agentId", SUM(cost) AS cost FROM (${P.join(parts, ' UNION ALL ')}) u GROUP BY "agentId"),
+        WITH c AS (SELECT "agentId", SUM(cost) AS cost FROM (${P.join(parts, ' UNION ALL ')}) u GROUP BY "agentId" HAVING SUM(cost) > 0),
         m AS (
           SELECT a.id AS "agentId", a.name AS "agentName", a."spaceId" AS "spaceId", c.cost AS cost
           FROM c JOIN "Agent" a ON a.id = c."agentId"
