@@ -143,6 +143,40 @@ export function createCreditsRepository(db: Db) {
       return { rows, total };
     },
 
+    /** An operator's view of an organization's credits: balance, every grant, the latest ledger entries. */
+    async statement(organizationId: number, at: Date, limit: number) {
+      const [balance, grants, transactions] = await Promise.all([
+        balanceDecimal(organizationId, at),
+        db.creditGrant.findMany({ where: { organizationId }, orderBy: { id: 'asc' } }),
+        db.creditTransaction.findMany({ where: { organizationId }, orderBy: [{ created: 'desc' }, { id: 'desc' }], take: limit }),
+      ]);
+      const n = (d: Decimal) => d.toString();
+      return {
+        organizationId,
+        availableCredits: n(balance),
+        retrievedAt: at.toISOString(),
+        grants: grants.map((g) => ({
+          id: g.id,
+          amount: n(g.amount),
+          remaining: n(g.remaining),
+          expiresAt: g.expiresAt?.toISOString() ?? null,
+          expired: g.expiresAt !== null && g.expiresAt <= at,
+          message: g.message,
+          created: g.created.toISOString(),
+        })),
+        transactions: transactions.map((t) => ({
+          id: t.id,
+          created: t.created.toISOString(),
+          transactionType: t.transactionType,
+          amount: n(t.amount),
+          balance: n(t.balance),
+          grantId: t.grantId,
+          runId: t.runId,
+          message: t.message,
+        })),
+      };
+    },
+
     /** Credits debited for usage in [from, to). */
     async spent(organizationId: number, from: Date, to: Date): Promise<Decimal> {
       const agg = await db.creditTransaction.aggregate({
