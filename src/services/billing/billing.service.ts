@@ -53,7 +53,6 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
       const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
       const entries: LedgerEntry[] = [];
       for (const t of takes) {
-        await credits.take(tx, t.grantId, t.amount);
         entries.push({
           organizationId: run.organizationId,
           grantId: t.grantId,
@@ -79,7 +78,7 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
           created: at,
         });
       }
-      await credits.record(tx, entries);
+      await credits.debit(tx, takes, entries);
     },
   };
 }

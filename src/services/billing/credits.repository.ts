@@ -4,6 +4,7 @@
 // reference the organization), so the balances written into the ledger are exact and two debits
 // never spend the same credit. The CHECK "CreditGrant_remaining_nonnegative" backs this up.
 import type { Db, Prisma } from '../../db/prisma.js';
+import { Prisma as P } from '../../generated/prisma/client.js';
 import { Decimal, type GrantBalance } from './metering.js';
 
 type Tx = Prisma.TransactionClient | Db;
@@ -53,13 +54,27 @@ export function createCreditsRepository(db: Db) {
       });
     },
 
-    /** Takes `amount` from a grant; the CHECK constraint refuses anything that would go below zero. */
-    async take(tx: Prisma.TransactionClient, grantId: number, amount: Decimal): Promise<void> {
-      await tx.creditGrant.update({ where: { id: grantId }, data: { remaining: { decrement: amount } } });
-    },
-
-    async record(tx: Prisma.TransactionClient, entries: LedgerEntry[]): Promise<void> {
-      if (entries.length > 0) await tx.creditTransaction.createMany({ data: entries });
+    /**
+     * Takes each amount from its grant and writes the ledger entries, in one statement (the
+     * organization's lock is held meanwhile, so every round trip counts). The CHECK constraint
+     * refuses anything that would take a grant below zero.
+     */
+    async debit(tx: Prisma.TransactionClient, takes: Array<{ grantId: number; amount: Decimal }>, entries: LedgerEntry[]): Promise<void> {
+      if (entries.length === 0) return;
+      const ledger = P.sql`
+        INSERT INTO "CreditTransaction" ("organizationId", "grantId", "runId", "transactionType", amount, balance, "expiresAt", message, created)
+        VALUES ${P.join(entries.map((e) => P.sql`(${e.organizationId}, ${e.grantId}::int, ${e.runId}::int, ${e.transactionType}, ${e.amount.toString()}::numeric, ${e.balance.toString()}::numeric, ${e.expiresAt}::timestamp, ${e.message}, ${e.created}::timestamp)`))}`;
+      if (takes.length === 0) {
+        await tx.$executeRaw`${ledger}`;
+        return;
+      }
+      await tx.$executeRaw`
+        WITH taken AS (
+          UPDATE "CreditGrant" g SET remaining = g.remaining - v.amount
+          FROM (VALUES ${P.join(takes.map((t) => P.sql`(${t.grantId}::int, ${t.amount.toString()}::numeric)`))}) AS v(id, amount)
+          WHERE g.id = v.id
+        )
+        ${ledger}`;
     },
 
     /** Adds a grant and its ledger entry in one transaction. */

@@ -1,7 +1,6 @@
 // Usage records, the per-Agent daily cost rollup (UsageDaily) and the billing reports over them.
 import { Prisma as P } from '../../generated/prisma/client.js';
 import type { Db, Prisma } from '../../db/prisma.js';
-import { startOfUtcDay } from './report-range.js';
 import { Decimal, USAGE_COST_COLUMN, USAGE_TYPES, type UsageLine, type UsageType } from './metering.js';
 
 // Files that are not exports: the Run's log and the HTML kept of failed pages.
@@ -26,6 +25,9 @@ export interface AgentsReportQuery {
   page: { offset: number; limit: number };
 }
 
+// Days travel as text so that no session time zone shifts them.
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createUsageRepository(db: Db) {
@@ -41,23 +43,19 @@ export function createUsageRepository(db: Db) {
      * (runId, usageType) refuses a second metering of the same Run.
      */
     async record(tx: Prisma.TransactionClient, run: { id: number; organizationId: number; agentId: number }, lines: UsageLine[], at: Date): Promise<void> {
-      await tx.usageRecord.createMany({
-        data: lines.map((l) => ({
-          organizationId: run.organizationId,
-          agentId: run.agentId,
-          runId: run.id,
-          usageType: l.usageType,
-          quantity: l.quantity,
-          unitPrice: l.unitPrice,
-          cost: l.cost,
-          created: at,
-        })),
-      });
-      const costOf = (t: UsageType) => lines.find((l) => l.usageType === t)?.cost ?? new Decimal(0);
+      const rows = lines.map(
+        (l) => P.sql`(${run.organizationId}, ${run.agentId}, ${run.id}, ${l.usageType}, ${l.quantity.toString()}::numeric, ${l.unitPrice.toString()}::numeric, ${l.cost.toString()}::numeric, ${at})`,
+      );
+      const costOf = (t: UsageType) => (lines.find((l) => l.usageType === t)?.cost ?? new Decimal(0)).toString();
       const [st, eg, ai, pd, ec] = USAGE_TYPES.map(costOf);
+      // One statement (one round trip inside the settlement transaction): the records, then the day.
       await tx.$executeRaw`
+        WITH records AS (
+          INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
+          VALUES ${P.join(rows)}
+        )
         INSERT INTO "UsageDaily" ("agentId", "day", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost")
-        VALUES (${run.agentId}, ${startOfUtcDay(at)}::date, ${run.organizationId}, ${st}, ${eg}, ${ai}, ${pd}, ${ec})
+        VALUES (${run.agentId}, ${utcDay(at)}::date, ${run.organizationId}, ${st}::numeric, ${eg}::numeric, ${ai}::numeric, ${pd}::numeric, ${ec}::numeric)
         ON CONFLICT ("agentId", "day") DO UPDATE SET
           "serverTimeCost" = "UsageDaily"."serverTimeCost" + EXCLUDED."serverTimeCost",
           "exportGbCost" = "UsageDaily"."exportGbCost" + EXCLUDED."exportGbCost",
@@ -77,7 +75,7 @@ export function createUsageRepository(db: Db) {
       if (q.wholeDays) {
         parts.push(P.sql`
           SELECT "agentId", SUM(${dailyCost}) AS cost FROM "UsageDaily"
-          WHERE "organizationId" = ${q.organizationId} AND "day" >= ${q.wholeDays.from}::date AND "day" < ${q.wholeDays.to}::date
+          WHERE "organizationId" = ${q.organizationId} AND "day" >= ${utcDay(q.wholeDays.from)}::date AND "day" < ${utcDay(q.wholeDays.to)}::date
           GROUP BY "agentId"`);
       }
       for (const e of q.edges) {
