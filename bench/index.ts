@@ -22,6 +22,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: '10,000 Schedules due in the same minute with 2 worker processes (duplicates, misses, fire lag); tick cost with 100,000 idle',
     run: async () => (await import('./schedules.js')).benchSchedules(),
   },
+  billing: {
+    about: 'GET /billing/agents over 10,000 Agents and 1,000,000 usage records; debits per second on one organization',
+    run: async () => (await import('./billing.js')).benchBilling(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */
@@ -58,7 +62,8 @@ function usage(): string {
     ...Object.entries(SUITES).map(([name, s]) => `  ${name.padEnd(8)} ${s.about}`),
     '',
     'No suite: all of them, in this order. Options by environment: BENCH_RUNS, BENCH_WORKERS, BENCH_DIST,',
-    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine). See docs/benchmarks.md.',
+    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine); BENCH_BILLING_AGENTS, BENCH_BILLING_RECORDS,',
+    'BENCH_BILLING_ITERATIONS, BENCH_BILLING_DEBITS, BENCH_BILLING_CONCURRENCY (billing). See docs/benchmarks.md.',
   ].join('\n');
 }
 

@@ -19,6 +19,7 @@ import runsRoutes from './routes/runs/index.js';
 import spacesRoutes from './routes/spaces/index.js';
 import usersRoutes from './routes/users/index.js';
 import schedulesRoutes from './routes/schedules/index.js';
+import billingRoutes from './routes/billing/index.js';
 import { modelSchemas } from './schemas/index.js';
 import accessModule from './services/access/index.js';
 import agentsModule from './services/agents/index.js';
@@ -27,6 +28,7 @@ import proxyPoolsModule from './services/proxy-pools/index.js';
 import runsModule from './services/runs/index.js';
 import spacesModule from './services/spaces/index.js';
 import schedulesModule from './services/schedules/index.js';
+import billingModule from './services/billing/index.js';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -77,6 +79,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(runsModule);
   await app.register(proxyPoolsModule);
   await app.register(schedulesModule);
+  await app.register(billingModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
@@ -87,6 +90,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(runsRoutes);
   await app.register(proxyPoolsRoutes);
   await app.register(schedulesRoutes);
+  await app.register(billingRoutes);
 
   return app;
 }

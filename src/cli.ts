@@ -1,4 +1,4 @@
-// Operator commands: migrate, bootstrap, create-api-key, grant-credits, seed.
+// Operator commands: migrate, bootstrap, create-api-key, grant-credits, credits, seed.
 // Results go to stdout as one JSON object; logs go to stderr.
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from './config.js';
@@ -21,6 +21,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
                                             create an organization, admin, default Space, credits and an API key
   create-api-key --email EMAIL [--description TEXT] [--days N]
   grant-credits --org ID --amount N [--expires ISO] [--message TEXT]
+                                            add a credit grant (recorded as a Grant transaction)
+  credits --org ID [--limit N]              an organization's balance, grants and latest N (default 20) ledger entries
   seed --agents N [--org ID] [--spaces N]   fill an organization with N agents (demos, benchmarks)`;
 
 async function main(argv: string[]) {
@@ -86,7 +88,8 @@ async function main(argv: string[]) {
       const orgId = Number(o.org);
       const amount = Number(o.amount);
       if (!Number.isInteger(orgId) || orgId < 1) throw new UsageError('grant-credits needs --org ID');
-      if (!Number.isFinite(amount) || amount <= 0) throw new UsageError('--amount must be a positive number');
+      // Exact decimals only: the credit columns keep 6 decimal places.
+      if (!/^\d{1,12}(\.\d{1,6})?$/.test(o.amount ?? '') || amount <= 0) throw new UsageError('--amount must be a positive number with at most 6 decimal places');
       const expiresAt = o.expires ? new Date(o.expires) : null;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires must be an ISO date-time');
       const db = createPrisma(config.databaseUrl, { max: 2 });
@@ -94,12 +97,27 @@ async function main(argv: string[]) {
         if (!(await createIdentityRepository(db).findOrganization(orgId))) throw new UsageError(`no organization ${orgId}`);
         const { grant, balance } = await createCreditsRepository(db).grant({
           organizationId: orgId,
-          amount,
+          amount: o.amount!,
           expiresAt,
           message: o.message ?? 'Credits granted',
           at: new Date(),
         });
         out({ grantId: grant.id, organizationId: orgId, amount, expiresAt: expiresAt?.toISOString() ?? null, availableCredits: balance });
+      } finally {
+        await db.$disconnect();
+      }
+      return;
+    }
+    case 'credits': {
+      const o = opts({ org: { type: 'string' }, limit: { type: 'string' } });
+      const orgId = Number(o.org);
+      const limit = o.limit === undefined ? 20 : Number(o.limit);
+      if (!Number.isInteger(orgId) || orgId < 1) throw new UsageError('credits needs --org ID');
+      if (!Number.isInteger(limit) || limit < 0 || limit > 10_000) throw new UsageError('--limit must be an integer from 0 to 10000');
+      const db = createPrisma(config.databaseUrl, { max: 2 });
+      try {
+        if (!(await createIdentityRepository(db).findOrganization(orgId))) throw new UsageError(`no organization ${orgId}`);
+        out(await createCreditsRepository(db).statement(orgId, new Date(), limit));
       } finally {
         await db.$disconnect();
       }

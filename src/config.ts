@@ -47,6 +47,18 @@ export interface Config {
     /** The Run queues this worker consumes: the default one and/or server groups (WORKER_SERVER_GROUPS). */
     workerServerGroups: { default: boolean; groups: number[] };
   };
+  billing: {
+    /** Credits per unit of each usage type, as exact decimal strings (at most 6 decimal places). */
+    prices: {
+      serverTimeHour: string;
+      exportGb: string;
+      agentInput: string;
+      proxyDataGb: string;
+      exportCpm: string;
+    };
+    /** How often the worker records the expiry of grants whose expiresAt has passed. */
+    expiryIntervalSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +99,13 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
   }
+  return v;
+}
+
+/** A non-negative decimal price with at most 6 decimal places (the precision of the credit columns). */
+function price(env: Env, name: string, fallback: string): string {
+  const v = str(env, name, fallback).trim();
+  if (!/^\d{1,12}(\.\d{1,6})?$/.test(v)) throw new ConfigError(`${name} must be a non-negative decimal with at most 6 decimal places, got "${v}"`);
   return v;
 }
 
@@ -182,6 +201,16 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       tickSeconds: int(env, 'SCHEDULE_TICK_SECONDS', 1, 1, 60),
       batchSize: int(env, 'SCHEDULE_BATCH_SIZE', 200, 1, 10_000),
       workerServerGroups: serverGroups(env, 'WORKER_SERVER_GROUPS'),
+    },
+    billing: {
+      prices: {
+        serverTimeHour: price(env, 'PRICE_SERVER_TIME_HOUR', '1'),
+        exportGb: price(env, 'PRICE_EXPORT_GB', '0.5'),
+        agentInput: price(env, 'PRICE_AGENT_INPUT', '0.001'),
+        proxyDataGb: price(env, 'PRICE_PROXY_DATA_GB', '5'),
+        exportCpm: price(env, 'PRICE_EXPORT_CPM', '0.1'),
+      },
+      expiryIntervalSeconds: int(env, 'CREDIT_EXPIRY_INTERVAL_SECONDS', 300, 1, 86_400),
     },
   };
 }

@@ -1,13 +1,15 @@
 // Periodic housekeeping: purge refresh tokens a week after they expire; reconcile Runs whose worker
-// was lost and Runs whose wait-on-failure is over; settle terminal Runs whose settlement failed.
+// was lost and Runs whose wait-on-failure is over; settle terminal Runs whose settlement failed;
+// record the expiry of credit grants whose expiresAt has passed.
 import type { Job } from 'bullmq';
 import type { Clock } from '../lib/clock.js';
 import type { IdentityRepository } from '../services/identity/identity.repository.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
 import type { SettlementService } from '../services/settlement/settlement.service.js';
+import type { CreditExpiry } from '../services/billing/billing.service.js';
 import type { QueuePayloads } from './queues.js';
 
-export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; execution: Pick<RunExecutionService, 'reconcile'>; settlement: Pick<SettlementService, 'settlePending'> }) {
+export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; execution: Pick<RunExecutionService, 'reconcile'>; settlement: Pick<SettlementService, 'settlePending'>; creditExpiry: CreditExpiry }) {
   return async function processMaintenance(job: Job<QueuePayloads['maintenance']>) {
     switch (job.data.task) {
       case 'purge-expired-tokens': {
@@ -19,6 +21,8 @@ export function createMaintenanceProcessor(deps: { identity: Pick<IdentityReposi
         return deps.execution.reconcile();
       case 'settle-runs':
         return deps.settlement.settlePending();
+      case 'expire-credits':
+        return deps.creditExpiry.expireGrants();
     }
   };
 }

@@ -2,7 +2,7 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' };
+  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' };
   runs: { runId: number };
   schedules: { task: 'tick' };
 }

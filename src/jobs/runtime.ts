@@ -12,6 +12,7 @@ import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createScheduleFiring } from '../services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
 import { createSettlement } from '../services/settlement/index.js';
+import { createCreditExpiry } from '../services/billing/billing.service.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createGroupQueues, createQueue, createRunScheduler, redisConnection, runQueueName } from './queues.js';
 import { createRunChildPool } from './run-child-pool.js';
@@ -73,6 +74,10 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     name: 'reconcile-runs',
     data: { task: 'reconcile-runs' },
   });
+  await maintenanceQueue.upsertJobScheduler('expire-credits', { every: config.billing.expiryIntervalSeconds * 1000 }, {
+    name: 'expire-credits',
+    data: { task: 'expire-credits' },
+  });
 
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
   pool.warm(config.runs.warmProcesses);
@@ -80,7 +85,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const runQueues = [...(served.default ? [runQueueName(null)] : []), ...served.groups.map((g) => runQueueName(g))];
   const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool });
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement, creditExpiry: createCreditExpiry({ credits: createCreditsRepository(db), clock }) }), { connection, prefix, concurrency: 1 }),
     // One Run queue per server group this worker serves (WORKER_SERVER_GROUPS), plus the default one.
     ...runQueues.map((name) => new Worker(name, runsProcessor, {
       connection,

@@ -10,6 +10,7 @@ import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
 import { SchedulePageSchema, ScheduleSchema, UpcomingScheduleSchema } from './schedules.js';
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
+import { billingModelSchemas } from './billing.js';
 
 export const modelSchemas: TSchema[] = [
   ProblemDetailsSchema,
@@ -37,6 +38,7 @@ export const modelSchemas: TSchema[] = [
   ScheduleSchema,
   SchedulePageSchema,
   UpcomingScheduleSchema,
+  ...billingModelSchemas,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */

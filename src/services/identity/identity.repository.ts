@@ -75,9 +75,6 @@ export function createIdentityRepository(db: Db) {
     createSpace(data: { organizationId: number; name: string; description?: string; isDefaultAccess: boolean }, tx: Tx = db) {
       return tx.space.create({ data });
     },
-    createCreditGrant(data: { organizationId: number; amount: number; expiresAt: Date | null; message: string }, tx: Tx = db) {
-      return tx.creditGrant.create({ data: { ...data, remaining: data.amount } });
-    },
   };
 }
 export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

@@ -3,12 +3,16 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/prisma.js';
 import type { Clock } from '../../lib/clock.js';
+import { createBillingSettlementStep } from '../billing/billing.service.js';
+import { createCreditsRepository } from '../billing/credits.repository.js';
+import { createUsageRepository } from '../billing/usage.repository.js';
 import { createSettlementRepository } from './settlement.repository.js';
 import { createSettlementService, type SettlementLog, type SettlementStep } from './settlement.service.js';
 
 export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLog; config: Config }) {
   const steps: SettlementStep[] = [
-    // Usage metering and the credit debit (billing), then analytics rollups, are registered here.
+    // Usage metering and the credit debit (billing) first, then analytics rollups.
+    createBillingSettlementStep({ credits: createCreditsRepository(db), usage: createUsageRepository(db), prices: deps.config.billing.prices }),
   ];
   return createSettlementService({ repo: createSettlementRepository(db), steps, clock: deps.clock, log: deps.log });
 }

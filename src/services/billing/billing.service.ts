@@ -1,0 +1,225 @@
+// Billing: the settlement step that meters a terminal Run and debits its cost from the organization's
+// grants, the recording of grant expiries, and the billing reports (service-spec "Billing";
+// design.md section 6).
+import type { Clock } from '../../lib/clock.js';
+import { ValidationError } from '../../lib/errors.js';
+import type { AccessService } from '../access/access.service.js';
+import type { Principal } from '../identity/principal.js';
+import type { SettlementStep } from '../settlement/settlement.service.js';
+import type { CreditsRepository, LedgerEntry } from './credits.repository.js';
+import { allocate, Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
+import { bucketLabel, bucketLabels, parsePage, parseRange, parseSort, parseTimeUnit, splitByWholeDays } from './report-range.js';
+import type { UsageRepository } from './usage.repository.js';
+
+export const HISTORY_MAX_PER_PAGE = 100;
+export const AGENTS_MAX_PER_PAGE = 1000;
+const SPENDING_DEFAULT_DAYS = 30;
+
+const num = (d: Decimal) => d.toNumber();
+
+function usageTypesOrThrow(value: string | undefined): UsageType[] {
+  const types = parseUsageTypes(value);
+  if (!types) throw new ValidationError(`querystring.usageTypes must be a comma-separated list of: Server Time, Export GB, Agent Inputs, Proxy Data, Export CPM; got '${value}'.`);
+  return types;
+}
+
+export interface BillingDeps {
+  credits: CreditsRepository;
+  usage: UsageRepository;
+  access: Pick<AccessService, 'requireAgent' | 'readableSpaceIds'>;
+  clock: Clock;
+  prices: Prices;
+}
+
+/**
+ * The settlement step (registered first in src/services/settlement/index.ts): inside the claiming
+ * transaction, writes the Run's usage records and rollup, then, under the organization's row lock,
+ * takes the cost from its grants; what no grant covers is recorded as an Uncovered transaction.
+ */
+export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 'usage' | 'prices'>): SettlementStep {
+  const { credits, usage, prices } = deps;
+  return {
+    name: 'billing',
+    async apply(tx, run, at) {
+      const lines = meterRun(run, await usage.exportBytes(tx, run.id), prices);
+      if (lines.length === 0) return;
+      await usage.record(tx, run, lines, at);
+      const cost = totalCost(lines);
+      if (cost.isZero()) return;
+      // Taken last, so the lock is held for as short a time as the transaction allows.
+      await credits.lockOrganization(tx, run.organizationId);
+      const grants = await credits.payingGrants(tx, run.organizationId, at);
+      const { takes, uncovered } = allocate(grants, cost);
+      const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
+      const entries: LedgerEntry[] = [];
+      for (const t of takes) {
+        entries.push({
+          organizationId: run.organizationId,
+          grantId: t.grantId,
+          runId: run.id,
+          transactionType: 'Usage',
+          amount: t.amount.negated(),
+          balance: t.balanceAfter,
+          expiresAt: grants.find((g) => g.id === t.grantId)?.expiresAt ?? null,
+          message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
+          created: at,
+        });
+      }
+      if (uncovered.gt(0)) {
+        entries.push({
+          organizationId: run.organizationId,
+          grantId: null,
+          runId: run.id,
+          transactionType: 'Uncovered',
+          amount: uncovered.negated(),
+          balance: new Decimal(0),
+          expiresAt: null,
+          message: `Run ${run.id} of agent ${run.agentId}: ${uncovered.toString()} of its cost ${cost.toString()} exceeded the available credits`,
+          created: at,
+        });
+      }
+      await credits.debit(tx, takes, entries);
+    },
+  };
+}
+
+/** The maintenance task: records the expiry of every grant whose expiresAt has passed. */
+export function createCreditExpiry(deps: Pick<BillingDeps, 'credits' | 'clock'>) {
+  return {
+    async expireGrants(): Promise<{ organizations: number; expired: number }> {
+      const at = deps.clock.now();
+      const orgs = await deps.credits.organizationsWithDueExpiries(at);
+      let expired = 0;
+      for (const org of orgs) expired += await deps.credits.expireDue(org, at);
+      return { organizations: orgs.length, expired };
+    },
+  };
+}
+export type CreditExpiry = ReturnType<typeof createCreditExpiry>;
+
+export function createBillingService(deps: BillingDeps) {
+  const { credits, usage, access, clock } = deps;
+
+  return {
+    async credits(principal: Principal) {
+      const at = clock.now();
+      return { availableCredits: num(await credits.balanceDecimal(principal.organizationId, at)), organizationId: principal.organizationId, retrievedAt: at };
+    },
+
+    async history(principal: Principal, q: { pageIndex?: number; recordsPerPage?: number }) {
+      const page = parsePage(q.pageIndex, q.recordsPerPage, HISTORY_MAX_PER_PAGE);
+      const { rows, total } = await credits.history(principal.organizationId, { offset: page.offset, limit: page.recordsPerPage });
+      return {
+        transactions: rows.map((t) => ({
+          id: t.id,
+          transactionType: t.transactionType,
+          amount: num(t.amount),
+          balance: num(t.balance),
+          created: t.created,
+          expiresAt: t.expiresAt,
+          message: t.message,
+        })),
+        totalCount: total,
+        pageIndex: page.pageIndex,
+        recordsPerPage: page.recordsPerPage,
+      };
+    },
+
+    async spending(principal: Principal, q: { startDate?: string; endDate?: string }) {
+      const now = clock.now();
+      const range = parseRange(q.startDate, q.endDate, { start: new Date(now.getTime() - SPENDING_DEFAULT_DAYS * 86_400_000), end: now });
+      const [spent, balance] = await Promise.all([
+        credits.spent(principal.organizationId, range.start, range.endExclusive),
+        credits.balanceDecimal(principal.organizationId, now),
+      ]);
+      return { totalSpent: num(spent), startDate: range.start, endDate: range.end, organizationId: principal.organizationId, currentBalance: num(balance) };
+    },
+
+    async agents(
+      principal: Principal,
+      q: { startDate?: string; endDate?: string; pageIndex?: number; recordsPerPage?: number; sortColumn?: string; sortOrder?: number; name?: string; usageTypes?: string },
+    ) {
+      const range = parseRange(q.startDate, q.endDate);
+      const usageTypes = usageTypesOrThrow(q.usageTypes);
+      const column = parseSort(q.sortColumn, ['name', 'cost'] as const, 'name');
+      const page = parsePage(q.pageIndex, q.recordsPerPage, AGENTS_MAX_PER_PAGE);
+      const readable = await access.readableSpaceIds(principal);
+      const split = splitByWholeDays(range);
+      const report = await usage.agentsReport({
+        organizationId: principal.organizationId,
+        spaceIds: readable === 'all' ? null : readable,
+        name: q.name && q.name.trim() !== '' ? q.name.trim() : null,
+        usageTypes,
+        wholeDays: split.days,
+        edges: split.edges,
+        sort: { column, descending: q.sortOrder === 1 },
+        page: { offset: page.offset, limit: page.recordsPerPage },
+      });
+      return {
+        agents: report.rows.map((r) => ({ agentId: r.agentId, agentName: r.agentName, cost: num(new Decimal(r.cost)), spaceId: r.spaceId })),
+        totalRecordCount: report.total,
+        totalCost: num(report.totalCost),
+        startDate: range.start,
+        endDate: range.end,
+      };
+    },
+
+    async agentBreakdown(principal: Principal, agentId: number, q: { startDate?: string; endDate?: string; timeUnit?: string; usageTypes?: string }) {
+      const range = parseRange(q.startDate, q.endDate);
+      const unit = parseTimeUnit(q.timeUnit);
+      const usageTypes = usageTypesOrThrow(q.usageTypes);
+      const labels = bucketLabels(range, unit);
+      const agent = await access.requireAgent(principal, agentId, 'read');
+      const index = new Map(labels.map((l, i) => [l, i]));
+      const series = new Map(usageTypes.map((t) => [t, labels.map(() => new Decimal(0))]));
+      for (const row of await usage.costByDay(agentId, range.start, range.endExclusive, usageTypes)) {
+        const i = index.get(bucketLabel(new Date(row.day), unit));
+        const data = series.get(row.usageType);
+        if (i !== undefined && data) data[i] = data[i].plus(new Decimal(row.cost));
+      }
+      const types = usageTypes.map((type) => {
+        const data = series.get(type)!;
+        return { type, data: data.map(num), totalCost: num(totalCost(data.map((cost) => ({ cost })))) };
+      });
+      const total = usageTypes.reduce((sum, t) => sum.plus(totalCost(series.get(t)!.map((cost) => ({ cost })))), new Decimal(0));
+      return { agentId, agentName: agent.name, labels, usageTypes: types, totalCost: num(total), startDate: range.start, endDate: range.end };
+    },
+
+    async agentRuns(
+      principal: Principal,
+      agentId: number,
+      q: { startDate?: string; endDate?: string; pageIndex?: number; recordsPerPage?: number; sortColumn?: string; sortOrder?: number; usageTypes?: string },
+    ) {
+      const range = parseRange(q.startDate, q.endDate);
+      const usageTypes = usageTypesOrThrow(q.usageTypes);
+      const column = parseSort(q.sortColumn, ['date', 'cost', 'duration'] as const, 'date');
+      const page = parsePage(q.pageIndex, q.recordsPerPage, AGENTS_MAX_PER_PAGE);
+      const agent = await access.requireAgent(principal, agentId, 'read');
+      const report = await usage.runsReport({
+        agentId,
+        from: range.start,
+        to: range.endExclusive,
+        usageTypes,
+        // Newest first unless sortOrder says otherwise.
+        sort: { column, descending: q.sortOrder === undefined ? column === 'date' : q.sortOrder === 1 },
+        page: { offset: page.offset, limit: page.recordsPerPage },
+      });
+      const uncovered = await credits.runsWithUncovered(report.rows.map((r) => r.runId));
+      return {
+        runs: report.rows.map((r) => ({
+          runId: r.runId,
+          date: r.date,
+          startTime: r.startTime,
+          endTime: r.endTime,
+          cost: num(new Decimal(r.cost)),
+          billingType: uncovered.has(r.runId) ? 'Uncovered' : 'Credits',
+        })),
+        totalRecordCount: report.total,
+        totalCost: num(report.totalCost),
+        agentId,
+        agentName: agent.name,
+      };
+    },
+  };
+}
+export type BillingService = ReturnType<typeof createBillingService>;

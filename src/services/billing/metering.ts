@@ -1,0 +1,123 @@
+// Pure rules of billing: what a terminal Run used (per usage type, priced from configuration), how a
+// cost is spread over an organization's grants, and the names the API accepts. Exact decimals
+// throughout (Prisma's Decimal); amounts are rounded half-up to the 6 places of the credit columns.
+import { Prisma } from '../../generated/prisma/client.js';
+
+export const Decimal = Prisma.Decimal;
+export type Decimal = Prisma.Decimal;
+
+export const USAGE_TYPES = ['Server Time', 'Export GB', 'Agent Inputs', 'Proxy Data', 'Export CPM'] as const;
+export type UsageType = (typeof USAGE_TYPES)[number];
+
+/** The rollup column (UsageDaily) that holds each usage type's cost. */
+export const USAGE_COST_COLUMN: Record<UsageType, string> = {
+  'Server Time': 'serverTimeCost',
+  'Export GB': 'exportGbCost',
+  'Agent Inputs': 'agentInputsCost',
+  'Proxy Data': 'proxyDataCost',
+  'Export CPM': 'exportCpmCost',
+};
+
+export interface Prices {
+  serverTimeHour: string;
+  exportGb: string;
+  agentInput: string;
+  proxyDataGb: string;
+  exportCpm: string;
+}
+
+export interface MeteredRun {
+  startTime: Date | null;
+  endTime: Date | null;
+  inputCount: number;
+  traffic: bigint;
+  proxyPoolId: number | null;
+  recordsExported: number;
+}
+
+export interface UsageLine {
+  usageType: UsageType;
+  quantity: Decimal;
+  unitPrice: Decimal;
+  cost: Decimal;
+}
+
+const PLACES = 6;
+const round = (d: Decimal) => d.toDecimalPlaces(PLACES, Decimal.ROUND_HALF_UP);
+// Decimal gigabytes (10^9 bytes), as storage and transfer are usually sold.
+const BYTES_PER_GB = new Decimal(1_000_000_000);
+const MS_PER_HOUR = new Decimal(3_600_000);
+
+/**
+ * The usage of one Run. Server Time is the runtime of its last execution (startTime to endTime; none
+ * if it never started), Export GB the bytes of its export files, Agent Inputs its input rows, Proxy
+ * Data the bytes it received when it ran through a proxy pool, Export CPM its exported records per
+ * thousand. Types with a zero quantity are left out (nothing was used).
+ */
+export function meterRun(run: MeteredRun, exportBytes: bigint, prices: Prices): UsageLine[] {
+  const runtimeMs = run.startTime && run.endTime ? Math.max(0, run.endTime.getTime() - run.startTime.getTime()) : 0;
+  const quantities: Array<[UsageType, Decimal, string]> = [
+    ['Server Time', new Decimal(runtimeMs).div(MS_PER_HOUR), prices.serverTimeHour],
+    ['Export GB', new Decimal(exportBytes.toString()).div(BYTES_PER_GB), prices.exportGb],
+    ['Agent Inputs', new Decimal(run.inputCount), prices.agentInput],
+    ['Proxy Data', run.proxyPoolId ? new Decimal(run.traffic.toString()).div(BYTES_PER_GB) : new Decimal(0), prices.proxyDataGb],
+    ['Export CPM', new Decimal(run.recordsExported).div(1000), prices.exportCpm],
+  ];
+  const lines: UsageLine[] = [];
+  for (const [usageType, raw, price] of quantities) {
+    const quantity = round(raw);
+    if (quantity.isZero()) continue;
+    const unitPrice = new Decimal(price);
+    lines.push({ usageType, quantity, unitPrice, cost: round(quantity.times(unitPrice)) });
+  }
+  return lines;
+}
+
+export function totalCost(lines: readonly { cost: Decimal }[]): Decimal {
+  return lines.reduce((sum, l) => sum.plus(l.cost), new Decimal(0));
+}
+
+export interface GrantBalance {
+  id: number;
+  remaining: Decimal;
+}
+
+export interface Allocation {
+  /** What each touched grant gives, in the order given, with the organization's balance after it. */
+  takes: Array<{ grantId: number; amount: Decimal; balanceAfter: Decimal }>;
+  /** The part of the cost no grant could cover (0 when fully paid). */
+  uncovered: Decimal;
+}
+
+/**
+ * Spreads `cost` over `grants`, which the caller passes in consumption order (soonest-expiring first,
+ * then oldest) and holds locked. A grant never gives more than it has.
+ */
+export function allocate(grants: readonly GrantBalance[], cost: Decimal): Allocation {
+  let balance = grants.reduce((sum, g) => sum.plus(g.remaining), new Decimal(0));
+  let left = cost;
+  const takes: Allocation['takes'] = [];
+  for (const g of grants) {
+    if (left.lte(0)) break;
+    if (g.remaining.lte(0)) continue;
+    const amount = Decimal.min(g.remaining, left);
+    left = left.minus(amount);
+    balance = balance.minus(amount);
+    takes.push({ grantId: g.id, amount, balanceAfter: balance });
+  }
+  return { takes, uncovered: left.gt(0) ? left : new Decimal(0) };
+}
+
+/** Parses the `usageTypes` query (comma-separated, case-insensitive); empty means every type. */
+export function parseUsageTypes(value: string | undefined): UsageType[] | null {
+  if (value === undefined || value.trim() === '') return [...USAGE_TYPES];
+  const out: UsageType[] = [];
+  for (const part of value.split(',')) {
+    const name = part.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (name === '') continue;
+    const hit = USAGE_TYPES.find((t) => t.toLowerCase() === name);
+    if (!hit) return null;
+    if (!out.includes(hit)) out.push(hit);
+  }
+  return out.length > 0 ? out : [...USAGE_TYPES];
+}

@@ -1,0 +1,126 @@
+// Pure rules of the billing reports' query inputs: date ranges, sort columns, paging and time buckets.
+// Invalid values throw ValidationError (400 VALIDATION_FAILED).
+import { ValidationError } from '../../lib/errors.js';
+
+const DAY_MS = 86_400_000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+// ISO 8601 date-time; without an offset it is read as UTC (design.md section 1: times are UTC).
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+export interface DateRange {
+  /** Inclusive. */
+  start: Date;
+  /** Exclusive: a date-only end covers that whole day, a date-time end is included to the millisecond. */
+  endExclusive: Date;
+  /** The inclusive end echoed in responses. */
+  end: Date;
+}
+
+function parseDate(value: string, name: string, edge: 'start' | 'end'): { at: Date; dateOnly: boolean } {
+  const text = value.trim();
+  if (DATE_ONLY.test(text)) {
+    const at = new Date(`${text}T00:00:00.000Z`);
+    if (!Number.isNaN(at.getTime()) && at.toISOString().startsWith(text)) return { at, dateOnly: true };
+  } else if (DATE_TIME.test(text)) {
+    const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`;
+    const at = new Date(withZone);
+    if (!Number.isNaN(at.getTime())) return { at, dateOnly: false };
+  }
+  throw new ValidationError(`querystring.${name} must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z); got '${value}' (${edge} of the range).`);
+}
+
+/** A range from the two query dates; `fallback` supplies missing ones (required ones have none). */
+export function parseRange(startDate: string | undefined, endDate: string | undefined, fallback?: { start: Date; end: Date }): DateRange {
+  if (startDate === undefined || startDate.trim() === '') {
+    if (!fallback) throw new ValidationError('querystring.startDate is required.');
+  }
+  if (endDate === undefined || endDate.trim() === '') {
+    if (!fallback) throw new ValidationError('querystring.endDate is required.');
+  }
+  const start = startDate?.trim() ? parseDate(startDate, 'startDate', 'start').at : fallback!.start;
+  let endExclusive: Date;
+  if (endDate?.trim()) {
+    const e = parseDate(endDate, 'endDate', 'end');
+    endExclusive = new Date(e.at.getTime() + (e.dateOnly ? DAY_MS : 1));
+  } else {
+    endExclusive = new Date(fallback!.end.getTime() + 1);
+  }
+  if (endExclusive.getTime() <= start.getTime()) {
+    throw new ValidationError('querystring.endDate must not be before querystring.startDate.');
+  }
+  return { start, endExclusive, end: new Date(endExclusive.getTime() - 1) };
+}
+
+export const startOfUtcDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+export const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY_MS);
+
+/**
+ * Splits a range into whole UTC days (answered from the daily rollup) and the partial edges before
+ * and after them (answered from the usage records). `days` is null when no whole day fits.
+ */
+export function splitByWholeDays(range: DateRange): { days: { from: Date; to: Date } | null; edges: Array<{ from: Date; to: Date }> } {
+  const firstWhole = startOfUtcDay(range.start).getTime() === range.start.getTime() ? range.start : addDays(startOfUtcDay(range.start), 1);
+  const afterLastWhole = startOfUtcDay(range.endExclusive);
+  if (afterLastWhole.getTime() <= firstWhole.getTime()) return { days: null, edges: [{ from: range.start, to: range.endExclusive }] };
+  const edges: Array<{ from: Date; to: Date }> = [];
+  if (firstWhole.getTime() > range.start.getTime()) edges.push({ from: range.start, to: firstWhole });
+  if (range.endExclusive.getTime() > afterLastWhole.getTime()) edges.push({ from: afterLastWhole, to: range.endExclusive });
+  return { days: { from: firstWhole, to: afterLastWhole }, edges };
+}
+
+export const TIME_UNITS = ['day', 'week', 'month'] as const;
+export type TimeUnit = (typeof TIME_UNITS)[number];
+
+export function parseTimeUnit(value: string | undefined): TimeUnit {
+  if (value === undefined || value.trim() === '') return 'day';
+  const unit = TIME_UNITS.find((u) => u === value.trim().toLowerCase());
+  if (!unit) throw new ValidationError(`querystring.timeUnit must be one of ${TIME_UNITS.join(', ')}; got '${value}'.`);
+  return unit;
+}
+
+/** The most labels a cost breakdown answers; a longer range needs a coarser timeUnit. */
+export const MAX_BUCKETS = 1000;
+
+/** The bucket a time falls in: its label (day and week: YYYY-MM-DD of the first day, month: YYYY-MM). */
+export function bucketLabel(at: Date, unit: TimeUnit): string {
+  const day = startOfUtcDay(at);
+  if (unit === 'day') return day.toISOString().slice(0, 10);
+  if (unit === 'month') return day.toISOString().slice(0, 7);
+  // ISO weeks start on Monday.
+  const monday = addDays(day, -((day.getUTCDay() + 6) % 7));
+  return monday.toISOString().slice(0, 10);
+}
+
+/** Every bucket label from the range's start to its end, in order. */
+export function bucketLabels(range: DateRange, unit: TimeUnit): string[] {
+  const labels: string[] = [];
+  let cursor = startOfUtcDay(range.start);
+  while (cursor.getTime() < range.endExclusive.getTime()) {
+    const label = bucketLabel(cursor, unit);
+    if (labels[labels.length - 1] !== label) {
+      labels.push(label);
+      if (labels.length > MAX_BUCKETS) {
+        throw new ValidationError(`The range has more than ${MAX_BUCKETS} ${unit}s; choose a shorter range or a coarser timeUnit.`);
+      }
+    }
+    cursor = addDays(cursor, 1);
+  }
+  return labels;
+}
+
+/** Paging of the billing lists: 1-based, default 50, clamped to `max` (design.md section 1). */
+export function parsePage(pageIndex: number | undefined, recordsPerPage: number | undefined, max: number): { pageIndex: number; recordsPerPage: number; offset: number } {
+  const page = pageIndex ?? 1;
+  const size = recordsPerPage ?? 50;
+  if (page < 1) throw new ValidationError('querystring.pageIndex must be 1 or more.');
+  if (size < 1) throw new ValidationError('querystring.recordsPerPage must be 1 or more.');
+  const clamped = Math.min(size, max);
+  return { pageIndex: page, recordsPerPage: clamped, offset: (page - 1) * clamped };
+}
+
+export function parseSort<C extends string>(value: string | undefined, columns: readonly C[], fallback: C): C {
+  if (value === undefined || value.trim() === '') return fallback;
+  const hit = columns.find((c) => c.toLowerCase() === value.trim().toLowerCase());
+  if (!hit) throw new ValidationError(`querystring.sortColumn must be one of ${columns.join(', ')}; got '${value}'.`);
+  return hit;
+}

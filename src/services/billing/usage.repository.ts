@@ -1,0 +1,148 @@
+// Usage records, the per-Agent daily cost rollup (UsageDaily) and the billing reports over them.
+import { Prisma as P } from '../../generated/prisma/client.js';
+import type { Db, Prisma } from '../../db/prisma.js';
+import { Decimal, USAGE_COST_COLUMN, USAGE_TYPES, type UsageLine, type UsageType } from './metering.js';
+
+// Files that are not exports: the Run's log and the HTML kept of failed pages.
+const NON_EXPORT_FILE_TYPES = ['Log', 'Html'];
+
+export interface AgentCostRow {
+  agentId: number;
+  agentName: string;
+  spaceId: number;
+  cost: Decimal;
+}
+
+export interface AgentsReportQuery {
+  organizationId: number;
+  /** null: every Space of the organization. */
+  spaceIds: number[] | null;
+  name: string | null;
+  usageTypes: UsageType[];
+  wholeDays: { from: Date; to: Date } | null;
+  edges: Array<{ from: Date; to: Date }>;
+  sort: { column: 'name' | 'cost'; descending: boolean };
+  page: { offset: number; limit: number };
+}
+
+// Days travel as text so that no session time zone shifts them.
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function createUsageRepository(db: Db) {
+  return {
+    /** Bytes of a Run's export files (everything but its log and kept HTML). */
+    async exportBytes(tx: Prisma.TransactionClient, runId: number): Promise<bigint> {
+      const agg = await tx.runFile.aggregate({ _sum: { fileSize: true }, where: { runId, fileType: { notIn: NON_EXPORT_FILE_TYPES } } });
+      return agg._sum.fileSize ?? 0n;
+    },
+
+    /**
+     * Writes a Run's usage records and adds their costs to the Agent's day. The unique key
+     * (runId, usageType) refuses a second metering of the same Run.
+     */
+    async record(tx: Prisma.TransactionClient, run: { id: number; organizationId: number; agentId: number }, lines: UsageLine[], at: Date): Promise<void> {
+      const rows = lines.map(
+        (l) => P.sql`(${run.organizationId}, ${run.agentId}, ${run.id}, ${l.usageType}, ${l.quantity.toString()}::numeric, ${l.unitPrice.toString()}::numeric, ${l.cost.toString()}::numeric, ${at})`,
+      );
+      const costOf = (t: UsageType) => (lines.find((l) => l.usageType === t)?.cost ?? new Decimal(0)).toString();
+      const [st, eg, ai, pd, ec] = USAGE_TYPES.map(costOf);
+      // One statement (one round trip inside the settlement transaction): the records, then the day.
+      await tx.$executeRaw`
+        WITH records AS (
+          INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
+          VALUES ${P.join(rows)}
+        )
+        INSERT INTO "UsageDaily" ("agentId", "day", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost")
+        VALUES (${run.agentId}, ${utcDay(at)}::date, ${run.organizationId}, ${st}::numeric, ${eg}::numeric, ${ai}::numeric, ${pd}::numeric, ${ec}::numeric)
+        ON CONFLICT ("agentId", "day") DO UPDATE SET
+          "serverTimeCost" = "UsageDaily"."serverTimeCost" + EXCLUDED."serverTimeCost",
+          "exportGbCost" = "UsageDaily"."exportGbCost" + EXCLUDED."exportGbCost",
+          "agentInputsCost" = "UsageDaily"."agentInputsCost" + EXCLUDED."agentInputsCost",
+          "proxyDataCost" = "UsageDaily"."proxyDataCost" + EXCLUDED."proxyDataCost",
+          "exportCpmCost" = "UsageDaily"."exportCpmCost" + EXCLUDED."exportCpmCost"`;
+    },
+
+    /**
+     * Cost per Agent in a range (whole days from the rollup, partial edge days from the usage
+     * records) for the Agents that cost something in it, filtered, sorted and paged in the database,
+     * with the count and total of every matching Agent.
+     */
+    async agentsReport(q: AgentsReportQuery): Promise<{ rows: AgentCostRow[]; total: number; totalCost: Decimal }> {
+      const dailyCost = P.raw(q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '));
+      const parts: P.Sql[] = [];
+      if (q.wholeDays) {
+        parts.push(P.sql`
+          SELECT "agentId", SUM(${dailyCost}) AS cost FROM "UsageDaily"
+          WHERE "organizationId" = ${q.organizationId} AND "day" >= ${utcDay(q.wholeDays.from)}::date AND "day" < ${utcDay(q.wholeDays.to)}::date
+          GROUP BY "agentId"`);
+      }
+      for (const e of q.edges) {
+        parts.push(P.sql`
+          SELECT "agentId", SUM(cost) AS cost FROM "UsageRecord"
+          WHERE "organizationId" = ${q.organizationId} AND created >= ${e.from} AND created < ${e.to} AND "usageType" IN (${P.join(q.usageTypes)})
+          GROUP BY "agentId"`);
+      }
+      const filters: P.Sql[] = [P.sql`a."organizationId" = ${q.organizationId}`];
+      if (q.spaceIds) filters.push(q.spaceIds.length > 0 ? P.sql`a."spaceId" IN (${P.join(q.spaceIds)})` : P.sql`FALSE`);
+      if (q.name) filters.push(P.sql`a.name ILIKE ${likePattern(q.name)}`);
+      const matching = P.sql`
+        WITH c AS (SELECT "agentId", SUM(cost) AS cost FROM (${P.join(parts, ' UNION ALL ')}) u GROUP BY "agentId" HAVING SUM(cost) > 0),
+        m AS (
+          SELECT a.id AS "agentId", a.name AS "agentName", a."spaceId" AS "spaceId", c.cost AS cost
+          FROM c JOIN "Agent" a ON a.id = c."agentId"
+          WHERE ${P.join(filters, ' AND ')}
+        )`;
+      const dir = P.raw(q.sort.descending ? 'DESC' : 'ASC');
+      const order = q.sort.column === 'cost' ? P.sql`m.cost ${dir}, m."agentId" ${dir}` : P.sql`m."agentName" ${dir}, m."agentId" ${dir}`;
+      // Window aggregates are computed before LIMIT: every row carries the totals of all matches.
+      const rows = await db.$queryRaw<Array<AgentCostRow & { total: bigint; totalCost: Decimal }>>`
+        ${matching}
+        SELECT m.*, COUNT(*) OVER () AS total, SUM(m.cost) OVER () AS "totalCost"
+        FROM m ORDER BY ${order} LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
+      if (rows.length > 0) {
+        return { rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r), total: Number(rows[0].total), totalCost: new Decimal(rows[0].totalCost) };
+      }
+      // A page past the end: the totals still count.
+      const [t] = await db.$queryRaw<Array<{ total: bigint; totalCost: Decimal | null }>>`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`;
+      return { rows: [], total: Number(t.total), totalCost: new Decimal(t.totalCost ?? 0) };
+    },
+
+    /** An Agent's cost per UTC day and usage type in [from, to). */
+    costByDay(agentId: number, from: Date, to: Date, usageTypes: UsageType[]) {
+      return db.$queryRaw<Array<{ day: Date; usageType: UsageType; cost: Decimal }>>`
+        SELECT date_trunc('day', created) AS day, "usageType", SUM(cost) AS cost FROM "UsageRecord"
+        WHERE "agentId" = ${agentId} AND created >= ${from} AND created < ${to} AND "usageType" IN (${P.join(usageTypes)})
+        GROUP BY 1, 2`;
+    },
+
+    /** An Agent's Runs with usage in [from, to): cost per Run, sorted and paged, with the totals of all. */
+    async runsReport(q: { agentId: number; from: Date; to: Date; usageTypes: UsageType[]; sort: { column: 'date' | 'cost' | 'duration'; descending: boolean }; page: { offset: number; limit: number } }) {
+      const matching = P.sql`
+        WITH r AS (
+          SELECT u."runId", SUM(u.cost) AS cost, MIN(u.created) AS date FROM "UsageRecord" u
+          WHERE u."agentId" = ${q.agentId} AND u.created >= ${q.from} AND u.created < ${q.to} AND u."usageType" IN (${P.join(q.usageTypes)}) AND u."runId" IS NOT NULL
+          GROUP BY u."runId"
+        ),
+        m AS (
+          SELECT r."runId", r.cost, r.date, run."startTime", run."endTime",
+                 COALESCE(EXTRACT(EPOCH FROM run."endTime" - run."startTime"), 0) AS duration
+          FROM r JOIN "Run" run ON run.id = r."runId"
+        )`;
+      const dir = P.raw(q.sort.descending ? 'DESC' : 'ASC');
+      const column = P.raw({ date: 'm.date', cost: 'm.cost', duration: 'm.duration' }[q.sort.column]);
+      type Row = { runId: number; cost: Decimal; date: Date; startTime: Date | null; endTime: Date | null };
+      const rows = await db.$queryRaw<Array<Row & { total: bigint; totalCost: Decimal }>>`
+        ${matching}
+        SELECT m."runId", m.cost, m.date, m."startTime", m."endTime", COUNT(*) OVER () AS total, SUM(m.cost) OVER () AS "totalCost"
+        FROM m ORDER BY ${column} ${dir}, m."runId" ${dir} LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
+      if (rows.length > 0) {
+        return { rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r as Row), total: Number(rows[0].total), totalCost: new Decimal(rows[0].totalCost) };
+      }
+      const [t] = await db.$queryRaw<Array<{ total: bigint; totalCost: Decimal | null }>>`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`;
+      return { rows: [] as Row[], total: Number(t.total), totalCost: new Decimal(t.totalCost ?? 0) };
+    },
+  };
+}
+export type UsageRepository = ReturnType<typeof createUsageRepository>;

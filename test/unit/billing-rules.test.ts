@@ -1,0 +1,114 @@
+// Pure billing rules: metering a Run, spreading a cost over grants, and the report inputs (ranges,
+// periods, paging, usage types).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { allocate, Decimal, meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
+import { bucketLabel, bucketLabels, parsePage, parseRange, splitByWholeDays } from '../../src/services/billing/report-range.js';
+import { ValidationError } from '../../src/lib/errors.js';
+
+const prices = { serverTimeHour: '1.5', exportGb: '0.5', agentInput: '0.001', proxyDataGb: '5', exportCpm: '0.1' };
+const run = { startTime: new Date('2026-01-01T00:00:00Z'), endTime: new Date('2026-01-01T00:30:00Z'), inputCount: 3, traffic: 2_500_000_000n, proxyPoolId: 7, recordsExported: 1234 };
+
+describe('meterRun', () => {
+  it('prices every usage type exactly', () => {
+    const lines = meterRun(run, 1_000_000n, prices).map((l) => [l.usageType, l.quantity.toString(), l.unitPrice.toString(), l.cost.toString()]);
+    expect(lines).toEqual([
+      ['Server Time', '0.5', '1.5', '0.75'],
+      ['Export GB', '0.001', '0.5', '0.0005'],
+      ['Agent Inputs', '3', '0.001', '0.003'],
+      ['Proxy Data', '2.5', '5', '12.5'],
+      ['Export CPM', '1.234', '0.1', '0.1234'],
+    ]);
+  });
+
+  it('leaves out what was not used: no proxy pool, never started, nothing exported', () => {
+    const lines = meterRun({ ...run, startTime: null, proxyPoolId: null, recordsExported: 0 }, 0n, prices);
+    expect(lines.map((l) => l.usageType)).toEqual(['Agent Inputs']);
+  });
+
+  it('rounds half-up to 6 places: quantity first, then cost', () => {
+    // 1 ms = 0.000000277... h -> 0.000000 (left out); 1800 ms = 0.0005 h.
+    expect(meterRun({ ...run, endTime: new Date(run.startTime.getTime() + 1), inputCount: 0, proxyPoolId: null, recordsExported: 0 }, 0n, prices)).toEqual([]);
+    const [st] = meterRun({ ...run, endTime: new Date(run.startTime.getTime() + 1800), inputCount: 0, proxyPoolId: null, recordsExported: 0 }, 0n, { ...prices, serverTimeHour: '0.333333' });
+    expect([st.quantity.toString(), st.cost.toString()]).toEqual(['0.0005', '0.000167']);
+  });
+});
+
+describe('allocate', () => {
+  const g = (id: number, remaining: string) => ({ id, remaining: new Decimal(remaining) });
+
+  it('takes from grants in the order given, with the balance after each', () => {
+    const a = allocate([g(1, '2'), g(2, '5'), g(3, '10')], new Decimal('6.5'));
+    expect(a.takes.map((t) => [t.grantId, t.amount.toString(), t.balanceAfter.toString()])).toEqual([
+      [1, '2', '15'],
+      [2, '4.5', '10.5'],
+    ]);
+    expect(a.uncovered.toString()).toBe('0');
+  });
+
+  it('records what no grant covers', () => {
+    const a = allocate([g(1, '1.25')], new Decimal('3'));
+    expect(a.takes.map((t) => [t.grantId, t.amount.toString(), t.balanceAfter.toString()])).toEqual([[1, '1.25', '0']]);
+    expect(a.uncovered.toString()).toBe('1.75');
+    expect(allocate([], new Decimal('3')).uncovered.toString()).toBe('3');
+  });
+
+  it('never takes more than a grant has, and takes + uncovered = cost (property)', () => {
+    const amount = fc.integer({ min: 0, max: 10_000_000 }).map((n) => new Decimal(n).div(1_000_000));
+    fc.assert(
+      fc.property(fc.array(amount, { maxLength: 6 }), amount, (remainings, cost) => {
+        const grants = remainings.map((r, i) => ({ id: i + 1, remaining: r }));
+        const a = allocate(grants, cost);
+        for (const t of a.takes) expect(t.amount.lte(grants.find((x) => x.id === t.grantId)!.remaining)).toBe(true);
+        const taken = a.takes.reduce((s, t) => s.plus(t.amount), new Decimal(0));
+        expect(taken.plus(a.uncovered).eq(cost)).toBe(true);
+        expect(a.uncovered.gte(0)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('report inputs', () => {
+  it('parses usage types case-insensitively and refuses unknown ones', () => {
+    expect(parseUsageTypes(undefined)).toHaveLength(5);
+    expect(parseUsageTypes(' server  time ,EXPORT CPM,Server Time')).toEqual(['Server Time', 'Export CPM']);
+    expect(parseUsageTypes('Server Time,Gold')).toBeNull();
+  });
+
+  it('reads a date-only end as the whole day, a date-time end to the millisecond', () => {
+    const r = parseRange('2026-01-01', '2026-01-31');
+    expect([r.start.toISOString(), r.endExclusive.toISOString(), r.end.toISOString()]).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-01-31T23:59:59.999Z']);
+    const t = parseRange('2026-01-01T10:00:00', '2026-01-02T10:00:00+02:00');
+    expect([t.start.toISOString(), t.end.toISOString()]).toEqual(['2026-01-01T10:00:00.000Z', '2026-01-02T08:00:00.000Z']);
+    expect(() => parseRange('2026-02-30', '2026-03-01')).toThrow(ValidationError);
+    expect(() => parseRange('2026-03-02', '2026-03-01')).toThrow(ValidationError);
+    expect(() => parseRange(undefined, '2026-03-01')).toThrow(/startDate is required/);
+  });
+
+  it('splits a range into whole days and partial edges', () => {
+    const s = splitByWholeDays(parseRange('2026-01-01T06:00:00Z', '2026-01-04T12:00:00Z'));
+    expect(s.days && [s.days.from.toISOString(), s.days.to.toISOString()]).toEqual(['2026-01-02T00:00:00.000Z', '2026-01-04T00:00:00.000Z']);
+    expect(s.edges.map((e) => [e.from.toISOString(), e.to.toISOString()])).toEqual([
+      ['2026-01-01T06:00:00.000Z', '2026-01-02T00:00:00.000Z'],
+      ['2026-01-04T00:00:00.000Z', '2026-01-04T12:00:00.001Z'],
+    ]);
+    const whole = splitByWholeDays(parseRange('2026-01-01', '2026-01-03'));
+    expect(whole.edges).toEqual([]);
+    expect(splitByWholeDays(parseRange('2026-01-01T01:00:00Z', '2026-01-01T02:00:00Z')).days).toBeNull();
+  });
+
+  it('labels days, ISO weeks (by Monday) and months', () => {
+    expect(bucketLabel(new Date('2026-01-04T23:00:00Z'), 'week')).toBe('2025-12-29');
+    expect(bucketLabel(new Date('2026-01-05T00:00:00Z'), 'week')).toBe('2026-01-05');
+    expect(bucketLabels(parseRange('2026-01-30', '2026-03-01'), 'month')).toEqual(['2026-01', '2026-02', '2026-03']);
+    expect(bucketLabels(parseRange('2026-01-01', '2026-01-03'), 'day')).toEqual(['2026-01-01', '2026-01-02', '2026-01-03']);
+    expect(() => bucketLabels(parseRange('2000-01-01', '2010-01-01'), 'day')).toThrow(ValidationError);
+  });
+
+  it('pages 1-based with a default of 50, clamped to the maximum', () => {
+    expect(parsePage(undefined, undefined, 100)).toEqual({ pageIndex: 1, recordsPerPage: 50, offset: 0 });
+    expect(parsePage(3, 500, 100)).toEqual({ pageIndex: 3, recordsPerPage: 100, offset: 200 });
+    expect(() => parsePage(0, 10, 100)).toThrow(ValidationError);
+    expect(() => parsePage(1, 0, 100)).toThrow(ValidationError);
+  });
+});
