@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 
 export interface Config {
   databaseUrl: string;
@@ -39,6 +40,10 @@ export interface Config {
     warmProcesses: number;
   };
   shutdownGraceSeconds: number;
+  /** /oauth/token attempts per client IP and per username, checked before any password hashing. */
+  loginRateLimit: { max: number; windowSeconds: number };
+  /** Load shedding (503 + Retry-After) by @fastify/under-pressure; a threshold of 0 turns its check off. */
+  loadShedding: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -170,6 +175,16 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
+    loginRateLimit: {
+      max: int(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1, 1_000_000),
+      windowSeconds: int(env, 'LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    loadShedding: {
+      maxEventLoopDelayMs: int(env, 'LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+      // Default: 90% of V8's heap limit, shed before the process runs out of memory.
+      maxHeapUsedBytes: int(env, 'LOAD_SHED_MAX_HEAP_USED_BYTES', Math.floor(v8.getHeapStatistics().heap_size_limit * 0.9), 0, Number.MAX_SAFE_INTEGER),
+      retryAfterSeconds: int(env, 'LOAD_SHED_RETRY_AFTER_SECONDS', 2, 1, 3600),
+    },
   };
 }
 
