@@ -18,6 +18,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent catalogue list/search latency over 100,000 seeded Agents (bench/agents.ts)',
     run: runAgents,
   },
+  ratelimit: {
+    about: 'GET /api/v1/agent/{id} throughput and p99 with the rate limiter on (never refusing) and off',
+    run: async () => (await import('./ratelimit.js')).benchRateLimit(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */
@@ -54,7 +58,8 @@ function usage(): string {
     ...Object.entries(SUITES).map(([name, s]) => `  ${name.padEnd(8)} ${s.about}`),
     '',
     'No suite: all of them, in this order. Options by environment: BENCH_RUNS, BENCH_WORKERS, BENCH_DIST,',
-    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine). See docs/benchmarks.md.',
+    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine); BENCH_RATELIMIT_SECONDS, BENCH_RATELIMIT_ROUNDS,',
+    'BENCH_RATELIMIT_CONNECTIONS (ratelimit). See docs/benchmarks.md.',
   ].join('\n');
 }
 

@@ -20,7 +20,8 @@ export interface Config {
   encryptionKey: Buffer;
   storageDir: string;
   engineAllowPrivateTargets: boolean;
-  rateLimit: { max: number; windowSeconds: number; queue: number };
+  /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
+  rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };
   bodyLimitBytes: number;
   trustProxy: boolean;
   jwt: { issuer: string; audience: string; accessTokenSeconds: number; refreshTokenDays: number };
@@ -152,6 +153,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       max: int(env, 'RATE_LIMIT_MAX', 100, 1, 1_000_000),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       queue: int(env, 'RATE_LIMIT_QUEUE', 10, 0, 10_000),
+      enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
     },
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     trustProxy: bool(env, 'TRUST_PROXY', false),

@@ -82,6 +82,16 @@ export default fp(
       }
     }
 
+    app.decorate('rateLimit', {
+      limiter,
+      async guardTokenRequest(ip: string, username: string | undefined) {
+        await limiter.acquire(`login-ip:${ip}`, loginPolicy);
+        // Digest: usernames are e-mail addresses and do not belong in Redis key names.
+        if (username) await limiter.acquire(`login-user:${sha256Hex(username.trim().toLowerCase())}`, loginPolicy);
+      },
+    });
+    if (!config.rateLimit.enabled) return;
+
     app.addHook('onRequest', async (request, reply) => {
       if (isExempt(request.url.split('?')[0])) return;
       if (requiresCredentials(request) && request.headers.authorization) return; // limited per key in preParsing
@@ -91,15 +101,6 @@ export default fp(
     app.addHook('preParsing', async (request, reply, payload) => {
       if (request.principal) await limit(request, reply, bucketFor(request.principal, request.ip));
       return payload;
-    });
-
-    app.decorate('rateLimit', {
-      limiter,
-      async guardTokenRequest(ip: string, username: string | undefined) {
-        await limiter.acquire(`login-ip:${ip}`, loginPolicy);
-        // Digest: usernames are e-mail addresses and do not belong in Redis key names.
-        if (username) await limiter.acquire(`login-user:${sha256Hex(username.trim().toLowerCase())}`, loginPolicy);
-      },
     });
   },
   { name: 'rate-limit' },
