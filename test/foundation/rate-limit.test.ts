@@ -154,6 +154,11 @@ describe('per-key budgets and the shared line, on two instances', () => {
     expectProblem(first, 401, 'UNAUTHENTICATED');
     expect(first.headers['x-ratelimit-remaining']).toBe(String(5 - used - 1));
     expect(await redis.zcard(ip)).toBe(used + 1);
+    // Credentials that fail are answered 401 without taking budget (no budget is charged before a key is verified).
+    const wrong = await call(b, '/api/v1/users', { headers: auth('cx_not-a-real-key-0000000000') });
+    expectProblem(wrong, 401, 'UNAUTHENTICATED');
+    expect(wrong.headers['x-ratelimit-remaining']).toBeUndefined();
+    expect(await redis.zcard(ip)).toBe(used + 1);
   });
 });
 
@@ -357,6 +362,7 @@ describe('load shedding', () => {
     expectProblem(shed, 503, 'SERVICE_UNAVAILABLE');
     expect(shed.headers['retry-after']).toBe('7');
     expect(shed.headers['x-request-id']).toBeTruthy();
+    expect(shed.headers['x-ratelimit-limit']).toBe('1000000');
     const live = await ctx.app.inject({ method: 'GET', url: '/health/live' });
     expect(live.statusCode).toBe(200);
     expect(live.json()).toEqual({ status: 'ok' });
