@@ -6,7 +6,7 @@
 // Registered before the auth plugin: a request without credentials (or to a public route) is limited
 // by IP in onRequest, before anything else runs; a request with credentials is limited by its key or
 // user in preParsing, once auth has resolved who it is and before its body is read.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../lib/crypto.js';
 import { RateLimitedError } from '../../lib/errors.js';
@@ -63,7 +63,7 @@ export default fp(
       log: app.log,
     });
 
-    async function limit(request: FastifyRequest, reply: FastifyReply, bucket: string): Promise<void> {
+    async function limit(reply: FastifyReply, bucket: string): Promise<void> {
       const res = reply.raw;
       const gone = new AbortController();
       // A response closed before it finished: the client went away, so its place in line is freed.
@@ -95,11 +95,11 @@ export default fp(
     app.addHook('onRequest', async (request, reply) => {
       if (isExempt(request.url.split('?')[0])) return;
       if (requiresCredentials(request) && request.headers.authorization) return; // limited per key in preParsing
-      await limit(request, reply, bucketFor(null, request.ip));
+      await limit(reply, bucketFor(null, request.ip));
     });
 
     app.addHook('preParsing', async (request, reply, payload) => {
-      if (request.principal) await limit(request, reply, bucketFor(request.principal, request.ip));
+      if (request.principal) await limit(reply, bucketFor(request.principal, request.ip));
       return payload;
     });
   },
