@@ -26,6 +26,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'GET /billing/agents over 10,000 Agents and 1,000,000 usage records; debits per second on one organization',
     run: async () => (await import('./billing.js')).benchBilling(),
   },
+  ratelimit: {
+    about: 'GET /api/v1/agent/{id} throughput and p99 with the rate limiter on (never refusing) and off',
+    run: async () => (await import('./ratelimit.js')).benchRateLimit(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */
@@ -63,7 +67,8 @@ function usage(): string {
     '',
     'No suite: all of them, in this order. Options by environment: BENCH_RUNS, BENCH_WORKERS, BENCH_DIST,',
     'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine); BENCH_BILLING_AGENTS, BENCH_BILLING_RECORDS,',
-    'BENCH_BILLING_ITERATIONS, BENCH_BILLING_DEBITS, BENCH_BILLING_CONCURRENCY (billing). See docs/benchmarks.md.',
+    'BENCH_BILLING_ITERATIONS, BENCH_BILLING_DEBITS, BENCH_BILLING_CONCURRENCY (billing); BENCH_RATELIMIT_SECONDS,',
+    'BENCH_RATELIMIT_ROUNDS, BENCH_RATELIMIT_CONNECTIONS (ratelimit). See docs/benchmarks.md.',
   ].join('\n');
 }
 

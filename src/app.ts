@@ -9,7 +9,9 @@ import authPlugin from './plugins/app/auth.js';
 import errorsPlugin from './plugins/app/errors.js';
 import httpPlugin from './plugins/app/http.js';
 import infraPlugin from './plugins/app/infra.js';
+import rateLimitPlugin from './plugins/app/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
+import underPressurePlugin from './plugins/external/under-pressure.js';
 import { installValidators } from './plugins/app/validation.js';
 import healthRoutes from './routes/health/index.js';
 import agentsRoutes from './routes/agents/index.js';
@@ -70,6 +72,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(infraPlugin, { config, clock: opts.clock });
   await app.register(errorsPlugin);
   await app.register(httpPlugin, { config });
+  // Load shedding first, then rate limits; the rate-limit plugin must come before authPlugin (its
+  // per-IP limit runs before authentication, its per-key limit after it).
+  await app.register(underPressurePlugin, { config });
+  await app.register(rateLimitPlugin);
   await app.register(formbody);
   await app.register(swaggerPlugin, { config });
   await app.register(identityModule);

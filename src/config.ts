@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 
 export interface Config {
   databaseUrl: string;
@@ -19,7 +20,8 @@ export interface Config {
   encryptionKey: Buffer;
   storageDir: string;
   engineAllowPrivateTargets: boolean;
-  rateLimit: { max: number; windowSeconds: number; queue: number };
+  /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
+  rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };
   bodyLimitBytes: number;
   trustProxy: boolean;
   jwt: { issuer: string; audience: string; accessTokenSeconds: number; refreshTokenDays: number };
@@ -59,6 +61,10 @@ export interface Config {
     /** How often the worker records the expiry of grants whose expiresAt has passed. */
     expiryIntervalSeconds: number;
   };
+  /** /oauth/token attempts per client IP and per username, checked before any password hashing. */
+  loginRateLimit: { max: number; windowSeconds: number };
+  /** Load shedding (503 + Retry-After) by @fastify/under-pressure; a threshold of 0 turns its check off. */
+  loadShedding: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -174,6 +180,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       max: int(env, 'RATE_LIMIT_MAX', 100, 1, 1_000_000),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       queue: int(env, 'RATE_LIMIT_QUEUE', 10, 0, 10_000),
+      enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
     },
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     trustProxy: bool(env, 'TRUST_PROXY', false),
@@ -211,6 +218,16 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
         exportCpm: price(env, 'PRICE_EXPORT_CPM', '0.1'),
       },
       expiryIntervalSeconds: int(env, 'CREDIT_EXPIRY_INTERVAL_SECONDS', 300, 1, 86_400),
+    },
+    loginRateLimit: {
+      max: int(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1, 1_000_000),
+      windowSeconds: int(env, 'LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    loadShedding: {
+      maxEventLoopDelayMs: int(env, 'LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+      // Default: 90% of V8's heap limit, shed before the process runs out of memory.
+      maxHeapUsedBytes: int(env, 'LOAD_SHED_MAX_HEAP_USED_BYTES', Math.floor(v8.getHeapStatistics().heap_size_limit * 0.9), 0, Number.MAX_SAFE_INTEGER),
+      retryAfterSeconds: int(env, 'LOAD_SHED_RETRY_AFTER_SECONDS', 2, 1, 3600),
     },
   };
 }

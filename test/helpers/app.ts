@@ -38,6 +38,11 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
     HOST: '127.0.0.1',
     // Two cores are shared by every test file: one warm run process per worker is enough.
     RUN_WARM_PROCESSES: '1',
+    // Tests are not throttled unless they set the limits they test (test/foundation/rate-limit.test.ts).
+    RATE_LIMIT_MAX: '1000000',
+    LOGIN_RATE_LIMIT_MAX: '1000000',
+    // Nor shed: many apps share two busy cores here (test/foundation/rate-limit.test.ts turns it on).
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   };
   return { config: loadConfig(fullEnv), database, env: fullEnv };

@@ -21,11 +21,16 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** The route answers only authenticated callers (every /api route not marked public). */
+export function requiresCredentials(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url;
+  return Boolean(url && url.startsWith('/api/') && !request.routeOptions.config.public);
+}
+
 export default fp(async function authPlugin(app: FastifyInstance) {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
-    const url = request.routeOptions.url;
-    if (!url || !url.startsWith('/api/') || request.routeOptions.config.public) return;
+    if (!requiresCredentials(request)) return;
     const header = request.headers.authorization;
     const match = header ? /^(ApiKey|Bearer)\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {

@@ -1,6 +1,7 @@
 // OAuth 2.0 token endpoint (RFC 6749: password and refresh_token grants) and the JWKS.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { ProblemRef } from '../../schemas/common.js';
 import { OAuthError } from '../../services/identity/tokens.service.js';
 
 const OAuthErrorSchema = Type.Object(
@@ -38,7 +39,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         scope: Type.Optional(Type.String()),
         client_id: Type.Optional(Type.String()),
       }),
-      response: { 200: Type.Ref(TokenResponseSchema), 400: Type.Ref(OAuthErrorSchema), 401: Type.Ref(OAuthErrorSchema) },
+      response: { 200: Type.Ref(TokenResponseSchema), 400: Type.Ref(OAuthErrorSchema), 401: Type.Ref(OAuthErrorSchema), 429: ProblemRef },
     },
   }, async (req, reply) => {
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
@@ -47,6 +48,8 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (req.validationError || typeof body.grant_type !== 'string') {
         throw new OAuthError('invalid_request', 'grant_type is required (password or refresh_token).');
       }
+      // Before any password hashing: attempts per client IP, and per username for the password grant.
+      await app.rateLimit.guardTokenRequest(req.ip, body.grant_type === 'password' ? body.username : undefined);
       switch (body.grant_type) {
         case 'password':
           return await app.identity.tokens.passwordGrant(body.username, body.password);

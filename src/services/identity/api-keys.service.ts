@@ -59,7 +59,7 @@ export async function issueApiKey(
 
 export function createApiKeysService(deps: {
   repo: IdentityRepository;
-  redis: Pick<Redis, 'get' | 'incr'>;
+  redis: Pick<Redis, 'get' | 'incr' | 'status'>;
   clock: Clock;
   config: { apiKeyDefaultDays: number; apiKeyCacheSeconds: number; redisPrefix: string };
 }) {
@@ -68,8 +68,13 @@ export function createApiKeysService(deps: {
   const cache = new Map<string, CacheEntry>();
   const lastTouched = new Map<number, number>();
 
-  async function currentEpoch(): Promise<string> {
-    return (await redis.get(EPOCH_KEY)) ?? '0';
+  /**
+   * null while Redis is unreachable (answered at once, not after reconnection attempts): then no
+   * cached lookup is trusted and none is cached, so keys keep working and a revocation still holds.
+   */
+  async function currentEpoch(): Promise<string | null> {
+    if (redis.status !== 'ready') return null;
+    return redis.get(EPOCH_KEY).then((v) => v ?? '0', () => null);
   }
 
   return {
@@ -123,7 +128,7 @@ export function createApiKeysService(deps: {
       const now = clock.now();
       const epoch = await currentEpoch();
       const hit = cache.get(digest);
-      if (hit && hit.epoch === epoch && Date.now() - hit.cachedAt < config.apiKeyCacheSeconds * 1000) {
+      if (hit && epoch !== null && hit.epoch === epoch && Date.now() - hit.cachedAt < config.apiKeyCacheSeconds * 1000) {
         if (hit.expiresAt <= now) throw new UnauthenticatedError();
         return hit.principal;
       }
@@ -142,7 +147,7 @@ export function createApiKeysService(deps: {
         via: 'apikey',
         apiKeyId: row.id,
       };
-      if (config.apiKeyCacheSeconds > 0) {
+      if (config.apiKeyCacheSeconds > 0 && epoch !== null) {
         if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value as string);
         cache.set(digest, { principal, expiresAt: row.expiresAt, epoch, cachedAt: Date.now() });
       }

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import argon2 from 'argon2';
 import * as jose from 'jose';
 import type { Clock } from '../../lib/clock.js';
-import { randomSecret, seal, sha256Hex, unseal } from '../../lib/crypto.js';
+import { ARGON2_OPTIONS, randomSecret, seal, sha256Hex, unseal } from '../../lib/crypto.js';
 import { UnauthenticatedError } from '../../lib/errors.js';
 import type { IdentityRepository } from './identity.repository.js';
 import type { Principal } from './principal.js';
@@ -116,7 +116,7 @@ export function createTokensService(deps: {
     async passwordGrant(username: string | undefined, password: string | undefined): Promise<TokenResponse> {
       if (!username || !password) throw new OAuthError('invalid_request', 'username and password are required for grant_type=password.');
       const user = await repo.findUserByEmail(username);
-      dummyHash ??= argon2.hash('not-a-password', { type: argon2.argon2id });
+      dummyHash ??= argon2.hash('not-a-password', ARGON2_OPTIONS);
       const ok = user?.passwordHash ? await argon2.verify(user.passwordHash, password) : await argon2.verify(await dummyHash, password).then(() => false);
       if (!user || !ok || !user.isActive) throw new OAuthError('invalid_grant', 'The username or password is incorrect.');
       return issue(user);

@@ -1,5 +1,6 @@
 // Users of an organization. Passwords are argon2id hashes.
 import argon2 from 'argon2';
+import { ARGON2_OPTIONS } from '../../lib/crypto.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdentityRepository } from './identity.repository.js';
 import type { Principal } from './principal.js';
@@ -29,7 +30,7 @@ export function toUserView(u: { id: number; organizationId: number; email: strin
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id });
+  return argon2.hash(password, ARGON2_OPTIONS);
 }
 
 export function createUsersService(deps: { repo: IdentityRepository }) {

@@ -1,0 +1,107 @@
+// Rate limits (spec: Limits; design section 10). Each API key has its own budget, a Bearer caller one
+// per user, anything else one per client IP; /health/*, /swagger* and /.well-known/* are free. Over
+// budget a request waits its turn (FIFO, shared through Redis) or gets 429 with Retry-After. Also the
+// stricter /oauth/token budgets per client IP and per username (password guessing).
+//
+// Registered before the auth plugin: a request without credentials (or to a public route) is limited
+// by IP in onRequest, before anything else runs; a request with credentials is limited by its key or
+// user in preParsing, once auth has resolved who it is and before its body is read.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { sha256Hex } from '../../lib/crypto.js';
+import { RateLimitedError } from '../../lib/errors.js';
+import { createRateLimiter, type RateLimiter } from '../../services/rate-limit/limiter.service.js';
+import { createRedisStore } from '../../services/rate-limit/redis-store.js';
+import { bucketFor, createMemoryStore, isExempt, type LimitPolicy } from '../../services/rate-limit/rules.js';
+import { requiresCredentials } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimit: {
+      limiter: RateLimiter;
+      /** Takes one /oauth/token attempt from the client IP's and (password grant) the username's budgets. */
+      guardTokenRequest(ip: string, username: string | undefined): Promise<void>;
+    };
+  }
+}
+
+/** A waiter's place is kept this long without a poll (it polls at least every second). */
+const LEASE_MS = 5000;
+
+export default fp(
+  async function rateLimitPlugin(app: FastifyInstance) {
+    const { config } = app;
+    const policy: LimitPolicy = {
+      max: config.rateLimit.max,
+      windowMs: config.rateLimit.windowSeconds * 1000,
+      queue: config.rateLimit.queue,
+    };
+    // Password guesses are refused, not queued.
+    const loginPolicy: LimitPolicy = { max: config.loginRateLimit.max, windowMs: config.loginRateLimit.windowSeconds * 1000, queue: 0 };
+
+    // A connection of its own that fails at once while Redis is away (no offline queue, no retries),
+    // so requests fall back to in-memory budgets instead of waiting for reconnection attempts.
+    const redis = app.redis.duplicate({
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 1000,
+      enableAutoPipelining: true,
+    });
+    // Reconnection errors repeat every few seconds; the limiter logs the change of state once.
+    redis.on('error', () => undefined);
+    await redis.connect().catch(() => undefined);
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+
+    const limiter = createRateLimiter({
+      shared: createRedisStore(redis, { prefix: config.redisPrefix, leaseMs: LEASE_MS }),
+      sharedReady: () => redis.status === 'ready',
+      local: createMemoryStore(app.clock),
+      clock: app.clock,
+      log: app.log,
+    });
+
+    async function limit(reply: FastifyReply, bucket: string): Promise<void> {
+      const res = reply.raw;
+      const gone = new AbortController();
+      // A response closed before it finished: the client went away, so its place in line is freed.
+      const onClose = () => {
+        if (!res.writableFinished) gone.abort();
+      };
+      res.once('close', onClose);
+      try {
+        const { remaining } = await limiter.acquire(bucket, policy, gone.signal);
+        reply.header('X-RateLimit-Remaining', String(remaining));
+      } catch (err) {
+        if (err instanceof RateLimitedError) reply.header('X-RateLimit-Remaining', '0');
+        throw err;
+      } finally {
+        res.off('close', onClose);
+      }
+    }
+
+    app.decorate('rateLimit', {
+      limiter,
+      async guardTokenRequest(ip: string, username: string | undefined) {
+        await limiter.acquire(`login-ip:${ip}`, loginPolicy);
+        // Digest: usernames are e-mail addresses and do not belong in Redis key names.
+        if (username) await limiter.acquire(`login-user:${sha256Hex(username.trim().toLowerCase())}`, loginPolicy);
+      },
+    });
+    if (!config.rateLimit.enabled) return;
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (isExempt(request.url.split('?')[0])) return;
+      if (requiresCredentials(request) && request.headers.authorization) return; // limited per key in preParsing
+      await limit(reply, bucketFor(null, request.ip));
+    });
+
+    app.addHook('preParsing', async (request, reply, payload) => {
+      if (request.principal) await limit(reply, bucketFor(request.principal, request.ip));
+      return payload;
+    });
+  },
+  { name: 'rate-limit' },
+);

@@ -1,0 +1,157 @@
+// The rate limiter's rules with an injected clock, the Redis script held to the same scenario, and
+// the limiter's fallback to memory (logged once per change of state).
+import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RateLimitedError } from '../../src/lib/errors.js';
+import { createRateLimiter } from '../../src/services/rate-limit/limiter.service.js';
+import { createRedisStore } from '../../src/services/rate-limit/redis-store.js';
+import { bucketFor, createMemoryStore, isExempt, retryAfterSeconds, servedAt, type LimiterStore } from '../../src/services/rate-limit/rules.js';
+import { clearRedisPrefix } from '../helpers/app.js';
+
+function fakeClock(start = Date.parse('2026-01-01T00:00:00Z')) {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms: number) => (t += ms) };
+}
+
+const policy = { max: 3, windowMs: 10_000, queue: 2 };
+
+describe('rate-limit rules', () => {
+  it('names the budget: API key, else user for Bearer, else client IP', () => {
+    expect(bucketFor({ via: 'apikey', apiKeyId: 7, userId: 1 }, '10.0.0.1')).toBe('key:7');
+    expect(bucketFor({ via: 'bearer', userId: 1 }, '10.0.0.1')).toBe('user:1');
+    expect(bucketFor(null, '10.0.0.1')).toBe('ip:10.0.0.1');
+  });
+
+  it('exempts /health/*, /swagger* and /.well-known/*, ignoring case', () => {
+    for (const p of ['/health/live', '/HEALTH/ready', '/swagger', '/swagger/v1/swagger.json', '/.well-known/jwks.json']) expect(isExempt(p), p).toBe(true);
+    for (const p of ['/api/v1/users', '/oauth/token', '/healthz', '/']) expect(isExempt(p), p).toBe(false);
+  });
+
+  it('rounds Retry-After up to whole seconds, at least 1', () => {
+    expect(retryAfterSeconds(0)).toBe(1);
+    expect(retryAfterSeconds(1)).toBe(1);
+    expect(retryAfterSeconds(1000)).toBe(1);
+    expect(retryAfterSeconds(1001)).toBe(2);
+    expect(retryAfterSeconds(59_999)).toBe(60);
+  });
+
+  it('serves a place in line when the slot for it frees, a window later for places beyond the budget', () => {
+    const p = { max: 3, windowMs: 1000 };
+    // Two slots in use (granted at 100 and 400), one free at now=500.
+    expect(servedAt(0, [100, 400], 500, p)).toBe(500);
+    expect(servedAt(1, [100, 400], 500, p)).toBe(1100);
+    expect(servedAt(2, [100, 400], 500, p)).toBe(1400);
+    expect(servedAt(3, [100, 400], 500, p)).toBe(1500);
+    expect(servedAt(4, [100, 400], 500, p)).toBe(2100);
+  });
+
+  it('memory store: budget, FIFO line, refusal with an accurate retry time, place given back', async () => {
+    const clock = fakeClock();
+    const store = createMemoryStore(clock);
+    const kinds = [];
+    for (let i = 0; i < 3; i++) kinds.push(await store.take('b', policy, `t${i}`, true));
+    expect(kinds).toEqual([
+      { kind: 'granted', remaining: 2 },
+      { kind: 'granted', remaining: 1 },
+      { kind: 'granted', remaining: 0 },
+    ]);
+    clock.advance(1000);
+    expect(await store.take('b', policy, 'w0', true)).toEqual({ kind: 'queued', position: 0, waitMs: 9000 });
+    expect(await store.take('b', policy, 'w1', true)).toEqual({ kind: 'queued', position: 1, waitMs: 9000 });
+    // Line full: its turn comes once both waiters are served and a third slot frees.
+    expect(await store.take('b', policy, 'x', true)).toEqual({ kind: 'rejected', retryAfterMs: 9000 });
+    // Another bucket is unaffected.
+    expect(await store.take('other', policy, 'o', true)).toEqual({ kind: 'granted', remaining: 2 });
+
+    // w0 goes away: w1 moves up, and a newcomer takes the free place.
+    await store.leave('b', 'w0');
+    expect(await store.take('b', policy, 'w1', false)).toEqual({ kind: 'queued', position: 0, waitMs: 9000 });
+    expect(await store.take('b', policy, 'w2', true)).toEqual({ kind: 'queued', position: 1, waitMs: 9000 });
+
+    // The window passes: waiters are served in order, and a newcomer does not jump the line.
+    clock.advance(9000);
+    expect(await store.take('b', policy, 'w2', false)).toEqual({ kind: 'granted', remaining: 1 });
+    expect(await store.take('b', policy, 'late', true)).toEqual({ kind: 'granted', remaining: 0 });
+    expect(await store.take('b', policy, 'w1', false)).toEqual({ kind: 'granted', remaining: 0 });
+    expect(await store.take('b', policy, 'later', true)).toEqual({ kind: 'queued', position: 0, waitMs: 10_000 });
+  });
+});
+
+describe('Redis store', () => {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const prefix = `cxs-test-${crypto.randomBytes(4).toString('hex')}`;
+  afterAll(async () => {
+    await clearRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
+    redis.disconnect();
+  });
+
+  it('answers the same scenario as the memory store (before any slot frees)', async () => {
+    const slow = { ...policy, windowMs: 600_000 };
+    const run = async (store: LimiterStore) => {
+      const out = [];
+      for (let i = 0; i < 3; i++) out.push(await store.take('b', slow, `t${i}`, true));
+      out.push(await store.take('b', slow, 'w0', true), await store.take('b', slow, 'w1', true), await store.take('b', slow, 'x', true));
+      await store.leave('b', 'w0');
+      out.push(await store.take('b', slow, 'w1', false), await store.take('b', slow, 'w2', true), await store.take('b', slow, 'y', true));
+      // Times differ (Redis keeps its own clock): compare what was decided and where.
+      return out.map((d) => (d.kind === 'granted' ? d : d.kind === 'queued' ? { kind: d.kind, position: d.position } : { kind: d.kind }));
+    };
+    const expected = await run(createMemoryStore(fakeClock()));
+    expect(await run(createRedisStore(redis, { prefix, leaseMs: 5000 }))).toEqual(expected);
+    expect(expected.map((d) => d.kind)).toEqual(['granted', 'granted', 'granted', 'queued', 'queued', 'rejected', 'queued', 'queued', 'rejected']);
+  });
+
+  it('gives the place of a waiter that stops polling back when its lease ends', async () => {
+    const store = createRedisStore(redis, { prefix, leaseMs: 50 });
+    const p = { max: 1, windowMs: 600_000, queue: 1 };
+    expect((await store.take('lease', p, 'a', true)).kind).toBe('granted');
+    expect((await store.take('lease', p, 'b', true)).kind).toBe('queued');
+    expect((await store.take('lease', p, 'c', true)).kind).toBe('rejected');
+    const freed = async () => (await store.take('lease', p, 'c', true)).kind === 'queued';
+    const deadline = Date.now() + 5000;
+    while (!(await freed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await redis.zrange(`${prefix}:rl:{lease}:line`, 0, -1)).toEqual(['c']);
+  });
+});
+
+describe('limiter fallback', () => {
+  it('uses memory while the shared store fails, and logs each change of state once', async () => {
+    const clock = fakeClock();
+    const logs: string[] = [];
+    let failing = true;
+    const memory = createMemoryStore(clock);
+    const shared: LimiterStore = {
+      take: (...args) => (failing ? Promise.reject(new Error('connection lost')) : memory.take(...args)),
+      leave: (...args) => memory.leave(...args),
+    };
+    const limiter = createRateLimiter({
+      shared,
+      sharedReady: () => true,
+      local: createMemoryStore(clock),
+      clock,
+      log: { warn: (_o, m) => logs.push(`warn ${m}`), info: (_o, m) => logs.push(`info ${m}`) },
+      retrySharedMs: 1000,
+    });
+    const p = { max: 2, windowMs: 60_000, queue: 0 };
+    expect(await limiter.acquire('k', p)).toEqual({ remaining: 1 });
+    expect(await limiter.acquire('k', p)).toEqual({ remaining: 0 });
+    const refused = await limiter.acquire('k', p).catch((e) => e);
+    expect(refused).toBeInstanceOf(RateLimitedError);
+    expect(refused.retryAfterSeconds).toBe(60);
+    expect(limiter.degraded).toBe(true);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^warn rate limiter: Redis unreachable/);
+
+    failing = false;
+    // Not tried again before the retry delay; then back, logged once.
+    await limiter.acquire('other', p);
+    expect(limiter.degraded).toBe(true);
+    clock.advance(1000);
+    expect(await limiter.acquire('k', p)).toEqual({ remaining: 1 });
+    await limiter.acquire('k2', p);
+    expect(limiter.degraded).toBe(false);
+    expect(logs).toHaveLength(2);
+    expect(logs[1]).toMatch(/^info rate limiter: Redis reachable again/);
+  });
+});
