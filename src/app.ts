@@ -18,6 +18,7 @@ import proxyPoolsRoutes from './routes/proxy-pools/index.js';
 import runsRoutes from './routes/runs/index.js';
 import spacesRoutes from './routes/spaces/index.js';
 import usersRoutes from './routes/users/index.js';
+import analyticsRoutes from './routes/analytics/index.js';
 import { modelSchemas } from './schemas/index.js';
 import accessModule from './services/access/index.js';
 import agentsModule from './services/agents/index.js';
@@ -25,6 +26,7 @@ import identityModule from './services/identity/index.js';
 import proxyPoolsModule from './services/proxy-pools/index.js';
 import runsModule from './services/runs/index.js';
 import spacesModule from './services/spaces/index.js';
+import analyticsModule from './services/analytics/index.js';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -74,6 +76,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(spacesModule);
   await app.register(runsModule);
   await app.register(proxyPoolsModule);
+  await app.register(analyticsModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
@@ -83,6 +86,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(spacesRoutes);
   await app.register(runsRoutes);
   await app.register(proxyPoolsRoutes);
+  await app.register(analyticsRoutes);
 
   return app;
 }

@@ -3,12 +3,14 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/prisma.js';
 import type { Clock } from '../../lib/clock.js';
+import { createAnalyticsRollupStep } from '../analytics/rollup-step.js';
 import { createSettlementRepository } from './settlement.repository.js';
 import { createSettlementService, type SettlementLog, type SettlementStep } from './settlement.service.js';
 
 export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLog; config: Config }) {
   const steps: SettlementStep[] = [
     // Usage metering and the credit debit (billing), then analytics rollups, are registered here.
+    createAnalyticsRollupStep(db),
   ];
   return createSettlementService({ repo: createSettlementRepository(db), steps, clock: deps.clock, log: deps.log });
 }
