@@ -18,6 +18,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent catalogue list/search latency over 100,000 seeded Agents (bench/agents.ts)',
     run: runAgents,
   },
+  analytics: {
+    about: 'runs and records summaries over 1,000,000 Runs in 1,000 Agents: 30-day and 1-day ranges, with and without an Agent filter',
+    run: async () => (await import('./analytics.js')).benchAnalytics(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */
@@ -54,7 +58,8 @@ function usage(): string {
     ...Object.entries(SUITES).map(([name, s]) => `  ${name.padEnd(8)} ${s.about}`),
     '',
     'No suite: all of them, in this order. Options by environment: BENCH_RUNS, BENCH_WORKERS, BENCH_DIST,',
-    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine). See docs/benchmarks.md.',
+    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine); BENCH_ANALYTICS_RUNS, BENCH_ANALYTICS_AGENTS,',
+    'BENCH_ANALYTICS_ITERATIONS (analytics). See docs/benchmarks.md.',
   ].join('\n');
 }
 

@@ -37,8 +37,11 @@ describe('resolveRange', () => {
 
 describe('splitRange', () => {
   it('whole hours in the middle, partial hours at the edges', () => {
+    const covered = { start: d('2026-03-01T11:00:00Z'), end: d('2026-03-01T13:00:00Z') };
     expect(splitRange({ start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T13:40:00Z') })).toEqual({
-      hours: { start: d('2026-03-01T11:00:00Z'), end: d('2026-03-01T13:00:00Z') },
+      covered,
+      days: null,
+      hours: [covered],
       edges: [
         { start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T11:00:00Z') },
         { start: d('2026-03-01T13:00:00Z'), end: d('2026-03-01T13:40:00Z') },
@@ -46,19 +49,32 @@ describe('splitRange', () => {
     });
   });
 
-  it('no edges when the range is on hour boundaries', () => {
-    expect(splitRange({ start: d('2026-03-01T10:00:00Z'), end: d('2026-03-02T10:00:00Z') })).toEqual({
-      hours: { start: d('2026-03-01T10:00:00Z'), end: d('2026-03-02T10:00:00Z') },
-      edges: [],
+  it('whole days, then the whole hours around them, then the partial hours', () => {
+    expect(splitRange({ start: d('2026-03-01T10:15:00Z'), end: d('2026-03-04T02:30:00Z') })).toEqual({
+      covered: { start: d('2026-03-01T11:00:00Z'), end: d('2026-03-04T02:00:00Z') },
+      days: { start: d('2026-03-02T00:00:00Z'), end: d('2026-03-04T00:00:00Z') },
+      hours: [
+        { start: d('2026-03-01T11:00:00Z'), end: d('2026-03-02T00:00:00Z') },
+        { start: d('2026-03-04T00:00:00Z'), end: d('2026-03-04T02:00:00Z') },
+      ],
+      edges: [
+        { start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T11:00:00Z') },
+        { start: d('2026-03-04T02:00:00Z'), end: d('2026-03-04T02:30:00Z') },
+      ],
     });
+  });
+
+  it('nothing but days when the range is on day boundaries', () => {
+    const r = { start: d('2026-03-01T00:00:00Z'), end: d('2026-03-03T00:00:00Z') };
+    expect(splitRange(r)).toEqual({ covered: r, days: r, hours: [], edges: [] });
   });
 
   it('within one hour, or across one boundary without a whole hour: edges only', () => {
     const inside = { start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T10:45:00Z') };
-    expect(splitRange(inside)).toEqual({ hours: null, edges: [inside] });
+    expect(splitRange(inside)).toEqual({ covered: null, days: null, hours: [], edges: [inside] });
     const across = { start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T11:45:00Z') };
-    expect(splitRange(across)).toEqual({ hours: null, edges: [across] });
-    expect(splitRange({ start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T10:15:00Z') })).toEqual({ hours: null, edges: [] });
+    expect(splitRange(across)).toEqual({ covered: null, days: null, hours: [], edges: [across] });
+    expect(splitRange({ start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T10:15:00Z') })).toEqual({ covered: null, days: null, hours: [], edges: [] });
   });
 });
 

@@ -1,4 +1,4 @@
-// All Prisma access of analytics: range totals per status (hourly rollups for whole hours, the Runs
+// All Prisma access of analytics: range totals per status (rollups for whole days and hours, the Runs
 // themselves for partial hours and for Runs not settled yet, in one statement so one snapshot), failed
 // Run details, and what a diagnosis reads. The rollups are kept by `rollUp` (a settlement step) and by
 // the triggers of the analytics_rollups migration, all through the SQL function analytics_rollup_run.
@@ -55,42 +55,57 @@ function runScope(scope: AnalyticsScope) {
   };
 }
 
-function rollupPart(scope: AnalyticsScope, hours: DateRange, statuses?: number[]) {
-  const range = Prisma.sql`h."hour" >= ${hours.start} AND h."hour" < ${hours.end}`;
-  const sums = Prisma.sql`h."status", SUM(h."runs")::bigint AS runs, SUM(h."recordsExtracted")::bigint AS ex, SUM(h."recordsExported")::bigint AS exp,
+const ROLLUP_SUMS = Prisma.sql`h."status", SUM(h."runs")::bigint AS runs, SUM(h."recordsExtracted")::bigint AS ex, SUM(h."recordsExported")::bigint AS exp,
     SUM(h."errorCount")::bigint AS err, SUM(h."pageCount")::bigint AS pages`;
+
+/** Rollup rows of the scope in `range`: the Agent's hours, or the Spaces' days or hours. */
+function rollupPart(scope: AnalyticsScope, range: DateRange, table: 'hour' | 'day') {
+  const column = Prisma.raw(table === 'day' ? 'h."day"' : 'h."hour"');
+  const inRange = Prisma.sql`${column} >= ${range.start} AND ${column} < ${range.end}`;
   if (scope.agentId !== undefined) {
-    return Prisma.sql`SELECT ${sums} FROM "AgentRunHour" h WHERE h."agentId" = ${scope.agentId} AND ${range} ${statusCond('h', statuses)} GROUP BY h."status"`;
+    return Prisma.sql`SELECT ${ROLLUP_SUMS} FROM "AgentRunHour" h WHERE h."agentId" = ${scope.agentId} AND ${inRange} GROUP BY h."status"`;
   }
   const where = scope.spaceIds === 'all' ? Prisma.sql`h."organizationId" = ${scope.organizationId}` : Prisma.sql`h."spaceId" = ANY(${scope.spaceIds}::int[])`;
-  return Prisma.sql`SELECT ${sums} FROM "SpaceRunHour" h WHERE ${where} AND ${range} ${statusCond('h', statuses)} GROUP BY h."status"`;
+  const from = Prisma.raw(table === 'day' ? '"SpaceRunDay"' : '"SpaceRunHour"');
+  return Prisma.sql`SELECT ${ROLLUP_SUMS} FROM ${from} h WHERE ${where} AND ${inRange} GROUP BY h."status"`;
 }
 
-function livePart(scope: AnalyticsScope, range: DateRange, statuses: number[] | undefined, onlyUnsettled: boolean) {
+function livePart(scope: AnalyticsScope, range: DateRange, onlyUnsettled: boolean) {
   const { join, where } = runScope(scope);
   return Prisma.sql`SELECT r."status", COUNT(*)::bigint AS runs, SUM(r."recordsExtracted")::bigint AS ex, SUM(r."recordsExported")::bigint AS exp,
       SUM(r."errorCount")::bigint AS err, SUM(r."pageCount")::bigint AS pages
     FROM "Run" r ${join}
     WHERE ${where} AND r."created" >= ${range.start} AND r."created" < ${range.end}
-      ${onlyUnsettled ? Prisma.sql`AND r."settledAt" IS NULL` : Prisma.empty} ${statusCond('r', statuses)}
+      ${onlyUnsettled ? Prisma.sql`AND r."settledAt" IS NULL` : Prisma.empty}
     GROUP BY r."status"`;
 }
 
 export function createAnalyticsRepository(db: Db) {
   return {
     /**
-     * Totals per status of the Runs of `scope` in `range` (see time-range.ts). Whole hours come from
-     * the rollups (settled Runs) plus the unsettled Runs of those hours; partial hours from the Runs.
+     * Totals per status of the Runs of `scope` in `range` (see time-range.ts). Whole days and hours come
+     * from the rollups (settled Runs) plus the unsettled Runs of them; partial hours from the Runs.
      */
     async totalsByStatus(scope: AnalyticsScope, range: DateRange, statuses?: number[]): Promise<StatusTotals[]> {
-      const { hours, edges } = splitRange(range);
+      const { covered, days, hours, edges } = splitRange(range);
       const parts: Prisma.Sql[] = [];
-      if (hours) parts.push(rollupPart(scope, hours, statuses), livePart(scope, hours, statuses, true));
-      for (const edge of edges) parts.push(livePart(scope, edge, statuses, false));
+      // An Agent's days are few enough to read from its hours.
+      if (days) parts.push(rollupPart(scope, days, scope.agentId !== undefined ? 'hour' : 'day'));
+      for (const h of hours) parts.push(rollupPart(scope, h, 'hour'));
+      if (covered) parts.push(livePart(scope, covered, true));
+      for (const edge of edges) parts.push(livePart(scope, edge, false));
       if (parts.length === 0) return [];
-      const rows = await db.$queryRaw<Array<{ status: number; runs: bigint; ex: bigint | null; exp: bigint | null; err: bigint | null; pages: bigint | null }>>`
-        SELECT p."status", SUM(p.runs)::bigint AS runs, SUM(p.ex)::bigint AS ex, SUM(p.exp)::bigint AS exp, SUM(p.err)::bigint AS err, SUM(p.pages)::bigint AS pages
-        FROM (${Prisma.join(parts, ' UNION ALL ')}) p GROUP BY p."status"`;
+      // Parallel workers cost more to start than these small aggregates take (worse on a busy machine).
+      const [, rows] = await db.$transaction([
+        db.$executeRaw`SET LOCAL max_parallel_workers_per_gather = 0`,
+        db.$queryRaw<Array<{ status: number; runs: bigint; ex: bigint | null; exp: bigint | null; err: bigint | null; pages: bigint | null }>>`
+          SELECT p."status", SUM(p.runs)::bigint AS runs, SUM(p.ex)::bigint AS ex, SUM(p.exp)::bigint AS exp, SUM(p.err)::bigint AS err, SUM(p.pages)::bigint AS pages
+          FROM (${Prisma.join(parts, ' UNION ALL ')}) p
+          -- Filtered here, not in the parts: a status condition on the unsettled Runs can make the
+          -- planner combine the status index (every Run of that status) with the settledAt one.
+          WHERE TRUE ${statusCond('p', statuses)}
+          GROUP BY p."status"`,
+      ]);
       return rows
         .map((r) => ({
           status: r.status,

@@ -84,7 +84,12 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepository; access
       const range = resolveRange(q, clock.now());
       const statuses = parseStatusFilter(q.status);
       const scope = await scopeOf(principal, q.agentId);
-      const totals = await repo.totalsByStatus(scope, range, statuses);
+      const failed = FAILED_STATUSES.filter((s) => !statuses || statuses.includes(s));
+      const withDetails = q.includeDetails !== false;
+      const [totals, details] = await Promise.all([
+        repo.totalsByStatus(scope, range, statuses),
+        withDetails && failed.length > 0 ? repo.failedRuns(scope, range, failed) : [],
+      ]);
       const runsIn = (bucket: readonly number[]) => totals.filter((t) => bucket.includes(t.status)).reduce((n, t) => n + t.runs, 0);
       const summary: RunsSummary = {
         startDate: range.start,
@@ -97,10 +102,7 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepository; access
         queuedRuns: runsIn(RUN_BUCKETS.queuedRuns),
         stoppedRuns: runsIn(RUN_BUCKETS.stoppedRuns),
       };
-      if (q.includeDetails !== false) {
-        const failed = FAILED_STATUSES.filter((s) => !statuses || statuses.includes(s));
-        summary.failedRunDetails = failed.length > 0 ? await repo.failedRuns(scope, range, [...failed]) : [];
-      }
+      if (withDetails) summary.failedRunDetails = details;
       return summary;
     },
 

@@ -28,19 +28,44 @@ export function resolveRange(q: { startDate?: string; endDate?: string }, now: D
   return { start, end };
 }
 
-/**
- * Splits a range into whole UTC hours (answered from hourly rollups) and the partial hours at its
- * edges (answered from the Runs themselves). `hours` is null when the range holds no whole hour.
- */
-export function splitRange(r: DateRange): { hours: DateRange | null; edges: DateRange[] } {
-  const firstHour = Math.ceil(r.start.getTime() / HOUR_MS) * HOUR_MS;
-  const lastHour = Math.floor(r.end.getTime() / HOUR_MS) * HOUR_MS;
-  if (firstHour >= lastHour) return { hours: null, edges: r.start < r.end ? [r] : [] };
-  const edges = [
-    { start: r.start, end: new Date(firstHour) },
-    { start: new Date(lastHour), end: r.end },
-  ].filter((e) => e.start < e.end);
-  return { hours: { start: new Date(firstHour), end: new Date(lastHour) }, edges };
+export interface RangeParts {
+  /** Whole UTC hours (the rollups cover them, plus the Runs of them not settled yet); null when none. */
+  covered: DateRange | null;
+  /** Whole UTC days inside `covered` (read from daily rollups where there are some); null when none. */
+  days: DateRange | null;
+  /** The whole hours of `covered` outside `days` (0 to 2 parts). */
+  hours: DateRange[];
+  /** The partial hours at both ends, read from the Runs themselves (0 to 2 parts). */
+  edges: DateRange[];
+}
+
+const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
+const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
+const nonEmpty = (parts: DateRange[]) => parts.filter((p) => p.start < p.end);
+
+/** Splits a range into whole UTC days, whole UTC hours and the partial hours at its edges. */
+export function splitRange(r: DateRange): RangeParts {
+  const hs = ceilTo(r.start.getTime(), HOUR_MS);
+  const he = floorTo(r.end.getTime(), HOUR_MS);
+  if (hs >= he) return { covered: null, days: null, hours: [], edges: nonEmpty([r]) };
+  const covered = { start: new Date(hs), end: new Date(he) };
+  const edges = nonEmpty([
+    { start: r.start, end: covered.start },
+    { start: covered.end, end: r.end },
+  ]);
+  const ds = ceilTo(hs, DAY_MS);
+  const de = floorTo(he, DAY_MS);
+  if (ds >= de) return { covered, days: null, hours: [covered], edges };
+  const days = { start: new Date(ds), end: new Date(de) };
+  return {
+    covered,
+    days,
+    hours: nonEmpty([
+      { start: covered.start, end: days.start },
+      { start: days.end, end: covered.end },
+    ]),
+    edges,
+  };
 }
 
 /** The buckets of a Runs summary (design.md section 6). totalRuns counts every status. */
