@@ -286,3 +286,28 @@ describe('access', () => {
     expectProblem(res, 401, 'UNAUTHENTICATED');
   });
 });
+
+describe('history', () => {
+  it('a Run far below the Agent\'s recent median is diagnosed as a drop', async () => {
+    const def = catalogDefinition(h.site.url);
+    const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, def, 'drop');
+    const runOnce = async () => {
+      const runId = (await post(`/api/v1/agent/${agent.id}/start`)).json().id;
+      return { runId, run: await waitForRun(h.ctx.app, h.org.apiKey, agent.id, runId) };
+    };
+    for (let i = 0; i < 3; i++) expect((await runOnce()).run).toMatchObject({ status: 10, recordsExtracted: 30 });
+    // The site now shows one page only.
+    const put = await h.ctx.app.inject({
+      method: 'PUT',
+      url: `/api/v1/agent/${agent.id}`,
+      headers: { ...auth(h.org.apiKey), 'content-type': 'application/json' },
+      payload: { definition: { ...def, next: { selector: 'a.next', maxPages: 1 } } },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const { runId, run } = await runOnce();
+    expect(run).toMatchObject({ status: 10, recordsExtracted: 10 });
+    const d = (await get(`/api/v1/analytics/agents/${agent.id}/runs/${runId}/diagnostics`)).json();
+    expect(d.findings.map((f: any) => f.rule)).toEqual(['recordDrop']);
+    expect(d.possibleCauses[0]).toBe("This Run extracted 10 records, 67% below this Agent's median of 30 over its last 3 successful Runs.");
+  });
+});
