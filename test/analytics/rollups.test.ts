@@ -173,3 +173,34 @@ describe('summaries equal the Runs themselves', () => {
     }
   });
 });
+
+describe('concurrency', () => {
+  it('Runs settled at once by several processes, while their Agent moves Space, are each counted once and where the Agent ends', async () => {
+    const agent = agents.find((a) => a.spaceId === org.spaceId)!;
+    const hour = new Date(Math.floor((now - 5 * HOUR) / HOUR) * HOUR);
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const run = await ctx.db.run.create({
+        data: { organizationId: org.organizationId, agentId: agent.id, agentVersion: 1, status: 10, created: new Date(hour.getTime() + i * 1000), recordsExtracted: 3 },
+      });
+      ids.push(run.id);
+    }
+    const services = Array.from({ length: 4 }, () => createSettlement(ctx.db, { clock: systemClock, log: { warn: () => {} }, config: loadConfig(ctx.env) }));
+    const move = req('PUT', `/api/v1/agent/${agent.id}`, org.apiKey, { spaceId: spaceB });
+    const results = await Promise.all([...services.flatMap((s) => ids.map((id) => s.settle(id))), move]);
+    expect(results.filter((r) => r === true)).toHaveLength(ids.length);
+    agent.spaceId = spaceB;
+    const range: [Date, Date] = [hour, new Date(hour.getTime() + HOUR)];
+    expect(await actual(...range, member)).toEqual(await expected(...range, [org.spaceId, spaceB]));
+    expect(await actual(...range, org.apiKey)).toEqual(await expected(...range));
+    expect(await actual(...range, org.apiKey, agent.id)).toEqual(await expected(...range, undefined, agent.id));
+    expect((await actual(...range, org.apiKey, agent.id)).records.totalRecordsExtracted).toBeGreaterThanOrEqual(120);
+    // Each Space's hour and day rows hold exactly the settled Runs of the Agents it holds now.
+    for (const spaceId of [org.spaceId, spaceA, spaceB]) {
+      const settledRuns = await ctx.db.run.count({ where: { settledAt: { not: null }, agent: { spaceId } } });
+      const hours = await ctx.db.spaceRunHour.aggregate({ where: { spaceId }, _sum: { runs: true } });
+      const days = await ctx.db.spaceRunDay.aggregate({ where: { spaceId }, _sum: { runs: true } });
+      expect([hours._sum.runs ?? 0, days._sum.runs ?? 0]).toEqual([settledRuns, settledRuns]);
+    }
+  });
+});
