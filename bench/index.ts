@@ -30,6 +30,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'GET /api/v1/agent/{id} throughput and p99 with the rate limiter on (never refusing) and off',
     run: async () => (await import('./ratelimit.js')).benchRateLimit(),
   },
+  analytics: {
+    about: 'runs and records summaries over 1,000,000 Runs in 1,000 Agents: 30-day and 1-day ranges, with and without an Agent filter',
+    run: async () => (await import('./analytics.js')).benchAnalytics(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */
@@ -65,10 +69,8 @@ function usage(): string {
     '',
     ...Object.entries(SUITES).map(([name, s]) => `  ${name.padEnd(8)} ${s.about}`),
     '',
-    'No suite: all of them, in this order. Options by environment: BENCH_RUNS, BENCH_WORKERS, BENCH_DIST,',
-    'BENCH_CHILD_SAMPLES (runs); BENCH_ENGINE_SECONDS (engine); BENCH_BILLING_AGENTS, BENCH_BILLING_RECORDS,',
-    'BENCH_BILLING_ITERATIONS, BENCH_BILLING_DEBITS, BENCH_BILLING_CONCURRENCY (billing); BENCH_RATELIMIT_SECONDS,',
-    'BENCH_RATELIMIT_ROUNDS, BENCH_RATELIMIT_CONNECTIONS (ratelimit). See docs/benchmarks.md.',
+    'No suite: all of them, in this order. Each suite reads its options from BENCH_* environment variables,',
+    'listed in the header comment of bench/<suite>.ts and in docs/benchmarks.md.',
   ].join('\n');
 }
 

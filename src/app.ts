@@ -22,6 +22,7 @@ import spacesRoutes from './routes/spaces/index.js';
 import usersRoutes from './routes/users/index.js';
 import schedulesRoutes from './routes/schedules/index.js';
 import billingRoutes from './routes/billing/index.js';
+import analyticsRoutes from './routes/analytics/index.js';
 import { modelSchemas } from './schemas/index.js';
 import accessModule from './services/access/index.js';
 import agentsModule from './services/agents/index.js';
@@ -31,6 +32,7 @@ import runsModule from './services/runs/index.js';
 import spacesModule from './services/spaces/index.js';
 import schedulesModule from './services/schedules/index.js';
 import billingModule from './services/billing/index.js';
+import analyticsModule from './services/analytics/index.js';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -86,6 +88,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(proxyPoolsModule);
   await app.register(schedulesModule);
   await app.register(billingModule);
+  await app.register(analyticsModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
@@ -97,6 +100,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(proxyPoolsRoutes);
   await app.register(schedulesRoutes);
   await app.register(billingRoutes);
+  await app.register(analyticsRoutes);
 
   return app;
 }

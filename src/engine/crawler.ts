@@ -9,6 +9,7 @@ import {
   type AgentDefinition,
   type AgentField,
 } from './definition.js';
+import { emptyEvidence, EvidenceCollector, qualityProblem, type RunEvidence } from './evidence.js';
 import { extractFields, isMissing, resolveUrl, type AnyNode, type ExtractedRecord } from './extract.js';
 import { HttpClient, statusText, type FetchFailure, type FetchedPage } from './http.js';
 import { createMasker } from './secrets.js';
@@ -53,6 +54,10 @@ export interface ExtractionResult {
   stopped: boolean;
   /** Why the run as a whole failed (every start page failed, run timeout, invalid definition). */
   fatalError?: string;
+  /** What the run observed, for diagnoses. */
+  evidence: RunEvidence;
+  /** Set when a run that ended normally extracted nothing usable (see `qualityProblem`). */
+  warning?: string;
 }
 
 export interface ExtractionOptions {
@@ -146,6 +151,7 @@ interface PendingRecord {
 class ExtractionRun {
   readonly stats: ExtractionStats = { pageCount: 0, dataCount: 0, exportCount: 0, errorCount: 0, inputCount: 0, traffic: 0 };
   readonly failedPages: FailedPage[] = [];
+  readonly evidence: EvidenceCollector;
   /** Per processed input: the fatal message if its start page failed, null if it did not. */
   readonly startFailures: Array<string | null> = [];
   readonly #controller = new AbortController();
@@ -164,6 +170,7 @@ class ExtractionRun {
     this.#def = options.definition;
     this.#options = options;
     this.#mask = mask;
+    this.evidence = new EvidenceCollector(mask);
     this.#defaults = parameterDefaults(options.definition);
     // A required export column means every exported record has a value there, just like a required field.
     const requiredFields = fieldsOf(options.definition).filter((f) => f.required).map((f) => f.name);
@@ -238,6 +245,8 @@ class ExtractionRun {
 
   #recordFailure(failure: FetchFailure): void {
     this.stats.errorCount++;
+    if (failure.kind === 'http' && failure.status !== undefined) this.evidence.answered(failure.status, failure.url);
+    else this.evidence.networkError(failure.kind, failure.url);
     const html = failure.body && failure.body.length > 0 ? this.#mask(decodeText(failure.body, failure.contentType)) : undefined;
     this.failedPages.push({
       url: this.#mask(failure.url),
@@ -275,10 +284,12 @@ class ExtractionRun {
         if (result.failure.kind === 'aborted') return;
         this.#recordFailure(result.failure);
         if (pageNumber === 1) this.startFailures[failureSlot] = this.#mask(startPageFailureMessage(result.failure));
+        else this.evidence.paginationStopped(url);
         return;
       }
       this.stats.pageCount++;
       const page = result.page;
+      this.evidence.answered(page.status, page.url);
       const $ = parseHtml(page);
       const pageRecords = await this.#extractListPage($, page);
       for (const record of pageRecords) records.push(record);
@@ -290,6 +301,7 @@ class ExtractionRun {
       if (nextUrl === null) return;
       if (visited.has(nextUrl)) {
         this.log('Warning', `next page ${nextUrl} was already visited; pagination stops here`);
+        this.evidence.paginationStopped(nextUrl);
         return;
       }
       if (pageNumber >= maxPages) {
@@ -306,6 +318,7 @@ class ExtractionRun {
     const elements = $(def.list.selector);
     const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
     this.log('Info', `GET ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes, ${elements.length} list matches`);
+    this.evidence.listPage(elements.length, page.finalUrl);
     if (elements.length === 0) {
       this.log('Warning', `list selector '${def.list.selector}' matched nothing on ${page.finalUrl}`);
       return [];
@@ -337,10 +350,12 @@ class ExtractionRun {
       const missing = this.#requiredNames.find((name) => isMissing(item.record[name]));
       if (missing !== undefined) {
         this.stats.errorCount++;
+        this.evidence.requiredMissing(missing, page.finalUrl);
         this.log('Error', `record ${i + 1} on ${page.finalUrl} dropped: required field '${missing}' has no value`);
         return;
       }
       this.stats.dataCount++;
+      if (Object.values(item.record).every((v) => isMissing(v))) this.evidence.emptyRecord();
       kept.push(item.record);
     });
     return kept;
@@ -363,6 +378,7 @@ class ExtractionRun {
       return;
     }
     this.stats.pageCount++;
+    this.evidence.answered(result.page.status, result.page.url);
     const $ = parseHtml(result.page);
     const root: Cheerio<AnyNode> = $.root();
     Object.assign(item.record, extractFields($, root, fields, result.page.finalUrl));
@@ -408,7 +424,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     const fatalError = mask(`definition is invalid: ${validation.problems.join('; ')}`);
     options.log?.('Fatal', fatalError);
     const stats: ExtractionStats = { pageCount: 0, dataCount: 0, exportCount: 0, errorCount: 0, inputCount: 0, traffic: 0 };
-    return { sets: [], stats, failedPages: [], stopped: false, fatalError };
+    return { sets: [], stats, failedPages: [], stopped: false, fatalError, evidence: emptyEvidence() };
   }
   const run = new ExtractionRun({ ...options, parallelism, maxConcurrency }, mask);
 
@@ -462,6 +478,8 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
       `${s.inputCount} inputs, ${s.traffic} bytes received`,
   );
   run.progress();
+  const warning = stopped || fatalError !== undefined ? undefined : qualityProblem(run.evidence.evidence, def.list.selector, s.dataCount);
+  if (warning) run.log('Warning', warning);
 
   return {
     sets,
@@ -469,5 +487,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     failedPages: run.failedPages,
     stopped,
     ...(fatalError !== undefined ? { fatalError } : {}),
+    evidence: run.evidence.evidence,
+    ...(warning !== undefined ? { warning: mask(warning) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 /** The extraction engine: definitions, crawling, export and run files. Knows nothing of HTTP routes, queues or the database. */
 export * from './definition.js';
 export * from './crawler.js';
+export * from './evidence.js';
 export * from './export.js';
 export * from './storage.js';
 export * from './ssrf.js';

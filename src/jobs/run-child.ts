@@ -60,7 +60,7 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
   if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
     const logFiles = await runLog.finish(result.failedPages);
-    send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError } });
+    send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence } });
     return;
   }
   send({ type: 'exporting', stats });
@@ -80,7 +80,7 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
   const logFiles = await runLog.finish(result.failedPages);
   send({
     type: 'done',
-    result: { stats, files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles], stopped },
+    result: { stats, files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles], stopped, evidence: result.evidence, warning: result.warning },
   });
 }
 

@@ -45,3 +45,8 @@ export const modelSchemas: TSchema[] = [
 export function registerModelSchemas(extra: TSchema[]): void {
   for (const s of extra) if (!modelSchemas.includes(s)) modelSchemas.push(s);
 }
+
+// Analytics (issue 10).
+import { FailedRunSummarySchema, RecordsSummarySchema, RunDiagnosticsSchema, RunsSummarySchema } from './analytics.js';
+import { RunEvidenceSchema } from '../engine/evidence.js';
+registerModelSchemas([RunEvidenceSchema, FailedRunSummarySchema, RunsSummarySchema, RecordsSummarySchema, RunDiagnosticsSchema]);

@@ -20,6 +20,8 @@ import zlib from 'node:zlib';
  * - `/gzip`: gzip-compressed page with two products. `/latin1`: ISO-8859-1 page ("Café").
  * - `/links`: three `div.product`: one linking `/product/1`, one linking `/blocked`, one without a link.
  * - `/transforms`: values for field transform tests.
+ * - `/empty-list`: 200, a page without any `div.product` (a list selector matches nothing).
+ * - `/dead-end`: 200, one product and an `a.next` link to `/status/404` (pagination stops early).
  */
 export interface FixtureSite {
   /** Base URL without trailing slash, e.g. http://127.0.0.1:43123 */
@@ -191,6 +193,10 @@ export async function startFixtureSite(): Promise<FixtureSite> {
         ),
       );
     }
+
+    if (path === '/empty-list') return send(200, page('Redesigned', '<main><section class="items"></section></main>'));
+
+    if (path === '/dead-end') return send(200, page('Dead end', `${productHtml(1)}\n<a class="next" href="/status/404">Next</a>`));
 
     send(404, page('Not found', '<h1>Not found</h1>'));
   });

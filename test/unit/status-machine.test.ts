@@ -46,6 +46,7 @@ describe('allowed transitions: every row of the design table', () => {
     [S.Exporting, { type: 'exported', errorCount: 0 }, S.Success, '2 Exporting | files written, no errors | 10 Success'],
     [S.Exporting, { type: 'exported', errorCount: 1 }, S.Completed, '2 Exporting | files written, errorCount > 0 | 9 Completed'],
     [S.Exporting, { type: 'exported', errorCount: 57 }, S.Completed, '2 Exporting | files written, errorCount > 0 | 9 Completed'],
+    [S.Exporting, { type: 'exported', errorCount: 0, degraded: true }, S.Completed, '2 Exporting | files written, nothing usable extracted | 9 Completed'],
     [S.Running, { type: 'failed' }, S.Failed, '1 | unrecoverable error, timeout, worker lost | 7 Failed'],
     [S.Exporting, { type: 'failed' }, S.Failed, '2 | unrecoverable error, timeout, worker lost | 7 Failed'],
     [S.Starting, { type: 'failed' }, S.Failed, '3 | unrecoverable error, timeout, worker lost | 7 Failed'],

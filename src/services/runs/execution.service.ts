@@ -150,9 +150,10 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
         result.files.map((f) => ({ name: f.name, fileType: f.fileType, contentType: f.contentType, fileSize: f.size, storageKey: f.key })),
       );
       const now = clock.now();
-      const patch = { ...statsPatch(result.stats), recordsExported: result.stats.exportCount, exportCount: result.stats.exportCount };
+      const evidence = result.evidence ? { evidence: result.evidence } : {};
+      const patch = { ...statsPatch(result.stats), recordsExported: result.stats.exportCount, exportCount: result.stats.exportCount, ...evidence };
       if (result.fatalError && !result.stopped) {
-        await repo.updateProgress(runId, statsPatch(result.stats), now);
+        await repo.updateProgress(runId, { ...statsPatch(result.stats), ...evidence }, now);
         return failOrRetry(runId, result.fatalError);
       }
       const current = await repo.findRun(runId);
@@ -162,7 +163,12 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
       if (current?.status === RunStatus.Running || current?.status === RunStatus.Starting) {
         await repo.transition(runId, { type: 'extracted' }, now);
       }
-      const done = await repo.transition(runId, { type: 'exported', errorCount: result.stats.errorCount }, now, { ...patch, endTime: now });
+      const done = await repo.transition(
+        runId,
+        { type: 'exported', errorCount: result.stats.errorCount, degraded: result.warning !== undefined },
+        now,
+        { ...patch, endTime: now, ...(result.warning !== undefined ? { errorMessage: result.warning } : {}) },
+      );
       // A stop that raced with the export: the export finished, so the Run ends as Stopped.
       return done ?? repo.transition(runId, { type: 'stopped' }, now, { ...patch, endTime: now });
     },

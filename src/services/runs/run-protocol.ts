@@ -1,6 +1,6 @@
 // Messages between a worker and the child process that executes one Run. The payload carries the
 // Run's resolved (decrypted) parameters over the IPC channel only: never argv, env or job data.
-import type { AgentDefinition, ExtractionStats, StoredFile } from '../../engine/index.js';
+import type { AgentDefinition, ExtractionStats, RunEvidence, StoredFile } from '../../engine/index.js';
 
 export interface ChildStartPayload {
   runId: number;
@@ -25,6 +25,10 @@ export interface ChildResult {
   files: StoredFile[];
   stopped: boolean;
   fatalError?: string;
+  /** What the engine observed (stored as Run.evidence for diagnoses). */
+  evidence?: RunEvidence;
+  /** The Run ended normally but extracted nothing usable: it ends Completed with this message. */
+  warning?: string;
 }
 
 export type ChildMessage =

@@ -162,7 +162,11 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       return moved && committed(moved);
     },
 
-    updateProgress(runId: number, data: { pageCount: number; recordsExtracted: number; errorCount: number; inputCount: number; traffic: bigint }, at: Date) {
+    updateProgress(
+      runId: number,
+      data: { pageCount: number; recordsExtracted: number; errorCount: number; inputCount: number; traffic: bigint; evidence?: Prisma.InputJsonValue },
+      at: Date,
+    ) {
       // `updated` doubles as the heartbeat the reconciler reads.
       return db.run.updateMany({ where: { id: runId, status: { in: [1, 2, 3, 5] } }, data: { ...data, updated: at } });
     },

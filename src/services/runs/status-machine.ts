@@ -47,7 +47,7 @@ export type RunEvent =
   | { type: 'picked' } // a worker takes it
   | { type: 'firstPage' }
   | { type: 'extracted' } // extraction done, exporting begins
-  | { type: 'exported'; errorCount: number }
+  | { type: 'exported'; errorCount: number; degraded?: boolean } // degraded: nothing usable was extracted
   | { type: 'failed' } // unrecoverable error, timeout, worker lost
   | { type: 'retry' } // isWaitOnFailure with retries left
   | { type: 'giveUp' } // Failed with no retry
@@ -79,7 +79,7 @@ export function nextStatus(from: number, event: RunEvent): RunStatusValue {
       if (from === S.Running || from === S.Starting) return S.Exporting;
       break;
     case 'exported':
-      if (from === S.Exporting) return event.errorCount > 0 ? S.Completed : S.Success;
+      if (from === S.Exporting) return event.errorCount > 0 || event.degraded ? S.Completed : S.Success;
       break;
     case 'failed':
       // Not from Stopping: a Run being stopped ends Stopped (never Failed, never retried).

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { createBillingSettlementStep } from '../billing/billing.service.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createUsageRepository } from '../billing/usage.repository.js';
+import { createAnalyticsRollupStep } from '../analytics/rollup-step.js';
 import { createSettlementRepository } from './settlement.repository.js';
 import { createSettlementService, type SettlementLog, type SettlementStep } from './settlement.service.js';
 
@@ -13,6 +14,7 @@ export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLo
   const steps: SettlementStep[] = [
     // Usage metering and the credit debit (billing) first, then analytics rollups.
     createBillingSettlementStep({ credits: createCreditsRepository(db), usage: createUsageRepository(db), prices: deps.config.billing.prices }),
+    createAnalyticsRollupStep(db),
   ];
   return createSettlementService({ repo: createSettlementRepository(db), steps, clock: deps.clock, log: deps.log });
 }

@@ -1,0 +1,130 @@
+// What a Run observed on the web, kept with the Run so a diagnosis can quote numbers ("37 of 40 pages
+// answered 403") without reading logs. Bounded in size whatever the Run does: at most MAX_KEYS
+// distinct status codes and field names, one first URL per kind, each URL cut to MAX_URL_LENGTH.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const MAX_KEYS = 20;
+export const MAX_URL_LENGTH = 300;
+/** Network error kinds counted separately; everything else that is not HTTP counts as `other`. */
+export const NETWORK_KINDS = ['dns', 'refused', 'reset', 'tls', 'timeout', 'other'] as const;
+export type NetworkKind = (typeof NETWORK_KINDS)[number];
+
+const Counts = Type.Record(Type.String(), Type.Integer({ minimum: 0 }));
+
+export const RunEvidenceSchema = Type.Object(
+  {
+    /** Page requests with a final outcome (answered or failed after retries). */
+    requests: Type.Integer({ minimum: 0 }),
+    /** Final answers by class ('2xx', '4xx', ...) and by code ('403'); codes beyond MAX_KEYS go to 'other'. */
+    responsesByClass: Counts,
+    responsesByCode: Counts,
+    /** Requests that got no answer, by kind. */
+    networkErrors: Counts,
+    /** List pages parsed, and those where the list selector matched nothing. */
+    listPages: Type.Integer({ minimum: 0 }),
+    emptyListPages: Type.Integer({ minimum: 0 }),
+    /** List matches (candidate records), records dropped for an empty required value, and kept records with every field empty. */
+    listMatches: Type.Integer({ minimum: 0 }),
+    requiredMissing: Type.Integer({ minimum: 0 }),
+    requiredMissingByField: Counts,
+    emptyRecords: Type.Integer({ minimum: 0 }),
+    /** Inputs whose pagination ended before the site's last page (next page failed or looped). */
+    paginationStoppedEarly: Type.Integer({ minimum: 0 }),
+    /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
+    firstUrls: Type.Record(Type.String(), Type.String()),
+  },
+  { $id: 'RunEvidence', description: 'What the engine observed during the Run (bounded in size).' },
+);
+export type RunEvidence = Static<typeof RunEvidenceSchema>;
+
+export function emptyEvidence(): RunEvidence {
+  return {
+    requests: 0,
+    responsesByClass: {},
+    responsesByCode: {},
+    networkErrors: {},
+    listPages: 0,
+    emptyListPages: 0,
+    listMatches: 0,
+    requiredMissing: 0,
+    requiredMissingByField: {},
+    emptyRecords: 0,
+    paginationStoppedEarly: 0,
+    firstUrls: {},
+  };
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+  const k = key in counts || Object.keys(counts).length < MAX_KEYS ? key : 'other';
+  counts[k] = (counts[k] ?? 0) + 1;
+}
+
+/** Collects the evidence of one Run; URLs pass through `mask` so no secret is stored. */
+export class EvidenceCollector {
+  readonly evidence = emptyEvidence();
+
+  constructor(private readonly mask: (text: string) => string) {}
+
+  #first(kind: string, url: string): void {
+    if (kind in this.evidence.firstUrls) return;
+    this.evidence.firstUrls[kind] = this.mask(url).slice(0, MAX_URL_LENGTH);
+  }
+
+  answered(status: number, url: string): void {
+    this.evidence.requests++;
+    bump(this.evidence.responsesByClass, `${Math.floor(status / 100)}xx`);
+    bump(this.evidence.responsesByCode, String(status));
+    if (status >= 400) this.#first(`http${status}`, url);
+  }
+
+  /** A request that failed without an HTTP answer (`kind` is the HTTP client's failure kind). */
+  networkError(kind: string, url: string): void {
+    this.evidence.requests++;
+    const k: NetworkKind = (NETWORK_KINDS as readonly string[]).includes(kind) ? (kind as NetworkKind) : 'other';
+    bump(this.evidence.networkErrors, k);
+    this.#first(k, url);
+  }
+
+  listPage(matches: number, url: string): void {
+    this.evidence.listPages++;
+    this.evidence.listMatches += matches;
+    if (matches === 0) {
+      this.evidence.emptyListPages++;
+      this.#first('emptyList', url);
+    }
+  }
+
+  requiredMissing(field: string, url: string): void {
+    this.evidence.requiredMissing++;
+    bump(this.evidence.requiredMissingByField, field);
+    this.#first('requiredMissing', url);
+  }
+
+  emptyRecord(): void {
+    this.evidence.emptyRecords++;
+  }
+
+  paginationStopped(url: string): void {
+    this.evidence.paginationStoppedEarly++;
+    this.#first('pagination', url);
+  }
+}
+
+/**
+ * Why a Run that ended normally is not a plain Success, or undefined: the list selector matched
+ * nothing on any page, every record lost a required value, or every kept record is entirely empty.
+ */
+export function qualityProblem(e: RunEvidence, listSelector: string, kept: number): string | undefined {
+  if (e.listPages > 0 && e.emptyListPages === e.listPages) {
+    const pages = e.listPages === 1 ? 'the 1 page' : `any of the ${e.listPages} pages`;
+    return `The list selector '${listSelector}' matched nothing on ${pages} fetched: no records were extracted (has the page layout changed?).`;
+  }
+  if (kept === 0 && e.listMatches > 0 && e.requiredMissing === e.listMatches) {
+    const fields = Object.keys(e.requiredMissingByField).map((f) => `'${f}'`).join(', ');
+    return `Required field ${fields} was empty in every record: all ${e.listMatches} records were dropped.`;
+  }
+  if (kept > 0 && e.emptyRecords === kept) {
+    return `Every field was empty in all ${kept} records: the field selectors matched nothing inside the list items.`;
+  }
+  return undefined;
+}

@@ -1,0 +1,113 @@
+// Analytics: Runs and records summaries over a date range, and per-Run diagnostics.
+import { Type, type Static } from '@sinclair/typebox';
+import { RunEvidenceSchema } from '../engine/evidence.js';
+import { DateTime, IdParam, Nullable, NullableDateTime, QueryDate } from './common.js';
+
+const RANGE_RULE =
+  'A Run falls in the range when its `created` time (when it was started) is at or after startDate and before endDate. ' +
+  'Dates are ISO 8601 (a date means 00:00 UTC; a date-time without zone is UTC). endDate defaults to now, startDate to one day before endDate.';
+
+const RangeQuery = {
+  startDate: Type.Optional(QueryDate),
+  endDate: Type.Optional(QueryDate),
+};
+
+export const RunsSummaryQuery = Type.Object({
+  ...RangeQuery,
+  status: Type.Optional(
+    Type.String({
+      description: 'A RunStatus integer (0-12), or a bucket name (case-insensitive): Completed, CompletedWithErrors, Failed, Running, Queued, Stopped.',
+    }),
+  ),
+  includeDetails: Type.Optional(Type.Boolean({ default: true, description: 'Include failedRunDetails (default true).' })),
+  agentId: Type.Optional(IdParam('agent', 'Only this Agent\'s Runs.')),
+});
+export type RunsSummaryQuery = Static<typeof RunsSummaryQuery>;
+
+export const RecordsSummaryQuery = Type.Object({
+  ...RangeQuery,
+  agentId: Type.Optional(IdParam('agent', 'Only this Agent\'s Runs.')),
+});
+export type RecordsSummaryQuery = Static<typeof RecordsSummaryQuery>;
+
+export const FailedRunSummarySchema = Type.Object(
+  {
+    runId: Type.Integer(),
+    agentId: Type.Integer(),
+    agentName: Type.String(),
+    startTime: NullableDateTime,
+    endTime: NullableDateTime,
+    status: Type.Integer({ description: 'RunStatus (6 Failure or 7 Failed).' }),
+    errorMessage: Nullable(Type.String()),
+    spaceId: Type.Integer(),
+    spaceName: Type.String(),
+  },
+  { $id: 'FailedRunSummary' },
+);
+
+export const RunsSummarySchema = Type.Object(
+  {
+    startDate: DateTime,
+    endDate: DateTime,
+    totalRuns: Type.Integer({ description: 'Every Run in the range (matching the status filter).' }),
+    completedRuns: Type.Integer({ description: 'Completed (9) + Success (10).' }),
+    failedRuns: Type.Integer({ description: 'Failure (6) + Failed (7).' }),
+    completedWithErrorsRuns: Type.Integer({ description: 'Completed (9).' }),
+    runningRuns: Type.Integer({ description: 'Running (1) + Exporting (2) + Starting (3) + Stopping (5).' }),
+    queuedRuns: Type.Integer({ description: 'Queuing (4) + Waiting (12).' }),
+    stoppedRuns: Type.Integer({ description: 'Stopped (8).' }),
+    failedRunDetails: Type.Optional(
+      Type.Array(Type.Ref(FailedRunSummarySchema), { description: 'With includeDetails (default): the newest 100 failed Runs of the range, newest first.' }),
+    ),
+  },
+  { $id: 'RunsSummary', description: RANGE_RULE },
+);
+export type RunsSummary = Static<typeof RunsSummarySchema>;
+
+export const RecordsSummarySchema = Type.Object(
+  {
+    startDate: DateTime,
+    endDate: DateTime,
+    totalRecordsExtracted: Type.Integer(),
+    totalRecordsExported: Type.Integer(),
+    totalErrors: Type.Integer(),
+    totalPageLoads: Type.Integer(),
+    runCount: Type.Integer(),
+    agentId: Type.Optional(Type.Integer({ description: 'The Agent filter, when given.' })),
+  },
+  { $id: 'RecordsSummary', description: RANGE_RULE },
+);
+export type RecordsSummary = Static<typeof RecordsSummarySchema>;
+
+export const RunDiagnosticsSchema = Type.Object(
+  {
+    runId: Type.Integer(),
+    agentId: Type.Integer(),
+    agentName: Type.String(),
+    status: Type.Integer({ minimum: 0, maximum: 12, description: 'RunStatus.' }),
+    errorMessage: Nullable(Type.String()),
+    startTime: NullableDateTime,
+    endTime: NullableDateTime,
+    runtimeSeconds: Nullable(Type.Number({ description: 'endTime - startTime (until now while the Run is active).' })),
+    stats: Type.Object({
+      dataCount: Type.Integer(),
+      inputCount: Type.Integer(),
+      errorCount: Type.Integer(),
+      pageCount: Type.Integer(),
+      exportCount: Type.Integer(),
+      traffic: Type.Number({ description: 'Bytes received.' }),
+    }),
+    possibleCauses: Type.Array(Type.String(), { description: 'What went wrong, each with its evidence.' }),
+    suggestedActions: Type.Array(Type.String(), { description: 'What to do about it in this product.' }),
+    findings: Type.Array(
+      Type.Object({ rule: Type.String(), cause: Type.String(), actions: Type.Array(Type.String()) }),
+      { description: 'The same causes and actions grouped by the diagnosis rule that produced them.' },
+    ),
+    evidence: Nullable(Type.Ref(RunEvidenceSchema)),
+  },
+  { $id: 'RunDiagnostics' },
+);
+export type RunDiagnostics = Static<typeof RunDiagnosticsSchema>;
+
+export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
+export const AgentParams = Type.Object({ agentId: IdParam('agent') });

@@ -1,0 +1,101 @@
+// The one definition of "the Runs in a date range" (docs/decisions.md, Analytics): a Run falls in
+// [startDate, endDate) when its `created` time (when it was started, i.e. queued) is at or after
+// startDate and before endDate. Also the query inputs: ISO dates, status filters and their buckets.
+import { ValidationError } from '../../lib/errors.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+// A date (2026-01-31) or a date-time with optional seconds, fraction and zone; no zone means UTC.
+const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+export interface DateRange {
+  start: Date;
+  end: Date;
+}
+
+export function parseQueryDate(name: string, value: string): Date {
+  const m = value.trim().match(ISO);
+  const ms = m ? Date.parse(m[2] ? `${m[1]}T${m[2]}${m[3] ?? 'Z'}` : `${m[1]}T00:00:00Z`) : NaN;
+  if (Number.isNaN(ms)) throw new ValidationError(`${name} '${value}' is not an ISO 8601 date or date-time.`);
+  return new Date(ms);
+}
+
+/** endDate defaults to now, startDate to one day before endDate (yesterday, by default). */
+export function resolveRange(q: { startDate?: string; endDate?: string }, now: Date): DateRange {
+  const end = q.endDate !== undefined ? parseQueryDate('endDate', q.endDate) : now;
+  const start = q.startDate !== undefined ? parseQueryDate('startDate', q.startDate) : new Date(end.getTime() - DAY_MS);
+  if (end < start) throw new ValidationError(`endDate (${end.toISOString()}) is before startDate (${start.toISOString()}).`);
+  return { start, end };
+}
+
+export interface RangeParts {
+  /** Whole UTC hours (the rollups cover them, plus the Runs of them not settled yet); null when none. */
+  covered: DateRange | null;
+  /** Whole UTC days inside `covered` (read from daily rollups where there are some); null when none. */
+  days: DateRange | null;
+  /** The whole hours of `covered` outside `days` (0 to 2 parts). */
+  hours: DateRange[];
+  /** The partial hours at both ends, read from the Runs themselves (0 to 2 parts). */
+  edges: DateRange[];
+}
+
+const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
+const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
+const nonEmpty = (parts: DateRange[]) => parts.filter((p) => p.start < p.end);
+
+/** Splits a range into whole UTC days, whole UTC hours and the partial hours at its edges. */
+export function splitRange(r: DateRange): RangeParts {
+  const hs = ceilTo(r.start.getTime(), HOUR_MS);
+  const he = floorTo(r.end.getTime(), HOUR_MS);
+  if (hs >= he) return { covered: null, days: null, hours: [], edges: nonEmpty([r]) };
+  const covered = { start: new Date(hs), end: new Date(he) };
+  const edges = nonEmpty([
+    { start: r.start, end: covered.start },
+    { start: covered.end, end: r.end },
+  ]);
+  const ds = ceilTo(hs, DAY_MS);
+  const de = floorTo(he, DAY_MS);
+  if (ds >= de) return { covered, days: null, hours: [covered], edges };
+  const days = { start: new Date(ds), end: new Date(de) };
+  return {
+    covered,
+    days,
+    hours: nonEmpty([
+      { start: covered.start, end: days.start },
+      { start: days.end, end: covered.end },
+    ]),
+    edges,
+  };
+}
+
+/** The buckets of a Runs summary (design.md section 6). totalRuns counts every status. */
+export const RUN_BUCKETS = {
+  completedRuns: [9, 10],
+  completedWithErrorsRuns: [9],
+  failedRuns: [6, 7],
+  runningRuns: [1, 2, 3, 5],
+  queuedRuns: [4, 12],
+  stoppedRuns: [8],
+} as const;
+
+/** Bucket names accepted by the `status` filter (case-insensitive). */
+const BUCKET_NAMES: Record<string, readonly number[]> = {
+  completed: RUN_BUCKETS.completedRuns,
+  completedwitherrors: RUN_BUCKETS.completedWithErrorsRuns,
+  failed: RUN_BUCKETS.failedRuns,
+  running: RUN_BUCKETS.runningRuns,
+  queued: RUN_BUCKETS.queuedRuns,
+  stopped: RUN_BUCKETS.stoppedRuns,
+};
+
+/** `status`: a RunStatus integer (0..12) or a bucket name; the statuses it selects. */
+export function parseStatusFilter(value: string | undefined): number[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v) && Number(v) <= 12) return [Number(v)];
+  const bucket = BUCKET_NAMES[v.toLowerCase()];
+  if (bucket) return [...bucket];
+  throw new ValidationError(
+    `status '${value}' is neither a RunStatus integer (0-12) nor one of Completed, CompletedWithErrors, Failed, Running, Queued, Stopped.`,
+  );
+}
