@@ -82,9 +82,15 @@ export interface ExtractionOptions {
   secrets?: string[];
   userAgent?: string;
   maxBodyBytes?: number;
+  /**
+   * HTML of failed pages kept in `failedPages`: at most `maxPages` pages, each cut to `maxBytes`
+   * (default 100 pages of 256 KiB); null keeps none (the run log is not saving HTML).
+   */
+  failedPageHtml?: { maxPages: number; maxBytes: number } | null;
 }
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
+export const DEFAULT_FAILED_PAGE_HTML = { maxPages: 100, maxBytes: 256 * 1024 };
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {
@@ -236,9 +242,16 @@ class ExtractionRun {
     }
   }
 
+  #htmlKept = 0;
+
   #recordFailure(failure: FetchFailure): void {
     this.stats.errorCount++;
-    const html = failure.body && failure.body.length > 0 ? this.#mask(decodeText(failure.body, failure.contentType)) : undefined;
+    const keep = this.#options.failedPageHtml === undefined ? DEFAULT_FAILED_PAGE_HTML : this.#options.failedPageHtml;
+    let html: string | undefined;
+    if (keep && failure.body && failure.body.length > 0 && this.#htmlKept < keep.maxPages) {
+      this.#htmlKept++;
+      html = this.#mask(decodeText(failure.body.subarray(0, keep.maxBytes), failure.contentType));
+    }
     this.failedPages.push({
       url: this.#mask(failure.url),
       ...(failure.status !== undefined ? { status: failure.status } : {}),

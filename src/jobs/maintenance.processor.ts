@@ -3,11 +3,11 @@
 import type { Job } from 'bullmq';
 import type { Clock } from '../lib/clock.js';
 import type { IdentityRepository } from '../services/identity/identity.repository.js';
-import type { RunExecutionService } from '../services/runs/execution.service.js';
+import type { Reconcile } from '../services/runs/reconciler.js';
 import type { SettlementService } from '../services/settlement/settlement.service.js';
 import type { QueuePayloads } from './queues.js';
 
-export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; execution: Pick<RunExecutionService, 'reconcile'>; settlement: Pick<SettlementService, 'settlePending'> }) {
+export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; reconcile: Reconcile; settlement: Pick<SettlementService, 'settlePending'> }) {
   return async function processMaintenance(job: Job<QueuePayloads['maintenance']>) {
     switch (job.data.task) {
       case 'purge-expired-tokens': {
@@ -16,7 +16,7 @@ export function createMaintenanceProcessor(deps: { identity: Pick<IdentityReposi
         return { purged: res.count };
       }
       case 'reconcile-runs':
-        return deps.execution.reconcile();
+        return deps.reconcile();
       case 'settle-runs':
         return deps.settlement.settlePending();
     }

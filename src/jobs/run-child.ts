@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream';
 import {
   createRunLog,
+  DEFAULT_FAILED_PAGE_HTML,
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
@@ -17,8 +18,9 @@ const send = (msg: ChildMessage) => process.send?.(msg);
 
 process.on('disconnect', () => process.exit(1));
 
-// Stop is graceful: no new page starts, pages already requested finish. A kill is SIGKILL.
-async function execute(p: ChildStartPayload, drain: AbortController) {
+// Stop is graceful: no new page or retry starts, requests still in flight after the stop grace are
+// aborted, then the data so far is exported. A kill is SIGKILL (the log lines written so far stay).
+async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController) {
   const storage = new LocalStorage(p.storageDir);
   const prefix = runKeyPrefix(p.runId);
   const runLog = createRunLog(storage, `${prefix}/run.log`, { logLevel: p.logLevel, logMode: p.logMode, secrets: p.secrets });
@@ -45,7 +47,10 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
     drainSignal: drain.signal,
+    signal: abort.signal,
     secrets: p.secrets,
+    // Failed pages' HTML is kept only when the log saves it (and capped).
+    failedPageHtml: p.logMode === 'TextAndHtml' ? DEFAULT_FAILED_PAGE_HTML : null,
     log: runLog.log,
     onProgress: (stats: ExtractionStats) => {
       latest = stats;
@@ -56,6 +61,7 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
   if (trailing) clearTimeout(trailing);
   const stats = { ...result.stats };
   // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.
+  clearTimeout(abortTimer);
   const stopped = result.stopped || drain.signal.aborted;
   if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
@@ -84,18 +90,24 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
   });
 }
 
-let current: AbortController | null = null;
+let current: { drain: AbortController; abort: AbortController; graceMs: number } | null = null;
+let abortTimer: NodeJS.Timeout | undefined;
 
 process.on('message', (msg: ParentMessage) => {
-  if (msg.type === 'stop') current?.abort();
+  if (msg.type === 'stop' && current && !current.drain.signal.aborted) {
+    const c = current;
+    c.drain.abort();
+    abortTimer = setTimeout(() => c.abort.abort(), c.graceMs);
+  }
   if (msg.type === 'start') {
     if (current) {
       send({ type: 'error', message: 'the run process is already executing a Run' });
       return;
     }
     const drain = new AbortController();
-    current = drain;
-    execute(msg.payload, drain).then(
+    const abort = new AbortController();
+    current = { drain, abort, graceMs: msg.payload.stopGraceMs };
+    execute(msg.payload, drain, abort).then(
       () => {
         current = null;
       },

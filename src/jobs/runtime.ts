@@ -7,15 +7,21 @@ import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
+import { createReconciler } from '../services/runs/reconciler.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createSettlement } from '../services/settlement/index.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createQueue, createRunScheduler, redisConnection } from './queues.js';
 import { createRunChildPool } from './run-child-pool.js';
+import { createRunSignals } from './run-signals.js';
 import { createRunsProcessor } from './runs.processor.js';
 
 export interface WorkerRuntime {
-  close(): Promise<void>;
+  /**
+   * Graceful close: no new job is taken and running Runs may finish; those still running after
+   * `handBackAfterMs` are ended and handed back to the queue (to restart on another worker).
+   */
+  close(opts?: { handBackAfterMs?: number }): Promise<void>;
 }
 
 export async function startWorkerRuntime(config: Config, log: Logger, opts: { clock?: Clock } = {}): Promise<WorkerRuntime> {
@@ -27,31 +33,42 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const runsQueue = createQueue('runs', connection, prefix);
   const maintenanceQueue = createQueue('maintenance', connection, prefix);
   const settlement = createSettlement(db, { clock, log, config });
-  const execution = createRunExecutionService({
-    repo: createRunsRepository(db, { onTerminal: settlement.afterTerminal }),
-    clock,
-    config,
-    scheduler: createRunScheduler(runsQueue),
+  const signals = createRunSignals(config.redisUrl, prefix, { timeoutMs: config.runs.queueTimeoutMs, log });
+  const scheduler = createRunScheduler(runsQueue);
+  const repo = createRunsRepository(db, {
+    onTerminal: async (run) => {
+      await settlement.afterTerminal(run);
+      // A synchronous start waiting for this Run hears of its end at once.
+      await signals.publish(run.id, 'ended');
+    },
   });
+  const execution = createRunExecutionService({ repo, clock, config, scheduler });
+  const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
 
-  await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {
-    name: 'purge-expired-tokens',
-    data: { task: 'purge-expired-tokens' },
-  });
-  await maintenanceQueue.upsertJobScheduler('settle-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
-    name: 'settle-runs',
-    data: { task: 'settle-runs' },
-  });
-  await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
-    name: 'reconcile-runs',
-    data: { task: 'reconcile-runs' },
-  });
+  // Job schedulers live in Redis: declared at start and again whenever a worker (re)connects, so a
+  // Redis that lost its data gets them back without a worker restart.
+  async function declareSchedulers() {
+    await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {
+      name: 'purge-expired-tokens',
+      data: { task: 'purge-expired-tokens' },
+    });
+    await maintenanceQueue.upsertJobScheduler('settle-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
+      name: 'settle-runs',
+      data: { task: 'settle-runs' },
+    });
+    await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
+      name: 'reconcile-runs',
+      data: { task: 'reconcile-runs' },
+    });
+  }
+  await declareSchedulers();
 
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
   pool.warm(config.runs.warmProcesses);
+  const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool, signals });
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement }), { connection, prefix, concurrency: 1 }),
-    new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool }), {
+    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, reconcile, settlement }), { connection, prefix, concurrency: 1 }),
+    new Worker('runs', runsProcessor.process, {
       connection,
       prefix,
       concurrency: config.runs.workerConcurrency,
@@ -65,12 +82,22 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     w.on('error', (err) => log.error({ err, queue: w.name }, 'worker error'));
     w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, err: { message: err.message } }, 'job failed'));
   }
-  // Runs a lost worker left behind are found at once, not only at the next interval.
-  execution.reconcile().catch((err) => log.error({ err }, 'initial reconcile failed'));
+  // Runs a lost worker left behind are found at once, not only at the next interval; after a
+  // reconnection, Runs whose jobs Redis lost are queued again at once.
+  reconcile().catch((err) => log.error({ err }, 'initial reconcile failed'));
+  let started = false;
+  workers[1].on('ready', () => {
+    if (!started) return;
+    log.info('reconnected to Redis: declaring job schedulers and reconciling Runs');
+    declareSchedulers().catch((err) => log.error({ err }, 'declaring job schedulers failed'));
+    reconcile().catch((err) => log.error({ err }, 'reconcile after reconnection failed'));
+  });
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  started = true;
   log.info({ queues: workers.map((w) => w.name) }, 'worker started');
 
   return {
-    async close() {
+    async close(opts = {}) {
       // Each step runs even if an earlier one fails (a connection closed while still connecting
       // rejects, harmlessly); failures are logged, not allowed to strand the rest.
       const step = async (name: string, fn: () => Promise<unknown> | void) => {
@@ -80,8 +107,17 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
           log.warn({ err: { message: (err as Error).message }, step: name }, 'error while closing');
         }
       };
+      const handBack =
+        opts.handBackAfterMs === undefined
+          ? null
+          : setTimeout(() => {
+              const n = runsProcessor.handBackAll();
+              if (n > 0) log.warn({ runs: n }, 'shutdown grace ending: handing running Runs back to the queue');
+            }, opts.handBackAfterMs);
       await Promise.all(workers.map((w) => step(`worker ${w.name}`, () => w.close())));
+      if (handBack) clearTimeout(handBack);
       await step('run processes', () => pool.close());
+      await step('run signals', () => signals.close());
       await Promise.all([step('maintenance queue', () => maintenanceQueue.close()), step('runs queue', () => runsQueue.close())]);
       await step('database', () => db.$disconnect());
     },

@@ -84,3 +84,13 @@ export class RateLimitedError extends AppError {
     super(429, ErrorCodes.RATE_LIMITED, message);
   }
 }
+
+/** 503 with Retry-After: a dependency (the run queue) cannot take the request now; nothing was done. */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, ErrorCodes.SERVICE_UNAVAILABLE, message);
+  }
+}

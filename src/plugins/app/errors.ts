@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDatabaseBusy } from '../../db/prisma.js';
-import { AppError, ErrorCodes, RateLimitedError, type ErrorCode } from '../../lib/errors.js';
+import { AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../../lib/errors.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -84,7 +84,7 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error instanceof RateLimitedError) reply.header('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) reply.header('Retry-After', String(error.retryAfterSeconds));
       if (error.statusCode === 400) return sendBadRequest(reply, error.message, error.errorCode);
       return sendProblem(request, reply, error.statusCode, error.errorCode, error.message);
     }

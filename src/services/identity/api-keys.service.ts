@@ -1,7 +1,11 @@
 // API keys: `cx_` + base58 of 32 random bytes. Only the SHA-256 digest is stored (a slow hash adds
 // nothing for a 256-bit random secret and would cost every request). Lookups are cached per
-// instance; a Redis epoch bumped on every revocation makes the next request on every instance
-// re-check the database, so revocation is immediate while in-flight requests complete.
+// instance; a Redis epoch replaced on every revocation makes the next request on every instance
+// re-check the database, so revocation is immediate while in-flight requests complete. The epoch is
+// a random token, never a counter: a missing epoch (Redis lost its data) is replaced by a new token,
+// which counts as a change, so a key revoked before the loss can never match an old cache entry; and
+// while Redis cannot be read, keys are checked against the database on every request.
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../lib/clock.js';
 import { randomSecret, sha256Hex } from '../../lib/crypto.js';
@@ -59,7 +63,7 @@ export async function issueApiKey(
 
 export function createApiKeysService(deps: {
   repo: IdentityRepository;
-  redis: Pick<Redis, 'get' | 'incr'>;
+  redis: Pick<Redis, 'get' | 'set'>;
   clock: Clock;
   config: { apiKeyDefaultDays: number; apiKeyCacheSeconds: number; redisPrefix: string };
 }) {
@@ -68,8 +72,24 @@ export function createApiKeysService(deps: {
   const cache = new Map<string, CacheEntry>();
   const lastTouched = new Map<number, number>();
 
-  async function currentEpoch(): Promise<string> {
-    return (await redis.get(EPOCH_KEY)) ?? '0';
+  const newEpoch = () => randomBytes(12).toString('base64url');
+
+  /** The current epoch; null when Redis cannot say (then nothing is served from the cache). */
+  async function currentEpoch(): Promise<string | null> {
+    try {
+      const epoch = await redis.get(EPOCH_KEY);
+      if (epoch !== null) return epoch;
+      // First use, or Redis lost its data: start a new epoch (NX: every instance agrees on one).
+      await redis.set(EPOCH_KEY, newEpoch(), 'NX');
+      return await redis.get(EPOCH_KEY);
+    } catch {
+      return null;
+    }
+  }
+
+  async function bumpEpoch(): Promise<void> {
+    cache.clear();
+    await redis.set(EPOCH_KEY, newEpoch());
   }
 
   return {
@@ -108,14 +128,12 @@ export function createApiKeysService(deps: {
         throw new NotFoundError(`API key ${keyId} was not found.`);
       }
       if (!key.revokedAt) await repo.revokeApiKey(keyId, clock.now());
-      await redis.incr(EPOCH_KEY);
-      cache.clear();
+      await bumpEpoch();
     },
 
-    /** Bumps the epoch so every instance re-reads keys (used when a user is deactivated). */
+    /** Replaces the epoch so every instance re-reads keys (used when a user is deactivated). */
     async invalidateAll(): Promise<void> {
-      await redis.incr(EPOCH_KEY);
-      cache.clear();
+      await bumpEpoch();
     },
 
     async authenticate(key: string): Promise<Principal> {
@@ -123,7 +141,7 @@ export function createApiKeysService(deps: {
       const now = clock.now();
       const epoch = await currentEpoch();
       const hit = cache.get(digest);
-      if (hit && hit.epoch === epoch && Date.now() - hit.cachedAt < config.apiKeyCacheSeconds * 1000) {
+      if (hit && epoch !== null && hit.epoch === epoch && Date.now() - hit.cachedAt < config.apiKeyCacheSeconds * 1000) {
         if (hit.expiresAt <= now) throw new UnauthenticatedError();
         return hit.principal;
       }
@@ -142,7 +160,7 @@ export function createApiKeysService(deps: {
         via: 'apikey',
         apiKeyId: row.id,
       };
-      if (config.apiKeyCacheSeconds > 0) {
+      if (config.apiKeyCacheSeconds > 0 && epoch !== null) {
         if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value as string);
         cache.set(digest, { principal, expiresAt: row.expiresAt, epoch, cachedAt: Date.now() });
       }
