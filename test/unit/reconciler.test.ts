@@ -43,7 +43,8 @@ function setup(runs: FakeRun[], jobs: Record<string, RunJobState> = {}) {
     },
   };
   const reconcile = createReconciler({
-    repo,
+    // Prisma's promise types are not plain promises: the fake stands in for the methods used.
+    repo: repo as unknown as Parameters<typeof createReconciler>[0]['repo'],
     execution: {
       failOrRetry: async (id: number, message: string) => {
         failed.push([id, message]);
