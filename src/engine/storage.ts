@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdirSync } from 'node:fs';
-import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -22,6 +22,8 @@ export interface Storage {
   openWriter(key: string): StorageWriter;
   /** Appends text to `key`, creating it if needed. */
   append(key: string, text: string): Promise<void>;
+  /** Names directly under a prefix (files and folders), [] when there is none. */
+  list(prefix: string): Promise<string[]>;
 }
 
 export interface StorageWriter {
@@ -135,6 +137,10 @@ export class LocalStorage implements Storage {
           out.end(() => (failure ? reject(failure) : resolve({ size: out.bytesWritten })));
         }),
     };
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    return readdir(this.pathOf(prefix, { allowTrailingSlash: true })).catch(() => []);
   }
 
   async append(key: string, text: string): Promise<void> {

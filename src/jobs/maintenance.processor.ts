@@ -3,11 +3,12 @@
 import type { Job } from 'bullmq';
 import type { Clock } from '../lib/clock.js';
 import type { IdentityRepository } from '../services/identity/identity.repository.js';
+import type { SweepOrphanFiles } from '../services/runs/orphan-files.js';
 import type { Reconcile } from '../services/runs/reconciler.js';
 import type { SettlementService } from '../services/settlement/settlement.service.js';
 import type { QueuePayloads } from './queues.js';
 
-export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; reconcile: Reconcile; settlement: Pick<SettlementService, 'settlePending'> }) {
+export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; reconcile: Reconcile; sweepOrphanFiles: SweepOrphanFiles; settlement: Pick<SettlementService, 'settlePending'> }) {
   return async function processMaintenance(job: Job<QueuePayloads['maintenance']>) {
     switch (job.data.task) {
       case 'purge-expired-tokens': {
@@ -19,6 +20,8 @@ export function createMaintenanceProcessor(deps: { identity: Pick<IdentityReposi
         return deps.reconcile();
       case 'settle-runs':
         return deps.settlement.settlePending();
+      case 'sweep-orphan-files':
+        return deps.sweepOrphanFiles();
     }
   };
 }

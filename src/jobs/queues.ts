@@ -3,7 +3,7 @@ import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import type { RunJobState } from '../services/runs/reconciler.js';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' };
+  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'sweep-orphan-files' };
   runs: { runId: number };
 }
 export type QueueName = keyof QueuePayloads;

@@ -7,6 +7,8 @@ import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
+import { LocalStorage } from '../engine/index.js';
+import { createOrphanFileSweep } from '../services/runs/orphan-files.js';
 import { createReconciler } from '../services/runs/reconciler.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createSettlement } from '../services/settlement/index.js';
@@ -56,6 +58,10 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       name: 'settle-runs',
       data: { task: 'settle-runs' },
     });
+    await maintenanceQueue.upsertJobScheduler('sweep-orphan-files', { every: 3600_000 }, {
+      name: 'sweep-orphan-files',
+      data: { task: 'sweep-orphan-files' },
+    });
     await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
       name: 'reconcile-runs',
       data: { task: 'reconcile-runs' },
@@ -67,7 +73,13 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   pool.warm(config.runs.warmProcesses);
   const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool, signals });
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, reconcile, settlement }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({
+        identity: createIdentityRepository(db),
+        clock,
+        reconcile,
+        settlement,
+        sweepOrphanFiles: createOrphanFileSweep({ repo, storage: new LocalStorage(config.storageDir) }),
+      }), { connection, prefix, concurrency: 1 }),
     new Worker('runs', runsProcessor.process, {
       connection,
       prefix,

@@ -172,6 +172,11 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       });
     },
 
+    /** Status and recorded file keys of these Runs (those that exist). */
+    findRunsWithFileKeys(ids: number[]) {
+      return db.run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, files: { select: { storageKey: true } } } });
+    },
+
     listFiles(runId: number) {
       return db.runFile.findMany({ where: { runId }, orderBy: { id: 'asc' } });
     },
