@@ -10,6 +10,7 @@
 //
 //   npm run bench -- memory
 //   BENCH_MEMORY_RECORDS=100000 BENCH_CONTROL_SECONDS=20 BENCH_BASELINE_DIR=/tmp/cxs-base npm run bench -- memory
+//   BENCH_DIST=dist BENCH_CONTROL_SECONDS=0 npm run bench -- memory      (compiled worker; no control part)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -115,9 +116,13 @@ function childPids(pid: number): number[] {
   }
 }
 
-/** Starts src/worker.ts from `dir` (this checkout, or a baseline one). */
+/**
+ * Starts src/worker.ts from `dir` (this checkout, or a baseline one) under tsx, or with BENCH_DIST (a
+ * `tsc -p tsconfig.build.json` output) this checkout's compiled worker as production runs it.
+ */
 async function startWorker(dir: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: dir, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const dist = process.env.BENCH_DIST && dir === process.cwd() ? path.resolve(process.env.BENCH_DIST, 'worker.js') : null;
+  const child = spawn(process.execPath, dist ? [dist] : ['--import', 'tsx', 'src/worker.ts'], { cwd: dir, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -196,7 +201,7 @@ export async function benchMemory() {
   const proxy = await countingProxy(new URL(bench.config.databaseUrl));
   const candidates: Array<[string, string]> = [['this commit', process.cwd()]];
   if (baselineDir) candidates.unshift([`baseline (${path.basename(baselineDir)})`, baselineDir]);
-  for (const [label, dir] of candidates) {
+  for (const [label, dir] of controlSeconds > 0 ? candidates : []) {
     const worker = await startWorker(dir, { ...bench.env, DATABASE_URL: proxy.url });
     const id = await agent(`Control ${label}`, { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } });
     const runId = (await inject('POST', `/api/v1/agent/${id}/start`, {})).json().id;

@@ -87,6 +87,11 @@ export interface ExtractionOptions {
    * (default 100 pages of 256 KiB); null keeps none (the run log is not saving HTML).
    */
   failedPageHtml?: { maxPages: number; maxBytes: number } | null;
+  /**
+   * Receives each page's records (set numbers from 1) instead of `sets` keeping them, so memory does
+   * not grow with the number of records; awaited, so a slow writer holds the crawl back.
+   */
+  onRecords?: (set: number, records: ExtractedRecord[]) => void | Promise<void>;
 }
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
@@ -141,6 +146,8 @@ export function startPageFailureMessage(failure: FetchFailure): string {
   if (failure.status >= 500) return `${answered}: the site is failing; try again later`;
   return answered;
 }
+
+type RecordSink = (records: ExtractedRecord[]) => void | Promise<void>;
 
 interface PendingRecord {
   record: ExtractedRecord;
@@ -235,7 +242,7 @@ class ExtractionRun {
     await this.#client.close();
   }
 
-  async crawlSet(rows: Array<{ row: Record<string, string>; index: number }>, records: ExtractedRecord[]): Promise<void> {
+  async crawlSet(rows: Array<{ row: Record<string, string>; index: number }>, records: RecordSink): Promise<void> {
     for (const { row, index } of rows) {
       if (this.halted) return;
       await this.#crawlInput(row, index, records);
@@ -262,7 +269,7 @@ class ExtractionRun {
     this.progress();
   }
 
-  async #crawlInput(row: Record<string, string>, index: number, records: ExtractedRecord[]): Promise<void> {
+  async #crawlInput(row: Record<string, string>, index: number, records: RecordSink): Promise<void> {
     this.stats.inputCount++;
     const failureSlot = this.startFailures.push(null) - 1;
     const { text: startUrl, missing } = substitutePlaceholders(this.#def.startUrl, { ...this.#defaults, ...row });
@@ -294,7 +301,7 @@ class ExtractionRun {
       const page = result.page;
       const $ = parseHtml(page);
       const pageRecords = await this.#extractListPage($, page);
-      for (const record of pageRecords) records.push(record);
+      if (pageRecords.length > 0) await records(pageRecords);
       this.progress();
       if (this.halted || !this.#def.next) return;
 
@@ -444,7 +451,12 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     await Promise.all(
       chunks.map(async (chunk, i) => {
         try {
-          await run.crawlSet(chunk, sets[i].records);
+          const sink: RecordSink = options.onRecords
+            ? (records) => options.onRecords!(i + 1, records)
+            : (records) => {
+                for (const record of records) sets[i].records.push(record);
+              };
+          await run.crawlSet(chunk, sink);
         } catch (error) {
           // A bug must not leave other sets running unobserved: stop everything and report it.
           internalError ??= `extraction failed: ${(error as Error)?.message ?? String(error)}`;

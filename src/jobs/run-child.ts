@@ -1,7 +1,7 @@
 // The child process that executes Runs with the extraction engine, one at a time. It exists so that
 // a second kill can end a Run at once (SIGKILL), whatever the engine is blocked on; between Runs the
 // worker keeps it warm for the next one. It dies with its parent.
-import { Readable } from 'node:stream';
+import { createInterface } from 'node:readline';
 import {
   createRunLog,
   DEFAULT_FAILED_PAGE_HTML,
@@ -10,9 +10,11 @@ import {
   exportRecords,
   LocalStorage,
   runExtraction,
+  type ExtractedRecord,
   type ExtractionStats,
+  type StorageWriter,
 } from '../engine/index.js';
-import { runKeyPrefix, runRecordsKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
+import { runKeyPrefix, runRecordsKey, runSpoolKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
 
 const send = (msg: ChildMessage) => process.send?.(msg);
 
@@ -37,8 +39,27 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
       latest = null;
     }
   };
+  // Records go to one spool file per set as pages are extracted (memory stays flat whatever their
+  // number); the export and the synchronous start's records file are streamed from them.
+  const spoolKey = (set: number) => runSpoolKey(p.runId, set);
+  const spools = new Map<number, StorageWriter>();
+  const spool = (set: number, records: ExtractedRecord[]) => {
+    let writer = spools.get(set);
+    if (!writer) spools.set(set, (writer = storage.openWriter(spoolKey(set))));
+    writer.write(records.map((r) => JSON.stringify(r) + '\n').join(''));
+  };
+  async function* spooled(set: number): AsyncGenerator<Buffer> {
+    if (!spools.has(set)) return;
+    for await (const chunk of await storage.get(spoolKey(set))) yield chunk as Buffer;
+  }
+  async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
+    if (!spools.has(set)) return;
+    const lines = createInterface({ input: await storage.get(spoolKey(set)), crlfDelay: Infinity });
+    for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
+  }
   send({ type: 'firstPage' });
   const result = await runExtraction({
+    onRecords: spool,
     definition: p.definition,
     inputRows: p.inputRows,
     parallelism: p.parallelism,
@@ -59,6 +80,7 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
     },
   });
   if (trailing) clearTimeout(trailing);
+  for (const writer of spools.values()) await writer.close();
   const stats = { ...result.stats };
   // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.
   clearTimeout(abortTimer);
@@ -66,6 +88,7 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
   if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
     const logFiles = await runLog.finish(result.failedPages);
+    for (const set of spools.keys()) await storage.delete(spoolKey(set));
     send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError } });
     return;
   }
@@ -76,11 +99,16 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
     keyPrefix: prefix,
     format: exportFormatOf(p.definition),
     columns,
-    sets: result.sets,
+    sets: result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
     parallelExport: p.parallelExport,
   });
-  const all = result.sets.flatMap((s) => s.records);
-  await storage.put(runRecordsKey(p.runId), Readable.from(all.map((r) => JSON.stringify(r) + '\n')));
+  await storage.put(
+    runRecordsKey(p.runId),
+    (async function* () {
+      for (const s of result.sets) yield* spooled(s.set);
+    })(),
+  );
+  for (const set of spools.keys()) await storage.delete(spoolKey(set));
   stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
   runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
   const logFiles = await runLog.finish(result.failedPages);

@@ -63,6 +63,10 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
    * lines were written as they came, so what it logged until then is kept, with `line` appended.
    */
   async function attachLog(runId: number, line: string) {
+    // The records it spooled are not exported: remove them.
+    for (const name of await storage.list(runKeyPrefix(runId))) {
+      if (name.startsWith('_spool-')) await storage.delete(`${runKeyPrefix(runId)}/${name}`);
+    }
     const key = `${runKeyPrefix(runId)}/run.log`;
     await appendRunLogLine(storage, key, line, clock.now());
     const size = (await storage.stat(key))?.size;

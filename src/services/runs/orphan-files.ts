@@ -4,7 +4,7 @@
 // removes the folders of Runs that no longer exist. Active Runs are left alone: their worker records
 // their files when it finishes.
 import { CONTENT_TYPES, type RunFileType, type Storage } from '../../engine/index.js';
-import { runKeyPrefix, runRecordsKey } from './run-protocol.js';
+import { runKeyPrefix } from './run-protocol.js';
 import type { RunsRepository } from './runs.repository.js';
 import { isTerminal } from './status-machine.js';
 
@@ -34,7 +34,8 @@ export function createOrphanFileSweep(deps: { repo: Pick<RunsRepository, 'findRu
         for (const name of await storage.list(runKeyPrefix(id))) {
           const key = `${runKeyPrefix(id)}/${name}`;
           const fileType = TYPES[name.slice(name.lastIndexOf('.') + 1)];
-          if (!fileType || known.has(key) || key === runRecordsKey(id) || name.endsWith('.tmp')) continue;
+          // `_`-files are internal (records kept for a synchronous start, spools of a run process).
+          if (!fileType || known.has(key) || name.startsWith('_') || name.endsWith('.tmp')) continue;
           const size = (await storage.stat(key))?.size;
           if (size === undefined) continue;
           found.push({ name, fileType, contentType: CONTENT_TYPES[fileType], fileSize: size, storageKey: key });

@@ -38,6 +38,8 @@ export type ChildMessage =
 
 /** Where a Run's files live in storage. */
 export const runKeyPrefix = (runId: number) => `runs/${runId}`;
+/** A run process's records of one set, spooled as NDJSON while it runs (removed when it ends). */
+export const runSpoolKey = (runId: number, set: number) => `runs/${runId}/_spool-${set}.ndjson`;
 /** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
 export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;
 
