@@ -172,6 +172,7 @@ export async function benchMemory() {
   for (const records of counts) {
     const pages = Math.ceil(records / PER_PAGE);
     const worker = await startWorker(process.cwd(), bench.env);
+    const idle = status(worker.pid, 'VmHWM');
     const id = await agent(`Memory ${records}`, {
       startUrl: `${site.url}/list?page=1`,
       list: { selector: 'div.p', fields: [{ name: 'title', selector: 'a.t' }, { name: 'price', selector: 'span.price' }, { name: 'url', selector: 'a.t', attribute: 'href', transform: 'absoluteUrl' }] },
@@ -191,10 +192,10 @@ export async function benchMemory() {
     });
     const seconds = (Date.now() - started) / 1000;
     if (childPid) childPeak = Math.max(childPeak, status(childPid, 'VmHWM'));
-    memory.push([records, run.status, run.recordsExported, fmt(seconds), fmt(status(worker.pid, 'VmHWM')), fmt(childPeak)]);
+    memory.push([records, run.status, run.recordsExported, fmt(seconds), fmt(idle), fmt(status(worker.pid, 'VmHWM')), fmt(childPeak)]);
     await worker.stop();
   }
-  print(table(`Memory: one Run, peak RSS (MB) of the worker and its run process (${machineSummary()})`, ['records', 'status', 'exported', 'seconds', 'workerPeakMB', 'runProcessPeakMB'], memory));
+  print(table(`Memory: one Run, peak RSS (MB) of the worker and its run process (${machineSummary()})`, ['records', 'status', 'exported', 'seconds', 'workerStartedMB', 'workerPeakMB', 'runProcessPeakMB'], memory));
 
   // 2. Statements per second per running Run.
   const control: Array<Array<string | number>> = [];

@@ -43,6 +43,8 @@ export interface Config {
     stopGraceSeconds: number;
     /** A synchronous start answers its records inline up to this many bytes; above, 202 with the Run. */
     syncInlineMaxBytes: number;
+    /** V8 old-space budget of a run process (MB); 0 leaves Node's default. */
+    processMaxOldSpaceMb: number;
   };
   shutdownGraceSeconds: number;
 }
@@ -177,6 +179,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       queueTimeoutMs: int(env, 'RUN_QUEUE_TIMEOUT_MS', 2000, 100, 60_000),
       stopGraceSeconds: int(env, 'RUN_STOP_GRACE_SECONDS', 5, 0, 3600),
       syncInlineMaxBytes: int(env, 'RUN_SYNC_INLINE_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+      processMaxOldSpaceMb: int(env, 'RUN_PROCESS_MAX_OLD_SPACE_MB', 128, 0, 65_536),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
   };

@@ -69,7 +69,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   }
   await declareSchedulers();
 
-  const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
+  const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency, maxOldSpaceMb: config.runs.processMaxOldSpaceMb });
   pool.warm(config.runs.warmProcesses);
   const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool, signals });
   const workers: Worker[] = [

@@ -15,7 +15,7 @@ const definition = { startUrl: 'http://127.0.0.1:9/none', list: { selector: 'div
 
 beforeAll(async () => {
   redis = await privateRedis();
-  ctx = await createTestContext({ env: { REDIS_URL: redis.url, RUN_QUEUE_TIMEOUT_MS: '500' } });
+  ctx = await createTestContext({ env: { REDIS_URL: redis.url } });
   org = await ctx.bootstrap();
 });
 afterAll(async () => {

@@ -15,7 +15,7 @@ import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 type Worker = Awaited<ReturnType<typeof startWorker>>;
 
 // Drills wait on retries and reconnections: slower than the usual Run test on a loaded machine.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 60_000 });
 
 let redis: PrivateRedis;
 let ctx: TestContext;
@@ -65,11 +65,11 @@ describe('stop and kill', () => {
     const w = await newWorker();
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Prompt stop');
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
-    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 20_000);
-    await waitFor(async () => site.inFlight === 1, 10_000);
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
+    await waitFor(async () => site.inFlight === 1, 60_000);
     expect((await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`)).json().status).toBe(5);
     // Without the grace the page would hold the Run until ENGINE_REQUEST_TIMEOUT_MS (30 s) or the run timeout.
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 15_000);
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
     expect(run).toMatchObject({ status: 8, errorMessage: 'Stopped by user; the data extracted so far was exported.' });
     expect(await files(agent.id, runId)).toEqual(['data.csv', 'run.log']);
     await w.stop();
@@ -79,10 +79,10 @@ describe('stop and kill', () => {
     const w = await newWorker({ RUN_STOP_GRACE_SECONDS: '600' });
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Killed');
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
-    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 20_000);
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
     await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`);
     await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`);
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 15_000);
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
     expect(run.status).toBe(8);
     expect(run.errorMessage).toMatch(/^Killed by user/);
     expect(await files(agent.id, runId)).toEqual(['run.log']);
@@ -98,7 +98,7 @@ describe('planned shutdown', () => {
     const first = await newWorker();
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Handed back');
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
-    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 20_000);
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(first.output()).toMatch(/handing running Runs back to the queue/);
@@ -106,10 +106,10 @@ describe('planned shutdown', () => {
     expect(back).toMatchObject({ status: 4, errorMessage: null, endTime: null });
 
     await newWorker();
-    const again = await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 30_000);
+    const again = await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
     expect(again.errorMessage).toBeNull();
     await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`);
-    expect((await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 15_000)).status).toBe(8);
+    expect((await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000)).status).toBe(8);
     await Promise.all(workers.map((w) => w.stop()));
   });
 });
@@ -119,7 +119,7 @@ describe('Redis restarted without its data', () => {
     const w = await newWorker();
     const busy = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Busy');
     const busyId = (await inject('POST', `/api/v1/agent/${busy.id}/start`, {})).json().id;
-    await waitForRun(ctx.app, org.apiKey, busy.id, busyId, (r) => r.status === 1, 20_000);
+    await waitForRun(ctx.app, org.apiKey, busy.id, busyId, (r) => r.status === 1, 60_000);
     // Concurrency 1: these wait in the queue behind the busy Run.
     const queued: Array<{ agentId: number; runId: number }> = [];
     for (const name of ['Queued A', 'Queued B']) {
@@ -134,16 +134,16 @@ describe('Redis restarted without its data', () => {
       const schedulers = await waitFor(async () => {
         const list = await maintenance.getJobSchedulers();
         return list.length === 4 ? list : null;
-      }, 30_000, 250);
+      }, 60_000, 250);
       expect(schedulers.map((s) => s.key).sort()).toEqual(['purge-expired-tokens', 'reconcile-runs', 'settle-runs', 'sweep-orphan-files']);
     } finally {
       await maintenance.close();
     }
     // The stop reaches the worker (signal or heartbeat) although its job vanished with Redis's data.
     await inject('POST', `/api/v1/agent/${busy.id}/run/${busyId}/stop`);
-    expect((await waitForRun(ctx.app, org.apiKey, busy.id, busyId, undefined, 20_000)).status).toBe(8);
+    expect((await waitForRun(ctx.app, org.apiKey, busy.id, busyId, undefined, 60_000)).status).toBe(8);
     for (const q of queued) {
-      const run = await waitForRun(ctx.app, org.apiKey, q.agentId, q.runId, undefined, 30_000);
+      const run = await waitForRun(ctx.app, org.apiKey, q.agentId, q.runId, undefined, 60_000);
       expect(run).toMatchObject({ status: 10, recordsExported: 30 });
     }
     await w.stop();
@@ -166,19 +166,19 @@ describe('PostgreSQL away from the worker', () => {
     const w = await newWorker({ DATABASE_URL: dbUrl.toString() });
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1500 }), 'DB away');
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
-    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 20_000);
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
     await proxy.stop();
     // The child finishes its 3 pages and exports while the worker cannot reach the database.
-    await waitFor(async () => fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(runId), 'data.csv')), 20_000, 100);
-    await waitFor(async () => w.output().includes('terminal write failed; retrying'), 20_000, 100);
+    await waitFor(async () => fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(runId), 'data.csv')), 60_000, 100);
+    await waitFor(async () => w.output().includes('terminal write failed; retrying'), 60_000, 100);
     // Queued meanwhile: its pick-up fails and is retried.
     const later = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Queued while DB away');
     const laterId = (await inject('POST', `/api/v1/agent/${later.id}/start`, {})).json().id;
     await proxy.start();
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 40_000);
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
     expect(run).toMatchObject({ status: 10, recordsExported: 30 });
     expect(await files(agent.id, runId)).toEqual(['data.csv', 'run.log']);
-    expect((await waitForRun(ctx.app, org.apiKey, later.id, laterId, undefined, 40_000)).status).toBe(10);
+    expect((await waitForRun(ctx.app, org.apiKey, later.id, laterId, undefined, 60_000)).status).toBe(10);
     await w.stop();
   });
 });

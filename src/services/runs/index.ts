@@ -54,7 +54,8 @@ export default fp(async function runsModule(app: FastifyInstance) {
     }),
   );
   app.addHook('onClose', async () => {
-    await queue?.close();
+    // QUIT fails on a connection that is down (no offline queue): then just drop it.
+    await queue?.close().catch(() => queue?.disconnect());
     await signals.close();
   });
 });
