@@ -83,6 +83,8 @@ export function createApiKeysService(deps: {
       await redis.set(EPOCH_KEY, newEpoch(), 'NX');
       return await redis.get(EPOCH_KEY);
     } catch {
+      // Revocations may be happening unseen: entries cached so far are not trusted again.
+      cache.clear();
       return null;
     }
   }
