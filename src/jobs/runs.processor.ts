@@ -36,6 +36,7 @@ export function createRunsProcessor(deps: {
   const timers = deps.timers ?? systemTimers;
   const heartbeatMs = heartbeatIntervalMs(deps.staleAfterSeconds);
   const active = new Map<number, RunSupervisor>();
+  let handingBack = false;
 
   async function processRun(job: Job<QueuePayloads['runs']>): Promise<{ status: string }> {
     const { runId } = job.data;
@@ -62,6 +63,8 @@ export function createRunsProcessor(deps: {
       onError,
     });
     active.set(runId, supervisor);
+    // A Run picked while the shutdown is already handing Runs back goes back at once.
+    if (handingBack) supervisor.handBack();
     const listening = signals.listen(runId, (kind) => supervisor.signal(kind));
 
     let result: ChildResult | null = null;
@@ -133,6 +136,7 @@ export function createRunsProcessor(deps: {
     process: processRun,
     /** Planned shutdown: every Run still executing is ended and handed back to the queue. */
     handBackAll(): number {
+      handingBack = true;
       for (const s of active.values()) s.handBack();
       return active.size;
     },
