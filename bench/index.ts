@@ -14,6 +14,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'pages per second of runExtraction against a bare undici + cheerio loop, concurrency 1 and 4',
     run: async () => (await import('./engine.js')).benchEngine(),
   },
+  memory: {
+    about: 'peak RSS of worker and run process for one Run of 10,000 and 100,000 records; DB statements/s per running Run',
+    run: async () => (await import('./memory.js')).benchMemory(),
+  },
   agents: {
     about: 'Agent catalogue list/search latency over 100,000 seeded Agents (bench/agents.ts)',
     run: runAgents,

@@ -351,6 +351,7 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
       logLevel: 'Info',
       logMode: 'Text',
       secrets: [],
+      stopGraceMs: config.runs.stopGraceSeconds * 1000,
     });
     let nextId = 900_000;
     const children = [{ mode: 'tsx src/jobs/run-child.ts', path: CHILD_TS }];

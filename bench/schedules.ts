@@ -99,7 +99,7 @@ export async function benchSchedules() {
       repo: createSchedulesRepository(counted),
       runs: runsRepo,
       credits: createCreditsRepository(counted),
-      scheduler: createRunScheduler(runsQueue, { groupQueue: groups.get, serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null }),
+      scheduler: createRunScheduler(runsQueue, { groups: { groupQueue: groups.get, serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null } }),
       clock: { now: () => new Date() },
       log: { info: () => {}, warn: () => {} } as never,
       batchSize: config.schedules.batchSize,

@@ -39,6 +39,14 @@ export interface Config {
     requestTimeoutMs: number;
     /** Run processes a worker starts ahead of its first Runs. */
     warmProcesses: number;
+    /** Longest the API waits on Redis to queue or signal a Run before answering 503. */
+    queueTimeoutMs: number;
+    /** A stopped Run's requests still in flight are aborted after this long, then it exports. */
+    stopGraceSeconds: number;
+    /** A synchronous start answers its records inline up to this many bytes; above, 202 with the Run. */
+    syncInlineMaxBytes: number;
+    /** V8 old-space budget of a run process (MB); 0 leaves Node's default. */
+    processMaxOldSpaceMb: number;
   };
   shutdownGraceSeconds: number;
   schedules: {
@@ -202,6 +210,10 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       staleAfterSeconds: int(env, 'RUN_STALE_SECONDS', 60, 2, 86_400),
       requestTimeoutMs: int(env, 'ENGINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
       warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
+      queueTimeoutMs: int(env, 'RUN_QUEUE_TIMEOUT_MS', 2000, 100, 60_000),
+      stopGraceSeconds: int(env, 'RUN_STOP_GRACE_SECONDS', 5, 0, 3600),
+      syncInlineMaxBytes: int(env, 'RUN_SYNC_INLINE_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+      processMaxOldSpaceMb: int(env, 'RUN_PROCESS_MAX_OLD_SPACE_MB', 128, 0, 65_536),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
     schedules: {

@@ -1,4 +1,6 @@
-// The worker process: BullMQ workers and job schedulers; SIGTERM lets running jobs finish.
+// The worker process: BullMQ workers and job schedulers. SIGTERM lets running Runs finish within the
+// grace; those that cannot are handed back to the queue shortly before it ends (they restart on
+// another worker), never left for the lost-worker path.
 import pino from 'pino';
 import { loadConfigOrExit } from './config.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
@@ -19,7 +21,9 @@ async function shutdown(signal: string) {
   }, config.shutdownGraceSeconds * 1000);
   deadline.unref();
   try {
-    await (await starting).close();
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    // Handing back takes a database write per Run: leave it up to 5 s (half of a short grace).
+    await (await starting).close({ handBackAfterMs: graceMs - Math.min(5000, graceMs / 2) });
     process.exit(0);
   } catch (err) {
     log.error({ err }, 'error during shutdown');

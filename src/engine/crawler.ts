@@ -87,9 +87,20 @@ export interface ExtractionOptions {
   secrets?: string[];
   userAgent?: string;
   maxBodyBytes?: number;
+  /**
+   * HTML of failed pages kept in `failedPages`: at most `maxPages` pages, each cut to `maxBytes`
+   * (default 100 pages of 256 KiB); null keeps none (the run log is not saving HTML).
+   */
+  failedPageHtml?: { maxPages: number; maxBytes: number } | null;
+  /**
+   * Receives each page's records (set numbers from 1) instead of `sets` keeping them, so memory does
+   * not grow with the number of records; awaited, so a slow writer holds the crawl back.
+   */
+  onRecords?: (set: number, records: ExtractedRecord[]) => void | Promise<void>;
 }
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
+export const DEFAULT_FAILED_PAGE_HTML = { maxPages: 100, maxBytes: 256 * 1024 };
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {
@@ -140,6 +151,8 @@ export function startPageFailureMessage(failure: FetchFailure): string {
   if (failure.status >= 500) return `${answered}: the site is failing; try again later`;
   return answered;
 }
+
+type RecordSink = (records: ExtractedRecord[]) => void | Promise<void>;
 
 interface PendingRecord {
   record: ExtractedRecord;
@@ -236,18 +249,25 @@ class ExtractionRun {
     await this.#client.close();
   }
 
-  async crawlSet(rows: Array<{ row: Record<string, string>; index: number }>, records: ExtractedRecord[]): Promise<void> {
+  async crawlSet(rows: Array<{ row: Record<string, string>; index: number }>, records: RecordSink): Promise<void> {
     for (const { row, index } of rows) {
       if (this.halted) return;
       await this.#crawlInput(row, index, records);
     }
   }
 
+  #htmlKept = 0;
+
   #recordFailure(failure: FetchFailure): void {
     this.stats.errorCount++;
     if (failure.kind === 'http' && failure.status !== undefined) this.evidence.answered(failure.status, failure.url);
     else this.evidence.networkError(failure.kind, failure.url);
-    const html = failure.body && failure.body.length > 0 ? this.#mask(decodeText(failure.body, failure.contentType)) : undefined;
+    const keep = this.#options.failedPageHtml === undefined ? DEFAULT_FAILED_PAGE_HTML : this.#options.failedPageHtml;
+    let html: string | undefined;
+    if (keep && failure.body && failure.body.length > 0 && this.#htmlKept < keep.maxPages) {
+      this.#htmlKept++;
+      html = this.#mask(decodeText(failure.body.subarray(0, keep.maxBytes), failure.contentType));
+    }
     this.failedPages.push({
       url: this.#mask(failure.url),
       ...(failure.status !== undefined ? { status: failure.status } : {}),
@@ -258,7 +278,7 @@ class ExtractionRun {
     this.progress();
   }
 
-  async #crawlInput(row: Record<string, string>, index: number, records: ExtractedRecord[]): Promise<void> {
+  async #crawlInput(row: Record<string, string>, index: number, records: RecordSink): Promise<void> {
     this.stats.inputCount++;
     const failureSlot = this.startFailures.push(null) - 1;
     const { text: startUrl, missing } = substitutePlaceholders(this.#def.startUrl, { ...this.#defaults, ...row });
@@ -292,7 +312,7 @@ class ExtractionRun {
       this.evidence.answered(page.status, page.url);
       const $ = parseHtml(page);
       const pageRecords = await this.#extractListPage($, page);
-      for (const record of pageRecords) records.push(record);
+      if (pageRecords.length > 0) await records(pageRecords);
       this.progress();
       if (this.halted || !this.#def.next) return;
 
@@ -447,7 +467,12 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     await Promise.all(
       chunks.map(async (chunk, i) => {
         try {
-          await run.crawlSet(chunk, sets[i].records);
+          const sink: RecordSink = options.onRecords
+            ? (records) => options.onRecords!(i + 1, records)
+            : (records) => {
+                for (const record of records) sets[i].records.push(record);
+              };
+          await run.crawlSet(chunk, sink);
         } catch (error) {
           // A bug must not leave other sets running unobserved: stop everything and report it.
           internalError ??= `extraction failed: ${(error as Error)?.message ?? String(error)}`;

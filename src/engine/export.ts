@@ -1,11 +1,10 @@
 import type { ExportFormat } from './definition.js';
-import type { ExtractionSet } from './crawler.js';
 import type { ExtractedRecord, FieldValue } from './extract.js';
 import { CONTENT_TYPES, type RunFileType, type StoredFile } from './files.js';
 import type { Storage } from './storage.js';
 
 export { CONTENT_TYPES, type RunFileType, type StoredFile } from './files.js';
-export { createRunLog, type RunLog, type RunLogOptions, type RunLogLevel, type RunLogMode } from './run-log.js';
+export { appendRunLogLine, createRunLog, formatLogLine, type RunLog, type RunLogOptions, type RunLogLevel, type RunLogMode } from './run-log.js';
 
 export type ParallelExport = 'Combined' | 'Separated';
 
@@ -41,10 +40,12 @@ export function jsonRecord(record: ExtractedRecord, columns: string[]): string {
 
 const CHUNK_CHARS = 64 * 1024;
 
+type Records = Iterable<ExtractedRecord> | AsyncIterable<ExtractedRecord>;
+
 /** Batches small strings into larger chunks so writing a million records is not a million writes. */
-async function* batched(parts: Iterable<string>): AsyncGenerator<string> {
+async function* batched(parts: AsyncIterable<string>): AsyncGenerator<string> {
   let buffer = '';
-  for (const part of parts) {
+  for await (const part of parts) {
     buffer += part;
     if (buffer.length >= CHUNK_CHARS) {
       yield buffer;
@@ -54,27 +55,27 @@ async function* batched(parts: Iterable<string>): AsyncGenerator<string> {
   if (buffer.length > 0) yield buffer;
 }
 
-function* csvParts(records: Iterable<ExtractedRecord>, columns: string[]): Generator<string> {
+async function* csvParts(records: Records, columns: string[]): AsyncGenerator<string> {
   yield csvLine(columns);
-  for (const record of records) yield csvLine(columns.map((c) => record[c]));
+  for await (const record of records) yield csvLine(columns.map((c) => record[c]));
 }
 
 /** `[`, newline, one compact object per line separated by `,` + newline, newline, `]`, newline. Empty: `[]` + newline. */
-function* jsonParts(records: Iterable<ExtractedRecord>, columns: string[]): Generator<string> {
+async function* jsonParts(records: Records, columns: string[]): AsyncGenerator<string> {
   let first = true;
-  for (const record of records) {
+  for await (const record of records) {
     yield (first ? '[\n' : ',\n') + jsonRecord(record, columns);
     first = false;
   }
   yield first ? '[]\n' : '\n]\n';
 }
 
-function* ndjsonParts(records: Iterable<ExtractedRecord>, columns: string[]): Generator<string> {
-  for (const record of records) yield jsonRecord(record, columns) + '\n';
+async function* ndjsonParts(records: Records, columns: string[]): AsyncGenerator<string> {
+  for await (const record of records) yield jsonRecord(record, columns) + '\n';
 }
 
 /** The exact bytes of an export as a stream of strings. */
-export function serializeRecords(format: ExportFormat, records: Iterable<ExtractedRecord>, columns: string[]): AsyncIterable<string> {
+export function serializeRecords(format: ExportFormat, records: Records, columns: string[]): AsyncIterable<string> {
   switch (format) {
     case 'csv':
       return batched(csvParts(records, columns));
@@ -93,7 +94,8 @@ export interface ExportOptions {
   baseName?: string;
   format: ExportFormat;
   columns: string[];
-  sets: ExtractionSet[];
+  /** Records in memory (a crawler's ExtractionSet) or read as they come (e.g. from a spool file). */
+  sets: Array<{ set: number; records: Records }>;
   /** Combined: one file with every set in order; Separated: one file per set (`data-set1.csv`, ...). */
   parallelExport?: ParallelExport;
 }
@@ -103,8 +105,15 @@ function joinKey(prefix: string, name: string): string {
   return trimmed === '' ? name : `${trimmed}/${name}`;
 }
 
-function* allRecords(sets: ExtractionSet[]): Generator<ExtractedRecord> {
-  for (const set of sets) yield* set.records;
+async function* allRecords(sets: ExportOptions['sets']): AsyncGenerator<ExtractedRecord> {
+  for (const set of sets) for await (const record of set.records) yield record;
+}
+
+async function* counted(records: Records, counter: { n: number }): AsyncGenerator<ExtractedRecord> {
+  for await (const record of records) {
+    counter.n += 1;
+    yield record;
+  }
 }
 
 /** Writes the records to storage in the chosen format, projected to `columns`. */
@@ -113,17 +122,17 @@ export async function exportRecords(options: ExportOptions): Promise<ExportedFil
   const baseName = options.baseName ?? 'data';
   const { fileType, extension } = FORMATS[format];
   const contentType = CONTENT_TYPES[fileType];
-  const write = async (name: string, records: Iterable<ExtractedRecord>, count: number): Promise<ExportedFile> => {
+  const write = async (name: string, records: Records): Promise<ExportedFile> => {
     const key = joinKey(options.keyPrefix, name);
-    const { size } = await storage.put(key, serializeRecords(format, records, columns));
-    return { key, name, fileType, contentType, size, records: count };
+    const counter = { n: 0 };
+    const { size } = await storage.put(key, serializeRecords(format, counted(records, counter), columns));
+    return { key, name, fileType, contentType, size, records: counter.n };
   };
 
   if ((options.parallelExport ?? 'Combined') === 'Combined') {
-    const count = sets.reduce((sum, set) => sum + set.records.length, 0);
-    return [await write(`${baseName}.${extension}`, allRecords(sets), count)];
+    return [await write(`${baseName}.${extension}`, allRecords(sets))];
   }
   const files: ExportedFile[] = [];
-  for (const set of sets) files.push(await write(`${baseName}-set${set.set}.${extension}`, set.records, set.records.length));
+  for (const set of sets) files.push(await write(`${baseName}-set${set.set}.${extension}`, set.records));
   return files;
 }

@@ -263,9 +263,9 @@ export class HttpClient {
   }
 
   /**
-   * `canStart` is asked once a concurrency slot is free, before the first attempt goes on the wire:
-   * false gives up the request as aborted (a graceful stop starts no new page; retries of a page
-   * already requested still happen).
+   * `canStart` is asked once a concurrency slot is free, before each attempt goes on the wire, and
+   * before waiting to retry: false gives up the request as aborted (a graceful stop starts no new
+   * page and no retry).
    */
   async get(url: string, opts: { canStart?: () => boolean } = {}): Promise<FetchResult> {
     const { maxRetries, retryBaseDelayMs, signal } = this.#options;
@@ -276,7 +276,7 @@ export class HttpClient {
       let release: (() => void) | undefined;
       try {
         release = await this.#limiter.acquire(signal);
-        if (attempt === 1 && opts.canStart && !opts.canStart()) return this.#aborted(url, 0);
+        if (opts.canStart && !opts.canStart()) return this.#aborted(url, attempt - 1);
         outcome = await this.#attempt(url);
       } catch (error) {
         if (signal.aborted) return this.#aborted(url, attempt);
@@ -291,6 +291,7 @@ export class HttpClient {
         const message = attempt > 1 ? `${outcome.message} (after ${attempt} attempts)` : outcome.message;
         return { ok: false, failure: { url, kind: outcome.kind, status, message, body, contentType, attempts: attempt } };
       }
+      if (opts.canStart && !opts.canStart()) return this.#aborted(url, attempt);
       const retryAfter = outcome.extra.retryAfterMs;
       const delayMs = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoffDelay(attempt, retryBaseDelayMs);
       this.#options.onRetry?.({ url, attempt, maxAttempts, delayMs, message: outcome.message });

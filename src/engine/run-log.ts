@@ -22,35 +22,50 @@ export interface RunLogOptions {
 export interface RunLog {
   /** Matches the crawler's `log` option. Calls after `finish` are ignored. */
   log: (level: RunLogLevel, message: string) => void;
-  /** The lines kept so far (masked, level-filtered), without line terminators. */
+  /** The last lines kept (at most 1000; masked, level-filtered), without line terminators. */
   lines(): readonly string[];
-  /** Writes the log (and, with TextAndHtml, the failed pages' HTML). Returns the Log file first. */
+  /** Closes the log (and, with TextAndHtml, writes the failed pages' HTML). Returns the Log file first. */
   finish(failedPages?: FailedPage[]): Promise<StoredFile[]>;
 }
 
 const SEVERITY: Record<RunLogLevel, number> = { Fatal: 0, Error: 1, Warning: 2, Info: 3 };
+const TAIL_LINES = 1000;
 
 function splitKey(key: string): { dir: string; name: string } {
   const slash = key.lastIndexOf('/');
   return slash < 0 ? { dir: '', name: key } : { dir: key.slice(0, slash + 1), name: key.slice(slash + 1) };
 }
 
+/** One log line: `2026-01-01T00:00:00.000Z [Info] message` on a single line. */
+export function formatLogLine(at: Date, level: RunLogLevel, message: string): string {
+  return `${at.toISOString()} [${level}] ${message.replace(/\r\n|\r|\n/g, ' ')}`;
+}
+
+/** Appends one line to a run's log written earlier (by a run process that could not finish it). */
+export async function appendRunLogLine(storage: Storage, key: string, message: string, at: Date, level: RunLogLevel = 'Fatal'): Promise<void> {
+  await storage.append(key, formatLogLine(at, level, message) + '\n');
+}
+
 /**
- * Collects a run's log lines (`2026-01-01T00:00:00.000Z [Info] message`) with secrets masked,
- * and writes them as one Log file under `key` when the run ends.
+ * Writes a run's log lines to `key` as they come (memory stays flat whatever the log's length, and a
+ * killed run process leaves the lines it wrote), with secrets masked.
  */
 export function createRunLog(storage: Storage, key: string, options: RunLogOptions = {}): RunLog {
   const threshold = SEVERITY[options.logLevel ?? 'Info'];
   const mask = createMasker(options.secrets ?? []);
   const now = options.now ?? (() => new Date());
   const maxHtmlFiles = options.maxHtmlFiles ?? 100;
-  const lines: string[] = [];
+  const tail: string[] = [];
+  const writer = storage.openWriter(key);
   let finished = false;
 
   const log = (level: RunLogLevel, message: string): void => {
     if (finished || SEVERITY[level] > threshold) return;
     // One entry per line keeps the file greppable.
-    lines.push(`${now().toISOString()} [${level}] ${mask(message).replace(/\r\n|\r|\n/g, ' ')}`);
+    const line = formatLogLine(now(), level, mask(message));
+    writer.write(line + '\n');
+    tail.push(line);
+    if (tail.length > TAIL_LINES) tail.shift();
   };
 
   const finish = async (failedPages: FailedPage[] = []): Promise<StoredFile[]> => {
@@ -71,9 +86,9 @@ export function createRunLog(storage: Storage, key: string, options: RunLogOptio
       }
     }
     finished = true;
-    const { size } = await storage.put(key, Readable.from(lines.map((line) => line + '\n')));
+    const { size } = await writer.close();
     return [{ key, name, fileType: 'Log', contentType: CONTENT_TYPES.Log, size }, ...htmlFiles];
   };
 
-  return { log, lines: () => lines, finish };
+  return { log, lines: () => tail, finish };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { appendFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +15,21 @@ export interface Storage {
   stat(key: string): Promise<{ size: number } | null>;
   /** Deletes one key, or every key under a prefix (`runs/123` or `runs/123/`). Missing keys are no error. */
   delete(keyOrPrefix: string): Promise<void>;
+  /**
+   * Writes `key` piece by piece as the caller produces it (a log): what was written is on disk even if
+   * the process dies before `close`. Replaces any previous content.
+   */
+  openWriter(key: string): StorageWriter;
+  /** Appends text to `key`, creating it if needed. */
+  append(key: string, text: string): Promise<void>;
+  /** Names directly under a prefix (files and folders), [] when there is none. */
+  list(prefix: string): Promise<string[]>;
+}
+
+export interface StorageWriter {
+  write(text: string): void;
+  /** Flushes and closes; the size of the whole file. */
+  close(): Promise<{ size: number }>;
 }
 
 export class InvalidStorageKeyError extends Error {
@@ -104,5 +120,32 @@ export class LocalStorage implements Storage {
 
   async delete(keyOrPrefix: string): Promise<void> {
     await rm(this.pathOf(keyOrPrefix, { allowTrailingSlash: true }), { recursive: true, force: true });
+  }
+
+  openWriter(key: string): StorageWriter {
+    const target = this.pathOf(key);
+    mkdirSync(path.dirname(target), { recursive: true });
+    const out = createWriteStream(target, { flags: 'w' });
+    let failure: Error | null = null;
+    out.on('error', (err) => (failure = err));
+    return {
+      write: (text) => {
+        if (!failure) out.write(text);
+      },
+      close: () =>
+        new Promise((resolve, reject) => {
+          out.end(() => (failure ? reject(failure) : resolve({ size: out.bytesWritten })));
+        }),
+    };
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    return readdir(this.pathOf(prefix, { allowTrailingSlash: true })).catch(() => []);
+  }
+
+  async append(key: string, text: string): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    await appendFile(target, text);
   }
 }

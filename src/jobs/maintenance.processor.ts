@@ -4,12 +4,20 @@
 import type { Job } from 'bullmq';
 import type { Clock } from '../lib/clock.js';
 import type { IdentityRepository } from '../services/identity/identity.repository.js';
-import type { RunExecutionService } from '../services/runs/execution.service.js';
+import type { SweepOrphanFiles } from '../services/runs/orphan-files.js';
+import type { Reconcile } from '../services/runs/reconciler.js';
 import type { SettlementService } from '../services/settlement/settlement.service.js';
 import type { CreditExpiry } from '../services/billing/billing.service.js';
 import type { QueuePayloads } from './queues.js';
 
-export function createMaintenanceProcessor(deps: { identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>; clock: Clock; execution: Pick<RunExecutionService, 'reconcile'>; settlement: Pick<SettlementService, 'settlePending'>; creditExpiry: CreditExpiry }) {
+export function createMaintenanceProcessor(deps: {
+  identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>;
+  clock: Clock;
+  reconcile: Reconcile;
+  sweepOrphanFiles: SweepOrphanFiles;
+  settlement: Pick<SettlementService, 'settlePending'>;
+  creditExpiry: CreditExpiry;
+}) {
   return async function processMaintenance(job: Job<QueuePayloads['maintenance']>) {
     switch (job.data.task) {
       case 'purge-expired-tokens': {
@@ -18,11 +26,13 @@ export function createMaintenanceProcessor(deps: { identity: Pick<IdentityReposi
         return { purged: res.count };
       }
       case 'reconcile-runs':
-        return deps.execution.reconcile();
+        return deps.reconcile();
       case 'settle-runs':
         return deps.settlement.settlePending();
       case 'expire-credits':
         return deps.creditExpiry.expireGrants();
+      case 'sweep-orphan-files':
+        return deps.sweepOrphanFiles();
     }
   };
 }

@@ -1,15 +1,31 @@
 // One typed map of queue names to job payloads. Payloads carry ids, never secrets.
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import type { RunJobState } from '../services/runs/reconciler.js';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' };
+  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' | 'sweep-orphan-files' };
   runs: { runId: number };
   schedules: { task: 'tick' };
 }
 export type QueueName = keyof QueuePayloads;
 
-export function redisConnection(redisUrl: string): ConnectionOptions {
+/**
+ * `producer`: the API's connection, which must never hang a request on Redis: no offline queue (a
+ * command while disconnected fails at once), short connect and command timeouts, one retry.
+ */
+export function redisConnection(redisUrl: string, opts: { producer?: { timeoutMs: number } } = {}): ConnectionOptions {
   const u = new URL(redisUrl);
+  const producer = opts.producer
+    ? {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: opts.producer.timeoutMs,
+        commandTimeout: opts.producer.timeoutMs,
+        // Reconnect within 2 s of Redis coming back, however long it was away.
+        retryStrategy: (times: number) => Math.min(times * 200, 2000),
+      }
+    : // BullMQ workers need blocking commands to wait indefinitely.
+      { maxRetriesPerRequest: null };
   return {
     host: u.hostname,
     port: Number(u.port || 6379),
@@ -17,8 +33,7 @@ export function redisConnection(redisUrl: string): ConnectionOptions {
     password: u.password ? decodeURIComponent(u.password) : undefined,
     db: u.pathname && u.pathname !== '/' ? Number(u.pathname.slice(1)) : 0,
     tls: u.protocol === 'rediss:' ? {} : undefined,
-    // BullMQ workers need blocking commands to wait indefinitely.
-    maxRetriesPerRequest: null,
+    ...producer,
   };
 }
 
@@ -67,8 +82,38 @@ export function createGroupQueues(connection: ConnectionOptions, prefix: string)
   };
 }
 
-/** The RunScheduler the runs services use: one job per execution attempt. */
-export function createRunScheduler(queue: TypedQueue<'runs'>, groups?: ServerGroupRouting) {
+/**
+ * A failed pick-up (the database unreachable when the job starts) is retried by BullMQ under the same
+ * job id with a growing delay (1, 2, 4, 8 s); a planned shutdown hands a Run back the same way. Past
+ * that the reconciler re-enqueues it (src/services/runs/reconciler.ts).
+ */
+export const RUN_JOB_ATTEMPTS = 5;
+const RUN_JOB_BACKOFF = { type: 'exponential', delay: 1000 } as const;
+const runJobOptions = (runId: number, attempt: number, delayMs = 0) => ({
+  jobId: runJobId(runId, attempt),
+  delay: delayMs,
+  attempts: RUN_JOB_ATTEMPTS,
+  backoff: RUN_JOB_BACKOFF,
+});
+
+/** Rejects after `ms` (the promise itself is left to settle; callers make a late success harmless). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The RunScheduler the runs services use: one job per execution attempt, in the queue of the Run's
+ * server group. `timeoutMs` bounds every call (the API's requests never wait longer on Redis).
+ */
+export function createRunScheduler(queue: TypedQueue<'runs'>, opts: { timeoutMs?: number; groups?: ServerGroupRouting } = {}) {
+  const { groups } = opts;
+  const bounded = <T>(p: Promise<T>) => (opts.timeoutMs ? withTimeout(p, opts.timeoutMs, 'Redis') : p);
   async function queueOf(runId: number, serverGroupId: number | null | undefined) {
     const group = serverGroupId !== undefined ? serverGroupId : groups ? await groups.serverGroupOf(runId) : null;
     return group && groups ? groups.groupQueue(group) : queue;
@@ -77,7 +122,7 @@ export function createRunScheduler(queue: TypedQueue<'runs'>, groups?: ServerGro
     /** `serverGroupId` when the caller knows it; otherwise it is looked up. */
     async enqueueRun(runId: number, attempt: number, delayMs = 0, serverGroupId?: number | null): Promise<void> {
       const q = await queueOf(runId, serverGroupId);
-      await q.add('run', { runId }, { jobId: runJobId(runId, attempt), delay: delayMs, attempts: 1 });
+      await bounded(q.add('run', { runId }, runJobOptions(runId, attempt, delayMs)));
     },
     /** First attempts of many new Runs, one round trip per queue. */
     async enqueueNewRuns(runs: Array<{ id: number; serverGroupId: number | null }>): Promise<void> {
@@ -89,12 +134,36 @@ export function createRunScheduler(queue: TypedQueue<'runs'>, groups?: ServerGro
         byQueue.set(q, list);
       }
       for (const [q, rs] of byQueue) {
-        await q.addBulk(rs.map((r) => ({ name: 'run', data: { runId: r.id }, opts: { jobId: runJobId(r.id, 0), attempts: 1 } })));
+        await bounded(q.addBulk(rs.map((r) => ({ name: 'run', data: { runId: r.id }, opts: runJobOptions(r.id, 0) }))));
       }
     },
+    /** Best effort: a job left behind finds its Run ended and does nothing. */
     async removeRun(runId: number, attempt: number): Promise<void> {
-      const job = await (await queueOf(runId, undefined)).getJob(runJobId(runId, attempt));
-      await job?.remove().catch(() => {});
+      try {
+        const q = await queueOf(runId, undefined);
+        const job = await bounded(q.getJob(runJobId(runId, attempt)));
+        await job?.remove();
+      } catch {
+        // Active (being picked) or Redis unreachable: the pick-up sees the Run ended.
+      }
+    },
+    async jobState(runId: number, attempt: number): Promise<RunJobState> {
+      const q = await queueOf(runId, undefined);
+      const state = await bounded(q.getJobState(runJobId(runId, attempt)));
+      if (state === 'active') return 'active';
+      if (state === 'completed' || state === 'failed') return 'finished';
+      if (state === 'unknown') return 'missing';
+      return 'pending';
+    },
+    /**
+     * Enqueues a Run whose job is finished or gone. BullMQ ignores an add under the id of a job it
+     * still keeps, so a finished job is removed first (its outcome was logged when it failed).
+     */
+    async requeueRun(runId: number, attempt: number, delayMs = 0): Promise<void> {
+      const q = await queueOf(runId, undefined);
+      const job = await bounded(q.getJob(runJobId(runId, attempt)));
+      if (job && ((await job.isCompleted()) || (await job.isFailed()))) await job.remove();
+      await this.enqueueRun(runId, attempt, delayMs);
     },
   };
 }

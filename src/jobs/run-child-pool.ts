@@ -14,13 +14,16 @@ export interface RunChild {
   runs: number;
 }
 
-export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: number }) {
+export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: number; maxOldSpaceMb?: number }) {
+  // A heap budget makes V8 collect garbage before growing: without it a run process's peak memory
+  // grows with the number of pages it parses, although it retains only a page at a time.
+  const execArgv = [...CHILD_EXEC_ARGV, ...(opts.maxOldSpaceMb ? [`--max-old-space-size=${opts.maxOldSpaceMb}`] : [])];
   const maxRunsPerChild = opts.maxRunsPerChild ?? 50;
   const idle: RunChild[] = [];
   let closed = false;
 
   const spawn = (): RunChild => ({
-    process: fork(CHILD_PATH, [], { execArgv: CHILD_EXEC_ARGV, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    process: fork(CHILD_PATH, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
     runs: 0,
   });
   const alive = (c: RunChild) => c.process.connected && c.process.exitCode === null && c.process.signalCode === null;

@@ -1,24 +1,28 @@
 // The child process that executes Runs with the extraction engine, one at a time. It exists so that
 // a second kill can end a Run at once (SIGKILL), whatever the engine is blocked on; between Runs the
 // worker keeps it warm for the next one. It dies with its parent.
-import { Readable } from 'node:stream';
+import { createInterface } from 'node:readline';
 import {
   createRunLog,
+  DEFAULT_FAILED_PAGE_HTML,
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
   LocalStorage,
   runExtraction,
+  type ExtractedRecord,
   type ExtractionStats,
+  type StorageWriter,
 } from '../engine/index.js';
-import { runKeyPrefix, runRecordsKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
+import { runKeyPrefix, runRecordsKey, runSpoolKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
 
 const send = (msg: ChildMessage) => process.send?.(msg);
 
 process.on('disconnect', () => process.exit(1));
 
-// Stop is graceful: no new page starts, pages already requested finish. A kill is SIGKILL.
-async function execute(p: ChildStartPayload, drain: AbortController) {
+// Stop is graceful: no new page or retry starts, requests still in flight after the stop grace are
+// aborted, then the data so far is exported. A kill is SIGKILL (the log lines written so far stay).
+async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController) {
   const storage = new LocalStorage(p.storageDir);
   const prefix = runKeyPrefix(p.runId);
   const runLog = createRunLog(storage, `${prefix}/run.log`, { logLevel: p.logLevel, logMode: p.logMode, secrets: p.secrets });
@@ -35,8 +39,27 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
       latest = null;
     }
   };
+  // Records go to one spool file per set as pages are extracted (memory stays flat whatever their
+  // number); the export and the synchronous start's records file are streamed from them.
+  const spoolKey = (set: number) => runSpoolKey(p.runId, set);
+  const spools = new Map<number, StorageWriter>();
+  const spool = (set: number, records: ExtractedRecord[]) => {
+    let writer = spools.get(set);
+    if (!writer) spools.set(set, (writer = storage.openWriter(spoolKey(set))));
+    writer.write(records.map((r) => JSON.stringify(r) + '\n').join(''));
+  };
+  async function* spooled(set: number): AsyncGenerator<Buffer> {
+    if (!spools.has(set)) return;
+    for await (const chunk of await storage.get(spoolKey(set))) yield chunk as Buffer;
+  }
+  async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
+    if (!spools.has(set)) return;
+    const lines = createInterface({ input: await storage.get(spoolKey(set)), crlfDelay: Infinity });
+    for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
+  }
   send({ type: 'firstPage' });
   const result = await runExtraction({
+    onRecords: spool,
     definition: p.definition,
     inputRows: p.inputRows,
     parallelism: p.parallelism,
@@ -45,7 +68,10 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
     drainSignal: drain.signal,
+    signal: abort.signal,
     secrets: p.secrets,
+    // Failed pages' HTML is kept only when the log saves it (and capped).
+    failedPageHtml: p.logMode === 'TextAndHtml' ? DEFAULT_FAILED_PAGE_HTML : null,
     log: runLog.log,
     onProgress: (stats: ExtractionStats) => {
       latest = stats;
@@ -54,12 +80,15 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
     },
   });
   if (trailing) clearTimeout(trailing);
+  for (const writer of spools.values()) await writer.close();
   const stats = { ...result.stats };
   // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.
+  clearTimeout(abortTimer);
   const stopped = result.stopped || drain.signal.aborted;
   if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
     const logFiles = await runLog.finish(result.failedPages);
+    for (const set of spools.keys()) await storage.delete(spoolKey(set));
     send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence } });
     return;
   }
@@ -70,11 +99,16 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
     keyPrefix: prefix,
     format: exportFormatOf(p.definition),
     columns,
-    sets: result.sets,
+    sets: result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
     parallelExport: p.parallelExport,
   });
-  const all = result.sets.flatMap((s) => s.records);
-  await storage.put(runRecordsKey(p.runId), Readable.from(all.map((r) => JSON.stringify(r) + '\n')));
+  await storage.put(
+    runRecordsKey(p.runId),
+    (async function* () {
+      for (const s of result.sets) yield* spooled(s.set);
+    })(),
+  );
+  for (const set of spools.keys()) await storage.delete(spoolKey(set));
   stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
   runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
   const logFiles = await runLog.finish(result.failedPages);
@@ -84,18 +118,24 @@ async function execute(p: ChildStartPayload, drain: AbortController) {
   });
 }
 
-let current: AbortController | null = null;
+let current: { drain: AbortController; abort: AbortController; graceMs: number } | null = null;
+let abortTimer: NodeJS.Timeout | undefined;
 
 process.on('message', (msg: ParentMessage) => {
-  if (msg.type === 'stop') current?.abort();
+  if (msg.type === 'stop' && current && !current.drain.signal.aborted) {
+    const c = current;
+    c.drain.abort();
+    abortTimer = setTimeout(() => c.abort.abort(), c.graceMs);
+  }
   if (msg.type === 'start') {
     if (current) {
       send({ type: 'error', message: 'the run process is already executing a Run' });
       return;
     }
     const drain = new AbortController();
-    current = drain;
-    execute(msg.payload, drain).then(
+    const abort = new AbortController();
+    current = { drain, abort, graceMs: msg.payload.stopGraceMs };
+    execute(msg.payload, drain, abort).then(
       () => {
         current = null;
       },

@@ -1,28 +1,44 @@
 // The `runs` queue processor: executes one Run in a child process, relays its progress to the
-// execution service, and acts on stop (graceful) and kill (SIGKILL) requests. Status changes and
-// files all go through the execution service.
+// execution service, and acts on stop (graceful) and kill (SIGKILL) as soon as they are signalled.
+// Status changes and files all go through the execution service; the control logic is in
+// run-supervisor.ts. A failure before the Run is taken (the database away) throws, and BullMQ retries
+// the job; after that nothing throws except a hand-back, which BullMQ also retries (elsewhere).
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
-import type { ChildMessage, ChildResult, ParentMessage } from '../services/runs/run-protocol.js';
+import type { ChildMessage, ChildResult, ParentMessage, RunSignals } from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from './queues.js';
 import type { RunChildPool } from './run-child-pool.js';
+import { createRunSupervisor, systemTimers, untilDone, type RunSupervisor, type Timers } from './run-supervisor.js';
 
-const CONTROL_INTERVAL_MS = 250;
 const MAX_HEARTBEAT_INTERVAL_MS = 5_000;
+const MIN_HEARTBEAT_INTERVAL_MS = 250;
 
 /** Heartbeats come at least three times per RUN_STALE_SECONDS, so a live Run is never taken for lost. */
 export function heartbeatIntervalMs(staleAfterSeconds: number): number {
-  return Math.max(CONTROL_INTERVAL_MS, Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor((staleAfterSeconds * 1000) / 3)));
+  return Math.max(MIN_HEARTBEAT_INTERVAL_MS, Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor((staleAfterSeconds * 1000) / 3)));
 }
 // After the Run's own timeout the engine stops itself; this is the margin before we kill it.
 const TIMEOUT_GRACE_MS = 30_000;
 
-export function createRunsProcessor(deps: { execution: RunExecutionService; log: Logger; staleAfterSeconds: number; pool: RunChildPool }) {
-  const { execution, log, pool } = deps;
-  const heartbeatMs = heartbeatIntervalMs(deps.staleAfterSeconds);
+/** Thrown to give a Run back to the queue on a planned shutdown: BullMQ retries the job elsewhere. */
+export class HandedBackError extends Error {}
 
-  return async function processRun(job: Job<QueuePayloads['runs']>): Promise<{ status: string }> {
+export function createRunsProcessor(deps: {
+  execution: RunExecutionService;
+  log: Logger;
+  staleAfterSeconds: number;
+  pool: RunChildPool;
+  signals: Pick<RunSignals, 'listen'>;
+  timers?: Timers;
+}) {
+  const { execution, log, pool, signals } = deps;
+  const timers = deps.timers ?? systemTimers;
+  const heartbeatMs = heartbeatIntervalMs(deps.staleAfterSeconds);
+  const active = new Map<number, RunSupervisor>();
+  let handingBack = false;
+
+  async function processRun(job: Job<QueuePayloads['runs']>): Promise<{ status: string }> {
     const { runId } = job.data;
     const picked = await execution.pick(runId);
     if (!picked) return { status: 'skipped' };
@@ -32,20 +48,30 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
     const send = (msg: ParentMessage) => {
       if (child.connected) child.send(msg);
     };
+    const onError = (err: unknown, what: string) => log.error({ err, runId, what }, 'run update failed');
+    const supervisor = createRunSupervisor({
+      run: {
+        heartbeat: () => execution.heartbeat(runId),
+        firstPage: () => execution.firstPage(runId),
+        progress: (stats) => execution.progress(runId, stats),
+        exporting: (stats) => execution.exporting(runId, stats),
+      },
+      process: { stop: () => send({ type: 'stop' }), kill: () => child.kill('SIGKILL') },
+      timers,
+      heartbeatMs,
+      deadlineMs: picked.timeoutSeconds * 1000 + TIMEOUT_GRACE_MS,
+      onError,
+    });
+    active.set(runId, supervisor);
+    // A Run picked while the shutdown is already handing Runs back goes back at once.
+    if (handingBack) supervisor.handBack();
+    const listening = signals.listen(runId, (kind) => supervisor.signal(kind));
 
     let result: ChildResult | null = null;
     let childError: string | null = null;
-    let killed = false;
-    let stopSent = false;
-    let pending: Promise<unknown> = Promise.resolve();
-    // Child messages are applied in order.
-    const enqueue = (fn: () => Promise<unknown>) => {
-      pending = pending.then(fn).catch((err) => log.error({ err, runId }, 'run update failed'));
-    };
-
+    let exitCode: number | null = null;
     let endRun: () => void = () => {};
     const ended = new Promise<void>((resolve) => (endRun = resolve));
-    let exitCode: number | null = null;
     const onExit = (code: number | null) => {
       exitCode = code;
       endRun();
@@ -53,73 +79,66 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
     const onMessage = (msg: ChildMessage) => {
       switch (msg.type) {
         case 'firstPage':
-          enqueue(() => execution.firstPage(runId));
-          break;
+          return supervisor.firstPage();
         case 'progress':
-          enqueue(() => execution.progress(runId, msg.stats));
-          break;
+          return supervisor.progress(msg.stats);
         case 'exporting':
-          enqueue(() => execution.exporting(runId, msg.stats));
-          break;
+          return supervisor.exporting(msg.stats);
         case 'done':
           result = msg.result;
-          endRun();
-          break;
+          return endRun();
         case 'error':
           childError = msg.message;
-          break;
       }
     };
     child.on('message', onMessage);
     child.on('exit', onExit);
     send({ type: 'start', payload: picked.payload });
 
-    const deadline = Date.now() + picked.timeoutSeconds * 1000 + TIMEOUT_GRACE_MS;
-    let lastBeat = Date.now();
-    let timedOut = false;
-    const control = setInterval(() => {
-      enqueue(async () => {
-        if (killed || result) return;
-        if (Date.now() > deadline) {
-          timedOut = true;
-          killed = true;
-          child.kill('SIGKILL');
-          return;
-        }
-        const action = await execution.control(runId);
-        if (action === 'kill' || action === 'gone') {
-          killed = true;
-          child.kill('SIGKILL');
-        } else if (action === 'stop' && !stopSent) {
-          stopSent = true;
-          send({ type: 'stop' });
-        }
-        if (Date.now() - lastBeat >= heartbeatMs) {
-          lastBeat = Date.now();
-          await execution.heartbeat(runId);
-        }
-      });
-    }, CONTROL_INTERVAL_MS);
+    try {
+      await ended;
+      supervisor.detach();
+      listening.close();
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      await supervisor.settled();
+      const end = supervisor.end;
+      pool.release(runChild, result !== null && end === null && childError === null);
 
-    await ended;
-    clearInterval(control);
-    await pending;
-    child.off('message', onMessage);
-    child.off('exit', onExit);
-    pool.release(runChild, result !== null && !killed && childError === null);
+      // The terminal write waits for the database if it has to; heartbeats go on meanwhile.
+      const retrying = { onError: (err: unknown, attempt: number) => log.warn({ runId, attempt, err: { message: (err as Error).message } }, 'terminal write failed; retrying') };
+      if (end === 'handedBack') {
+        await untilDone(() => execution.handBack(runId), retrying);
+        throw new HandedBackError(`Run ${runId} handed back: the worker is shutting down.`);
+      }
+      const finished = result as ChildResult | null;
+      if (finished) {
+        await untilDone(() => execution.finish(runId, finished), retrying);
+        return { status: 'finished' };
+      }
+      if (end === 'killed') {
+        await untilDone(() => execution.killed(runId), retrying);
+        return { status: 'killed' };
+      }
+      const message =
+        end === 'timedOut'
+          ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
+          : `The run process failed: ${childError ?? `it exited with code ${exitCode}`}.`;
+      await untilDone(() => execution.crashed(runId, message), retrying);
+      return { status: 'failed' };
+    } finally {
+      supervisor.close();
+      active.delete(runId);
+    }
+  }
 
-    if (result) {
-      await execution.finish(runId, result);
-      return { status: 'finished' };
-    }
-    if (killed && !timedOut) {
-      await execution.killed(runId);
-      return { status: 'killed' };
-    }
-    const message = timedOut
-      ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
-      : `The run process failed: ${childError ?? `it exited with code ${exitCode}`}.`;
-    await execution.failOrRetry(runId, message);
-    return { status: 'failed' };
+  return {
+    process: processRun,
+    /** Planned shutdown: every Run still executing is ended and handed back to the queue. */
+    handBackAll(): number {
+      handingBack = true;
+      for (const s of active.values()) s.handBack();
+      return active.size;
+    },
   };
 }

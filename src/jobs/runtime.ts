@@ -8,6 +8,9 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
+import { LocalStorage } from '../engine/index.js';
+import { createOrphanFileSweep } from '../services/runs/orphan-files.js';
+import { createReconciler } from '../services/runs/reconciler.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createScheduleFiring } from '../services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
@@ -16,11 +19,16 @@ import { createCreditExpiry } from '../services/billing/billing.service.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createGroupQueues, createQueue, createRunScheduler, redisConnection, runQueueName } from './queues.js';
 import { createRunChildPool } from './run-child-pool.js';
+import { createRunSignals } from './run-signals.js';
 import { createRunsProcessor } from './runs.processor.js';
 import { createSchedulesProcessor } from './schedules.processor.js';
 
 export interface WorkerRuntime {
-  close(): Promise<void>;
+  /**
+   * Graceful close: no new job is taken and running Runs may finish; those still running after
+   * `handBackAfterMs` are ended and handed back to the queue (to restart on another worker).
+   */
+  close(opts?: { handBackAfterMs?: number }): Promise<void>;
 }
 
 export async function startWorkerRuntime(config: Config, log: Logger, opts: { clock?: Clock } = {}): Promise<WorkerRuntime> {
@@ -32,62 +40,81 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const runsQueue = createQueue('runs', connection, prefix);
   const maintenanceQueue = createQueue('maintenance', connection, prefix);
   const settlement = createSettlement(db, { clock, log, config });
-  const runsRepo = createRunsRepository(db, { onTerminal: settlement.afterTerminal });
-  // Runs of a server group go to (and are retried in) that group's queue.
+  const signals = createRunSignals(config.redisUrl, prefix, { timeoutMs: config.runs.queueTimeoutMs, log });
+  const repo = createRunsRepository(db, {
+    onTerminal: async (run) => {
+      await settlement.afterTerminal(run);
+      // A synchronous start waiting for this Run hears of its end at once.
+      await signals.publish(run.id, 'ended');
+    },
+  });
+  // Runs of a server group go to (and are retried and reconciled in) that group's queue.
   const groupQueues = createGroupQueues(connection, prefix);
-  const runScheduler = createRunScheduler(runsQueue, {
-    groupQueue: groupQueues.get,
-    serverGroupOf: async (runId) => (await runsRepo.findRun(runId))?.serverGroupId ?? null,
+  const scheduler = createRunScheduler(runsQueue, {
+    groups: { groupQueue: groupQueues.get, serverGroupOf: async (runId) => (await repo.findRun(runId))?.serverGroupId ?? null },
   });
-  const execution = createRunExecutionService({
-    repo: runsRepo,
-    clock,
-    config,
-    scheduler: runScheduler,
-  });
+  const execution = createRunExecutionService({ repo, clock, config, scheduler });
+  const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
+  const credits = createCreditsRepository(db);
   const schedulesQueue = createQueue('schedules', connection, prefix);
   const firing = createScheduleFiring({
     repo: createSchedulesRepository(db),
-    runs: runsRepo,
-    credits: createCreditsRepository(db),
-    scheduler: runScheduler,
+    runs: repo,
+    credits,
+    scheduler,
     clock,
     log,
     batchSize: config.schedules.batchSize,
   });
-  // Every worker declares the tick; BullMQ keeps one scheduler per id, so there is one tick per interval.
-  await schedulesQueue.upsertJobScheduler('schedule-tick', { every: config.schedules.tickSeconds * 1000 }, {
-    name: 'schedule-tick',
-    data: { task: 'tick' },
-    opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
-  });
 
-  await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {
-    name: 'purge-expired-tokens',
-    data: { task: 'purge-expired-tokens' },
-  });
-  await maintenanceQueue.upsertJobScheduler('settle-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
-    name: 'settle-runs',
-    data: { task: 'settle-runs' },
-  });
-  await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
-    name: 'reconcile-runs',
-    data: { task: 'reconcile-runs' },
-  });
-  await maintenanceQueue.upsertJobScheduler('expire-credits', { every: config.billing.expiryIntervalSeconds * 1000 }, {
-    name: 'expire-credits',
-    data: { task: 'expire-credits' },
-  });
+  // Job schedulers live in Redis: declared at start and again whenever a worker (re)connects, so a
+  // Redis that lost its data gets them back without a worker restart. BullMQ keeps one scheduler
+  // per id, so every worker declaring them still gives one job per interval.
+  async function declareSchedulers() {
+    await schedulesQueue.upsertJobScheduler('schedule-tick', { every: config.schedules.tickSeconds * 1000 }, {
+      name: 'schedule-tick',
+      data: { task: 'tick' },
+      opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
+    });
+    await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {
+      name: 'purge-expired-tokens',
+      data: { task: 'purge-expired-tokens' },
+    });
+    await maintenanceQueue.upsertJobScheduler('settle-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
+      name: 'settle-runs',
+      data: { task: 'settle-runs' },
+    });
+    await maintenanceQueue.upsertJobScheduler('sweep-orphan-files', { every: 3600_000 }, {
+      name: 'sweep-orphan-files',
+      data: { task: 'sweep-orphan-files' },
+    });
+    await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
+      name: 'reconcile-runs',
+      data: { task: 'reconcile-runs' },
+    });
+    await maintenanceQueue.upsertJobScheduler('expire-credits', { every: config.billing.expiryIntervalSeconds * 1000 }, {
+      name: 'expire-credits',
+      data: { task: 'expire-credits' },
+    });
+  }
+  await declareSchedulers();
 
-  const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
+  const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency, maxOldSpaceMb: config.runs.processMaxOldSpaceMb });
   pool.warm(config.runs.warmProcesses);
   const served = config.schedules.workerServerGroups;
   const runQueues = [...(served.default ? [runQueueName(null)] : []), ...served.groups.map((g) => runQueueName(g))];
-  const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool });
+  const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool, signals });
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, settlement, creditExpiry: createCreditExpiry({ credits: createCreditsRepository(db), clock }) }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({
+        identity: createIdentityRepository(db),
+        clock,
+        reconcile,
+        settlement,
+        sweepOrphanFiles: createOrphanFileSweep({ repo, storage: new LocalStorage(config.storageDir) }),
+        creditExpiry: createCreditExpiry({ credits, clock }),
+      }), { connection, prefix, concurrency: 1 }),
     // One Run queue per server group this worker serves (WORKER_SERVER_GROUPS), plus the default one.
-    ...runQueues.map((name) => new Worker(name, runsProcessor, {
+    ...runQueues.map((name) => new Worker(name, runsProcessor.process, {
       connection,
       prefix,
       concurrency: config.runs.workerConcurrency,
@@ -102,12 +129,22 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     w.on('error', (err) => log.error({ err, queue: w.name }, 'worker error'));
     w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, err: { message: err.message } }, 'job failed'));
   }
-  // Runs a lost worker left behind are found at once, not only at the next interval.
-  execution.reconcile().catch((err) => log.error({ err }, 'initial reconcile failed'));
+  // Runs a lost worker left behind are found at once, not only at the next interval; after a
+  // reconnection, Runs whose jobs Redis lost are queued again at once.
+  reconcile().catch((err) => log.error({ err }, 'initial reconcile failed'));
+  let started = false;
+  workers[1].on('ready', () => {
+    if (!started) return;
+    log.info('reconnected to Redis: declaring job schedulers and reconciling Runs');
+    declareSchedulers().catch((err) => log.error({ err }, 'declaring job schedulers failed'));
+    reconcile().catch((err) => log.error({ err }, 'reconcile after reconnection failed'));
+  });
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  started = true;
   log.info({ queues: workers.map((w) => w.name) }, 'worker started');
 
   return {
-    async close() {
+    async close(opts = {}) {
       // Each step runs even if an earlier one fails (a connection closed while still connecting
       // rejects, harmlessly); failures are logged, not allowed to strand the rest.
       const step = async (name: string, fn: () => Promise<unknown> | void) => {
@@ -117,8 +154,17 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
           log.warn({ err: { message: (err as Error).message }, step: name }, 'error while closing');
         }
       };
+      const handBack =
+        opts.handBackAfterMs === undefined
+          ? null
+          : setTimeout(() => {
+              const n = runsProcessor.handBackAll();
+              if (n > 0) log.warn({ runs: n }, 'shutdown grace ending: handing running Runs back to the queue');
+            }, opts.handBackAfterMs);
       await Promise.all(workers.map((w) => step(`worker ${w.name}`, () => w.close())));
+      if (handBack) clearTimeout(handBack);
       await step('run processes', () => pool.close());
+      await step('run signals', () => signals.close());
       await Promise.all([
         step('maintenance queue', () => maintenanceQueue.close()),
         step('runs queue', () => runsQueue.close()),

@@ -85,7 +85,7 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** 503 while the service sheds load; the client retries after `retryAfterSeconds`. */
+/** 503 with Retry-After: the service sheds load, or a dependency (the run queue) cannot take the request now. */
 export class ServiceUnavailableError extends AppError {
   constructor(
     message: string,

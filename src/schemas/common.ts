@@ -31,7 +31,7 @@ export const ProblemRef = Type.Ref(ProblemDetailsSchema);
 export const BadRequestRef = Type.Ref(BadRequestErrorSchema);
 
 /** Error responses most authenticated routes share, merged into a route's `response`. */
-export function errorResponses<K extends 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429>(...codes: K[]) {
+export function errorResponses<K extends 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503>(...codes: K[]) {
   const out: Record<number, TSchema> = {};
   for (const code of codes) {
     out[code] = code === 400 ? BadRequestRef : ProblemRef;

@@ -533,3 +533,21 @@ describe('proxy', () => {
     }
   });
 });
+
+describe('failed pages: HTML kept only when asked, and capped', () => {
+  const blockedTwice = () => ({
+    startUrl: `${site.url}/blocked`,
+    list: { selector: '.product', fields: [{ name: 'n' }] },
+  });
+
+  it('keeps none with failedPageHtml null (logMode Text), and cuts it to maxBytes for at most maxPages pages', async () => {
+    const none = await runExtraction(options(blockedTwice(), { inputRows: [{}, {}], failedPageHtml: null }));
+    expect(none.failedPages).toHaveLength(2);
+    expect(none.failedPages.every((p) => p.html === undefined)).toBe(true);
+
+    const capped = await runExtraction(options(blockedTwice(), { inputRows: [{}, {}], failedPageHtml: { maxPages: 1, maxBytes: 20 } }));
+    expect(capped.failedPages).toHaveLength(2);
+    expect(capped.failedPages.filter((p) => p.html !== undefined)).toHaveLength(1);
+    expect(Buffer.byteLength(capped.failedPages.find((p) => p.html !== undefined)!.html!)).toBeLessThanOrEqual(20);
+  });
+});

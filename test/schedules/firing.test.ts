@@ -33,7 +33,7 @@ function newFiring(batchSize = 50) {
   const runsQueue = createQueue('runs', connection, ctx.config.redisPrefix);
   const groups = createGroupQueues(connection, ctx.config.redisPrefix);
   const runsRepo = createRunsRepository(db, { onTerminal: createSettlement(db, { clock, log, config: ctx.config }).afterTerminal });
-  const scheduler = createRunScheduler(runsQueue, { groupQueue: groups.get, serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null });
+  const scheduler = createRunScheduler(runsQueue, { groups: { groupQueue: groups.get, serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null } });
   closers.push(() => runsQueue.close(), () => groups.close(), () => db.$disconnect());
   const firing = createScheduleFiring({ repo: createSchedulesRepository(db), runs: runsRepo, credits: createCreditsRepository(db), scheduler, clock, log, batchSize });
   return { firing, runsQueue, groups, db };

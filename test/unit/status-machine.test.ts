@@ -60,6 +60,9 @@ describe('allowed transitions: every row of the design table', () => {
     [S.Waiting, { type: 'stop' }, S.Stopping, '12 | stop, or first kill | 5 Stopping'],
     [S.Stopping, { type: 'stopped' }, S.Stopped, '5 Stopping | data so far exported | 8 Stopped'],
     [S.Stopping, { type: 'kill' }, S.Stopped, '5 Stopping | second kill | 8 Stopped'],
+    [S.Running, { type: 'handBack' }, S.Queuing, '1 | planned worker shutdown (handed back) | 4 Queuing'],
+    [S.Exporting, { type: 'handBack' }, S.Queuing, '2 | planned worker shutdown (handed back) | 4 Queuing'],
+    [S.Starting, { type: 'handBack' }, S.Queuing, '3 | planned worker shutdown (handed back) | 4 Queuing'],
   ];
   for (const [from, event, to, row] of rows) {
     it(`${row}`, () => {
@@ -104,6 +107,10 @@ describe('disallowed transitions throw InvalidTransitionError', () => {
     [S.Running, { type: 'kill' }],
     [S.Queuing, { type: 'kill' }],
     [S.Stopped, { type: 'kill' }],
+    // A stopping Run finishes its stop; only a Run a worker executes is handed back.
+    [S.Stopping, { type: 'handBack' }],
+    [S.Queuing, { type: 'handBack' }],
+    [S.Success, { type: 'handBack' }],
   ];
   for (const [from, event] of rows) {
     it(`${RUN_STATUS_NAMES[from as keyof typeof RUN_STATUS_NAMES]} (${from}) on ${event.type}`, () => {

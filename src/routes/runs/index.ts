@@ -1,4 +1,5 @@
 // Runs: start, status, list, stop, kill, delete, files, download, and run-all of a Space.
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
@@ -14,20 +15,21 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Runs'],
       summary: 'Start an Agent',
       description:
-        'Asynchronous (default): 202 with the queued Run. With isRunSynchronously: 200 with the extracted records as a JSON array when the Run succeeds within `timeout` seconds (default 60, at most 300); 200 with the Run when it ends otherwise (Failure, Stopped); 202 with the Run when it is still going. POST is not idempotent: a repeated start queues another Run.',
+        'Asynchronous (default): 202 with the queued Run. With isRunSynchronously: 200 with the extracted records as a JSON array when the Run succeeds within `timeout` seconds (default 60, at most 300); 200 with the Run when it ends otherwise (Failure, Stopped); 202 with the Run when it is still going, or when it succeeded with more records than are answered inline (RUN_SYNC_INLINE_MAX_BYTES of stored records, default 16 MiB; read them from the Run\'s files). 503 with Retry-After when the run queue is unavailable: then no Run was created. POST is not idempotent: a repeated start queues another Run.',
       params: AgentParams,
       body: StartRunBody,
       response: {
         200: Type.Union([Type.Array(Type.Object({}, { additionalProperties: true })), Run], { description: 'Records (Success/Completed), or the ended Run.' }),
         202: Run,
-        ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        ...errorResponses(400, 401, 403, 404, 409, 422, 429, 503),
       },
     },
   }, async (req, reply) => {
     const result = await app.runs.start(principalOf(req), req.params.agentId, req.body);
     reply.header('X-Run-Id', String(result.run.id));
-    if (result.kind === 'queued') return reply.code(202).send(result.run);
-    if (result.kind === 'records') return reply.code(200).send(result.records as never);
+    if (result.kind === 'queued' || result.kind === 'tooLarge') return reply.code(202).send(result.run);
+    // Streamed as stored (already JSON): no serialization of the whole array in memory.
+    if (result.kind === 'records') return reply.code(200).type('application/json; charset=utf-8').send(Readable.from(result.records));
     return reply.code(200).send(result.run);
   });
 

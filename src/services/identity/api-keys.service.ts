@@ -1,7 +1,11 @@
 // API keys: `cx_` + base58 of 32 random bytes. Only the SHA-256 digest is stored (a slow hash adds
 // nothing for a 256-bit random secret and would cost every request). Lookups are cached per
-// instance; a Redis epoch bumped on every revocation makes the next request on every instance
-// re-check the database, so revocation is immediate while in-flight requests complete.
+// instance; a Redis epoch replaced on every revocation makes the next request on every instance
+// re-check the database, so revocation is immediate while in-flight requests complete. The epoch is
+// a random token, never a counter: a missing epoch (Redis lost its data) is replaced by a new token,
+// which counts as a change, so a key revoked before the loss can never match an old cache entry; and
+// while Redis cannot be read, keys are checked against the database on every request.
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../lib/clock.js';
 import { randomSecret, sha256Hex } from '../../lib/crypto.js';
@@ -59,7 +63,7 @@ export async function issueApiKey(
 
 export function createApiKeysService(deps: {
   repo: IdentityRepository;
-  redis: Pick<Redis, 'get' | 'incr' | 'status'>;
+  redis: Pick<Redis, 'get' | 'set' | 'status'>;
   clock: Clock;
   config: { apiKeyDefaultDays: number; apiKeyCacheSeconds: number; redisPrefix: string };
 }) {
@@ -68,13 +72,34 @@ export function createApiKeysService(deps: {
   const cache = new Map<string, CacheEntry>();
   const lastTouched = new Map<number, number>();
 
+  const newEpoch = () => randomBytes(12).toString('base64url');
+
   /**
-   * null while Redis is unreachable (answered at once, not after reconnection attempts): then no
-   * cached lookup is trusted and none is cached, so keys keep working and a revocation still holds.
+   * The current epoch; null when Redis cannot say (answered at once while it is not connected, not
+   * after reconnection attempts). Then no cached lookup is trusted and none is cached: keys are
+   * checked against the database and a revocation still holds.
    */
   async function currentEpoch(): Promise<string | null> {
-    if (redis.status !== 'ready') return null;
-    return redis.get(EPOCH_KEY).then((v) => v ?? '0', () => null);
+    if (redis.status !== 'ready') {
+      cache.clear();
+      return null;
+    }
+    try {
+      const epoch = await redis.get(EPOCH_KEY);
+      if (epoch !== null) return epoch;
+      // First use, or Redis lost its data: start a new epoch (NX: every instance agrees on one).
+      await redis.set(EPOCH_KEY, newEpoch(), 'NX');
+      return await redis.get(EPOCH_KEY);
+    } catch {
+      // Revocations may be happening unseen: entries cached so far are not trusted again.
+      cache.clear();
+      return null;
+    }
+  }
+
+  async function bumpEpoch(): Promise<void> {
+    cache.clear();
+    await redis.set(EPOCH_KEY, newEpoch());
   }
 
   return {
@@ -113,14 +138,12 @@ export function createApiKeysService(deps: {
         throw new NotFoundError(`API key ${keyId} was not found.`);
       }
       if (!key.revokedAt) await repo.revokeApiKey(keyId, clock.now());
-      await redis.incr(EPOCH_KEY);
-      cache.clear();
+      await bumpEpoch();
     },
 
-    /** Bumps the epoch so every instance re-reads keys (used when a user is deactivated). */
+    /** Replaces the epoch so every instance re-reads keys (used when a user is deactivated). */
     async invalidateAll(): Promise<void> {
-      await redis.incr(EPOCH_KEY);
-      cache.clear();
+      await bumpEpoch();
     },
 
     async authenticate(key: string): Promise<Principal> {

@@ -3,18 +3,18 @@
 // processor calls this service; it never touches Prisma itself.
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
-import { resolveInputRows, type AgentDefinition, type ExtractionStats } from '../../engine/index.js';
+import { appendRunLogLine, CONTENT_TYPES, LocalStorage, resolveInputRows, type AgentDefinition, type ExtractionStats } from '../../engine/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
-import type { ChildResult, ChildStartPayload } from './run-protocol.js';
-import type { RunsRepository } from './runs.repository.js';
+import { runKeyPrefix, type ChildResult, type ChildStartPayload } from './run-protocol.js';
+import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
 export interface ExecutionConfig {
   encryptionKey: Buffer;
   storageDir: string;
   engineAllowPrivateTargets: boolean;
-  runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; staleAfterSeconds: number };
+  runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; staleAfterSeconds: number; stopGraceSeconds: number };
 }
 
 export interface RunScheduler {
@@ -22,8 +22,32 @@ export interface RunScheduler {
   enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>;
 }
 
+/** The control state a heartbeat reads back: what the worker should do about the Run it executes. */
+export type ControlAction = 'continue' | 'stop' | 'kill' | 'gone';
+
+export function controlOf(run: { status: number; killRequested: Date | null } | null): ControlAction {
+  if (!run) return 'kill';
+  if (run.status === RunStatus.Stopping) return run.killRequested ? 'kill' : 'stop';
+  if (isTerminal(run.status)) return 'gone';
+  return 'continue';
+}
+
+const LOST_MESSAGE = 'The worker executing this Run was lost (process ended or stalled); the Run did not finish.';
+
 export function createRunExecutionService(deps: { repo: RunsRepository; clock: Clock; config: ExecutionConfig; scheduler: RunScheduler }) {
   const { repo, clock, config, scheduler } = deps;
+  const storage = new LocalStorage(config.storageDir);
+
+  /** The second half of a failure: 7 Failed -> 12 Waiting (retry scheduled) or 6 Failure. */
+  async function afterFailed(failed: RunRow) {
+    if (failed.isWaitOnFailure && failed.retryCount < config.runs.waitOnFailureRetries) {
+      const waitUntil = new Date(clock.now().getTime() + config.runs.waitOnFailureSeconds * 1000);
+      const waiting = await repo.transition(failed.id, { type: 'retry' }, clock.now(), { retryCount: failed.retryCount + 1, waitUntil });
+      if (waiting) await scheduler.enqueueRun(failed.id, waiting.retryCount, config.runs.waitOnFailureSeconds * 1000);
+      return waiting;
+    }
+    return repo.transition(failed.id, { type: 'giveUp' }, clock.now(), { endTime: clock.now() });
+  }
 
   async function failOrRetry(runId: number, message: string) {
     const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), { errorMessage: message });
@@ -31,13 +55,22 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
       // A Run being stopped that then fails (timeout, crash) still ends Stopped, as the user asked.
       return repo.transition(runId, { type: 'stopped' }, clock.now(), { endTime: clock.now(), errorMessage: `Stopped by user; it did not finish stopping cleanly: ${message}` });
     }
-    if (failed.isWaitOnFailure && failed.retryCount < config.runs.waitOnFailureRetries) {
-      const waitUntil = new Date(clock.now().getTime() + config.runs.waitOnFailureSeconds * 1000);
-      const waiting = await repo.transition(runId, { type: 'retry' }, clock.now(), { retryCount: failed.retryCount + 1, waitUntil });
-      if (waiting) await scheduler.enqueueRun(runId, waiting.retryCount, config.runs.waitOnFailureSeconds * 1000);
-      return waiting;
+    return afterFailed(failed);
+  }
+
+  /**
+   * The Run's log as a file row, for a run process that could not finish it (killed, crashed): its
+   * lines were written as they came, so what it logged until then is kept, with `line` appended.
+   */
+  async function attachLog(runId: number, line: string) {
+    // The records it spooled are not exported: remove them.
+    for (const name of await storage.list(runKeyPrefix(runId))) {
+      if (name.startsWith('_spool-')) await storage.delete(`${runKeyPrefix(runId)}/${name}`);
     }
-    return repo.transition(runId, { type: 'giveUp' }, clock.now(), { endTime: clock.now() });
+    const key = `${runKeyPrefix(runId)}/run.log`;
+    await appendRunLogLine(storage, key, line, clock.now());
+    const size = (await storage.stat(key))?.size;
+    if (size !== undefined) await repo.replaceFiles(runId, [{ name: 'run.log', fileType: 'Log', contentType: CONTENT_TYPES.Log, fileSize: size, storageKey: key }]);
   }
 
   function statsPatch(stats: ExtractionStats) {
@@ -52,69 +85,50 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
 
   return {
     failOrRetry,
+    afterFailed,
 
     /**
      * Takes a Run for execution. Returns the child payload, or null when there is nothing to do
-     * (already terminal, stopped meanwhile, or found half-run by a worker that was lost).
+     * (already terminal, stopped meanwhile, or executed by another worker). Everything is read before
+     * the Run moves to Starting, so a database failure here throws with the Run still Queuing and the
+     * job is retried.
      */
     async pick(runId: number): Promise<{ payload: ChildStartPayload; timeoutSeconds: number } | null> {
-      const run = await repo.findRun(runId);
+      const run = await repo.findRunToPick(runId);
       if (!run) return null;
-      if (run.status === RunStatus.Waiting) {
-        if (run.waitUntil && run.waitUntil > clock.now()) return null;
-        await repo.transition(runId, { type: 'waitOver' }, clock.now());
-      } else if (run.status === RunStatus.Starting || run.status === RunStatus.Running || run.status === RunStatus.Exporting) {
-        // The job came back after its worker died mid-run.
-        await failOrRetry(runId, 'The worker executing this Run was lost (process ended or stalled); the Run did not finish.');
+      if (run.status === RunStatus.Starting || run.status === RunStatus.Running || run.status === RunStatus.Exporting) {
+        // A job came back (stalled, or a duplicate): the Run is lost only when its heartbeat is stale;
+        // otherwise another worker is executing it. The reconciler ends lost Runs either way.
+        const staleBefore = clock.now().getTime() - config.runs.staleAfterSeconds * 1000;
+        if (run.updated.getTime() < staleBefore) await failOrRetry(runId, LOST_MESSAGE);
         return null;
-      } else if (run.status === RunStatus.Stopping) {
+      }
+      if (run.status === RunStatus.Stopping) {
         await repo.transition(runId, { type: 'stopped' }, clock.now(), { endTime: clock.now() });
         return null;
       }
+      if (run.status === RunStatus.Waiting && run.waitUntil && run.waitUntil > clock.now()) return null;
+      if (run.status !== RunStatus.Waiting && run.status !== RunStatus.Queuing) return null;
+
+      const agent = await repo.findAgentWithDefinition(run.agentId);
+      const version = agent ? await repo.findAgentVersion(run.agentId, run.agentVersion) : null;
+      const pool = run.proxyPoolId ? await repo.findProxyPool(run.proxyPoolId) : null;
+      let prepared: { payload: ChildStartPayload; timeoutSeconds: number } | null = null;
+      let setupError: string | null = null;
+      try {
+        prepared = prepare(run, agent && version ? (version.definition as unknown as AgentDefinition) : null, pool);
+      } catch (err) {
+        setupError = (err as Error).message;
+      }
+
+      if (run.status === RunStatus.Waiting && !(await repo.transition(runId, { type: 'waitOver' }, clock.now()))) return null;
       const started = await repo.transition(runId, { type: 'picked' }, clock.now(), { startTime: clock.now(), errorMessage: null });
       if (!started) return null;
-      try {
-        const agent = await repo.findAgentWithDefinition(run.agentId);
-        const version = agent ? await repo.findAgentVersion(run.agentId, run.agentVersion) : null;
-        if (!agent || !version) throw new Error('The Agent or its definition no longer exists.');
-        const definition = openDefinitionSecrets(version.definition as unknown as AgentDefinition, config.encryptionKey);
-        const params = definition.parameters ?? [];
-        const sent = openSentParameters(config.encryptionKey, run.inputParameters);
-        const { values, secretNames } = resolveParameters(params, sent);
-        const sentValues = Object.fromEntries(sent.map((s) => [s.name, s.value]));
-        const inputs = resolveInputRows({ ...definition, parameters: params }, sentValues);
-        const secrets = secretNames.map((n) => values[n]).filter((v): v is string => typeof v === 'string' && v.length > 0);
-        let proxyUrl: string | undefined;
-        if (run.proxyPoolId) {
-          const pool = await repo.findProxyPool(run.proxyPoolId);
-          if (!pool) throw new Error(`Proxy pool ${run.proxyPoolId} no longer exists.`);
-          const proxies = JSON.parse(unseal(config.encryptionKey, pool.proxies)) as string[];
-          proxyUrl = proxies[(run.id + run.retryCount) % proxies.length];
-          if (proxyUrl) secrets.push(proxyUrl);
-        }
-        const timeoutSeconds = run.timeoutSeconds ?? definition.timeoutSeconds ?? config.runs.defaultTimeoutSeconds;
-        return {
-          timeoutSeconds,
-          payload: {
-            runId,
-            storageDir: config.storageDir,
-            definition: { ...definition, parameters: params, timeoutSeconds },
-            inputRows: inputs,
-            parallelism: run.parallelism,
-            maxConcurrency: run.parallelMaxConcurrency,
-            parallelExport: run.parallelExport === 'Separated' ? 'Separated' : 'Combined',
-            requestTimeoutMs: config.runs.requestTimeoutMs,
-            proxyUrl,
-            allowPrivateTargets: config.engineAllowPrivateTargets,
-            logLevel: run.logLevel as ChildStartPayload['logLevel'],
-            logMode: run.logMode as ChildStartPayload['logMode'],
-            secrets,
-          },
-        };
-      } catch (err) {
-        await failOrRetry(runId, (err as Error).message);
+      if (setupError !== null || !prepared) {
+        await failOrRetry(runId, setupError ?? 'The Run could not be prepared.');
         return null;
       }
+      return prepared;
     },
 
     async firstPage(runId: number) {
@@ -130,22 +144,18 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
       await repo.transition(runId, { type: 'extracted' }, clock.now());
     },
 
-    heartbeat(runId: number) {
-      return repo.heartbeat(runId, clock.now());
+    /** Marks the Run alive and reads back what to do about it (one query). */
+    async heartbeat(runId: number): Promise<ControlAction> {
+      return controlOf(await repo.heartbeat(runId, clock.now()));
     },
 
-    /** What the worker should do about a Run it is executing: keep going, stop gracefully, or kill. */
-    async control(runId: number): Promise<'continue' | 'stop' | 'kill' | 'gone'> {
-      const run = await repo.findRun(runId);
-      if (!run) return 'kill';
-      if (run.status === RunStatus.Stopping) return run.killRequested ? 'kill' : 'stop';
-      if (isTerminal(run.status)) return 'gone';
-      return 'continue';
-    },
-
-    /** Records the child's result and moves the Run to its final status. */
+    /**
+     * Records the child's result and moves the Run to its final status. Idempotent, so the worker can
+     * repeat it until the database answers: the files are replaced, and a Run already ended (by the
+     * reconciler while the database was away) keeps its status but gets its files.
+     */
     async finish(runId: number, result: ChildResult) {
-      await repo.addFiles(
+      await repo.replaceFiles(
         runId,
         result.files.map((f) => ({ name: f.name, fileType: f.fileType, contentType: f.contentType, fileSize: f.size, storageKey: f.key })),
       );
@@ -173,29 +183,67 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
       return done ?? repo.transition(runId, { type: 'stopped' }, now, { ...patch, endTime: now });
     },
 
-    /** The second kill: the child was terminated at once. */
+    /** The second kill: the child was terminated at once; what it logged is kept. */
     async killed(runId: number) {
       const now = clock.now();
+      await attachLog(runId, 'Killed by user: the run process was terminated immediately.');
       return repo.transition(runId, { type: 'kill' }, now, { endTime: now, errorMessage: 'Killed by user: the run process was terminated immediately; data not yet exported was lost.' });
     },
 
-    /** Runs left active by a lost worker end as the status machine says; waits that are over resume. */
-    async reconcile(): Promise<{ failed: number; resumed: number; requeued: number }> {
-      const now = clock.now();
-      const stale = await repo.findStaleRuns(new Date(now.getTime() - config.runs.staleAfterSeconds * 1000));
-      for (const r of stale) {
-        if (r.status === RunStatus.Stopping) {
-          await repo.transition(r.id, { type: 'stopped' }, now, { endTime: now, errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.' });
-        } else {
-          await failOrRetry(r.id, 'The worker executing this Run was lost (no heartbeat); the Run did not finish.');
-        }
+    /** The run process ended without a result (crash, run timeout): its log is kept, the Run fails. */
+    async crashed(runId: number, message: string) {
+      await attachLog(runId, message);
+      return failOrRetry(runId, message);
+    },
+
+    /** A planned shutdown could not wait for the Run: it goes back to Queuing for another worker. */
+    async handBack(runId: number) {
+      const back = await repo.transition(runId, { type: 'handBack' }, clock.now(), { startTime: null, errorMessage: null });
+      if (!back) {
+        // It was being stopped meanwhile: the stop wins, without the data (the process is gone).
+        await attachLog(runId, 'The worker shut down while the Run was stopping.');
+        await repo.transition(runId, { type: 'stopped' }, clock.now(), { endTime: clock.now(), errorMessage: 'Stopped; the worker shut down before the data could be exported.' });
       }
-      const waits = await repo.findWaitOver(now);
-      for (const w of waits) await scheduler.enqueueRun(w.id, w.retryCount);
-      const queued = await repo.findQueuedBefore(new Date(now.getTime() - config.runs.staleAfterSeconds * 1000));
-      for (const q of queued) await scheduler.enqueueRun(q.id, q.retryCount);
-      return { failed: stale.length, resumed: waits.length, requeued: queued.length };
+      return back;
     },
   };
+
+  function prepare(run: RunRow, version: AgentDefinition | null, pool: { proxies: string } | null) {
+    if (!version) throw new Error('The Agent or its definition no longer exists.');
+    const definition = openDefinitionSecrets(version, config.encryptionKey);
+    const params = definition.parameters ?? [];
+    const sent = openSentParameters(config.encryptionKey, run.inputParameters);
+    const { values, secretNames } = resolveParameters(params, sent);
+    const sentValues = Object.fromEntries(sent.map((s) => [s.name, s.value]));
+    const inputs = resolveInputRows({ ...definition, parameters: params }, sentValues);
+    const secrets = secretNames.map((n) => values[n]).filter((v): v is string => typeof v === 'string' && v.length > 0);
+    let proxyUrl: string | undefined;
+    if (run.proxyPoolId) {
+      if (!pool) throw new Error(`Proxy pool ${run.proxyPoolId} no longer exists.`);
+      const proxies = JSON.parse(unseal(config.encryptionKey, pool.proxies)) as string[];
+      proxyUrl = proxies[(run.id + run.retryCount) % proxies.length];
+      if (proxyUrl) secrets.push(proxyUrl);
+    }
+    const timeoutSeconds = run.timeoutSeconds ?? definition.timeoutSeconds ?? config.runs.defaultTimeoutSeconds;
+    return {
+      timeoutSeconds,
+      payload: {
+        runId: run.id,
+        storageDir: config.storageDir,
+        definition: { ...definition, parameters: params, timeoutSeconds },
+        inputRows: inputs,
+        parallelism: run.parallelism,
+        maxConcurrency: run.parallelMaxConcurrency,
+        parallelExport: run.parallelExport === 'Separated' ? ('Separated' as const) : ('Combined' as const),
+        requestTimeoutMs: config.runs.requestTimeoutMs,
+        proxyUrl,
+        allowPrivateTargets: config.engineAllowPrivateTargets,
+        logLevel: run.logLevel as ChildStartPayload['logLevel'],
+        logMode: run.logMode as ChildStartPayload['logMode'],
+        secrets,
+        stopGraceMs: config.runs.stopGraceSeconds * 1000,
+      },
+    };
+  }
 }
 export type RunExecutionService = ReturnType<typeof createRunExecutionService>;

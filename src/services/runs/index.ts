@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LocalStorage } from '../../engine/index.js';
 import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../../jobs/queues.js';
+import { createRunSignals } from '../../jobs/run-signals.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createSettlement } from '../settlement/index.js';
 import { createRunsRepository } from './runs.repository.js';
@@ -16,16 +17,34 @@ declare module 'fastify' {
 
 export default fp(async function runsModule(app: FastifyInstance) {
   // The queue connects on first use: an API instance that never starts a Run opens no connection.
+  // Its connection fails fast (no offline queue, short timeouts): a start never hangs on Redis.
   let queue: ReturnType<typeof createQueue<'runs'>> | undefined;
-  const runQueue = () => (queue ??= createQueue('runs', redisConnection(app.config.redisUrl), app.config.redisPrefix));
+  const timeoutMs = app.config.runs.queueTimeoutMs;
+  const producer = () => redisConnection(app.config.redisUrl, { producer: { timeoutMs } });
+  const runQueue = () => {
+    if (!queue) {
+      queue = createQueue('runs', producer(), app.config.redisPrefix);
+      queue.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'run queue: redis error'));
+    }
+    return queue;
+  };
   const settlement = createSettlement(app.db, { clock: app.clock, log: app.log, config: app.config });
-  const repo = createRunsRepository(app.db, { onTerminal: settlement.afterTerminal });
+  // Stop and kill reach the worker, and a Run's end the waiting request, over Redis pub/sub.
+  const signals = createRunSignals(app.config.redisUrl, app.config.redisPrefix, { timeoutMs, log: app.log });
+  const repo = createRunsRepository(app.db, {
+    onTerminal: async (run) => {
+      await settlement.afterTerminal(run);
+      await signals.publish(run.id, 'ended');
+    },
+  });
   // Runs of a server group live in that group's queue (stop removes their job there).
-  const groupQueues = createGroupQueues(redisConnection(app.config.redisUrl), app.config.redisPrefix);
+  const groupQueues = createGroupQueues(producer(), app.config.redisPrefix);
   const groups = { groupQueue: groupQueues.get, serverGroupOf: async (runId: number) => (await repo.findRun(runId))?.serverGroupId ?? null };
-  const lazyScheduler: Pick<ReturnType<typeof createRunScheduler>, 'enqueueRun' | 'removeRun'> = {
-    enqueueRun: (runId, attempt, delayMs) => createRunScheduler(runQueue(), groups).enqueueRun(runId, attempt, delayMs),
-    removeRun: (runId, attempt) => createRunScheduler(runQueue(), groups).removeRun(runId, attempt),
+  const scheduler = () => createRunScheduler(runQueue(), { timeoutMs, groups });
+  const lazyScheduler = {
+    // Runs started through the API have no server group (only Schedules set one).
+    enqueueRun: (runId: number, attempt: number, delayMs?: number) => scheduler().enqueueRun(runId, attempt, delayMs, null),
+    removeRun: (runId: number, attempt: number) => scheduler().removeRun(runId, attempt),
   };
   app.decorate(
     'runs',
@@ -37,10 +56,13 @@ export default fp(async function runsModule(app: FastifyInstance) {
       config: app.config,
       credits: createCreditsRepository(app.db),
       scheduler: lazyScheduler,
+      signals,
     }),
   );
   app.addHook('onClose', async () => {
-    await queue?.close();
-    await groupQueues.close();
+    // QUIT fails on a connection that is down (no offline queue): then just drop it.
+    await queue?.close().catch(() => queue?.disconnect());
+    await groupQueues.close().catch(() => {});
+    await signals.close();
   });
 });

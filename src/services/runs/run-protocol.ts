@@ -16,6 +16,8 @@ export interface ChildStartPayload {
   logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';
   logMode: 'Text' | 'TextAndHtml';
   secrets: string[];
+  /** After a stop, requests still in flight are aborted after this long and the Run exports. */
+  stopGraceMs: number;
 }
 
 export type ParentMessage = { type: 'start'; payload: ChildStartPayload } | { type: 'stop' };
@@ -40,5 +42,17 @@ export type ChildMessage =
 
 /** Where a Run's files live in storage. */
 export const runKeyPrefix = (runId: number) => `runs/${runId}`;
+/** A run process's records of one set, spooled as NDJSON while it runs (removed when it ends). */
+export const runSpoolKey = (runId: number, set: number) => `runs/${runId}/_spool-${set}.ndjson`;
 /** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
 export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;
+
+export type RunSignalKind = 'stop' | 'kill' | 'ended';
+
+/** Signals about a Run between API instances and workers (implemented over Redis pub/sub). */
+export interface RunSignals {
+  /** Best effort: never throws (the database carries the same state). */
+  publish(runId: number, kind: RunSignalKind): Promise<void>;
+  /** Calls `fn` for the Run's signals until closed; `ready` resolves once signals are being received (or cannot be). */
+  listen(runId: number, fn: (kind: RunSignalKind) => void): { ready: Promise<void>; close(): void };
+}

@@ -49,6 +49,13 @@ export interface RunsRepositoryHooks {
   onTerminal?(run: RunRow): Promise<void>;
 }
 
+/**
+ * Advisory-lock namespace held by the transaction that creates a Run until it commits: the job that
+ * executes the Run is enqueued inside that transaction, and a worker that picks the job before the
+ * commit waits on this lock instead of taking the Run for missing.
+ */
+const RUN_CREATION_LOCK = 0x52554e;
+
 export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
   async function committed(run: RunRow): Promise<RunRow> {
     if (isTerminal(run.status)) await hooks.onTerminal?.(run);
@@ -67,8 +74,10 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /**
      * Inserts a Run in status Queuing (or Skipped). The Agent row is locked first, so two concurrent
      * starts of the same Agent are serialized and at most one exclusive Run is ever active.
+     * `enqueue` runs inside the transaction for a Queuing Run: when it fails, the Run is never
+     * committed, so no Run exists that nobody will execute (or that executes after its start failed).
      */
-    async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean } = {}): Promise<RunRow> {
+    async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean; enqueue?: (run: RunRow) => Promise<void> } = {}): Promise<RunRow> {
       const created = await db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${input.agentId} FOR UPDATE`;
         const active = await tx.run.findFirst({
@@ -86,6 +95,10 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
           },
         });
         await touchAgent(tx, run, at);
+        if (status === 4 && opts.enqueue) {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${run.id}::int)`;
+          await opts.enqueue(run);
+        }
         return run;
       });
       return committed(created);
@@ -144,6 +157,16 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /** For Runs created inside the caller's transaction (`createRuns`): call once it has committed. */
     afterCommit: committed,
 
+    /** A Run as a worker picks it: waits for the transaction creating it to end (see createRun). */
+    async findRunToPick(id: number) {
+      const run = await db.run.findUnique({ where: { id } });
+      if (run) return run;
+      return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${id}::int)`;
+        return tx.run.findUnique({ where: { id } });
+      });
+    },
+
     /** Applies `event` if the Run's current status allows it; null when it does not (raced). */
     async transition(runId: number, event: RunEvent, at: Date, patch: Prisma.RunUncheckedUpdateManyInput = {}): Promise<RunRow | null> {
       const allowed = statusesAllowing(event);
@@ -171,8 +194,10 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       return db.run.updateMany({ where: { id: runId, status: { in: [1, 2, 3, 5] } }, data: { ...data, updated: at } });
     },
 
-    heartbeat(runId: number, at: Date) {
-      return db.run.updateMany({ where: { id: runId }, data: { updated: at } });
+    /** Marks the Run alive and returns what the worker needs to act on (null when it is gone). */
+    async heartbeat(runId: number, at: Date): Promise<{ status: number; killRequested: Date | null } | null> {
+      const rows = await db.run.updateManyAndReturn({ where: { id: runId }, data: { updated: at }, select: { status: true, killRequested: true } });
+      return rows[0] ?? null;
     },
 
     findRun(id: number) {
@@ -192,22 +217,31 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       return db.run.findMany({ where: { status: { in: [1, 2, 3, 5] }, updated: { lt: before } }, select: { id: true, status: true } });
     },
 
-    /** Queuing Runs older than `before` that may have lost their job. */
-    findQueuedBefore(before: Date) {
-      return db.run.findMany({ where: { status: 4, statusChanged: { lt: before } }, select: { id: true, retryCount: true } });
+    /** Queuing and Waiting Runs (each should have a job in Redis). */
+    findPendingRuns() {
+      return db.run.findMany({ where: { status: { in: [4, 12] } }, select: { id: true, status: true, retryCount: true, waitUntil: true } });
     },
 
-    /** Waiting Runs whose wait is over. */
-    findWaitOver(at: Date) {
-      return db.run.findMany({ where: { status: 12, waitUntil: { lte: at } }, select: { id: true, retryCount: true } });
+    /** Runs left in 7 Failed (the step to 6 or 12 did not happen) since before `before`. */
+    findFailedBefore(before: Date) {
+      return db.run.findMany({ where: { status: 7, statusChanged: { lt: before } } });
     },
 
     requestKill(runId: number, at: Date) {
       return db.run.updateMany({ where: { id: runId, status: 5 }, data: { killRequested: at } });
     },
 
-    addFiles(runId: number, files: Array<{ name: string; fileType: string; contentType: string; fileSize: number; storageKey: string }>) {
-      return db.runFile.createMany({ data: files.map((f) => ({ ...f, runId, fileSize: BigInt(f.fileSize) })) });
+    /** Sets a Run's file rows to exactly these keys (repeatable: rows of the same keys are replaced). */
+    replaceFiles(runId: number, files: Array<{ name: string; fileType: string; contentType: string; fileSize: number; storageKey: string }>) {
+      return db.$transaction(async (tx) => {
+        await tx.runFile.deleteMany({ where: { runId, storageKey: { in: files.map((f) => f.storageKey) } } });
+        await tx.runFile.createMany({ data: files.map((f) => ({ ...f, runId, fileSize: BigInt(f.fileSize) })) });
+      });
+    },
+
+    /** Status and recorded file keys of these Runs (those that exist). */
+    findRunsWithFileKeys(ids: number[]) {
+      return db.run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, files: { select: { storageKey: true } } } });
     },
 
     listFiles(runId: number) {

@@ -1,13 +1,13 @@
 // The API side of Runs: start (async and sync), status, list, stop, kill, delete, files, download
 // and run-all. Every start, single or run-all, goes through `start`.
-import type { Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.js';
-import { ConflictError, NotFoundError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
 import { StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
-import { runRecordsKey, runKeyPrefix } from './run-protocol.js';
+import { jsonArrayFromNdjson } from './records-stream.js';
+import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js';
 import { ActiveRunExistsError, type RunRow, type RunsRepository } from './runs.repository.js';
 import { isActive, isTerminal, RunStatus } from './status-machine.js';
 
@@ -77,16 +77,22 @@ export interface RunFileView {
 
 export type StartResult =
   | { kind: 'queued'; run: RunView }
-  | { kind: 'records'; run: RunView; records: unknown[] }
+  /** The records as a JSON array, streamed (at most RUN_SYNC_INLINE_MAX_BYTES of NDJSON). */
+  | { kind: 'records'; run: RunView; records: AsyncIterable<Buffer> }
+  /** Ended, but with more records than are answered inline: the client reads the Run's files. */
+  | { kind: 'tooLarge'; run: RunView }
   | { kind: 'finished'; run: RunView };
 
 export interface RunsServiceConfig {
   encryptionKey: Buffer;
+  runs: { syncInlineMaxBytes: number };
 }
 
 export interface CreditsReader {
   balance(organizationId: number, at: Date): Promise<number>;
 }
+
+const QUEUE_RETRY_AFTER_SECONDS = 5;
 
 export function createRunsService(deps: {
   repo: RunsRepository;
@@ -96,11 +102,12 @@ export function createRunsService(deps: {
   config: RunsServiceConfig;
   credits: CreditsReader;
   scheduler: { enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>; removeRun(runId: number, attempt: number): Promise<void> };
-  /** Waits between polls of a synchronous start (ms). */
-  syncPollMs?: number;
+  signals: RunSignals;
+  /** A synchronous start re-reads its Run this often in case the end signal was lost (ms). */
+  syncFallbackPollMs?: number;
 }) {
-  const { repo, access, storage, clock, config, credits, scheduler } = deps;
-  const syncPollMs = deps.syncPollMs ?? 200;
+  const { repo, access, storage, clock, config, credits, scheduler, signals } = deps;
+  const syncFallbackPollMs = deps.syncFallbackPollMs ?? 5000;
 
   async function requireRun(principal: Principal, agentId: number, runId: number, need: 'read' | 'write') {
     await access.requireAgent(principal, agentId, need);
@@ -109,20 +116,23 @@ export function createRunsService(deps: {
     return run;
   }
 
-  async function readRecords(runId: number): Promise<unknown[]> {
-    let stream: Readable;
+  /** The stored records as a streamed JSON array, or null when they are more than answered inline. */
+  async function inlineRecords(runId: number): Promise<AsyncIterable<Buffer> | null> {
+    const key = runRecordsKey(runId);
+    const size = (await storage.stat(key))?.size;
+    if (size === undefined) return (async function* () { yield Buffer.from('[]'); })();
+    if (size > config.runs.syncInlineMaxBytes) return null;
+    return jsonArrayFromNdjson(await storage.get(key));
+  }
+
+  // Runs inside the transaction creating the Run: a failed enqueue rolls the Run back, so a client
+  // told 503 has no Run that executes later (a late enqueue finds no Run and does nothing).
+  async function enqueueOrUnavailable(run: RunRow) {
     try {
-      stream = await storage.get(runRecordsKey(runId));
-    } catch (err) {
-      if (err instanceof StorageNotFoundError) return [];
-      throw err;
+      await scheduler.enqueueRun(run.id, 0);
+    } catch {
+      throw new ServiceUnavailableError('The run queue is unavailable; the Run was not created. Retry after the delay in Retry-After.', QUEUE_RETRY_AFTER_SECONDS);
     }
-    let text = '';
-    for await (const chunk of stream) text += chunk.toString();
-    return text
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l));
   }
 
   /** Creates and queues a Run (the single code path of every start). */
@@ -174,9 +184,8 @@ export function createRunsService(deps: {
           inputParameters: sent.length ? sealSentParameters(config.encryptionKey, sent) : null,
         },
         clock.now(),
-        { skipIfActive: opts.skipIfActive },
+        { skipIfActive: opts.skipIfActive, enqueue: enqueueOrUnavailable },
       );
-      if (run.status === RunStatus.Queuing) await scheduler.enqueueRun(run.id, 0);
       return run;
     } catch (err) {
       if (err instanceof ActiveRunExistsError) throw new ConflictError(err.message, ErrorCodes.RUN_ALREADY_ACTIVE);
@@ -184,13 +193,37 @@ export function createRunsService(deps: {
     }
   }
 
+  /** Waits for the Run's end signal (Redis), re-reading the Run only at the start, on the signal and every few seconds. */
   async function waitForEnd(runId: number, timeoutMs: number): Promise<RunRow | null> {
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const run = await repo.findRun(runId);
-      if (run && isTerminal(run.status)) return run;
-      if (Date.now() >= deadline) return null;
-      await new Promise((r) => setTimeout(r, Math.min(syncPollMs, Math.max(0, deadline - Date.now()))));
+    let endedSignal = false;
+    let wake: () => void = () => {};
+    const listening = signals.listen(runId, (kind) => {
+      if (kind !== 'ended') return;
+      endedSignal = true;
+      wake();
+    });
+    try {
+      // Subscribed before the first read, so an end between the two is not missed (bounded wait).
+      await Promise.race([listening.ready, new Promise((r) => setTimeout(r, 1000))]);
+      for (;;) {
+        endedSignal = false;
+        const run = await repo.findRun(runId);
+        if (run && isTerminal(run.status)) return run;
+        const left = deadline - Date.now();
+        if (left <= 0) return null;
+        if (!endedSignal) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(syncFallbackPollMs, left));
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+      }
+    } finally {
+      listening.close();
     }
   }
 
@@ -205,7 +238,8 @@ export function createRunsService(deps: {
       const ended = await waitForEnd(run.id, timeoutSeconds * 1000);
       if (!ended) return { kind: 'queued', run: toRunView((await repo.findRun(run.id)) ?? run) };
       if (ended.status === RunStatus.Success || ended.status === RunStatus.Completed) {
-        return { kind: 'records', run: toRunView(ended), records: await readRecords(run.id) };
+        const records = await inlineRecords(run.id);
+        return records ? { kind: 'records', run: toRunView(ended), records } : { kind: 'tooLarge', run: toRunView(ended) };
       }
       return { kind: 'finished', run: toRunView(ended) };
     },
@@ -233,6 +267,7 @@ export function createRunsService(deps: {
       if (run.status === RunStatus.Stopping) return toRunView(run);
       const now = clock.now();
       const stopping = await repo.transition(runId, { type: 'stop' }, now, { stopRequested: now });
+      if (stopping) await signals.publish(runId, 'stop');
       if (!stopping) {
         const current = await repo.findRun(runId);
         if (current && isActive(current.status)) return toRunView(current);
@@ -252,6 +287,7 @@ export function createRunsService(deps: {
       if (!isActive(run.status)) throw new ConflictError(`Run ${runId} is not active.`, ErrorCodes.RUN_NOT_ACTIVE);
       if (run.status !== RunStatus.Stopping) return this.stop(principal, agentId, runId);
       await repo.requestKill(runId, clock.now());
+      await signals.publish(runId, 'kill');
       return toRunView((await repo.findRun(runId)) ?? run);
     },
 

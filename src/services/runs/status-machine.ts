@@ -54,7 +54,8 @@ export type RunEvent =
   | { type: 'waitOver' } // Waiting -> Queuing
   | { type: 'stop' } // stop, or first kill
   | { type: 'stopped' } // the worker finished stopping (data so far exported)
-  | { type: 'kill' }; // second kill while Stopping
+  | { type: 'kill' } // second kill while Stopping
+  | { type: 'handBack' }; // the worker shuts down (planned) before the Run could finish: queued again
 
 export class InvalidTransitionError extends Error {
   constructor(
@@ -102,6 +103,9 @@ export function nextStatus(from: number, event: RunEvent): RunStatusValue {
       break;
     case 'kill':
       if (from === S.Stopping) return S.Stopped;
+      break;
+    case 'handBack':
+      if (from === S.Running || from === S.Exporting || from === S.Starting) return S.Queuing;
       break;
   }
   throw new InvalidTransitionError(from, event.type);

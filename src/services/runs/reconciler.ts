@@ -1,0 +1,66 @@
+// The reconciler: no Run stays active without a live owner. It runs every
+// RUN_RECONCILE_INTERVAL_SECONDS (a maintenance job) and when a worker (re)connects to Redis.
+// - Runs whose heartbeat is stale (their worker was lost) end as the status machine says.
+// - Runs left in 7 Failed (the step to 6 or 12 never happened) take that step.
+// - Queuing and Waiting Runs whose job is finished (its pick-up failed for good) or missing (Redis
+//   lost it) are enqueued again; a Run that moved on meanwhile is left alone.
+import type { Clock } from '../../lib/clock.js';
+import type { RunExecutionService } from './execution.service.js';
+import type { RunsRepository } from './runs.repository.js';
+import { RunStatus } from './status-machine.js';
+
+/** Where a Run's job is in Redis: `missing` includes jobs Redis lost. */
+export type RunJobState = 'pending' | 'active' | 'finished' | 'missing';
+
+export interface ReconcilerQueue {
+  jobState(runId: number, attempt: number): Promise<RunJobState>;
+  /** Enqueues a Run again under its attempt's job id (replacing a finished job). */
+  requeueRun(runId: number, attempt: number, delayMs?: number): Promise<void>;
+}
+
+export interface ReconcileResult {
+  failed: number;
+  finished: number;
+  requeued: number;
+}
+
+export function createReconciler(deps: {
+  repo: Pick<RunsRepository, 'findStaleRuns' | 'findFailedBefore' | 'findPendingRuns' | 'findRun' | 'transition'>;
+  execution: Pick<RunExecutionService, 'failOrRetry' | 'afterFailed'>;
+  queue: ReconcilerQueue;
+  clock: Clock;
+  config: { runs: { staleAfterSeconds: number } };
+}) {
+  const { repo, execution, queue, clock, config } = deps;
+
+  return async function reconcile(): Promise<ReconcileResult> {
+    const now = clock.now();
+    const staleBefore = new Date(now.getTime() - config.runs.staleAfterSeconds * 1000);
+
+    const stale = await repo.findStaleRuns(staleBefore);
+    for (const r of stale) {
+      if (r.status === RunStatus.Stopping) {
+        await repo.transition(r.id, { type: 'stopped' }, now, { endTime: now, errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.' });
+      } else {
+        await execution.failOrRetry(r.id, 'The worker executing this Run was lost (no heartbeat); the Run did not finish.');
+      }
+    }
+
+    const leftFailed = await repo.findFailedBefore(staleBefore);
+    for (const r of leftFailed) await execution.afterFailed(r);
+
+    let requeued = 0;
+    for (const r of await repo.findPendingRuns()) {
+      const state = await queue.jobState(r.id, r.retryCount);
+      if (state === 'pending' || state === 'active') continue;
+      // Read again after the job: a Run picked meanwhile (its job then finished) has moved on.
+      const current = await repo.findRun(r.id);
+      if (!current || current.status !== r.status || current.retryCount !== r.retryCount) continue;
+      const delayMs = current.status === RunStatus.Waiting && current.waitUntil ? Math.max(0, current.waitUntil.getTime() - now.getTime()) : 0;
+      await queue.requeueRun(r.id, r.retryCount, delayMs);
+      requeued += 1;
+    }
+    return { failed: stale.length, finished: leftFailed.length, requeued };
+  };
+}
+export type Reconcile = ReturnType<typeof createReconciler>;

@@ -1,0 +1,208 @@
+// Fault drills with real worker processes: a private Redis restarted without its data, PostgreSQL
+// cut off from the worker (through a TCP proxy), a planned shutdown, prompt stops and kills, and the
+// synchronous start's inline cap.
+import { Queue } from 'bullmq';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { waitFor } from '../helpers/process.js';
+import { privateRedis, type PrivateRedis } from '../helpers/redis-server.js';
+import { catalogDefinition, createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+
+type Worker = Awaited<ReturnType<typeof startWorker>>;
+
+// Drills wait on retries and reconnections: slower than the usual Run test on a loaded machine.
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 60_000 });
+
+let redis: PrivateRedis;
+let ctx: TestContext;
+let site: FixtureSite;
+let org: Awaited<ReturnType<TestContext['bootstrap']>>;
+const workers: Worker[] = [];
+
+beforeAll(async () => {
+  redis = await privateRedis();
+  ctx = await createTestContext({
+    env: {
+      REDIS_URL: redis.url,
+      RUN_RECONCILE_INTERVAL_SECONDS: '1',
+      RUN_STOP_GRACE_SECONDS: '1',
+      RUN_SYNC_INLINE_MAX_BYTES: '1500',
+      SHUTDOWN_GRACE_SECONDS: '4',
+      RUN_WORKER_CONCURRENCY: '1',
+    },
+  });
+  site = await startFixtureSite();
+  org = await ctx.bootstrap();
+});
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop()));
+  await site?.close();
+  await redis?.start().catch(() => {});
+  await ctx?.close();
+  await redis?.stop();
+});
+
+async function newWorker(env: Record<string, string> = {}): Promise<Worker> {
+  const w = await startWorker({ ...ctx.env, ...env });
+  workers.push(w);
+  return w;
+}
+
+const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  ctx.app.inject({ method, url, headers: { ...auth(org.apiKey), ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
+const hang = { startUrl: '', list: { selector: 'div', fields: [{ name: 'x' }] } };
+const hangDefinition = () => ({ ...hang, startUrl: `${site.url}/hang` });
+const files = async (agentId: number, runId: number) =>
+  (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`)).json().map((f: { name: string }) => f.name).sort();
+const readRunFile = (runId: number, name: string) => fs.readFileSync(path.join(ctx.config.storageDir, 'runs', String(runId), name), 'utf8');
+
+describe('stop and kill', () => {
+  it('a stop on a page that never answers aborts it after the stop grace and exports (8 Stopped with files)', async () => {
+    const w = await newWorker();
+    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Prompt stop');
+    const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
+    await waitFor(async () => site.inFlight === 1, 60_000);
+    expect((await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`)).json().status).toBe(5);
+    // Without the grace the page would hold the Run until ENGINE_REQUEST_TIMEOUT_MS (30 s) or the run timeout.
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
+    expect(run).toMatchObject({ status: 8, errorMessage: 'Stopped by user; the data extracted so far was exported.' });
+    expect(await files(agent.id, runId)).toEqual(['data.csv', 'run.log']);
+    await w.stop();
+  });
+
+  it('a killed Run still has its log file, with what it logged and the kill', async () => {
+    const w = await newWorker({ RUN_STOP_GRACE_SECONDS: '600' });
+    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Killed');
+    const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
+    await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`);
+    await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`);
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
+    expect(run.status).toBe(8);
+    expect(run.errorMessage).toMatch(/^Killed by user/);
+    expect(await files(agent.id, runId)).toEqual(['run.log']);
+    const log = readRunFile(runId, 'run.log');
+    expect(log).toMatch(/\[Info\] Input 1: starting at http:\/\/127\.0\.0\.1:\d+\/hang/);
+    expect(log).toMatch(/\[Fatal\] Killed by user: the run process was terminated immediately\.\n$/);
+    await w.stop();
+  });
+});
+
+describe('planned shutdown', () => {
+  it('SIGTERM hands a Run that cannot finish within the grace back to the queue, and another worker runs it', async () => {
+    const first = await newWorker();
+    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Handed back');
+    const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toMatch(/handing running Runs back to the queue/);
+    const back = (await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`)).json();
+    expect(back).toMatchObject({ status: 4, errorMessage: null, endTime: null });
+
+    await newWorker();
+    const again = await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
+    expect(again.errorMessage).toBeNull();
+    await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`);
+    expect((await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000)).status).toBe(8);
+    await Promise.all(workers.map((w) => w.stop()));
+  });
+});
+
+describe('Redis restarted without its data', () => {
+  it('queued Runs are enqueued again and run, and the job schedulers are back, without a worker restart', async () => {
+    const w = await newWorker();
+    const busy = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Busy');
+    const busyId = (await inject('POST', `/api/v1/agent/${busy.id}/start`, {})).json().id;
+    await waitForRun(ctx.app, org.apiKey, busy.id, busyId, (r) => r.status === 1, 60_000);
+    // Concurrency 1: these wait in the queue behind the busy Run.
+    const queued: Array<{ agentId: number; runId: number }> = [];
+    for (const name of ['Queued A', 'Queued B']) {
+      const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), name);
+      queued.push({ agentId: agent.id, runId: (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id });
+    }
+
+    await redis.stop();
+    await redis.start();
+    const maintenance = new Queue('maintenance', { connection: { host: '127.0.0.1', port: redis.port }, prefix: ctx.config.redisPrefix });
+    try {
+      const schedulers = await waitFor(async () => {
+        const list = await maintenance.getJobSchedulers();
+        return list.length === 4 ? list : null;
+      }, 60_000, 250);
+      expect(schedulers.map((s) => s.key).sort()).toEqual(['purge-expired-tokens', 'reconcile-runs', 'settle-runs', 'sweep-orphan-files']);
+    } finally {
+      await maintenance.close();
+    }
+    // The stop reaches the worker (signal or heartbeat) although its job vanished with Redis's data.
+    await inject('POST', `/api/v1/agent/${busy.id}/run/${busyId}/stop`);
+    expect((await waitForRun(ctx.app, org.apiKey, busy.id, busyId, undefined, 60_000)).status).toBe(8);
+    for (const q of queued) {
+      const run = await waitForRun(ctx.app, org.apiKey, q.agentId, q.runId, undefined, 60_000);
+      expect(run).toMatchObject({ status: 10, recordsExported: 30 });
+    }
+    await w.stop();
+  });
+});
+
+describe('PostgreSQL away from the worker', () => {
+  let proxy: TcpProxy;
+  beforeAll(async () => {
+    const db = new URL(ctx.config.databaseUrl);
+    proxy = await tcpProxy({ host: db.hostname, port: Number(db.port || 5432) });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('a Run whose terminal writes fail retries them until the database is back: files are recorded, not orphaned', async () => {
+    const dbUrl = new URL(ctx.config.databaseUrl);
+    dbUrl.port = String(proxy.port);
+    const w = await newWorker({ DATABASE_URL: dbUrl.toString() });
+    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1500 }), 'DB away');
+    const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
+    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
+    await proxy.stop();
+    // The child finishes its 3 pages and exports while the worker cannot reach the database.
+    await waitFor(async () => fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(runId), 'data.csv')), 60_000, 100);
+    await waitFor(async () => w.output().includes('terminal write failed; retrying'), 60_000, 100);
+    // Queued meanwhile: its pick-up fails and is retried.
+    const later = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Queued while DB away');
+    const laterId = (await inject('POST', `/api/v1/agent/${later.id}/start`, {})).json().id;
+    await proxy.start();
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
+    expect(run).toMatchObject({ status: 10, recordsExported: 30 });
+    expect(await files(agent.id, runId)).toEqual(['data.csv', 'run.log']);
+    expect((await waitForRun(ctx.app, org.apiKey, later.id, laterId, undefined, 60_000)).status).toBe(10);
+    await w.stop();
+  });
+});
+
+describe('synchronous start', () => {
+  it('answers multi-byte records inline, and 202 with the ended Run above RUN_SYNC_INLINE_MAX_BYTES', async () => {
+    const w = await newWorker();
+    const q = 'Grüße aus 東京 🎉';
+    const search = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { startUrl: `${site.url}/search?q={{q}}`, parameters: [{ name: 'q', defaultValue: q }], list: { selector: '.result', fields: [{ name: 'query', selector: '.query' }, { name: 'n', selector: '.n' }] } },
+      'Sync multibyte',
+    );
+    const inline = await inject('POST', `/api/v1/agent/${search.id}/start`, { isRunSynchronously: true, timeout: 60 });
+    expect(inline.statusCode, inline.body).toBe(200);
+    expect(inline.headers['content-type']).toMatch(/^application\/json/);
+    expect(inline.json()).toEqual([1, 2, 3].map((n) => ({ query: q, n: String(n) })));
+
+    const catalog = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Sync large');
+    const large = await inject('POST', `/api/v1/agent/${catalog.id}/start`, { isRunSynchronously: true, timeout: 60 });
+    expect(large.statusCode, large.body).toBe(202);
+    expect(large.json()).toMatchObject({ status: 10, recordsExported: 30 });
+    await w.stop();
+  });
+});
