@@ -18,6 +18,8 @@ import proxyPoolsRoutes from './routes/proxy-pools/index.js';
 import runsRoutes from './routes/runs/index.js';
 import spacesRoutes from './routes/spaces/index.js';
 import usersRoutes from './routes/users/index.js';
+import agentBuilderRoutes from './routes/agent-builder/index.js';
+import builderModule from './services/builder/index.js';
 import { modelSchemas } from './schemas/index.js';
 import accessModule from './services/access/index.js';
 import agentsModule from './services/agents/index.js';
@@ -74,6 +76,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(spacesModule);
   await app.register(runsModule);
   await app.register(proxyPoolsModule);
+  await app.register(builderModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
@@ -83,6 +86,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(spacesRoutes);
   await app.register(runsRoutes);
   await app.register(proxyPoolsRoutes);
+  await app.register(agentBuilderRoutes);
 
   return app;
 }

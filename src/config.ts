@@ -39,6 +39,15 @@ export interface Config {
     warmProcesses: number;
   };
   shutdownGraceSeconds: number;
+  builder: {
+    /** OpenAI-compatible chat endpoint that refines drafts; null: heuristics only. */
+    llm: { url: string; model: string; apiKey: string | null; timeoutMs: number } | null;
+    workerConcurrency: number;
+    /** Longest wait of GET .../events (design.md section 8: up to 30 s). */
+    eventsWaitSeconds: number;
+    /** Sessions untouched this long are deleted by the maintenance queue. */
+    retentionDays: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -170,6 +179,25 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
+    builder: builderConfig(env),
+  };
+}
+
+function builderConfig(env: Env): Config['builder'] {
+  const llmUrl = env.BUILDER_LLM_URL;
+  if (llmUrl && !env.BUILDER_LLM_MODEL) throw new ConfigError('BUILDER_LLM_MODEL is required when BUILDER_LLM_URL is set');
+  return {
+    llm: llmUrl
+      ? {
+          url: url(env, 'BUILDER_LLM_URL', '', ['http:', 'https:']),
+          model: str(env, 'BUILDER_LLM_MODEL', ''),
+          apiKey: env.BUILDER_LLM_API_KEY || null,
+          timeoutMs: int(env, 'BUILDER_LLM_TIMEOUT_MS', 20_000, 100, 600_000),
+        }
+      : null,
+    workerConcurrency: int(env, 'BUILDER_WORKER_CONCURRENCY', 2, 1, 64),
+    eventsWaitSeconds: int(env, 'BUILDER_EVENTS_WAIT_SECONDS', 30, 1, 30),
+    retentionDays: int(env, 'BUILDER_SESSION_RETENTION_DAYS', 7, 1, 3650),
   };
 }
 

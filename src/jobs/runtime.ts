@@ -12,6 +12,11 @@ import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createQueue, createRunScheduler, redisConnection } from './queues.js';
 import { createRunChildPool } from './run-child-pool.js';
 import { createRunsProcessor } from './runs.processor.js';
+import { Redis } from 'ioredis';
+import { createBuilderRepository } from '../services/builder/builder.repository.js';
+import { createBuilderWorkService } from '../services/builder/builder-work.service.js';
+import { createEventsPublisher, createEventsSubscriber } from '../services/builder/events-bus.js';
+import { createBuilderProcessor } from './builder.processor.js';
 
 export interface WorkerRuntime {
   close(): Promise<void>;
@@ -41,10 +46,23 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     data: { task: 'reconcile-runs' },
   });
 
+  await maintenanceQueue.upsertJobScheduler('purge-builder-sessions', { every: 3600_000 }, {
+    name: 'purge-builder-sessions',
+    data: { task: 'purge-builder-sessions' },
+  });
+
+  // Agent Builder: its own queue; stops are heard on the sessions channel.
+  const builderRepo = createBuilderRepository(db);
+  const builderPublisherRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  builderPublisherRedis.on('error', (err) => log.warn({ err: { message: err.message } }, 'builder redis error'));
+  const builderSubscriber = createEventsSubscriber(config.redisUrl, config.redisPrefix, (err) => log.warn({ err: { message: err.message } }, 'builder subscriber error'));
+  const builderWork = createBuilderWorkService({ repo: builderRepo, publisher: createEventsPublisher(builderPublisherRedis, config.redisPrefix), clock, config });
+
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency });
   pool.warm(config.runs.warmProcesses);
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution }), { connection, prefix, concurrency: 1 }),
+    new Worker('maintenance', createMaintenanceProcessor({ identity: createIdentityRepository(db), clock, execution, builder: builderRepo, builderRetentionDays: config.builder.retentionDays }), { connection, prefix, concurrency: 1 }),
+    new Worker('builder', createBuilderProcessor({ work: builderWork, subscriber: builderSubscriber }), { connection, prefix, concurrency: config.builder.workerConcurrency }),
     new Worker('runs', createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool }), {
       connection,
       prefix,
@@ -76,6 +94,8 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       };
       await Promise.all(workers.map((w) => step(`worker ${w.name}`, () => w.close())));
       await step('run processes', () => pool.close());
+      await step('builder subscriber', () => builderSubscriber.close());
+      await step('builder publisher', () => builderPublisherRedis.quit());
       await Promise.all([step('maintenance queue', () => maintenanceQueue.close()), step('runs queue', () => runsQueue.close())]);
       await step('database', () => db.$disconnect());
     },

@@ -9,6 +9,7 @@ import { ProxyPoolSchema } from './proxy-pools.js';
 import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
+import { BuilderEventSchema, BuilderEventsSchema, BuilderSessionSchema } from './agent-builder.js';
 
 export const modelSchemas: TSchema[] = [
   ProblemDetailsSchema,
@@ -33,6 +34,9 @@ export const modelSchemas: TSchema[] = [
   RunFileSchema,
   RunAllResultSchema,
   ProxyPoolSchema,
+  BuilderSessionSchema,
+  BuilderEventSchema,
+  BuilderEventsSchema,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */

@@ -146,7 +146,8 @@ export function selectFields(candidate: Candidate, requests: PromptRequest[]): {
       if (chosen.size >= MAX_DEFAULT_FIELDS) break;
     }
   }
-  const named = fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
+  // Fields the prompt named come in the prompt's order; otherwise in the record's order.
+  const named = matchedRequests.size > 0 ? [...chosen.values()] : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
   const covered = new Set([...chosen.values()].map((n) => n.concept));
   const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined && !covered.has(r.concept));
   return { named: uniqueNames(named), missing: chosen.size > 0 && matchedRequests.size === 0 ? [] : missing };
