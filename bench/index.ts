@@ -18,6 +18,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent catalogue list/search latency over 100,000 seeded Agents (bench/agents.ts)',
     run: runAgents,
   },
+  builder: {
+    about: 'Agent Builder: field values reproduced per fixture page, and draft inference time against parsing alone',
+    run: async () => (await import('./builder.js')).benchBuilder(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */

@@ -220,7 +220,7 @@ describe('errors', () => {
     expectBadRequest(await b.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, {}), 'VALIDATION_FAILED');
     const res = await b.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, { spaceId: org.spaceId });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().name).toBe('Download the image and caption of every photo');
+    expect(res.json().name).toBe('Download the image and caption of every photo in the gallery');
   });
 });
 

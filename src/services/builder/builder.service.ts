@@ -51,9 +51,11 @@ export function urlInPrompt(prompt: string): string | undefined {
 
 /** A default Agent name: the prompt's first words. */
 export function nameFromPrompt(prompt: string, url: string | null): string {
-  const text = prompt.replace(/https?:\/\/\S+/g, '').replace(/\s+/g, ' ').trim();
-  const words = text.split(' ').slice(0, 8).join(' ');
-  if (words.length >= 3) return words.length > 80 ? `${words.slice(0, 77)}...` : words;
+  let text = prompt.replace(/https?:\/\/\S+/g, '').replace(/\s+/g, ' ').trim();
+  if (text.length > 80) text = `${text.slice(0, 77).replace(/\s+\S*$/, '')}...`;
+  // "... of each product on <url>": the words left dangling by the URL go too.
+  text = text.replace(/(?:[\s:,;.-]+(?:on|at|from|in|of|here|this page|page))*[\s:,;.-]*$/i, '').trim();
+  if (text.length >= 3) return text;
   try {
     return `Agent for ${new URL(url ?? '').hostname}`;
   } catch {

@@ -1,0 +1,84 @@
+// Pure rules of the Agent Builder: the session state machine, the request examples, the prompt's
+// words, stable classes and pagination recognition.
+import { load } from 'cheerio';
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { FinishBody, MessageBody, StartSessionBody } from '../../src/schemas/agent-builder.js';
+import { nameFromPrompt, urlInPrompt } from '../../src/services/builder/builder.service.js';
+import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { detectPagination } from '../../src/services/builder/inference/pagination.js';
+import { isUnstableClass } from '../../src/services/builder/inference/selectors.js';
+import { assertCanFinish, assertCanMessage, stopDecision } from '../../src/services/builder/session-state.js';
+
+const conflict = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return { status: (err as { statusCode: number }).statusCode, code: (err as { errorCode: string }).errorCode };
+  }
+  return null;
+};
+
+describe('session state machine', () => {
+  it('lets only a ready session take messages and be finished', () => {
+    expect(conflict(() => assertCanMessage('s', 'ready'))).toBeNull();
+    expect(conflict(() => assertCanFinish('s', 'ready'))).toBeNull();
+    for (const status of ['processing', 'completed', 'cancelled', 'error']) {
+      expect(conflict(() => assertCanMessage('s', status))).toEqual({ status: 409, code: 'SESSION_STATE_CONFLICT' });
+      expect(conflict(() => assertCanFinish('s', status))).toEqual({ status: 409, code: 'SESSION_STATE_CONFLICT' });
+    }
+  });
+
+  it('stops processing and ready sessions, ignores ended ones, refuses completed ones', () => {
+    expect(stopDecision('s', 'processing')).toBe('cancel');
+    expect(stopDecision('s', 'ready')).toBe('cancel');
+    expect(stopDecision('s', 'cancelled')).toBe('nothing');
+    expect(stopDecision('s', 'error')).toBe('nothing');
+    expect(conflict(() => stopDecision('s', 'completed'))).toEqual({ status: 409, code: 'SESSION_STATE_CONFLICT' });
+  });
+});
+
+describe('request bodies', () => {
+  it('accept their own documented examples', () => {
+    for (const schema of [StartSessionBody, MessageBody, FinishBody]) {
+      for (const example of schema.examples as unknown[]) expect(Value.Check(schema, example)).toBe(true);
+    }
+  });
+});
+
+describe('prompts', () => {
+  it('finds the URL and the requested words', () => {
+    expect(urlInPrompt('Scrape https://shop.example.com/list?page=1, please.')).toBe('https://shop.example.com/list?page=1');
+    expect(urlInPrompt('no address here')).toBeUndefined();
+    expect(promptRequests('Get the title, price and link of each product').map((r) => [r.word, r.concept])).toEqual([
+      ['title', 'title'],
+      ['price', 'price'],
+      ['link', 'link'],
+    ]);
+    expect(promptRequests('I want the name, cost and photo of every item').map((r) => r.concept)).toEqual(['title', 'price', 'image']);
+    expect(nameFromPrompt('Get the title, price and link of each product on https://x.example/', null)).toBe('Get the title, price and link of each product');
+  });
+});
+
+describe('stable selectors', () => {
+  it('treats generated and state classes as unstable', () => {
+    for (const c of ['css-1k2x9z4', 'sc-bdVaJa', 'Card_title__3xYz1', 'active', 'md:flex', 'item--featured']) expect(isUnstableClass(c), c).toBe(true);
+    for (const c of ['product-card', 'price', 'book__title', 'col-md-4']) expect(isUnstableClass(c), c).toBe(false);
+  });
+});
+
+describe('pagination', () => {
+  const base = 'https://example.com/list?page=2';
+  it.each([
+    ['<a rel="next" href="?page=3">Older</a>', 'a[rel~="next"]'],
+    ['<a class="next-page" href="?page=3">→</a>', 'a.next-page'],
+    ['<a href="?page=1">Back</a><a href="?page=3">Next »</a>', 'a:contains("Next »")'],
+    ['<ul><li><a href="?page=1">1</a></li><li class="active"><span>2</span></li><li><a href="?page=3">3</a></li></ul>', 'li.active + li a'],
+  ])('recognises %s', (html, selector) => {
+    expect(detectPagination(load(`<body>${html}</body>`), base)).toMatchObject({ selector, nextUrl: 'https://example.com/list?page=3' });
+  });
+
+  it('never goes back to an earlier page', () => {
+    expect(detectPagination(load('<body><a href="?page=1">Next</a></body>'), base)).toBeNull();
+  });
+});
