@@ -41,10 +41,11 @@ interface Named {
 function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
   const fields = candidate.fields;
   const roles = new Map<CandidateField, Concept | undefined>(fields.map((f) => [f, f.concept]));
-  const texts = fields.filter((f) => f.kind === 'text');
+  const texts = fields.filter((f) => f.kind === 'text' || (f.kind === 'attribute' && f.attribute === 'title'));
   const has = (c: Concept) => [...roles.values()].includes(c);
   if (!has('title')) {
-    const heading = texts.find((f) => /^h[1-6]$/.test(f.tag) || f.hints.some((h) => /title|name|heading/i.test(h)));
+    const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');
+    const heading = texts.find((f) => plainish(f) && (/^h[1-6]$/.test(f.tag) || f.ownHints.some((h) => /title|name|heading/i.test(h))));
     const linkText = texts.filter((f) => f.tag === 'a' && f.coverage >= 0.8 && !roles.get(f)).sort((a, b) => b.averageLength - a.averageLength)[0];
     const plain = (f: CandidateField) => f.averageLength >= 3 && f.averageLength < 150 && !/^\d/.test(f.samples[0] ?? '') && conceptOfValues(f.samples) === undefined;
     // A concept read from a label ("City") gives way: the first plain text of a record names it.
@@ -115,8 +116,11 @@ function toAgentField(n: Named, required = false): AgentField {
 }
 
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
-export function selectFields(candidate: Candidate, requests: PromptRequest[]): { named: Named[]; missing: PromptRequest[] } {
+export function selectFields(candidate: Candidate, requestsAsked: PromptRequest[]): { named: Named[]; missing: PromptRequest[] } {
   const roles = roleFields(candidate);
+  // A word naming the records themselves ("the quotes" of div.quote) asks for their main text.
+  const recordWords = new Set((candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
+  const requests = requestsAsked.map((r) => (r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as Concept } : r));
   const fields = candidate.fields;
   const matchedRequests = new Set<PromptRequest>();
   const chosen = new Map<CandidateField, Named>();

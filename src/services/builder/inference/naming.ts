@@ -166,13 +166,21 @@ export function conceptOfValues(values: string[]): Concept | undefined {
 
 /** The concept named by class/id/itemprop tokens or a label, if any. */
 export function conceptOfTokens(tokens: string[]): Concept | undefined {
-  // The most specific word wins: "product-price" is a price, "book-title" a title.
-  for (const token of [...tokens].reverse()) {
+  // The innermost element first, and in a token its last word: "product-price" is a price.
+  for (const token of tokens) {
     const ws = tokenWords(token);
     for (const w of [...ws].reverse()) {
       if (w === 'product' || w === 'item' || w === 'card' || w === 'text' || w === 'type' || w === 'label' || w === 'content' || w === 'body') continue;
       const c = conceptOfWord(w);
       if (c) return c;
+    }
+  }
+  // Run-together class names: "hnuser", "pricetag" (words of four letters or more only).
+  for (const token of tokens) {
+    for (const w of tokenWords(token)) {
+      for (const [word, concept] of WORD_TO_CONCEPT) {
+        if (word.length >= 4 && w.length > word.length && (w.endsWith(word) || w.startsWith(word)) && !['type', 'text', 'time', 'label', 'code', 'detail', 'details', 'content', 'body'].includes(word)) return concept;
+      }
     }
   }
   return undefined;

@@ -39,8 +39,10 @@ export interface CandidateField {
   concept?: Concept;
   /** A table header, definition term or "Label:" that names the value. */
   label?: string;
-  /** Words of the element's classes, id and naming attributes, innermost first. */
+  /** The element's classes, id and naming attributes, then its ancestors' inside the record. */
   hints: string[];
+  /** The element's own. */
+  ownHints: string[];
   tag: string;
   /** Depth below the record container (0: the container itself). */
   depth: number;
@@ -129,7 +131,8 @@ function findGroups($: CheerioAPI): Group[] {
   const groups: Group[] = [];
   for (const elements of byKey.values()) {
     if (elements.length < 2) continue;
-    if (['tbody', 'thead', 'html', 'body', 'head'].includes(elements[0].name)) continue;
+    // Table cells and definition parts are fields of a record, never records.
+    if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name)) continue;
     // Members that do not share most of the group's common shape are something else (an ad, a heading row).
     const shapes = elements.map(shapeOf);
     const frequency = new Map<string, number>();
@@ -139,7 +142,16 @@ function findGroups($: CheerioAPI): Group[] {
     if (members.length < 2) continue;
     const parents = new Set(members.map((m) => m.parent)).size;
     if (members.length / parents < 2) continue; // not siblings: one wrapper per record, not the records
-    const texts = members.map((m) => normalizeText($(m).text()));
+    // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
+    for (;;) {
+      const only = members.map((m) => elementChildren(m).filter((c) => !isSkipped(c)));
+      const first = only[0][0];
+      if (!first || stableClasses(first).length === 0) break;
+      if (!only.every((c, i) => c.length === 1 && signature(c[0]) === signature(first) && normalizeText($(c[0]).text()).length >= normalizeText($(members[i]).text()).length * 0.95)) break;
+      members.splice(0, members.length, ...only.map((c) => c[0]));
+    }
+    const companions = companionRows($, members);
+    const texts = members.map((m) => normalizeText(`${$(m).text()} ${companions.has(m) ? $(companions.get(m) as Element).text() : ''}`));
     const textLength = texts.reduce((n, t) => n + t.length, 0);
     if (textLength === 0 && !members.some((m) => $(m).find('img').length > 0)) continue;
     const share = textLength / bodyTextLength;
@@ -201,7 +213,11 @@ function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
       const numeric = /\d/.test(text)
         ? undefined
         : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) => /\d/.test(el.attribs?.[a] ?? ''));
-      if (numeric) out.push({ key: `${path}|@${numeric}`, el, kind: 'attribute', attribute: numeric, value: el.attribs[numeric], label, depth, order: order++ });
+      // A shortened text ("A Light in the ...") whose title attribute holds the whole of it.
+      const stem = text.replace(/\s*(?:\.\.\.|…)$/, '');
+      const whole = stem !== text && el.attribs?.title?.startsWith(stem) ? 'title' : undefined;
+      const attr = whole ?? numeric;
+      if (attr) out.push({ key: `${path}|@${attr}`, el, kind: 'attribute', attribute: attr, value: el.attribs[attr], label, depth, order: order++ });
       else out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
     } else if (own === '' && label && text !== '' && elementChildren(el).length > 0) {
       out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
@@ -238,16 +254,19 @@ function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
 // Tags whose name says what they hold.
 const TAG_HINTS: Record<string, string> = { figcaption: 'caption', cite: 'source', blockquote: 'quote', address: 'address', time: 'date', q: 'quote' };
 
-function hintsOf(el: Element, member: Element): string[] {
-  const hints: string[] = [];
-  if (TAG_HINTS[el.name]) hints.push(TAG_HINTS[el.name]);
-  for (let p: Element | null = el; p && isElement(p); p = p === member ? null : (p.parent as Element | null)) {
-    for (const a of NAMING_ATTRIBUTES) if (p.attribs?.[a]) hints.push(p.attribs[a]);
-    if (p.attribs?.id) hints.push(p.attribs.id);
-    hints.push(...stableClasses(p));
-    if (p === member) break;
+/** Words of the element's own classes, id and naming attributes, then of its ancestors inside the record. */
+function hintsOf(el: Element, member: Element): { own: string[]; all: string[] } {
+  const all: string[] = [];
+  let own: string[] = [];
+  if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
+  // The record's own classes are shared by every field: they name the record, not the field.
+  for (let p: Element | null = el; p && isElement(p) && p !== member; p = p.parent as Element | null) {
+    for (const a of NAMING_ATTRIBUTES) if (p.attribs?.[a]) all.push(p.attribs[a]);
+    if (p.attribs?.id && !/\d{3,}/.test(p.attribs.id)) all.push(p.attribs.id);
+    all.push(...stableClasses(p));
+    if (p === el) own = [...all];
   }
-  return hints;
+  return { own, all };
 }
 
 /** Candidate relative selectors for a field target, simplest first. */
@@ -313,15 +332,43 @@ function chooseSelector($: CheerioAPI, members: Element[], targets: Map<Element,
   return null;
 }
 
+function nextElement(el: Element): Element | null {
+  let n = el.next;
+  while (n && n.type !== 'tag') n = n.next;
+  return isElement(n) ? n : null;
+}
+
+/**
+ * Table records that span two rows (a title row followed by a details row, as on Hacker News): the
+ * row after each record, when it is not a record itself. Used only when most records have one.
+ */
+export function companionRows($: CheerioAPI, members: Element[]): Map<Element, Element> {
+  const companions = new Map<Element, Element>();
+  if (members[0]?.name !== 'tr') return companions;
+  const set = new Set(members);
+  for (const m of members) {
+    const next = nextElement(m);
+    if (next && next.name === 'tr' && !set.has(next) && signature(next) !== signature(m) && normalizeText($(next).text()) !== '') companions.set(m, next);
+  }
+  return companions.size >= members.length * 0.8 ? companions : new Map();
+}
+
+const COMPANION = ':scope + tr';
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
+  const add = (member: Element, v: ValueNode) => {
+    let entry = byKey.get(v.key);
+    if (!entry) byKey.set(v.key, (entry = { nodes: new Map() }));
+    if (!entry.nodes.has(member)) entry.nodes.set(member, v);
+  };
+  const companions = companionRows($, members);
   for (const member of members) {
-    for (const v of valuesOf($, member)) {
-      let entry = byKey.get(v.key);
-      if (!entry) byKey.set(v.key, (entry = { nodes: new Map() }));
-      if (!entry.nodes.has(member)) entry.nodes.set(member, v);
-    }
+    for (const v of valuesOf($, member)) add(member, v);
+    const companion = companions.get(member);
+    // Keyed under '+': their selectors are found relative to the companion row, then prefixed.
+    if (companion) for (const v of valuesOf($, companion)) add(member, { ...v, key: `+${v.key}`, order: v.order + 1000 });
   }
   const fields: CandidateField[] = [];
   for (const [key, { nodes }] of byKey) {
@@ -331,13 +378,29 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const distinct = new Set(values).size;
     if (values.length >= 3 && distinct === 1) continue; // the same on every record: a button, an icon
     const first = nodes.values().next().value as ValueNode;
-    const targets = new Map([...nodes].map(([m, v]) => [m, v.el]));
     const attribute = first.kind === 'text' ? undefined : first.attribute;
-    const selector = chooseSelector($, members, targets, first.label, attribute);
+    const viaCompanion = key.startsWith('+');
+    let selector: string | undefined | null;
+    if (viaCompanion) {
+      const rows = members.filter((m) => companions.has(m));
+      const targets = new Map([...nodes].map(([m, v]) => [companions.get(m) as Element, v.el]));
+      const inner = chooseSelector($, rows.map((m) => companions.get(m) as Element), targets, first.label, attribute);
+      selector = inner === null ? null : inner === undefined ? COMPANION : `${COMPANION} ${inner.replace(/^:scope > /, '> ')}`;
+      // The combined selector must find the same element from the record itself.
+      if (selector && !rows.every((m) => !nodes.has(m) || safeFind($(m), selector as string)?.first()[0] === nodes.get(m)?.el)) selector = null;
+    } else {
+      selector = chooseSelector($, members, new Map([...nodes].map(([m, v]) => [m, v.el])), first.label, attribute);
+    }
     if (selector === null) continue;
-    const tokens = hintsOf(first.el, members.find((m) => nodes.has(m)) as Element);
+    const scopeOf = (m: Element) => (viaCompanion ? (companions.get(m) as Element) : m);
+    const { own: ownHints, all: tokens } = hintsOf(first.el, scopeOf(members.find((m) => nodes.has(m)) as Element));
     const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
-    const concept = first.kind === 'link' ? 'link' : first.kind === 'image' ? 'image' : (conceptOfValues(textValues) ?? conceptOfTokens(first.label ? [first.label, ...tokens] : tokens));
+    // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
+    const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
+    const fromMarkup = conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ?? (fromAncestors === 'title' ? undefined : fromAncestors);
+    const numericOnly = textValues.length > 0 && textValues.every((v) => /^[\d.,#\s]+$/.test(v));
+    const concept =
+      first.kind === 'link' ? 'link' : first.kind === 'image' ? 'image' : (conceptOfValues(textValues) ?? (numericOnly && fromMarkup === 'title' ? undefined : fromMarkup));
     const transform: FieldTransform | undefined =
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
@@ -358,6 +421,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       ...(concept ? { concept } : {}),
       ...(first.label ? { label: first.label } : {}),
       hints: tokens,
+      ownHints,
       tag: first.el.name,
       depth: first.depth,
       averageLength: values.reduce((n, v) => n + v.length, 0) / Math.max(1, values.length),
