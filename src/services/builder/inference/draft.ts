@@ -6,7 +6,7 @@ import type { CheerioAPI } from 'cheerio';
 import { validateDefinition, type AgentDefinition, type AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import { inferDetailFields, type DetailRequest } from './detail.js';
-import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, fieldName, promptRequests, tokenWords, words, type Concept, type PromptRequest } from './naming.js';
+import { abbreviates, CONCEPT_WORDS, conceptOfValues, conceptOfWord, fieldName, promptRequests, tokenWords, words, type Concept, type PromptRequest } from './naming.js';
 import { detectPagination } from './pagination.js';
 import { candidateFor, findCandidates, type Candidate, type CandidateField } from './structure.js';
 
@@ -30,6 +30,8 @@ export class NoRecordsError extends Error {}
 
 const DETAIL_PAGES_TRIED = 2;
 const MAX_DEFAULT_FIELDS = 10;
+/** A prompt that names no field gets the fields present in at least this share of the records. */
+const DEFAULT_FIELD_COVERAGE = 0.4;
 
 interface Named {
   field: CandidateField;
@@ -90,7 +92,7 @@ function defaultName(field: CandidateField, concept: Concept | undefined): strin
 /** Does a request (a word of the prompt) name this field? By concept, label or class words. */
 function requestMatches(request: PromptRequest, field: CandidateField, concept: Concept | undefined): boolean {
   if (request.concept !== undefined && request.concept === concept) return true;
-  if (field.label && words(field.label).includes(request.word)) return true;
+  if (field.label && words(field.label).some((w) => w === request.word || abbreviates(w, request.word) || abbreviates(w, `${request.word}s`))) return true;
   if (request.concept === undefined && field.hints.some((h) => tokenWords(h).includes(request.word))) return true;
   return false;
 }
@@ -115,6 +117,23 @@ function toAgentField(n: Named, required = false): AgentField {
   };
 }
 
+/**
+ * A value that sits in different places in different records (a regular price, a sale price in
+ * <ins>): fields of the same concept present in disjoint records are joined into one selector list.
+ */
+function withAlternatives(field: CandidateField, fields: CandidateField[], roles: Map<CandidateField, Concept | undefined>): CandidateField {
+  if (field.coverage >= 0.95 || !field.selector || !roles.get(field)) return field;
+  let merged = field;
+  const covered = new Set(field.present);
+  for (const other of fields) {
+    if (other === field || !other.selector || other.kind !== field.kind || other.attribute !== field.attribute || roles.get(other) !== roles.get(field)) continue;
+    if (other.present.some((i) => covered.has(i))) continue;
+    for (const i of other.present) covered.add(i);
+    merged = { ...merged, selector: `${merged.selector}, ${other.selector}`, coverage: merged.coverage + other.coverage, present: [...covered] };
+  }
+  return merged;
+}
+
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(candidate: Candidate, requestsAsked: PromptRequest[]): { named: Named[]; missing: PromptRequest[] } {
   const roles = roleFields(candidate);
@@ -130,18 +149,19 @@ export function selectFields(candidate: Candidate, requestsAsked: PromptRequest[
     const labelled = fields.find((f) => !chosen.has(f) && f.label !== undefined && words(f.label).includes(request.word));
     const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
     // Of a byline and the author name inside it, the inner element holds just the value.
-    const first = matching[0];
+    const first = matching.find((f) => f.coverage >= 0.5) ?? matching[0];
     const inner = first && first.kind === 'text' ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`)) : undefined;
     const field = labelled ?? inner ?? first;
     if (!field) continue;
     matchedRequests.add(request);
-    chosen.set(field, { field, concept: roles.get(field), name: fieldName(request.word) });
+    chosen.set(field, { field: withAlternatives(field, fields, roles), concept: roles.get(field), name: fieldName(request.word) });
   }
   if (chosen.size === 0) {
     // The prompt names nothing we can match: take every field that says what it is.
     const seenConcepts = new Set<Concept>();
     for (const field of fields) {
       const concept = roles.get(field);
+      if (field.coverage < DEFAULT_FIELD_COVERAGE) continue;
       if (concept && seenConcepts.has(concept)) continue;
       const name = defaultName(field, concept);
       if (!name) continue;

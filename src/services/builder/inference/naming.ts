@@ -84,6 +84,14 @@ export function conceptOfWord(word: string): Concept | undefined {
   return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word));
 }
 
+/** "bds" for "beds", "ba" for "baths": a short label whose letters appear in order in the word. */
+export function abbreviates(label: string, word: string): boolean {
+  if (label.length < 2 || label.length >= word.length || label[0] !== word[0]) return false;
+  let i = 0;
+  for (const ch of word) if (ch === label[i]) i++;
+  return i === label.length;
+}
+
 /** Splits class names and ids into words: "product-title", "productTitle", "product_title" -> product, title. */
 export function tokenWords(token: string): string[] {
   return words(token.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' '));
@@ -144,7 +152,7 @@ export function fieldName(text: string): string {
 const CURRENCY = /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
 const DATE =
   /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b/i;
-const RATING = /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:\.\d)?\s*(?:\/\s*5|out of 5|stars?))\s*$/i;
+const RATING = /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:\.\d)?\s*(?:\/\s*5|out of 5)(?:\s*stars?)?|\d(?:\.\d)?\s*stars?)\s*$/i;
 
 /** The concept a field's values look like, from content alone. */
 export function conceptOfValues(values: string[]): Concept | undefined {

@@ -37,10 +37,15 @@ export function isElement(node: AnyNode | null | undefined): node is Element {
   return !!node && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
 }
 
-/** Tag plus stable classes: two elements with the same signature look alike to a stylesheet. */
+/** Attributes that name what an element is, kept in its signature (they outlive hashed classes). */
+const SIGNATURE_ATTRIBUTES = ['data-testid', 'data-test', 'data-qa', 'itemprop', 'data-component-type'];
+
+/** Tag plus stable classes and naming attributes: elements with the same signature look alike. */
 export function signature(el: Element): string {
   const classes = stableClasses(el);
-  return classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
+  const base = classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
+  const attrs = SIGNATURE_ATTRIBUTES.filter((a) => el.attribs?.[a]).map((a) => `[${a}=${el.attribs[a]}]`);
+  return attrs.length > 0 ? `${base}${attrs.join('')}` : base;
 }
 
 /** The simplest form of one step: tag with its classes, e.g. `div.card`. */

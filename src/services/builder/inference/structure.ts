@@ -20,7 +20,9 @@ import {
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe', 'select', 'option', 'br', 'hr', 'meta', 'link']);
 const MAX_GROUPS_ALIGNED = 12;
-const MIN_FIELD_COVERAGE = 0.4;
+// Fields in fewer records are kept for joining with complementary ones (sale prices) and for
+// explicit requests; a prompt that names nothing only gets the common ones (draft.ts).
+const MIN_FIELD_COVERAGE = 0.2;
 
 export type ValueKind = 'text' | 'link' | 'image' | 'attribute';
 
@@ -50,6 +52,8 @@ export interface CandidateField {
   averageLength: number;
   /** Index of the field in document order within the record. */
   order: number;
+  /** Indexes of the records that have a value. */
+  present: number[];
 }
 
 export interface Candidate {
@@ -137,7 +141,8 @@ function findGroups($: CheerioAPI): Group[] {
     const shapes = elements.map(shapeOf);
     const frequency = new Map<string, number>();
     for (const shape of shapes) for (const path of shape) frequency.set(path, (frequency.get(path) ?? 0) + 1);
-    const common = [...frequency].filter(([, n]) => n >= elements.length / 2).map(([p]) => p);
+    // Common: in a strict majority of members (variants such as sale/regular prices split the rest).
+    const common = [...frequency].filter(([, n]) => n > elements.length / 2).map(([p]) => p);
     const members = elements.filter((_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2);
     if (members.length < 2) continue;
     const parents = new Set(members.map((m) => m.parent)).size;
@@ -173,6 +178,8 @@ interface ValueNode {
   value: string;
   attribute?: string;
   label?: string;
+  /** The label is the unit after a number. */
+  unit?: boolean;
   depth: number;
   order: number;
 }
@@ -205,8 +212,14 @@ function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
   const out: ValueNode[] = [];
   let order = 0;
   const visit = (el: Element, path: string, depth: number) => {
+    // A struck-out value (the old price of a sale) is never the value.
+    if (['del', 's', 'strike'].includes(el.name)) return;
     const own = ownText(el);
-    const label = el.name === 'td' || el.name === 'th' ? tableHeader($, el) : definitionTerm(el);
+    // A number followed by its unit in a child ("3<abbr> bds</abbr>"): the unit names it.
+    const kids = elementChildren(el);
+    const unit =
+      /^[\d.,]+$/.test(own) && kids.length === 1 && /^[A-Za-z][A-Za-z. ]{0,11}$/.test(normalizeText($(kids[0]).text())) ? normalizeText($(kids[0]).text()).replace(/\.$/, '') : undefined;
+    const label = el.name === 'td' || el.name === 'th' ? tableHeader($, el) : (definitionTerm(el) ?? unit);
     const text = normalizeText($(el).text());
     if (own !== '' && !LABEL.test(own)) {
       // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5").
@@ -218,7 +231,7 @@ function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
       const whole = stem !== text && el.attribs?.title?.startsWith(stem) ? 'title' : undefined;
       const attr = whole ?? numeric;
       if (attr) out.push({ key: `${path}|@${attr}`, el, kind: 'attribute', attribute: attr, value: el.attribs[attr], label, depth, order: order++ });
-      else out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
+      else out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, unit: unit !== undefined, depth, order: order++ });
     } else if (own === '' && label && text !== '' && elementChildren(el).length > 0) {
       out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
     }
@@ -290,11 +303,11 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
   if (nth.length > 0) options.push(`${t.name}:nth-of-type(${nth[0]})`);
   // Qualified by an ancestor inside the record.
   const base = [...options];
-  for (let p = t.parent; p && isElement(p) && p !== member; p = p.parent) {
+  let levels = 0;
+  for (let p = t.parent; p && isElement(p) && p !== member && levels < 3; p = p.parent, levels++) {
     const pc = stableClasses(p);
     const ps = pc.length > 0 ? `${p.name}.${pc.join('.')}` : p.name;
     for (const b of base.slice(0, 4)) options.push(`${ps} ${b}`, `${ps} > ${b}`);
-    if (pc.length > 0) break;
   }
   // The full path with positions, the last resort.
   const steps: string[] = [];
@@ -404,12 +417,13 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const transform: FieldTransform | undefined =
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
-        : concept === 'price' || concept === 'rating' || concept === 'reviews' || concept === 'points' || concept === 'comments'
+        : first.unit || concept === 'price' || concept === 'rating' || concept === 'reviews' || concept === 'points' || concept === 'comments'
           ? values.every((v) => /\d/.test(v))
             ? 'number'
             : 'trim'
           : 'trim';
     const orders = [...nodes.values()].map((v) => v.order);
+    const present = members.flatMap((m, i) => (nodes.has(m) ? [i] : []));
     fields.push({
       key,
       kind: first.kind,
@@ -426,6 +440,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       depth: first.depth,
       averageLength: values.reduce((n, v) => n + v.length, 0) / Math.max(1, values.length),
       order: orders.reduce((a, b) => a + b, 0) / orders.length,
+      present,
     });
   }
   // A text field that only repeats a deeper field's text (an <a> inside an <h2> whose own text is
