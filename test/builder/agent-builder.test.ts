@@ -3,6 +3,7 @@
 // user can act on, access, and the maintenance purge.
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { builderJobId, redisConnection } from '../../src/jobs/queues.js';
 import { createMaintenanceProcessor } from '../../src/jobs/maintenance.processor.js';
 import { createBuilderRepository } from '../../src/services/builder/builder.repository.js';
@@ -119,6 +120,23 @@ describe('a session from prompt to Agent', () => {
     expect(message.statusCode).toBe(200);
     const woken = (await poll).json();
     expect(woken.events[0]).toMatchObject({ index: last + 1, type: 'message', message: 'drop the country' });
+  });
+});
+
+describe('closing the API', () => {
+  it('answers a waiting long poll at once instead of holding the close for 30 s', async () => {
+    const grid = fixture('gallery');
+    const sessionId = await b.start({ prompt: grid.prompt, url: `${pages.url}${grid.start}`, spaceId: org.spaceId });
+    const { events } = await b.until(sessionId, ['ready']);
+    const second = await buildApp(ctx.config, { logger: false });
+    await second.ready();
+    const poll = second.inject({ method: 'GET', url: `/api/v1/agent-builder/${sessionId}/events?lastEventIndex=${events.at(-1)!.index}`, headers: auth(org.apiKey) });
+    // The request is waiting once its waiter is registered; closing must release it.
+    await waitFor(async () => (await ctx.app.redis.pubsub('NUMSUB', `${ctx.config.redisPrefix}:builder:sessions`))[1] === 3, 10_000, 20);
+    await second.close();
+    const res = await poll;
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ready', events: [] });
   });
 });
 

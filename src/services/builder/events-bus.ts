@@ -84,6 +84,11 @@ export function createEventsSubscriber(redisUrl: string, prefix: string, onError
       return () => listeners.delete(listener);
     },
 
+    /** Answers every waiting long poll now (a closing API process must not hold requests for 30 s). */
+    releaseAll(): void {
+      for (const set of [...waiters.values()]) for (const waiter of [...set]) waiter({ sessionId: '', status: 'closing' });
+    },
+
     async close(): Promise<void> {
       const c = connection;
       connection = null;

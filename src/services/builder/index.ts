@@ -34,6 +34,8 @@ export default fp(async function builderModule(app: FastifyInstance) {
       config: app.config,
     }),
   );
+  // In-flight long polls answer at once, so closing does not wait for them.
+  app.addHook('preClose', async () => subscriber.releaseAll());
   app.addHook('onClose', async () => {
     await queue?.close();
     await subscriber.close();
