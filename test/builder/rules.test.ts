@@ -82,3 +82,19 @@ describe('pagination', () => {
     expect(detectPagination(load('<body><a href="?page=1">Next</a></body>'), base)).toBeNull();
   });
 });
+
+describe('a prompt that names no field', () => {
+  it('gets the meaningful fields once each, named by labels and concepts, without secondary links', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const rows = Array.from({ length: 5 }, (_, i) => `<tr><td><a href="/c/${i}">City ${i}</a></td><td>${1000 + i}</td></tr>`).join('');
+    const table = load(`<body><table><thead><tr><th>City</th><th>Population</th></tr></thead><tbody>${rows}</tbody></table></body>`);
+    const tableDraft = await proposeDraft({ page: { $: table, url: 'https://example.com/' }, prompt: 'Scrape this page for me please', fetchPage: async () => null });
+    expect(tableDraft.definition.list.fields.map((f) => f.name)).toEqual(['city', 'link', 'population']);
+
+    const cards = Array.from({ length: 4 }, (_, i) => `<div class="card"><a class="thumb" href="/p/${i}"><img src="/i/${i}.jpg"></a><h3><a href="/p/${i}">Item ${i}</a></h3><p class="byline">By <span class="author">Ann ${i}</span></p><a class="cart" href="/cart?add=${i}">Add to cart</a></div>`).join('');
+    const page = load(`<body><div class="cards">${cards}</div></body>`);
+    const draft = await proposeDraft({ page: { $: page, url: 'https://example.com/' }, prompt: 'Scrape this page for me please', fetchPage: async () => null });
+    expect(draft.definition.list.fields.map((f) => f.name)).toEqual(['image', 'title', 'link', 'author']);
+    expect(draft.definition.list.fields.find((f) => f.name === 'author')?.selector).toBe('span.author');
+  });
+});

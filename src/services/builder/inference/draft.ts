@@ -47,7 +47,9 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
   const has = (c: Concept) => [...roles.values()].includes(c);
   if (!has('title')) {
     const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');
-    const heading = texts.find((f) => plainish(f) && (/^h[1-6]$/.test(f.tag) || f.ownHints.some((h) => /title|name|heading/i.test(h))));
+    // A heading, or text inside one (<h3><a>…</a></h3>), or an element classed as a title.
+    const inHeading = (f: CandidateField) => /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
+    const heading = texts.find((f) => plainish(f) && (inHeading(f) || f.ownHints.some((h) => /title|name|heading/i.test(h))));
     const linkText = texts.filter((f) => f.tag === 'a' && f.coverage >= 0.8 && !roles.get(f)).sort((a, b) => b.averageLength - a.averageLength)[0];
     const plain = (f: CandidateField) => f.averageLength >= 3 && f.averageLength < 150 && !/^\d/.test(f.samples[0] ?? '') && conceptOfValues(f.samples) === undefined;
     // A concept read from a label ("City") gives way: the first plain text of a record names it.
@@ -84,7 +86,9 @@ function markupName(field: CandidateField): string | undefined {
   return undefined;
 }
 
+/** A label on the page ("City", "Population") names a field better than its concept. */
 function defaultName(field: CandidateField, concept: Concept | undefined): string | undefined {
+  if (field.label && concept !== 'link' && concept !== 'image') return fieldName(field.label);
   if (concept) return CONCEPT_WORDS[concept][0];
   return markupName(field);
 }
@@ -157,16 +161,30 @@ export function selectFields(candidate: Candidate, requestsAsked: PromptRequest[
     chosen.set(field, { field: withAlternatives(field, fields, roles), concept: roles.get(field), name: fieldName(request.word) });
   }
   if (chosen.size === 0) {
-    // The prompt names nothing we can match: take every field that says what it is.
-    const seenConcepts = new Set<Concept>();
+    // The prompt names nothing we can match: take every field that says what it is, once.
+    const byConcept = new Map<Concept, CandidateField>();
+    const path = (f: CandidateField) => f.key.replace(/^\+/, '').split('|')[0];
     for (const field of fields) {
       const concept = roles.get(field);
       if (field.coverage < DEFAULT_FIELD_COVERAGE) continue;
-      if (concept && seenConcepts.has(concept)) continue;
+      // Secondary links (a thumbnail's, "add to cart", a vote arrow) repeat or distract from the main one.
+      if (field.kind === 'link' && concept !== 'link') continue;
+      // The same text twice (a linked capital that is also the longest link text) is kept once.
+      if (field.kind === 'text' && [...chosen.keys()].some((c) => c.kind === 'text' && c.samples.join('|') === field.samples.join('|'))) continue;
+      const seen = concept ? byConcept.get(concept) : undefined;
+      if (seen) {
+        // Of a byline and the author name inside it, the inner element holds just the value.
+        if (field.kind === 'text' && seen.kind === 'text' && path(field).startsWith(`${path(seen)}/`)) {
+          chosen.set(field, { ...(chosen.get(seen) as Named), field });
+          chosen.delete(seen);
+          byConcept.set(concept as Concept, field);
+        }
+        continue;
+      }
       const name = defaultName(field, concept);
       if (!name) continue;
-      if (concept) seenConcepts.add(concept);
-      chosen.set(field, { field, concept, name });
+      if (concept) byConcept.set(concept, field);
+      chosen.set(field, { field: withAlternatives(field, fields, roles), concept, name });
       if (chosen.size >= MAX_DEFAULT_FIELDS) break;
     }
   }

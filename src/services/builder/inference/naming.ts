@@ -74,7 +74,7 @@ export function words(text: string): string[] {
 
 export function singular(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !['reviews', 'comments', 'tags', 'points', 'votes', 'likes', 'stars', 'details'].includes(word)) {
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is') && !['reviews', 'comments', 'tags', 'points', 'votes', 'likes', 'stars', 'details'].includes(word)) {
     return word.slice(0, -1);
   }
   return word;
@@ -130,7 +130,7 @@ export function promptRequests(prompt: string): PromptRequest[] {
     if (seen.has(word)) continue;
     // "product" in "product name" is a noun of the page, not the title field.
     const concept = word === 'product' || word === 'detail' || word === 'text' || word === 'type' || word === 'time' || word === 'id' || word === 'code' || word === 'user' || word === 'label' ? undefined : conceptOfWord(word);
-    if (concept === undefined && (STOP_WORDS.has(word) || word.length < 3)) continue;
+    if (concept === undefined && (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || word.length < 3)) continue;
     if (concept !== undefined && STOP_WORDS.has(word) && !CONCEPT_OVER_STOP.has(word)) continue;
     seen.add(word);
     out.push({ word, concept });

@@ -368,6 +368,10 @@ export function companionRows($: CheerioAPI, members: Element[]): Map<Element, E
 
 const COMPANION = ':scope + tr';
 
+// Concepts an ancestor's class may give its text ("div.price > span"); "details", "title" or "image"
+// on a wrapper says nothing about the text inside.
+const WRAPPER_CONCEPTS = new Set<Concept>(['price', 'rating', 'date', 'author', 'location', 'company', 'salary', 'reviews', 'sku', 'stock', 'brand', 'email', 'phone', 'address', 'year', 'isbn', 'publisher', 'duration', 'points', 'comments', 'category']);
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -410,7 +414,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
     // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
     const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
-    const fromMarkup = conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ?? (fromAncestors === 'title' ? undefined : fromAncestors);
+    const fromMarkup = conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ?? (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
     const numericOnly = textValues.length > 0 && textValues.every((v) => /^[\d.,#\s]+$/.test(v));
     const concept =
       first.kind === 'link' ? 'link' : first.kind === 'image' ? 'image' : (conceptOfValues(textValues) ?? (numericOnly && fromMarkup === 'title' ? undefined : fromMarkup));
