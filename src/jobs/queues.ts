@@ -67,4 +67,3 @@ export function createBuilderScheduler(queue: TypedQueue<'builder'>) {
     },
   };
 }
-export type BuilderScheduler = ReturnType<typeof createBuilderScheduler>;

@@ -52,9 +52,6 @@ export function createEventsSubscriber(redisUrl: string, prefix: string, onError
   }
 
   return {
-    /** Subscribes (once) and resolves when the subscription is active. */
-    ensure: () => connect(),
-
     /** Registers first and returns the promise, so a signal between "read" and "wait" is not lost. */
     async waiter(sessionId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ wait: Promise<boolean>; cancel: () => void }> {
       await connect();

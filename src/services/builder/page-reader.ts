@@ -39,4 +39,3 @@ export function createPageReader(options: PageReaderOptions) {
     close: () => client.close(),
   };
 }
-export type PageReader = ReturnType<typeof createPageReader>;

@@ -11,7 +11,6 @@ export const SessionStatus = {
   Cancelled: 'cancelled',
 } as const;
 export type SessionStatus = (typeof SessionStatus)[keyof typeof SessionStatus];
-export const SESSION_STATUSES = Object.values(SessionStatus);
 
 const conflict = (message: string) => new ConflictError(message, ErrorCodes.SESSION_STATE_CONFLICT);
 

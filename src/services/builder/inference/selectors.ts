@@ -1,7 +1,7 @@
 // Stable CSS selectors: classes that look generated (CSS modules, CSS-in-JS hashes) or describe a
 // state are never used, and a position (:nth-of-type) only when no class or attribute tells the
 // elements apart.
-import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Cheerio } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 
 export type { Element };
@@ -55,16 +55,6 @@ export function stepSelector(el: Element, classes = stableClasses(el)): string {
 
 export function cssString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}
-
-/** True when the selector parses (css-select throws on a bad one). */
-export function selectorWorks($: CheerioAPI, selector: string): boolean {
-  try {
-    $.root().find(selector);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function safeFind(scope: Cheerio<AnyNode>, selector: string): Cheerio<Element> | null {
