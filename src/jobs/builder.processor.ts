@@ -11,6 +11,9 @@ export function createBuilderProcessor(deps: { work: Pick<BuilderWorkService, 'r
   const listening = deps.subscriber.listen((signal) => {
     if (signal.status === SessionStatus.Cancelled) running.get(signal.sessionId)?.abort(new Error('session stopped'));
   });
+  // Awaited by each job (which then fails and is logged); a worker closed while still subscribing
+  // must not end in an unhandled rejection.
+  listening.catch(() => {});
 
   return async function processBuilderStep(job: Job<QueuePayloads['builder']>): Promise<{ status: string }> {
     await listening;
