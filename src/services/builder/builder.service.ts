@@ -90,6 +90,19 @@ export function createBuilderService(deps: {
     await publisher.publish({ sessionId, status });
   }
 
+  /** Queues a step; when the queue is unreachable the session is not left processing forever. */
+  async function enqueueOr(sessionId: string, step: number, fallback: { status: SessionStatus; error?: string }) {
+    try {
+      await queue.enqueueStep(sessionId, step);
+    } catch (err) {
+      await repo.withLocked(sessionId, clock.now(), (row) => ({
+        data: row.status === SessionStatus.Processing && row.step === step ? fallback : undefined,
+        result: null,
+      }));
+      throw err;
+    }
+  }
+
   return {
     async start(principal: Principal, input: StartInput): Promise<{ success: true; sessionId: string }> {
       const prompt = input.prompt.trim();
@@ -117,7 +130,7 @@ export function createBuilderService(deps: {
         },
         { type: 'started', message: `Session started: the builder will read ${url} and propose an Agent for your prompt.`, data: { url } },
       );
-      await queue.enqueueStep(sessionId, 1);
+      await enqueueOr(sessionId, 1, { status: SessionStatus.Error, error: 'The builder could not be queued; start a new session.' });
       return { success: true, sessionId };
     },
 
@@ -157,7 +170,8 @@ export function createBuilderService(deps: {
         };
       });
       if (step === null) throw new NotFoundError(`Agent Builder session ${sessionId} was not found.`);
-      await queue.enqueueStep(sessionId, step);
+      // The draft is still there: a message that could not be queued leaves the session ready.
+      await enqueueOr(sessionId, step, { status: SessionStatus.Ready });
       await signal(sessionId, SessionStatus.Processing);
       return sessionView((await repo.find(sessionId)) as SessionRow);
     },
