@@ -57,14 +57,18 @@ const agentBuilderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: EventsQuery,
       response: { 200: Type.Ref(BuilderEventsSchema), ...errorResponses(400, 401, 403, 404, 429) },
     },
-  }, async (req) => {
-    const closed = new AbortController();
-    const onClose = () => closed.abort();
-    req.raw.once('close', onClose);
+  }, async (req, reply) => {
+    // A client that goes away stops the wait (the response's 'close' before it finished; the
+    // request's own 'close' only means its body was read).
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    };
+    reply.raw.once('close', onClose);
     try {
-      return await app.builder.events(principalOf(req), req.params.sessionId, req.query.lastEventIndex ?? 0, closed.signal);
+      return await app.builder.events(principalOf(req), req.params.sessionId, req.query.lastEventIndex ?? 0, gone.signal);
     } finally {
-      req.raw.off('close', onClose);
+      reply.raw.off('close', onClose);
     }
   });
 

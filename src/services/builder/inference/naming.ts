@@ -111,7 +111,7 @@ const STOP_WORDS = new Set(
     'want need please also include including fetch give me my i us we our field fields column columns data info information value values ' +
     'article articles post posts product products book books job jobs story stories event events property properties listing course courses ' +
     'only just like would could should can will from into is are be as here there then than every first next one two three make build agent ' +
-    'follow open visit detail details via use using per which what who how where when show find return out new'
+    'follow open visit detail details via use using per which what who how where when show find return out new number'
   ).split(' '),
 );
 // Words that are kept even though they are also generic nouns in STOP_WORDS ("details" as in "the details").
