@@ -368,6 +368,11 @@ export function companionRows($: CheerioAPI, members: Element[]): Map<Element, E
 
 const COMPANION = ':scope + tr';
 
+/** "€ 10,99" or "1.234,50": the engine's number transform reads commas as thousands separators, so such values stay text. */
+function decimalComma(value: string): boolean {
+  return /\d,\d{1,2}(?!\d)/.test(value) && !/\d\.\d{1,2}(?!\d)/.test(value);
+}
+
 // Concepts an ancestor's class may give its text ("div.price > span"); "details", "title" or "image"
 // on a wrapper says nothing about the text inside.
 const WRAPPER_CONCEPTS = new Set<Concept>(['price', 'rating', 'date', 'author', 'location', 'company', 'salary', 'reviews', 'sku', 'stock', 'brand', 'email', 'phone', 'address', 'year', 'isbn', 'publisher', 'duration', 'points', 'comments', 'category']);
@@ -422,7 +427,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
         : first.unit || concept === 'price' || concept === 'rating' || concept === 'reviews' || concept === 'points' || concept === 'comments'
-          ? values.every((v) => /\d/.test(v))
+          ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
             ? 'number'
             : 'trim'
           : 'trim';
