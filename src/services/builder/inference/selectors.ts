@@ -10,6 +10,8 @@ const STATE_CLASSES = new Set([
   'active', 'selected', 'current', 'odd', 'even', 'first', 'last', 'hover', 'focus', 'open', 'closed', 'visible', 'hidden',
   'show', 'hide', 'clearfix', 'clear', 'disabled', 'enabled', 'is-active', 'is-selected', 'in', 'fade', 'collapse', 'collapsed',
   'lazy', 'lazyload', 'lazyloaded', 'loaded', 'js', 'no-js', 'featured', 'highlight', 'highlighted', 'new', 'sale', 'sponsored-hidden',
+  // Values written as classes ("star-rating Three") differ between records of one list.
+  'zero', 'one', 'two', 'three', 'four', 'five', 'half',
 ]);
 
 /** A class name that a build tool generated, or that changes with state: not a stable hook. */

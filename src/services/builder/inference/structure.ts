@@ -232,6 +232,9 @@ function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
       const attr = whole ?? numeric;
       if (attr) out.push({ key: `${path}|@${attr}`, el, kind: 'attribute', attribute: attr, value: el.attribs[attr], label, depth, order: order++ });
       else out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, unit: unit !== undefined, depth, order: order++ });
+    } else if (own === '' && /rating|stars?\b/i.test(el.attribs?.class ?? '') && /(^|\s)(zero|one|two|three|four|five|half|\w*\d\w*)(\s|$)/i.test(el.attribs?.class ?? '')) {
+      // A rating written only as classes ("star-rating Three", "stars-4"): the class attribute is the value.
+      out.push({ key: `${path}|@class`, el, kind: 'attribute', attribute: 'class', value: el.attribs.class, label, depth, order: order++ });
     } else if (own === '' && label && text !== '' && elementChildren(el).length > 0) {
       out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
     }
@@ -426,6 +429,8 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const transform: FieldTransform | undefined =
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
+        : first.attribute === 'class'
+          ? 'trim'
         : first.unit || concept === 'price' || concept === 'rating' || concept === 'reviews' || concept === 'points' || concept === 'comments'
           ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
             ? 'number'
