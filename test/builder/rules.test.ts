@@ -98,3 +98,17 @@ describe('a prompt that names no field', () => {
     expect(draft.definition.list.fields.find((f) => f.name === 'author')?.selector).toBe('span.author');
   });
 });
+
+describe('values the engine cannot turn into numbers', () => {
+  it('keeps a rating written as classes and a decimal-comma price as text', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const words = ['One', 'Two', 'Three', 'Four', 'Five'];
+    const items = words.map((w, i) => `<article class="pod"><h3><a href="/b/${i}">Book ${i}</a></h3><p class="star-rating ${w}"><i class="icon-star"></i></p><p class="price">€ ${10 + i},99</p></article>`).join('');
+    const draft = await proposeDraft({ page: { $: load(`<body><section>${items}</section></body>`), url: 'https://example.com/' }, prompt: 'title, price and rating of each book', fetchPage: async () => null });
+    expect(draft.definition.list.fields).toEqual([
+      { name: 'title', selector: 'a', transform: 'trim', required: true },
+      { name: 'price', selector: 'p.price', transform: 'trim' },
+      { name: 'rating', selector: 'p.star-rating', attribute: 'class', transform: 'trim' },
+    ]);
+  });
+});
