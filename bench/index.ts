@@ -38,6 +38,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'runs and records summaries over 1,000,000 Runs in 1,000 Agents: 30-day and 1-day ranges, with and without an Agent filter',
     run: async () => (await import('./analytics.js')).benchAnalytics(),
   },
+  builder: {
+    about: 'Agent Builder: field values reproduced per fixture page, and draft inference time against parsing alone',
+    run: async () => (await import('./builder.js')).benchBuilder(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */

@@ -23,6 +23,8 @@ import usersRoutes from './routes/users/index.js';
 import schedulesRoutes from './routes/schedules/index.js';
 import billingRoutes from './routes/billing/index.js';
 import analyticsRoutes from './routes/analytics/index.js';
+import agentBuilderRoutes from './routes/agent-builder/index.js';
+import builderModule from './services/builder/index.js';
 import { modelSchemas } from './schemas/index.js';
 import accessModule from './services/access/index.js';
 import agentsModule from './services/agents/index.js';
@@ -89,6 +91,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(schedulesModule);
   await app.register(billingModule);
   await app.register(analyticsModule);
+  await app.register(builderModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
@@ -101,6 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(schedulesRoutes);
   await app.register(billingRoutes);
   await app.register(analyticsRoutes);
+  await app.register(agentBuilderRoutes);
 
   return app;
 }

@@ -73,6 +73,15 @@ export interface Config {
   loginRateLimit: { max: number; windowSeconds: number };
   /** Load shedding (503 + Retry-After) by @fastify/under-pressure; a threshold of 0 turns its check off. */
   loadShedding: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
+  builder: {
+    /** OpenAI-compatible chat endpoint that refines drafts; null: heuristics only. */
+    llm: { url: string; model: string; apiKey: string | null; timeoutMs: number } | null;
+    workerConcurrency: number;
+    /** Longest wait of GET .../events (design.md section 8: up to 30 s). */
+    eventsWaitSeconds: number;
+    /** Sessions untouched this long are deleted by the maintenance queue. */
+    retentionDays: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -241,6 +250,25 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       maxHeapUsedBytes: int(env, 'LOAD_SHED_MAX_HEAP_USED_BYTES', Math.floor(v8.getHeapStatistics().heap_size_limit * 0.9), 0, Number.MAX_SAFE_INTEGER),
       retryAfterSeconds: int(env, 'LOAD_SHED_RETRY_AFTER_SECONDS', 2, 1, 3600),
     },
+    builder: builderConfig(env),
+  };
+}
+
+function builderConfig(env: Env): Config['builder'] {
+  const llmUrl = env.BUILDER_LLM_URL;
+  if (llmUrl && !env.BUILDER_LLM_MODEL) throw new ConfigError('BUILDER_LLM_MODEL is required when BUILDER_LLM_URL is set');
+  return {
+    llm: llmUrl
+      ? {
+          url: url(env, 'BUILDER_LLM_URL', '', ['http:', 'https:']),
+          model: str(env, 'BUILDER_LLM_MODEL', ''),
+          apiKey: env.BUILDER_LLM_API_KEY || null,
+          timeoutMs: int(env, 'BUILDER_LLM_TIMEOUT_MS', 20_000, 100, 600_000),
+        }
+      : null,
+    workerConcurrency: int(env, 'BUILDER_WORKER_CONCURRENCY', 2, 1, 64),
+    eventsWaitSeconds: int(env, 'BUILDER_EVENTS_WAIT_SECONDS', 30, 1, 30),
+    retentionDays: int(env, 'BUILDER_SESSION_RETENTION_DAYS', 7, 1, 3650),
   };
 }
 

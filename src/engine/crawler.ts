@@ -128,7 +128,7 @@ function decodeText(body: Buffer, contentType: string | null | undefined): strin
   }
 }
 
-function parseHtml(page: FetchedPage): CheerioAPI {
+export function parseHtml(page: FetchedPage): CheerioAPI {
   const label = charsetOf(page.contentType);
   return loadBuffer(page.body, { encoding: { defaultEncoding: 'utf-8', ...(label ? { transportLayerEncodingLabel: label } : {}) } });
 }

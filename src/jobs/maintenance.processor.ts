@@ -1,8 +1,10 @@
 // Periodic housekeeping: purge refresh tokens a week after they expire; reconcile Runs whose worker
 // was lost and Runs whose wait-on-failure is over; settle terminal Runs whose settlement failed;
-// record the expiry of credit grants whose expiresAt has passed.
+// record the expiry of credit grants whose expiresAt has passed; sweep orphaned Run files; delete
+// Agent Builder sessions nobody touched for BUILDER_SESSION_RETENTION_DAYS.
 import type { Job } from 'bullmq';
 import type { Clock } from '../lib/clock.js';
+import type { BuilderRepository } from '../services/builder/builder.repository.js';
 import type { IdentityRepository } from '../services/identity/identity.repository.js';
 import type { SweepOrphanFiles } from '../services/runs/orphan-files.js';
 import type { Reconcile } from '../services/runs/reconciler.js';
@@ -17,6 +19,8 @@ export function createMaintenanceProcessor(deps: {
   sweepOrphanFiles: SweepOrphanFiles;
   settlement: Pick<SettlementService, 'settlePending'>;
   creditExpiry: CreditExpiry;
+  builder: Pick<BuilderRepository, 'purgeUpdatedBefore'>;
+  builderRetentionDays: number;
 }) {
   return async function processMaintenance(job: Job<QueuePayloads['maintenance']>) {
     switch (job.data.task) {
@@ -33,6 +37,11 @@ export function createMaintenanceProcessor(deps: {
         return deps.creditExpiry.expireGrants();
       case 'sweep-orphan-files':
         return deps.sweepOrphanFiles();
+      case 'purge-builder-sessions': {
+        const cutoff = new Date(deps.clock.now().getTime() - deps.builderRetentionDays * 86_400_000);
+        const res = await deps.builder.purgeUpdatedBefore(cutoff);
+        return { purged: res.count };
+      }
     }
   };
 }

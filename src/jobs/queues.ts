@@ -3,9 +3,11 @@ import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import type { RunJobState } from '../services/runs/reconciler.js';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' | 'sweep-orphan-files' };
+  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' | 'sweep-orphan-files' | 'purge-builder-sessions' };
   runs: { runId: number };
   schedules: { task: 'tick' };
+  /** One piece of Agent Builder work: the session's first draft (step 1) or a refinement (step > 1). */
+  builder: { sessionId: string; step: number };
 }
 export type QueueName = keyof QueuePayloads;
 
@@ -168,3 +170,20 @@ export function createRunScheduler(queue: TypedQueue<'runs'>, opts: { timeoutMs?
   };
 }
 export type RunQueueScheduler = ReturnType<typeof createRunScheduler>;
+
+/** Deterministic job id of one Agent Builder step (no `:`, not all digits). */
+export const builderJobId = (sessionId: string, step: number) => `builder-${sessionId}-s${step}`;
+
+/** The queue side of the Agent Builder: one job per step, removable while it waits. */
+export function createBuilderScheduler(queue: TypedQueue<'builder'>) {
+  return {
+    async enqueueStep(sessionId: string, step: number): Promise<void> {
+      await queue.add('build', { sessionId, step }, { jobId: builderJobId(sessionId, step), attempts: 1 });
+    },
+    async removeStep(sessionId: string, step: number): Promise<void> {
+      const job = await queue.getJob(builderJobId(sessionId, step));
+      // An active job cannot be removed; the worker aborts it when it hears of the stop.
+      await job?.remove().catch(() => {});
+    },
+  };
+}

@@ -22,6 +22,11 @@ import { createRunChildPool } from './run-child-pool.js';
 import { createRunSignals } from './run-signals.js';
 import { createRunsProcessor } from './runs.processor.js';
 import { createSchedulesProcessor } from './schedules.processor.js';
+import { Redis } from 'ioredis';
+import { createBuilderRepository } from '../services/builder/builder.repository.js';
+import { createBuilderWorkService } from '../services/builder/builder-work.service.js';
+import { createEventsPublisher, createEventsSubscriber } from '../services/builder/events-bus.js';
+import { createBuilderProcessor } from './builder.processor.js';
 
 export interface WorkerRuntime {
   /**
@@ -96,8 +101,19 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       name: 'expire-credits',
       data: { task: 'expire-credits' },
     });
+    await maintenanceQueue.upsertJobScheduler('purge-builder-sessions', { every: 3600_000 }, {
+      name: 'purge-builder-sessions',
+      data: { task: 'purge-builder-sessions' },
+    });
   }
   await declareSchedulers();
+
+  // Agent Builder: its own queue; stops are heard on the sessions channel.
+  const builderRepo = createBuilderRepository(db);
+  const builderPublisherRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  builderPublisherRedis.on('error', (err) => log.warn({ err: { message: err.message } }, 'builder redis error'));
+  const builderSubscriber = createEventsSubscriber(config.redisUrl, config.redisPrefix, (err) => log.warn({ err: { message: err.message } }, 'builder subscriber error'));
+  const builderWork = createBuilderWorkService({ repo: builderRepo, publisher: createEventsPublisher(builderPublisherRedis, config.redisPrefix), clock, config });
 
   const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency, maxOldSpaceMb: config.runs.processMaxOldSpaceMb });
   pool.warm(config.runs.warmProcesses);
@@ -112,6 +128,8 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         settlement,
         sweepOrphanFiles: createOrphanFileSweep({ repo, storage: new LocalStorage(config.storageDir) }),
         creditExpiry: createCreditExpiry({ credits, clock }),
+        builder: builderRepo,
+        builderRetentionDays: config.builder.retentionDays,
       }), { connection, prefix, concurrency: 1 }),
     // One Run queue per server group this worker serves (WORKER_SERVER_GROUPS), plus the default one.
     ...runQueues.map((name) => new Worker(name, runsProcessor.process, {
@@ -124,6 +142,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       maxStalledCount: 1,
     })),
     new Worker('schedules', createSchedulesProcessor({ firing }), { connection, prefix, concurrency: 1 }),
+    new Worker('builder', createBuilderProcessor({ work: builderWork, subscriber: builderSubscriber }), { connection, prefix, concurrency: config.builder.workerConcurrency }),
   ];
   for (const w of workers) {
     w.on('error', (err) => log.error({ err, queue: w.name }, 'worker error'));
@@ -165,6 +184,8 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       if (handBack) clearTimeout(handBack);
       await step('run processes', () => pool.close());
       await step('run signals', () => signals.close());
+      await step('builder subscriber', () => builderSubscriber.close());
+      await step('builder publisher', () => builderPublisherRedis.quit());
       await Promise.all([
         step('maintenance queue', () => maintenanceQueue.close()),
         step('runs queue', () => runsQueue.close()),

@@ -11,6 +11,7 @@ import { SchedulePageSchema, ScheduleSchema, UpcomingScheduleSchema } from './sc
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
 import { billingModelSchemas } from './billing.js';
+import { BuilderEventSchema, BuilderEventsSchema, BuilderSessionSchema } from './agent-builder.js';
 
 export const modelSchemas: TSchema[] = [
   ProblemDetailsSchema,
@@ -39,6 +40,9 @@ export const modelSchemas: TSchema[] = [
   SchedulePageSchema,
   UpcomingScheduleSchema,
   ...billingModelSchemas,
+  BuilderSessionSchema,
+  BuilderEventSchema,
+  BuilderEventsSchema,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */

@@ -133,9 +133,9 @@ describe('Redis restarted without its data', () => {
     try {
       const schedulers = await waitFor(async () => {
         const list = await maintenance.getJobSchedulers();
-        return list.length === 4 ? list : null;
+        return list.length === 6 ? list : null;
       }, 60_000, 250);
-      expect(schedulers.map((s) => s.key).sort()).toEqual(['purge-expired-tokens', 'reconcile-runs', 'settle-runs', 'sweep-orphan-files']);
+      expect(schedulers.map((s) => s.key).sort()).toEqual(['expire-credits', 'purge-builder-sessions', 'purge-expired-tokens', 'reconcile-runs', 'settle-runs', 'sweep-orphan-files']);
     } finally {
       await maintenance.close();
     }

@@ -1,0 +1,43 @@
+// Composition of the Agent Builder for the API process: `app.builder`. The queue and the
+// subscriber connection open on first use.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createBuilderScheduler, createQueue, redisConnection } from '../../jobs/queues.js';
+import { createBuilderRepository } from './builder.repository.js';
+import { createBuilderService, type BuilderService } from './builder.service.js';
+import { createEventsPublisher, createEventsSubscriber } from './events-bus.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    builder: BuilderService;
+  }
+}
+
+// Registered after the access and agents modules, whose services it uses.
+export default fp(async function builderModule(app: FastifyInstance) {
+  let queue: ReturnType<typeof createQueue<'builder'>> | undefined;
+  const scheduler = () => createBuilderScheduler((queue ??= createQueue('builder', redisConnection(app.config.redisUrl), app.config.redisPrefix)));
+  const subscriber = createEventsSubscriber(app.config.redisUrl, app.config.redisPrefix, (err) => app.log.warn({ err: { message: err.message } }, 'builder subscriber error'));
+  app.decorate(
+    'builder',
+    createBuilderService({
+      repo: createBuilderRepository(app.db),
+      access: app.access,
+      agents: app.agents,
+      queue: {
+        enqueueStep: (sessionId, step) => scheduler().enqueueStep(sessionId, step),
+        removeStep: (sessionId, step) => scheduler().removeStep(sessionId, step),
+      },
+      publisher: createEventsPublisher(app.redis, app.config.redisPrefix),
+      subscriber,
+      clock: app.clock,
+      config: app.config,
+    }),
+  );
+  // In-flight long polls answer at once, so closing does not wait for them.
+  app.addHook('preClose', async () => subscriber.releaseAll());
+  app.addHook('onClose', async () => {
+    await queue?.close();
+    await subscriber.close();
+  });
+});

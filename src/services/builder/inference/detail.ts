@@ -1,0 +1,75 @@
+// Detail pages: finds, on a record's own page, the element holding a value the list page lacks
+// (a description, a SKU...), by its class, id or itemprop first and by its content otherwise, and
+// keeps a selector only when it finds a value on every detail page tried.
+import type { CheerioAPI } from 'cheerio';
+import type { AgentField } from '../../../engine/definition.js';
+import { CONCEPT_WORDS, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { cssString, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
+import { normalizeText } from './structure.js';
+
+export interface DetailRequest {
+  /** The field name to give it. */
+  name: string;
+  concept: Concept | undefined;
+  /** The word the user used. */
+  word: string;
+}
+
+function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
+  const words = new Set([request.word, ...(request.concept ? CONCEPT_WORDS[request.concept] : [])]);
+  const out: string[] = [];
+  $('body *').each((_, node) => {
+    const el = node as Element;
+    if (['script', 'style', 'a', 'nav', 'header', 'footer'].includes(el.name)) return;
+    for (const a of NAMING_ATTRIBUTES) {
+      const v = el.attribs[a];
+      if (v && tokenWords(v).some((w) => words.has(w) || (conceptOfWord(w) !== undefined && conceptOfWord(w) === request.concept))) out.push(`[${a}=${cssString(v)}]`);
+    }
+    const id = el.attribs.id;
+    if (id && /^[A-Za-z][\w-]*$/.test(id) && tokenWords(id).some((w) => words.has(w))) out.push(`#${id}`);
+    for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
+  });
+  if (request.concept === 'title') out.push('h1');
+  if (request.concept === 'description') {
+    out.push('meta[name="description"]');
+    // The longest paragraph of the main content.
+    const paragraphs = $('main p, article p, body p').toArray() as Element[];
+    paragraphs.sort((a, b) => normalizeText($(b).text()).length - normalizeText($(a).text()).length);
+    const longest = paragraphs[0];
+    if (longest) {
+      const cls = stableClasses(longest);
+      if (cls.length > 0) out.push(`p.${cls[0]}`);
+      out.push('main p', 'article p');
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** A field for each request that every given detail page has a value for; the rest are left out. */
+export function inferDetailFields(pages: CheerioAPI[], requests: DetailRequest[]): { fields: AgentField[]; missing: DetailRequest[] } {
+  const fields: AgentField[] = [];
+  const missing: DetailRequest[] = [];
+  if (pages.length === 0) return { fields, missing: requests };
+  for (const request of requests) {
+    let chosen: AgentField | null = null;
+    for (const selector of selectorsFor(pages[0], request)) {
+      const attribute = selector.startsWith('meta') ? 'content' : undefined;
+      const ok = pages.every(($) => {
+        try {
+          const el = $(selector).first();
+          const value = attribute ? el.attr(attribute) : el.text();
+          return normalizeText(value ?? '') !== '';
+        } catch {
+          return false;
+        }
+      });
+      if (ok) {
+        chosen = { name: request.name, selector, ...(attribute ? { attribute } : {}), transform: request.concept === 'price' ? 'number' : 'trim' };
+        break;
+      }
+    }
+    if (chosen) fields.push(chosen);
+    else missing.push(request);
+  }
+  return { fields, missing };
+}

@@ -1,0 +1,87 @@
+// Stable CSS selectors: classes that look generated (CSS modules, CSS-in-JS hashes) or describe a
+// state are never used, and a position (:nth-of-type) only when no class or attribute tells the
+// elements apart.
+import type { Cheerio } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+
+export type { Element };
+
+const STATE_CLASSES = new Set([
+  'active', 'selected', 'current', 'odd', 'even', 'first', 'last', 'hover', 'focus', 'open', 'closed', 'visible', 'hidden',
+  'show', 'hide', 'clearfix', 'clear', 'disabled', 'enabled', 'is-active', 'is-selected', 'in', 'fade', 'collapse', 'collapsed',
+  'lazy', 'lazyload', 'lazyloaded', 'loaded', 'js', 'no-js', 'featured', 'highlight', 'highlighted', 'new', 'sale', 'sponsored-hidden',
+  // Values written as classes ("star-rating Three") differ between records of one list.
+  'zero', 'one', 'two', 'three', 'four', 'five', 'half',
+]);
+
+/** A class name that a build tool generated, or that changes with state: not a stable hook. */
+export function isUnstableClass(name: string): boolean {
+  if (!/^[A-Za-z_-][A-Za-z0-9_-]*$/.test(name)) return true; // Tailwind "md:flex", escapes: not worth quoting
+  if (STATE_CLASSES.has(name.toLowerCase())) return true;
+  if (name.includes('--')) return true; // a BEM modifier varies between records of one list
+  if (/^(css|sc|jsx|emotion|styled|svelte|chakra|mui|tw)-[A-Za-z0-9]+/i.test(name) && /\d/.test(name)) return true;
+  if (/^(css|sc|jsx|svelte)-[a-z0-9]{5,}$/i.test(name)) return true;
+  if (/__[A-Za-z0-9_-]{5,}$/.test(name) && /\d/.test(name.split('__').pop() ?? '')) return true; // CSS modules: Card_title__3xYz1
+  if (/_[A-Za-z0-9]{5,}$/.test(name) && /[0-9]/.test(name) && /[A-Z]/.test(name)) return true;
+  const digits = (name.match(/\d/g) ?? []).length;
+  if (name.length >= 6 && digits >= 3 && digits / name.length > 0.25) return true; // "x7f3a9c"
+  if (/^[a-z]{1,2}[A-Z0-9][A-Za-z0-9]{3,}$/.test(name) && /\d/.test(name)) return true; // "aB3xY"
+  return false;
+}
+
+export function stableClasses(el: Element): string[] {
+  const cls = el.attribs?.class;
+  if (!cls) return [];
+  return [...new Set(cls.split(/\s+/).filter((c) => c !== '' && !isUnstableClass(c)))].sort();
+}
+
+export function isElement(node: AnyNode | null | undefined): node is Element {
+  return !!node && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
+}
+
+/** Attributes that name what an element is, kept in its signature (they outlive hashed classes). */
+const SIGNATURE_ATTRIBUTES = ['data-testid', 'data-test', 'data-qa', 'itemprop', 'data-component-type'];
+
+/** Tag plus stable classes and naming attributes: elements with the same signature look alike. */
+export function signature(el: Element): string {
+  const classes = stableClasses(el);
+  const base = classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
+  const attrs = SIGNATURE_ATTRIBUTES.filter((a) => el.attribs?.[a]).map((a) => `[${a}=${el.attribs[a]}]`);
+  return attrs.length > 0 ? `${base}${attrs.join('')}` : base;
+}
+
+/** The simplest form of one step: tag with its classes, e.g. `div.card`. */
+export function stepSelector(el: Element, classes = stableClasses(el)): string {
+  return classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
+}
+
+export function cssString(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+export function safeFind(scope: Cheerio<AnyNode>, selector: string): Cheerio<Element> | null {
+  try {
+    return scope.find(selector);
+  } catch {
+    return null;
+  }
+}
+
+export function elementChildren(el: Element): Element[] {
+  return (el.children ?? []).filter((c): c is Element => c.type === 'tag');
+}
+
+/** 1-based position among the parent's children of the same tag (for :nth-of-type). */
+export function nthOfType(el: Element): number {
+  const parent = el.parent;
+  if (!parent || !('children' in parent)) return 1;
+  let n = 0;
+  for (const c of parent.children) {
+    if (c.type === 'tag' && (c as Element).name === el.name) n++;
+    if (c === el) return n;
+  }
+  return 1;
+}
+
+/** Attributes whose value names what an element is (schema.org, data hooks, test ids). */
+export const NAMING_ATTRIBUTES = ['itemprop', 'data-field', 'data-testid', 'data-test', 'data-qa', 'data-name', 'name', 'property'];

@@ -1,0 +1,114 @@
+// Pure rules of the Agent Builder: the session state machine, the request examples, the prompt's
+// words, stable classes and pagination recognition.
+import { load } from 'cheerio';
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { FinishBody, MessageBody, StartSessionBody } from '../../src/schemas/agent-builder.js';
+import { nameFromPrompt, urlInPrompt } from '../../src/services/builder/builder.service.js';
+import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { detectPagination } from '../../src/services/builder/inference/pagination.js';
+import { isUnstableClass } from '../../src/services/builder/inference/selectors.js';
+import { assertCanFinish, assertCanMessage, stopDecision } from '../../src/services/builder/session-state.js';
+
+const conflict = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return { status: (err as { statusCode: number }).statusCode, code: (err as { errorCode: string }).errorCode };
+  }
+  return null;
+};
+
+describe('session state machine', () => {
+  it('lets only a ready session take messages and be finished', () => {
+    expect(conflict(() => assertCanMessage('s', 'ready'))).toBeNull();
+    expect(conflict(() => assertCanFinish('s', 'ready'))).toBeNull();
+    for (const status of ['processing', 'completed', 'cancelled', 'error']) {
+      expect(conflict(() => assertCanMessage('s', status))).toEqual({ status: 409, code: 'SESSION_STATE_CONFLICT' });
+      expect(conflict(() => assertCanFinish('s', status))).toEqual({ status: 409, code: 'SESSION_STATE_CONFLICT' });
+    }
+  });
+
+  it('stops processing and ready sessions, ignores ended ones, refuses completed ones', () => {
+    expect(stopDecision('s', 'processing')).toBe('cancel');
+    expect(stopDecision('s', 'ready')).toBe('cancel');
+    expect(stopDecision('s', 'cancelled')).toBe('nothing');
+    expect(stopDecision('s', 'error')).toBe('nothing');
+    expect(conflict(() => stopDecision('s', 'completed'))).toEqual({ status: 409, code: 'SESSION_STATE_CONFLICT' });
+  });
+});
+
+describe('request bodies', () => {
+  it('accept their own documented examples', () => {
+    for (const schema of [StartSessionBody, MessageBody, FinishBody]) {
+      for (const example of schema.examples as unknown[]) expect(Value.Check(schema, example)).toBe(true);
+    }
+  });
+});
+
+describe('prompts', () => {
+  it('finds the URL and the requested words', () => {
+    expect(urlInPrompt('Scrape https://shop.example.com/list?page=1, please.')).toBe('https://shop.example.com/list?page=1');
+    expect(urlInPrompt('no address here')).toBeUndefined();
+    expect(promptRequests('Get the title, price and link of each product').map((r) => [r.word, r.concept])).toEqual([
+      ['title', 'title'],
+      ['price', 'price'],
+      ['link', 'link'],
+    ]);
+    expect(promptRequests('I want the name, cost and photo of every item').map((r) => r.concept)).toEqual(['title', 'price', 'image']);
+    expect(nameFromPrompt('Get the title, price and link of each product on https://x.example/', null)).toBe('Get the title, price and link of each product');
+  });
+});
+
+describe('stable selectors', () => {
+  it('treats generated and state classes as unstable', () => {
+    for (const c of ['css-1k2x9z4', 'sc-bdVaJa', 'Card_title__3xYz1', 'active', 'md:flex', 'item--featured']) expect(isUnstableClass(c), c).toBe(true);
+    for (const c of ['product-card', 'price', 'book__title', 'col-md-4']) expect(isUnstableClass(c), c).toBe(false);
+  });
+});
+
+describe('pagination', () => {
+  const base = 'https://example.com/list?page=2';
+  it.each([
+    ['<a rel="next" href="?page=3">Older</a>', 'a[rel~="next"]'],
+    ['<a class="next-page" href="?page=3">→</a>', 'a.next-page'],
+    ['<a href="?page=1">Back</a><a href="?page=3">Next »</a>', 'a:contains("Next »")'],
+    ['<ul><li><a href="?page=1">1</a></li><li class="active"><span>2</span></li><li><a href="?page=3">3</a></li></ul>', 'li.active + li a'],
+  ])('recognises %s', (html, selector) => {
+    expect(detectPagination(load(`<body>${html}</body>`), base)).toMatchObject({ selector, nextUrl: 'https://example.com/list?page=3' });
+  });
+
+  it('never goes back to an earlier page', () => {
+    expect(detectPagination(load('<body><a href="?page=1">Next</a></body>'), base)).toBeNull();
+  });
+});
+
+describe('a prompt that names no field', () => {
+  it('gets the meaningful fields once each, named by labels and concepts, without secondary links', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const rows = Array.from({ length: 5 }, (_, i) => `<tr><td><a href="/c/${i}">City ${i}</a></td><td>${1000 + i}</td></tr>`).join('');
+    const table = load(`<body><table><thead><tr><th>City</th><th>Population</th></tr></thead><tbody>${rows}</tbody></table></body>`);
+    const tableDraft = await proposeDraft({ page: { $: table, url: 'https://example.com/' }, prompt: 'Scrape this page for me please', fetchPage: async () => null });
+    expect(tableDraft.definition.list.fields.map((f) => f.name)).toEqual(['city', 'link', 'population']);
+
+    const cards = Array.from({ length: 4 }, (_, i) => `<div class="card"><a class="thumb" href="/p/${i}"><img src="/i/${i}.jpg"></a><h3><a href="/p/${i}">Item ${i}</a></h3><p class="byline">By <span class="author">Ann ${i}</span></p><a class="cart" href="/cart?add=${i}">Add to cart</a></div>`).join('');
+    const page = load(`<body><div class="cards">${cards}</div></body>`);
+    const draft = await proposeDraft({ page: { $: page, url: 'https://example.com/' }, prompt: 'Scrape this page for me please', fetchPage: async () => null });
+    expect(draft.definition.list.fields.map((f) => f.name)).toEqual(['image', 'title', 'link', 'author']);
+    expect(draft.definition.list.fields.find((f) => f.name === 'author')?.selector).toBe('span.author');
+  });
+});
+
+describe('values the engine cannot turn into numbers', () => {
+  it('keeps a rating written as classes and a decimal-comma price as text', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const words = ['One', 'Two', 'Three', 'Four', 'Five'];
+    const items = words.map((w, i) => `<article class="pod"><h3><a href="/b/${i}">Book ${i}</a></h3><p class="star-rating ${w}"><i class="icon-star"></i></p><p class="price">€ ${10 + i},99</p></article>`).join('');
+    const draft = await proposeDraft({ page: { $: load(`<body><section>${items}</section></body>`), url: 'https://example.com/' }, prompt: 'title, price and rating of each book', fetchPage: async () => null });
+    expect(draft.definition.list.fields).toEqual([
+      { name: 'title', selector: 'a', transform: 'trim', required: true },
+      { name: 'price', selector: 'p.price', transform: 'trim' },
+      { name: 'rating', selector: 'p.star-rating', attribute: 'class', transform: 'trim' },
+    ]);
+  });
+});
