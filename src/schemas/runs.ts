@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, ParallelExportSchema } from './common.js';
+import { DateTime, IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput } from './common.js';
 
 export const RunSchema = Type.Object(
   {
@@ -43,8 +43,8 @@ export const StartRunBody = Type.Object(
     parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
     parallelMaxConcurrency: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
     parallelExport: Type.Optional(Nullable(ParallelExportInput)),
-    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: '0 or less means unset.' }))),
-    timeout: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Synchronous start: seconds to wait (default 60, at most 300).' }))),
+    proxyPoolId: Type.Optional(ProxyPoolIdInput()),
+    timeout: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Synchronous start: seconds to wait (default 60, at most 300).' }))),
     isExclusive: Type.Optional(Nullable(Type.Boolean({ default: true }))),
     isWaitOnFailure: Type.Optional(Nullable(Type.Boolean({ default: false }))),
     isRunSynchronously: Type.Optional(Nullable(Type.Boolean({ default: false }))),
@@ -59,7 +59,7 @@ export const RunAllBody = Type.Object(
     inputParameters: Type.Optional(Nullable(Type.String())),
     parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
     isExclusive: Type.Optional(Nullable(Type.Boolean())),
-    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: '0 or less means unset.' }))),
+    proxyPoolId: Type.Optional(ProxyPoolIdInput()),
     logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
     logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   },
@@ -87,3 +87,8 @@ export const RunAllResultSchema = Type.Object(
 );
 
 export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
+
+export const RunListQuery = Type.Object({
+  maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).' })),
+  ...PagingQuery,
+});
