@@ -21,10 +21,6 @@ function toSpaceView(s: SpaceRow): SpaceView {
   };
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === 'P2002';
-}
-
 export function createSpacesService(deps: {
   repo: SpacesRepository;
   access: Pick<AccessService, 'requireSpace' | 'readableSpaceIds'>;
@@ -63,19 +59,15 @@ export function createSpacesService(deps: {
       const name = input.name.trim();
       // Names are unique per organization ignoring case, so that search by name is unambiguous.
       if (await repo.findSpaceNamedLike(principal.organizationId, name)) throw new ConflictError(`A space named '${name}' already exists.`);
-      try {
-        const space = await repo.createSpace({
-          organizationId: principal.organizationId,
-          name,
-          description: input.description ?? '',
-          isDefaultAccess: input.isDefaultAccess ?? false,
-          at: clock.now(),
-        });
-        return toSpaceView(space);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError(`A space named '${name}' already exists.`);
-        throw err;
-      }
+      // Two concurrent creations of the same name: the unique key's 409 (src/db/prisma.ts).
+      const space = await repo.createSpace({
+        organizationId: principal.organizationId,
+        name,
+        description: input.description ?? '',
+        isDefaultAccess: input.isDefaultAccess ?? false,
+        at: clock.now(),
+      });
+      return toSpaceView(space);
     },
 
     /** Adds a member or changes their role (upsert). A user of another organization is not found. */
