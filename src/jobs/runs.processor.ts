@@ -4,6 +4,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
+import { internalRunFailure } from '../services/runs/run-errors.js';
 import type { ChildMessage, ChildResult, ParentMessage } from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from './queues.js';
 import type { RunChildPool } from './run-child-pool.js';
@@ -116,9 +117,13 @@ export function createRunsProcessor(deps: { execution: RunExecutionService; log:
       await execution.killed(runId);
       return { status: 'killed' };
     }
+    // The child's own error text stays in the log; the Run says where to find it (issue 8 item 9).
+    if (childError !== null) log.error({ runId, childError }, 'run process failed');
     const message = timedOut
       ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
-      : `The run process failed: ${childError ?? `it exited with code ${exitCode}`}.`;
+      : childError !== null
+        ? internalRunFailure(runId)
+        : `The run process ended unexpectedly (exit code ${exitCode}).`;
     await execution.failOrRetry(runId, message);
     return { status: 'failed' };
   };

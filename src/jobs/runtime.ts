@@ -32,6 +32,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     clock,
     config,
     scheduler: createRunScheduler(runsQueue),
+    log,
   });
 
   await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput } from './common.js';
 
 export const RunSchema = Type.Object(
@@ -23,6 +23,7 @@ export const RunSchema = Type.Object(
   },
   { $id: 'Run' },
 );
+export type RunModel = Static<typeof RunSchema>;
 
 export const RunFileSchema = Type.Object(
   {
@@ -34,6 +35,7 @@ export const RunFileSchema = Type.Object(
   },
   { $id: 'RunFile' },
 );
+export type RunFileModel = Static<typeof RunFileSchema>;
 
 const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({ ...Type.Ref(ParallelExportSchema), 'x-aliases': { separate: 'Separated' } });
 
@@ -53,6 +55,7 @@ export const StartRunBody = Type.Object(
   },
   { additionalProperties: false, title: 'StartRunRequest' },
 );
+export type StartRunInput = Static<typeof StartRunBody>;
 
 export const RunAllBody = Type.Object(
   {
@@ -65,6 +68,7 @@ export const RunAllBody = Type.Object(
   },
   { additionalProperties: false, title: 'RunAllRequest' },
 );
+export type RunAllInput = Static<typeof RunAllBody>;
 
 export const RunAllResultSchema = Type.Object(
   {
@@ -79,12 +83,14 @@ export const RunAllResultSchema = Type.Object(
         agentName: Type.String(),
         success: Type.Boolean(),
         runId: Nullable(Type.Integer()),
+        errorCode: Nullable(Type.String({ description: 'Why this Agent did not start, as a single start would answer it (see docs/errors.md); null on success.' })),
         errorMessage: Nullable(Type.String()),
       }),
     ),
   },
   { $id: 'RunAllResult' },
 );
+export type RunAllResult = Static<typeof RunAllResultSchema>;
 
 export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
 

@@ -130,6 +130,6 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: RunAllBody,
       response: { 200: Type.Ref(RunAllResultSchema), ...errorResponses(400, 401, 403, 404, 429) },
     },
-  }, async (req) => app.runs.runAll(principalOf(req), req.params.spaceId, req.body));
+  }, async (req) => app.runs.runAll(principalOf(req), req.params.spaceId, req.body, { requestId: req.id, log: req.log }));
 };
 export default runsRoutes;

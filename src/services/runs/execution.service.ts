@@ -7,6 +7,7 @@ import { resolveInputRows, type AgentDefinition, type ExtractionStats } from '..
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import type { ChildResult, ChildStartPayload } from './run-protocol.js';
+import { internalRunFailure, RunSetupError } from './run-errors.js';
 import type { RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
@@ -22,7 +23,14 @@ export interface RunScheduler {
   enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>;
 }
 
-export function createRunExecutionService(deps: { repo: RunsRepository; clock: Clock; config: ExecutionConfig; scheduler: RunScheduler }) {
+export function createRunExecutionService(deps: {
+  repo: RunsRepository;
+  clock: Clock;
+  config: ExecutionConfig;
+  scheduler: RunScheduler;
+  /** Where exceptions that a Run's errorMessage must not quote are written. */
+  log?: { error(obj: object, msg: string): void };
+}) {
   const { repo, clock, config, scheduler } = deps;
 
   async function failOrRetry(runId: number, message: string) {
@@ -76,7 +84,7 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
       try {
         const agent = await repo.findAgentWithDefinition(run.agentId);
         const version = agent ? await repo.findAgentVersion(run.agentId, run.agentVersion) : null;
-        if (!agent || !version) throw new Error('The Agent or its definition no longer exists.');
+        if (!agent || !version) throw new RunSetupError('The Agent or its definition no longer exists.');
         const definition = openDefinitionSecrets(version.definition as unknown as AgentDefinition, config.encryptionKey);
         const params = definition.parameters ?? [];
         const sent = openSentParameters(config.encryptionKey, run.inputParameters);
@@ -87,7 +95,7 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
         let proxyUrl: string | undefined;
         if (run.proxyPoolId) {
           const pool = await repo.findProxyPool(run.proxyPoolId);
-          if (!pool) throw new Error(`Proxy pool ${run.proxyPoolId} no longer exists.`);
+          if (!pool) throw new RunSetupError(`Proxy pool ${run.proxyPoolId} no longer exists.`);
           const proxies = JSON.parse(unseal(config.encryptionKey, pool.proxies)) as string[];
           proxyUrl = proxies[(run.id + run.retryCount) % proxies.length];
           if (proxyUrl) secrets.push(proxyUrl);
@@ -112,7 +120,8 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
           },
         };
       } catch (err) {
-        await failOrRetry(runId, (err as Error).message);
+        if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
+        await failOrRetry(runId, err instanceof RunSetupError ? err.message : internalRunFailure(runId));
         return null;
       }
     },
