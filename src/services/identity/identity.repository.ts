@@ -5,7 +5,6 @@ type Tx = Prisma.TransactionClient | Db;
 
 export function createIdentityRepository(db: Db) {
   return {
-    db,
     createOrganization(name: string, tx: Tx = db) {
       return tx.organization.create({ data: { name } });
     },
@@ -77,6 +76,16 @@ export function createIdentityRepository(db: Db) {
     },
     createCreditGrant(data: { organizationId: number; amount: number; expiresAt: Date | null; message: string }, tx: Tx = db) {
       return tx.creditGrant.create({ data: { ...data, remaining: data.amount } });
+    },
+    /** The user that owns seeded data: the organization's first admin (else its first user). */
+    findOrganizationOwner(organizationId: number, tx: Tx = db) {
+      return tx.user.findFirst({ where: { organizationId }, orderBy: [{ role: 'asc' }, { id: 'asc' }] });
+    },
+    createSpaces(rows: Array<{ organizationId: number; name: string; description: string }>, tx: Tx = db) {
+      return tx.space.createManyAndReturn({ data: rows, select: { id: true } });
+    },
+    transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+      return db.$transaction(fn);
     },
   };
 }

@@ -9,7 +9,6 @@ import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { parseSentParameters } from './input-parameters.js';
-import type { RunsRepository } from './runs.repository.js';
 
 /** Starts in flight at once: each holds a connection for a few queries and one transaction. */
 export const RUN_ALL_CONCURRENCY = 4;
@@ -36,7 +35,7 @@ export interface RunAllContext {
 export async function runAll(
   deps: {
     access: Pick<AccessService, 'requireSpace'>;
-    repo: Pick<RunsRepository, 'listSpaceAgents'>;
+    repo: { listSpaceAgents(spaceId: number): Promise<Array<{ id: number; name: string }>> };
     proxyPools: Pick<ProxyPoolOwnership, 'resolve'>;
     start: (agentId: number, input: RunAllInput) => Promise<{ id: number }>;
   },
