@@ -203,5 +203,5 @@ describe('fuzzing every route of the OpenAPI description', () => {
       );
     }
     expect(failures).toEqual([]);
-  });
+  }, 300_000);
 });

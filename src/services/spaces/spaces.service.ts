@@ -1,6 +1,7 @@
 // The rules of Spaces: which ones a caller sees, finding one by name, creating them and granting
 // membership (org admins only). Access decisions go through the access service (design.md section 2).
 import type { Clock } from '../../lib/clock.js';
+import type { AddMemberInput, CreateSpaceInput } from '../../schemas/spaces.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessService } from '../access/access.service.js';
 import { requireAdmin } from '../identity/api-keys.service.js';
@@ -54,7 +55,7 @@ export function createSpacesService(deps: {
       return repo.listSpaceAgents(spaceId);
     },
 
-    async create(principal: Principal, input: { name: string; description?: string; isDefaultAccess?: boolean }): Promise<SpaceView> {
+    async create(principal: Principal, input: CreateSpaceInput): Promise<SpaceView> {
       requireAdmin(principal);
       const name = input.name.trim();
       // Names are unique per organization ignoring case, so that search by name is unambiguous.
@@ -71,7 +72,7 @@ export function createSpacesService(deps: {
     },
 
     /** Adds a member or changes their role (upsert). A user of another organization is not found. */
-    async addMember(principal: Principal, spaceId: number, input: { userId: number; role: 'reader' | 'editor' }) {
+    async addMember(principal: Principal, spaceId: number, input: AddMemberInput) {
       requireAdmin(principal);
       await access.requireSpace(principal, spaceId, 'write');
       const user = await repo.findUser(input.userId);
