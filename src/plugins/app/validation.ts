@@ -42,7 +42,11 @@ export function withIntegerBounds<T>(schema: T): T {
 // An unpaired high or low surrogate: JSON.stringify writes it as `\udXXX`, which jsonb refuses.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// Cheap pre-check: almost every string has neither a NUL nor a surrogate.
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
 function unsafeReason(text: string): string | null {
+  if (!SUSPECT.test(text)) return null;
   if (text.includes('\u0000')) return 'must not contain NUL characters (U+0000)';
   if (LONE_SURROGATE.test(text)) return 'must not contain unpaired UTF-16 surrogates';
   return null;
@@ -51,26 +55,36 @@ function unsafeReason(text: string): string | null {
 const pointerEscape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1').replace(/\u0000/g, '\\u0000');
 
 /** The first string (or property name) PostgreSQL would refuse, as an Ajv-style error. */
-export function findUnsafeText(value: unknown, path = '', depth = 0): ErrorObject | null {
-  if (typeof value === 'string') {
-    const reason = unsafeReason(value);
-    return reason ? { instancePath: path, schemaPath: '#', keyword: 'safeText', params: {}, message: reason } : null;
-  }
+export function findUnsafeText(value: unknown): ErrorObject | null {
+  // The path is built only for the value found: most bodies have none, and large ones have thousands of strings.
+  const path: string[] = [];
+  const found = scan(value, path, 0);
+  if (!found) return null;
+  const instancePath = path.reverse().map((k) => `/${pointerEscape(k)}`).join('');
+  return { instancePath, schemaPath: '#', keyword: 'safeText', params: {}, message: found };
+}
+
+function scan(value: unknown, path: string[], depth: number): string | null {
+  if (typeof value === 'string') return unsafeReason(value);
   if (depth > 64 || !value || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnsafeText(value[i], `${path}/${i}`, depth + 1);
-      if (found) return found;
+      const found = scan(value[i], path, depth + 1);
+      if (found) {
+        path.push(String(i));
+        return found;
+      }
     }
     return null;
   }
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+  for (const key in value as Record<string, unknown>) {
     const reason = unsafeReason(key);
-    if (reason) {
-      return { instancePath: path, schemaPath: '#', keyword: 'safeText', params: {}, message: `has a property name that ${reason}` };
+    if (reason) return `has a property name that ${reason}`;
+    const found = scan((value as Record<string, unknown>)[key], path, depth + 1);
+    if (found) {
+      path.push(key);
+      return found;
     }
-    const found = findUnsafeText(v, `${path}/${pointerEscape(key)}`, depth + 1);
-    if (found) return found;
   }
   return null;
 }
