@@ -47,8 +47,9 @@ export const INT32_MAX = 2147483647;
 export const Int32 = (options: { description?: string; minimum?: number; maximum?: number; default?: number } = {}) =>
   Type.Integer({ format: 'int32', minimum: INT32_MIN, maximum: INT32_MAX, ...options });
 
+/** A positive id; every id column is an int32 (the spec says so for agentId, proxyPoolId, serverGroupId). */
 export const IdParam = (name: string, description?: string) =>
-  Type.Integer({ minimum: 1, maximum: INT32_MAX, description: description ?? `${name} identifier` });
+  Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX, description: description ?? `${name} identifier` });
 
 /** A proxy pool chosen in a request (service-spec: proxyPoolId is an int32); 0 or less means none. */
 export const ProxyPoolIdInput = (description = '0 or less means unset.') => Nullable(Int32({ description }));
