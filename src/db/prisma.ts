@@ -30,7 +30,7 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** Translates the errors the data layer owns; everything else passes through unchanged. */
-export function translateDatabaseError(err: unknown, model?: string): unknown {
+function translateDatabaseError(err: unknown, model?: string): unknown {
   const modelName = model ?? ((err as { meta?: { modelName?: unknown } } | null)?.meta?.modelName as string | undefined);
   return isUniqueViolation(err) ? new UniqueViolationError(modelName) : err;
 }

@@ -12,11 +12,10 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyServerOptions } from 'fastify';
+import { INT32_MAX, INT32_MIN } from '../../schemas/common.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-export const INT32_MIN = -2147483648;
-export const INT32_MAX = 2147483647;
 
 type Schema = Record<string, unknown>;
 
@@ -26,7 +25,7 @@ function isIntegerSchema(schema: Schema): boolean {
 }
 
 /** A copy of the schema where every unbounded integer gets the int32 (or int64-safe) range. */
-export function withIntegerBounds<T>(schema: T): T {
+function withIntegerBounds<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map((s) => withIntegerBounds(s)) as T;
   if (!schema || typeof schema !== 'object') return schema;
   const out: Schema = {};
@@ -55,7 +54,7 @@ function unsafeReason(text: string): string | null {
 const pointerEscape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1').replace(/\u0000/g, '\\u0000');
 
 /** The first string (or property name) PostgreSQL would refuse, as an Ajv-style error. */
-export function findUnsafeText(value: unknown): ErrorObject | null {
+function findUnsafeText(value: unknown): ErrorObject | null {
   // The path is built only for the value found: most bodies have none, and large ones have thousands of strings.
   const path: string[] = [];
   const found = scan(value, path, 0);
