@@ -12,7 +12,7 @@ import infraPlugin from './plugins/app/infra.js';
 import rateLimitPlugin from './plugins/app/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import underPressurePlugin from './plugins/external/under-pressure.js';
-import { installValidators } from './plugins/app/validation.js';
+import { buildValidator } from './plugins/app/validation.js';
 import healthRoutes from './routes/health/index.js';
 import agentsRoutes from './routes/agents/index.js';
 import oauthRoutes from './routes/oauth/index.js';
@@ -68,10 +68,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of modelSchemas) app.addSchema(schema);
-  installValidators(app, modelSchemas);
 
   await app.register(infraPlugin, { config, clock: opts.clock });
   await app.register(errorsPlugin);

@@ -1,15 +1,58 @@
-// The Prisma client over node-postgres (driver adapter): no engine binary at run time.
+// The Prisma client over node-postgres (driver adapter): no engine binary at run time. Database
+// errors that are the caller's doing are translated here, once, for every repository: a unique
+// violation becomes a ConflictError (409 CONFLICT) whichever query or transaction hit it.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { ConflictError } from '../lib/errors.js';
 
 export type Db = PrismaClient;
 export type { Prisma } from '../generated/prisma/client.js';
+
+/** What a duplicate means to the caller, per model whose unique keys a request can collide with. */
+const DUPLICATE_MESSAGES: Record<string, string> = {
+  User: 'A user with this email already exists.',
+  Space: 'A space with this name already exists in the organization.',
+  ProxyPool: 'A proxy pool with this name already exists in the organization.',
+};
+
+/** A unique violation (Prisma P2002; 23505 from a raw query), as the ConflictError callers get. */
+export class UniqueViolationError extends ConflictError {
+  constructor(readonly model: string | undefined) {
+    super((model && DUPLICATE_MESSAGES[model]) ?? 'The change conflicts with an existing record (a unique value is already taken).');
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } } | null;
+  if (e?.code === 'P2002') return true;
+  const cause = e?.meta?.driverAdapterError?.cause;
+  return e?.code === 'P2010' && (e.meta?.code === '23505' || cause?.originalCode === '23505' || cause?.kind === 'UniqueConstraintViolation');
+}
+
+/** Translates the errors the data layer owns; everything else passes through unchanged. */
+function translateDatabaseError(err: unknown, model?: string): unknown {
+  const modelName = model ?? ((err as { meta?: { modelName?: unknown } } | null)?.meta?.modelName as string | undefined);
+  return isUniqueViolation(err) ? new UniqueViolationError(modelName) : err;
+}
 
 export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): PrismaClient {
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 });
   // Under a burst, a transaction waits for a free connection rather than failing after Prisma's
   // default 2 s; past this it fails and the API answers 503 with Retry-After.
-  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  const client = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  const translated = client.$extends({
+    query: {
+      async $allOperations({ model, args, query }) {
+        try {
+          return await query(args);
+        } catch (err) {
+          throw translateDatabaseError(err, model);
+        }
+      },
+    },
+  });
+  // A query extension changes no types: the extended client is used as the PrismaClient it wraps.
+  return translated as unknown as PrismaClient;
 }
 
 /** Prisma errors that mean "the database is saturated right now": safe to retry. */

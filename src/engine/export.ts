@@ -19,10 +19,20 @@ export interface ExportedFile extends StoredFile {
   records: number;
 }
 
-/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled; null is empty. */
+// OWASP "CSV injection": a spreadsheet treats a cell starting with one of these as a formula.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled; null is empty.
+ * A text that a spreadsheet would run as a formula (starts with =, +, -, @, tab or CR) is
+ * neutralised with a leading apostrophe; numbers, and texts that are plain numbers (-5, +1.5),
+ * are left as they are.
+ */
 export function csvField(value: FieldValue | undefined): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'number' ? String(value) : value;
+  let text = typeof value === 'number' ? String(value) : value;
+  if (typeof value === 'string' && FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { ConcurrencyLimiter } from './limiter.js';
-import { assertPublicTarget, guardedLookup, TargetRefusedError } from './ssrf.js';
+import { assertPublicProxy, assertPublicTarget, guardedLookup, guardedProxyLookup, proxyLabel, TargetRefusedError } from './ssrf.js';
 
 export const MAX_REDIRECTS = 5;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -136,9 +136,12 @@ function findTargetRefused(error: unknown): TargetRefusedError | null {
   return null;
 }
 
-function classifyNetworkError(error: unknown, url: URL): AttemptFailure {
+function classifyNetworkError(error: unknown, url: URL, proxy?: string): AttemptFailure {
   const refused = findTargetRefused(error);
-  if (refused) return new AttemptFailure('target-refused', new TargetRefusedError(url.href, refused.address).message, false);
+  if (refused) {
+    const named = refused.role === 'proxy' ? new TargetRefusedError(proxy ?? refused.url, refused.address, 'proxy') : new TargetRefusedError(url.href, refused.address);
+    return new AttemptFailure('target-refused', named.message, false);
+  }
   const host = url.hostname;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const code = errorCode(error);
@@ -214,6 +217,10 @@ export class HttpClient {
   readonly #options: Required<Omit<HttpClientOptions, 'proxyUrl' | 'onRetry'>> & Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
   readonly #dispatcher: Dispatcher;
   readonly #limiter: ConcurrencyLimiter;
+  /** `host:port` of the proxy, when there is one. */
+  readonly #proxyLabel: string | undefined;
+  /** The proxy's pre-flight check, done once per client (connect-time lookups re-check every connection). */
+  #proxyCheck: Promise<void> | undefined;
 
   constructor(options: HttpClientOptions) {
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -234,18 +241,32 @@ export class HttpClient {
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
     const timeouts = { headersTimeout: requestTimeoutMs, bodyTimeout: requestTimeoutMs, keepAliveTimeout: 10_000 };
     if (options.proxyUrl) {
-      let protocol: string;
+      let proxy: URL;
       try {
-        protocol = new URL(options.proxyUrl).protocol;
+        proxy = new URL(options.proxyUrl);
       } catch {
         // Not quoted: a proxy URL may carry credentials.
         throw new TypeError('proxyUrl is not a valid URL');
       }
-      if (!['http:', 'https:', 'socks5:', 'socks:'].includes(protocol)) {
-        throw new TypeError(`proxyUrl must be an http, https or socks5 URL, not ${protocol}`);
+      if (!['http:', 'https:', 'socks5:', 'socks:'].includes(proxy.protocol)) {
+        throw new TypeError(`proxyUrl must be an http, https or socks5 URL, not ${proxy.protocol}`);
       }
-      // The proxy itself is operator-configured (and may well be private); targets are checked before each hop.
-      this.#dispatcher = new ProxyAgent({ uri: options.proxyUrl, ...timeouts, connect: { timeout: requestTimeoutMs } });
+      this.#proxyLabel = proxyLabel(proxy);
+      // Proxy pools are chosen by tenants, so a proxy obeys the same rule as a target: checked before
+      // the first request (IP literals) and at every connection (names that resolve differently later).
+      // A DNS failure here is left to the connection, which reports it with the proxy's name.
+      if (!options.allowPrivateTargets) {
+        this.#proxyCheck = assertPublicProxy(proxy).catch((error: unknown) => {
+          if (error instanceof TargetRefusedError) throw error;
+        });
+        this.#proxyCheck.catch(() => {});
+      }
+      this.#dispatcher = new ProxyAgent({
+        uri: options.proxyUrl,
+        ...timeouts,
+        connect: { timeout: requestTimeoutMs },
+        ...(options.allowPrivateTargets ? {} : { proxyTls: { lookup: guardedProxyLookup } }),
+      });
     } else {
       this.#dispatcher = new Agent({
         ...timeouts,
@@ -280,7 +301,7 @@ export class HttpClient {
         outcome = await this.#attempt(url);
       } catch (error) {
         if (signal.aborted) return this.#aborted(url, attempt);
-        outcome = error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url));
+        outcome = error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), this.#proxyLabel);
       } finally {
         release?.();
       }
@@ -324,10 +345,11 @@ export class HttpClient {
         throw new AttemptFailure('invalid-url', `${current.href} is not an http(s) URL`, false);
       }
       try {
+        if (this.#proxyCheck) await this.#proxyCheck;
         await this.#options.checkTarget(current);
       } catch (error) {
         if (error instanceof TargetRefusedError) throw new AttemptFailure('target-refused', error.message, false);
-        throw classifyNetworkError(error, current);
+        throw classifyNetworkError(error, current, this.#proxyLabel);
       }
       let response: RawResponse;
       try {
@@ -335,7 +357,7 @@ export class HttpClient {
       } catch (error) {
         // Name the hop that failed, not the URL first asked for.
         if (error instanceof AttemptFailure || this.#options.signal.aborted) throw error;
-        throw classifyNetworkError(error, current);
+        throw classifyNetworkError(error, current, this.#proxyLabel);
       }
       const location = REDIRECT_STATUSES.has(response.status) ? header(response.headers, 'location') : null;
       if (location !== null) {

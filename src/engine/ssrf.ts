@@ -79,11 +79,22 @@ function classifyIpv6(groups: number[]): AddressKind {
   // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form reach IPv4 hosts.
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return embeddedV4(groups[6], groups[7]);
   if (firstSixZero) return embeddedV4(groups[6], groups[7]);
-  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) also carry an IPv4 destination.
+  // IPv4-translated (SIIT, ::ffff:0:a.b.c.d) reaches an IPv4 host too.
+  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0) return embeddedV4(groups[6], groups[7]);
+  // Well-known NAT64 (64:ff9b::/96, RFC 6052) and 6to4 (2002::/16, RFC 3056) carry an IPv4 destination.
   if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) {
     return embeddedV4(groups[6], groups[7]);
   }
+  // Local-use NAT64 (64:ff9b:1::/48, RFC 8215) translates to whatever the local network chose: never public.
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 0x0001) return 'reserved';
   if (groups[0] === 0x2002) return embeddedV4(groups[1], groups[2]);
+  // Teredo (2001:0::/32, RFC 4380): the server's IPv4 follows the prefix, the client's is stored
+  // inverted in the last 32 bits; a private address in either can be reached through it.
+  if (groups[0] === 0x2001 && groups[1] === 0) {
+    const client = embeddedV4(groups[6] ^ 0xffff, groups[7] ^ 0xffff);
+    if (client !== 'public') return client;
+    return embeddedV4(groups[2], groups[3]);
+  }
   if ((groups[0] & 0xfe00) === 0xfc00) return 'unique-local';
   if ((groups[0] & 0xffc0) === 0xfe80) return 'link-local';
   if ((groups[0] & 0xffc0) === 0xfec0) return 'private';
@@ -108,13 +119,23 @@ export function isPrivateAddress(address: string): boolean {
   return classifyAddress(address) !== 'public';
 }
 
+/**
+ * A target or proxy that is not public. The message is the same whether anything listens there or
+ * not: nothing was sent, so open, closed and silent ports cannot be told apart.
+ */
 export class TargetRefusedError extends Error {
   readonly code = 'ERR_TARGET_REFUSED';
   constructor(
+    /** The target URL, or for a proxy its `host:port` (a proxy URL may carry credentials). */
     readonly url: string,
     readonly address: string,
+    readonly role: 'target' | 'proxy' = 'target',
   ) {
-    super(`refused to fetch ${url}: target resolves to a private address (${address}); ${ALLOW_PRIVATE_TARGETS_HINT}`);
+    super(
+      role === 'proxy'
+        ? `refused to use the proxy ${url}: it resolves to a private address (${address}); ${ALLOW_PRIVATE_TARGETS_HINT}`
+        : `refused to fetch ${url}: target resolves to a private address (${address}); ${ALLOW_PRIVATE_TARGETS_HINT}`,
+    );
     this.name = 'TargetRefusedError';
   }
 }
@@ -141,6 +162,21 @@ export async function assertPublicTarget(url: URL, resolveHost: ResolveHost = re
   if (refused !== undefined) throw new TargetRefusedError(url.href, refused);
 }
 
+/** `host:port` of a proxy URL: how a proxy is named in messages, without its credentials. */
+export function proxyLabel(proxy: URL): string {
+  return `${proxy.hostname}:${proxy.port || (proxy.protocol === 'https:' ? '443' : proxy.protocol.startsWith('socks') ? '1080' : '80')}`;
+}
+
+/** The same rule for a proxy: TargetRefusedError (role 'proxy') when any of its addresses is not public. */
+export async function assertPublicProxy(proxy: URL, resolveHost: ResolveHost = resolveHostWithDns): Promise<void> {
+  try {
+    await assertPublicTarget(proxy, resolveHost);
+  } catch (error) {
+    if (error instanceof TargetRefusedError) throw new TargetRefusedError(proxyLabel(proxy), error.address, 'proxy');
+    throw error;
+  }
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
@@ -148,11 +184,20 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * closing the window between the pre-flight check and the connection (DNS rebinding).
  */
 export function guardedLookup(hostname: string, options: LookupOptions | LookupAllOptions, callback: LookupCallback): void {
+  guardedLookupAs('target', hostname, options, callback);
+}
+
+/** guardedLookup for the connection to a proxy: a refusal names the proxy, not the target. */
+export function guardedProxyLookup(hostname: string, options: LookupOptions | LookupAllOptions, callback: LookupCallback): void {
+  guardedLookupAs('proxy', hostname, options, callback);
+}
+
+function guardedLookupAs(role: 'target' | 'proxy', hostname: string, options: LookupOptions | LookupAllOptions, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
     if (refused) {
-      return callback(new TargetRefusedError(`host ${hostname}`, refused.address), []);
+      return callback(new TargetRefusedError(role === 'proxy' ? hostname : `host ${hostname}`, refused.address, role), []);
     }
     if (options.all) return callback(null, addresses);
     const first = addresses[0];

@@ -6,6 +6,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
+import { internalRunFailure } from '../services/runs/run-errors.js';
 import type { ChildMessage, ChildResult, ParentMessage, RunSignals } from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from './queues.js';
 import type { RunChildPool } from './run-child-pool.js';
@@ -120,10 +121,14 @@ export function createRunsProcessor(deps: {
         await untilDone(() => execution.killed(runId), retrying);
         return { status: 'killed' };
       }
+      // The child's own error text stays in the worker log; the Run says where to find it.
+      if (childError !== null) log.error({ runId, childError }, 'run process failed');
       const message =
         end === 'timedOut'
           ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
-          : `The run process failed: ${childError ?? `it exited with code ${exitCode}`}.`;
+          : childError !== null
+            ? internalRunFailure(runId)
+            : `The run process ended unexpectedly (exit code ${exitCode}).`;
       await untilDone(() => execution.crashed(runId, message), retrying);
       return { status: 'failed' };
     } finally {

@@ -58,7 +58,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const scheduler = createRunScheduler(runsQueue, {
     groups: { groupQueue: groupQueues.get, serverGroupOf: async (runId) => (await repo.findRun(runId))?.serverGroupId ?? null },
   });
-  const execution = createRunExecutionService({ repo, clock, config, scheduler });
+  const execution = createRunExecutionService({ repo, clock, config, scheduler, log });
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
   const schedulesQueue = createQueue('schedules', connection, prefix);

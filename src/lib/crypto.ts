@@ -27,12 +27,6 @@ export function randomSecret(prefix: string): string {
   return prefix + base58(crypto.randomBytes(32));
 }
 
-export function timingSafeEqualHex(a: string, b: string): boolean {
-  const ba = Buffer.from(a, 'hex');
-  const bb = Buffer.from(b, 'hex');
-  return ba.length === bb.length && crypto.timingSafeEqual(ba, bb);
-}
-
 const SEAL_VERSION = 'v1';
 
 /** Seals `plain` as `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */

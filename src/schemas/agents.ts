@@ -1,7 +1,7 @@
 // Agents, their versions and definitions: API models, bodies and queries (service-spec "Agent",
 // "Agent version"; design.md sections 3 and 9).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, Nullable } from './common.js';
+import { DateTime, IdParam, Nullable, ProxyPoolIdInput } from './common.js';
 
 export const CONFIG_TYPE_DESCRIPTION = '1 = Agent, 2 = SharedFile, 3 = Template, 4 = Command';
 export const RUN_STATUS_DESCRIPTION =
@@ -116,7 +116,7 @@ export const CreateAgentBody = Type.Object(
     icon: Type.Optional(Text(2000)),
     image: Type.Optional(Image),
     configType: Type.Optional(ConfigType),
-    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: 'A value of 0 or less is treated as unset.' }))),
+    proxyPoolId: Type.Optional(ProxyPoolIdInput('A value of 0 or less is treated as unset.')),
     definition: DefinitionValue,
     comments: Type.Optional(Text(4000)),
   },
@@ -131,7 +131,7 @@ export const UpdateAgentBody = Type.Object(
     documentation: Type.Optional(Text(100_000)),
     icon: Type.Optional(Text(2000)),
     image: Type.Optional(Image),
-    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: 'null or a value of 0 or less clears it.' }))),
+    proxyPoolId: Type.Optional(ProxyPoolIdInput('null or a value of 0 or less clears it.')),
     spaceId: Type.Optional(IdParam('space', 'Moves the Agent; needs editor access to both Spaces.')),
     definition: Type.Optional(DefinitionValue),
     comments: Type.Optional(Text(4000)),

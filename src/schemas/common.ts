@@ -41,8 +41,18 @@ export function errorResponses<K extends 400 | 401 | 403 | 404 | 409 | 413 | 415
 
 export const StdErrors = errorResponses(400, 401, 403, 404, 429);
 
+/** Every id column is an int32; the request validator also bounds any integer a schema leaves open. */
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
+export const Int32 = (options: { description?: string; minimum?: number; maximum?: number; default?: number } = {}) =>
+  Type.Integer({ format: 'int32', minimum: INT32_MIN, maximum: INT32_MAX, ...options });
+
+/** A positive id; every id column is an int32 (the spec says so for agentId, proxyPoolId, serverGroupId). */
 export const IdParam = (name: string, description?: string) =>
-  Type.Integer({ minimum: 1, maximum: 2147483647, description: description ?? `${name} identifier` });
+  Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX, description: description ?? `${name} identifier` });
+
+/** A proxy pool chosen in a request (service-spec: proxyPoolId is an int32); 0 or less means none. */
+export const ProxyPoolIdInput = (description = '0 or less means unset.') => Nullable(Int32({ description }));
 
 // Services hand Dates to the serializer, which writes ISO 8601 strings; the wire type stays a string.
 export const DateTime = Type.Unsafe<Date | string>(Type.String({ format: 'date-time' }));
@@ -51,9 +61,12 @@ export const DateTimeInput = Type.String({ format: 'date-time' });
 export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
+/** Paging of list routes: both at least 1 (400 otherwise); recordsPerPage over 1000 is clamped to 1000. */
 export const PagingQuery = {
-  pageIndex: Type.Optional(Type.Integer({ description: '1-based page number; pagination is enabled when given with recordsPerPage.' })),
-  recordsPerPage: Type.Optional(Type.Integer({ description: 'Page size.' })),
+  pageIndex: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: INT32_MAX, description: '1-based page number; pagination is enabled when given with recordsPerPage.' }),
+  ),
+  recordsPerPage: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Page size; values over 1000 are clamped to 1000.' })),
 };
 
 /** Query dates: a date (2026-01-31) or a date-time. */

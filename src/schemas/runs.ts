@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { DateTime, IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, ParallelExportSchema } from './common.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput } from './common.js';
 
 export const RunSchema = Type.Object(
   {
@@ -23,6 +23,7 @@ export const RunSchema = Type.Object(
   },
   { $id: 'Run' },
 );
+export type RunModel = Static<typeof RunSchema>;
 
 export const RunFileSchema = Type.Object(
   {
@@ -34,6 +35,7 @@ export const RunFileSchema = Type.Object(
   },
   { $id: 'RunFile' },
 );
+export type RunFileModel = Static<typeof RunFileSchema>;
 
 const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({ ...Type.Ref(ParallelExportSchema), 'x-aliases': { separate: 'Separated' } });
 
@@ -43,8 +45,8 @@ export const StartRunBody = Type.Object(
     parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
     parallelMaxConcurrency: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
     parallelExport: Type.Optional(Nullable(ParallelExportInput)),
-    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: '0 or less means unset.' }))),
-    timeout: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Synchronous start: seconds to wait (default 60, at most 300).' }))),
+    proxyPoolId: Type.Optional(ProxyPoolIdInput()),
+    timeout: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Synchronous start: seconds to wait (default 60, at most 300).' }))),
     isExclusive: Type.Optional(Nullable(Type.Boolean({ default: true }))),
     isWaitOnFailure: Type.Optional(Nullable(Type.Boolean({ default: false }))),
     isRunSynchronously: Type.Optional(Nullable(Type.Boolean({ default: false }))),
@@ -53,18 +55,20 @@ export const StartRunBody = Type.Object(
   },
   { additionalProperties: false, title: 'StartRunRequest' },
 );
+export type StartRunInput = Static<typeof StartRunBody>;
 
 export const RunAllBody = Type.Object(
   {
     inputParameters: Type.Optional(Nullable(Type.String())),
     parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
     isExclusive: Type.Optional(Nullable(Type.Boolean())),
-    proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: '0 or less means unset.' }))),
+    proxyPoolId: Type.Optional(ProxyPoolIdInput()),
     logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
     logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   },
   { additionalProperties: false, title: 'RunAllRequest' },
 );
+export type RunAllInput = Static<typeof RunAllBody>;
 
 export const RunAllResultSchema = Type.Object(
   {
@@ -79,11 +83,18 @@ export const RunAllResultSchema = Type.Object(
         agentName: Type.String(),
         success: Type.Boolean(),
         runId: Nullable(Type.Integer()),
+        errorCode: Nullable(Type.String({ description: 'Why this Agent did not start, as a single start would answer it (see docs/errors.md); null on success.' })),
         errorMessage: Nullable(Type.String()),
       }),
     ),
   },
   { $id: 'RunAllResult' },
 );
+export type RunAllResult = Static<typeof RunAllResultSchema>;
 
 export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
+
+export const RunListQuery = Type.Object({
+  maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).' })),
+  ...PagingQuery,
+});

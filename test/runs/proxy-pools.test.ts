@@ -93,10 +93,13 @@ describe('proxy pools', () => {
 
     const other = await ctx.bootstrap();
     const otherAgent = await createAgent(ctx.app, other.apiKey, other.spaceId, catalogDefinition(site.url), 'Theirs');
-    expectBadRequest(
+    // One ownership rule everywhere: another organization's pool is not found (docs/decisions.md).
+    const refused = expectProblem(
       await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${otherAgent.id}/start`, headers: auth(other.apiKey), payload: { proxyPoolId: pool.id } }),
-      'VALIDATION_FAILED',
+      404,
+      'NOT_FOUND',
     );
+    expect(refused.detail).toBe(`Proxy pool ${pool.id} was not found.`);
     // 0 or less means unset.
     const unset = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${otherAgent.id}/start`, headers: auth(other.apiKey), payload: { proxyPoolId: 0 } });
     expect(unset.statusCode).toBe(202);

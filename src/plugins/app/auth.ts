@@ -2,7 +2,7 @@
 // Anything else, and expired, revoked or unknown credentials, answer the same 401.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { UnauthenticatedError } from '../../lib/errors.js';
+import { UnauthenticatedError, ValidationError } from '../../lib/errors.js';
 import type { Principal } from '../../services/identity/principal.js';
 
 declare module 'fastify' {
@@ -31,7 +31,13 @@ export default fp(async function authPlugin(app: FastifyInstance) {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!requiresCredentials(request)) return;
+    // Node keeps only the first of repeated Authorization headers; which credential counts must not
+    // depend on that, so a request carrying two is refused.
+    const raw = request.raw.rawHeaders;
+    let count = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'authorization') count++;
     const header = request.headers.authorization;
+    if (count > 1 || Array.isArray(header)) throw new ValidationError('headers.authorization must be sent once; the request has several Authorization headers.');
     const match = header ? /^(ApiKey|Bearer)\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) {
       reply.header('WWW-Authenticate', 'ApiKey, Bearer');

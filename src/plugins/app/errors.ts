@@ -61,7 +61,8 @@ export function sendBadRequest(reply: FastifyReply, message: string, errorCode: 
   });
 }
 
-function validationMessage(error: FastifyError): string {
+/** `<where>.<path> <problem>`: names the field that failed validation. */
+export function validationMessage(error: { validation?: FastifyError['validation']; validationContext?: string; message: string }): string {
   const v = error.validation?.[0];
   if (!v) return error.message;
   const where = error.validationContext ?? 'body';

@@ -2,10 +2,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ProblemRef } from '../../schemas/common.js';
+import { validationMessage } from '../../plugins/app/errors.js';
+import { ErrorCodes } from '../../lib/errors.js';
 import { OAuthError } from '../../services/identity/tokens.service.js';
 
 const OAuthErrorSchema = Type.Object(
-  { error: Type.String(), error_description: Type.Optional(Type.String()) },
+  {
+    error: Type.String(),
+    error_description: Type.Optional(Type.String()),
+    errorCode: Type.Optional(Type.String({ description: 'VALIDATION_FAILED when a field was refused (for example a NUL character); see docs/errors.md.' })),
+  },
   { $id: 'OAuthError', description: 'RFC 6749 section 5.2 error response.' },
 );
 
@@ -45,6 +51,10 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     try {
       const body = (req.body ?? {}) as Record<string, string | undefined>;
+      // A field the database would refuse (NUL, unpaired surrogate) is named, in the RFC 6749 shape.
+      if (req.validationError?.validation?.[0]?.keyword === 'safeText') {
+        return reply.code(400).send({ error: 'invalid_request', error_description: validationMessage(req.validationError), errorCode: ErrorCodes.VALIDATION_FAILED });
+      }
       if (req.validationError || typeof body.grant_type !== 'string') {
         throw new OAuthError('invalid_request', 'grant_type is required (password or refresh_token).');
       }

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
 import { errorResponses, IdParam } from '../../schemas/common.js';
-import { AgentRunParams, RunAllBody, RunAllResultSchema, RunFileSchema, RunSchema, StartRunBody } from '../../schemas/runs.js';
+import { AgentRunParams, RunAllBody, RunAllResultSchema, RunFileSchema, RunListQuery, RunSchema, StartRunBody } from '../../schemas/runs.js';
 
 const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const Run = Type.Ref(RunSchema);
@@ -48,11 +48,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'List an Agent\'s Runs, newest first',
       description: 'Plain array of at most `maxRecords` (default 50, at most 1000); with pageIndex and recordsPerPage, `{ runs, totalRecordCount }`.',
       params: AgentParams,
-      querystring: Type.Object({
-        maxRecords: Type.Optional(Type.Integer()),
-        pageIndex: Type.Optional(Type.Integer()),
-        recordsPerPage: Type.Optional(Type.Integer()),
-      }),
+      querystring: RunListQuery,
       response: {
         200: Type.Union([Type.Array(Run), Type.Object({ runs: Type.Array(Run), totalRecordCount: Type.Integer() })]),
         ...errorResponses(400, 401, 403, 404, 429),
@@ -136,6 +132,6 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: RunAllBody,
       response: { 200: Type.Ref(RunAllResultSchema), ...errorResponses(400, 401, 403, 404, 429) },
     },
-  }, async (req) => app.runs.runAll(principalOf(req), req.params.spaceId, req.body));
+  }, async (req) => app.runs.runAll(principalOf(req), req.params.spaceId, req.body, { requestId: req.id, log: req.log }));
 };
 export default runsRoutes;

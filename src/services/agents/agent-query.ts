@@ -1,5 +1,6 @@
 // Pure rules of GET /api/v1/agent/all and /agent/search: which sort column, which page, which
 // configType a query asks for. Invalid values throw ValidationError (400 VALIDATION_FAILED).
+import type { AgentListQueryInput } from '../../schemas/agents.js';
 import { ValidationError } from '../../lib/errors.js';
 
 export const SORT_COLUMNS = ['name', 'lastActivity', 'created', 'updated', 'status', 'configType'] as const;
@@ -61,16 +62,7 @@ export function parseConfigType(value: string | undefined): number | undefined {
   );
 }
 
-export function parseAgentListQuery(q: {
-  pageIndex?: number;
-  recordsPerPage?: number;
-  sortColumn?: string;
-  sortOrder?: number;
-  name?: string;
-  status?: number;
-  spaceId?: number;
-  configType?: string;
-}): AgentListRequest {
+export function parseAgentListQuery(q: AgentListQueryInput): AgentListRequest {
   const sort: AgentSort = { column: parseSortColumn(q.sortColumn), descending: q.sortOrder === 1 };
   const filter: AgentListFilter = {
     name: q.name !== undefined && q.name !== '' ? q.name : undefined,

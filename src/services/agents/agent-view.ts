@@ -1,30 +1,10 @@
 // The Agent API model (service-spec "Agent") from a stored row.
 import { inputParametersObject } from './agent-definition.js';
+import type { AgentModel } from '../../schemas/agents.js';
 import type { AgentRow } from './agents.repository.js';
 
-export interface AgentView {
-  id: number;
-  name: string;
-  description: string;
-  documentation: string;
-  icon: string;
-  image: string | null;
-  agentTemplates: string;
-  configType: number;
-  inputParameters: Record<string, string>;
-  isActive: boolean;
-  isArchived: boolean;
-  lastActivity: Date;
-  proxyPoolId: number | null;
-  spaceId: number;
-  startUrl: string;
-  status: number | null;
-  userId: number;
-  validationStatus: number;
-  version: number;
-  created: Date;
-  updated: Date;
-}
+/** The response model is the schema's (src/schemas/agents.ts). */
+export type AgentView = AgentModel;
 
 export function toAgentView(row: AgentRow): AgentView {
   return {

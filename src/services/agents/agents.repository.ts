@@ -140,10 +140,6 @@ export function createAgentsRepository(db: Db) {
       return rows[0] ?? null;
     },
 
-    findProxyPool(id: number, tx: Tx = db) {
-      return tx.proxyPool.findUnique({ where: { id }, select: { id: true, organizationId: true } });
-    },
-
     findVersion(agentId: number, version: number, tx: Tx = db) {
       return tx.agentVersion.findUnique({ where: { agentId_version: { agentId, version } } });
     },

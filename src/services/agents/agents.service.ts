@@ -4,7 +4,9 @@
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Prisma } from '../../db/prisma.js';
+import type { CreateAgentInput, UpdateAgentInput } from '../../schemas/agents.js';
 import type { AccessService } from '../access/access.service.js';
+import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import type { Principal } from '../identity/principal.js';
 import {
   checkDefinitionInput,
@@ -19,40 +21,16 @@ import { clampSearchRecords, parseAgentListQuery, type AgentListRequest } from '
 import { toAgentView, type AgentView } from './agent-view.js';
 import type { AgentScope, AgentsRepository } from './agents.repository.js';
 
-export interface CreateAgentInput {
-  name: string;
-  spaceId: number;
-  description?: string;
-  documentation?: string;
-  icon?: string;
-  image?: string | null;
-  configType?: number;
-  proxyPoolId?: number | null;
-  definition: unknown;
-  comments?: string;
-}
-
-export interface UpdateAgentInput {
-  name?: string;
-  description?: string;
-  documentation?: string;
-  icon?: string;
-  image?: string | null;
-  proxyPoolId?: number | null;
-  spaceId?: number;
-  definition?: unknown;
-  comments?: string;
-}
-
 export type AgentListResult = AgentView[] | { agents: AgentView[]; totalRecordCount: number };
 
 export function createAgentsService(deps: {
   repo: AgentsRepository;
   access: Pick<AccessService, 'requireSpace' | 'requireAgent' | 'readableSpaceIds'>;
+  proxyPools: Pick<ProxyPoolOwnership, 'resolve'>;
   clock: Clock;
   config: { encryptionKey: Buffer };
 }) {
-  const { repo, access, clock, config } = deps;
+  const { repo, access, proxyPools, clock, config } = deps;
 
   async function scopeOf(principal: Principal): Promise<AgentScope> {
     return { organizationId: principal.organizationId, spaceIds: await access.readableSpaceIds(principal) };
@@ -64,14 +42,8 @@ export function createAgentsService(deps: {
     return toAgentView(row);
   }
 
-  /** null and values <= 0 mean "no proxy pool" (as for run-all); another org's pool is not found. */
-  async function proxyPoolOf(principal: Principal, proxyPoolId: number | null | undefined): Promise<number | null | undefined> {
-    if (proxyPoolId === undefined) return undefined;
-    if (proxyPoolId === null || proxyPoolId <= 0) return null;
-    const pool = await repo.findProxyPool(proxyPoolId);
-    if (!pool || pool.organizationId !== principal.organizationId) throw new NotFoundError(`Proxy pool ${proxyPoolId} was not found.`);
-    return pool.id;
-  }
+  /** null and values <= 0 mean "no proxy pool"; the ownership rule is the proxy-pools domain's. */
+  const proxyPoolOf = (principal: Principal, proxyPoolId: number | null | undefined) => proxyPools.resolve(principal.organizationId, proxyPoolId);
 
   async function saveVersion(principal: Principal, agentId: number, checked: CheckedDefinition, comments: string, tx: Prisma.TransactionClient) {
     return repo.addVersion(

@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import { createPrisma, type Db } from '../../db/prisma.js';
 import { randomSecret } from '../../lib/crypto.js';
 import { bootstrapOrganization } from '../identity/bootstrap.js';
+import { createIdentityRepository } from '../identity/identity.repository.js';
 import { definitionSize, statusOf } from './agent-definition.js';
 import { createAgentsRepository, type BulkAgent } from './agents.repository.js';
 
@@ -59,9 +60,10 @@ function definitionFor(i: number, invalid: boolean) {
 
 async function seedOwner(db: Db, config: Config, opts: SeedOptions, log: (msg: string) => void) {
   if (opts.org !== undefined) {
-    const org = await db.organization.findUnique({ where: { id: opts.org } });
+    const identity = createIdentityRepository(db);
+    const org = await identity.findOrganization(opts.org);
     if (!org) throw new Error(`no organization ${opts.org}`);
-    const owner = await db.user.findFirst({ where: { organizationId: org.id }, orderBy: [{ role: 'asc' }, { id: 'asc' }] });
+    const owner = await identity.findOrganizationOwner(org.id);
     if (!owner) throw new Error(`organization ${org.id} has no user to own the agents`);
     return { organizationId: org.id, userId: owner.id, userName: owner.name, apiKey: undefined as string | undefined };
   }
@@ -90,14 +92,13 @@ export async function runSeed(config: Config, opts: SeedOptions, log: (msg: stri
     const owner = await seedOwner(db, config, opts, log);
     const { organizationId } = owner;
     const tag = crypto.randomBytes(3).toString('hex');
-    const spaces = await db.space.createManyAndReturn({
-      data: Array.from({ length: spaceCount }, (_, i) => ({
+    const spaces = await createIdentityRepository(db).createSpaces(
+      Array.from({ length: spaceCount }, (_, i) => ({
         organizationId,
         name: `Seed space ${tag}-${i + 1}`,
         description: `Seeded space ${i + 1}`,
       })),
-      select: { id: true },
-    });
+    );
     const spaceIds = spaces.map((s) => s.id);
 
     const validStatus = statusOf(definitionFor(0, false)).validationStatus;

@@ -194,7 +194,8 @@ export function createBuilderService(deps: {
           name: input.name?.trim() || nameFromPrompt(claimed.prompt, claimed.url),
           spaceId,
           description: claimed.prompt.slice(0, 4000),
-          definition: claimed.draft,
+          // A ready session always has a draft (assertCanFinish).
+          definition: claimed.draft as object,
           proxyPoolId: claimed.proxyPoolId,
           comments: `Created by the Agent Builder (session ${sessionId}).`,
         });

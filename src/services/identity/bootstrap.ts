@@ -24,7 +24,7 @@ export async function bootstrapOrganization(
   const email = input.email.trim().toLowerCase();
   if (await repo.findUserByEmail(email)) throw new BootstrapError(`a user with email ${email} already exists`);
   const passwordHash = await hashPassword(input.password);
-  const created = await db.$transaction(async (tx) => {
+  const created = await repo.transaction(async (tx) => {
     const org = await repo.createOrganization(input.org, tx);
     const user = await repo.createUser({ organizationId: org.id, email, name: email, role: 'admin', passwordHash }, tx);
     const space = await repo.createSpace({ organizationId: org.id, name: 'Default', description: 'Default space', isDefaultAccess: true }, tx);

@@ -5,7 +5,6 @@ type Tx = Prisma.TransactionClient | Db;
 
 export function createIdentityRepository(db: Db) {
   return {
-    db,
     createOrganization(name: string, tx: Tx = db) {
       return tx.organization.create({ data: { name } });
     },
@@ -74,6 +73,16 @@ export function createIdentityRepository(db: Db) {
     },
     createSpace(data: { organizationId: number; name: string; description?: string; isDefaultAccess: boolean }, tx: Tx = db) {
       return tx.space.create({ data });
+    },
+    /** The user that owns seeded data: the organization's first admin (else its first user). */
+    findOrganizationOwner(organizationId: number, tx: Tx = db) {
+      return tx.user.findFirst({ where: { organizationId }, orderBy: [{ role: 'asc' }, { id: 'asc' }] });
+    },
+    createSpaces(rows: Array<{ organizationId: number; name: string; description: string }>, tx: Tx = db) {
+      return tx.space.createManyAndReturn({ data: rows, select: { id: true } });
+    },
+    transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+      return db.$transaction(fn);
     },
   };
 }

@@ -1,7 +1,7 @@
 // Users of an organization. Passwords are argon2id hashes.
 import argon2 from 'argon2';
 import { ARGON2_OPTIONS } from '../../lib/crypto.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdentityRepository } from './identity.repository.js';
 import type { Principal } from './principal.js';
 
@@ -43,20 +43,15 @@ export function createUsersService(deps: { repo: IdentityRepository }) {
       const email = input.email.trim().toLowerCase();
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email is not a valid address.');
       if (input.password !== undefined && input.password.length < 8) throw new ValidationError('password must be at least 8 characters.');
-      if (await repo.findUserByEmail(email)) throw new ConflictError(`A user with email ${email} already exists.`);
-      try {
-        const user = await repo.createUser({
-          organizationId,
-          email,
-          name: input.name?.trim() || email,
-          role: input.role ?? 'member',
-          passwordHash: input.password ? await hashPassword(input.password) : null,
-        });
-        return toUserView(user);
-      } catch (err) {
-        if ((err as { code?: string }).code === 'P2002') throw new ConflictError(`A user with email ${email} already exists.`);
-        throw err;
-      }
+      // A taken email is the unique key's 409, translated in the data layer (src/db/prisma.ts).
+      const user = await repo.createUser({
+        organizationId,
+        email,
+        name: input.name?.trim() || email,
+        role: input.role ?? 'member',
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+      });
+      return toUserView(user);
     },
     async list(actor: Principal): Promise<UserView[]> {
       return (await repo.listUsers(actor.organizationId)).map(toUserView);

@@ -1,19 +1,71 @@
 // Proxy pools of an organization (admins manage them; Runs route their requests through one).
 // The proxy URLs may carry credentials: they are sealed at rest and never returned.
+import { assertPublicProxy, TargetRefusedError, type ResolveHost } from '../../engine/ssrf.js';
 import { seal } from '../../lib/crypto.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolsRepository } from './proxy-pools.repository.js';
 
-type PoolRow = Awaited<ReturnType<ProxyPoolsRepository['list']>>[number];
+type PoolRow = NonNullable<Awaited<ReturnType<ProxyPoolsRepository['find']>>>;
 
 const view = (p: PoolRow) => ({ id: p.id, organizationId: p.organizationId, name: p.name, proxyCount: p.proxyCount, created: p.created, updated: p.updated });
 
-export function createProxyPoolsService(deps: { repo: ProxyPoolsRepository; config: { encryptionKey: Buffer } }) {
+/** How long pool creation waits for a proxy host's DNS answer before leaving the check to connect time. */
+const RESOLVE_TIMEOUT_MS = 2000;
+
+/**
+ * The one rule of proxy-pool ownership, used by every route that takes a proxyPoolId (pools,
+ * Agents, starts, run-all, Schedules): a pool that does not exist or belongs to another
+ * organization is 404 NOT_FOUND "Proxy pool N was not found." (never revealing which of the two).
+ */
+export function createProxyPoolOwnership(repo: Pick<ProxyPoolsRepository, 'find'>) {
+  async function requireOwned(organizationId: number, id: number): Promise<PoolRow> {
+    const pool = await repo.find(id);
+    if (!pool || pool.organizationId !== organizationId) throw new NotFoundError(`Proxy pool ${id} was not found.`);
+    return pool;
+  }
+  return {
+    requireOwned,
+    /** A proxyPoolId sent in a request: undefined stays undefined (not given), null or <= 0 is null (none). */
+    async resolve(organizationId: number, id: number | null | undefined): Promise<number | null | undefined> {
+      if (id === undefined) return undefined;
+      if (id === null || id <= 0) return null;
+      return (await requireOwned(organizationId, id)).id;
+    },
+  };
+}
+export type ProxyPoolOwnership = ReturnType<typeof createProxyPoolOwnership>;
+
+export function createProxyPoolsService(deps: {
+  repo: ProxyPoolsRepository;
+  config: { encryptionKey: Buffer; engineAllowPrivateTargets: boolean };
+  resolveHost?: ResolveHost;
+}) {
   const { repo, config } = deps;
+  const ownership = createProxyPoolOwnership(repo);
+
+  /** Proxies obey the targets' SSRF rule (issue 8): no private address unless the operator lifted the guard. */
+  async function checkPublic(url: URL, index: number): Promise<void> {
+    if (config.engineAllowPrivateTargets) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, RESOLVE_TIMEOUT_MS)));
+    try {
+      await Promise.race([assertPublicProxy(url, deps.resolveHost), timeout]);
+    } catch (err) {
+      if (err instanceof TargetRefusedError) {
+        throw new ValidationError(
+          `proxies[${index}] (${url.hostname}) resolves to a private address (${err.address}); proxies must be public addresses unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true.`,
+        );
+      }
+      // A name that does not resolve here may resolve for the worker; connect time checks again.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     async create(actor: Principal, input: { name: string; proxies: string[] }) {
-      input.proxies.forEach((p, i) => {
+      const urls = input.proxies.map((p, i) => {
         let url: URL;
         try {
           url = new URL(p);
@@ -21,28 +73,23 @@ export function createProxyPoolsService(deps: { repo: ProxyPoolsRepository; conf
           throw new ValidationError(`proxies[${i}] is not a URL.`);
         }
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`proxies[${i}] must be an http:// or https:// proxy URL.`);
+        return url;
       });
-      try {
-        return view(
-          await repo.create({
-            organizationId: actor.organizationId,
-            name: input.name.trim(),
-            proxies: seal(config.encryptionKey, JSON.stringify(input.proxies)),
-            proxyCount: input.proxies.length,
-          }),
-        );
-      } catch (err) {
-        if ((err as { code?: string }).code === 'P2002') throw new ConflictError(`A proxy pool named ${input.name} already exists.`);
-        throw err;
-      }
+      await Promise.all(urls.map((url, i) => checkPublic(url, i)));
+      return view(
+        await repo.create({
+          organizationId: actor.organizationId,
+          name: input.name.trim(),
+          proxies: seal(config.encryptionKey, JSON.stringify(input.proxies)),
+          proxyCount: input.proxies.length,
+        }),
+      );
     },
     async list(actor: Principal) {
       return (await repo.list(actor.organizationId)).map(view);
     },
     async get(actor: Principal, id: number) {
-      const pool = await repo.find(id);
-      if (!pool || pool.organizationId !== actor.organizationId) throw new NotFoundError(`Proxy pool ${id} was not found.`);
-      return view(pool);
+      return view(await ownership.requireOwned(actor.organizationId, id));
     },
   };
 }

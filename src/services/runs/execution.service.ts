@@ -7,6 +7,7 @@ import { appendRunLogLine, CONTENT_TYPES, LocalStorage, resolveInputRows, type A
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { runKeyPrefix, type ChildResult, type ChildStartPayload } from './run-protocol.js';
+import { internalRunFailure, RunSetupError } from './run-errors.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
@@ -34,7 +35,14 @@ export function controlOf(run: { status: number; killRequested: Date | null } | 
 
 const LOST_MESSAGE = 'The worker executing this Run was lost (process ended or stalled); the Run did not finish.';
 
-export function createRunExecutionService(deps: { repo: RunsRepository; clock: Clock; config: ExecutionConfig; scheduler: RunScheduler }) {
+export function createRunExecutionService(deps: {
+  repo: RunsRepository;
+  clock: Clock;
+  config: ExecutionConfig;
+  scheduler: RunScheduler;
+  /** Where exceptions that a Run's errorMessage must not quote are written. */
+  log?: { error(obj: object, msg: string): void };
+}) {
   const { repo, clock, config, scheduler } = deps;
   const storage = new LocalStorage(config.storageDir);
 
@@ -118,7 +126,8 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
       try {
         prepared = prepare(run, agent && version ? (version.definition as unknown as AgentDefinition) : null, pool);
       } catch (err) {
-        setupError = (err as Error).message;
+        if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
+        setupError = err instanceof RunSetupError ? err.message : internalRunFailure(runId);
       }
 
       if (run.status === RunStatus.Waiting && !(await repo.transition(runId, { type: 'waitOver' }, clock.now()))) return null;
@@ -209,7 +218,7 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
   };
 
   function prepare(run: RunRow, version: AgentDefinition | null, pool: { proxies: string } | null) {
-    if (!version) throw new Error('The Agent or its definition no longer exists.');
+    if (!version) throw new RunSetupError('The Agent or its definition no longer exists.');
     const definition = openDefinitionSecrets(version, config.encryptionKey);
     const params = definition.parameters ?? [];
     const sent = openSentParameters(config.encryptionKey, run.inputParameters);
@@ -219,7 +228,7 @@ export function createRunExecutionService(deps: { repo: RunsRepository; clock: C
     const secrets = secretNames.map((n) => values[n]).filter((v): v is string => typeof v === 'string' && v.length > 0);
     let proxyUrl: string | undefined;
     if (run.proxyPoolId) {
-      if (!pool) throw new Error(`Proxy pool ${run.proxyPoolId} no longer exists.`);
+      if (!pool) throw new RunSetupError(`Proxy pool ${run.proxyPoolId} no longer exists.`);
       const proxies = JSON.parse(unseal(config.encryptionKey, pool.proxies)) as string[];
       proxyUrl = proxies[(run.id + run.retryCount) % proxies.length];
       if (proxyUrl) secrets.push(proxyUrl);

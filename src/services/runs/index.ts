@@ -5,6 +5,8 @@ import { LocalStorage } from '../../engine/index.js';
 import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../../jobs/queues.js';
 import { createRunSignals } from '../../jobs/run-signals.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
+import { createProxyPoolsRepository } from '../proxy-pools/proxy-pools.repository.js';
+import { createProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { createSettlement } from '../settlement/index.js';
 import { createRunsRepository } from './runs.repository.js';
 import { createRunsService, type RunsService } from './runs.service.js';
@@ -55,6 +57,7 @@ export default fp(async function runsModule(app: FastifyInstance) {
       clock: app.clock,
       config: app.config,
       credits: createCreditsRepository(app.db),
+      proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
       scheduler: lazyScheduler,
       signals,
     }),

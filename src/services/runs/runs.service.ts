@@ -4,46 +4,19 @@ import type { Clock } from '../../lib/clock.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
 import { StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
+import type { RunFileModel, RunModel, StartRunInput } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
+import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
+import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
 import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js';
 import { ActiveRunExistsError, type RunRow, type RunsRepository } from './runs.repository.js';
 import { isActive, isTerminal, RunStatus } from './status-machine.js';
 
-export interface StartOptions {
-  inputParameters?: string | null;
-  parallelism?: number | null;
-  parallelMaxConcurrency?: number | null;
-  parallelExport?: 'Combined' | 'Separated' | null;
-  proxyPoolId?: number | null;
-  timeout?: number | null;
-  isExclusive?: boolean | null;
-  isWaitOnFailure?: boolean | null;
-  isRunSynchronously?: boolean | null;
-  logLevel?: 'Fatal' | 'Error' | 'Warning' | 'Info' | null;
-  logMode?: 'Text' | 'TextAndHtml' | null;
-}
-
-export interface RunView {
-  id: number;
-  configId: number;
-  organizationId: number;
-  status: number;
-  startTime: Date | null;
-  endTime: Date | null;
-  startedBy: string;
-  errorMessage: string | null;
-  recordsExtracted: number;
-  recordsExported: number;
-  parallelism: number;
-  parallelSet: number | null;
-  logLevel: string;
-  logMode: string;
-  scheduleId: number | null;
-  progress: { pageCount: number; dataCount: number; errorCount: number } | null;
-  created: Date;
-}
+// Request and response shapes come from the schemas (src/schemas/runs.ts), the one source of each.
+export type StartOptions = StartRunInput;
+export type RunView = RunModel;
 
 export function toRunView(r: RunRow): RunView {
   return {
@@ -65,14 +38,6 @@ export function toRunView(r: RunRow): RunView {
     progress: isActive(r.status) ? { pageCount: r.pageCount, dataCount: r.recordsExtracted, errorCount: r.errorCount } : null,
     created: r.created,
   };
-}
-
-export interface RunFileView {
-  id: number;
-  name: string;
-  fileType: string;
-  fileSize: number;
-  created: Date;
 }
 
 export type StartResult =
@@ -101,12 +66,13 @@ export function createRunsService(deps: {
   clock: Clock;
   config: RunsServiceConfig;
   credits: CreditsReader;
+  proxyPools: Pick<ProxyPoolOwnership, 'resolve'>;
   scheduler: { enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>; removeRun(runId: number, attempt: number): Promise<void> };
   signals: RunSignals;
   /** A synchronous start re-reads its Run this often in case the end signal was lost (ms). */
   syncFallbackPollMs?: number;
 }) {
-  const { repo, access, storage, clock, config, credits, scheduler, signals } = deps;
+  const { repo, access, storage, clock, config, credits, scheduler, signals, proxyPools } = deps;
   const syncFallbackPollMs = deps.syncFallbackPollMs ?? 5000;
 
   async function requireRun(principal: Principal, agentId: number, runId: number, need: 'read' | 'write') {
@@ -155,11 +121,8 @@ export function createRunsService(deps: {
       throw new UnprocessableError('The organization has no credits left; add credits to start Runs.', ErrorCodes.INSUFFICIENT_CREDITS);
     }
     const sent = parseSentParameters(opts.inputParameters);
-    const proxyPoolId = opts.proxyPoolId && opts.proxyPoolId > 0 ? opts.proxyPoolId : (agent.proxyPoolId ?? null);
-    if (proxyPoolId) {
-      const pool = await repo.findProxyPool(proxyPoolId);
-      if (!pool || pool.organizationId !== organizationId) throw new ValidationError(`Proxy pool ${proxyPoolId} does not exist.`);
-    }
+    // null or <= 0 falls back to the Agent's own pool; the ownership rule is the proxy-pools domain's.
+    const proxyPoolId = (await proxyPools.resolve(organizationId, opts.proxyPoolId)) ?? agent.proxyPoolId ?? null;
     const parallelism = opts.parallelism ?? 1;
     try {
       const run = await repo.createRun(
@@ -303,9 +266,9 @@ export function createRunsService(deps: {
       await storage.delete(runKeyPrefix(runId));
     },
 
-    async files(principal: Principal, agentId: number, runId: number): Promise<RunFileView[]> {
+    async files(principal: Principal, agentId: number, runId: number): Promise<RunFileModel[]> {
       await requireRun(principal, agentId, runId, 'read');
-      return (await repo.listFiles(runId)).map((f) => ({ id: f.id, name: f.name, fileType: f.fileType, fileSize: Number(f.fileSize), created: f.created }));
+      return (await repo.listFiles(runId)).map((f) => ({ id: f.id, name: f.name, fileType: f.fileType as RunFileModel['fileType'], fileSize: Number(f.fileSize), created: f.created }));
     },
 
     async download(principal: Principal, agentId: number, runId: number, fileId: number) {
@@ -320,23 +283,11 @@ export function createRunsService(deps: {
       }
     },
 
-    /** Starts every Agent of a Space independently; a per-Agent failure does not affect the others. */
-    async runAll(principal: Principal, spaceId: number, opts: StartOptions) {
-      const space = await access.requireSpace(principal, spaceId, 'write');
-      // Validate shared input once so a malformed body fails the request, not every Agent.
-      parseSentParameters(opts.inputParameters);
-      const agents = await repo.listSpaceAgents(spaceId);
-      const results: Array<{ agentId: number; agentName: string; success: boolean; runId: number | null; errorMessage: string | null }> = [];
-      for (const a of agents) {
-        try {
-          const run = await createAndQueue(principal, a.id, { ...opts, isRunSynchronously: false }, principal.organizationId);
-          results.push({ agentId: a.id, agentName: a.name, success: true, runId: run.id, errorMessage: null });
-        } catch (err) {
-          results.push({ agentId: a.id, agentName: a.name, success: false, runId: null, errorMessage: (err as Error).message });
-        }
-      }
-      const started = results.filter((r) => r.success).length;
-      return { spaceId: space.id, spaceName: space.name, totalAgents: agents.length, agentsStarted: started, agentsFailed: agents.length - started, results };
+    /** Starts every Agent of a Space independently (run-all.ts); a per-Agent failure does not affect the others. */
+    runAll(principal: Principal, spaceId: number, opts: StartOptions, ctx: RunAllContext) {
+      const start = (agentId: number, input: StartOptions) =>
+        createAndQueue(principal, agentId, { ...input, isRunSynchronously: false }, principal.organizationId);
+      return runAll({ access, repo, proxyPools, start }, principal, spaceId, opts, ctx);
     },
   };
 }

@@ -1,6 +1,7 @@
 // The rules of Spaces: which ones a caller sees, finding one by name, creating them and granting
 // membership (org admins only). Access decisions go through the access service (design.md section 2).
 import type { Clock } from '../../lib/clock.js';
+import type { AddMemberInput, CreateSpaceInput } from '../../schemas/spaces.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessService } from '../access/access.service.js';
 import { requireAdmin } from '../identity/api-keys.service.js';
@@ -19,10 +20,6 @@ function toSpaceView(s: SpaceRow): SpaceView {
     updated: s.updated,
     isDefaultAccess: s.isDefaultAccess,
   };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === 'P2002';
 }
 
 export function createSpacesService(deps: {
@@ -58,28 +55,24 @@ export function createSpacesService(deps: {
       return repo.listSpaceAgents(spaceId);
     },
 
-    async create(principal: Principal, input: { name: string; description?: string; isDefaultAccess?: boolean }): Promise<SpaceView> {
+    async create(principal: Principal, input: CreateSpaceInput): Promise<SpaceView> {
       requireAdmin(principal);
       const name = input.name.trim();
       // Names are unique per organization ignoring case, so that search by name is unambiguous.
       if (await repo.findSpaceNamedLike(principal.organizationId, name)) throw new ConflictError(`A space named '${name}' already exists.`);
-      try {
-        const space = await repo.createSpace({
-          organizationId: principal.organizationId,
-          name,
-          description: input.description ?? '',
-          isDefaultAccess: input.isDefaultAccess ?? false,
-          at: clock.now(),
-        });
-        return toSpaceView(space);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError(`A space named '${name}' already exists.`);
-        throw err;
-      }
+      // Two concurrent creations of the same name: the unique key's 409 (src/db/prisma.ts).
+      const space = await repo.createSpace({
+        organizationId: principal.organizationId,
+        name,
+        description: input.description ?? '',
+        isDefaultAccess: input.isDefaultAccess ?? false,
+        at: clock.now(),
+      });
+      return toSpaceView(space);
     },
 
     /** Adds a member or changes their role (upsert). A user of another organization is not found. */
-    async addMember(principal: Principal, spaceId: number, input: { userId: number; role: 'reader' | 'editor' }) {
+    async addMember(principal: Principal, spaceId: number, input: AddMemberInput) {
       requireAdmin(principal);
       await access.requireSpace(principal, spaceId, 'write');
       const user = await repo.findUser(input.userId);
