@@ -18,6 +18,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent catalogue list/search latency over 100,000 seeded Agents (bench/agents.ts)',
     run: runAgents,
   },
+  http: {
+    about: 'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',
+    run: async () => (await import('./http.js')).benchHttp(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */
