@@ -42,6 +42,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent Builder: field values reproduced per fixture page, and draft inference time against parsing alone',
     run: async () => (await import('./builder.js')).benchBuilder(),
   },
+  http: {
+    about: 'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',
+    run: async () => (await import('./http.js')).benchHttp(),
+  },
 };
 
 /** bench/agents.ts is written separately and may not exist yet: load it by a specifier TypeScript does not follow. */

@@ -1,0 +1,175 @@
+// `npm run bench -- http`: the compiled service (node dist/server.js) side by side with its floor, a
+// bare Fastify server making one equivalent PostgreSQL query per request (bench/bare-server.mjs),
+// driven in one run by the same load generator (autocannon) at the same concurrency. For each
+// endpoint: req/s, p50, p99, the ratio service/bare, and the database work per request read from
+// pg_stat_database (transactions) and pg_stat_user_tables (index and sequential scans) deltas.
+// Env: BENCH_HTTP_SECONDS (default 10), BENCH_HTTP_CONNECTIONS (default 32), BENCH_HTTP_AGENTS
+// (Agents seeded, default 10,000), BENCH_DIST (default dist; built by `npm run build`).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createPrisma } from '../src/db/prisma.js';
+import { runSeed } from '../src/services/agents/seed.js';
+import { createRunsRepository } from '../src/services/runs/runs.repository.js';
+import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
+import { createBenchEnvironment, fmt, note, onCleanup, print, table } from './helpers.js';
+
+interface Served {
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function serve(label: string, args: string[], env: Record<string, string>): Promise<Served> {
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const stop = onCleanup(`${label} ${child.pid}`, async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(t);
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const m = /listening (\d+)|"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out);
+    if (m) return { port: Number(m[1] ?? m[2]), stop };
+    if (child.exitCode !== null) throw new Error(`${label} exited: ${out.slice(-2000)}`);
+    if (Date.now() > deadline) throw new Error(`${label} did not start: ${out.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface DbCounters {
+  xacts: number;
+  scans: number;
+}
+
+async function dbCounters(client: pg.Client, dbName: string): Promise<DbCounters> {
+  // Statistics are flushed by backends at most once a second (and at idle): take a fresh snapshot.
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const x = await client.query<{ n: string }>('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [dbName]);
+  const s = await client.query<{ n: string }>('SELECT COALESCE(sum(COALESCE(idx_scan, 0) + COALESCE(seq_scan, 0)), 0) AS n FROM pg_stat_user_tables');
+  return { xacts: Number(x.rows[0]?.n ?? 0), scans: Number(s.rows[0]?.n ?? 0) };
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  xactsPerReq: number;
+  scansPerReq: number;
+}
+
+async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: () => Promise<DbCounters>): Promise<Measured> {
+  // Warm-up: connection pools, JIT, caches.
+  await autocannon({ url, headers, connections, duration: 2 });
+  await new Promise((r) => setTimeout(r, 1100));
+  const before = await stats();
+  const r = await autocannon({ url, headers, connections, duration: seconds });
+  // Let backends report their statistics.
+  await new Promise((r2) => setTimeout(r2, 1100));
+  const after = await stats();
+  const requests = r.requests.total;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests,
+    non2xx: r.non2xx,
+    xactsPerReq: (after.xacts - before.xacts) / Math.max(1, requests),
+    scansPerReq: (after.scans - before.scans) / Math.max(1, requests),
+  };
+}
+
+export async function benchHttp(): Promise<unknown> {
+  const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
+  const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
+  const agents = Number(process.env.BENCH_HTTP_AGENTS ?? 10_000);
+  const dist = path.resolve(process.env.BENCH_DIST ?? 'dist');
+  if (!fs.existsSync(path.join(dist, 'server.js'))) throw new Error(`${dist}/server.js does not exist: run \`npm run build\` first`);
+
+  const bench = await createBenchEnvironment({ LOG_LEVEL: 'warn' });
+  const db = createPrisma(bench.config.databaseUrl, { max: 2 });
+  const closeDb = onCleanup('bench prisma', () => db.$disconnect());
+  const password = 'bench password 123';
+  const org = await bootstrapOrganization(db, { org: 'Bench', email: 'bench@example.com', password, credits: 1000, apiKeyDays: 1, now: new Date() });
+  note(`seeding ${agents} agents...`);
+  await runSeed(bench.config, { agents, org: org.organizationId, spaces: 10 });
+  const agent = await db.agent.findFirstOrThrow({ where: { organizationId: org.organizationId }, orderBy: { id: 'asc' } });
+  const run = await createRunsRepository(db).createRun(
+    {
+      organizationId: org.organizationId,
+      agentId: agent.id,
+      agentVersion: agent.version,
+      startedBy: 'bench',
+      startedByUserId: org.userId,
+      parallelism: 1,
+      parallelMaxConcurrency: 1,
+      parallelExport: 'Combined',
+      proxyPoolId: null,
+      logLevel: 'Info',
+      logMode: 'Text',
+      isExclusive: false,
+      isWaitOnFailure: false,
+      timeoutSeconds: null,
+      inputParameters: null,
+    },
+    new Date(),
+  );
+
+  const bare = await serve('bare server', [path.resolve('bench/bare-server.mjs')], { ...bench.env, PORT: '0', BENCH_ORG_ID: String(org.organizationId) });
+  const service = await serve('service', [path.join(dist, 'server.js')], { ...bench.env, PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000' });
+
+  const tokenRes = await fetch(`http://127.0.0.1:${service.port}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username: org.email, password }),
+  });
+  if (!tokenRes.ok) throw new Error(`token: HTTP ${tokenRes.status} ${await tokenRes.text()}`);
+  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+
+  const statsClient = new pg.Client({ connectionString: bench.config.databaseUrl });
+  await statsClient.connect();
+  const closeStats = onCleanup('stats client', () => statsClient.end());
+  const stats = () => dbCounters(statsClient, bench.dbName);
+
+  const endpoints = [
+    { label: 'GET agent/{id}', path: `/api/v1/agent/${agent.id}` },
+    { label: 'GET run status', path: `/api/v1/agent/${agent.id}/run/${run.id}/status` },
+    { label: 'GET agent/all p1 x50', path: '/api/v1/agent/all?pageIndex=1&recordsPerPage=50' },
+  ];
+  const rows: Array<Array<string | number>> = [];
+  for (const e of endpoints) {
+    note(`${e.label}: bare`);
+    const b = await measure(`http://127.0.0.1:${bare.port}${e.path}`, {}, seconds, connections, stats);
+    for (const [scheme, header] of [
+      ['ApiKey', `ApiKey ${org.apiKey}`],
+      ['Bearer', `Bearer ${token}`],
+    ] as const) {
+      note(`${e.label}: service, ${scheme}`);
+      const s = await measure(`http://127.0.0.1:${service.port}${e.path}`, { authorization: header }, seconds, connections, stats);
+      if (s.non2xx > 0) throw new Error(`${e.label} (${scheme}): ${s.non2xx} non-2xx answers`);
+      rows.push([e.label, scheme, fmt(b.rps, 0), fmt(s.rps, 0), `${fmt((s.rps / b.rps) * 100, 0)}%`, fmt(b.p50, 0), fmt(s.p50, 0), fmt(b.p99, 0), fmt(s.p99, 0), fmt(b.xactsPerReq, 2), fmt(s.xactsPerReq, 2), fmt(b.scansPerReq, 2), fmt(s.scansPerReq, 2)]);
+    }
+  }
+  print(
+    table(
+      `HTTP: compiled service vs bare single-query Fastify route (${connections} connections, ${seconds} s each, ${agents} agents)`,
+      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req'],
+      rows,
+    ),
+  );
+  await service.stop();
+  await bare.stop();
+  await closeStats();
+  await closeDb();
+  await bench.dispose();
+  return rows;
+}
