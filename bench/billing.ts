@@ -63,11 +63,11 @@ export async function benchBilling() {
       [o],
     );
     await sql.query(
-      `INSERT INTO "UsageDaily" ("agentId", day, "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost")
+      `INSERT INTO "UsageDaily" ("agentId", day, "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
        SELECT "agentId", created::date, "organizationId",
          COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Server Time'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export GB'), 0),
          COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Agent Inputs'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Proxy Data'), 0),
-         COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export CPM'), 0)
+         COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export CPM'), 0), SUM(cost)
        FROM "UsageRecord" WHERE "organizationId" = $1 GROUP BY 1, 2, 3`,
       [o],
     );

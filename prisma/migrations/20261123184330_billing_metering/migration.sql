@@ -11,6 +11,7 @@ CREATE TABLE "UsageDaily" (
     "agentInputsCost" DECIMAL(18,6) NOT NULL DEFAULT 0,
     "proxyDataCost" DECIMAL(18,6) NOT NULL DEFAULT 0,
     "exportCpmCost" DECIMAL(18,6) NOT NULL DEFAULT 0,
+    "totalCost" DECIMAL(18,6) NOT NULL DEFAULT 0,
 
     CONSTRAINT "UsageDaily_pkey" PRIMARY KEY ("agentId","day")
 );

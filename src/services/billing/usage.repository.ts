@@ -48,20 +48,22 @@ export function createUsageRepository(db: Db) {
       );
       const costOf = (t: UsageType) => (lines.find((l) => l.usageType === t)?.cost ?? new Decimal(0)).toString();
       const [st, eg, ai, pd, ec] = USAGE_TYPES.map(costOf);
+      const total = lines.reduce((sum, l) => sum.plus(l.cost), new Decimal(0)).toString();
       // One statement (one round trip inside the settlement transaction): the records, then the day.
       await tx.$executeRaw`
         WITH records AS (
           INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
           VALUES ${P.join(rows)}
         )
-        INSERT INTO "UsageDaily" ("agentId", "day", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost")
-        VALUES (${run.agentId}, ${utcDay(at)}::date, ${run.organizationId}, ${st}::numeric, ${eg}::numeric, ${ai}::numeric, ${pd}::numeric, ${ec}::numeric)
+        INSERT INTO "UsageDaily" ("agentId", "day", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
+        VALUES (${run.agentId}, ${utcDay(at)}::date, ${run.organizationId}, ${st}::numeric, ${eg}::numeric, ${ai}::numeric, ${pd}::numeric, ${ec}::numeric, ${total}::numeric)
         ON CONFLICT ("agentId", "day") DO UPDATE SET
           "serverTimeCost" = "UsageDaily"."serverTimeCost" + EXCLUDED."serverTimeCost",
           "exportGbCost" = "UsageDaily"."exportGbCost" + EXCLUDED."exportGbCost",
           "agentInputsCost" = "UsageDaily"."agentInputsCost" + EXCLUDED."agentInputsCost",
           "proxyDataCost" = "UsageDaily"."proxyDataCost" + EXCLUDED."proxyDataCost",
-          "exportCpmCost" = "UsageDaily"."exportCpmCost" + EXCLUDED."exportCpmCost"`;
+          "exportCpmCost" = "UsageDaily"."exportCpmCost" + EXCLUDED."exportCpmCost",
+          "totalCost" = "UsageDaily"."totalCost" + EXCLUDED."totalCost"`;
     },
 
     /**
@@ -70,7 +72,7 @@ export function createUsageRepository(db: Db) {
      * with the count and total of every matching Agent.
      */
     async agentsReport(q: AgentsReportQuery): Promise<{ rows: AgentCostRow[]; total: number; totalCost: Decimal }> {
-      const dailyCost = P.raw(q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '));
+      const dailyCost = P.raw(q.usageTypes.length === USAGE_TYPES.length ? '"totalCost"' : q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '));
       const parts: P.Sql[] = [];
       if (q.wholeDays) {
         parts.push(P.sql`
