@@ -142,7 +142,8 @@ describe('the tick', () => {
     const s = await newSchedule(agentId, { scheduleType: 3, cronExpression: '0 12 * * *' });
     const data = { organizationId: org.organizationId, agentId, agentVersion: 1, status: 11, scheduleId: BigInt(s.id), scheduledFor: new Date('2026-06-01T12:00:00Z') };
     await ctx.db.run.create({ data });
-    await expect(ctx.db.run.create({ data })).rejects.toMatchObject({ code: 'P2002' });
+    // The data layer maps the unique violation to a 409 conflict.
+    await expect(ctx.db.run.create({ data })).rejects.toMatchObject({ statusCode: 409, errorCode: 'CONFLICT' });
     // The tick finds that fire time done: it only moves the Schedule past it.
     const { firing } = newFiring();
     now = new Date('2026-06-01T12:00:30Z');
