@@ -173,9 +173,24 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
   };
 }
 
-/** For entry points: load or print the problem and exit 1. */
+/**
+ * Reads `.env` from the working directory into process.env, if the file exists. Variables already
+ * set in the real environment win (Node's own parser, as `node --env-file` does).
+ */
+export function loadDotEnv(file = path.resolve('.env')): boolean {
+  if (!fs.existsSync(file)) return false;
+  try {
+    process.loadEnvFile(file);
+  } catch (err) {
+    throw new ConfigError(`could not read ${file}: ${(err as Error).message}`);
+  }
+  return true;
+}
+
+/** For entry points (server, worker, CLI): `.env`, then the environment; on a problem print it and exit 1. */
 export function loadConfigOrExit(): Config {
   try {
+    loadDotEnv();
     return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {

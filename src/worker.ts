@@ -8,11 +8,18 @@ const log = pino({ level: config.logLevel, name: 'worker' });
 
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
 const starting = startWorkerRuntime(config, log);
+let started = false;
+starting.then(() => (started = true), () => {});
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   log.info({ signal }, 'worker shutting down');
+  if (!started) {
+    // Still starting (waiting for Redis or PostgreSQL): no job was taken yet, nothing to finish.
+    log.info('the worker had not started; exiting');
+    process.exit(0);
+  }
   const deadline = setTimeout(() => {
     log.error('graceful shutdown timed out; exiting');
     process.exit(1);

@@ -3,6 +3,7 @@
 // the request id that is also in the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../../db/failures.js';
 import { isDatabaseBusy } from '../../db/prisma.js';
 import { AppError, ErrorCodes, RateLimitedError, type ErrorCode } from '../../lib/errors.js';
 
@@ -35,6 +36,9 @@ const TITLE_BY_STATUS: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
+/** How long a caller should wait before retrying while a dependency is down. */
+const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: ErrorCode, detail: string) {
   return reply
@@ -103,6 +107,19 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
         return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
       default:
         break;
+    }
+    // A dependency that is down is the operator's problem, not the caller's: 503 with Retry-After,
+    // and one log line when it goes down (the monitor), not one per request.
+    if (isDatabaseUnreachable(error) || isRedisUnavailable(error)) {
+      const which = isDatabaseUnreachable(error) ? 'postgres' : 'redis';
+      app.dependencies.down(which, error);
+      reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, `The service is temporarily unavailable (${which === 'postgres' ? 'its database' : 'its queue store'} cannot be reached); retry after the delay in Retry-After.`);
+    }
+    if (isSchemaMissing(error)) {
+      request.log.error({ err: { message: error.message } }, 'the database is not migrated: run `cli migrate`');
+      reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, 'The service is not ready: its database has not been migrated yet.');
     }
     if (isDatabaseBusy(error)) {
       request.log.warn({ err: { message: error.message } }, 'database saturated');
