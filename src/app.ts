@@ -2,9 +2,10 @@
 import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Clock } from './lib/clock.js';
+import { loggerOptions } from './lib/logger.js';
 import authPlugin from './plugins/app/auth.js';
 import errorsPlugin from './plugins/app/errors.js';
 import httpPlugin from './plugins/app/http.js';
@@ -31,24 +32,12 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'authorization',
-  'password',
-  'refresh_token',
-  'access_token',
-  'apiKey',
-  'key',
-];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: opts.logger === false ? false : loggerOptions(config),
+    // One line per request, written when the response is sent (plugins/app/http.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,

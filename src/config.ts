@@ -13,6 +13,8 @@ export interface Config {
   host: string;
   port: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT: JSON lines (default) or pretty, human-readable lines. */
+  logFormat: 'json' | 'pretty';
   publicUrl: string;
   /** PUBLIC_URL was set (otherwise the OpenAPI description points at the origin it is served from). */
   publicUrlConfigured: boolean;
@@ -66,6 +68,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = str(env, name, fallback).trim().toLowerCase();
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${env[name]}"`);
+  return raw as T;
 }
 
 function url(env: Env, name: string, fallback: string, protocols: string[]): string {
@@ -138,6 +146,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
     host,
     port,
     logLevel: logLevel as Config['logLevel'],
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     publicUrl,
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
     encryptionKey: encryptionKey(env, storageDir, warn),

@@ -2,9 +2,10 @@
 import pino from 'pino';
 import { loadConfigOrExit } from './config.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
+import { loggerOptions } from './lib/logger.js';
 
 const config = loadConfigOrExit();
-const log = pino({ level: config.logLevel, name: 'worker' });
+const log = pino(loggerOptions(config, 'worker'));
 
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
 const starting = startWorkerRuntime(config, log);
