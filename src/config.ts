@@ -137,7 +137,9 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       }
     : null;
   if (externalOAuth && !externalOAuth.audience) throw new ConfigError('OAUTH_AUDIENCE is required when OAUTH_ISSUER is set');
-  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(/\/$/, '');
+  // Behind a published port (docker compose's API_PORT) clients use that port, not the one we listen on.
+  const apiPort = int(env, 'API_PORT', port, 1, 65535);
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${apiPort}`, ['http:', 'https:']).replace(/\/$/, '');
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/cloud_extraction', ['postgresql:', 'postgres:']),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
