@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, ParallelExportSchema } from './common.js';
+import { DateTime, IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, QueryDate } from './common.js';
 
 export const RunSchema = Type.Object(
   {
@@ -87,3 +87,15 @@ export const RunAllResultSchema = Type.Object(
 );
 
 export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
+
+/** GET /api/v1/runs: Runs across the caller's Agents. */
+export const OrgRunsQuerySchema = Type.Object({
+  status: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'Only Runs in this RunStatus.' })),
+  agentId: Type.Optional(IdParam('agent', 'Only Runs of this Agent.')),
+  spaceId: Type.Optional(IdParam('space', 'Only Runs of Agents in this Space.')),
+  scheduleId: Type.Optional(IdParam('schedule', 'Only Runs this Schedule started.')),
+  startDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or after this ISO 8601 date or date-time (UTC).' }),
+  endDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or before this ISO 8601 date-time, or on or before this date (its whole day, UTC).' }),
+  maxRecords: Type.Optional(Type.Integer({ minimum: 1, description: 'Without paging: at most this many Runs (default 50, at most 1000).' })),
+  ...PagingQuery,
+});

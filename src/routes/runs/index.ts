@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
 import { errorResponses, IdParam } from '../../schemas/common.js';
-import { AgentRunParams, RunAllBody, RunAllResultSchema, RunFileSchema, RunSchema, StartRunBody } from '../../schemas/runs.js';
+import { AgentRunParams, OrgRunsQuerySchema, RunAllBody, RunAllResultSchema, RunFileSchema, RunSchema, StartRunBody } from '../../schemas/runs.js';
 
 const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const Run = Type.Ref(RunSchema);
@@ -58,6 +58,26 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const res = await app.runs.list(principalOf(req), req.params.agentId, req.query);
+    return res.paged ? { runs: res.runs, totalRecordCount: res.totalRecordCount } : res.runs;
+  });
+
+  app.get('/api/v1/runs', {
+    schema: {
+      tags: ['Runs'],
+      summary: 'List Runs across Agents, newest first',
+      description:
+        'The Runs of every Agent the caller can read in their organization (an admin: all of them; others: the Spaces they can read), newest first. ' +
+        'Filters combine: status, agentId, spaceId, scheduleId, and a creation window (startDate, endDate). An agentId or spaceId the caller cannot read answers 404 or 403 as elsewhere. ' +
+        'Plain array of at most `maxRecords` (default 50, at most 1000); with pageIndex and recordsPerPage, `{ runs, totalRecordCount }`.',
+      operationId: 'listRuns',
+      querystring: OrgRunsQuerySchema,
+      response: {
+        200: Type.Union([Type.Array(Run), Type.Object({ runs: Type.Array(Run), totalRecordCount: Type.Integer() })]),
+        ...errorResponses(400, 401, 403, 404, 429),
+      },
+    },
+  }, async (req) => {
+    const res = await app.runs.listAll(principalOf(req), req.query);
     return res.paged ? { runs: res.runs, totalRecordCount: res.totalRecordCount } : res.runs;
   });
 

@@ -45,6 +45,30 @@ export interface RunView {
   created: Date;
 }
 
+export interface OrgRunsQuery {
+  status?: number;
+  agentId?: number;
+  spaceId?: number;
+  scheduleId?: number;
+  startDate?: string;
+  endDate?: string;
+  maxRecords?: number;
+  pageIndex?: number;
+  recordsPerPage?: number;
+}
+
+/**
+ * A query date: a date-time, or a date (UTC) that covers its whole day, so `endDate=2026-01-31`
+ * includes Runs created on the 31st. Returns an inclusive start or an exclusive end.
+ */
+export function parseQueryDate(value: string, name: string, edge: 'start' | 'end'): Date {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const d = new Date(dateOnly ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) throw new ValidationError(`querystring.${name} must be an ISO 8601 date or date-time; got '${value}'.`);
+  if (edge === 'end') return dateOnly ? new Date(d.getTime() + 86_400_000) : new Date(d.getTime() + 1);
+  return d;
+}
+
 export function toRunView(r: RunRow): RunView {
   return {
     id: r.id,
@@ -224,6 +248,33 @@ export function createRunsService(deps: {
       }
       if (q.maxRecords !== undefined && q.maxRecords < 1) throw new ValidationError('maxRecords must be at least 1.');
       const rows = await repo.listRuns(agentId, { skip: 0, take: Math.min(q.maxRecords ?? 50, 1000) });
+      return { paged: false as const, runs: rows.map(toRunView) };
+    },
+
+    /** Runs across the Agents the caller can read, newest first (filters narrow; paging as in `list`). */
+    async listAll(principal: Principal, q: OrgRunsQuery) {
+      if (q.agentId !== undefined) await access.requireAgent(principal, q.agentId, 'read');
+      if (q.spaceId !== undefined) await access.requireSpace(principal, q.spaceId, 'read');
+      const createdFrom = q.startDate !== undefined ? parseQueryDate(q.startDate, 'startDate', 'start') : undefined;
+      const createdBefore = q.endDate !== undefined ? parseQueryDate(q.endDate, 'endDate', 'end') : undefined;
+      if (createdFrom && createdBefore && createdFrom >= createdBefore) throw new ValidationError('startDate must be before endDate.');
+      const filter = {
+        organizationId: principal.organizationId,
+        readableSpaceIds: await access.readableSpaceIds(principal),
+        status: q.status,
+        agentId: q.agentId,
+        spaceId: q.spaceId,
+        scheduleId: q.scheduleId !== undefined ? BigInt(q.scheduleId) : undefined,
+        createdFrom,
+        createdBefore,
+      };
+      if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
+        if (q.pageIndex < 1 || q.recordsPerPage < 1) throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
+        const take = Math.min(q.recordsPerPage, 1000);
+        const [rows, total] = await Promise.all([repo.listOrgRuns(filter, { skip: (q.pageIndex - 1) * take, take }), repo.countOrgRuns(filter)]);
+        return { paged: true as const, runs: rows.map(toRunView), totalRecordCount: total };
+      }
+      const rows = await repo.listOrgRuns(filter, { skip: 0, take: Math.min(q.maxRecords ?? 50, 1000) });
       return { paged: false as const, runs: rows.map(toRunView) };
     },
 
