@@ -51,7 +51,7 @@ export const StartRunBody = Type.Object(
     logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
     logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   },
-  { additionalProperties: false, title: 'StartRunRequest' },
+  { additionalProperties: false, examples: [{ isExclusive: true, isWaitOnFailure: false, logLevel: 'Info', logMode: 'Text' }], title: 'StartRunRequest' },
 );
 
 export const RunAllBody = Type.Object(
@@ -63,7 +63,7 @@ export const RunAllBody = Type.Object(
     logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
     logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   },
-  { additionalProperties: false, title: 'RunAllRequest' },
+  { additionalProperties: false, examples: [{ isExclusive: true, logLevel: 'Info' }], title: 'RunAllRequest' },
 );
 
 export const RunAllResultSchema = Type.Object(

@@ -13,6 +13,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'Start an Agent',
+      operationId: 'startAgent',
       description:
         'Asynchronous (default): 202 with the queued Run. With isRunSynchronously: 200 with the extracted records as a JSON array when the Run succeeds within `timeout` seconds (default 60, at most 300); 200 with the Run when it ends otherwise (Failure, Stopped); 202 with the Run when it is still going. POST is not idempotent: a repeated start queues another Run.',
       params: AgentParams,
@@ -35,6 +36,9 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'Get a Run (its status, statistics and progress)',
+      description:
+        "The Run with its status (RunStatus), times, statistics, error message and, while active, its progress. Poll it after an asynchronous start.",
+      operationId: 'getRun',
       params: AgentRunParams,
       response: { 200: Run, ...errorResponses(400, 401, 403, 404, 429) },
     },
@@ -44,6 +48,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'List an Agent\'s Runs, newest first',
+      operationId: 'listAgentRuns',
       description: 'Plain array of at most `maxRecords` (default 50, at most 1000); with pageIndex and recordsPerPage, `{ runs, totalRecordCount }`.',
       params: AgentParams,
       querystring: Type.Object({
@@ -85,6 +90,9 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'Stop a running instance gracefully (the data so far is exported)',
+      description:
+        "Asks the Run to stop: it moves to Stopping, stops loading pages, exports what it extracted and ends Stopped. A Run in a terminal status answers 409 RUN_NOT_ACTIVE.",
+      operationId: 'stopRun',
       params: AgentRunParams,
       response: { 200: Run, ...errorResponses(400, 401, 403, 404, 409, 429) },
     },
@@ -94,6 +102,9 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'Kill a running instance: the first call stops it gracefully, a second call while it is stopping terminates it at once',
+      description:
+        "The first call stops the Run gracefully (as stop); a second call while it is Stopping terminates its process at once, and data not yet exported is lost. A Run in a terminal status answers 409 RUN_NOT_ACTIVE.",
+      operationId: 'killRun',
       params: AgentRunParams,
       response: { 200: Run, ...errorResponses(400, 401, 403, 404, 409, 429) },
     },
@@ -103,6 +114,9 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'Delete a Run, its files, or its files and input parameters',
+      description:
+        "`removeMethod`: RemoveEntireRun (default) deletes the Run and its files; RemoveAllFiles keeps the Run; RemoveAllFilesAndAgentInput also clears its input parameters. An active Run answers 409 RUN_ACTIVE_CANNOT_DELETE.",
+      operationId: 'deleteRun',
       params: AgentRunParams,
       querystring: Type.Object({
         removeMethod: Type.Optional(
@@ -120,6 +134,9 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'List the files a Run produced (exports, log, failed pages)',
+      description:
+        "The files a Run wrote: its exports (CSV, JSON, NDJSON), its log, and HTML snapshots when the log mode is TextAndHtml.",
+      operationId: 'listRunFiles',
       params: AgentRunParams,
       response: { 200: Type.Array(Type.Ref(RunFileSchema)), ...errorResponses(400, 401, 403, 404, 429) },
     },
@@ -129,6 +146,9 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'Download a file produced by a Run (streamed, with its content type)',
+      description:
+        "Streams the file with its content type, length and a Content-Disposition attachment name.",
+      operationId: 'downloadRunFile',
       params: Type.Object({ agentId: IdParam('agent'), runId: IdParam('run'), fileId: IdParam('file') }),
       response: {
         200: { description: 'The file bytes (text/csv, application/json, application/x-ndjson, text/plain or text/html).', type: 'string', format: 'binary' },
@@ -149,6 +169,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Runs'],
       summary: 'Start every Agent in a Space',
+      operationId: 'runAllAgentsInSpace',
       description: 'Each Agent is started independently; a per-Agent failure (for example an Agent that already has a Run in progress) is reported in results and does not affect the others.',
       params: Type.Object({ spaceId: IdParam('space') }),
       body: RunAllBody,
