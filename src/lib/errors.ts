@@ -84,3 +84,13 @@ export class RateLimitedError extends AppError {
     super(429, ErrorCodes.RATE_LIMITED, message);
   }
 }
+
+/** 422 AGENT_INVALID: the Agent's definition has problems; each is listed (ProblemDetails `problems`). */
+export class AgentInvalidError extends UnprocessableError {
+  constructor(
+    message: string,
+    readonly problems: string[],
+  ) {
+    super(message, ErrorCodes.AGENT_INVALID);
+  }
+}

@@ -44,6 +44,19 @@ export const AgentSchema = Type.Object(
 );
 export type AgentModel = Static<typeof AgentSchema>;
 
+export const SavedAgentSchema = Type.Composite(
+  [
+    AgentSchema,
+    Type.Object({
+      problems: Type.Array(Type.String(), {
+        description:
+          'What makes the active definition Invalid (validationStatus 2), each naming where: e.g. "list.fields[0].selector: invalid CSS selector …". Empty when it is Valid. An Invalid Agent cannot be started (422 AGENT_INVALID).',
+      }),
+    }),
+  ],
+  { $id: 'SavedAgent', description: 'The Agent as created or updated, with the problems of its active definition.' },
+);
+
 export const AgentPageSchema = Type.Object(
   {
     agents: Type.Array(Type.Ref(AgentSchema)),

@@ -69,7 +69,10 @@ export const ERROR_EXAMPLES: Record<number, unknown> = {
   409: problemExample(409, 'Conflict', 'RUN_ALREADY_ACTIVE', 'Agent 42 already has an active Run (7).'),
   413: problemExample(413, 'Payload Too Large', 'PAYLOAD_TOO_LARGE', 'The request body is larger than the server accepts.'),
   415: problemExample(415, 'Unsupported Media Type', 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type text/plain; send application/json.'),
-  422: problemExample(422, 'Unprocessable Entity', 'AGENT_INVALID', 'Agent 42 has an invalid definition: list.fields[0].selector is not a valid CSS selector.'),
+  422: {
+    ...problemExample(422, 'Unprocessable Entity', 'AGENT_INVALID', "Agent 42 has an invalid definition; fix it before starting it: list.fields[0].selector: invalid CSS selector 'h3 a[': Expected name, found end of input"),
+    problems: ["list.fields[0].selector: invalid CSS selector 'h3 a[': Expected name, found end of input"],
+  },
   429: problemExample(429, 'Too Many Requests', 'RATE_LIMITED', 'Rate limit exceeded; retry after the delay in Retry-After.'),
   503: problemExample(503, 'Service Unavailable', 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable (its database cannot be reached); retry after the delay in Retry-After.'),
 };

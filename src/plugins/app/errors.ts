@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../../db/failures.js';
 import { isDatabaseBusy } from '../../db/prisma.js';
-import { AppError, ErrorCodes, RateLimitedError, type ErrorCode } from '../../lib/errors.js';
+import { AgentInvalidError, AppError, ErrorCodes, RateLimitedError, type ErrorCode } from '../../lib/errors.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -40,7 +40,7 @@ const TITLE_BY_STATUS: Record<number, string> = {
 /** How long a caller should wait before retrying while a dependency is down. */
 const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: ErrorCode, detail: string) {
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
   return reply
     .code(status)
     .type('application/problem+json; charset=utf-8')
@@ -52,6 +52,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, status
       instance: request.url.split('?')[0],
       errorCode,
       requestId: request.id,
+      ...extensions,
     });
 }
 
@@ -90,6 +91,7 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
     if (error instanceof AppError) {
       if (error instanceof RateLimitedError) reply.header('Retry-After', String(error.retryAfterSeconds));
       if (error.statusCode === 400) return sendBadRequest(reply, error.message, error.errorCode);
+      if (error instanceof AgentInvalidError) return sendProblem(request, reply, 422, error.errorCode, error.message, { problems: error.problems });
       return sendProblem(request, reply, error.statusCode, error.errorCode, error.message);
     }
     if (error.validation) return sendBadRequest(reply, validationMessage(error));

@@ -9,6 +9,7 @@ import {
   AgentPageSchema,
   AgentParams,
   AgentSchema,
+  SavedAgentSchema,
   AgentSearchQuery,
   AgentVersionParams,
   AgentVersionSchema,
@@ -22,6 +23,7 @@ import { errorResponses } from '../../schemas/common.js';
 
 const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const AgentRef = Type.Ref(AgentSchema);
+  const SavedAgentRef = Type.Ref(SavedAgentSchema);
   const tags = ['Agents'];
 
   app.get('/api/v1/agent/all', {
@@ -56,9 +58,9 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'createAgent',
       description:
         'A definition whose structure does not match the AgentDefinition schema answers 400 listing the problems; one with semantic problems ' +
-        '(e.g. a required export column no field produces) is saved with validationStatus 2 (Invalid).',
+        '(e.g. a required export column no field produces) is saved with validationStatus 2 (Invalid) and listed in `problems`.',
       body: CreateAgentBody,
-      response: { 201: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+      response: { 201: SavedAgentRef, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => reply.code(201).send(await app.agents.create(principalOf(req), req.body)));
 
@@ -80,10 +82,11 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Update an Agent; a new definition makes a new (active) version',
       operationId: 'updateAgent',
       description:
-        'spaceId moves the Agent and needs editor access to both Spaces. An encrypted parameter sent back with the masked default "********" keeps its stored default.',
+        'spaceId moves the Agent and needs editor access to both Spaces. An encrypted parameter sent back with the masked default "********" keeps its stored default. ' +
+        'The answer lists the problems of the active definition in `problems` (empty when it is Valid).',
       params: AgentParams,
       body: UpdateAgentBody,
-      response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+      response: { 200: SavedAgentRef, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req) => app.agents.update(principalOf(req), req.params.agentId, req.body));
 

@@ -2,9 +2,10 @@
 // and run-all. Every start, single or run-all, goes through `start`.
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.js';
-import { ConflictError, NotFoundError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
+import { AgentInvalidError, ConflictError, NotFoundError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
 import { StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
+import { statusOf } from '../agents/agent-definition.js';
 import type { Principal } from '../identity/principal.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { runRecordsKey, runKeyPrefix } from './run-protocol.js';
@@ -160,7 +161,8 @@ export function createRunsService(deps: {
     if (!agent) throw new NotFoundError(`Agent ${agentId} was not found.`);
     if (agent.isArchived) throw new ValidationError(`Agent ${agentId} is archived; unarchive it before starting it.`, ErrorCodes.AGENT_ARCHIVED);
     if (agent.validationStatus === 2) {
-      throw new UnprocessableError(`Agent ${agentId} has an invalid definition; fix it before starting it.`, ErrorCodes.AGENT_INVALID);
+      const { problems } = statusOf(agent.versions[0]?.definition);
+      throw new AgentInvalidError(`Agent ${agentId} has an invalid definition; fix it before starting it: ${problems.join('; ')}`, problems);
     }
     const version = agent.versions[0];
     if (!version) throw new UnprocessableError(`Agent ${agentId} has no definition.`, ErrorCodes.AGENT_INVALID);
