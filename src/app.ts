@@ -10,6 +10,7 @@ import authPlugin from './plugins/app/auth.js';
 import errorsPlugin from './plugins/app/errors.js';
 import httpPlugin from './plugins/app/http.js';
 import infraPlugin from './plugins/app/infra.js';
+import requestLogPlugin from './plugins/app/request-log.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import { installValidators } from './plugins/app/validation.js';
 import healthRoutes from './routes/health/index.js';
@@ -36,7 +37,7 @@ export interface BuildOptions {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config),
-    // One line per request, written when the response is sent (plugins/app/http.ts).
+    // One line per request, written when the response is sent (plugins/app/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -55,6 +56,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(infraPlugin, { config, clock: opts.clock });
   await app.register(errorsPlugin);
   await app.register(httpPlugin, { config });
+  await app.register(requestLogPlugin);
   await app.register(formbody);
   await app.register(swaggerPlugin, { config });
   await app.register(identityModule);

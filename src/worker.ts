@@ -1,6 +1,7 @@
 // The worker process: BullMQ workers and job schedulers; SIGTERM lets running jobs finish.
 import pino from 'pino';
 import { loadConfigOrExit } from './config.js';
+import { isRedisUnavailable } from './db/failures.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
 import { loggerOptions } from './lib/logger.js';
 
@@ -35,6 +36,12 @@ async function shutdown(signal: string) {
   }
 }
 process.on('unhandledRejection', (err) => {
+  // While closing, a Redis connection that BullMQ was still opening rejects its pending command with
+  // "Connection is closed": expected then, and no reason to turn a clean shutdown into exit 1.
+  if (closing && isRedisUnavailable(err)) {
+    log.debug({ err: { message: (err as Error).message } }, 'redis command rejected while closing');
+    return;
+  }
   // A bug: say what it was before the process ends, so the restart has a reason on record.
   log.fatal({ err }, 'unhandled rejection');
   process.exit(1);

@@ -44,6 +44,8 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       dependencies.down('postgres', err);
       return;
     }
+    // Not connected yet, or reconnecting: the connection's own events report a loss.
+    if (beatRedis.status !== 'ready') return;
     await writeHeartbeat(beatRedis, prefix, clock.now()).catch((err) => dependencies.down('redis', err));
   };
   const heartbeat = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);

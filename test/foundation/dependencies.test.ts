@@ -53,7 +53,8 @@ async function expectUnavailable(res: Response) {
 }
 
 describe('the API with a dependency down', () => {
-  it('answers 503 ProblemDetails with Retry-After, logs the loss and the return once each, and exits promptly on SIGTERM', async () => {
+  // Several processes start in this test; on a loaded machine that alone can take half a minute.
+  it('answers 503 ProblemDetails with Retry-After, logs the loss and the return once each, and exits promptly on SIGTERM', { timeout: 90_000 }, async () => {
     const port = await freePort();
     const proxied = { ...env, DATABASE_URL: viaProxy(env.DATABASE_URL, pgProxy), REDIS_URL: viaProxy(env.REDIS_URL, redisProxy) };
     const srv = startNode(['src/server.ts'], { ...proxied, PORT: String(port), LOG_LEVEL: 'info' });
@@ -96,7 +97,7 @@ describe('an unmigrated database', () => {
   });
   afterAll(async () => empty?.drop());
 
-  it('/health/ready reports pending migrations until migrate has run', async () => {
+  it('/health/ready reports pending migrations until migrate has run', { timeout: 90_000 }, async () => {
     const port = await freePort();
     const srv = startNode(['src/server.ts'], { ...env, DATABASE_URL: empty.url, PORT: String(port), LOG_LEVEL: 'warn' });
     try {

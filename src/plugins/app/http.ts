@@ -31,21 +31,6 @@ export default fp(async function httpPlugin(app: FastifyInstance, opts: { config
     reply.header('X-RateLimit-Window-Seconds', String(config.rateLimit.windowSeconds));
   });
 
-  // The one log line of a request: its route template (not the raw URL, which may carry ids or
-  // query values), status, duration and request id. Swagger UI's own files are not logged.
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url;
-    if (route?.startsWith('/swagger') && route !== '/swagger/v1/swagger.json') return;
-    const fields = {
-      method: request.method,
-      route: route ?? '(no route)',
-      statusCode: reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 10) / 10,
-    };
-    if (reply.statusCode >= 500) request.log.error(fields, 'request');
-    else request.log.info(fields, 'request');
-  });
-
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema?.body as (Parameters<typeof normalizeValue>[1] & { required?: string[] }) | undefined;
     // A body whose every property is optional may be left out entirely.
