@@ -1,19 +1,33 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build. The build stage runs the same steps as CI (.ci/run): npm ci, prisma generate,
 # tsc build; the runtime stage keeps production dependencies only and runs as a non-root user.
-FROM node:20-bookworm-slim AS build
+# Node.js 24 is the active LTS line; the code also runs on Node 20.19+ and 22 (tests run on 20).
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+# A toolchain for native modules, used only when a prebuilt binary does not load on this platform
+# (argon2's install step then compiles it). It stays in this stage.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci
+# argon2's install step (allowed in package.json `allowScripts`) keeps its prebuilt binary when it
+# loads and compiles it otherwise; the explicit rebuild covers an npm that skipped the step.
+RUN npm ci --no-audit --no-fund \
+ && (node -e "require('argon2')" 2>/dev/null || npm rebuild argon2 --no-audit --no-fund) \
+ && node -e "require('argon2')"
 COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY src ./src
 # The client needs no engine binary with the pg adapter; the CLI must not try to download one.
-RUN PRISMA_SCHEMA_ENGINE_BINARY=/bin/false npx prisma generate \
- && npm run build \
- && npm prune --omit=dev
+RUN npm run generate && npm run build
+# Production dependencies only: devDependencies go, and so do optional packages, which here are
+# mostly the optional peers of @prisma/client (the prisma CLI and typescript, ~240 MB).
+RUN npm prune --omit=dev --omit=optional --no-audit --no-fund \
+ && test ! -e node_modules/typescript && test ! -e node_modules/prisma && test ! -e node_modules/tsx
 
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
@@ -24,9 +38,12 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma ./prisma
 COPY --from=build --chown=node:node /app/package.json ./package.json
+# Fail the build, not the first login, when argon2's native binary does not load here.
+RUN node -e "import('argon2').then((a) => a.hash('build-check')).then(() => console.log('argon2 loads'), (e) => { console.error('argon2 does not load:', e.message); process.exit(1); })"
 USER node
 EXPOSE 8080
 VOLUME ["/data/storage"]
+# The API's check; the worker's service overrides it with `node dist/worker-health.js`.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/server.js"]

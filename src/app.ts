@@ -2,14 +2,16 @@
 import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Clock } from './lib/clock.js';
+import { loggerOptions } from './lib/logger.js';
 import authPlugin from './plugins/app/auth.js';
 import errorsPlugin from './plugins/app/errors.js';
 import httpPlugin from './plugins/app/http.js';
 import infraPlugin from './plugins/app/infra.js';
 import rateLimitPlugin from './plugins/app/rate-limit.js';
+import requestLogPlugin from './plugins/app/request-log.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import underPressurePlugin from './plugins/external/under-pressure.js';
 import { buildValidator } from './plugins/app/validation.js';
@@ -41,24 +43,12 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'authorization',
-  'password',
-  'refresh_token',
-  'access_token',
-  'apiKey',
-  'key',
-];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: opts.logger === false ? false : loggerOptions(config),
+    // One line per request, written when the response is sent (plugins/app/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -76,6 +66,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(infraPlugin, { config, clock: opts.clock });
   await app.register(errorsPlugin);
   await app.register(httpPlugin, { config });
+  await app.register(requestLogPlugin);
   // Load shedding first, then rate limits; the rate-limit plugin must come before authPlugin (its
   // per-IP limit runs before authentication, its per-key limit after it).
   await app.register(underPressurePlugin, { config });

@@ -2,6 +2,7 @@
 // Results go to stdout as one JSON object; logs go to stderr.
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from './config.js';
+import { isDatabaseUnreachable, isSchemaMissing } from './db/failures.js';
 import { createPrisma } from './db/prisma.js';
 import { migrate } from './db/migrate.js';
 import { systemClock } from './lib/clock.js';
@@ -15,10 +16,25 @@ const out = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 
 class UsageError extends Error {}
 
+/** Prisma's messages start with the call site; the last line says what happened. */
+const lastLine = (err: unknown) => String((err as Error).message ?? err).split('\n').filter(Boolean).pop();
+
+/** The first line of standard input (a trailing newline is not part of the password). */
+async function readPasswordFromStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
 const USAGE = `usage: npm run cli -- <command> [options]
   migrate                                   apply pending database migrations
-  bootstrap --org NAME --email EMAIL --password PW [--credits N]
-                                            create an organization, admin, default Space, credits and an API key
+  bootstrap --org NAME --email EMAIL [--password-stdin | --password PW] [--credits N]
+                                            create an organization, admin, default Space, credits and an API key;
+                                            the password comes from BOOTSTRAP_PASSWORD, standard input
+                                            (--password-stdin) or --password (visible in the process list)
   create-api-key --email EMAIL [--description TEXT] [--days N]
   grant-credits --org ID --amount N [--expires ISO] [--message TEXT]
                                             add a credit grant (recorded as a Grant transaction)
@@ -39,9 +55,12 @@ async function main(argv: string[]) {
       return;
     }
     case 'bootstrap': {
-      const o = opts({ org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, credits: { type: 'string' } });
-      if (!o.org || !o.email || !o.password) throw new UsageError('bootstrap needs --org, --email and --password');
-      if (o.password.length < 8) throw new UsageError('--password must be at least 8 characters');
+      const o = opts({ org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, credits: { type: 'string' } });
+      if (!o.org || !o.email) throw new UsageError('bootstrap needs --org and --email');
+      // Arguments are visible to every user of the machine (ps); the environment and stdin are not.
+      const password = o['password-stdin'] ? await readPasswordFromStdin() : (o.password ?? process.env.BOOTSTRAP_PASSWORD);
+      if (!password) throw new UsageError('bootstrap needs a password: set BOOTSTRAP_PASSWORD, or pass --password-stdin and write it to standard input');
+      if (password.length < 8) throw new UsageError('the password must be at least 8 characters');
       const credits = o.credits === undefined ? 1000 : Number(o.credits);
       if (!Number.isFinite(credits) || credits < 0) throw new UsageError('--credits must be a non-negative number');
       const db = createPrisma(config.databaseUrl, { max: 2 });
@@ -49,7 +68,7 @@ async function main(argv: string[]) {
         const result = await bootstrapOrganization(db, {
           org: o.org,
           email: o.email,
-          password: o.password,
+          password,
           credits,
           apiKeyDays: config.apiKeyDefaultDays,
           now: systemClock.now(),
@@ -142,7 +161,13 @@ main(process.argv.slice(2)).then(
       log(`error: ${(err as Error).message}\n${USAGE}`);
       process.exit(2);
     }
-    log(`error: ${(err as Error).message}`);
+    if (isSchemaMissing(err)) {
+      log('error: the database has no tables yet: run migrate first (`npm run cli -- migrate`, or `node dist/cli.js migrate` in the container)');
+    } else if (isDatabaseUnreachable(err)) {
+      log(`error: PostgreSQL is unreachable (${lastLine(err)}); check DATABASE_URL and that the server is running`);
+    } else {
+      log(`error: ${(err as Error).message}`);
+    }
     process.exit(1);
   },
 );

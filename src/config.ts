@@ -14,6 +14,8 @@ export interface Config {
   host: string;
   port: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT: JSON lines (default) or pretty, human-readable lines. */
+  logFormat: 'json' | 'pretty';
   publicUrl: string;
   /** PUBLIC_URL was set (otherwise the OpenAPI description points at the origin it is served from). */
   publicUrlConfigured: boolean;
@@ -111,6 +113,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = str(env, name, fallback).trim().toLowerCase();
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${env[name]}"`);
+  return raw as T;
+}
+
 function url(env: Env, name: string, fallback: string, protocols: string[]): string {
   const v = str(env, name, fallback);
   let parsed: URL;
@@ -179,7 +187,9 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       }
     : null;
   if (externalOAuth && !externalOAuth.audience) throw new ConfigError('OAUTH_AUDIENCE is required when OAUTH_ISSUER is set');
-  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(/\/$/, '');
+  // Behind a published port (docker compose's API_PORT) clients use that port, not the one we listen on.
+  const apiPort = int(env, 'API_PORT', port, 1, 65535);
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${apiPort}`, ['http:', 'https:']).replace(/\/$/, '');
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/cloud_extraction', ['postgresql:', 'postgres:']),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
@@ -188,6 +198,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
     host,
     port,
     logLevel: logLevel as Config['logLevel'],
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     publicUrl,
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
     encryptionKey: encryptionKey(env, storageDir, warn),
@@ -289,9 +300,24 @@ function serverGroups(env: Env, name: string): { default: boolean; groups: numbe
   return out;
 }
 
-/** For entry points: load or print the problem and exit 1. */
+/**
+ * Reads `.env` from the working directory into process.env, if the file exists. Variables already
+ * set in the real environment win (Node's own parser, as `node --env-file` does).
+ */
+export function loadDotEnv(file = path.resolve('.env')): boolean {
+  if (!fs.existsSync(file)) return false;
+  try {
+    process.loadEnvFile(file);
+  } catch (err) {
+    throw new ConfigError(`could not read ${file}: ${(err as Error).message}`);
+  }
+  return true;
+}
+
+/** For entry points (server, worker, CLI): `.env`, then the environment; on a problem print it and exit 1. */
 export function loadConfigOrExit(): Config {
   try {
+    loadDotEnv();
     return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {

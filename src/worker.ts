@@ -3,18 +3,27 @@
 // another worker), never left for the lost-worker path.
 import pino from 'pino';
 import { loadConfigOrExit } from './config.js';
+import { isRedisUnavailable } from './db/failures.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
+import { loggerOptions } from './lib/logger.js';
 
 const config = loadConfigOrExit();
-const log = pino({ level: config.logLevel, name: 'worker' });
+const log = pino(loggerOptions(config, 'worker'));
 
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
 const starting = startWorkerRuntime(config, log);
+let started = false;
+starting.then(() => (started = true), () => {});
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   log.info({ signal }, 'worker shutting down');
+  if (!started) {
+    // Still starting (waiting for Redis or PostgreSQL): no job was taken yet, nothing to finish.
+    log.info('the worker had not started; exiting');
+    process.exit(0);
+  }
   const deadline = setTimeout(() => {
     log.error('graceful shutdown timed out; exiting');
     process.exit(1);
@@ -31,6 +40,12 @@ async function shutdown(signal: string) {
   }
 }
 process.on('unhandledRejection', (err) => {
+  // While closing, a Redis connection that BullMQ was still opening rejects its pending command with
+  // "Connection is closed": expected then, and no reason to turn a clean shutdown into exit 1.
+  if (closing && isRedisUnavailable(err)) {
+    log.debug({ err: { message: (err as Error).message } }, 'redis command rejected while closing');
+    return;
+  }
   // A bug: say what it was before the process ends, so the restart has a reason on record.
   log.fatal({ err }, 'unhandled rejection');
   process.exit(1);

@@ -36,7 +36,9 @@ function translateDatabaseError(err: unknown, model?: string): unknown {
 }
 
 export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  // A connection attempt to an unreachable host gives up after 5 s (pg's default waits forever),
+  // so requests answer 503 instead of hanging.
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: 5_000 });
   // Under a burst, a transaction waits for a free connection rather than failing after Prisma's
   // default 2 s; past this it fails and the API answers 503 with Retry-After.
   const client = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });

@@ -1,10 +1,14 @@
 // The worker runtime: BullMQ workers and job schedulers of every queue, with a graceful close.
 // src/worker.ts runs it as a process; integration tests run the same thing as a child process too.
 import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { isDatabaseUnreachable, isRedisUnavailable } from '../db/failures.js';
 import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { createDependencyMonitor } from '../lib/dependencies.js';
+import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
@@ -22,11 +26,11 @@ import { createRunChildPool } from './run-child-pool.js';
 import { createRunSignals } from './run-signals.js';
 import { createRunsProcessor } from './runs.processor.js';
 import { createSchedulesProcessor } from './schedules.processor.js';
-import { Redis } from 'ioredis';
 import { createBuilderRepository } from '../services/builder/builder.repository.js';
 import { createBuilderWorkService } from '../services/builder/builder-work.service.js';
 import { createEventsPublisher, createEventsSubscriber } from '../services/builder/events-bus.js';
 import { createBuilderProcessor } from './builder.processor.js';
+import { HEARTBEAT_INTERVAL_MS, writeHeartbeat } from './worker-health.js';
 
 export interface WorkerRuntime {
   /**
@@ -41,6 +45,29 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const prefix = config.redisPrefix;
   const connection = redisConnection(config.redisUrl);
   const db = createPrisma(config.databaseUrl, { max: Math.max(5, config.runs.workerConcurrency * 2) });
+
+  // Its own connection, failing at once while Redis is away (the heartbeat must not queue up).
+  const beatRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const dependencies = createDependencyMonitor({
+    log,
+    probes: { postgres: () => db.$queryRawUnsafe('SELECT 1'), redis: () => beatRedis.ping() },
+  });
+  beatRedis.on('error', (err) => dependencies.down('redis', err));
+  beatRedis.on('ready', () => dependencies.up('redis'));
+  const beat = async () => {
+    try {
+      await db.$queryRawUnsafe('SELECT 1');
+      dependencies.up('postgres');
+    } catch (err) {
+      dependencies.down('postgres', err);
+      return;
+    }
+    // Not connected yet, or reconnecting: the connection's own events report a loss.
+    if (beatRedis.status !== 'ready') return;
+    await writeHeartbeat(beatRedis, prefix, clock.now()).catch((err) => dependencies.down('redis', err));
+  };
+  const heartbeat = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);
+  void beat();
 
   const runsQueue = createQueue('runs', connection, prefix);
   const maintenanceQueue = createQueue('maintenance', connection, prefix);
@@ -62,6 +89,9 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
   const schedulesQueue = createQueue('schedules', connection, prefix);
+  for (const q of [runsQueue, maintenanceQueue, schedulesQueue]) {
+    q.on('error', (err) => (isRedisUnavailable(err) ? dependencies.down('redis', err) : log.error({ err, queue: q.name }, 'queue error')));
+  }
   const firing = createScheduleFiring({
     repo: createSchedulesRepository(db),
     runs: repo,
@@ -145,9 +175,43 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     new Worker('builder', createBuilderProcessor({ work: builderWork, subscriber: builderSubscriber }), { connection, prefix, concurrency: config.builder.workerConcurrency }),
   ];
   for (const w of workers) {
-    w.on('error', (err) => log.error({ err, queue: w.name }, 'worker error'));
-    w.on('failed', (job, err) => log.warn({ queue: w.name, jobId: job?.id, err: { message: err.message } }, 'job failed'));
+    w.on('error', (err) => {
+      // A lost connection is reported by BullMQ on every retry: the monitor logs the change once.
+      if (isRedisUnavailable(err)) dependencies.down('redis', err);
+      else if (isDatabaseUnreachable(err)) dependencies.down('postgres', err);
+      else log.error({ err, queue: w.name }, 'worker error');
+    });
+    w.on('failed', (job, err) =>
+      log.error({ queue: w.name, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } }, 'job failed'),
+    );
   }
+  // One line when a Run starts and one when its execution ends, with what an operator asks first.
+  const runLookup = (runId: number) => repo.findRun(runId).catch(() => null);
+  workers[1].on('active', (job) => {
+    const runId = (job.data as { runId: number }).runId;
+    void runLookup(runId).then((run) => {
+      if (run && (run.status === 4 || run.status === 12)) log.info({ agentId: run.agentId, runId, attempt: run.retryCount }, 'run started');
+    });
+  });
+  workers[1].on('completed', (job, result: { status?: string } | undefined) => {
+    if (result?.status === 'skipped') return;
+    const runId = (job.data as { runId: number }).runId;
+    void runLookup(runId).then((run) => {
+      if (!run) return;
+      const durationMs = run.startTime ? (run.endTime ?? clock.now()).getTime() - run.startTime.getTime() : null;
+      log.info(
+        {
+          agentId: run.agentId,
+          runId,
+          status: RUN_STATUS_NAMES[run.status as RunStatusValue] ?? run.status,
+          durationMs,
+          records: run.recordsExtracted,
+          errorMessage: run.errorMessage ?? undefined,
+        },
+        'run ended',
+      );
+    });
+  });
   // Runs a lost worker left behind are found at once, not only at the next interval; after a
   // reconnection, Runs whose jobs Redis lost are queued again at once.
   reconcile().catch((err) => log.error({ err }, 'initial reconcile failed'));
@@ -164,13 +228,27 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
 
   return {
     async close(opts = {}) {
+      clearInterval(heartbeat);
       // Each step runs even if an earlier one fails (a connection closed while still connecting
       // rejects, harmlessly); failures are logged, not allowed to strand the rest.
+      // While PostgreSQL or Redis is down a step that needs it cannot finish: once a dependency is
+      // known to be down, wait briefly, then go on, so SIGTERM ends the process promptly instead of
+      // at the grace deadline.
       const step = async (name: string, fn: () => Promise<unknown> | void) => {
+        let timer: NodeJS.Timeout | undefined;
         try {
-          await fn();
+          let waitedDown = 0;
+          const givenUp = new Promise((_, reject) => {
+            timer = setInterval(() => {
+              waitedDown = dependencies.anyDown() ? waitedDown + 250 : 0;
+              if (waitedDown >= 2_000) reject(new Error('a dependency is down'));
+            }, 250);
+          });
+          await Promise.race([Promise.resolve(fn()), givenUp]);
         } catch (err) {
           log.warn({ err: { message: (err as Error).message }, step: name }, 'error while closing');
+        } finally {
+          clearInterval(timer);
         }
       };
       const handBack =
@@ -192,6 +270,8 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         step('schedules queue', () => schedulesQueue.close()),
         step('server group queues', () => groupQueues.close()),
       ]);
+      dependencies.close();
+      await step('heartbeat', () => beatRedis.quit().catch(() => beatRedis.disconnect()));
       await step('database', () => db.$disconnect());
     },
   };

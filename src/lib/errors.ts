@@ -94,3 +94,13 @@ export class ServiceUnavailableError extends AppError {
     super(503, ErrorCodes.SERVICE_UNAVAILABLE, message);
   }
 }
+
+/** 422 AGENT_INVALID: the Agent's definition has problems; each is listed (ProblemDetails `problems`). */
+export class AgentInvalidError extends UnprocessableError {
+  constructor(
+    message: string,
+    readonly problems: string[],
+  ) {
+    super(message, ErrorCodes.AGENT_INVALID);
+  }
+}

@@ -44,6 +44,19 @@ export const AgentSchema = Type.Object(
 );
 export type AgentModel = Static<typeof AgentSchema>;
 
+export const SavedAgentSchema = Type.Composite(
+  [
+    AgentSchema,
+    Type.Object({
+      problems: Type.Array(Type.String(), {
+        description:
+          'What makes the active definition Invalid (validationStatus 2), each naming where: e.g. "list.fields[0].selector: invalid CSS selector …". Empty when it is Valid. An Invalid Agent cannot be started (422 AGENT_INVALID).',
+      }),
+    }),
+  ],
+  { $id: 'SavedAgent', description: 'The Agent as created or updated, with the problems of its active definition.' },
+);
+
 export const AgentPageSchema = Type.Object(
   {
     agents: Type.Array(Type.Ref(AgentSchema)),
@@ -79,6 +92,8 @@ const DefinitionValue = Type.Object(
   {},
   {
     additionalProperties: true,
+    // The OpenAPI description shows the AgentDefinition component here (plugins/external/swagger.ts).
+    'x-document-as': 'AgentDefinition',
     description:
       'An Agent definition, as the AgentDefinition schema (components.schemas.AgentDefinition) describes: { startUrl, parameters[], inputs?, timeoutSeconds?, list { selector, fields[] }, next?, follow?, export? }. It is checked in full and every problem is reported in one 400.',
   },
@@ -107,6 +122,20 @@ const Image = Nullable(
   Type.String({ maxLength: 700_000, pattern: '^[A-Za-z0-9+/]*={0,2}$', contentEncoding: 'base64', description: 'Base64-encoded image bytes.' }),
 );
 
+/** The README's first Agent: the example of the create and update bodies. */
+const BOOKS_DEFINITION = {
+  startUrl: 'https://books.toscrape.com/',
+  list: {
+    selector: 'article.product_pod',
+    fields: [
+      { name: 'title', selector: 'h3 a', attribute: 'title' },
+      { name: 'price', selector: '.price_color' },
+    ],
+  },
+  next: { selector: 'li.next a', maxPages: 3 },
+  export: { format: 'csv' },
+};
+
 export const CreateAgentBody = Type.Object(
   {
     name: Name,
@@ -120,7 +149,7 @@ export const CreateAgentBody = Type.Object(
     definition: DefinitionValue,
     comments: Type.Optional(Text(4000)),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Books', spaceId: 1, description: 'Book titles and prices', definition: BOOKS_DEFINITION, comments: 'First version' }] },
 );
 export type CreateAgentInput = Static<typeof CreateAgentBody>;
 
@@ -136,13 +165,13 @@ export const UpdateAgentBody = Type.Object(
     definition: Type.Optional(DefinitionValue),
     comments: Type.Optional(Text(4000)),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, examples: [{ description: 'Book titles and prices, ten pages', definition: { ...BOOKS_DEFINITION, next: { selector: 'li.next a', maxPages: 10 } }, comments: 'Ten pages' }], minProperties: 1 },
 );
 export type UpdateAgentInput = Static<typeof UpdateAgentBody>;
 
 export const RestoreVersionBody = Type.Object(
   { content: Type.Optional(Type.String({ maxLength: 4000, description: 'Comments of the new version.' })) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ content: 'Back to the first version' }] },
 );
 
 export const DefinitionQuery = Type.Object({

@@ -11,7 +11,22 @@ export const ProblemDetailsSchema = Type.Object(
     errorCode: Type.Optional(Type.String({ description: 'Machine-readable error code (see docs/errors.md).' })),
     requestId: Type.Optional(Type.String()),
   },
-  { $id: 'ProblemDetails', additionalProperties: true, description: 'RFC 7807 problem details.' },
+  {
+    $id: 'ProblemDetails',
+    additionalProperties: true,
+    description: 'RFC 7807 problem details (every error but 400), served as application/problem+json.',
+    examples: [
+      {
+        type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5',
+        title: 'Not Found',
+        status: 404,
+        detail: 'Agent 42 was not found.',
+        instance: '/api/v1/agent/42',
+        errorCode: 'NOT_FOUND',
+        requestId: '8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21',
+      },
+    ],
+  },
 );
 export type ProblemDetails = Static<typeof ProblemDetailsSchema>;
 
@@ -23,20 +38,55 @@ export const BadRequestErrorSchema = Type.Object(
     severity: Type.Integer({ enum: [0, 1, 2, 3, 4], description: '0 Error, 1 Unexpected, 2 Fatal, 3 Warning, 4 Info' }),
     errorCode: Type.Optional(Type.String({ description: 'Machine-readable error code; omitted when null.' })),
   },
-  { $id: 'BadRequestError' },
+  {
+    $id: 'BadRequestError',
+    description: 'The answer to every 400.',
+    examples: [{ statusCode: 400, statusDescription: 'Bad Request', message: "body: missing required property 'name'", severity: 0, errorCode: 'VALIDATION_FAILED' }],
+  },
 );
 export type BadRequestError = Static<typeof BadRequestErrorSchema>;
 
 export const ProblemRef = Type.Ref(ProblemDetailsSchema);
 export const BadRequestRef = Type.Ref(BadRequestErrorSchema);
 
-/** Error responses most authenticated routes share, merged into a route's `response`. */
+/** A problem as the error handler writes it, for the examples of each documented status. */
+const problemExample = (status: number, title: string, errorCode: string, detail: string) => ({
+  type: `https://tools.ietf.org/html/${status === 429 ? 'rfc6585#section-4' : `rfc9110#section-15.${status >= 500 ? 6 : 5}.${PROBLEM_SECTIONS[status]}`}`,
+  title,
+  status,
+  detail,
+  instance: '/api/v1/agent/42',
+  errorCode,
+  requestId: '8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21',
+});
+const PROBLEM_SECTIONS: Record<number, number> = { 401: 2, 403: 4, 404: 5, 409: 10, 413: 14, 415: 16, 422: 21, 503: 4 };
+/** An example of each error status, shown in the OpenAPI description (plugins/external/swagger.ts). */
+export const ERROR_EXAMPLES: Record<number, unknown> = {
+  400: { statusCode: 400, statusDescription: 'Bad Request', message: "body: missing required property 'name'", severity: 0, errorCode: 'VALIDATION_FAILED' },
+  401: problemExample(401, 'Unauthorized', 'UNAUTHENTICATED', 'Missing or invalid credentials.'),
+  403: problemExample(403, 'Forbidden', 'FORBIDDEN', 'You have read-only access to agent 42.'),
+  404: problemExample(404, 'Not Found', 'NOT_FOUND', 'Agent 42 was not found.'),
+  409: problemExample(409, 'Conflict', 'RUN_ALREADY_ACTIVE', 'Agent 42 already has an active Run (7).'),
+  413: problemExample(413, 'Payload Too Large', 'PAYLOAD_TOO_LARGE', 'The request body is larger than the server accepts.'),
+  415: problemExample(415, 'Unsupported Media Type', 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type text/plain; send application/json.'),
+  422: {
+    ...problemExample(422, 'Unprocessable Entity', 'AGENT_INVALID', "Agent 42 has an invalid definition; fix it before starting it: list.fields[0].selector: invalid CSS selector 'h3 a[': Expected name, found end of input"),
+    problems: ["list.fields[0].selector: invalid CSS selector 'h3 a[': Expected name, found end of input"],
+  },
+  429: problemExample(429, 'Too Many Requests', 'RATE_LIMITED', 'Rate limit exceeded; retry after the delay in Retry-After.'),
+  503: problemExample(503, 'Service Unavailable', 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable (its database cannot be reached); retry after the delay in Retry-After.'),
+};
+
+/**
+ * Error responses most authenticated routes share, merged into a route's `response`. 503 is always
+ * added: any route answers it while PostgreSQL or Redis is down.
+ */
 export function errorResponses<K extends 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503>(...codes: K[]) {
   const out: Record<number, TSchema> = {};
-  for (const code of codes) {
+  for (const code of [...codes, 503]) {
     out[code] = code === 400 ? BadRequestRef : ProblemRef;
   }
-  return out as Record<K, TSchema>;
+  return out as Record<K | 503, TSchema>;
 }
 
 export const StdErrors = errorResponses(400, 401, 403, 404, 429);

@@ -2,7 +2,7 @@
 // description lists them under components.schemas.
 import type { TSchema } from '@sinclair/typebox';
 import { BadRequestErrorSchema, LogLevelSchema, LogModeSchema, ParallelExportSchema, ProblemDetailsSchema } from './common.js';
-import { AgentDefinitionDocumentSchema, AgentPageSchema, AgentSchema, AgentVersionSchema, InputParameterSchema } from './agents.js';
+import { AgentDefinitionDocumentSchema, AgentPageSchema, AgentSchema, AgentVersionSchema, InputParameterSchema, SavedAgentSchema } from './agents.js';
 import { AgentDefinitionSchema } from '../engine/definition.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ProxyPoolSchema } from './proxy-pools.js';
@@ -24,6 +24,7 @@ export const modelSchemas: TSchema[] = [
   ApiKeySchema,
   CreatedApiKeySchema,
   AgentSchema,
+  SavedAgentSchema,
   AgentPageSchema,
   AgentVersionSchema,
   InputParameterSchema,

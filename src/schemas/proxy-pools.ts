@@ -18,5 +18,5 @@ export const CreateProxyPoolBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     proxies: Type.Array(Type.String({ minLength: 1, maxLength: 2000, description: 'http://user:password@host:port' }), { minItems: 1, maxItems: 1000 }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Residential EU', proxies: ['http://user:secret@proxy1.example.com:8080', 'http://proxy2.example.com:3128'] }] },
 );

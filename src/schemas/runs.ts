@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput } from './common.js';
+import { DateTime, IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput, QueryDate } from './common.js';
 
 export const RunSchema = Type.Object(
   {
@@ -53,7 +53,7 @@ export const StartRunBody = Type.Object(
     logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
     logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   },
-  { additionalProperties: false, title: 'StartRunRequest' },
+  { additionalProperties: false, examples: [{ isExclusive: true, isWaitOnFailure: false, logLevel: 'Info', logMode: 'Text' }], title: 'StartRunRequest' },
 );
 export type StartRunInput = Static<typeof StartRunBody>;
 
@@ -66,7 +66,7 @@ export const RunAllBody = Type.Object(
     logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
     logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   },
-  { additionalProperties: false, title: 'RunAllRequest' },
+  { additionalProperties: false, examples: [{ isExclusive: true, logLevel: 'Info' }], title: 'RunAllRequest' },
 );
 export type RunAllInput = Static<typeof RunAllBody>;
 
@@ -95,6 +95,18 @@ export type RunAllResult = Static<typeof RunAllResultSchema>;
 export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
 
 export const RunListQuery = Type.Object({
+  maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).' })),
+  ...PagingQuery,
+});
+
+/** GET /api/v1/runs: Runs across the caller's Agents. */
+export const OrgRunsQuerySchema = Type.Object({
+  status: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'Only Runs in this RunStatus.' })),
+  agentId: Type.Optional(IdParam('agent', 'Only Runs of this Agent.')),
+  spaceId: Type.Optional(IdParam('space', 'Only Runs of Agents in this Space.')),
+  scheduleId: Type.Optional(Type.Integer({ format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only Runs this Schedule started.' })),
+  startDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or after this ISO 8601 date or date-time (UTC).' }),
+  endDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or before this ISO 8601 date-time, or on or before this date (its whole day, UTC).' }),
   maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).' })),
   ...PagingQuery,
 });

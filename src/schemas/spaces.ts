@@ -55,7 +55,7 @@ export const CreateSpaceBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 4000 })),
     isDefaultAccess: Type.Optional(Type.Boolean({ description: 'Default false.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Marketing', description: 'Competitor prices', isDefaultAccess: false }] },
 );
 export type CreateSpaceInput = Static<typeof CreateSpaceBody>;
 
@@ -64,6 +64,6 @@ export const AddMemberBody = Type.Object(
     userId: IdParam('user'),
     role: Type.Union([Type.Literal('reader'), Type.Literal('editor')]),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ userId: 2, role: 'editor' }] },
 );
 export type AddMemberInput = Static<typeof AddMemberBody>;

@@ -22,7 +22,7 @@ export const CreateUserBody = Type.Object(
     role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('member')])),
     password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ email: 'jane@acme.test', name: 'Jane Doe', role: 'member', password: 'a-long-passphrase' }] },
 );
 
 export const ApiKeySchema = Type.Object(
@@ -49,5 +49,5 @@ export const CreateApiKeyBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 500 })),
     expiresAt: Type.Optional(Type.Union([DateTimeInput, Type.Null()], { description: 'Default: one year from now.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ description: 'CI pipeline', expiresAt: '2030-01-01T00:00:00Z' }] },
 );

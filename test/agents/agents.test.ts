@@ -123,6 +123,7 @@ describe('POST /api/v1/agent', () => {
       version: 1,
       created: expect.stringMatching(/Z$/),
       updated: expect.stringMatching(/Z$/),
+      problems: [],
     });
     const versions = await call('GET', `/api/v1/agent/${agent.id}/versions`, orgA.apiKey);
     expect(versions.json()).toEqual([

@@ -167,7 +167,7 @@ describe('health', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });
     const ready = await ctx.app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', migrations: 'ok' } });
   });
 
   it('reports not ready with 503 when Redis is unreachable', async () => {
@@ -176,7 +176,7 @@ describe('health', () => {
     try {
       const res = await app.inject({ method: 'GET', url: '/health/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down' } });
+      expect(res.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down', migrations: 'ok' } });
     } finally {
       await app.close();
     }

@@ -10,7 +10,7 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitFor } from '../helpers/process.js';
 import { privateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 import { catalogDefinition, createAgent, startWorker, waitForRun } from '../helpers/runs.js';
-import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 type Worker = Awaited<ReturnType<typeof startWorker>>;
 
@@ -154,7 +154,7 @@ describe('PostgreSQL away from the worker', () => {
   let proxy: TcpProxy;
   beforeAll(async () => {
     const db = new URL(ctx.config.databaseUrl);
-    proxy = await tcpProxy({ host: db.hostname, port: Number(db.port || 5432) });
+    proxy = await startTcpProxy({ host: db.hostname, port: Number(db.port || 5432) });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -167,14 +167,14 @@ describe('PostgreSQL away from the worker', () => {
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1500 }), 'DB away');
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
     await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
-    await proxy.stop();
+    await proxy.down();
     // The child finishes its 3 pages and exports while the worker cannot reach the database.
     await waitFor(async () => fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(runId), 'data.csv')), 60_000, 100);
     await waitFor(async () => w.output().includes('terminal write failed; retrying'), 60_000, 100);
     // Queued meanwhile: its pick-up fails and is retried.
     const later = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Queued while DB away');
     const laterId = (await inject('POST', `/api/v1/agent/${later.id}/start`, {})).json().id;
-    await proxy.start();
+    await proxy.up();
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
     expect(run).toMatchObject({ status: 10, recordsExported: 30 });
     expect(await files(agent.id, runId)).toEqual(['data.csv', 'run.log']);

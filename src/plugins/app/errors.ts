@@ -3,8 +3,9 @@
 // the request id that is also in the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../../db/failures.js';
 import { isDatabaseBusy } from '../../db/prisma.js';
-import { AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../../lib/errors.js';
+import { AgentInvalidError, AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../../lib/errors.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -36,7 +37,10 @@ const TITLE_BY_STATUS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: ErrorCode, detail: string) {
+/** How long a caller should wait before retrying while a dependency is down. */
+const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
   return reply
     .code(status)
     .type('application/problem+json; charset=utf-8')
@@ -48,6 +52,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, status
       instance: request.url.split('?')[0],
       errorCode,
       requestId: request.id,
+      ...extensions,
     });
 }
 
@@ -87,6 +92,7 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
     if (error instanceof AppError) {
       if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) reply.header('Retry-After', String(error.retryAfterSeconds));
       if (error.statusCode === 400) return sendBadRequest(reply, error.message, error.errorCode);
+      if (error instanceof AgentInvalidError) return sendProblem(request, reply, 422, error.errorCode, error.message, { problems: error.problems });
       return sendProblem(request, reply, error.statusCode, error.errorCode, error.message);
     }
     if (error.validation) return sendBadRequest(reply, validationMessage(error));
@@ -104,6 +110,19 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
         return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
       default:
         break;
+    }
+    // A dependency that is down is the operator's problem, not the caller's: 503 with Retry-After,
+    // and one log line when it goes down (the monitor), not one per request.
+    if (isDatabaseUnreachable(error) || isRedisUnavailable(error)) {
+      const which = isDatabaseUnreachable(error) ? 'postgres' : 'redis';
+      app.dependencies.down(which, error);
+      reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, `The service is temporarily unavailable (${which === 'postgres' ? 'its database' : 'its queue store'} cannot be reached); retry after the delay in Retry-After.`);
+    }
+    if (isSchemaMissing(error)) {
+      request.log.error({ err: { message: error.message } }, 'the database is not migrated: run `cli migrate`');
+      reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, 'The service is not ready: its database has not been migrated yet.');
     }
     if (isDatabaseBusy(error)) {
       request.log.warn({ err: { message: error.message } }, 'database saturated');

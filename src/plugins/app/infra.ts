@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import { createPrisma, type Db } from '../../db/prisma.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
+import { createDependencyMonitor, type DependencyMonitor } from '../../lib/dependencies.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,18 +13,28 @@ declare module 'fastify' {
     db: Db;
     redis: Redis;
     clock: Clock;
+    /** Reachability of PostgreSQL and Redis as this process sees it (logged once per change). */
+    dependencies: DependencyMonitor;
   }
 }
 
 export default fp(async function infraPlugin(app: FastifyInstance, opts: { config: Config; clock?: Clock }) {
   const db = createPrisma(opts.config.databaseUrl, { max: opts.config.databasePoolSize });
   const redis = new Redis(opts.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
-  redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis error'));
+  const dependencies = createDependencyMonitor({
+    log: app.log,
+    probes: { postgres: () => db.$queryRawUnsafe('SELECT 1'), redis: () => redis.ping() },
+  });
+  // ioredis reports every failed reconnect attempt; the monitor logs only the change.
+  redis.on('error', (err) => dependencies.down('redis', err));
+  redis.on('ready', () => dependencies.up('redis'));
   app.decorate('config', opts.config);
   app.decorate('db', db);
   app.decorate('redis', redis);
   app.decorate('clock', opts.clock ?? systemClock);
+  app.decorate('dependencies', dependencies);
   app.addHook('onClose', async () => {
+    dependencies.close();
     await db.$disconnect();
     // QUIT lets commands already sent finish; a connection still being set up is just dropped.
     await redis.quit().catch(() => redis.disconnect());

@@ -4,6 +4,36 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
+import { ERROR_EXAMPLES } from '../../schemas/common.js';
+
+type Json = Record<string, any>;
+
+/**
+ * Finishing touches on the generated document: a schema marked `x-document-as: Name` (loose at the
+ * edge because the service reports every problem of it at once) is shown as that component, and
+ * every error response carries an example of its shape for its status.
+ */
+function finishDocument(doc: Json): Json {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    const obj = node as Json;
+    if (typeof obj['x-document-as'] === 'string') {
+      return { allOf: [{ $ref: `#/components/schemas/${obj['x-document-as']}` }], ...(obj.description ? { description: obj.description } : {}) };
+    }
+    return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, visit(v)]));
+  };
+  const out = visit(doc) as Json;
+  for (const item of Object.values<Json>(out.paths ?? {})) {
+    for (const op of Object.values<Json>(item)) {
+      for (const [code, response] of Object.entries<Json>(op.responses ?? {})) {
+        const media = response.content?.['application/json'];
+        if (media && ERROR_EXAMPLES[Number(code)] && media.example === undefined) media.example = ERROR_EXAMPLES[Number(code)];
+      }
+    }
+  }
+  return out;
+}
 
 export default fp(async function swaggerPlugin(app: FastifyInstance, opts: { config: Config }) {
   await app.register(swagger, {
@@ -25,7 +55,9 @@ export default fp(async function swaggerPlugin(app: FastifyInstance, opts: { con
             type: 'apiKey',
             in: 'header',
             name: 'Authorization',
-            description: 'Send `Authorization: ApiKey <API_KEY>`.',
+            description:
+              'The value of the Authorization header is the word `ApiKey`, a space, then the key: `Authorization: ApiKey cx_…`. ' +
+              'In Swagger UI\'s Authorize dialog, enter `ApiKey <key>` (the whole header value). Keys come from `cli bootstrap`, `cli create-api-key` or POST /api/v1/users/{userId}/api-keys.',
           },
           Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /oauth/token.' },
         },
@@ -45,6 +77,7 @@ export default fp(async function swaggerPlugin(app: FastifyInstance, opts: { con
         { name: 'Health' },
       ],
     },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Json }).openapiObject) as never,
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
         return typeof json.$id === 'string' ? json.$id : `def-${i}`;

@@ -9,6 +9,7 @@ import {
   AgentPageSchema,
   AgentParams,
   AgentSchema,
+  SavedAgentSchema,
   AgentSearchQuery,
   AgentVersionParams,
   AgentVersionSchema,
@@ -22,12 +23,14 @@ import { errorResponses } from '../../schemas/common.js';
 
 const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const AgentRef = Type.Ref(AgentSchema);
+  const SavedAgentRef = Type.Ref(SavedAgentSchema);
   const tags = ['Agents'];
 
   app.get('/api/v1/agent/all', {
     schema: {
       tags,
       summary: 'List the Agents the caller can read (archived ones hidden)',
+      operationId: 'listAgents',
       description:
         'Without pageIndex and recordsPerPage: a plain array of every matching Agent (legacy). With both: `{ agents, totalRecordCount }`. ' +
         'One of them alone is validated but does not enable pagination. recordsPerPage over 1000 is clamped to 1000. ' +
@@ -41,6 +44,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Search Agents by name or description (case-insensitive contains)',
+      operationId: 'searchAgents',
       description: 'Archived Agents are hidden; only Spaces the caller can read. maxRecords defaults to 50 and is clamped to 1000.',
       querystring: AgentSearchQuery,
       response: { 200: Type.Array(AgentRef), ...errorResponses(400, 401, 429) },
@@ -51,11 +55,12 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Create an Agent (version 1) in a Space the caller can edit',
+      operationId: 'createAgent',
       description:
         'A definition whose structure does not match the AgentDefinition schema answers 400 listing the problems; one with semantic problems ' +
-        '(e.g. a required export column no field produces) is saved with validationStatus 2 (Invalid).',
+        '(e.g. a required export column no field produces) is saved with validationStatus 2 (Invalid) and listed in `problems`.',
       body: CreateAgentBody,
-      response: { 201: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+      response: { 201: SavedAgentRef, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => reply.code(201).send(await app.agents.create(principalOf(req), req.body)));
 
@@ -63,6 +68,9 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Get an Agent',
+      description:
+        "An Agent of a Space the caller can read (403 otherwise; 404 for another organization's Agent). Archived Agents are returned too.",
+      operationId: 'getAgent',
       params: AgentParams,
       response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
     },
@@ -72,11 +80,13 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Update an Agent; a new definition makes a new (active) version',
+      operationId: 'updateAgent',
       description:
-        'spaceId moves the Agent and needs editor access to both Spaces. An encrypted parameter sent back with the masked default "********" keeps its stored default.',
+        'spaceId moves the Agent and needs editor access to both Spaces. An encrypted parameter sent back with the masked default "********" keeps its stored default. ' +
+        'The answer lists the problems of the active definition in `problems` (empty when it is Valid).',
       params: AgentParams,
       body: UpdateAgentBody,
-      response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
+      response: { 200: SavedAgentRef, ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req) => app.agents.update(principalOf(req), req.params.agentId, req.body));
 
@@ -84,6 +94,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: "Get an Agent's definition (the active version by default)",
+      operationId: 'getAgentDefinition',
       description: 'Historical versions report validationStatus 1 (Unknown). Defaults of encrypted parameters are masked.',
       params: AgentParams,
       querystring: DefinitionQuery,
@@ -95,6 +106,9 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'List the versions of an Agent, newest first (the largest is active)',
+      description:
+        "Every version of the Agent's definition with who saved it, when, its comments and size; the largest version is the active one.",
+      operationId: 'listAgentVersions',
       params: AgentParams,
       response: { 200: Type.Array(Type.Ref(AgentVersionSchema)), ...errorResponses(400, 401, 403, 404, 429) },
     },
@@ -104,6 +118,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Restore a version: a NEW version copying its definition becomes active',
+      operationId: 'restoreAgentVersion',
       description: '`content` is the comments of the new version (default "Restored from version N").',
       params: AgentVersionParams,
       body: Type.Optional(RestoreVersionBody),
@@ -115,6 +130,7 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: "Archive an Agent and disable its Schedules",
+      operationId: 'archiveAgent',
       description: 'Archiving an archived Agent is allowed and changes nothing but lastActivity.',
       params: AgentParams,
       response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
@@ -125,6 +141,9 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Unarchive an Agent (its Schedules stay disabled)',
+      description:
+        "The Agent shows in lists and can be started again; Schedules disabled by archiving stay disabled until enabled one by one.",
+      operationId: 'unarchiveAgent',
       params: AgentParams,
       response: { 200: AgentRef, ...errorResponses(400, 401, 403, 404, 429) },
     },
@@ -134,6 +153,9 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: "The parameters of an Agent's active definition (encrypted defaults masked)",
+      description:
+        "The parameters a start can fill through `inputParameters`, with their defaults (encrypted ones masked as \"********\") and descriptions.",
+      operationId: 'listAgentInputParameters',
       params: AgentParams,
       response: { 200: Type.Array(Type.Ref(InputParameterSchema)), ...errorResponses(400, 401, 403, 404, 429) },
     },

@@ -36,15 +36,19 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['OAuth'],
       summary: 'Exchange credentials for an access token (grant_type password or refresh_token)',
+      description:
+        "OAuth 2.0 token endpoint (RFC 6749). Send form-encoded (or JSON) fields: `grant_type=password` with `username` and `password`, or `grant_type=refresh_token` with `refresh_token`. Errors use the RFC 6749 shape `{ error, error_description }`, not ProblemDetails.",
+      operationId: 'createToken',
       security: [],
+      consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: Type.Object({
-        grant_type: Type.String(),
+        grant_type: Type.String({ description: 'password or refresh_token' }),
         username: Type.Optional(Type.String()),
         password: Type.Optional(Type.String()),
         refresh_token: Type.Optional(Type.String()),
         scope: Type.Optional(Type.String()),
         client_id: Type.Optional(Type.String()),
-      }),
+      }, { examples: [{ grant_type: 'password', username: 'admin@acme.test', password: 'change-me-please' }] }),
       response: { 200: Type.Ref(TokenResponseSchema), 400: Type.Ref(OAuthErrorSchema), 401: Type.Ref(OAuthErrorSchema), 429: ProblemRef },
     },
   }, async (req, reply) => {
@@ -79,6 +83,9 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['OAuth'],
       summary: 'Public keys that verify access tokens',
+      description:
+        "The JSON Web Key Set whose public keys verify the access tokens this service issues (for resource servers that verify tokens themselves).",
+      operationId: 'getJwks',
       security: [],
       response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
     },

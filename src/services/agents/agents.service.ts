@@ -88,7 +88,8 @@ export function createAgentsService(deps: {
       return viewOf(agentId);
     },
 
-    async create(principal: Principal, input: CreateAgentInput): Promise<AgentView> {
+    /** The Agent and, in `problems`, what makes its definition Invalid (empty when Valid). */
+    async create(principal: Principal, input: CreateAgentInput): Promise<AgentView & { problems: string[] }> {
       const space = await access.requireSpace(principal, input.spaceId, 'write');
       const checked = checkDefinitionInput(input.definition);
       const proxyPoolId = (await proxyPoolOf(principal, input.proxyPoolId)) ?? null;
@@ -120,11 +121,11 @@ export function createAgentsService(deps: {
           tx,
         ),
       );
-      return viewOf(id);
+      return { ...(await viewOf(id)), problems: checked.problems };
     },
 
     /** Edits fields; a definition makes a new (active) version. Moving needs editor on both Spaces. */
-    async update(principal: Principal, agentId: number, input: UpdateAgentInput): Promise<AgentView> {
+    async update(principal: Principal, agentId: number, input: UpdateAgentInput): Promise<AgentView & { problems: string[] }> {
       const agent = await access.requireAgent(principal, agentId, 'write');
       if (input.spaceId !== undefined && input.spaceId !== agent.spaceId) await access.requireSpace(principal, input.spaceId, 'write');
       const proxyPoolId = await proxyPoolOf(principal, input.proxyPoolId);
@@ -146,7 +147,9 @@ export function createAgentsService(deps: {
         await repo.updateAgent(agentId, fields, clock.now(), tx);
         if (checked) await saveVersion(principal, agentId, checked, input.comments ?? '', tx);
       });
-      return viewOf(agentId);
+      const view = await viewOf(agentId);
+      const problems = checked ? checked.problems : statusOf((await repo.findVersion(agentId, view.version))?.definition).problems;
+      return { ...view, problems };
     },
 
     /** GET .../definition: the active version by default; historical versions report Unknown. */

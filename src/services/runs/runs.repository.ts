@@ -30,6 +30,34 @@ export interface NewRun {
 
 export class ActiveRunExistsError extends Error {}
 
+/** The Runs of an organization a caller may list (GET /api/v1/runs). */
+export interface OrgRunsFilter {
+  organizationId: number;
+  /** The Spaces whose Runs the caller can read ('all' for an admin). */
+  readableSpaceIds: number[] | 'all';
+  status?: number;
+  agentId?: number;
+  spaceId?: number;
+  scheduleId?: bigint;
+  createdFrom?: Date;
+  createdBefore?: Date;
+}
+
+function orgRunsWhere(f: OrgRunsFilter): Prisma.RunWhereInput {
+  const spaceIds = f.readableSpaceIds === 'all' ? undefined : f.readableSpaceIds;
+  return {
+    organizationId: f.organizationId,
+    ...(f.status !== undefined ? { status: f.status } : {}),
+    ...(f.agentId !== undefined ? { agentId: f.agentId } : {}),
+    ...(f.scheduleId !== undefined ? { scheduleId: f.scheduleId } : {}),
+    ...(f.createdFrom || f.createdBefore ? { created: { ...(f.createdFrom ? { gte: f.createdFrom } : {}), ...(f.createdBefore ? { lt: f.createdBefore } : {}) } } : {}),
+    ...(spaceIds || f.spaceId !== undefined
+      ? { agent: { spaceId: { ...(spaceIds ? { in: spaceIds } : {}), ...(f.spaceId !== undefined ? { equals: f.spaceId } : {}) } } }
+      : {}),
+  };
+}
+
+
 /**
  * The exclusivity rule of a new Run: refused (or Skipped, with skipIfActive) when it is exclusive
  * and the Agent has an active Run, or when that active Run is itself exclusive.
@@ -210,6 +238,15 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     countRuns(agentId: number) {
       return db.run.count({ where: { agentId } });
+    },
+
+    /** Runs across the organization's Agents, newest first. */
+    listOrgRuns(filter: OrgRunsFilter, opts: { skip: number; take: number }) {
+      return db.run.findMany({ where: orgRunsWhere(filter), orderBy: { id: 'desc' }, skip: opts.skip, take: opts.take });
+    },
+
+    countOrgRuns(filter: OrgRunsFilter) {
+      return db.run.count({ where: orgRunsWhere(filter) });
     },
 
     /** Active Runs whose heartbeat is older than `before` (their worker is presumed lost). */

@@ -1,9 +1,10 @@
 // The API side of Runs: start (async and sync), status, list, stop, kill, delete, files, download
 // and run-all. Every start, single or run-all, goes through `start`.
 import type { Clock } from '../../lib/clock.js';
-import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
+import { AgentInvalidError, ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
 import { StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
+import { statusOf } from '../agents/agent-definition.js';
 import type { RunFileModel, RunModel, StartRunInput } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
@@ -17,6 +18,30 @@ import { isActive, isTerminal, RunStatus } from './status-machine.js';
 // Request and response shapes come from the schemas (src/schemas/runs.ts), the one source of each.
 export type StartOptions = StartRunInput;
 export type RunView = RunModel;
+
+export interface OrgRunsQuery {
+  status?: number;
+  agentId?: number;
+  spaceId?: number;
+  scheduleId?: number;
+  startDate?: string;
+  endDate?: string;
+  maxRecords?: number;
+  pageIndex?: number;
+  recordsPerPage?: number;
+}
+
+/**
+ * A query date: a date-time, or a date (UTC) that covers its whole day, so `endDate=2026-01-31`
+ * includes Runs created on the 31st. Returns an inclusive start or an exclusive end.
+ */
+export function parseQueryDate(value: string, name: string, edge: 'start' | 'end'): Date {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const d = new Date(dateOnly ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) throw new ValidationError(`querystring.${name} must be an ISO 8601 date or date-time; got '${value}'.`);
+  if (edge === 'end') return dateOnly ? new Date(d.getTime() + 86_400_000) : new Date(d.getTime() + 1);
+  return d;
+}
 
 export function toRunView(r: RunRow): RunView {
   return {
@@ -112,7 +137,8 @@ export function createRunsService(deps: {
     if (!agent) throw new NotFoundError(`Agent ${agentId} was not found.`);
     if (agent.isArchived) throw new ValidationError(`Agent ${agentId} is archived; unarchive it before starting it.`, ErrorCodes.AGENT_ARCHIVED);
     if (agent.validationStatus === 2) {
-      throw new UnprocessableError(`Agent ${agentId} has an invalid definition; fix it before starting it.`, ErrorCodes.AGENT_INVALID);
+      const { problems } = statusOf(agent.versions[0]?.definition);
+      throw new AgentInvalidError(`Agent ${agentId} has an invalid definition; fix it before starting it: ${problems.join('; ')}`, problems);
     }
     const version = agent.versions[0];
     if (!version) throw new UnprocessableError(`Agent ${agentId} has no definition.`, ErrorCodes.AGENT_INVALID);
@@ -221,6 +247,33 @@ export function createRunsService(deps: {
       }
       if (q.maxRecords !== undefined && q.maxRecords < 1) throw new ValidationError('maxRecords must be at least 1.');
       const rows = await repo.listRuns(agentId, { skip: 0, take: Math.min(q.maxRecords ?? 50, 1000) });
+      return { paged: false as const, runs: rows.map(toRunView) };
+    },
+
+    /** Runs across the Agents the caller can read, newest first (filters narrow; paging as in `list`). */
+    async listAll(principal: Principal, q: OrgRunsQuery) {
+      if (q.agentId !== undefined) await access.requireAgent(principal, q.agentId, 'read');
+      if (q.spaceId !== undefined) await access.requireSpace(principal, q.spaceId, 'read');
+      const createdFrom = q.startDate !== undefined ? parseQueryDate(q.startDate, 'startDate', 'start') : undefined;
+      const createdBefore = q.endDate !== undefined ? parseQueryDate(q.endDate, 'endDate', 'end') : undefined;
+      if (createdFrom && createdBefore && createdFrom >= createdBefore) throw new ValidationError('startDate must be before endDate.');
+      const filter = {
+        organizationId: principal.organizationId,
+        readableSpaceIds: await access.readableSpaceIds(principal),
+        status: q.status,
+        agentId: q.agentId,
+        spaceId: q.spaceId,
+        scheduleId: q.scheduleId !== undefined ? BigInt(q.scheduleId) : undefined,
+        createdFrom,
+        createdBefore,
+      };
+      if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
+        if (q.pageIndex < 1 || q.recordsPerPage < 1) throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
+        const take = Math.min(q.recordsPerPage, 1000);
+        const [rows, total] = await Promise.all([repo.listOrgRuns(filter, { skip: (q.pageIndex - 1) * take, take }), repo.countOrgRuns(filter)]);
+        return { paged: true as const, runs: rows.map(toRunView), totalRecordCount: total };
+      }
+      const rows = await repo.listOrgRuns(filter, { skip: 0, take: Math.min(q.maxRecords ?? 50, 1000) });
       return { paged: false as const, runs: rows.map(toRunView) };
     },
 
