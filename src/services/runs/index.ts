@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LocalStorage } from '../../engine/index.js';
-import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../../jobs/queues.js';
+import { createGroupQueues, createQueue, createRunScheduler, redisConnection, withTimeout } from '../../jobs/queues.js';
 import { createRunSignals } from '../../jobs/run-signals.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createProxyPoolsRepository } from '../proxy-pools/proxy-pools.repository.js';
@@ -63,9 +63,12 @@ export default fp(async function runsModule(app: FastifyInstance) {
     }),
   );
   app.addHook('onClose', async () => {
-    // QUIT fails on a connection that is down (no offline queue): then just drop it.
-    await queue?.close().catch(() => queue?.disconnect());
-    await groupQueues.close().catch(() => {});
+    // QUIT fails on a connection that is down (no offline queue), and a queue whose connection is
+    // still recovering from an outage may never finish closing: then just drop it.
+    const q = queue;
+    // (Disconnecting is not awaited either: it waits for the same connection.)
+    await withTimeout(q?.close() ?? Promise.resolve(), timeoutMs, 'closing the run queue').catch(() => void q?.disconnect().catch(() => {}));
+    await withTimeout(groupQueues.close(), timeoutMs, 'closing the server group queues').catch(() => {});
     await signals.close();
   });
 });
