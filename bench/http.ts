@@ -14,6 +14,7 @@ import { createPrisma } from '../src/db/prisma.js';
 import { runSeed } from '../src/services/agents/seed.js';
 import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
+import { manualRunInput } from '../test/helpers/run-input.js';
 import { createBenchEnvironment, fmt, note, onCleanup, print, table } from './helpers.js';
 
 interface Served {
@@ -103,26 +104,7 @@ export async function benchHttp(): Promise<unknown> {
   note(`seeding ${agents} agents...`);
   await runSeed(bench.config, { agents, org: org.organizationId, spaces: 10 });
   const agent = await db.agent.findFirstOrThrow({ where: { organizationId: org.organizationId }, orderBy: { id: 'asc' } });
-  const run = await createRunsRepository(db).createRun(
-    {
-      organizationId: org.organizationId,
-      agentId: agent.id,
-      agentVersion: agent.version,
-      startedBy: 'bench',
-      startedByUserId: org.userId,
-      parallelism: 1,
-      parallelMaxConcurrency: 1,
-      parallelExport: 'Combined',
-      proxyPoolId: null,
-      logLevel: 'Info',
-      logMode: 'Text',
-      isExclusive: false,
-      isWaitOnFailure: false,
-      timeoutSeconds: null,
-      inputParameters: null,
-    },
-    new Date(),
-  );
+  const run = await createRunsRepository(db).createRun(manualRunInput(org.organizationId, agent.id, { agentVersion: agent.version, startedBy: 'bench', startedByUserId: org.userId }), new Date());
 
   const bare = await serve('bare server', [path.resolve('bench/bare-server.mjs')], { ...bench.env, PORT: '0', BENCH_ORG_ID: String(org.organizationId) });
   const service = await serve('service', [path.join(dist, 'server.js')], { ...bench.env, PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000' });

@@ -5,32 +5,14 @@ import type { Db } from '../../src/db/prisma.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createRunsRepository } from '../../src/services/runs/runs.repository.js';
 import { createSettlement } from '../../src/services/settlement/index.js';
+import { manualRunInput } from './run-input.js';
 
 /** Only Agent Inputs cost anything (1 credit each): a Run's cost is its inputCount. */
 export const INPUTS_ONLY_PRICES = { PRICE_SERVER_TIME_HOUR: '0', PRICE_EXPORT_GB: '0', PRICE_AGENT_INPUT: '1', PRICE_PROXY_DATA_GB: '0', PRICE_EXPORT_CPM: '0' };
 
 /** A queued Run created directly in the database (as a start would). */
 export function queuedRun(db: Db, organizationId: number, agentId: number, at: Date) {
-  return createRunsRepository(db).createRun(
-    {
-      organizationId,
-      agentId,
-      agentVersion: 1,
-      startedBy: 'test',
-      startedByUserId: null,
-      parallelism: 1,
-      parallelMaxConcurrency: 1,
-      parallelExport: 'Combined',
-      proxyPoolId: null,
-      logLevel: 'Info',
-      logMode: 'Text',
-      isExclusive: false,
-      isWaitOnFailure: false,
-      timeoutSeconds: null,
-      inputParameters: null,
-    },
-    at,
-  );
+  return createRunsRepository(db).createRun(manualRunInput(organizationId, agentId), at);
 }
 
 /**

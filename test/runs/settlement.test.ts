@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { createAgent } from '../helpers/runs.js';
+import { manualRunInput } from '../helpers/run-input.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createRunsRepository, type RunRow } from '../../src/services/runs/runs.repository.js';
 import { createSettlementRepository } from '../../src/services/settlement/settlement.repository.js';
@@ -21,26 +22,7 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 function newRun(repo: ReturnType<typeof createRunsRepository>) {
-  return repo.createRun(
-    {
-      organizationId: org.organizationId,
-      agentId,
-      agentVersion: 1,
-      startedBy: 'test',
-      startedByUserId: null,
-      parallelism: 1,
-      parallelMaxConcurrency: 1,
-      parallelExport: 'Combined',
-      proxyPoolId: null,
-      logLevel: 'Info',
-      logMode: 'Text',
-      isExclusive: false,
-      isWaitOnFailure: false,
-      timeoutSeconds: null,
-      inputParameters: null,
-    },
-    new Date(),
-  );
+  return repo.createRun(manualRunInput(org.organizationId, agentId), new Date());
 }
 
 /** A step that records each application as a row, so "exactly once" is checked in the database. */
