@@ -1,10 +1,9 @@
 // Metering through the whole service: real Runs on a real worker, with known prices, produce the exact
 // usage and debit computed by hand from the Runs' statistics; the billing endpoints report them.
-import http from 'node:http';
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { auth } from '../helpers/app.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { waitFor } from '../helpers/process.js';
 import { catalogDefinition, createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
@@ -119,29 +118,9 @@ describe('metering and debit of real Runs', () => {
 
   it('meters Proxy Data for a Run through a proxy pool', async () => {
     const key = h.org.apiKey;
-    const proxy = http.createServer((req, res) => {
-      const upstream = http.request(req.url!, { method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    });
-    // The engine tunnels through the proxy with CONNECT.
-    proxy.on('connect', (req, socket, head) => {
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = net.connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxy = await startForwardProxy();
     try {
-      const port = (proxy.address() as { port: number }).port;
+      const port = proxy.port;
       const pool = await h.ctx.app.inject({ method: 'POST', url: '/api/v1/proxy-pools', headers: auth(key), payload: { name: 'metered', proxies: [`http://127.0.0.1:${port}`] } });
       expect(pool.statusCode, pool.body).toBe(201);
       const agent = await createAgent(h.ctx.app, key, h.org.spaceId, catalogDefinition(h.site.url, { format: 'json' }), 'Proxied catalog');
@@ -155,8 +134,7 @@ describe('metering and debit of real Runs', () => {
       const after = await h.ctx.db.creditGrant.aggregate({ _sum: { remaining: true }, where: { organizationId: h.org.organizationId } });
       expect(before._sum.remaining!.minus(after._sum.remaining!).toString()).toBe(total.toString());
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
     }
   });
 });

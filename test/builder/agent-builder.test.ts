@@ -1,8 +1,6 @@
 // The Agent Builder through HTTP with a real worker process: a session from start to a working
 // Agent, refinement messages, the state machine's conflicts, stop releasing a running job, errors a
 // user can act on, access, and the maintenance purge.
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -12,6 +10,7 @@ import { createBuilderRepository } from '../../src/services/builder/builder.repo
 import { auth, type TestContext } from '../helpers/app.js';
 import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
 import { builderClient } from '../helpers/builder.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { waitFor } from '../helpers/process.js';
 import { useRunEnvironment, waitForRun } from '../helpers/runs.js';
 import { BUILDER_FIXTURES } from '../fixtures/builder/pages.js';
@@ -246,32 +245,10 @@ describe('errors', () => {
 
 describe('proxy pool', () => {
   it("fetches through the session's proxy pool, keeps it on the Agent, and never shows the proxy URL", async () => {
-    const proxied: string[] = [];
-    const proxy = http.createServer((req, res) => {
-      proxied.push(req.url ?? '');
-      const upstream = http.request(req.url!, { method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    });
-    // undici tunnels through the proxy with CONNECT.
-    proxy.on('connect', (req, socket, head) => {
-      proxied.push(`CONNECT ${req.url}`);
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = net.connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    const proxy = await startForwardProxy();
+    const proxied = proxy.proxied;
     try {
-      const proxyUrl = `http://user:builder-proxy-secret@127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const proxyUrl = `http://user:builder-proxy-secret@127.0.0.1:${proxy.port}`;
       const pool = await b.call('POST', '/api/v1/proxy-pools', { name: 'Builder pool', proxies: [proxyUrl] });
       expect(pool.statusCode, pool.body).toBe(201);
       const other = await ctx.bootstrap({ org: 'Pool owner elsewhere' });
@@ -287,8 +264,7 @@ describe('proxy pool', () => {
       expect(finish.json().proxyPoolId).toBe(pool.json().id);
       expect(JSON.stringify({ events, session: await b.session(sessionId) })).not.toContain('builder-proxy-secret');
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
     }
   });
 });

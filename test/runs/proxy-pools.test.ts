@@ -1,55 +1,31 @@
 // Proxy pools: admin endpoints (URLs sealed, never returned) and a Run whose requests go through
 // the pool's proxy.
-import http from 'node:http';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { catalogDefinition, createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 
 let ctx: TestContext;
 let site: FixtureSite;
 let worker: Awaited<ReturnType<typeof startWorker>>;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
-let proxy: http.Server;
+let proxy: ForwardProxy;
 let proxyUrl: string;
-const proxied: string[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext();
   site = await startFixtureSite();
   worker = await startWorker(ctx.env);
   org = await ctx.bootstrap();
-  // A forward proxy that supports both absolute-URI requests and CONNECT tunnels.
-  proxy = http.createServer((req, res) => {
-    proxied.push(req.url ?? '');
-    const upstream = http.request(req.url!, { method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  proxy.on('connect', (req, socket, head) => {
-    proxied.push(`CONNECT ${req.url}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  proxyUrl = `http://user:proxy-pass-777@127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+  proxy = await startForwardProxy();
+  proxyUrl = `http://user:proxy-pass-777@127.0.0.1:${proxy.port}`;
 });
 afterAll(async () => {
   await worker?.stop();
   await site?.close();
-  proxy?.close();
+  await proxy?.close();
   await ctx?.close();
 });
 
@@ -81,12 +57,12 @@ describe('proxy pools', () => {
   it('routes a Run\'s requests through the pool, and a pool of another organization is refused', async () => {
     const pool = (await ctx.app.inject({ method: 'GET', url: '/api/v1/proxy-pools', headers: auth(org.apiKey) })).json()[0];
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Proxied');
-    proxied.length = 0;
+    proxy.proxied.length = 0;
     const start = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agent.id}/start`, headers: auth(org.apiKey), payload: { proxyPoolId: pool.id } });
     expect(start.statusCode).toBe(202);
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, start.json().id);
     expect(run).toMatchObject({ status: 10, recordsExtracted: 30 });
-    expect(proxied.length).toBeGreaterThan(0);
+    expect(proxy.proxied.length).toBeGreaterThan(0);
     const files = (await ctx.app.inject({ method: 'GET', url: `/api/v1/agent/${agent.id}/run/${run.id}/files`, headers: auth(org.apiKey) })).json();
     const log = await ctx.app.inject({ method: 'GET', url: `/api/v1/agent/${agent.id}/run/${run.id}/file/${files.find((f: { fileType: string }) => f.fileType === 'Log').id}/download`, headers: auth(org.apiKey) });
     expect(log.body).not.toContain('proxy-pass-777');
