@@ -118,6 +118,42 @@ describe('debits under concurrency', () => {
   });
 });
 
+describe('the debit statement', () => {
+  // CreditsRepository.debit directly, as the settlement step calls it (organization locked first).
+  async function debit(organizationId: number, runId: number, cost: string) {
+    const credits = createCreditsRepository(ctx.db);
+    await ctx.db.$transaction(async (tx) => {
+      await tx.$queryRaw`${credits.organizationLock(organizationId)}`;
+      await credits.debit(tx, { organizationId, runId, cost: new D(cost), at: now, message: 'usage', uncoveredMessage: 'short by {uncovered} of ' + cost });
+    });
+    return (await ledger(organizationId)).filter((t) => t.runId === runId).map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString(), t.message]);
+  }
+
+  it('takes from grants in consumption order with the balance after each, and records what none covers', async () => {
+    now = T0;
+    const { org, agentId } = await newOrg();
+    const o = org.organizationId;
+    const g1 = (await grant(o, '2', new Date(T0.getTime() + HOUR))).grant;
+    const g2 = (await grant(o, '5', new Date(T0.getTime() + 2 * HOUR))).grant;
+    const g3 = (await grant(o, '10', null)).grant;
+    const runs = await Promise.all([1, 2, 3, 4].map(() => queuedRun(o, agentId)));
+    expect(await debit(o, runs[0].id, '6.5')).toEqual([
+      ['Usage', g1.id, '-2', '15', 'usage'],
+      ['Usage', g2.id, '-4.5', '10.5', 'usage'],
+    ]);
+    expect(await debit(o, runs[1].id, '10.75')).toEqual([
+      ['Usage', g2.id, '-0.5', '10', 'usage'],
+      ['Usage', g3.id, '-10', '0', 'usage'],
+      ['Uncovered', null, '-0.25', '0', 'short by 0.25 of 10.75'],
+    ]);
+    expect(await debit(o, runs[2].id, '3')).toEqual([['Uncovered', null, '-3', '0', 'short by 3 of 3']]);
+    expect((await ctx.db.creditGrant.findMany({ where: { organizationId: o }, orderBy: { id: 'asc' } })).map((g) => g.remaining.toString())).toEqual(['0', '0', '0']);
+    // An exact fit leaves nothing uncovered.
+    await grant(o, '0.000001', null);
+    expect((await debit(o, runs[3].id, '0.000001')).map((t) => t.slice(0, 4))).toEqual([['Usage', expect.any(Number), '-0.000001', '0']]);
+  });
+});
+
 describe('grants over time', () => {
   it('consumes soonest-expiring first, then oldest; an expired grant stops paying and its expiry is recorded once', async () => {
     now = T0;

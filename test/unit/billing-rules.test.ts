@@ -2,7 +2,7 @@
 // periods, paging, usage types).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocate, Decimal, meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
+import { Decimal, meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
 import { bucketLabel, bucketLabels, parsePage, parseRange, splitByWholeDays } from '../../src/services/billing/report-range.js';
 import { ValidationError } from '../../src/lib/errors.js';
 
@@ -31,40 +31,6 @@ describe('meterRun', () => {
     expect(meterRun({ ...run, endTime: new Date(run.startTime.getTime() + 1), inputCount: 0, proxyPoolId: null, recordsExported: 0 }, 0n, prices)).toEqual([]);
     const [st] = meterRun({ ...run, endTime: new Date(run.startTime.getTime() + 1800), inputCount: 0, proxyPoolId: null, recordsExported: 0 }, 0n, { ...prices, serverTimeHour: '0.333333' });
     expect([st.quantity.toString(), st.cost.toString()]).toEqual(['0.0005', '0.000167']);
-  });
-});
-
-describe('allocate', () => {
-  const g = (id: number, remaining: string) => ({ id, remaining: new Decimal(remaining) });
-
-  it('takes from grants in the order given, with the balance after each', () => {
-    const a = allocate([g(1, '2'), g(2, '5'), g(3, '10')], new Decimal('6.5'));
-    expect(a.takes.map((t) => [t.grantId, t.amount.toString(), t.balanceAfter.toString()])).toEqual([
-      [1, '2', '15'],
-      [2, '4.5', '10.5'],
-    ]);
-    expect(a.uncovered.toString()).toBe('0');
-  });
-
-  it('records what no grant covers', () => {
-    const a = allocate([g(1, '1.25')], new Decimal('3'));
-    expect(a.takes.map((t) => [t.grantId, t.amount.toString(), t.balanceAfter.toString()])).toEqual([[1, '1.25', '0']]);
-    expect(a.uncovered.toString()).toBe('1.75');
-    expect(allocate([], new Decimal('3')).uncovered.toString()).toBe('3');
-  });
-
-  it('never takes more than a grant has, and takes + uncovered = cost (property)', () => {
-    const amount = fc.integer({ min: 0, max: 10_000_000 }).map((n) => new Decimal(n).div(1_000_000));
-    fc.assert(
-      fc.property(fc.array(amount, { maxLength: 6 }), amount, (remainings, cost) => {
-        const grants = remainings.map((r, i) => ({ id: i + 1, remaining: r }));
-        const a = allocate(grants, cost);
-        for (const t of a.takes) expect(t.amount.lte(grants.find((x) => x.id === t.grantId)!.remaining)).toBe(true);
-        const taken = a.takes.reduce((s, t) => s.plus(t.amount), new Decimal(0));
-        expect(taken.plus(a.uncovered).eq(cost)).toBe(true);
-        expect(a.uncovered.gte(0)).toBe(true);
-      }),
-    );
   });
 });
 

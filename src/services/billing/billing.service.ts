@@ -6,8 +6,8 @@ import { ValidationError } from '../../lib/errors.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
-import type { CreditsRepository, LedgerEntry } from './credits.repository.js';
-import { allocate, Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
+import type { CreditsRepository } from './credits.repository.js';
+import { Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
 import { bucketLabel, bucketLabels, parsePage, parseRange, parseSort, parseTimeUnit, splitByWholeDays } from './report-range.js';
 import type { UsageRepository } from './usage.repository.js';
 
@@ -33,8 +33,8 @@ export interface BillingDeps {
 
 /**
  * The settlement step (registered first in src/services/settlement/index.ts): inside the claiming
- * transaction, writes the Run's usage records and rollup, then, under the organization's row lock,
- * takes the cost from its grants; what no grant covers is recorded as an Uncovered transaction.
+ * transaction, writes the Run's usage records and rollups, then takes the cost from the
+ * organization's grants; what no grant covers is recorded as an Uncovered transaction.
  */
 export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 'usage' | 'prices'>): SettlementStep {
   const { credits, usage, prices } = deps;
@@ -43,42 +43,24 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
     async apply(tx, run, at) {
       const lines = meterRun(run, await usage.exportBytes(tx, run.id), prices);
       if (lines.length === 0) return;
-      await usage.record(tx, run, lines, at);
       const cost = totalCost(lines);
-      if (cost.isZero()) return;
-      // Taken last, so the lock is held for as short a time as the transaction allows.
-      await credits.lockOrganization(tx, run.organizationId);
-      const grants = await credits.payingGrants(tx, run.organizationId, at);
-      const { takes, uncovered } = allocate(grants, cost);
+      if (cost.isZero()) {
+        await usage.record(tx, run, lines, at);
+        return;
+      }
+      // Debits of one organization are serialized by its row lock, so the time it is held bounds
+      // their throughput: it is taken by the statement that writes the usage (no round trip of its
+      // own) and held for the one debit statement, the later settlement steps and the commit.
+      await usage.record(tx, run, lines, at, credits.organizationLock(run.organizationId));
       const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
-      const entries: LedgerEntry[] = [];
-      for (const t of takes) {
-        entries.push({
-          organizationId: run.organizationId,
-          grantId: t.grantId,
-          runId: run.id,
-          transactionType: 'Usage',
-          amount: t.amount.negated(),
-          balance: t.balanceAfter,
-          expiresAt: grants.find((g) => g.id === t.grantId)?.expiresAt ?? null,
-          message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
-          created: at,
-        });
-      }
-      if (uncovered.gt(0)) {
-        entries.push({
-          organizationId: run.organizationId,
-          grantId: null,
-          runId: run.id,
-          transactionType: 'Uncovered',
-          amount: uncovered.negated(),
-          balance: new Decimal(0),
-          expiresAt: null,
-          message: `Run ${run.id} of agent ${run.agentId}: ${uncovered.toString()} of its cost ${cost.toString()} exceeded the available credits`,
-          created: at,
-        });
-      }
-      await credits.debit(tx, takes, entries);
+      await credits.debit(tx, {
+        organizationId: run.organizationId,
+        runId: run.id,
+        cost,
+        at,
+        message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
+        uncoveredMessage: `Run ${run.id} of agent ${run.agentId}: {uncovered} of its cost ${cost.toString()} exceeded the available credits`,
+      });
     },
   };
 }

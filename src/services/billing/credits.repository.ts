@@ -5,7 +5,7 @@
 // never spend the same credit. The CHECK "CreditGrant_remaining_nonnegative" backs this up.
 import type { Db, Prisma } from '../../db/prisma.js';
 import { Prisma as P } from '../../generated/prisma/client.js';
-import { Decimal, type GrantBalance } from './metering.js';
+import { Decimal } from './metering.js';
 
 type Tx = Prisma.TransactionClient | Db;
 
@@ -32,8 +32,11 @@ export function createCreditsRepository(db: Db) {
     return agg._sum.remaining ?? new Decimal(0);
   }
 
+  /** The statement that takes the organization's lock; a caller may run it with other writes (see `debit`). */
+  const organizationLock = (organizationId: number) => P.sql`SELECT id FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`;
+
   async function lockOrganization(tx: Prisma.TransactionClient, organizationId: number): Promise<void> {
-    await tx.$queryRaw`SELECT id FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`;
+    await tx.$queryRaw`${organizationLock(organizationId)}`;
   }
 
   return {
@@ -43,38 +46,48 @@ export function createCreditsRepository(db: Db) {
     },
 
     balanceDecimal,
-    lockOrganization,
-
-    /** The organization's grants that can pay at `at`, in consumption order: soonest-expiring first, then oldest. */
-    async payingGrants(tx: Prisma.TransactionClient, organizationId: number, at: Date): Promise<Array<GrantBalance & { expiresAt: Date | null }>> {
-      return tx.creditGrant.findMany({
-        where: { ...activeGrants(organizationId, at), remaining: { gt: 0 } },
-        orderBy: [{ expiresAt: { sort: 'asc', nulls: 'last' } }, { created: 'asc' }, { id: 'asc' }],
-        select: { id: true, remaining: true, expiresAt: true },
-      });
-    },
+    organizationLock,
 
     /**
-     * Takes each amount from its grant and writes the ledger entries, in one statement (the
-     * organization's lock is held meanwhile, so every round trip counts). The CHECK constraint
+     * Takes `cost` from the organization's grants that can pay at `at`, soonest-expiring first (then
+     * oldest), never more than a grant has, and writes one Usage entry per grant touched with the
+     * balance after it, plus an Uncovered entry for what no grant covers. One statement, so the
+     * organization's lock (which the caller took in an earlier statement of the transaction, so that
+     * this statement's snapshot sees every debit committed before it) is held for one round trip.
+     * `uncoveredMessage` has `{uncovered}` where the uncovered amount goes. The CHECK constraint
      * refuses anything that would take a grant below zero.
      */
-    async debit(tx: Prisma.TransactionClient, takes: Array<{ grantId: number; amount: Decimal }>, entries: LedgerEntry[]): Promise<void> {
-      if (entries.length === 0) return;
-      const ledger = P.sql`
-        INSERT INTO "CreditTransaction" ("organizationId", "grantId", "runId", "transactionType", amount, balance, "expiresAt", message, created)
-        VALUES ${P.join(entries.map((e) => P.sql`(${e.organizationId}, ${e.grantId}::int, ${e.runId}::int, ${e.transactionType}, ${e.amount.toString()}::numeric, ${e.balance.toString()}::numeric, ${e.expiresAt}::timestamp, ${e.message}, ${e.created}::timestamp)`))}`;
-      if (takes.length === 0) {
-        await tx.$executeRaw`${ledger}`;
-        return;
-      }
+    async debit(
+      tx: Prisma.TransactionClient,
+      d: { organizationId: number; runId: number; cost: Decimal; at: Date; message: string; uncoveredMessage: string },
+    ): Promise<void> {
+      const cost = P.sql`${d.cost.toString()}::numeric`;
       await tx.$executeRaw`
-        WITH taken AS (
-          UPDATE "CreditGrant" g SET remaining = g.remaining - v.amount
-          FROM (VALUES ${P.join(takes.map((t) => P.sql`(${t.grantId}::int, ${t.amount.toString()}::numeric)`))}) AS v(id, amount)
-          WHERE g.id = v.id
-        )
-        ${ledger}`;
+        WITH g AS (
+          SELECT id, remaining, "expiresAt",
+                 SUM(remaining) OVER () AS total,
+                 SUM(remaining) OVER w - remaining AS before,
+                 ROW_NUMBER() OVER w AS n
+          FROM "CreditGrant"
+          WHERE "organizationId" = ${d.organizationId} AND ("expiresAt" IS NULL OR "expiresAt" > ${d.at}::timestamp(3)) AND remaining > 0
+          WINDOW w AS (ORDER BY "expiresAt" ASC NULLS LAST, created ASC, id ASC)
+        ),
+        t AS (
+          SELECT id, "expiresAt", n, LEAST(remaining, ${cost} - before) AS amount, total - LEAST(before + remaining, ${cost}) AS after
+          FROM g WHERE before < ${cost}
+        ),
+        taken AS (UPDATE "CreditGrant" c SET remaining = c.remaining - t.amount FROM t WHERE c.id = t.id),
+        u AS (SELECT ${cost} - COALESCE(SUM(amount), 0) AS uncovered FROM t)
+        INSERT INTO "CreditTransaction" ("organizationId", "grantId", "runId", "transactionType", amount, balance, "expiresAt", message, created)
+        SELECT ${d.organizationId}, e."grantId", ${d.runId}::int, e.type, e.amount, e.balance, e."expiresAt", e.message, ${d.at}::timestamp(3)
+        FROM (
+          SELECT t.id AS "grantId", 'Usage' AS type, -t.amount AS amount, t.after AS balance, t."expiresAt", ${d.message} AS message, t.n
+          FROM t
+          UNION ALL
+          SELECT NULL, 'Uncovered', -u.uncovered, 0, NULL, replace(${d.uncoveredMessage}, '{uncovered}', trim_scale(u.uncovered)::text), 0
+          FROM u WHERE u.uncovered > 0
+        ) e
+        ORDER BY e.type = 'Uncovered', e.n`;
     },
 
     /** Adds a grant and its ledger entry in one transaction. */

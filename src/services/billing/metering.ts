@@ -1,6 +1,6 @@
-// Pure rules of billing: what a terminal Run used (per usage type, priced from configuration), how a
-// cost is spread over an organization's grants, and the names the API accepts. Exact decimals
-// throughout (Prisma's Decimal); amounts are rounded half-up to the 6 places of the credit columns.
+// Pure rules of billing: what a terminal Run used (per usage type, priced from configuration) and the
+// names the API accepts (how a cost is spread over the grants is one SQL statement under the
+// organization's lock: CreditsRepository.debit). Exact decimals throughout (Prisma's Decimal); amounts are rounded half-up to the 6 places of the credit columns.
 import { Prisma } from '../../generated/prisma/client.js';
 
 export const Decimal = Prisma.Decimal;
@@ -75,37 +75,6 @@ export function meterRun(run: MeteredRun, exportBytes: bigint, prices: Prices): 
 
 export function totalCost(lines: readonly { cost: Decimal }[]): Decimal {
   return lines.reduce((sum, l) => sum.plus(l.cost), new Decimal(0));
-}
-
-export interface GrantBalance {
-  id: number;
-  remaining: Decimal;
-}
-
-export interface Allocation {
-  /** What each touched grant gives, in the order given, with the organization's balance after it. */
-  takes: Array<{ grantId: number; amount: Decimal; balanceAfter: Decimal }>;
-  /** The part of the cost no grant could cover (0 when fully paid). */
-  uncovered: Decimal;
-}
-
-/**
- * Spreads `cost` over `grants`, which the caller passes in consumption order (soonest-expiring first,
- * then oldest) and holds locked. A grant never gives more than it has.
- */
-export function allocate(grants: readonly GrantBalance[], cost: Decimal): Allocation {
-  let balance = grants.reduce((sum, g) => sum.plus(g.remaining), new Decimal(0));
-  let left = cost;
-  const takes: Allocation['takes'] = [];
-  for (const g of grants) {
-    if (left.lte(0)) break;
-    if (g.remaining.lte(0)) continue;
-    const amount = Decimal.min(g.remaining, left);
-    left = left.minus(amount);
-    balance = balance.minus(amount);
-    takes.push({ grantId: g.id, amount, balanceAfter: balance });
-  }
-  return { takes, uncovered: left.gt(0) ? left : new Decimal(0) };
 }
 
 /** Parses the `usageTypes` query (comma-separated, case-insensitive); empty means every type. */

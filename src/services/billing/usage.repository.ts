@@ -39,31 +39,45 @@ export function createUsageRepository(db: Db) {
     },
 
     /**
-     * Writes a Run's usage records and adds their costs to the Agent's day. The unique key
-     * (runId, usageType) refuses a second metering of the same Run.
+     * Writes a Run's usage records and adds their costs to the Agent's day and hour, in one statement
+     * (one round trip inside the settlement transaction). The unique key (runId, usageType) refuses
+     * a second metering of the same Run. With `lock` (a statement that takes a lock, see
+     * CreditsRepository.organizationLock), that lock is taken first and the rollup rows, which every
+     * Run of the Agent in that day updates, only after it: Runs of one Agent then wait for each other
+     * only inside the organization's lock, not also before it.
      */
-    async record(tx: Prisma.TransactionClient, run: { id: number; organizationId: number; agentId: number }, lines: UsageLine[], at: Date): Promise<void> {
+    async record(tx: Prisma.TransactionClient, run: { id: number; organizationId: number; agentId: number }, lines: UsageLine[], at: Date, lock?: P.Sql): Promise<void> {
       const rows = lines.map(
         (l) => P.sql`(${run.organizationId}, ${run.agentId}, ${run.id}, ${l.usageType}, ${l.quantity.toString()}::numeric, ${l.unitPrice.toString()}::numeric, ${l.cost.toString()}::numeric, ${at})`,
       );
       const costOf = (t: UsageType) => (lines.find((l) => l.usageType === t)?.cost ?? new Decimal(0)).toString();
       const [st, eg, ai, pd, ec] = USAGE_TYPES.map(costOf);
       const total = lines.reduce((sum, l) => sum.plus(l.cost), new Decimal(0)).toString();
-      // One statement (one round trip inside the settlement transaction): the records, then the day.
+      const costs = P.sql`${run.organizationId}, ${st}::numeric, ${eg}::numeric, ${ai}::numeric, ${pd}::numeric, ${ec}::numeric, ${total}::numeric`;
+      const add = (table: string) => P.raw(`
+          "serverTimeCost" = "${table}"."serverTimeCost" + EXCLUDED."serverTimeCost",
+          "exportGbCost" = "${table}"."exportGbCost" + EXCLUDED."exportGbCost",
+          "agentInputsCost" = "${table}"."agentInputsCost" + EXCLUDED."agentInputsCost",
+          "proxyDataCost" = "${table}"."proxyDataCost" + EXCLUDED."proxyDataCost",
+          "exportCpmCost" = "${table}"."exportCpmCost" + EXCLUDED."exportCpmCost",
+          "totalCost" = "${table}"."totalCost" + EXCLUDED."totalCost"`);
+      // Data-modifying WITH parts run to completion after the main query, so the lock comes first.
       await tx.$executeRaw`
         WITH records AS (
           INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
           VALUES ${P.join(rows)}
+        ),
+        daily AS (
+          INSERT INTO "UsageDaily" ("agentId", "day", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
+          VALUES (${run.agentId}, ${utcDay(at)}::date, ${costs})
+          ON CONFLICT ("agentId", "day") DO UPDATE SET ${add('UsageDaily')}
+        ),
+        hourly AS (
+          INSERT INTO "UsageHourly" ("agentId", "hour", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
+          VALUES (${run.agentId}, date_trunc('hour', ${at}::timestamp(3)), ${costs})
+          ON CONFLICT ("agentId", "hour") DO UPDATE SET ${add('UsageHourly')}
         )
-        INSERT INTO "UsageDaily" ("agentId", "day", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
-        VALUES (${run.agentId}, ${utcDay(at)}::date, ${run.organizationId}, ${st}::numeric, ${eg}::numeric, ${ai}::numeric, ${pd}::numeric, ${ec}::numeric, ${total}::numeric)
-        ON CONFLICT ("agentId", "day") DO UPDATE SET
-          "serverTimeCost" = "UsageDaily"."serverTimeCost" + EXCLUDED."serverTimeCost",
-          "exportGbCost" = "UsageDaily"."exportGbCost" + EXCLUDED."exportGbCost",
-          "agentInputsCost" = "UsageDaily"."agentInputsCost" + EXCLUDED."agentInputsCost",
-          "proxyDataCost" = "UsageDaily"."proxyDataCost" + EXCLUDED."proxyDataCost",
-          "exportCpmCost" = "UsageDaily"."exportCpmCost" + EXCLUDED."exportCpmCost",
-          "totalCost" = "UsageDaily"."totalCost" + EXCLUDED."totalCost"`;
+        ${lock ?? P.sql`SELECT 1`}`;
     },
 
     /**
