@@ -62,19 +62,26 @@ export async function benchBilling() {
        WHERE r."organizationId" = $1`,
       [o],
     );
-    await sql.query(
-      `INSERT INTO "UsageDaily" ("agentId", day, "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
-       SELECT "agentId", created::date, "organizationId",
-         COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Server Time'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export GB'), 0),
-         COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Agent Inputs'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Proxy Data'), 0),
-         COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export CPM'), 0), SUM(cost)
-       FROM "UsageRecord" WHERE "organizationId" = $1 GROUP BY 1, 2, 3`,
-      [o],
-    );
+    // The rollups as the settlement step keeps them (week, day, hour: one row per Agent and period with usage).
+    for (const [table, key, period] of [
+      ['UsageWeekly', 'week', `date_trunc('week', created)::date`],
+      ['UsageDaily', 'day', 'created::date'],
+      ['UsageHourly', 'hour', `date_trunc('hour', created)`],
+    ]) {
+      await sql.query(
+        `INSERT INTO "${table}" ("agentId", "${key}", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
+         SELECT "agentId", ${period}, "organizationId",
+           COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Server Time'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export GB'), 0),
+           COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Agent Inputs'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Proxy Data'), 0),
+           COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export CPM'), 0), SUM(cost)
+         FROM "UsageRecord" WHERE "organizationId" = $1 GROUP BY 1, 2, 3`,
+        [o],
+      );
+    }
     await sql.query('ANALYZE');
-    const counts = (await sql.query(`SELECT (SELECT count(*) FROM "UsageRecord") AS usage, (SELECT count(*) FROM "UsageDaily") AS daily, (SELECT count(*) FROM "Agent") AS agents`)).rows[0];
+    const counts = (await sql.query(`SELECT (SELECT count(*) FROM "UsageRecord") AS usage, (SELECT count(*) FROM "UsageDaily") AS daily, (SELECT count(*) FROM "UsageWeekly") AS weekly, (SELECT count(*) FROM "UsageHourly") AS hourly, (SELECT count(*) FROM "Agent") AS agents`)).rows[0];
     const seedSeconds = (performance.now() - t0) / 1000;
-    note(`seeded ${counts.agents} agents, ${counts.usage} usage records, ${counts.daily} daily rollup rows in ${seedSeconds.toFixed(1)} s`);
+    note(`seeded ${counts.agents} agents, ${counts.usage} usage records, ${counts.weekly} weekly, ${counts.daily} daily and ${counts.hourly} hourly rollup rows in ${seedSeconds.toFixed(1)} s`);
 
     // A member who reads 3 of the 10 Spaces.
     const identity = createIdentityRepository(db);
@@ -135,7 +142,7 @@ export async function benchBilling() {
     } finally {
       await app.close();
     }
-    print(table(`Billing report over ${counts.agents} Agents, ${counts.usage} usage records (${counts.daily} rollup rows), app.inject, ms`, ['case', 'p50', 'p95', 'n', 'matching'], cases));
+    print(table(`Billing report over ${counts.agents} Agents, ${counts.usage} usage records (rollup rows: ${counts.weekly} weekly, ${counts.daily} daily, ${counts.hourly} hourly), app.inject, ms`, ['case', 'p50', 'p95', 'n', 'matching'], cases));
 
     // ---- (2) Debit throughput on one organization.
     t0 = performance.now();

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
-import { bucketLabel, bucketLabels, parsePage, parseRange, splitByWholeDays } from '../../src/services/billing/report-range.js';
+import { bucketLabel, bucketLabels, parsePage, parseRange, splitForRollups } from '../../src/services/billing/report-range.js';
 import { ValidationError } from '../../src/lib/errors.js';
 
 const prices = { serverTimeHour: '1.5', exportGb: '0.5', agentInput: '0.001', proxyDataGb: '5', exportCpm: '0.1' };
@@ -51,16 +51,45 @@ describe('report inputs', () => {
     expect(() => parseRange(undefined, '2026-03-01')).toThrow(/startDate is required/);
   });
 
-  it('splits a range into whole days and partial edges', () => {
-    const s = splitByWholeDays(parseRange('2026-01-01T06:00:00Z', '2026-01-04T12:00:00Z'));
-    expect(s.days && [s.days.from.toISOString(), s.days.to.toISOString()]).toEqual(['2026-01-02T00:00:00.000Z', '2026-01-04T00:00:00.000Z']);
-    expect(s.edges.map((e) => [e.from.toISOString(), e.to.toISOString()])).toEqual([
-      ['2026-01-01T06:00:00.000Z', '2026-01-02T00:00:00.000Z'],
-      ['2026-01-04T00:00:00.000Z', '2026-01-04T12:00:00.001Z'],
+  it('splits a range into whole weeks, days and hours and partial edge hours', () => {
+    const parts = (a: string, b: string) => splitForRollups(parseRange(a, b)).map((p) => [p.source, p.from.toISOString(), p.to.toISOString()]);
+    // 2026-01-05 and 2026-01-19 are Mondays.
+    expect(parts('2026-01-01T06:30:00Z', '2026-01-20T12:15:00Z')).toEqual([
+      ['record', '2026-01-01T06:30:00.000Z', '2026-01-01T07:00:00.000Z'],
+      ['hour', '2026-01-01T07:00:00.000Z', '2026-01-02T00:00:00.000Z'],
+      ['day', '2026-01-02T00:00:00.000Z', '2026-01-05T00:00:00.000Z'],
+      ['week', '2026-01-05T00:00:00.000Z', '2026-01-19T00:00:00.000Z'],
+      ['day', '2026-01-19T00:00:00.000Z', '2026-01-20T00:00:00.000Z'],
+      ['hour', '2026-01-20T00:00:00.000Z', '2026-01-20T12:00:00.000Z'],
+      ['record', '2026-01-20T12:00:00.000Z', '2026-01-20T12:15:00.001Z'],
     ]);
-    const whole = splitByWholeDays(parseRange('2026-01-01', '2026-01-03'));
-    expect(whole.edges).toEqual([]);
-    expect(splitByWholeDays(parseRange('2026-01-01T01:00:00Z', '2026-01-01T02:00:00Z')).days).toBeNull();
+    expect(parts('2026-01-01', '2026-01-03')).toEqual([['day', '2026-01-01T00:00:00.000Z', '2026-01-04T00:00:00.000Z']]);
+    expect(parts('2026-01-01T01:00:00Z', '2026-01-01T01:59:59.999Z')).toEqual([['hour', '2026-01-01T01:00:00.000Z', '2026-01-01T02:00:00.000Z']]);
+  });
+
+  it('splits any range into aligned, contiguous parts that cover it exactly (property)', () => {
+    const unit = { week: 7 * 86_400_000, day: 86_400_000, hour: 3_600_000 } as const;
+    const t = fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2027, 0, 1) });
+    fc.assert(
+      fc.property(t, t, (x, y) => {
+        const [a, b] = x <= y ? [x, y] : [y, x];
+        const range = parseRange(new Date(a).toISOString(), new Date(b).toISOString());
+        const ps = splitForRollups(range);
+        let cursor = range.start.getTime();
+        for (const p of ps) {
+          expect(p.from.getTime()).toBe(cursor);
+          expect(p.to.getTime()).toBeGreaterThan(cursor);
+          if (p.source !== 'record') {
+            // Aligned: weeks on Mondays (the epoch was a Thursday), days and hours on their boundaries.
+            const shift = p.source === 'week' ? 3 * 86_400_000 : 0;
+            expect((p.from.getTime() + shift) % unit[p.source]).toBe(0);
+            expect((p.to.getTime() + shift) % unit[p.source]).toBe(0);
+          }
+          cursor = p.to.getTime();
+        }
+        expect(cursor).toBe(range.endExclusive.getTime());
+      }),
+    );
   });
 
   it('labels days, ISO weeks (by Monday) and months', () => {

@@ -8,7 +8,7 @@ import type { Principal } from '../identity/principal.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
 import type { CreditsRepository } from './credits.repository.js';
 import { Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
-import { bucketLabel, bucketLabels, parsePage, parseRange, parseSort, parseTimeUnit, splitByWholeDays } from './report-range.js';
+import { bucketLabel, bucketLabels, parsePage, parseRange, parseSort, parseTimeUnit, splitForRollups } from './report-range.js';
 import type { UsageRepository } from './usage.repository.js';
 
 export const HISTORY_MAX_PER_PAGE = 100;
@@ -126,14 +126,12 @@ export function createBillingService(deps: BillingDeps) {
       const column = parseSort(q.sortColumn, ['name', 'cost'] as const, 'name');
       const page = parsePage(q.pageIndex, q.recordsPerPage, AGENTS_MAX_PER_PAGE);
       const readable = await access.readableSpaceIds(principal);
-      const split = splitByWholeDays(range);
       const report = await usage.agentsReport({
         organizationId: principal.organizationId,
         spaceIds: readable === 'all' ? null : readable,
         name: q.name && q.name.trim() !== '' ? q.name.trim() : null,
         usageTypes,
-        wholeDays: split.days,
-        edges: split.edges,
+        parts: splitForRollups(range),
         sort: { column, descending: q.sortOrder === 1 },
         page: { offset: page.offset, limit: page.recordsPerPage },
       });

@@ -54,18 +54,55 @@ export function parseRange(startDate: string | undefined, endDate: string | unde
 export const startOfUtcDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
 export const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY_MS);
 
+const HOUR_MS = 3_600_000;
+const WEEK_MS = 7 * DAY_MS;
+// 1970-01-01 was a Thursday: ISO weeks start 3 days before the epoch's multiples of 7 days.
+const MONDAY_OFFSET_MS = 3 * DAY_MS;
+
+/** The Monday 00:00 UTC that starts the ISO week of `d`. */
+export const startOfUtcWeek = (d: Date) => new Date(Math.floor((d.getTime() + MONDAY_OFFSET_MS) / WEEK_MS) * WEEK_MS - MONDAY_OFFSET_MS);
+
+/** Where a part of a report range is summed from: a rollup (UsageWeekly, UsageDaily, UsageHourly) or the usage records. */
+export type RangeSource = 'week' | 'day' | 'hour' | 'record';
+export interface RangePart {
+  source: RangeSource;
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
+const ROLLUP_UNITS: Array<{ source: Exclude<RangeSource, 'record'>; floor: (ms: number) => number; size: number }> = [
+  { source: 'week', floor: (ms) => startOfUtcWeek(new Date(ms)).getTime(), size: WEEK_MS },
+  { source: 'day', floor: (ms) => Math.floor(ms / DAY_MS) * DAY_MS, size: DAY_MS },
+  { source: 'hour', floor: (ms) => Math.floor(ms / HOUR_MS) * HOUR_MS, size: HOUR_MS },
+];
+
 /**
- * Splits a range into whole UTC days (answered from the daily rollup) and the partial edges before
- * and after them (answered from the usage records). `days` is null when no whole day fits.
+ * Splits a range into the fewest rollup rows: its whole ISO weeks, then the whole days and whole
+ * hours around them, and the partial hours at its two ends (from the usage records). The parts are
+ * disjoint and cover the range exactly.
  */
-export function splitByWholeDays(range: DateRange): { days: { from: Date; to: Date } | null; edges: Array<{ from: Date; to: Date }> } {
-  const firstWhole = startOfUtcDay(range.start).getTime() === range.start.getTime() ? range.start : addDays(startOfUtcDay(range.start), 1);
-  const afterLastWhole = startOfUtcDay(range.endExclusive);
-  if (afterLastWhole.getTime() <= firstWhole.getTime()) return { days: null, edges: [{ from: range.start, to: range.endExclusive }] };
-  const edges: Array<{ from: Date; to: Date }> = [];
-  if (firstWhole.getTime() > range.start.getTime()) edges.push({ from: range.start, to: firstWhole });
-  if (range.endExclusive.getTime() > afterLastWhole.getTime()) edges.push({ from: afterLastWhole, to: range.endExclusive });
-  return { days: { from: firstWhole, to: afterLastWhole }, edges };
+export function splitForRollups(range: DateRange): RangePart[] {
+  const parts: RangePart[] = [];
+  const split = (from: number, to: number, unit: number): void => {
+    if (from >= to) return;
+    if (unit === ROLLUP_UNITS.length) {
+      parts.push({ source: 'record', from: new Date(from), to: new Date(to) });
+      return;
+    }
+    const { source, floor, size } = ROLLUP_UNITS[unit];
+    const firstWhole = floor(from) === from ? from : floor(from) + size;
+    const afterLastWhole = floor(to);
+    if (afterLastWhole <= firstWhole) {
+      split(from, to, unit + 1);
+      return;
+    }
+    split(from, firstWhole, unit + 1);
+    parts.push({ source, from: new Date(firstWhole), to: new Date(afterLastWhole) });
+    split(afterLastWhole, to, unit + 1);
+  };
+  split(range.start.getTime(), range.endExclusive.getTime(), 0);
+  return parts;
 }
 
 export const TIME_UNITS = ['day', 'week', 'month'] as const;
@@ -86,9 +123,7 @@ export function bucketLabel(at: Date, unit: TimeUnit): string {
   const day = startOfUtcDay(at);
   if (unit === 'day') return day.toISOString().slice(0, 10);
   if (unit === 'month') return day.toISOString().slice(0, 7);
-  // ISO weeks start on Monday.
-  const monday = addDays(day, -((day.getUTCDay() + 6) % 7));
-  return monday.toISOString().slice(0, 10);
+  return startOfUtcWeek(day).toISOString().slice(0, 10);
 }
 
 /** Every bucket label from the range's start to its end, in order. */

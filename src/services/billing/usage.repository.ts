@@ -2,6 +2,7 @@
 import { Prisma as P } from '../../generated/prisma/client.js';
 import type { Db, Prisma } from '../../db/prisma.js';
 import { Decimal, USAGE_COST_COLUMN, USAGE_TYPES, type UsageLine, type UsageType } from './metering.js';
+import { startOfUtcWeek, type RangePart } from './report-range.js';
 
 // Files that are not exports: the Run's log and the HTML kept of failed pages.
 const NON_EXPORT_FILE_TYPES = ['Log', 'Html'];
@@ -19,8 +20,8 @@ export interface AgentsReportQuery {
   spaceIds: number[] | null;
   name: string | null;
   usageTypes: UsageType[];
-  wholeDays: { from: Date; to: Date } | null;
-  edges: Array<{ from: Date; to: Date }>;
+  /** The range, split by splitForRollups. */
+  parts: RangePart[];
   sort: { column: 'name' | 'cost'; descending: boolean };
   page: { offset: number; limit: number };
 }
@@ -39,7 +40,7 @@ export function createUsageRepository(db: Db) {
     },
 
     /**
-     * Writes a Run's usage records and adds their costs to the Agent's day and hour, in one statement
+     * Writes a Run's usage records and adds their costs to the Agent's week, day and hour, in one statement
      * (one round trip inside the settlement transaction). The unique key (runId, usageType) refuses
      * a second metering of the same Run. With `lock` (a statement that takes a lock, see
      * CreditsRepository.organizationLock), that lock is taken first and the rollup rows, which every
@@ -72,6 +73,11 @@ export function createUsageRepository(db: Db) {
           VALUES (${run.agentId}, ${utcDay(at)}::date, ${costs})
           ON CONFLICT ("agentId", "day") DO UPDATE SET ${add('UsageDaily')}
         ),
+        weekly AS (
+          INSERT INTO "UsageWeekly" ("agentId", "week", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
+          VALUES (${run.agentId}, ${utcDay(startOfUtcWeek(at))}::date, ${costs})
+          ON CONFLICT ("agentId", "week") DO UPDATE SET ${add('UsageWeekly')}
+        ),
         hourly AS (
           INSERT INTO "UsageHourly" ("agentId", "hour", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
           VALUES (${run.agentId}, date_trunc('hour', ${at}::timestamp(3)), ${costs})
@@ -81,34 +87,40 @@ export function createUsageRepository(db: Db) {
     },
 
     /**
-     * Cost per Agent in a range (whole days from the rollup, partial edge days from the usage
-     * records) for the Agents that cost something in it, filtered, sorted and paged in the database,
-     * with the count and total of every matching Agent.
+     * Cost per Agent in a range (whole weeks, days and hours from the rollups, partial edge hours from
+     * the usage records) for the Agents that cost something in it, filtered, sorted and paged in the
+     * database, with the count and total of every matching Agent.
      */
     async agentsReport(q: AgentsReportQuery): Promise<{ rows: AgentCostRow[]; total: number; totalCost: Decimal }> {
-      const dailyCost = P.raw(q.usageTypes.length === USAGE_TYPES.length ? '"totalCost"' : q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '));
-      const parts: P.Sql[] = [];
-      if (q.wholeDays) {
-        parts.push(P.sql`
-          SELECT "agentId", SUM(${dailyCost}) AS cost FROM "UsageDaily"
-          WHERE "organizationId" = ${q.organizationId} AND "day" >= ${utcDay(q.wholeDays.from)}::date AND "day" < ${utcDay(q.wholeDays.to)}::date
-          GROUP BY "agentId"`);
-      }
-      for (const e of q.edges) {
-        parts.push(P.sql`
-          SELECT "agentId", SUM(cost) AS cost FROM "UsageRecord"
-          WHERE "organizationId" = ${q.organizationId} AND created >= ${e.from} AND created < ${e.to} AND "usageType" IN (${P.join(q.usageTypes)})
-          GROUP BY "agentId"`);
-      }
-      const filters: P.Sql[] = [P.sql`a."organizationId" = ${q.organizationId}`];
-      if (q.spaceIds) filters.push(q.spaceIds.length > 0 ? P.sql`a."spaceId" IN (${P.join(q.spaceIds)})` : P.sql`FALSE`);
-      if (q.name) filters.push(P.sql`a.name ILIKE ${likePattern(q.name)}`);
+      // One column per row for all types (the rollups keep the total), else the chosen types' columns.
+      const rollupCost = P.raw(q.usageTypes.length === USAGE_TYPES.length ? '"totalCost"' : q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '));
+      const o = q.organizationId;
+      const parts = q.parts.map((p) => {
+        switch (p.source) {
+          case 'week':
+            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageWeekly" WHERE "organizationId" = ${o} AND "week" >= ${utcDay(p.from)}::date AND "week" < ${utcDay(p.to)}::date`;
+          case 'day':
+            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageDaily" WHERE "organizationId" = ${o} AND "day" >= ${utcDay(p.from)}::date AND "day" < ${utcDay(p.to)}::date`;
+          case 'hour':
+            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageHourly" WHERE "organizationId" = ${o} AND "hour" >= ${p.from}::timestamp(3) AND "hour" < ${p.to}::timestamp(3)`;
+          case 'record':
+            return P.sql`SELECT "agentId", cost FROM "UsageRecord" WHERE "organizationId" = ${o} AND created >= ${p.from}::timestamp(3) AND created < ${p.to}::timestamp(3) AND "usageType" IN (${P.join(q.usageTypes)})`;
+        }
+      });
+      // The Agent filters narrow the rollup rows before they are summed (a member's Spaces, a name).
+      const filters: P.Sql[] = [];
+      if (q.spaceIds) filters.push(q.spaceIds.length > 0 ? P.sql`"spaceId" IN (${P.join(q.spaceIds)})` : P.sql`FALSE`);
+      if (q.name) filters.push(P.sql`name ILIKE ${likePattern(q.name)}`);
+      const only = filters.length > 0 ? P.sql`WHERE u."agentId" IN (SELECT id FROM "Agent" WHERE "organizationId" = ${o} AND ${P.join(filters, ' AND ')})` : P.empty;
       const matching = P.sql`
-        WITH c AS (SELECT "agentId", SUM(cost) AS cost FROM (${P.join(parts, ' UNION ALL ')}) u GROUP BY "agentId" HAVING SUM(cost) > 0),
+        WITH c AS (
+          SELECT u."agentId", SUM(u.cost) AS cost FROM (${P.join(parts, ' UNION ALL ')}) u
+          ${only}
+          GROUP BY u."agentId" HAVING SUM(u.cost) > 0
+        ),
         m AS (
           SELECT a.id AS "agentId", a.name AS "agentName", a."spaceId" AS "spaceId", c.cost AS cost
           FROM c JOIN "Agent" a ON a.id = c."agentId"
-          WHERE ${P.join(filters, ' AND ')}
         )`;
       const dir = P.raw(q.sort.descending ? 'DESC' : 'ASC');
       const order = q.sort.column === 'cost' ? P.sql`m.cost ${dir}, m."agentId" ${dir}` : P.sql`m."agentName" ${dir}, m."agentId" ${dir}`;
