@@ -123,7 +123,7 @@ describe('the debit statement', () => {
   async function debit(organizationId: number, runId: number, cost: string) {
     const credits = createCreditsRepository(ctx.db);
     await ctx.db.$transaction(async (tx) => {
-      await tx.$queryRaw`${credits.organizationLock(organizationId)}`;
+      await tx.$queryRaw`${credits.debitLock(organizationId)}`;
       await credits.debit(tx, { organizationId, runId, cost: new D(cost), at: now, message: 'usage', uncoveredMessage: 'short by {uncovered} of ' + cost });
     });
     return (await ledger(organizationId)).filter((t) => t.runId === runId).map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString(), t.message]);

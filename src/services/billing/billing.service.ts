@@ -51,7 +51,7 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
       // Debits of one organization are serialized by its row lock, so the time it is held bounds
       // their throughput: it is taken by the statement that writes the usage (no round trip of its
       // own) and held for the one debit statement, the later settlement steps and the commit.
-      await usage.record(tx, run, lines, at, credits.organizationLock(run.organizationId));
+      await usage.record(tx, run, lines, at, credits.debitLock(run.organizationId));
       const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
       await credits.debit(tx, {
         organizationId: run.organizationId,

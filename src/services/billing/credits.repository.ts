@@ -32,11 +32,8 @@ export function createCreditsRepository(db: Db) {
     return agg._sum.remaining ?? new Decimal(0);
   }
 
-  /** The statement that takes the organization's lock; a caller may run it with other writes (see `debit`). */
-  const organizationLock = (organizationId: number) => P.sql`SELECT id FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`;
-
   async function lockOrganization(tx: Prisma.TransactionClient, organizationId: number): Promise<void> {
-    await tx.$queryRaw`${organizationLock(organizationId)}`;
+    await tx.$queryRaw`SELECT id FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`;
   }
 
   return {
@@ -46,7 +43,18 @@ export function createCreditsRepository(db: Db) {
     },
 
     balanceDecimal,
-    organizationLock,
+
+    /**
+     * The statement that takes the organization's lock for a debit, for the caller to run along with
+     * its other writes (see `debit`). It also makes the transaction commit without waiting for its
+     * WAL flush (synchronous_commit off, this transaction only), so the lock is not held through a
+     * disk flush: debits of one organization are serialized by it. A crash can lose only the last
+     * such commits (well under a second), and loses everything committed after them too (the WAL is
+     * replayed in order), so nothing that depended on them survives; the Runs they settled are then
+     * unsettled again and the settlement sweep settles them, exactly once (docs/decisions.md).
+     */
+    debitLock: (organizationId: number) =>
+      P.sql`SELECT id, set_config('synchronous_commit', 'off', true) FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`,
 
     /**
      * Takes `cost` from the organization's grants that can pay at `at`, soonest-expiring first (then

@@ -43,7 +43,7 @@ export function createUsageRepository(db: Db) {
      * Writes a Run's usage records and adds their costs to the Agent's week, day and hour, in one statement
      * (one round trip inside the settlement transaction). The unique key (runId, usageType) refuses
      * a second metering of the same Run. With `lock` (a statement that takes a lock, see
-     * CreditsRepository.organizationLock), that lock is taken first and the rollup rows, which every
+     * CreditsRepository.debitLock), that lock is taken first and the rollup rows, which every
      * Run of the Agent in that day updates, only after it: Runs of one Agent then wait for each other
      * only inside the organization's lock, not also before it.
      */
