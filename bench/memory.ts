@@ -21,6 +21,7 @@ import { createPrisma } from '../src/db/prisma.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { TERMINAL_STATUSES } from '../src/services/runs/status-machine.js';
 import { waitFor } from '../test/helpers/process.js';
+import { startStatementCounter } from '../test/helpers/statement-counter.js';
 import { createBenchEnvironment, fmt, installSignalCleanup, machineSummary, note, onCleanup, print, runCleanups, sleep, table } from './helpers.js';
 
 const PER_PAGE = 1000;
@@ -49,49 +50,11 @@ async function startSite(pages: number) {
   return { url, close };
 }
 
-/** A proxy in front of PostgreSQL that counts the statements a client sends (Execute 'E', Query 'Q'). */
+/** A proxy in front of PostgreSQL that counts the statements a client sends (test/helpers/statement-counter.ts). */
 async function countingProxy(target: URL) {
-  let statements = 0;
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    let buf = Buffer.alloc(0);
-    let started = false;
-    client.on('data', (chunk) => {
-      buf = Buffer.concat([buf, chunk]);
-      for (;;) {
-        if (!started) {
-          if (buf.length < 4) break;
-          const len = buf.readInt32BE(0);
-          if (buf.length < len) break;
-          buf = buf.subarray(len);
-          started = true;
-          continue;
-        }
-        if (buf.length < 5) break;
-        const len = buf.readInt32BE(1);
-        if (buf.length < len + 1) break;
-        const type = String.fromCharCode(buf[0]);
-        if (type === 'E' || type === 'Q') statements++;
-        buf = buf.subarray(len + 1);
-      }
-      upstream.write(chunk);
-    });
-    upstream.pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-    client.on('close', end);
-    upstream.on('close', end);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = new URL(target.toString());
-  url.hostname = '127.0.0.1';
-  url.port = String((server.address() as net.AddressInfo).port);
-  onCleanup('counting proxy', () => new Promise<void>((r) => server.close(() => r())));
-  return { url: url.toString(), count: () => statements };
+  const proxy = await startStatementCounter(target.toString());
+  onCleanup('counting proxy', () => proxy.close());
+  return proxy;
 }
 
 function status(pid: number, field: 'VmHWM' | 'VmRSS'): number {

@@ -2,6 +2,7 @@
 // join the active version for inputParameters, so a page of Agents never costs a query per Agent;
 // their WHERE/ORDER BY follow the (organizationId, isArchived, <column>) indexes of Agent.
 import type { Db } from '../../db/prisma.js';
+import type { AccessColumns } from '../access/access.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { containsPattern, type AgentListFilter, type AgentSort, type SortColumn } from './agent-query.js';
 
@@ -137,6 +138,17 @@ export function createAgentsRepository(db: Db) {
 
     async findAgentRow(agentId: number, tx: Tx = db): Promise<AgentRow | null> {
       const rows = await tx.$queryRaw<AgentRow[]>(selectAgents(Prisma.sql`a."id" = ${agentId}`, Prisma.sql`a."id"`));
+      return rows[0] ?? null;
+    },
+
+    /** The Agent row with what decides the user's access to it (see access.repository), in one statement. */
+    async findAgentRowWithAccess(agentId: number, userId: number): Promise<(AgentRow & AccessColumns) | null> {
+      const rows = await db.$queryRaw<Array<AgentRow & AccessColumns>>`
+        SELECT a.*, v."definition" -> 'parameters' AS "parameters", s."isDefaultAccess", m."role" AS "membershipRole"
+        FROM (SELECT ${AGENT_COLUMNS} FROM "Agent" a WHERE a."id" = ${agentId}) a
+        JOIN "Space" s ON s."id" = a."spaceId"
+        LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${userId}
+        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`;
       return rows[0] ?? null;
     },
 

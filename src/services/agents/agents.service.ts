@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Prisma } from '../../db/prisma.js';
 import type { CreateAgentInput, UpdateAgentInput } from '../../schemas/agents.js';
-import type { AccessService } from '../access/access.service.js';
+import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import type { Principal } from '../identity/principal.js';
 import {
@@ -84,8 +84,10 @@ export function createAgentsService(deps: {
     },
 
     async get(principal: Principal, agentId: number): Promise<AgentView> {
-      await access.requireAgent(principal, agentId, 'read');
-      return viewOf(agentId);
+      // The hottest read: the Agent and the caller's access to it in one statement.
+      const row = await repo.findAgentRowWithAccess(agentId, principal.userId);
+      checkAccess(principal, row, 'read', agentSubject(agentId));
+      return toAgentView(row!);
     },
 
     /** The Agent and, in `problems`, what makes its definition Invalid (empty when Valid). */
