@@ -11,6 +11,7 @@
 //   npm run bench -- memory
 //   BENCH_MEMORY_RECORDS=100000 BENCH_CONTROL_SECONDS=20 BENCH_BASELINE_DIR=/tmp/cxs-base npm run bench -- memory
 //   BENCH_DIST=dist BENCH_CONTROL_SECONDS=0 npm run bench -- memory      (compiled worker; no control part)
+//   BENCH_WORKER_NODE_OPTIONS='--max-semi-space-size=2' ...               (Node options of the worker only)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -85,7 +86,11 @@ function childPids(pid: number): number[] {
  */
 async function startWorker(dir: string, env: Record<string, string>) {
   const dist = process.env.BENCH_DIST && dir === process.cwd() ? path.resolve(process.env.BENCH_DIST, 'worker.js') : null;
-  const child = spawn(process.execPath, dist ? [dist] : ['--import', 'tsx', 'src/worker.ts'], { cwd: dir, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, dist ? [dist] : ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: dir,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info', ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

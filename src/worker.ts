@@ -1,6 +1,7 @@
 // The worker process: BullMQ workers and job schedulers. SIGTERM lets running Runs finish within the
 // grace; those that cannot are handed back to the queue shortly before it ends (they restart on
 // another worker), never left for the lost-worker path.
+import './lib/lean-wasm.js';
 import { loadConfigOrExit } from './config.js';
 import { isRedisUnavailable } from './db/failures.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
