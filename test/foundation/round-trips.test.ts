@@ -4,6 +4,7 @@
 // of the database), so any extra query, however it is issued, fails the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import type { FastifyInstance } from 'fastify';
 import { createRunsRepository } from '../../src/services/runs/runs.repository.js';
 import { auth, bearer, createTestContext, type TestContext } from '../helpers/app.js';
@@ -79,5 +80,20 @@ describe('one database statement per authenticated read', () => {
     expect(await statementsOf(`/api/v1/agent/${privateAgentId}`, auth(memberKey), 403)).toBe(1);
     expect(await statementsOf(`/api/v1/agent/${privateAgentId}/run/${runId}/status`, auth(memberKey), 403)).toBe(1);
     expect(await statementsOf(`/api/v1/agent/${agentId}/run/${runId + 1000}/status`, auth(memberKey), 404)).toBe(1);
+  });
+});
+
+describe('Db.$rows (statements run on the pool, bypassing Prisma)', () => {
+  it('returns the values Prisma returns: UTC timestamps, int8 as BigInt, numeric as Decimal, json parsed, nulls', async () => {
+    await ctx.db.run.update({ where: { id: runId }, data: { traffic: 12_345_678_901n, evidence: { statuses: { '200': 3 } }, startTime: new Date('2026-03-29T01:30:00.123Z') } });
+    const [raw] = await ctx.db.$rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM "Run" WHERE "id" = ${runId}`);
+    const orm = await ctx.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(raw).toEqual(orm);
+    expect(raw.traffic).toBe(12_345_678_901n);
+    expect((raw.startTime as Date).toISOString()).toBe('2026-03-29T01:30:00.123Z');
+    const [grantRaw] = await ctx.db.$rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM "CreditGrant" WHERE "organizationId" = ${admin.organizationId} ORDER BY "id" LIMIT 1`);
+    const grant = await ctx.db.creditGrant.findFirstOrThrow({ where: { organizationId: admin.organizationId }, orderBy: { id: 'asc' } });
+    expect(grantRaw).toEqual(grant);
+    expect(String(grantRaw.amount)).toBe(String(grant.amount));
   });
 });

@@ -143,12 +143,12 @@ export function createAgentsRepository(db: Db) {
 
     /** The Agent row with what decides the user's access to it (see access.repository), in one statement. */
     async findAgentRowWithAccess(agentId: number, userId: number): Promise<(AgentRow & AccessColumns) | null> {
-      const rows = await db.$queryRaw<Array<AgentRow & AccessColumns>>`
+      const rows = await db.$rows<AgentRow & AccessColumns>(Prisma.sql`
         SELECT a.*, v."definition" -> 'parameters' AS "parameters", s."isDefaultAccess", m."role" AS "membershipRole"
         FROM (SELECT ${AGENT_COLUMNS} FROM "Agent" a WHERE a."id" = ${agentId}) a
         JOIN "Space" s ON s."id" = a."spaceId"
         LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${userId}
-        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`;
+        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`);
       return rows[0] ?? null;
     },
 
