@@ -73,14 +73,19 @@ function selectAgents(where: Prisma.Sql, order: Prisma.Sql, paging: Prisma.Sql =
 /**
  * The rows of the given page: `ids` is a statement yielding "id" (and possibly "total") in page
  * order, whose columns the covering index of the sort column holds, so it is an index-only scan
- * however deep the page; only the page's rows are then read from "Agent" and "AgentVersion".
+ * however deep the page; only the page's rows are then read from "Agent" and "AgentVersion", by
+ * primary key. The OFFSET 0 keeps those lookups per row: flattened into the outer query, the planner
+ * prefers for 1,000 ids a hash join over the whole table and a memoized version join (40 ms slower).
  */
 function selectPage(ids: Prisma.Sql, order: Prisma.Sql, opts: { columns?: Prisma.Sql; where?: Prisma.Sql } = {}): Prisma.Sql {
   return Prisma.sql`
-    SELECT ${AGENT_COLUMNS}, v."definition" -> 'parameters' AS "parameters" ${opts.columns ?? Prisma.empty}
+    SELECT a.* ${opts.columns ?? Prisma.empty}
     FROM (${ids}) p
-    JOIN "Agent" a ON a."id" = p."id"
-    LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"
+    CROSS JOIN LATERAL (
+      SELECT ${AGENT_COLUMNS}, v."definition" -> 'parameters' AS "parameters"
+      FROM "Agent" a LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"
+      WHERE a."id" = p."id" OFFSET 0
+    ) a
     ${opts.where ? Prisma.sql`WHERE ${opts.where}` : Prisma.empty}
     ORDER BY ${order}`;
 }
