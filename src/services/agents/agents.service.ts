@@ -84,10 +84,19 @@ export function createAgentsService(deps: {
       // so 100,000 Agents are never all in memory. An Agent archived or moved out of reach since
       // the first statement is left out; one changed otherwise shows its newer values.
       const ids = await repo.listAgentIds(scope, request.filter, request.sort);
-      const { filter } = request;
+      const read = (from: number) => repo.listAgentsById(scope, request.filter, ids.slice(from, from + UNPAGED_BATCH));
       return (async function* batches() {
-        for (let i = 0; i < ids.length; i += UNPAGED_BATCH) {
-          yield (await repo.listAgentsById(scope, filter, ids.slice(i, i + UNPAGED_BATCH))).map(toAgentView);
+        // The next batch is read while the caller serializes this one (the database works meanwhile).
+        let next = ids.length > 0 ? read(0) : null;
+        try {
+          for (let from = 0; next; from += UNPAGED_BATCH) {
+            const rows = await next;
+            next = from + UNPAGED_BATCH < ids.length ? read(from + UNPAGED_BATCH) : null;
+            yield rows.map(toAgentView);
+          }
+        } finally {
+          // Stopped early (the client went away): a read still under way must not reject unheard.
+          next?.catch(() => {});
         }
       })();
     },
