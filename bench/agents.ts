@@ -4,7 +4,10 @@
 // and for a member who reads 3 of the 10 Spaces; then the unpaged plain array of all 100,000. It ends
 // with EXPLAIN (ANALYZE, BUFFERS) of the main statements when the repository exposes them.
 // Run alone with `npx tsx bench/agents.ts` or through `npm run bench -- agents`.
-// AGENTS_BENCH_ITERATIONS overrides the 200 iterations of each paged case (the unpaged one runs 5).
+// AGENTS_BENCH_ITERATIONS overrides the 200 iterations of each paged case (the unpaged one runs 5);
+// AGENTS_BENCH_CASES (a regular expression) runs only the cases whose label matches.
+// The unpaged array is fetched over real HTTP (app.listen + fetch, the body read chunk by chunk and
+// not kept), so that time to first byte and the server's memory growth show whether it is streamed.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +36,9 @@ export interface AgentsBenchResult {
   seedSeconds: number;
   loadAtStart: string;
   loadAtEnd: string;
-  /** Unpaged plain array: the bench process's peak RSS growth while it was served, MiB. */
+  /** Unpaged plain array over HTTP: p50 time to the first byte, ms. */
+  unpagedFirstByteMs: number;
+  /** Unpaged plain array over HTTP: peak RSS growth of the process (server; the client keeps no body), MiB. */
   unpagedRssGrowthMiB: number;
   cases: BenchCase[];
   plans: Array<{ label: string; plan: string }>;
@@ -45,6 +50,40 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+interface Outcome {
+  status: number;
+  rows: number;
+  totalRecordCount?: number;
+  firstByteMs?: number;
+  error?: string;
+}
+
+async function injectOnce(app: Awaited<ReturnType<typeof buildApp>>, url: string, headers: Record<string, string>): Promise<Outcome> {
+  const res = await app.inject({ method: 'GET', url, headers });
+  if (res.statusCode !== 200) return { status: res.statusCode, rows: 0, error: res.body.slice(0, 300) };
+  const body = res.json() as { agents?: unknown[]; totalRecordCount?: number } | unknown[];
+  if (Array.isArray(body)) return { status: 200, rows: body.length };
+  return { status: 200, rows: body.agents?.length ?? 0, totalRecordCount: body.totalRecordCount };
+}
+
+/** GET over HTTP, reading the body chunk by chunk without keeping it: rows are counted by their "id". */
+async function fetchCounting(url: string, headers: Record<string, string>): Promise<Outcome> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers });
+  if (res.status !== 200 || !res.body) return { status: res.status, rows: 0, error: await res.text() };
+  const decoder = new TextDecoder();
+  let rows = 0;
+  let firstByteMs: number | undefined;
+  let tail = '';
+  for await (const chunk of res.body) {
+    firstByteMs ??= performance.now() - t0;
+    const text = tail + decoder.decode(chunk, { stream: true });
+    rows += text.split('{"id":').length - 1;
+    tail = text.slice(-5); // shorter than the marker: a marker is never counted twice
+  }
+  return { status: 200, rows, firstByteMs: Math.round((firstByteMs ?? 0) * 10) / 10 };
+}
 
 interface Scenario {
   label: string;
@@ -115,35 +154,39 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
       memberKey = (await issueApiKey(repo, { organizationId: seeded.organizationId, userId: user.id, description: 'bench', expiresAt: new Date(Date.now() + 86_400_000) })).key;
 
       const app = await buildApp(config, { logger: false });
-      await app.ready();
       const cases: BenchCase[] = [];
       let unpagedRssGrowthMiB = 0;
-      const list = scenarios(seeded.spaceIds[4]);
+      let unpagedFirstByteMs = 0;
+      const only = process.env.AGENTS_BENCH_CASES ? new RegExp(process.env.AGENTS_BENCH_CASES) : null;
+      const list = scenarios(seeded.spaceIds[4]).filter((s) => !only || only.test(s.label));
+      const origin = await app.listen({ host: '127.0.0.1', port: 0 });
       try {
         for (const s of list) {
           const headers = { authorization: `ApiKey ${s.member ? memberKey : seeded.apiKey}` };
           const n = s.iterations ?? iterations;
-          let last: unknown;
-          for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: s.url, headers });
-          const times: number[] = [];
           const unpaged = !s.url.includes('pageIndex') && s.url.includes('/all');
+          const once = unpaged ? () => fetchCounting(`${origin}${s.url}`, headers) : () => injectOnce(app, s.url, headers);
+          for (let i = 0; i < (unpaged ? 1 : 3); i++) await once();
+          const times: number[] = [];
+          const firstBytes: number[] = [];
           let rssPeak = 0;
           const rssBefore = process.memoryUsage().rss;
-          const sampler = unpaged ? setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20) : undefined;
+          const sampler = unpaged ? setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 10) : undefined;
+          let last: { rows: number; totalRecordCount?: number } = { rows: 0 };
           for (let i = 0; i < n; i++) {
             const t0 = performance.now();
-            const res = await app.inject({ method: 'GET', url: s.url, headers });
+            const r = await once();
             times.push(performance.now() - t0);
-            if (res.statusCode !== 200) throw new Error(`${s.label}: HTTP ${res.statusCode} ${res.body.slice(0, 300)}`);
-            if (i === n - 1) last = res.json();
+            if (r.firstByteMs !== undefined) firstBytes.push(r.firstByteMs);
+            if (r.status !== 200) throw new Error(`${s.label}: HTTP ${r.status} ${r.error ?? ''}`);
+            last = r;
           }
           if (sampler) {
             clearInterval(sampler);
             unpagedRssGrowthMiB = Math.round(Math.max(0, rssPeak - rssBefore) / 2 ** 20);
+            unpagedFirstByteMs = percentile(firstBytes.sort((a, b) => a - b), 50);
           }
           times.sort((a, b) => a - b);
-          const body = last as { agents?: unknown[]; totalRecordCount?: number } | unknown[];
-          const rows = Array.isArray(body) ? body.length : (body.agents?.length ?? 0);
           const result: BenchCase = {
             label: s.label,
             p50Ms: percentile(times, 50),
@@ -151,13 +194,14 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
             p99Ms: percentile(times, 99),
             maxMs: percentile(times, 100),
             iterations: n,
-            rows,
+            rows: last.rows,
           };
-          if (!Array.isArray(body) && body.totalRecordCount !== undefined) result.totalRecordCount = body.totalRecordCount;
+          if (last.totalRecordCount !== undefined) result.totalRecordCount = last.totalRecordCount;
           cases.push(result);
           log(
-            `${s.label.padEnd(46)} p50 ${String(result.p50Ms).padStart(7)}  p95 ${String(result.p95Ms).padStart(7)}  p99 ${String(result.p99Ms).padStart(7)} ms  rows ${rows}${result.totalRecordCount !== undefined ? ` of ${result.totalRecordCount}` : ''}`,
+            `${s.label.padEnd(46)} p50 ${String(result.p50Ms).padStart(7)}  p95 ${String(result.p95Ms).padStart(7)}  p99 ${String(result.p99Ms).padStart(7)} ms  rows ${last.rows}${result.totalRecordCount !== undefined ? ` of ${result.totalRecordCount}` : ''}`,
           );
+          if (sampler) log(`${''.padEnd(46)} first byte p50 ${unpagedFirstByteMs} ms, process RSS growth ${unpagedRssGrowthMiB} MiB`);
         }
       } finally {
         await app.close();
@@ -188,7 +232,7 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
           }
         }
       }
-      return { agents: total, seedSeconds, loadAtStart, loadAtEnd: load(), unpagedRssGrowthMiB, cases, plans };
+      return { agents: total, seedSeconds, loadAtStart, loadAtEnd: load(), unpagedFirstByteMs, unpagedRssGrowthMiB, cases, plans };
     } finally {
       await db.$disconnect();
     }
