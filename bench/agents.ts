@@ -110,7 +110,7 @@ function scenarios(space: number): Scenario[] {
     { label: 'name contains "phones", lastActivity desc', url: `${list}pageIndex=1&recordsPerPage=50&name=phones&sortColumn=lastActivity&sortOrder=1` },
     { label: 'name contains "phones", page 100', url: `${list}pageIndex=100&recordsPerPage=50&name=phones` },
     { label: 'name contains (no match)', url: `${list}pageIndex=1&recordsPerPage=50&name=zzzz` },
-    { label: 'status=6', url: `${list}pageIndex=1&recordsPerPage=50&status=6` },
+    { label: 'status=6', url: `${list}pageIndex=1&recordsPerPage=50&status=6`, explain: true },
     { label: 'status=10, sort created desc', url: `${list}pageIndex=1&recordsPerPage=50&status=10&sortColumn=created&sortOrder=1` },
     { label: 'configType=Template', url: `${list}pageIndex=1&recordsPerPage=50&configType=Template` },
     { label: 'configType=1, sort updated desc', url: `${list}pageIndex=1&recordsPerPage=50&configType=1&sortColumn=updated&sortOrder=1` },
