@@ -189,23 +189,23 @@ export function createAgentsRepository(db: Db) {
       page: { limit: number; offset: number },
     ): Promise<{ rows: AgentRow[]; total: number }> {
       const statements = agentListStatements(scope, filter, sort, page);
-      const rows = await db.$queryRaw<Array<AgentRow & { total: number }>>(statements.page);
+      const rows = await db.$rows<AgentRow & { total: number }>(statements.page);
       if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: rows[0].total };
       // Past the last page (or nothing matches) the page statement has no row to carry the count.
-      const counted = await db.$queryRaw<Array<{ n: number }>>(Prisma.sql`SELECT (${statements.count}) AS "n"`);
+      const counted = await db.$rows<{ n: number }>(Prisma.sql`SELECT (${statements.count}) AS "n"`);
       return { rows: [], total: counted[0]?.n ?? 0 };
     },
 
     /** The ids of every matching Agent in list order (index-only when no name filter is given). */
     async listAgentIds(scope: AgentScope, filter: AgentListFilter, sort: AgentSort): Promise<number[]> {
-      const rows = await db.$queryRaw<Array<{ id: number }>>`SELECT a."id" FROM "Agent" a WHERE ${listWhere(scope, filter)} ORDER BY ${orderBy(sort)}`;
+      const rows = await db.$rows<{ id: number }>(Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${listWhere(scope, filter)} ORDER BY ${orderBy(sort)}`);
       return rows.map((r) => r.id);
     },
 
     /** The rows of `ids` in that order, of those still matching the filters (see listAgentIds). */
     async listAgentsById(scope: AgentScope, filter: AgentListFilter, ids: number[]): Promise<AgentRow[]> {
       const order = Prisma.sql`p."n"`;
-      return db.$queryRaw<AgentRow[]>(
+      return db.$rows<AgentRow>(
         selectPage(Prisma.sql`SELECT x."id", x."n" FROM unnest(${ids}::int[]) WITH ORDINALITY AS x("id", "n")`, order, { where: listWhere(scope, filter) }),
       );
     },
@@ -216,7 +216,7 @@ export function createAgentsRepository(db: Db) {
         [...scopeSql(scope), Prisma.sql`(${containsSql(Prisma.sql`a."name"`, text)} OR ${containsSql(Prisma.sql`a."description"`, text)})`],
         ' AND ',
       );
-      return db.$queryRaw<AgentRow[]>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
+      return db.$rows<AgentRow>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
     },
 
     async findAgentRow(agentId: number, tx: Tx = db): Promise<AgentRow | null> {
