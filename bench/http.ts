@@ -4,7 +4,10 @@
 // endpoint: req/s, p50, p99, the ratio service/bare, and the database work per request read from
 // pg_stat_database (transactions) and pg_stat_user_tables (index and sequential scans) deltas.
 // Env: BENCH_HTTP_SECONDS (default 10), BENCH_HTTP_CONNECTIONS (default 32), BENCH_HTTP_AGENTS
-// (Agents seeded, default 10,000), BENCH_DIST (default dist; built by `npm run build`).
+// (Agents seeded, default 10,000), BENCH_DIST (default dist; built by `npm run build`), BENCH_HTTP_ONLY
+// (only the endpoints whose label contains it), BENCH_HTTP_NODE_ARGS (Node options for the service,
+// e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it), BENCH_HTTP_SERVICE_ENV (extra `NAME=value`
+// pairs for the service, space-separated).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +22,7 @@ import { createBenchEnvironment, fmt, note, onCleanup, print, table } from './he
 
 interface Served {
   port: number;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -38,11 +42,23 @@ async function serve(label: string, args: string[], env: Record<string, string>)
   const deadline = Date.now() + 30_000;
   for (;;) {
     const m = /listening (\d+)|"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out);
-    if (m) return { port: Number(m[1] ?? m[2]), stop };
+    if (m) {
+      // Started: its output is drained from now on (a log line per request) but not kept.
+      child.stdout!.removeAllListeners('data').resume();
+      child.stderr!.removeAllListeners('data').resume();
+      return { port: Number(m[1] ?? m[2]), pid: child.pid!, stop };
+    }
     if (child.exitCode !== null) throw new Error(`${label} exited: ${out.slice(-2000)}`);
     if (Date.now() > deadline) throw new Error(`${label} did not start: ${out.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 interface DbCounters {
@@ -66,14 +82,17 @@ interface Measured {
   non2xx: number;
   xactsPerReq: number;
   scansPerReq: number;
+  cpuUsPerReq: number;
 }
 
-async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: () => Promise<DbCounters>): Promise<Measured> {
+async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: () => Promise<DbCounters>, pid: number): Promise<Measured> {
   // Warm-up: connection pools, JIT, caches.
   await autocannon({ url, headers, connections, duration: 2 });
   await new Promise((r) => setTimeout(r, 1100));
   const before = await stats();
+  const cpuBefore = cpuMs(pid);
   const r = await autocannon({ url, headers, connections, duration: seconds });
+  const cpuAfter = cpuMs(pid);
   // Let backends report their statistics.
   await new Promise((r2) => setTimeout(r2, 1100));
   const after = await stats();
@@ -86,6 +105,7 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
     non2xx: r.non2xx,
     xactsPerReq: (after.xacts - before.xacts) / Math.max(1, requests),
     scansPerReq: (after.scans - before.scans) / Math.max(1, requests),
+    cpuUsPerReq: ((cpuAfter - cpuBefore) * 1000) / Math.max(1, requests),
   };
 }
 
@@ -107,7 +127,14 @@ export async function benchHttp(): Promise<unknown> {
   const run = await createRunsRepository(db).createRun(manualRunInput(org.organizationId, agent.id, { agentVersion: agent.version, startedBy: 'bench', startedByUserId: org.userId }), new Date());
 
   const bare = await serve('bare server', [path.resolve('bench/bare-server.mjs')], { ...bench.env, PORT: '0', BENCH_ORG_ID: String(org.organizationId) });
-  const service = await serve('service', [path.join(dist, 'server.js')], { ...bench.env, PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000' });
+  const nodeArgs = (process.env.BENCH_HTTP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const service = await serve('service', [...nodeArgs, path.join(dist, 'server.js')], {
+    ...bench.env,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_MAX: '1000000',
+    ...Object.fromEntries((process.env.BENCH_HTTP_SERVICE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string])),
+  });
 
   const tokenRes = await fetch(`http://127.0.0.1:${service.port}/oauth/token`, {
     method: 'POST',
@@ -127,24 +154,25 @@ export async function benchHttp(): Promise<unknown> {
     { label: 'GET run status', path: `/api/v1/agent/${agent.id}/run/${run.id}/status` },
     { label: 'GET agent/all p1 x50', path: '/api/v1/agent/all?pageIndex=1&recordsPerPage=50' },
   ];
+  const only = process.env.BENCH_HTTP_ONLY;
   const rows: Array<Array<string | number>> = [];
-  for (const e of endpoints) {
+  for (const e of endpoints.filter((x) => !only || x.label.includes(only))) {
     note(`${e.label}: bare`);
-    const b = await measure(`http://127.0.0.1:${bare.port}${e.path}`, {}, seconds, connections, stats);
+    const b = await measure(`http://127.0.0.1:${bare.port}${e.path}`, {}, seconds, connections, stats, bare.pid);
     for (const [scheme, header] of [
       ['ApiKey', `ApiKey ${org.apiKey}`],
       ['Bearer', `Bearer ${token}`],
     ] as const) {
       note(`${e.label}: service, ${scheme}`);
-      const s = await measure(`http://127.0.0.1:${service.port}${e.path}`, { authorization: header }, seconds, connections, stats);
+      const s = await measure(`http://127.0.0.1:${service.port}${e.path}`, { authorization: header }, seconds, connections, stats, service.pid);
       if (s.non2xx > 0) throw new Error(`${e.label} (${scheme}): ${s.non2xx} non-2xx answers`);
-      rows.push([e.label, scheme, fmt(b.rps, 0), fmt(s.rps, 0), `${fmt((s.rps / b.rps) * 100, 0)}%`, fmt(b.p50, 0), fmt(s.p50, 0), fmt(b.p99, 0), fmt(s.p99, 0), fmt(b.xactsPerReq, 2), fmt(s.xactsPerReq, 2), fmt(b.scansPerReq, 2), fmt(s.scansPerReq, 2)]);
+      rows.push([e.label, scheme, fmt(b.rps, 0), fmt(s.rps, 0), `${fmt((s.rps / b.rps) * 100, 0)}%`, fmt(b.p50, 0), fmt(s.p50, 0), fmt(b.p99, 0), fmt(s.p99, 0), fmt(b.xactsPerReq, 2), fmt(s.xactsPerReq, 2), fmt(b.scansPerReq, 2), fmt(s.scansPerReq, 2), fmt(b.cpuUsPerReq, 0), fmt(s.cpuUsPerReq, 0)]);
     }
   }
   print(
     table(
       `HTTP: compiled service vs bare single-query Fastify route (${connections} connections, ${seconds} s each, ${agents} agents)`,
-      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req'],
+      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req', 'bare CPU µs/req', 'svc CPU µs/req'],
       rows,
     ),
   );

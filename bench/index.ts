@@ -72,6 +72,8 @@ async function runAgents(): Promise<unknown> {
     const extra = Object.entries(result as Record<string, unknown>).filter(([k, v]) => k !== 'cases' && typeof v !== 'object');
     print(table(`Agents${extra.length ? ` (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`, keys, cases.map((c) => keys.map((k) => String(c[k] ?? '')))));
   }
+  const plans = (result as { plans?: Array<{ label: string; plan: string }> } | undefined)?.plans ?? [];
+  for (const p of plans) print(`\n#### EXPLAIN (ANALYZE, BUFFERS): ${p.label}\n\n\`\`\`\n${p.plan}\n\`\`\``);
   return result;
 }
 

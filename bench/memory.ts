@@ -11,6 +11,7 @@
 //   npm run bench -- memory
 //   BENCH_MEMORY_RECORDS=100000 BENCH_CONTROL_SECONDS=20 BENCH_BASELINE_DIR=/tmp/cxs-base npm run bench -- memory
 //   BENCH_DIST=dist BENCH_CONTROL_SECONDS=0 npm run bench -- memory      (compiled worker; no control part)
+//   BENCH_WORKER_NODE_OPTIONS='--max-semi-space-size=2' ...               (Node options of the worker only)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,6 +22,7 @@ import { createPrisma } from '../src/db/prisma.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { TERMINAL_STATUSES } from '../src/services/runs/status-machine.js';
 import { waitFor } from '../test/helpers/process.js';
+import { startStatementCounter } from '../test/helpers/statement-counter.js';
 import { createBenchEnvironment, fmt, installSignalCleanup, machineSummary, note, onCleanup, print, runCleanups, sleep, table } from './helpers.js';
 
 const PER_PAGE = 1000;
@@ -49,49 +51,11 @@ async function startSite(pages: number) {
   return { url, close };
 }
 
-/** A proxy in front of PostgreSQL that counts the statements a client sends (Execute 'E', Query 'Q'). */
+/** A proxy in front of PostgreSQL that counts the statements a client sends (test/helpers/statement-counter.ts). */
 async function countingProxy(target: URL) {
-  let statements = 0;
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    let buf = Buffer.alloc(0);
-    let started = false;
-    client.on('data', (chunk) => {
-      buf = Buffer.concat([buf, chunk]);
-      for (;;) {
-        if (!started) {
-          if (buf.length < 4) break;
-          const len = buf.readInt32BE(0);
-          if (buf.length < len) break;
-          buf = buf.subarray(len);
-          started = true;
-          continue;
-        }
-        if (buf.length < 5) break;
-        const len = buf.readInt32BE(1);
-        if (buf.length < len + 1) break;
-        const type = String.fromCharCode(buf[0]);
-        if (type === 'E' || type === 'Q') statements++;
-        buf = buf.subarray(len + 1);
-      }
-      upstream.write(chunk);
-    });
-    upstream.pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-    client.on('close', end);
-    upstream.on('close', end);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = new URL(target.toString());
-  url.hostname = '127.0.0.1';
-  url.port = String((server.address() as net.AddressInfo).port);
-  onCleanup('counting proxy', () => new Promise<void>((r) => server.close(() => r())));
-  return { url: url.toString(), count: () => statements };
+  const proxy = await startStatementCounter(target.toString());
+  onCleanup('counting proxy', () => proxy.close());
+  return proxy;
 }
 
 function status(pid: number, field: 'VmHWM' | 'VmRSS'): number {
@@ -122,7 +86,11 @@ function childPids(pid: number): number[] {
  */
 async function startWorker(dir: string, env: Record<string, string>) {
   const dist = process.env.BENCH_DIST && dir === process.cwd() ? path.resolve(process.env.BENCH_DIST, 'worker.js') : null;
-  const child = spawn(process.execPath, dist ? [dist] : ['--import', 'tsx', 'src/worker.ts'], { cwd: dir, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, dist ? [dist] : ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: dir,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info', ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -6,8 +6,6 @@
 // (2) The tick's cost with 100,000 enabled Schedules of which none is due: statements and
 // milliseconds per tick, measured in this process with the worker's own firing service.
 import { performance } from 'node:perf_hooks';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from '../src/generated/prisma/client.js';
 import { createPrisma } from '../src/db/prisma.js';
 import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../src/jobs/queues.js';
 import { runSeed } from '../src/services/agents/seed.js';
@@ -15,6 +13,7 @@ import { createCreditsRepository } from '../src/services/billing/credits.reposit
 import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { createScheduleFiring } from '../src/services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../src/services/schedules/schedules.repository.js';
+import { startStatementCounter } from '../test/helpers/statement-counter.js';
 import { createBenchEnvironment, fmt, machineSummary, note, percentile, print, sleep, startWorkerProcess, table } from './helpers.js';
 
 const DUE = Number(process.env.BENCH_SCHEDULES_DUE ?? 10_000);
@@ -88,9 +87,9 @@ export async function benchSchedules() {
     await db.$executeRawUnsafe('ANALYZE "Schedule"');
     const enabled = await db.schedule.count({ where: { isEnabled: true } });
     const due = await db.schedule.count({ where: { isEnabled: true, nextRunTime: { lte: new Date() } } });
-    let statements = 0;
-    const counted = new PrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl, max: 4 }), log: [{ emit: 'event', level: 'query' }] });
-    counted.$on('query', () => void statements++);
+    // Statements counted at the PostgreSQL protocol, whoever sends them.
+    const counter = await startStatementCounter(config.databaseUrl);
+    const counted = createPrisma(counter.url, { max: 4 });
     const connection = redisConnection(config.redisUrl);
     const runsQueue = createQueue('runs', connection, config.redisPrefix);
     const groups = createGroupQueues(connection, config.redisPrefix);
@@ -105,7 +104,7 @@ export async function benchSchedules() {
       batchSize: config.schedules.batchSize,
     });
     for (let i = 0; i < 20; i++) await firing.tick(); // warm-up
-    statements = 0;
+    const before = counter.count();
     const times: number[] = [];
     const N = 200;
     for (let i = 0; i < N; i++) {
@@ -113,12 +112,14 @@ export async function benchSchedules() {
       await firing.tick();
       times.push(performance.now() - s);
     }
+    const statements = counter.count() - before;
     const plan = (await db.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
       `EXPLAIN ANALYZE SELECT * FROM "Schedule" WHERE "isEnabled" = true AND "nextRunTime" <= now()::timestamp ORDER BY "nextRunTime", id LIMIT ${config.schedules.batchSize} FOR UPDATE SKIP LOCKED`,
     )).map((r) => r['QUERY PLAN']);
     await runsQueue.close();
     await groups.close();
     await counted.$disconnect();
+    await counter.close();
     print(
       table(`Schedules: tick cost with ${enabled.toLocaleString('en-US')} enabled Schedules, ${due} due`, ['ticks', 'statements per tick', 'ms per tick p50', 'ms per tick p99'], [
         [N, fmt(statements / N, 1), fmt(percentile(times, 50), 2), fmt(percentile(times, 99), 2)],

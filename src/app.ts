@@ -2,10 +2,10 @@
 import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Clock } from './lib/clock.js';
-import { loggerOptions } from './lib/logger.js';
+import { createLogger } from './lib/logger.js';
 import authPlugin from './plugins/app/auth.js';
 import errorsPlugin from './plugins/app/errors.js';
 import httpPlugin from './plugins/app/http.js';
@@ -46,7 +46,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : loggerOptions(config),
+    ...(opts.logger === false ? { logger: false } : { loggerInstance: createLogger(config) as FastifyBaseLogger }),
     // One line per request, written when the response is sent (plugins/app/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,

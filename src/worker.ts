@@ -1,14 +1,14 @@
 // The worker process: BullMQ workers and job schedulers. SIGTERM lets running Runs finish within the
 // grace; those that cannot are handed back to the queue shortly before it ends (they restart on
 // another worker), never left for the lost-worker path.
-import pino from 'pino';
+import './lib/lean-wasm.js';
 import { loadConfigOrExit } from './config.js';
 import { isRedisUnavailable } from './db/failures.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
-import { loggerOptions } from './lib/logger.js';
+import { createLogger } from './lib/logger.js';
 
 const config = loadConfigOrExit();
-const log = pino(loggerOptions(config, 'worker'));
+const log = createLogger(config, 'worker');
 
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
 const starting = startWorkerRuntime(config, log);

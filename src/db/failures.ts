@@ -13,8 +13,25 @@ function adapterCause(err: unknown) {
   return (err as ErrorLike | null)?.meta?.driverAdapterError?.cause;
 }
 
+/** A statement run straight on the pg pool (Db.$rows) failed because PostgreSQL is unreachable. */
+export class DatabaseUnreachableError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('PostgreSQL cannot be reached');
+  }
+}
+
+/** A node-postgres error that means the connection failed, rather than the statement. */
+export function isPgConnectionFailure(err: unknown): boolean {
+  const e = err as ErrorLike | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || /^(57P0[1-3]|08)/.test(e.code))) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|terminating connection due to administrator command/.test(message);
+}
+
 /** PostgreSQL cannot be reached, refused us, or is shutting down / starting up. */
 export function isDatabaseUnreachable(err: unknown): boolean {
+  if (err instanceof DatabaseUnreachableError) return true;
   const e = err as ErrorLike | null;
   if (!e || typeof e !== 'object') return false;
   const cause = adapterCause(err);

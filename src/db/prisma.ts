@@ -1,12 +1,35 @@
 // The Prisma client over node-postgres (driver adapter): no engine binary at run time. Database
 // errors that are the caller's doing are translated here, once, for every repository: a unique
 // violation becomes a ConflictError (409 CONFLICT) whichever query or transaction hit it.
+//
+// `$rows` runs one read statement straight on the same pg pool, for the hottest reads (one per API
+// request): Prisma's query machinery costs about 100-150 µs of CPU per statement, more than the
+// statement itself (docs/benchmarks.md, "HTTP hot paths"). Its rows have Prisma's types (timestamps
+// as UTC Dates, int8 as BigInt, numeric as Decimal, json parsed); a test holds it to that.
 import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from '../generated/prisma/client.js';
+import pg from 'pg';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ConflictError } from '../lib/errors.js';
+import { DatabaseUnreachableError, isPgConnectionFailure } from './failures.js';
 
-export type Db = PrismaClient;
+export type Db = PrismaClient & {
+  /** One read statement on the pool, bypassing Prisma (hot paths only; writes go through Prisma). */
+  $rows<T>(query: Prisma.Sql): Promise<T[]>;
+};
 export type { Prisma } from '../generated/prisma/client.js';
+
+// Prisma's DateTime columns are `timestamp(3)` (no time zone) holding UTC.
+const OID_TIMESTAMP = 1114;
+const OID_INT8 = 20;
+const OID_NUMERIC = 1700;
+const PRISMA_TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === OID_TIMESTAMP) return (v: string) => new Date(`${v.replace(' ', 'T')}Z`);
+    if (oid === OID_INT8) return (v: string) => BigInt(v);
+    if (oid === OID_NUMERIC) return (v: string) => new Prisma.Decimal(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
 
 /** What a duplicate means to the caller, per model whose unique keys a request can collide with. */
 const DUPLICATE_MESSAGES: Record<string, string> = {
@@ -35,14 +58,26 @@ function translateDatabaseError(err: unknown, model?: string): unknown {
   return isUniqueViolation(err) ? new UniqueViolationError(modelName) : err;
 }
 
-export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): PrismaClient {
+export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): Db {
   // A connection attempt to an unreachable host gives up after 5 s (pg's default waits forever),
   // so requests answer 503 instead of hanging.
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: 5_000 });
+  // An idle connection that breaks (the server restarted) must not crash the process.
+  pool.on('error', () => undefined);
+  const adapter = new PrismaPg(pool);
   // Under a burst, a transaction waits for a free connection rather than failing after Prisma's
   // default 2 s; past this it fails and the API answers 503 with Retry-After.
   const client = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
   const translated = client.$extends({
+    client: {
+      async $rows<T>(query: Prisma.Sql): Promise<T[]> {
+        try {
+          return (await pool.query({ text: query.text, values: query.values, types: PRISMA_TYPES })).rows as T[];
+        } catch (err) {
+          throw isPgConnectionFailure(err) ? new DatabaseUnreachableError(err) : err;
+        }
+      },
+    },
     query: {
       async $allOperations({ model, args, query }) {
         try {
@@ -53,8 +88,8 @@ export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): 
       },
     },
   });
-  // A query extension changes no types: the extended client is used as the PrismaClient it wraps.
-  return translated as unknown as PrismaClient;
+  // The query extension changes no types: the extended client is the PrismaClient it wraps plus $rows.
+  return translated as unknown as Db;
 }
 
 /** Prisma errors that mean "the database is saturated right now": safe to retry. */

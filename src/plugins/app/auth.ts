@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { UnauthenticatedError, ValidationError } from '../../lib/errors.js';
 import type { Principal } from '../../services/identity/principal.js';
+import type { BudgetOwner } from '../../services/rate-limit/rules.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,12 +45,34 @@ export default fp(async function authPlugin(app: FastifyInstance) {
       throw new UnauthenticatedError('Send Authorization: ApiKey <key> or Authorization: Bearer <token>.');
     }
     const scheme = match[1].toLowerCase();
+    const credential = match[2];
+    const { identity, rateLimit } = app;
+    // One Redis round trip per request: the credentials epoch and the rate-limit step are issued in
+    // the same tick on the auto-pipelined request connection, the budget named by the principal the
+    // credential had when cached (or by a verified token's user) before the epoch confirms it.
+    const giveUp = new AbortController();
+    let limiting: Promise<void> | undefined;
+    const limitEarly = (candidate: BudgetOwner | undefined) => {
+      if (!candidate || !rateLimit.takeFor) return;
+      limiting = rateLimit.takeFor(request, reply, candidate, giveUp.signal);
+      limiting.catch(() => undefined); // awaited below; a rejection before then is not unhandled
+    };
     try {
-      request.principal =
-        scheme === 'apikey' ? await app.identity.apiKeys.authenticate(match[2]) : await app.identity.tokens.verifyAccessToken(match[2]);
+      if (scheme === 'apikey') {
+        const stamp = identity.epoch.current();
+        limitEarly(identity.apiKeys.peek(credential));
+        request.principal = await identity.apiKeys.authenticate(credential, stamp);
+      } else {
+        const claims = await identity.tokens.verify(credential);
+        const stamp = identity.epoch.current();
+        if (claims.userId !== undefined) limitEarly({ via: 'bearer', userId: claims.userId });
+        request.principal = await identity.tokens.principalFor(claims, stamp);
+      }
     } catch (err) {
+      giveUp.abort();
       reply.header('WWW-Authenticate', scheme === 'apikey' ? 'ApiKey' : 'Bearer error="invalid_token"');
       throw err;
     }
+    if (limiting) await limiting;
   });
 });

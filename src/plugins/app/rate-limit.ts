@@ -5,20 +5,31 @@
 //
 // Registered before the auth plugin: a request without credentials (or to a public route) is limited
 // by IP in onRequest, before anything else runs; a request with credentials is limited by its key or
-// user in preParsing, once auth has resolved who it is and before its body is read.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// user as soon as the auth hook knows whose budget it is (its Redis step then shares one round trip
+// with the credentials epoch), else in preParsing once auth has resolved it, before the body is read.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../lib/crypto.js';
 import { RateLimitedError } from '../../lib/errors.js';
 import { createRateLimiter, type RateLimiter } from '../../services/rate-limit/limiter.service.js';
 import { createRedisStore } from '../../services/rate-limit/redis-store.js';
-import { bucketFor, createMemoryStore, isExempt, type LimitPolicy } from '../../services/rate-limit/rules.js';
+import { bucketFor, createMemoryStore, isExempt, type BudgetOwner, type LimitPolicy } from '../../services/rate-limit/rules.js';
 import { requiresCredentials } from './auth.js';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's rate-limit step is done (taken by the auth hook, see plugins/app/auth.ts). */
+    rateLimitTaken: boolean;
+  }
   interface FastifyInstance {
     rateLimit: {
       limiter: RateLimiter;
+      /**
+       * Takes the budget of `owner` for the request (per-key and per-user limits are on). The
+       * auth hook calls it as soon as it knows whose budget it is, so that the Redis step shares a
+       * round trip with the credentials check; `signal` gives the place in line back.
+       */
+      takeFor: ((request: FastifyRequest, reply: FastifyReply, owner: BudgetOwner, signal?: AbortSignal) => Promise<void>) | null;
       /** Takes one /oauth/token attempt from the client IP's and (password grant) the username's budgets. */
       guardTokenRequest(ip: string, username: string | undefined): Promise<void>;
     };
@@ -39,21 +50,9 @@ export default fp(
     // Password guesses are refused, not queued.
     const loginPolicy: LimitPolicy = { max: config.loginRateLimit.max, windowMs: config.loginRateLimit.windowSeconds * 1000, queue: 0 };
 
-    // A connection of its own that fails at once while Redis is away (no offline queue, no retries),
-    // so requests fall back to in-memory budgets instead of waiting for reconnection attempts.
-    const redis = app.redis.duplicate({
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 1000,
-      enableAutoPipelining: true,
-    });
-    // Reconnection errors repeat every few seconds; the limiter logs the change of state once.
-    redis.on('error', () => undefined);
-    await redis.connect().catch(() => undefined);
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
+    // Fails at once while Redis is away, so requests fall back to in-memory budgets instead of
+    // waiting for reconnection attempts; the limiter logs the change of state once.
+    const redis = app.requestRedis;
 
     const limiter = createRateLimiter({
       shared: createRedisStore(redis, { prefix: config.redisPrefix, leaseMs: LEASE_MS }),
@@ -63,9 +62,10 @@ export default fp(
       log: app.log,
     });
 
-    async function limit(reply: FastifyReply, bucket: string): Promise<void> {
+    async function limit(reply: FastifyReply, bucket: string, signal?: AbortSignal): Promise<void> {
       const res = reply.raw;
       const gone = new AbortController();
+      signal?.addEventListener('abort', () => gone.abort(), { once: true });
       // A response closed before it finished: the client went away, so its place in line is freed.
       const onClose = () => {
         if (!res.writableFinished) gone.abort();
@@ -82,8 +82,15 @@ export default fp(
       }
     }
 
+    app.decorateRequest('rateLimitTaken', false);
     app.decorate('rateLimit', {
       limiter,
+      takeFor: config.rateLimit.enabled
+        ? async (request: FastifyRequest, reply: FastifyReply, owner: BudgetOwner, signal?: AbortSignal) => {
+            request.rateLimitTaken = true;
+            await limit(reply, bucketFor(owner, request.ip), signal);
+          }
+        : null,
       async guardTokenRequest(ip: string, username: string | undefined) {
         await limiter.acquire(`login-ip:${ip}`, loginPolicy);
         // Digest: usernames are e-mail addresses and do not belong in Redis key names.
@@ -99,7 +106,7 @@ export default fp(
     });
 
     app.addHook('preParsing', async (request, reply, payload) => {
-      if (request.principal) await limit(reply, bucketFor(request.principal, request.ip));
+      if (request.principal && !request.rateLimitTaken) await limit(reply, bucketFor(request.principal, request.ip));
       return payload;
     });
   },

@@ -20,6 +20,7 @@ import {
   UpdateAgentBody,
 } from '../../schemas/agents.js';
 import { errorResponses } from '../../schemas/common.js';
+import { jsonArrayStream } from '../../lib/json-array-stream.js';
 
 const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const AgentRef = Type.Ref(AgentSchema);
@@ -38,7 +39,13 @@ const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: AgentListQuery,
       response: { 200: Type.Union([Type.Array(AgentRef), Type.Ref(AgentPageSchema)]), ...errorResponses(400, 401, 403, 404, 429) },
     },
-  }, async (req) => app.agents.list(principalOf(req), req.query));
+  }, async (req, reply) => {
+    const result = await app.agents.list(principalOf(req), req.query);
+    if (!(Symbol.asyncIterator in result)) return result;
+    // The unpaged array is streamed, each Agent serialized by the same schema as the paged answer's.
+    const serializeAgent = reply.compileSerializationSchema(AgentRef);
+    return reply.type('application/json; charset=utf-8').send(await jsonArrayStream(result, serializeAgent));
+  });
 
   app.get('/api/v1/agent/search', {
     schema: {

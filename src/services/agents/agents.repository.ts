@@ -1,7 +1,11 @@
-// All Prisma access of the agents domain. Lists are one SQL statement each (plus one count) that
-// join the active version for inputParameters, so a page of Agents never costs a query per Agent;
-// their WHERE/ORDER BY follow the (organizationId, isArchived, <column>) indexes of Agent.
+// All Prisma access of the agents domain. A page of agent/all is one SQL statement: the page's ids
+// (and, with a name filter, the count) from the covering (organizationId, isArchived, <column>, id,
+// spaceId, status, configType) index of the sort column, then those rows joined to their active
+// version for inputParameters; totalRecordCount comes from the "AgentCount" rows kept by triggers,
+// an index-only count (status filter) or the matching set itself (name filter). docs/benchmarks.md
+// shows the plans.
 import type { Db } from '../../db/prisma.js';
+import type { AccessColumns } from '../access/access.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { containsPattern, type AgentListFilter, type AgentSort, type SortColumn } from './agent-query.js';
 
@@ -67,6 +71,26 @@ function selectAgents(where: Prisma.Sql, order: Prisma.Sql, paging: Prisma.Sql =
     ORDER BY ${order}`;
 }
 
+/**
+ * The rows of the given page: `ids` is a statement yielding "id" (and possibly "total") in page
+ * order, whose columns the covering index of the sort column holds, so it is an index-only scan
+ * however deep the page; only the page's rows are then read from "Agent" and "AgentVersion", by
+ * primary key. The OFFSET 0 keeps those lookups per row: flattened into the outer query, the planner
+ * prefers for 1,000 ids a hash join over the whole table and a memoized version join (40 ms slower).
+ */
+function selectPage(ids: Prisma.Sql, order: Prisma.Sql, opts: { columns?: Prisma.Sql; where?: Prisma.Sql } = {}): Prisma.Sql {
+  return Prisma.sql`
+    SELECT a.* ${opts.columns ?? Prisma.empty}
+    FROM (${ids}) p
+    CROSS JOIN LATERAL (
+      SELECT ${AGENT_COLUMNS}, v."definition" -> 'parameters' AS "parameters"
+      FROM "Agent" a LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"
+      WHERE a."id" = p."id" OFFSET 0
+    ) a
+    ${opts.where ? Prisma.sql`WHERE ${opts.where}` : Prisma.empty}
+    ORDER BY ${order}`;
+}
+
 /** Case-insensitive contains, served by the trigram (GIN) indexes on Agent name and description. */
 function containsSql(column: Prisma.Sql, text: string): Prisma.Sql {
   return Prisma.sql`${column} ILIKE ${containsPattern(text)} ESCAPE '\\'`;
@@ -90,6 +114,47 @@ function listWhere(scope: AgentScope, filter: AgentListFilter): Prisma.Sql {
 function orderBy(sort: AgentSort): Prisma.Sql {
   const dir = sort.descending ? 'DESC' : 'ASC';
   return Prisma.raw(`${SORT_SQL[sort.column]} ${dir}, a."id" ${dir}`);
+}
+
+/** totalRecordCount without a name filter, from "AgentCount" (kept by triggers) or, with a status
+ * filter, an index-only count over Agent_list_status_idx. */
+function countSql(scope: AgentScope, filter: AgentListFilter): Prisma.Sql {
+  if (filter.status !== undefined) return Prisma.sql`SELECT count(*)::int FROM "Agent" a WHERE ${listWhere(scope, filter)}`;
+  const parts = [Prisma.sql`c."organizationId" = ${scope.organizationId}`];
+  if (scope.spaceIds !== 'all') parts.push(Prisma.sql`c."spaceId" = ANY(${scope.spaceIds}::int[])`);
+  if (filter.spaceId !== undefined) parts.push(Prisma.sql`c."spaceId" = ${filter.spaceId}`);
+  if (filter.configType !== undefined) parts.push(Prisma.sql`c."configType" = ${filter.configType}`);
+  return Prisma.sql`SELECT COALESCE(sum(c."agents"), 0)::int FROM "AgentCount" c WHERE ${Prisma.join(parts, ' AND ')}`;
+}
+
+/**
+ * The statements behind one page of agent/all: `page` returns the page's rows, each with the
+ * "total" of matching Agents (when the page is empty, `count` gives it). Exported for the EXPLAIN
+ * output of bench/agents.ts.
+ */
+export function agentListStatements(
+  scope: AgentScope,
+  filter: AgentListFilter,
+  sort: AgentSort,
+  page: { limit: number; offset: number } | null,
+): { page: Prisma.Sql; count: Prisma.Sql } {
+  const where = listWhere(scope, filter);
+  const paging = page ? Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}` : Prisma.empty;
+  if (filter.name === undefined) {
+    const ids = Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${where} ORDER BY ${orderBy(sort)} ${paging}`;
+    return { page: selectPage(ids, orderBy(sort), { columns: Prisma.sql`, (${countSql(scope, filter)}) AS "total"` }), count: countSql(scope, filter) };
+  }
+  // A contains filter: the matching set comes once from the trigram index (a sort-column index
+  // scan filtering on the name can read most of the index before it finds a page: names cluster),
+  // and both the count and the page are taken from it.
+  const ids = Prisma.sql`
+    WITH m AS MATERIALIZED (SELECT a."id", ${Prisma.raw(SORT_SQL[sort.column])} AS "sortKey" FROM "Agent" a WHERE ${where})
+    SELECT m."id", (SELECT count(*) FROM m)::int AS "total" FROM m
+    ORDER BY m."sortKey" ${Prisma.raw(sort.descending ? 'DESC' : 'ASC')}, m."id" ${Prisma.raw(sort.descending ? 'DESC' : 'ASC')} ${paging}`;
+  return {
+    page: selectPage(ids, orderBy(sort), { columns: Prisma.sql`, p."total"` }),
+    count: Prisma.sql`SELECT count(*)::int FROM "Agent" a WHERE ${where}`,
+  };
 }
 
 export interface BulkAgent {
@@ -116,14 +181,33 @@ export function createAgentsRepository(db: Db) {
   return {
     db,
 
-    async listAgents(scope: AgentScope, filter: AgentListFilter, sort: AgentSort, page: { limit: number; offset: number } | null): Promise<AgentRow[]> {
-      const paging = page ? Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}` : Prisma.empty;
-      return db.$queryRaw<AgentRow[]>(selectAgents(listWhere(scope, filter), orderBy(sort), paging));
+    /** One page of agent/all and the number of Agents matching the filters over all pages. */
+    async listAgentPage(
+      scope: AgentScope,
+      filter: AgentListFilter,
+      sort: AgentSort,
+      page: { limit: number; offset: number },
+    ): Promise<{ rows: AgentRow[]; total: number }> {
+      const statements = agentListStatements(scope, filter, sort, page);
+      const rows = await db.$rows<AgentRow & { total: number }>(statements.page);
+      if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: rows[0].total };
+      // Past the last page (or nothing matches) the page statement has no row to carry the count.
+      const counted = await db.$rows<{ n: number }>(Prisma.sql`SELECT (${statements.count}) AS "n"`);
+      return { rows: [], total: counted[0]?.n ?? 0 };
     },
 
-    async countAgents(scope: AgentScope, filter: AgentListFilter): Promise<number> {
-      const rows = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS "n" FROM "Agent" a WHERE ${listWhere(scope, filter)}`;
-      return rows[0]?.n ?? 0;
+    /** The ids of every matching Agent in list order (index-only when no name filter is given). */
+    async listAgentIds(scope: AgentScope, filter: AgentListFilter, sort: AgentSort): Promise<number[]> {
+      const rows = await db.$rows<{ id: number }>(Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${listWhere(scope, filter)} ORDER BY ${orderBy(sort)}`);
+      return rows.map((r) => r.id);
+    },
+
+    /** The rows of `ids` in that order, of those still matching the filters (see listAgentIds). */
+    async listAgentsById(scope: AgentScope, filter: AgentListFilter, ids: number[]): Promise<AgentRow[]> {
+      const order = Prisma.sql`p."n"`;
+      return db.$rows<AgentRow>(
+        selectPage(Prisma.sql`SELECT x."id", x."n" FROM unnest(${ids}::int[]) WITH ORDINALITY AS x("id", "n")`, order, { where: listWhere(scope, filter) }),
+      );
     },
 
     /** Name or description contains `text`, case-insensitively; archived Agents hidden. */
@@ -132,11 +216,22 @@ export function createAgentsRepository(db: Db) {
         [...scopeSql(scope), Prisma.sql`(${containsSql(Prisma.sql`a."name"`, text)} OR ${containsSql(Prisma.sql`a."description"`, text)})`],
         ' AND ',
       );
-      return db.$queryRaw<AgentRow[]>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
+      return db.$rows<AgentRow>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
     },
 
     async findAgentRow(agentId: number, tx: Tx = db): Promise<AgentRow | null> {
       const rows = await tx.$queryRaw<AgentRow[]>(selectAgents(Prisma.sql`a."id" = ${agentId}`, Prisma.sql`a."id"`));
+      return rows[0] ?? null;
+    },
+
+    /** The Agent row with what decides the user's access to it (see access.repository), in one statement. */
+    async findAgentRowWithAccess(agentId: number, userId: number): Promise<(AgentRow & AccessColumns) | null> {
+      const rows = await db.$rows<AgentRow & AccessColumns>(Prisma.sql`
+        SELECT a.*, v."definition" -> 'parameters' AS "parameters", s."isDefaultAccess", m."role" AS "membershipRole"
+        FROM (SELECT ${AGENT_COLUMNS} FROM "Agent" a WHERE a."id" = ${agentId}) a
+        JOIN "Space" s ON s."id" = a."spaceId"
+        LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${userId}
+        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`);
       return rows[0] ?? null;
     },
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Prisma } from '../../db/prisma.js';
 import type { CreateAgentInput, UpdateAgentInput } from '../../schemas/agents.js';
-import type { AccessService } from '../access/access.service.js';
+import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import type { Principal } from '../identity/principal.js';
 import {
@@ -21,7 +21,12 @@ import { clampSearchRecords, parseAgentListQuery, type AgentListRequest } from '
 import { toAgentView, type AgentView } from './agent-view.js';
 import type { AgentScope, AgentsRepository } from './agents.repository.js';
 
-export type AgentListResult = AgentView[] | { agents: AgentView[]; totalRecordCount: number };
+/** The legacy unpaged list comes in batches (see `list`), so that it can be streamed. */
+export type AgentBatches = AsyncIterable<AgentView[]>;
+export type AgentListResult = AgentBatches | { agents: AgentView[]; totalRecordCount: number };
+
+/** Rows read per statement while the unpaged list is streamed. */
+export const UNPAGED_BATCH = 2000;
 
 export function createAgentsService(deps: {
   repo: AgentsRepository;
@@ -70,12 +75,30 @@ export function createAgentsService(deps: {
       // A Space filter names a resource: another org's Space is 404, an unreachable one 403.
       if (request.filter.spaceId !== undefined) await access.requireSpace(principal, request.filter.spaceId, 'read');
       const scope = await scopeOf(principal);
-      if (!request.page) return (await repo.listAgents(scope, request.filter, request.sort, null)).map(toAgentView);
-      const [rows, totalRecordCount] = await Promise.all([
-        repo.listAgents(scope, request.filter, request.sort, request.page),
-        repo.countAgents(scope, request.filter),
-      ]);
-      return { agents: rows.map(toAgentView), totalRecordCount };
+      if (request.page) {
+        const { rows, total } = await repo.listAgentPage(scope, request.filter, request.sort, request.page);
+        return { agents: rows.map(toAgentView), totalRecordCount: total };
+      }
+      // Unpaged: which Agents and in what order is decided once, by one statement (index-only
+      // without a name filter); their rows are then read in batches while the answer is written,
+      // so 100,000 Agents are never all in memory. An Agent archived or moved out of reach since
+      // the first statement is left out; one changed otherwise shows its newer values.
+      const ids = await repo.listAgentIds(scope, request.filter, request.sort);
+      const read = (from: number) => repo.listAgentsById(scope, request.filter, ids.slice(from, from + UNPAGED_BATCH));
+      return (async function* batches() {
+        // The next batch is read while the caller serializes this one (the database works meanwhile).
+        let next = ids.length > 0 ? read(0) : null;
+        try {
+          for (let from = 0; next; from += UNPAGED_BATCH) {
+            const rows = await next;
+            next = from + UNPAGED_BATCH < ids.length ? read(from + UNPAGED_BATCH) : null;
+            yield rows.map(toAgentView);
+          }
+        } finally {
+          // Stopped early (the client went away): a read still under way must not reject unheard.
+          next?.catch(() => {});
+        }
+      })();
     },
 
     async search(principal: Principal, text: string, maxRecords?: number): Promise<AgentView[]> {
@@ -84,8 +107,10 @@ export function createAgentsService(deps: {
     },
 
     async get(principal: Principal, agentId: number): Promise<AgentView> {
-      await access.requireAgent(principal, agentId, 'read');
-      return viewOf(agentId);
+      // The hottest read: the Agent and the caller's access to it in one statement.
+      const row = await repo.findAgentRowWithAccess(agentId, principal.userId);
+      checkAccess(principal, row, 'read', agentSubject(agentId));
+      return toAgentView(row!);
     },
 
     /** The Agent and, in `problems`, what makes its definition Invalid (empty when Valid). */

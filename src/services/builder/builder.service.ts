@@ -65,7 +65,7 @@ export function nameFromPrompt(prompt: string, url: string | null): string {
 
 export function createBuilderService(deps: {
   repo: BuilderRepository;
-  access: Pick<AccessService, 'requireSpace' | 'roleIn'>;
+  access: Pick<AccessService, 'requireSpace'>;
   agents: Pick<AgentsService, 'create'>;
   queue: BuilderQueue;
   publisher: EventsPublisher;

@@ -1,27 +1,16 @@
 // API keys: `cx_` + base58 of 32 random bytes. Only the SHA-256 digest is stored (a slow hash adds
 // nothing for a 256-bit random secret and would cost every request). Lookups are cached per
-// instance; a Redis epoch replaced on every revocation makes the next request on every instance
-// re-check the database, so revocation is immediate while in-flight requests complete. The epoch is
-// a random token, never a counter: a missing epoch (Redis lost its data) is replaced by a new token,
-// which counts as a change, so a key revoked before the loss can never match an old cache entry; and
-// while Redis cannot be read, keys are checked against the database on every request.
-import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+// instance under the credentials epoch (credentials.ts): revoking a key replaces the epoch, so the
+// next request on every instance re-checks the database, while in-flight requests complete.
 import type { Clock } from '../../lib/clock.js';
 import { randomSecret, sha256Hex } from '../../lib/crypto.js';
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../lib/errors.js';
+import { createStampedCache, type CredentialsEpoch, type EpochStamp } from './credentials.js';
 import type { IdentityRepository } from './identity.repository.js';
 import type { Principal } from './principal.js';
 
 export const API_KEY_PREFIX = 'cx_';
 const MAX_CACHE = 10_000;
-
-interface CacheEntry {
-  principal: Principal;
-  expiresAt: Date;
-  epoch: string;
-  cachedAt: number;
-}
 
 export interface ApiKeyView {
   id: number;
@@ -63,44 +52,13 @@ export async function issueApiKey(
 
 export function createApiKeysService(deps: {
   repo: IdentityRepository;
-  redis: Pick<Redis, 'get' | 'set' | 'status'>;
+  epoch: CredentialsEpoch;
   clock: Clock;
-  config: { apiKeyDefaultDays: number; apiKeyCacheSeconds: number; redisPrefix: string };
+  config: { apiKeyDefaultDays: number; apiKeyCacheSeconds: number };
 }) {
-  const { repo, redis, clock, config } = deps;
-  const EPOCH_KEY = `${config.redisPrefix}:auth:apikey-epoch`;
-  const cache = new Map<string, CacheEntry>();
+  const { repo, epoch, clock, config } = deps;
+  const cache = createStampedCache<{ principal: Principal; expiresAt: Date }>({ ttlMs: config.apiKeyCacheSeconds * 1000, max: MAX_CACHE });
   const lastTouched = new Map<number, number>();
-
-  const newEpoch = () => randomBytes(12).toString('base64url');
-
-  /**
-   * The current epoch; null when Redis cannot say (answered at once while it is not connected, not
-   * after reconnection attempts). Then no cached lookup is trusted and none is cached: keys are
-   * checked against the database and a revocation still holds.
-   */
-  async function currentEpoch(): Promise<string | null> {
-    if (redis.status !== 'ready') {
-      cache.clear();
-      return null;
-    }
-    try {
-      const epoch = await redis.get(EPOCH_KEY);
-      if (epoch !== null) return epoch;
-      // First use, or Redis lost its data: start a new epoch (NX: every instance agrees on one).
-      await redis.set(EPOCH_KEY, newEpoch(), 'NX');
-      return await redis.get(EPOCH_KEY);
-    } catch {
-      // Revocations may be happening unseen: entries cached so far are not trusted again.
-      cache.clear();
-      return null;
-    }
-  }
-
-  async function bumpEpoch(): Promise<void> {
-    cache.clear();
-    await redis.set(EPOCH_KEY, newEpoch());
-  }
 
   return {
     async create(
@@ -138,20 +96,24 @@ export function createApiKeysService(deps: {
         throw new NotFoundError(`API key ${keyId} was not found.`);
       }
       if (!key.revokedAt) await repo.revokeApiKey(keyId, clock.now());
-      await bumpEpoch();
+      await epoch.bump();
     },
 
-    /** Replaces the epoch so every instance re-reads keys (used when a user is deactivated). */
-    async invalidateAll(): Promise<void> {
-      await bumpEpoch();
+    /** Who the key belonged to when cached, unconfirmed: it names the key's rate-limit budget early. */
+    peek(key: string): Principal | undefined {
+      return cache.peek(sha256Hex(key))?.principal;
     },
 
-    async authenticate(key: string): Promise<Principal> {
+    /**
+     * The key's principal; 401 when unknown, expired, revoked or its user inactive. `stamp` is the
+     * credentials epoch, read by the caller (in the same Redis round trip as its rate-limit step).
+     */
+    async authenticate(key: string, stamp: Promise<EpochStamp | null> = epoch.current()): Promise<Principal> {
       const digest = sha256Hex(key);
       const now = clock.now();
-      const epoch = await currentEpoch();
-      const hit = cache.get(digest);
-      if (hit && epoch !== null && hit.epoch === epoch && Date.now() - hit.cachedAt < config.apiKeyCacheSeconds * 1000) {
+      const current = await stamp;
+      const hit = cache.get(digest, current);
+      if (hit) {
         if (hit.expiresAt <= now) throw new UnauthenticatedError();
         return hit.principal;
       }
@@ -170,10 +132,7 @@ export function createApiKeysService(deps: {
         via: 'apikey',
         apiKeyId: row.id,
       };
-      if (config.apiKeyCacheSeconds > 0 && epoch !== null) {
-        if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value as string);
-        cache.set(digest, { principal, expiresAt: row.expiresAt, epoch, cachedAt: Date.now() });
-      }
+      cache.set(digest, { principal, expiresAt: row.expiresAt }, current);
       // lastUsedAt is informational; write it at most once a minute per key.
       const touched = lastTouched.get(row.id) ?? 0;
       if (Date.now() - touched > 60_000) {

@@ -8,6 +8,7 @@ import * as jose from 'jose';
 import type { Clock } from '../../lib/clock.js';
 import { ARGON2_OPTIONS, randomSecret, seal, sha256Hex, unseal } from '../../lib/crypto.js';
 import { UnauthenticatedError } from '../../lib/errors.js';
+import { createStampedCache, type CredentialsEpoch, type EpochStamp } from './credentials.js';
 import type { IdentityRepository } from './identity.repository.js';
 import type { Principal } from './principal.js';
 
@@ -35,22 +36,43 @@ export interface TokenResponse {
 interface LoadedKey {
   kid: string;
   privateKey: Awaited<ReturnType<typeof jose.importJWK>>;
+  /** Imported once: importing a key per request cost more than verifying the signature. */
+  publicKey: Awaited<ReturnType<typeof jose.importJWK>>;
   publicJwk: jose.JWK;
 }
+
+/** What a verified access token says about its bearer. */
+interface AccessClaims {
+  /** Our own tokens: the user id. */
+  userId?: number;
+  /** An external issuer's tokens: the user is found by subject, else e-mail. */
+  external?: { sub?: string; email?: string };
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
+}
+
+const MAX_CACHED_TOKENS = 10_000;
+const MAX_CACHED_USERS = 10_000;
 
 // A fixed hash to verify against when the user does not exist, so timing does not reveal emails.
 let dummyHash: Promise<string> | null = null;
 
 export function createTokensService(deps: {
   repo: IdentityRepository;
+  epoch: CredentialsEpoch;
   clock: Clock;
   config: {
+    apiKeyCacheSeconds: number;
     encryptionKey: Buffer;
     jwt: { issuer: string; audience: string; accessTokenSeconds: number; refreshTokenDays: number };
     externalOAuth: { issuer: string; audience: string; jwksUrl: string } | null;
   };
 }) {
-  const { repo, clock, config } = deps;
+  const { repo, epoch, clock, config } = deps;
+  // A verified token is not verified again until it expires (the signature cannot change); its
+  // user is cached under the credentials epoch like an API key's.
+  const verifiedTokens = new Map<string, AccessClaims>();
+  const users = createStampedCache<Principal>({ ttlMs: config.apiKeyCacheSeconds * 1000, max: MAX_CACHED_USERS });
   let keys: LoadedKey[] | null = null;
   let loading: Promise<LoadedKey[]> | null = null;
   const external = config.externalOAuth
@@ -75,6 +97,7 @@ export function createTokensService(deps: {
       rows.map(async (r) => ({
         kid: r.kid,
         privateKey: await jose.importJWK(JSON.parse(unseal(config.encryptionKey, r.privateJwk)), r.algorithm),
+        publicKey: await jose.importJWK(r.publicJwk as jose.JWK, r.algorithm),
         publicJwk: r.publicJwk as jose.JWK,
       })),
     );
@@ -137,7 +160,11 @@ export function createTokensService(deps: {
       return issue(row.user, row.familyId);
     },
 
-    async verifyAccessToken(token: string): Promise<Principal> {
+    /** Verifies an access token's signature, issuer, audience and lifetime; 401 otherwise. */
+    async verify(token: string): Promise<AccessClaims> {
+      const nowMs = clock.now().getTime();
+      const known = verifiedTokens.get(token);
+      if (known && known.expiresAt > nowMs) return known;
       let payload: jose.JWTPayload;
       let isExternal = false;
       try {
@@ -149,7 +176,7 @@ export function createTokensService(deps: {
           key = (await signingKeys()).find((k) => k.kid === header.kid);
         }
         if (key) {
-          ({ payload } = await jose.jwtVerify(token, await jose.importJWK(key.publicJwk, ALG), {
+          ({ payload } = await jose.jwtVerify(token, key.publicKey, {
             issuer: config.jwt.issuer,
             audience: config.jwt.audience,
             algorithms: [ALG],
@@ -168,16 +195,33 @@ export function createTokensService(deps: {
       } catch {
         throw new UnauthenticatedError('The bearer token is invalid or expired.');
       }
+      const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : nowMs;
+      const claims: AccessClaims = isExternal
+        ? { external: { sub: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined }, expiresAt }
+        : { userId: Number(payload.sub), expiresAt };
+      if (!isExternal && !Number.isInteger(claims.userId)) throw new UnauthenticatedError('The bearer token is invalid or expired.');
+      if (expiresAt > nowMs) {
+        if (verifiedTokens.size >= MAX_CACHED_TOKENS) verifiedTokens.delete(verifiedTokens.keys().next().value as string);
+        verifiedTokens.set(token, claims);
+      }
+      return claims;
+    },
+
+    /** The active user a verified token stands for; 401 when there is none. */
+    async principalFor(claims: AccessClaims, stamp: Promise<EpochStamp | null> = epoch.current()): Promise<Principal> {
+      const cacheKey = claims.userId !== undefined ? String(claims.userId) : null;
+      const current = await stamp;
+      const hit = cacheKey ? users.get(cacheKey, current) : undefined;
+      if (hit) return hit;
       let user;
-      if (isExternal) {
-        user = payload.sub ? await repo.findUserByExternalSubject(payload.sub) : null;
-        if (!user && typeof payload.email === 'string') user = await repo.findUserByEmail(payload.email);
+      if (claims.external) {
+        user = claims.external.sub ? await repo.findUserByExternalSubject(claims.external.sub) : null;
+        if (!user && claims.external.email) user = await repo.findUserByEmail(claims.external.email);
       } else {
-        const id = Number(payload.sub);
-        user = Number.isInteger(id) ? await repo.findUserById(id) : null;
+        user = await repo.findUserById(claims.userId!);
       }
       if (!user || !user.isActive) throw new UnauthenticatedError('The bearer token is invalid or expired.');
-      return {
+      const principal: Principal = {
         userId: user.id,
         organizationId: user.organizationId,
         role: user.role === 'admin' ? 'admin' : 'member',
@@ -185,6 +229,8 @@ export function createTokensService(deps: {
         name: user.name,
         via: 'bearer',
       };
+      if (cacheKey) users.set(cacheKey, principal, current);
+      return principal;
     },
   };
 }

@@ -36,7 +36,14 @@ export interface LimiterStore {
 }
 
 /** The budget a request draws on: each API key its own, a Bearer caller per user, else the client IP. */
-export function bucketFor(principal: { via: 'apikey' | 'bearer'; apiKeyId?: number; userId: number } | null, ip: string): string {
+/** Whose budget a request draws on: an API key, else a user. */
+export interface BudgetOwner {
+  via: 'apikey' | 'bearer';
+  apiKeyId?: number;
+  userId: number;
+}
+
+export function bucketFor(principal: BudgetOwner | null, ip: string): string {
   if (principal?.via === 'apikey' && principal.apiKeyId !== undefined) return `key:${principal.apiKeyId}`;
   if (principal) return `user:${principal.userId}`;
   return `ip:${ip}`;

@@ -100,11 +100,8 @@ export function createRunsService(deps: {
   const { repo, access, storage, clock, config, credits, scheduler, signals, proxyPools } = deps;
   const syncFallbackPollMs = deps.syncFallbackPollMs ?? 5000;
 
-  async function requireRun(principal: Principal, agentId: number, runId: number, need: 'read' | 'write') {
-    await access.requireAgent(principal, agentId, need);
-    const run = await repo.findRun(runId);
-    if (!run || run.agentId !== agentId) throw new NotFoundError(`Run ${runId} of agent ${agentId} was not found.`);
-    return run;
+  function requireRun(principal: Principal, agentId: number, runId: number, need: 'read' | 'write') {
+    return access.requireAgentRun(principal, agentId, runId, need);
   }
 
   /** The stored records as a streamed JSON array, or null when they are more than answered inline. */
