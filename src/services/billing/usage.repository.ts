@@ -125,15 +125,16 @@ export function createUsageRepository(db: Db) {
       const dir = P.raw(q.sort.descending ? 'DESC' : 'ASC');
       const order = q.sort.column === 'cost' ? P.sql`m.cost ${dir}, m."agentId" ${dir}` : P.sql`m."agentName" ${dir}, m."agentId" ${dir}`;
       // Window aggregates are computed before LIMIT: every row carries the totals of all matches.
-      const rows = await db.$queryRaw<Array<AgentCostRow & { total: bigint; totalCost: Decimal }>>`
+      // The hot read of the billing report (up to 1000 rows): on the pool, without Prisma's per-row cost.
+      const rows = await db.$rows<AgentCostRow & { total: bigint; totalCost: Decimal }>(P.sql`
         ${matching}
         SELECT m.*, COUNT(*) OVER () AS total, SUM(m.cost) OVER () AS "totalCost"
-        FROM m ORDER BY ${order} LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
+        FROM m ORDER BY ${order} LIMIT ${q.page.limit} OFFSET ${q.page.offset}`);
       if (rows.length > 0) {
         return { rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r), total: Number(rows[0].total), totalCost: new Decimal(rows[0].totalCost) };
       }
       // A page past the end: the totals still count.
-      const [t] = await db.$queryRaw<Array<{ total: bigint; totalCost: Decimal | null }>>`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`;
+      const [t] = await db.$rows<{ total: bigint; totalCost: Decimal | null }>(P.sql`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`);
       return { rows: [], total: Number(t.total), totalCost: new Decimal(t.totalCost ?? 0) };
     },
 
