@@ -53,17 +53,19 @@ export async function benchBilling() {
     await sql.query(
       `INSERT INTO "Run" ("organizationId", "agentId", "agentVersion", status, "startTime", "endTime", "settledAt", "inputCount", "recordsExported", updated)
        SELECT $1, $2 + (g % $3), 1, 10, t - interval '10 minutes', t, t, 1 + g % 5, g % 1000, t
-       FROM generate_series(1, $4) g, LATERAL (SELECT now() - random() * interval '30 days' + g * interval '0 seconds' AS t) x`,
+       FROM generate_series(1, $4) g, LATERAL (SELECT now() - random() * interval '30 days' + g * interval '0 seconds' AS t) x ORDER BY t`,
       [o, firstAgent, agents, runs],
     );
     await sql.query(
       `INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
        SELECT r."organizationId", r."agentId", r.id, u.t, 1, 1, round((random() * 2)::numeric, 6), r."endTime"
        FROM "Run" r CROSS JOIN unnest(ARRAY['Server Time', 'Export GB', 'Agent Inputs', 'Proxy Data', 'Export CPM']) AS u(t)
-       WHERE r."organizationId" = $1`,
+       WHERE r."organizationId" = $1 ORDER BY r."endTime"`,
       [o],
     );
-    // The rollups as the settlement step keeps them (week, day, hour: one row per Agent and period with usage).
+    // The rollups as the settlement step keeps them (week, day, hour: one row per Agent and period with
+    // usage). Everything is inserted in time order, as settlement writes it (at the time a Run ends),
+    // so the rows of one period lie together in the table as they would in production.
     for (const [table, key, period] of [
       ['UsageWeekly', 'week', `date_trunc('week', created)::date`],
       ['UsageDaily', 'day', 'created::date'],
@@ -75,7 +77,7 @@ export async function benchBilling() {
            COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Server Time'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export GB'), 0),
            COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Agent Inputs'), 0), COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Proxy Data'), 0),
            COALESCE(SUM(cost) FILTER (WHERE "usageType" = 'Export CPM'), 0), SUM(cost)
-         FROM "UsageRecord" WHERE "organizationId" = $1 GROUP BY 1, 2, 3`,
+         FROM "UsageRecord" WHERE "organizationId" = $1 GROUP BY 1, 2, 3 ORDER BY 2, 1`,
         [o],
       );
     }
