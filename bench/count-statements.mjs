@@ -25,3 +25,6 @@ if (dir && /worker\.(ts|js)$/.test(entry)) {
   setInterval(write, 100).unref();
   process.on('exit', write);
 }
+// With BENCH_CPU_PROF (profiles of the workers and run processes, --cpu-prof in NODE_OPTIONS), a
+// run process ended by SIGTERM exits normally so that its profile is written.
+if (process.env.BENCH_CPU_PROF && /run-child\.(ts|js)$/.test(entry)) process.on('SIGTERM', () => process.exit(0));

@@ -286,7 +286,9 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
 
     for (const { mode, distDir: dir } of modes) for (const workerCount of workerCounts) {
       note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
-      const workerEnv = { ...env, BENCH_STATEMENTS_DIR: statementsDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim() };
+      // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes (--cpu-prof), written when they exit.
+      const prof = process.env.BENCH_CPU_PROF ? ` --cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` : '';
+      const workerEnv = { ...env, BENCH_STATEMENTS_DIR: statementsDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}${prof}`.trim() };
       const workers: WorkerProcess[] = await Promise.all(Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)));
       try {
         // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
