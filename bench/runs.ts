@@ -220,7 +220,18 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
     return pgQuery.apply(this, args);
   };
   onCleanup('statement count patch', () => void (pgClient.query = pgQuery));
-  const workerStatements = (pid: number) => Number(fs.readFileSync(path.join(statementsDir, String(pid)), 'utf8'));
+  // Asks the worker for its count (SIGUSR2) and waits for the answer (the file's sequence number moves on).
+  const workerStatements = async (pid: number) => {
+    const read = () => fs.readFileSync(path.join(statementsDir, String(pid)), 'utf8').split(' ').map(Number);
+    const [, seq] = read();
+    process.kill(pid, 'SIGUSR2');
+    for (let i = 0; i < 100; i++) {
+      await sleep(20);
+      const [count, now] = read();
+      if (now !== seq) return count;
+    }
+    return NaN;
+  };
 
   note('runs: creating a migrated database...');
   const bench = await createBenchEnvironment();
@@ -286,9 +297,9 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
 
     for (const { mode, distDir: dir } of modes) for (const workerCount of workerCounts) {
       note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
-      // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes (--cpu-prof), written when they exit.
-      const prof = process.env.BENCH_CPU_PROF ? ` --cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` : '';
-      const workerEnv = { ...env, BENCH_STATEMENTS_DIR: statementsDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}${prof}`.trim() };
+      // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes, written when they exit (by the preload).
+      const prof: Record<string, string> = process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) } : {};
+      const workerEnv = { ...env, ...prof, BENCH_STATEMENTS_DIR: statementsDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim() };
       const workers: WorkerProcess[] = await Promise.all(Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)));
       try {
         // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
@@ -300,9 +311,8 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
         note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
         const sentAt = new Map<number, number>();
         const requestMs: number[] = [];
-        await sleep(300); // the statement counts are written every 100 ms
+        const workerStatements0 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
         const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
-        const workerStatements0 = workers.map((w) => workerStatements(w.pid));
         const apiCpu0 = process.cpuUsage();
         const apiStatements0 = apiStatements;
         const t0 = Date.now();
@@ -322,8 +332,7 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
         // Bounded: a Run of one local page takes well under a second of work.
         const rows = await pollUntilTerminal(ids, Date.now() + 60_000 + total * 2_000);
         const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
-        await sleep(300);
-        const workerStatements1 = workers.map((w) => workerStatements(w.pid));
+        const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
         const apiCpu = process.cpuUsage(apiCpu0);
         const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
         const perRun = (ms: number) => ms / Math.max(1, finished.length);

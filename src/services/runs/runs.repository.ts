@@ -165,11 +165,13 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
             errorMessage: skipped,
           },
         });
-        await touchAgent(tx, run, at);
         if (status === 4 && opts.enqueue) {
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${run.id}::int)`;
+          // The Agent's status and the creation lock in one statement.
+          await tx.$executeRaw`
+            WITH run AS (SELECT ${run.id}::int AS id, ${run.agentId}::int AS "agentId", ${run.status}::int AS status), agent AS (${touchAgentSql('run', at)})
+            SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${run.id}::int)`;
           await opts.enqueue(run);
-        }
+        } else await touchAgent(tx, run, at);
         return run;
       });
       return committed(created);
@@ -387,7 +389,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     findAgentWithDefinition(agentId: number) {
       return db.agent.findUnique({
         where: { id: agentId },
-        include: { versions: { orderBy: { version: 'desc' }, take: 1 }, space: true },
+        include: { versions: { orderBy: { version: 'desc' }, take: 1 } },
       });
     },
 
