@@ -617,10 +617,12 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
     for (const c of [...ofSite.filter((x) => !x.impl.startsWith('parse')), ...ofSite.filter((x) => x.impl.startsWith('parse'))]) {
       const floor = cases.find((x) => x.site === site && x.concurrency === c.concurrency && x.impl.startsWith('bare'));
       const ratio = c.impl.startsWith('engine') && floor ? `${fmt(c.pagesPerSecond / floor.pagesPerSecond, 2)}x` : '';
-      rows.push([site, c.impl.startsWith('parse') ? '-' : c.concurrency, c.impl, c.reps, fmt(c.pagesPerSecond, 0), ratio, fmt(c.cpuUsPerPage, 0)]);
+      // CPU per page is steadier than pages/s on a shared machine.
+      const cpuRatio = c.impl.startsWith('engine') && floor ? `${fmt(c.cpuUsPerPage / floor.cpuUsPerPage, 2)}x` : '';
+      rows.push([site, c.impl.startsWith('parse') ? '-' : c.concurrency, c.impl, c.reps, fmt(c.pagesPerSecond, 0), ratio, fmt(c.cpuUsPerPage, 0), cpuRatio]);
     }
   }
-  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s (median)', 'engine / bare', 'client CPU us/page (median)'], rows));
+  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s (median)', 'engine / bare', 'client CPU us/page (median)', 'engine CPU / bare CPU'], rows));
   print(`Average page size: fixture ${fixtureBytes} B; catalog list ${pageBytes.list} B, detail ${pageBytes.item} B. Sites served by a separate process on 127.0.0.1.`);
   print(
     table(
