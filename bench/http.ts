@@ -99,13 +99,15 @@ interface Measured {
 async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: () => Promise<DbCounters>, pid: number): Promise<Measured> {
   // Warm-up: connection pools, JIT, caches.
   await autocannon({ url, headers, connections, duration: 2 });
-  await new Promise((r) => setTimeout(r, 1100));
+  await new Promise((r) => setTimeout(r, 10_500)); // the warm-up's statistics reported (below)
   const before = await stats();
   const cpuBefore = cpuMs(pid);
   const r = await autocannon({ url, headers, connections, duration: seconds });
   const cpuAfter = cpuMs(pid);
-  // Let backends report their statistics.
-  await new Promise((r2) => setTimeout(r2, 1100));
+  // Let backends report their statistics: a busy backend reports at most once a second, an idle one
+  // after 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL), so the last second of a run is only counted then
+  // (and would otherwise land in the next endpoint's figures).
+  await new Promise((r2) => setTimeout(r2, 10_500));
   const after = await stats();
   const requests = r.requests.total;
   return {
