@@ -15,8 +15,11 @@
 //
 //   npm run bench -- engine              (or: npx tsx bench/engine.ts)
 //   BENCH_ENGINE_SECONDS=4 npm run bench -- engine
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
@@ -26,13 +29,19 @@ import { Agent, request } from 'undici';
 import { runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
 import type { AnyNode } from '../src/engine/extract.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
-import { fmt, installSignalCleanup, median, note, onCleanup, print, runCleanups, table } from './helpers.js';
+import type { ChildMessage, ChildResult, ChildStartPayload } from '../src/services/runs/run-protocol.js';
+import { fmt, installSignalCleanup, median, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
 // The bigger catalog site (deterministic pages, rendered once, served from memory).
 
 export const CATALOG_LIST_PAGES = 10;
 export const CATALOG_PER_PAGE = 20;
+/** The large case: 40 list pages of 24 products, each followed: 1,000 pages per Run. */
+export const LARGE_LIST_PAGES = 40;
+export const LARGE_PER_PAGE = 24;
+export const LARGE_PAGES = LARGE_LIST_PAGES * (LARGE_PER_PAGE + 1);
+export const LARGE_CONCURRENCY = 16;
 
 const WORDS = (
   'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna ' +
@@ -60,9 +69,9 @@ function shell(title: string, body: string): string {
   );
 }
 
-function listPage(page: number): string {
-  const first = (page - 1) * CATALOG_PER_PAGE + 1;
-  const items = Array.from({ length: CATALOG_PER_PAGE }, (_, i) => {
+function listPage(page: number, listPages = CATALOG_LIST_PAGES, perPage = CATALOG_PER_PAGE): string {
+  const first = (page - 1) * perPage + 1;
+  const items = Array.from({ length: perPage }, (_, i) => {
     const n = first + i;
     const tags = Array.from({ length: 6 }, (_, t) => `<li class="tag">${words(n * 7 + t, 1)}</li>`).join('');
     return (
@@ -72,7 +81,7 @@ function listPage(page: number): string {
       `<div class="rating" data-stars="${(n % 5) + 1}">${'&#9733;'.repeat((n % 5) + 1)}</div></div>`
     );
   }).join('\n');
-  const next = page < CATALOG_LIST_PAGES ? `<a class="next" href="/list?page=${page + 1}">Next</a>` : '';
+  const next = page < listPages ? `<a class="next" href="/list?page=${page + 1}">Next</a>` : '';
   return shell(`Catalog page ${page}`, `<section class="listing">${items}</section><div class="pager">${next}</div>`);
 }
 
@@ -92,9 +101,12 @@ function itemPage(n: number): string {
 }
 
 /** Serves the bigger catalog on 127.0.0.1 (random port). Pages are rendered once and kept in memory. */
-export async function startCatalogSite(): Promise<{ url: string; close(): Promise<void>; pageBytes: { list: number; item: number } }> {
-  const lists = Array.from({ length: CATALOG_LIST_PAGES }, (_, i) => Buffer.from(listPage(i + 1)));
-  const items = Array.from({ length: CATALOG_LIST_PAGES * CATALOG_PER_PAGE }, (_, i) => Buffer.from(itemPage(i + 1)));
+export async function startCatalogSite(
+  listPages = CATALOG_LIST_PAGES,
+  perPage = CATALOG_PER_PAGE,
+): Promise<{ url: string; close(): Promise<void>; pageBytes: { list: number; item: number } }> {
+  const lists = Array.from({ length: listPages }, (_, i) => Buffer.from(listPage(i + 1, listPages, perPage)));
+  const items = Array.from({ length: listPages * perPage }, (_, i) => Buffer.from(itemPage(i + 1)));
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://catalog.local');
     let body: Buffer | undefined;
@@ -325,6 +337,119 @@ async function parseOnly(pages: Array<{ url: string; html: string; fields: Agent
 }
 
 // ---------------------------------------------------------------------------------------------
+// The large case in separate processes: pages/s and peak memory of the process doing the work.
+
+/** The heap budget the worker gives its run processes (RUN_PROCESS_MAX_OLD_SPACE_MB's default). */
+const RUN_PROCESS_HEAP_MB = 128;
+
+export interface ProcessCase {
+  name: string;
+  pages: number;
+  seconds: number;
+  cpuMs: number;
+  /** VmHWM before the measured Run (modules loaded), and at its end. */
+  idlePeakMb: number;
+  peakMb: number;
+}
+
+function vmHwmMb(pid: number): number {
+  try {
+    const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * One Run in the real run process (src/jobs/run-child.ts under tsx, or BENCH_DIST's compiled
+ * jobs/run-child.js), forked and driven as the worker's pool does it.
+ */
+async function runProcessCase(def: AgentDefinition, concurrency: number, warmUp: AgentDefinition): Promise<ProcessCase> {
+  const dist = (process.env.BENCH_DIST ?? '').split(',').map((d) => d.trim()).filter(Boolean).at(-1);
+  const childPath = dist ? path.resolve(dist, 'jobs/run-child.js') : fileURLToPath(new URL('../src/jobs/run-child.ts', import.meta.url));
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-bench-engine-'));
+  onCleanup('engine storage', () => fs.rmSync(storageDir, { recursive: true, force: true }));
+  const execArgv = [...(childPath.endsWith('.ts') ? ['--import', 'tsx'] : []), `--max-old-space-size=${RUN_PROCESS_HEAP_MB}`];
+  const child = fork(childPath, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const kill = onCleanup(`run process ${child.pid}`, () => void child.kill('SIGKILL'));
+  const payload = (runId: number, definition: AgentDefinition): ChildStartPayload => ({
+    runId,
+    storageDir,
+    definition: { ...definition, timeoutSeconds: 600 },
+    inputRows: [{}],
+    parallelism: 1,
+    maxConcurrency: concurrency,
+    parallelExport: 'Combined',
+    requestTimeoutMs: 30_000,
+    allowPrivateTargets: true,
+    logLevel: 'Info',
+    logMode: 'Text',
+    secrets: [],
+    stopGraceMs: 5_000,
+  });
+  const runOnce = (p: ChildStartPayload) =>
+    new Promise<ChildResult>((resolve, reject) => {
+      const onMessage = (msg: ChildMessage) => {
+        if (msg.type === 'done') {
+          child.off('message', onMessage);
+          if (msg.result.fatalError) reject(new Error(`run process: ${msg.result.fatalError}`));
+          else resolve(msg.result);
+        }
+        if (msg.type === 'error') reject(new Error(`run process: ${msg.message}`));
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code) => reject(new Error(`run process exited with ${code}`)));
+      child.send({ type: 'start', payload: p });
+    });
+  try {
+    await runOnce(payload(1, warmUp));
+    const idlePeakMb = vmHwmMb(child.pid!);
+    await runOnce(payload(2, def)); // the large Run once before the measured one: code compiled, as in a busy worker
+    const cpu0 = processCpuMs(child.pid!).own;
+    const t0 = performance.now();
+    const result = await runOnce(payload(3, def));
+    const seconds = (performance.now() - t0) / 1000;
+    return { name: `run process (${dist ? `node ${dist}/jobs/run-child.js` : 'tsx src/jobs/run-child.ts'})`, pages: result.stats.pageCount, seconds, cpuMs: processCpuMs(child.pid!).own - cpu0, idlePeakMb, peakMb: vmHwmMb(child.pid!) };
+  } finally {
+    child.removeAllListeners('exit');
+    await kill();
+  }
+}
+
+/** The bare undici + cheerio loop once, in its own process (this file with --bare-once). */
+async function bareProcessCase(def: AgentDefinition, concurrency: number): Promise<ProcessCase> {
+  const self = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, ['--import', 'tsx', `--max-old-space-size=${RUN_PROCESS_HEAP_MB}`, self, '--bare-once', JSON.stringify({ def, concurrency })], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const kill = onCleanup(`bare process ${child.pid}`, () => void child.kill('SIGKILL'));
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the bare loop process exited with ${code}`)));
+    });
+    return { name: 'bare undici + cheerio (own process)', ...(JSON.parse(line) as Omit<ProcessCase, 'name'>) };
+  } finally {
+    child.removeAllListeners('exit');
+    await kill();
+  }
+}
+
+async function bareOnce(arg: string): Promise<void> {
+  const { def, concurrency } = JSON.parse(arg) as { def: AgentDefinition; concurrency: number };
+  await bareCrawl({ ...def, startUrl: def.startUrl, next: { selector: 'a.next', maxPages: 1 } }, concurrency); // modules loaded, as in the run process
+  const idlePeakMb = vmHwmMb(process.pid);
+  await bareCrawl(def, concurrency); // once before the measured one, as for the run process
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const { pages } = await bareCrawl(def, concurrency);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(`${JSON.stringify({ pages, seconds, cpuMs: (cpu.user + cpu.system) / 1000, idlePeakMb, peakMb: vmHwmMb(process.pid) })}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Measurement.
 
 interface Impl {
@@ -377,7 +502,7 @@ async function measure(impls: Impl[], budgetMs: number, maxReps: number, minReps
 }
 
 /** Starts the two sites in a separate process (this file with --serve) and returns their URLs. */
-async function startSitesProcess(): Promise<{ fixture: string; catalog: string; pageBytes: { list: number; item: number } }> {
+async function startSitesProcess(): Promise<{ fixture: string; catalog: string; large: string; pageBytes: { list: number; item: number } }> {
   const self = fileURLToPath(import.meta.url);
   const child = spawn(process.execPath, ['--import', 'tsx', self, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
   onCleanup(`site process ${child.pid}`, async () => {
@@ -401,9 +526,10 @@ async function startSitesProcess(): Promise<{ fixture: string; catalog: string; 
 async function serve(): Promise<void> {
   const fixture = await startFixtureSite();
   const catalog = await startCatalogSite();
-  process.stdout.write(`${JSON.stringify({ fixture: fixture.url, catalog: catalog.url, pageBytes: catalog.pageBytes })}\n`);
+  const large = await startCatalogSite(LARGE_LIST_PAGES, LARGE_PER_PAGE);
+  process.stdout.write(`${JSON.stringify({ fixture: fixture.url, catalog: catalog.url, large: large.url, pageBytes: catalog.pageBytes })}\n`);
   const stop = async () => {
-    await Promise.all([fixture.close(), catalog.close()]);
+    await Promise.all([fixture.close(), catalog.close(), large.close()]);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
@@ -415,6 +541,7 @@ async function serve(): Promise<void> {
 
 export interface EngineBenchResult {
   cases: EngineCaseResult[];
+  processes: ProcessCase[];
   pageBytes: { fixture: number; catalogList: number; catalogItem: number };
 }
 
@@ -423,17 +550,21 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
   const budgetMs = (opts.budgetSeconds ?? Number(process.env.BENCH_ENGINE_SECONDS ?? 3)) * 1000;
   if (!(budgetMs > 0 && budgetMs <= 60_000)) throw new Error('BENCH_ENGINE_SECONDS must be between 0 and 60');
   const cases: EngineCaseResult[] = [];
+  const processes: ProcessCase[] = [];
   let fixtureBytes = 0;
   let pageBytes = { list: 0, item: 0 };
   try {
     note('engine: starting the fixture sites in a separate process...');
     const sites = await startSitesProcess();
     pageBytes = sites.pageBytes;
-    const defs = [
+    const kb = Math.round(pageBytes.item / 1024);
+    const defs: Array<{ site: string; def: AgentDefinition; maxReps: number; minReps?: number; concurrencies?: number[]; parse?: boolean }> = [
       { site: 'fixture (33 tiny pages/run)', def: fixtureDefinition(sites.fixture), maxReps: 200 },
-      { site: `catalog (210 pages/run, ~${Math.round(pageBytes.item / 1024)} KB)`, def: catalogDefinition(sites.catalog), maxReps: 40 },
+      { site: `catalog (210 pages/run, ~${kb} KB)`, def: catalogDefinition(sites.catalog), maxReps: 40 },
+      // Same pages as the catalog (parse + extract only is measured there).
+      { site: `catalog (${LARGE_PAGES.toLocaleString('en-US')} pages/run, ~${kb} KB)`, def: catalogDefinition(sites.large), maxReps: 10, minReps: 3, concurrencies: [LARGE_CONCURRENCY], parse: false },
     ];
-    for (const { site, def, maxReps } of defs) {
+    for (const { site, def, maxReps, minReps, concurrencies: caseConcurrencies, parse } of defs) {
       // Same work, checked once: the engine's records must equal the bare loop's.
       const reference = await bareCrawl(def, 4);
       const engine = await engineCrawl(def, 4);
@@ -458,7 +589,8 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
       }
       if (site.startsWith('fixture')) fixtureBytes = Math.round(bodies.reduce((n, b) => n + Buffer.byteLength(b.html), 0) / bodies.length);
 
-      for (const c of concurrencies) {
+      const cs = caseConcurrencies ?? concurrencies;
+      for (const c of cs) {
         note(`engine: ${site}, concurrency ${c}...`);
         const impls: Impl[] = [
           { name: 'engine (runExtraction)', run: () => engineCrawl(def, c) },
@@ -466,11 +598,15 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
           { name: 'HTTP only (no parsing)', run: () => fetchOnly(urls, c) },
         ];
         // Parsing does not depend on the concurrency: measured once, in the first rotation.
-        if (c === concurrencies[0]) impls.push({ name: 'parse + extract only (no HTTP)', run: () => parseOnly(bodies) });
-        const results = await measure(impls, budgetMs, maxReps);
+        if (c === cs[0] && parse !== false) impls.push({ name: 'parse + extract only (no HTTP)', run: () => parseOnly(bodies) });
+        const results = await measure(impls, budgetMs, maxReps, minReps);
         for (const r of results) cases.push({ site, concurrency: c, ...r });
       }
     }
+    note(`engine: one Run of ${LARGE_PAGES} pages at concurrency ${LARGE_CONCURRENCY} in the run process and a bare loop in its own process...`);
+    const large = catalogDefinition(sites.large);
+    processes.push(await runProcessCase(large, LARGE_CONCURRENCY, fixtureDefinition(sites.fixture)));
+    processes.push(await bareProcessCase(large, LARGE_CONCURRENCY));
   } finally {
     await runCleanups();
   }
@@ -481,17 +617,34 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
     for (const c of [...ofSite.filter((x) => !x.impl.startsWith('parse')), ...ofSite.filter((x) => x.impl.startsWith('parse'))]) {
       const floor = cases.find((x) => x.site === site && x.concurrency === c.concurrency && x.impl.startsWith('bare'));
       const ratio = c.impl.startsWith('engine') && floor ? `${fmt(c.pagesPerSecond / floor.pagesPerSecond, 2)}x` : '';
-      rows.push([site, c.impl.startsWith('parse') ? '-' : c.concurrency, c.impl, c.reps, fmt(c.pagesPerSecond, 0), ratio, fmt(c.cpuUsPerPage, 0)]);
+      // CPU per page is steadier than pages/s on a shared machine.
+      const cpuRatio = c.impl.startsWith('engine') && floor ? `${fmt(c.cpuUsPerPage / floor.cpuUsPerPage, 2)}x` : '';
+      rows.push([site, c.impl.startsWith('parse') ? '-' : c.concurrency, c.impl, c.reps, fmt(c.pagesPerSecond, 0), ratio, fmt(c.cpuUsPerPage, 0), cpuRatio]);
     }
   }
-  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s (median)', 'engine / bare', 'client CPU us/page (median)'], rows));
+  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s (median)', 'engine / bare', 'client CPU us/page (median)', 'engine CPU / bare CPU'], rows));
   print(`Average page size: fixture ${fixtureBytes} B; catalog list ${pageBytes.list} B, detail ${pageBytes.item} B. Sites served by a separate process on 127.0.0.1.`);
-  return { cases, pageBytes: { fixture: fixtureBytes, catalogList: pageBytes.list, catalogItem: pageBytes.item } };
+  print(
+    table(
+      `Engine: one Run of ${LARGE_PAGES.toLocaleString('en-US')} pages (catalog), concurrency ${LARGE_CONCURRENCY}, each in its own process (--max-old-space-size=${RUN_PROCESS_HEAP_MB}, as the worker forks run processes)`,
+      ['process', 'pages', 'seconds', 'pages/s', 'CPU ms/page', 'peak RSS before the Run MB', 'peak RSS (VmHWM) MB'],
+      processes.map((p) => [p.name, p.pages, fmt(p.seconds, 2), fmt(p.pages / p.seconds, 0), fmt(p.cpuMs / p.pages, 2), fmt(p.idlePeakMb, 0), fmt(p.peakMb, 0)]),
+    ),
+  );
+  print(
+    'The run process gets the Runs as the worker sends them (records spooled to files, CSV export, run log): one small Run (the fixture) ' +
+      'loads its modules ("before the Run"), then the large Run twice; the second is measured. The bare loop process does the same with bareCrawl. ' +
+      'Peak RSS is VmHWM from /proc, over the process\'s life.',
+  );
+  return { cases, processes, pageBytes: { fixture: fixtureBytes, catalogList: pageBytes.list, catalogItem: pageBytes.item } };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   if (process.argv.includes('--serve')) {
     await serve();
+  } else if (process.argv.includes('--bare-once')) {
+    await bareOnce(process.argv[process.argv.indexOf('--bare-once') + 1]);
+    process.exit(0);
   } else {
     installSignalCleanup();
     benchEngine().then(

@@ -10,6 +10,7 @@
 // pairs for the service, space-separated).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -41,7 +42,9 @@ async function serve(label: string, args: string[], env: Record<string, string>)
   });
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const m = /listening (\d+)|"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out);
+    // The port from the start-up line, or (a given PORT, e.g. LOG_LEVEL=warn) once it answers.
+    const fixed = env.PORT && env.PORT !== '0' && (await fetch(`http://127.0.0.1:${env.PORT}/health/live`).then((r) => r.ok, () => false));
+    const m = fixed ? [env.PORT, env.PORT] : /listening (\d+)|"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out);
     if (m) {
       // Started: its output is drained from now on (a log line per request) but not kept.
       child.stdout!.removeAllListeners('data').resume();
@@ -52,6 +55,14 @@ async function serve(label: string, args: string[], env: Record<string, string>)
     if (Date.now() > deadline) throw new Error(`${label} did not start: ${out.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
 }
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
@@ -88,13 +99,15 @@ interface Measured {
 async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: () => Promise<DbCounters>, pid: number): Promise<Measured> {
   // Warm-up: connection pools, JIT, caches.
   await autocannon({ url, headers, connections, duration: 2 });
-  await new Promise((r) => setTimeout(r, 1100));
+  await new Promise((r) => setTimeout(r, 10_500)); // the warm-up's statistics reported (below)
   const before = await stats();
   const cpuBefore = cpuMs(pid);
   const r = await autocannon({ url, headers, connections, duration: seconds });
   const cpuAfter = cpuMs(pid);
-  // Let backends report their statistics.
-  await new Promise((r2) => setTimeout(r2, 1100));
+  // Let backends report their statistics: a busy backend reports at most once a second, an idle one
+  // after 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL), so the last second of a run is only counted then
+  // (and would otherwise land in the next endpoint's figures).
+  await new Promise((r2) => setTimeout(r2, 10_500));
   const after = await stats();
   const requests = r.requests.total;
   return {
@@ -130,7 +143,7 @@ export async function benchHttp(): Promise<unknown> {
   const nodeArgs = (process.env.BENCH_HTTP_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const service = await serve('service', [...nodeArgs, path.join(dist, 'server.js')], {
     ...bench.env,
-    PORT: '0',
+    PORT: String(await freePort()),
     LOG_LEVEL: 'info',
     RATE_LIMIT_MAX: '1000000',
     ...Object.fromEntries((process.env.BENCH_HTTP_SERVICE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string])),

@@ -13,6 +13,7 @@
 //   BENCH_RUNS=60 BENCH_WORKERS=1,2 npm run bench -- runs
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -68,6 +69,9 @@ export interface RunsScenario {
   workerCpuMsPerRun: number;
   childCpuMsPerRun: number;
   apiCpuMsPerRun: number;
+  /** SQL statements per completed Run sent by the worker processes (every query, BEGIN and COMMIT included), and by the API during the start requests. */
+  workerStatementsPerRun: number;
+  apiStatementsPerRun: number;
   statuses: Record<string, number>;
 }
 
@@ -198,9 +202,36 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
   const childSamples = opts.childSamples ?? envInt('BENCH_CHILD_SAMPLES', 8, 1, 50);
   // With a compiled build (BENCH_DIST=dist after `npm run build`), production's `node dist/worker.js`
   // is measured too, next to the `tsx src/worker.ts` the tests use.
-  const distDir = opts.distDir ?? process.env.BENCH_DIST;
-  const modes: Array<{ mode: string; distDir?: string }> = [{ mode: 'tsx src/worker.ts' }];
-  if (distDir) modes.push({ mode: `node ${distDir}/worker.js`, distDir });
+  // Several builds can be compared side by side in one run: BENCH_DIST=build-before,dist. BENCH_TSX=0
+  // leaves out the tsx workers.
+  const distDirs = (opts.distDir ?? process.env.BENCH_DIST ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  const distDir = distDirs.at(-1);
+  const modes: Array<{ mode: string; distDir?: string }> = process.env.BENCH_TSX === '0' ? [] : [{ mode: 'tsx src/worker.ts' }];
+  for (const d of distDirs) modes.push({ mode: `node ${d}/worker.js`, distDir: d });
+  // Statements are counted in the workers by a preload (bench/count-statements.mjs), in this process by the same patch.
+  const statementsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-bench-statements-'));
+  onCleanup('statement counts', () => fs.rmSync(statementsDir, { recursive: true, force: true }));
+  const preload = pathToFileURL(fileURLToPath(new URL('./count-statements.mjs', import.meta.url))).href;
+  const pgClient = createRequire(import.meta.url)('pg').Client.prototype as { query: (...args: unknown[]) => unknown };
+  let apiStatements = 0;
+  const pgQuery = pgClient.query;
+  pgClient.query = function (this: unknown, ...args: unknown[]) {
+    apiStatements += 1;
+    return pgQuery.apply(this, args);
+  };
+  onCleanup('statement count patch', () => void (pgClient.query = pgQuery));
+  // Asks the worker for its count (SIGUSR2) and waits for the answer (the file's sequence number moves on).
+  const workerStatements = async (pid: number) => {
+    const read = () => fs.readFileSync(path.join(statementsDir, String(pid)), 'utf8').split(' ').map(Number);
+    const [, seq] = read();
+    process.kill(pid, 'SIGUSR2');
+    for (let i = 0; i < 100; i++) {
+      await sleep(20);
+      const [count, now] = read();
+      if (now !== seq) return count;
+    }
+    return NaN;
+  };
 
   note('runs: creating a migrated database...');
   const bench = await createBenchEnvironment();
@@ -266,7 +297,10 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
 
     for (const { mode, distDir: dir } of modes) for (const workerCount of workerCounts) {
       note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
-      const workers: WorkerProcess[] = await Promise.all(Array.from({ length: workerCount }, () => startWorkerProcess(env, dir)));
+      // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes, written when they exit (by the preload).
+      const prof: Record<string, string> = process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) } : {};
+      const workerEnv = { ...env, ...prof, BENCH_STATEMENTS_DIR: statementsDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim() };
+      const workers: WorkerProcess[] = await Promise.all(Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)));
       try {
         // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
         const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
@@ -277,8 +311,10 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
         note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
         const sentAt = new Map<number, number>();
         const requestMs: number[] = [];
+        const workerStatements0 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
         const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
         const apiCpu0 = process.cpuUsage();
+        const apiStatements0 = apiStatements;
         const t0 = Date.now();
         const ids = started(
           await Promise.all(
@@ -292,9 +328,11 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
             }),
           ),
         );
+        const apiStatements1 = apiStatements;
         // Bounded: a Run of one local page takes well under a second of work.
         const rows = await pollUntilTerminal(ids, Date.now() + 60_000 + total * 2_000);
         const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
+        const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
         const apiCpu = process.cpuUsage(apiCpu0);
         const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
         const perRun = (ms: number) => ms / Math.max(1, finished.length);
@@ -328,6 +366,8 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
           workerCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.own - workerCpu0[i].own, 0)),
           childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
           apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
+          workerStatementsPerRun: perRun(workerStatements1.reduce((n, c, i) => n + c - workerStatements0[i], 0)),
+          apiStatementsPerRun: perRun(apiStatements1 - apiStatements0),
           statuses,
         });
         note(`runs: ${workerCount} worker(s) (${mode}): ${finished.length}/${total} terminal in ${fmt(seconds, 2)} s`);
@@ -413,10 +453,10 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
   print(
     table(
       'Runs: CPU per completed Run (Linux /proc; Postgres and Redis not included)',
-      ['worker process', 'workers', 'worker CPU ms/run', 'child CPU ms/run', 'API + site CPU ms/run', 'total ms/run', `ceiling on ${cores} cores, runs/s`],
+      ['worker process', 'workers', 'worker CPU ms/run', 'child CPU ms/run', 'API + site CPU ms/run', 'total ms/run', `ceiling on ${cores} cores, runs/s`, 'worker SQL statements/run', 'API SQL statements/start'],
       scenarios.map((s) => {
         const sum = s.workerCpuMsPerRun + s.childCpuMsPerRun + s.apiCpuMsPerRun;
-        return [s.mode, s.workers, fmt(s.workerCpuMsPerRun, 0), fmt(s.childCpuMsPerRun, 0), fmt(s.apiCpuMsPerRun, 0), fmt(sum, 0), fmt((cores * 1000) / sum, 2)];
+        return [s.mode, s.workers, fmt(s.workerCpuMsPerRun, 0), fmt(s.childCpuMsPerRun, 0), fmt(s.apiCpuMsPerRun, 0), fmt(sum, 0), fmt((cores * 1000) / sum, 2), fmt(s.workerStatementsPerRun, 1), fmt(s.apiStatementsPerRun, 1)];
       }),
     ),
   );

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { loadBuffer, type Cheerio, type CheerioAPI } from 'cheerio';
+import { load, loadBuffer, type Cheerio, type CheerioAPI } from 'cheerio';
 import {
   DEFAULT_MAX_PAGES,
   fieldsOf,
@@ -128,8 +128,14 @@ function decodeText(body: Buffer, contentType: string | null | undefined): strin
   }
 }
 
+const utf8 = new TextDecoder('utf-8');
+const hasUtf16Bom = (b: Buffer) => b.length >= 2 && ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe));
+
 export function parseHtml(page: FetchedPage): CheerioAPI {
   const label = charsetOf(page.contentType);
+  // A page declared UTF-8 (the common case) needs no sniffing: only a byte order mark could override
+  // the header, and the decoder drops a UTF-8 one as the sniffer would.
+  if (label && /^(utf-?8|unicode-1-1-utf-8)$/i.test(label) && !hasUtf16Bom(page.body)) return load(utf8.decode(page.body));
   return loadBuffer(page.body, { encoding: { defaultEncoding: 'utf-8', ...(label ? { transportLayerEncodingLabel: label } : {}) } });
 }
 

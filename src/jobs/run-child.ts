@@ -28,7 +28,8 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
   const runLog = createRunLog(storage, `${prefix}/run.log`, { logLevel: p.logLevel, logMode: p.logMode, secrets: p.secrets });
   runLog.log('Info', `Run ${p.runId} started: ${p.inputRows.length || 1} input(s), parallelism ${p.parallelism}, concurrency ${p.maxConcurrency}`);
   // Progress is sent at most every 250 ms, and the latest figures always get out (trailing send).
-  let lastProgress = 0;
+  // The first figures wait 250 ms too: a short Run's figures go with `exporting` (no message, no write).
+  let lastProgress = Date.now();
   let latest: ExtractionStats | null = null;
   let trailing: NodeJS.Timeout | null = null;
   const flush = () => {

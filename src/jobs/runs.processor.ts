@@ -7,6 +7,8 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
 import { internalRunFailure } from '../services/runs/run-errors.js';
+import type { RunRow } from '../services/runs/runs.repository.js';
+import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
 import type { ChildMessage, ChildResult, ParentMessage, RunSignals } from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from './queues.js';
 import type { RunChildPool } from './run-child-pool.js';
@@ -43,6 +45,22 @@ export function createRunsProcessor(deps: {
     const { runId } = job.data;
     const picked = await execution.pick(runId);
     if (!picked) return { status: 'skipped' };
+    log.info({ agentId: picked.run.agentId, runId, attempt: picked.run.retryCount }, 'run started');
+    // One line when the execution ends, from the row the terminal write returned (no extra read).
+    const logEnded = (run: RunRow | null) => {
+      const durationMs = run?.startTime ? (run.endTime?.getTime() ?? Date.now()) - run.startTime.getTime() : null;
+      log.info(
+        {
+          agentId: picked.run.agentId,
+          runId,
+          status: run ? (RUN_STATUS_NAMES[run.status as RunStatusValue] ?? run.status) : undefined,
+          durationMs,
+          records: run?.recordsExtracted,
+          errorMessage: run?.errorMessage ?? undefined,
+        },
+        'run ended',
+      );
+    };
 
     const runChild = pool.acquire();
     const child = runChild.process;
@@ -114,11 +132,11 @@ export function createRunsProcessor(deps: {
       }
       const finished = result as ChildResult | null;
       if (finished) {
-        await untilDone(() => execution.finish(runId, finished), retrying);
+        logEnded(await untilDone(() => execution.finish(runId, finished), retrying));
         return { status: 'finished' };
       }
       if (end === 'killed') {
-        await untilDone(() => execution.killed(runId), retrying);
+        logEnded(await untilDone(() => execution.killed(runId), retrying));
         return { status: 'killed' };
       }
       // The child's own error text stays in the worker log; the Run says where to find it.
@@ -129,7 +147,7 @@ export function createRunsProcessor(deps: {
           : childError !== null
             ? internalRunFailure(runId)
             : `The run process ended unexpectedly (exit code ${exitCode}).`;
-      await untilDone(() => execution.crashed(runId, message), retrying);
+      logEnded(await untilDone(() => execution.crashed(runId, message), retrying));
       return { status: 'failed' };
     } finally {
       supervisor.close();

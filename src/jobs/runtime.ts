@@ -8,7 +8,6 @@ import { isDatabaseUnreachable, isRedisUnavailable } from '../db/failures.js';
 import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createDependencyMonitor } from '../lib/dependencies.js';
-import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
@@ -185,33 +184,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       log.error({ queue: w.name, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } }, 'job failed'),
     );
   }
-  // One line when a Run starts and one when its execution ends, with what an operator asks first.
-  const runLookup = (runId: number) => repo.findRun(runId).catch(() => null);
-  workers[1].on('active', (job) => {
-    const runId = (job.data as { runId: number }).runId;
-    void runLookup(runId).then((run) => {
-      if (run && (run.status === 4 || run.status === 12)) log.info({ agentId: run.agentId, runId, attempt: run.retryCount }, 'run started');
-    });
-  });
-  workers[1].on('completed', (job, result: { status?: string } | undefined) => {
-    if (result?.status === 'skipped') return;
-    const runId = (job.data as { runId: number }).runId;
-    void runLookup(runId).then((run) => {
-      if (!run) return;
-      const durationMs = run.startTime ? (run.endTime ?? clock.now()).getTime() - run.startTime.getTime() : null;
-      log.info(
-        {
-          agentId: run.agentId,
-          runId,
-          status: RUN_STATUS_NAMES[run.status as RunStatusValue] ?? run.status,
-          durationMs,
-          records: run.recordsExtracted,
-          errorMessage: run.errorMessage ?? undefined,
-        },
-        'run ended',
-      );
-    });
-  });
+  // `run started` and `run ended` are logged by the runs processor, from the rows it has anyway.
   // Runs a lost worker left behind are found at once, not only at the next interval; after a
   // reconnection, Runs whose jobs Redis lost are queued again at once.
   reconcile().catch((err) => log.error({ err }, 'initial reconcile failed'));

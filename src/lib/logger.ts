@@ -26,13 +26,19 @@ export function loggerOptions(config: { logLevel: string; logFormat: 'json' | 'p
 }
 
 /**
- * The process's logger. JSON lines go to stdout asynchronously: a line is handed to the kernel at
- * once when nothing is being written, and lines that arrive meanwhile go out together in one write
- * (a synchronous write per request line cost the API about a tenth of its CPU under load). pino
- * flushes what is pending when the process exits.
+ * The process's logger. JSON lines go to stdout asynchronously, in writes of about 4 KiB, or after
+ * at most 200 ms when traffic is low: a write per request line cost the API about a quarter of its
+ * CPU per request under load (docs/benchmarks.md, "HTTP hot paths"). pino flushes what is pending
+ * when the process exits.
  */
+const BUFFER_BYTES = 4096;
+const FLUSH_MS = 200;
+
 export function createLogger(config: { logLevel: string; logFormat: 'json' | 'pretty' }, name?: string): Logger {
   const options = loggerOptions(config, name);
   if (config.logFormat === 'pretty') return pino(options);
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+  // Lines wait at most this long in the buffer when traffic is too low to fill it.
+  setInterval(() => destination.flush(), FLUSH_MS).unref();
+  return pino(options, destination);
 }

@@ -119,6 +119,8 @@ describe('a Run\'s errorMessage never quotes an internal exception', () => {
     const run = { id: 5, status: 4, agentId: 1, agentVersion: 1, retryCount: 0, isWaitOnFailure: false, proxyPoolId: 9, inputParameters: null, timeoutSeconds: null };
     const repo = {
       findRun: async () => run,
+      // Not taken by the one-statement path: the general path reads the Run and its pool separately.
+      takeQueued: async () => null,
       findRunToPick: async () => run,
       transition: async (_id: number, event: { type: string }, _at: Date, patch?: Record<string, unknown>) => {
         if (patch) written.push({ event: event.type, ...patch });

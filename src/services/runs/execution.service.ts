@@ -101,7 +101,19 @@ export function createRunExecutionService(deps: {
      * the Run moves to Starting, so a database failure here throws with the Run still Queuing and the
      * job is retried.
      */
-    async pick(runId: number): Promise<{ payload: ChildStartPayload; timeoutSeconds: number } | null> {
+    async pick(runId: number): Promise<{ payload: ChildStartPayload; timeoutSeconds: number; run: RunRow } | null> {
+      // The common case, a Queuing Run, in one statement that also reads what preparing it needs.
+      const taken = await repo.takeQueued(runId, clock.now());
+      if (taken) {
+        const { run, definition, agentExists, proxies } = taken;
+        try {
+          return { ...prepare(run, agentExists && definition ? (definition as AgentDefinition) : null, run.proxyPoolId && proxies !== null ? { proxies } : null), run };
+        } catch (err) {
+          if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
+          await failOrRetry(runId, err instanceof RunSetupError ? err.message : internalRunFailure(runId));
+          return null;
+        }
+      }
       const run = await repo.findRunToPick(runId);
       if (!run) return null;
       if (run.status === RunStatus.Starting || run.status === RunStatus.Running || run.status === RunStatus.Exporting) {
@@ -137,7 +149,7 @@ export function createRunExecutionService(deps: {
         await failOrRetry(runId, setupError ?? 'The Run could not be prepared.');
         return null;
       }
-      return prepared;
+      return { ...prepared, run: started };
     },
 
     async firstPage(runId: number) {
@@ -149,8 +161,8 @@ export function createRunExecutionService(deps: {
     },
 
     async exporting(runId: number, stats: ExtractionStats) {
-      await repo.updateProgress(runId, statsPatch(stats), clock.now());
-      await repo.transition(runId, { type: 'extracted' }, clock.now());
+      // The figures go with the status change; a Run no longer Running (stopping) still gets them.
+      if (!(await repo.transition(runId, { type: 'extracted' }, clock.now(), statsPatch(stats)))) await repo.updateProgress(runId, statsPatch(stats), clock.now());
     },
 
     /** Marks the Run alive and reads back what to do about it (one query). */
@@ -175,6 +187,14 @@ export function createRunExecutionService(deps: {
         await repo.updateProgress(runId, { ...statsPatch(result.stats), ...evidence }, now);
         return failOrRetry(runId, result.fatalError);
       }
+      // The usual case first: the Run is Exporting (the run process said so before its result).
+      const exported = await repo.transition(
+        runId,
+        { type: 'exported', errorCount: result.stats.errorCount, degraded: result.warning !== undefined },
+        now,
+        { ...patch, endTime: now, ...(result.warning !== undefined ? { errorMessage: result.warning } : {}) },
+      );
+      if (exported) return exported;
       const current = await repo.findRun(runId);
       if (current?.status === RunStatus.Stopping) {
         return repo.transition(runId, { type: 'stopped' }, now, { ...patch, endTime: now, errorMessage: 'Stopped by user; the data extracted so far was exported.' });

@@ -1,7 +1,8 @@
 // All Prisma access of the runs domain. Status changes are conditional updates (the row moves only
 // from a status the event allows), done in one transaction with the Agent's denormalised status.
-import type { Db, Prisma } from '../../db/prisma.js';
-import { ACTIVE_STATUSES, isTerminal, nextStatus, statusesAllowing, type RunEvent, type RunStatusValue } from './status-machine.js';
+import type { Db } from '../../db/prisma.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { ACTIVE_STATUSES, isTerminal, nextStatus, RunStatus, statusesAllowing, type RunEvent, type RunStatusValue } from './status-machine.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -26,6 +27,48 @@ export interface NewRun {
   isWaitOnFailure: boolean;
   timeoutSeconds: number | null;
   inputParameters: string | null;
+}
+
+/** The columns a status change may also set, with their SQL types (statements are written in SQL: one per change). */
+const PATCH_COLUMNS = {
+  startTime: 'timestamp',
+  endTime: 'timestamp',
+  waitUntil: 'timestamp',
+  stopRequested: 'timestamp',
+  errorMessage: 'text',
+  retryCount: 'int',
+  pageCount: 'int',
+  recordsExtracted: 'int',
+  recordsExported: 'int',
+  errorCount: 'int',
+  inputCount: 'int',
+  exportCount: 'int',
+  traffic: 'bigint',
+  evidence: 'jsonb',
+} as const;
+type PatchColumn = keyof typeof PATCH_COLUMNS;
+export type RunPatch = Partial<Pick<RunRow, Exclude<PatchColumn, 'evidence'>>> & { evidence?: Prisma.InputJsonValue };
+
+/** `col = value, ...` of a patch, plus `updated` (what Prisma's @updatedAt would set). */
+function patchSql(patch: RunPatch): Prisma.Sql {
+  const sets = [Prisma.sql`updated = ${new Date().toISOString()}::timestamp`];
+  for (const [key, value] of Object.entries(patch) as Array<[PatchColumn, unknown]>) {
+    const type = PATCH_COLUMNS[key];
+    if (!type) throw new Error(`not a Run patch column: ${key}`);
+    if (value === undefined) continue;
+    const param =
+      value === null ? null : type === 'timestamp' ? (value as Date).toISOString() : type === 'jsonb' ? JSON.stringify(value) : type === 'bigint' ? String(value) : value;
+    sets.push(Prisma.sql`${Prisma.raw(`"${key}"`)} = ${param}::${Prisma.raw(type)}`);
+  }
+  return Prisma.join(sets, ', ');
+}
+
+/** The Agent's denormalised status follows the Run moved by the CTE `from`: only its latest Run decides. */
+function touchAgentSql(from: string, at: Date): Prisma.Sql {
+  const f = Prisma.raw(from);
+  return Prisma.sql`
+    UPDATE "Agent" a SET status = ${f}.status, "lastRunId" = ${f}.id, "lastActivity" = ${at.toISOString()}::timestamp, updated = ${new Date().toISOString()}::timestamp
+    FROM ${f} WHERE a.id = ${f}."agentId" AND (a."lastRunId" IS NULL OR a."lastRunId" <= ${f}.id)`;
 }
 
 export class ActiveRunExistsError extends Error {}
@@ -122,11 +165,13 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
             errorMessage: skipped,
           },
         });
-        await touchAgent(tx, run, at);
         if (status === 4 && opts.enqueue) {
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${run.id}::int)`;
+          // The Agent's status and the creation lock in one statement.
+          await tx.$executeRaw`
+            WITH run AS (SELECT ${run.id}::int AS id, ${run.agentId}::int AS "agentId", ${run.status}::int AS status), agent AS (${touchAgentSql('run', at)})
+            SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${run.id}::int)`;
           await opts.enqueue(run);
-        }
+        } else await touchAgent(tx, run, at);
         return run;
       });
       return committed(created);
@@ -195,22 +240,46 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       });
     },
 
-    /** Applies `event` if the Run's current status allows it; null when it does not (raced). */
-    async transition(runId: number, event: RunEvent, at: Date, patch: Prisma.RunUncheckedUpdateManyInput = {}): Promise<RunRow | null> {
+    /**
+     * Applies `event` if the Run's current status allows it; null when it does not (raced). One
+     * statement: the conditional update of the Run and the Agent's denormalised status together.
+     */
+    async transition(runId: number, event: RunEvent, at: Date, patch: RunPatch = {}): Promise<RunRow | null> {
       const allowed = statusesAllowing(event);
       if (allowed.length === 0) return null;
       const to = nextStatus(allowed[0], event);
-      const moved = await db.$transaction(async (tx) => {
-        const res = await tx.run.updateMany({
-          where: { id: runId, status: { in: allowed } },
-          data: { ...patch, status: to, statusChanged: at },
-        });
-        if (res.count !== 1) return null;
-        const run = await tx.run.findUniqueOrThrow({ where: { id: runId } });
-        await touchAgent(tx, run, at);
-        return run;
-      });
-      return moved && committed(moved);
+      const rows = await db.$queryRaw<RunRow[]>`
+        WITH moved AS (
+          UPDATE "Run" SET status = ${to}::int, "statusChanged" = ${at.toISOString()}::timestamp, ${patchSql(patch)}
+          WHERE id = ${runId}::int AND status = ANY(${allowed}::int[])
+          RETURNING *
+        ), agent AS (${touchAgentSql('moved', at)})
+        SELECT * FROM moved`;
+      return rows[0] ? committed(rows[0]) : null;
+    },
+
+    /**
+     * Takes a Queuing Run for execution (Queuing -> Starting) and reads what its run process needs
+     * (the Agent version's definition, the proxy pool's sealed list), in one statement. Null when the
+     * Run is not Queuing (or not committed yet): the caller then takes the general path.
+     */
+    async takeQueued(runId: number, at: Date): Promise<{ run: RunRow; definition: unknown; agentExists: boolean; proxies: string | null } | null> {
+      const rows = await db.$queryRaw<Array<RunRow & { _definition: unknown; _agentExists: boolean; _proxies: string | null }>>`
+        WITH moved AS (
+          UPDATE "Run" SET status = ${RunStatus.Starting}::int, "statusChanged" = ${at.toISOString()}::timestamp,
+            "startTime" = ${at.toISOString()}::timestamp, "errorMessage" = NULL, updated = ${new Date().toISOString()}::timestamp
+          WHERE id = ${runId}::int AND status = ${RunStatus.Queuing}::int
+          RETURNING *
+        ), agent AS (${touchAgentSql('moved', at)})
+        SELECT moved.*, v.definition AS "_definition", (a.id IS NOT NULL) AS "_agentExists", p.proxies AS "_proxies"
+        FROM moved
+        LEFT JOIN "Agent" a ON a.id = moved."agentId"
+        LEFT JOIN "AgentVersion" v ON v."agentId" = moved."agentId" AND v.version = moved."agentVersion"
+        LEFT JOIN "ProxyPool" p ON p.id = moved."proxyPoolId"`;
+      const row = rows[0];
+      if (!row) return null;
+      const { _definition: definition, _agentExists: agentExists, _proxies: proxies, ...run } = row;
+      return { run: await committed(run), definition, agentExists, proxies };
     },
 
     updateProgress(
@@ -268,12 +337,14 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       return db.run.updateMany({ where: { id: runId, status: 5 }, data: { killRequested: at } });
     },
 
-    /** Sets a Run's file rows to exactly these keys (repeatable: rows of the same keys are replaced). */
-    replaceFiles(runId: number, files: Array<{ name: string; fileType: string; contentType: string; fileSize: number; storageKey: string }>) {
-      return db.$transaction(async (tx) => {
-        await tx.runFile.deleteMany({ where: { runId, storageKey: { in: files.map((f) => f.storageKey) } } });
-        await tx.runFile.createMany({ data: files.map((f) => ({ ...f, runId, fileSize: BigInt(f.fileSize) })) });
-      });
+    /** Sets a Run's file rows to exactly these keys (repeatable: rows of the same keys are replaced). One statement. */
+    async replaceFiles(runId: number, files: Array<{ name: string; fileType: string; contentType: string; fileSize: number; storageKey: string }>) {
+      const col = <K extends keyof (typeof files)[number]>(k: K) => files.map((f) => f[k]);
+      await db.$executeRaw`
+        WITH gone AS (DELETE FROM "RunFile" WHERE "runId" = ${runId}::int AND "storageKey" = ANY(${col('storageKey')}::text[]))
+        INSERT INTO "RunFile" ("runId", name, "fileType", "contentType", "fileSize", "storageKey", created)
+        SELECT ${runId}::int, v.*, ${new Date().toISOString()}::timestamp FROM unnest(${col('name')}::text[], ${col('fileType')}::text[], ${col('contentType')}::text[],
+          ${files.map((f) => String(f.fileSize))}::bigint[], ${col('storageKey')}::text[]) AS v`;
     },
 
     /** Status and recorded file keys of these Runs (those that exist). */
@@ -318,7 +389,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     findAgentWithDefinition(agentId: number) {
       return db.agent.findUnique({
         where: { id: agentId },
-        include: { versions: { orderBy: { version: 'desc' }, take: 1 }, space: true },
+        include: { versions: { orderBy: { version: 'desc' }, take: 1 } },
       });
     },
 

@@ -111,8 +111,18 @@ export function nextStatus(from: number, event: RunEvent): RunStatusValue {
   throw new InvalidTransitionError(from, event.type);
 }
 
+// By event type (the allowed statuses do not depend on an event's figures): every status change asks,
+// and working it out throws an InvalidTransitionError for most statuses.
+const allowing = new Map<RunEvent['type'], RunStatusValue[]>();
+
 /** The statuses from which `event` is allowed (for conditional updates in SQL). */
 export function statusesAllowing(event: RunEvent): RunStatusValue[] {
+  let allowed = allowing.get(event.type);
+  if (!allowed) allowing.set(event.type, (allowed = computeAllowing(event)));
+  return allowed;
+}
+
+function computeAllowing(event: RunEvent): RunStatusValue[] {
   return (Object.values(RunStatus) as RunStatusValue[]).filter((s) => {
     try {
       nextStatus(s, event);

@@ -17,12 +17,12 @@ export function createSettlementRepository(db: Db) {
      * concurrent claims of one Run are serialized and only the first one wins.
      */
     async claim(tx: SettlementTx, runId: number, at: Date): Promise<RunRow | null> {
-      const res = await tx.run.updateMany({
+      // One statement (UPDATE ... RETURNING): the claim and the row the steps read.
+      const rows = await tx.run.updateManyAndReturn({
         where: { id: runId, settledAt: null, status: { in: [...TERMINAL_STATUSES] } },
         data: { settledAt: at },
       });
-      if (res.count !== 1) return null;
-      return tx.run.findUniqueOrThrow({ where: { id: runId } });
+      return rows[0] ?? null;
     },
 
     /** Terminal Runs not settled yet (their settlement failed or their process died first). */
