@@ -70,6 +70,8 @@ describe('the API with a dependency down', () => {
       const ready = await fetch(`${base}/health/ready`);
       expect(ready.status).toBe(503);
       expect(((await ready.json()) as any).checks).toMatchObject({ postgres: 'down', redis: 'ok' });
+      // Log lines are written in batches (at most 200 ms late), so the line is waited for.
+      await waitFor(async () => count(srv.output(), 'PostgreSQL is unreachable') >= 1, 10_000);
       expect(count(srv.output(), 'PostgreSQL is unreachable')).toBe(1);
 
       await pgProxy.up();
