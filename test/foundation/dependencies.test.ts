@@ -67,6 +67,10 @@ describe('the API with a dependency down', () => {
 
       await pgProxy.down();
       for (let i = 0; i < 3; i++) await expectUnavailable(await get('/api/v1/users'));
+      // The per-request reads that bypass Prisma (Db.$rows) answer the same.
+      await expectUnavailable(await get('/api/v1/agent/1'));
+      await expectUnavailable(await get('/api/v1/agent/1/run/1/status'));
+      await expectUnavailable(await get('/api/v1/agent/all?pageIndex=1&recordsPerPage=10'));
       const ready = await fetch(`${base}/health/ready`);
       expect(ready.status).toBe(503);
       expect(((await ready.json()) as any).checks).toMatchObject({ postgres: 'down', redis: 'ok' });
