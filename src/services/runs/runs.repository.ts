@@ -1,5 +1,6 @@
 // All Prisma access of the runs domain. Status changes are conditional updates (the row moves only
-// from a status the event allows), done in one transaction with the Agent's denormalised status.
+// from a status the event allows), each ONE statement that also updates the Agent's denormalised
+// status (touchAgentSql: only the Agent's latest Run decides it).
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ACTIVE_STATUSES, isTerminal, nextStatus, RunStatus, statusesAllowing, type RunEvent, type RunStatusValue } from './status-machine.js';
@@ -71,6 +72,11 @@ function touchAgentSql(from: string, at: Date): Prisma.Sql {
     FROM ${f} WHERE a.id = ${f}."agentId" AND (a."lastRunId" IS NULL OR a."lastRunId" <= ${f}.id)`;
 }
 
+/** A CTE `run` holding a Run's id, Agent and status, for touchAgentSql('run', ...). */
+function runValuesSql(run: { id: number; agentId: number; status: number }): Prisma.Sql {
+  return Prisma.sql`run AS (SELECT ${run.id}::int AS id, ${run.agentId}::int AS "agentId", ${run.status}::int AS status)`;
+}
+
 export class ActiveRunExistsError extends Error {}
 
 /** The Runs of an organization a caller may list (GET /api/v1/runs). */
@@ -133,12 +139,9 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     return run;
   }
 
+  /** The Agent's denormalised status after `run` was created (the same rule as every status change). */
   async function touchAgent(tx: Tx, run: { id: number; agentId: number; status: number }, at: Date) {
-    // Only the Agent's latest Run decides its status.
-    await tx.agent.updateMany({
-      where: { id: run.agentId, OR: [{ lastRunId: null }, { lastRunId: { lte: run.id } }] },
-      data: { status: run.status, lastRunId: run.id, lastActivity: at },
-    });
+    await tx.$executeRaw`WITH ${runValuesSql(run)} ${touchAgentSql('run', at)}`;
   }
 
   return {
@@ -168,7 +171,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         if (status === 4 && opts.enqueue) {
           // The Agent's status and the creation lock in one statement.
           await tx.$executeRaw`
-            WITH run AS (SELECT ${run.id}::int AS id, ${run.agentId}::int AS "agentId", ${run.status}::int AS status), agent AS (${touchAgentSql('run', at)})
+            WITH ${runValuesSql(run)}, agent AS (${touchAgentSql('run', at)})
             SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${run.id}::int)`;
           await opts.enqueue(run);
         } else await touchAgent(tx, run, at);
