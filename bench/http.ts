@@ -10,7 +10,6 @@
 // pairs for the service, space-separated).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -19,7 +18,8 @@ import { runSeed } from '../src/services/agents/seed.js';
 import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { manualRunInput } from '../test/helpers/run-input.js';
-import { createBenchEnvironment, fmt, note, onCleanup, print, table } from './helpers.js';
+import { freePort } from '../test/helpers/process.js';
+import { createBenchEnvironment, fmt, note, onCleanup, print, processCpuMs, table } from './helpers.js';
 
 interface Served {
   port: number;
@@ -57,21 +57,6 @@ async function serve(label: string, args: string[], env: Record<string, string>)
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 interface DbCounters {
   xacts: number;
   scans: number;
@@ -101,9 +86,9 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
   await autocannon({ url, headers, connections, duration: 2 });
   await new Promise((r) => setTimeout(r, 10_500)); // the warm-up's statistics reported (below)
   const before = await stats();
-  const cpuBefore = cpuMs(pid);
+  const cpuBefore = processCpuMs(pid).own;
   const r = await autocannon({ url, headers, connections, duration: seconds });
-  const cpuAfter = cpuMs(pid);
+  const cpuAfter = processCpuMs(pid).own;
   // Let backends report their statistics: a busy backend reports at most once a second, an idle one
   // after 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL), so the last second of a run is only counted then
   // (and would otherwise land in the next endpoint's figures).

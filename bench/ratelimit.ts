@@ -3,12 +3,11 @@
 // budget so high it never refuses, so every request runs the Redis script) and one with it off
 // (RATE_LIMIT_ENABLED=false), measured in alternating rounds so drifting machine load hits both.
 // Run alone with `npx tsx bench/ratelimit.ts`.
-import net from 'node:net';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { createPrisma } from '../src/db/prisma.js';
 import { runSeed } from '../src/services/agents/seed.js';
-import { startNode, waitFor } from '../test/helpers/process.js';
+import { freePort, startNode, waitFor } from '../test/helpers/process.js';
 import { createBenchEnvironment, fmt, installSignalCleanup, machineSummary, median, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';
 
 interface Round {
@@ -21,14 +20,6 @@ interface Round {
   non2xx: number;
   /** CPU time of the API process per request: robust where other work shares the machine. */
   cpuUsPerRequest: number;
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 async function startServer(env: Record<string, string>, label: string): Promise<{ base: string; pid: number }> {

@@ -1,11 +1,10 @@
 // Dependencies down, as an operator sees it: PostgreSQL or Redis lost and regained under a running
 // API and worker (through TCP forwarders the test takes down), an unmigrated database, and SIGTERM
 // while a dependency is away.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearRedisPrefix, testConfig } from '../helpers/app.js';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js';
-import { runNode, startNode, waitFor } from '../helpers/process.js';
+import { freePort, runNode, startNode, waitFor } from '../helpers/process.js';
 import { hostPort, startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 let env: Record<string, string>;
@@ -31,16 +30,6 @@ afterAll(async () => {
   await clearRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
   await database?.drop();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 

@@ -1,22 +1,11 @@
 // What an operator reads: one log line per request (route template, status, duration, request id),
 // none for Swagger UI's files, and the worker's line for each Run's start and end.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '../helpers/app.js';
-import { runNode, startNode, waitFor } from '../helpers/process.js';
+import { freePort, runNode, startNode, waitFor } from '../helpers/process.js';
 import { catalogDefinition, createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
 const h = useRunEnvironment();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const jsonLines = (text: string) =>
   text

@@ -1,10 +1,9 @@
 // The operator's view: CLI commands, configuration errors, and the server and worker processes
 // starting and shutting down gracefully on SIGTERM.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js';
 import { clearRedisPrefix, testConfig } from '../helpers/app.js';
-import { runNode, startNode, waitFor } from '../helpers/process.js';
+import { freePort, runNode, startNode, waitFor } from '../helpers/process.js';
 
 let env: Record<string, string>;
 let database: TestDatabase;
@@ -20,16 +19,6 @@ afterAll(async () => {
   await database?.drop();
   await empty?.drop();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('cli', () => {
   it('migrate applies the migrations to an empty database, then finds nothing to do', async () => {

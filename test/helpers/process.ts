@@ -1,4 +1,5 @@
 // Runs the project's entry points as real processes (the way operators run them).
+import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export const TSX = ['--import', 'tsx'];
@@ -42,4 +43,16 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a process that must be told its port). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

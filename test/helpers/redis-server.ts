@@ -1,18 +1,7 @@
 // A private redis-server for outage drills: stopped and restarted (without its data) by the test,
 // never the shared one.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './process.js';
 
 export interface PrivateRedis {
   url: string;
