@@ -226,16 +226,18 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
  * CPU time of a process (Linux /proc): its own, and that of its children it has already reaped
  * (the per-Run children of a worker). NaN where /proc is not available.
  */
-export function processCpuMs(pid: number | 'self'): { own: number; children: number } {
+export function processCpuMs(pid: number | 'self'): { own: number; user: number; system: number; children: number } {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may contain spaces.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const tick = 1000 / CLOCK_TICKS_PER_SECOND;
     // utime, stime, cutime, cstime are fields 14-17 of the stat line: 11-14 counted after the name.
-    return { own: (Number(f[11]) + Number(f[12])) * tick, children: (Number(f[13]) + Number(f[14])) * tick };
+    const user = Number(f[11]) * tick;
+    const system = Number(f[12]) * tick;
+    return { own: user + system, user, system, children: (Number(f[13]) + Number(f[14])) * tick };
   } catch {
-    return { own: NaN, children: NaN };
+    return { own: NaN, user: NaN, system: NaN, children: NaN };
   }
 }
 

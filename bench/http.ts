@@ -79,6 +79,8 @@ interface Measured {
   xactsPerReq: number;
   scansPerReq: number;
   cpuUsPerReq: number;
+  /** Share of that CPU spent in the kernel (socket writes and reads on this loopback). */
+  systemShare: number;
 }
 
 async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: () => Promise<DbCounters>, pid: number): Promise<Measured> {
@@ -86,9 +88,9 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
   await autocannon({ url, headers, connections, duration: 2 });
   await new Promise((r) => setTimeout(r, 10_500)); // the warm-up's statistics reported (below)
   const before = await stats();
-  const cpuBefore = processCpuMs(pid).own;
+  const cpuBefore = processCpuMs(pid);
   const r = await autocannon({ url, headers, connections, duration: seconds });
-  const cpuAfter = processCpuMs(pid).own;
+  const cpuAfter = processCpuMs(pid);
   // Let backends report their statistics: a busy backend reports at most once a second, an idle one
   // after 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL), so the last second of a run is only counted then
   // (and would otherwise land in the next endpoint's figures).
@@ -103,7 +105,8 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
     non2xx: r.non2xx,
     xactsPerReq: (after.xacts - before.xacts) / Math.max(1, requests),
     scansPerReq: (after.scans - before.scans) / Math.max(1, requests),
-    cpuUsPerReq: ((cpuAfter - cpuBefore) * 1000) / Math.max(1, requests),
+    cpuUsPerReq: ((cpuAfter.own - cpuBefore.own) * 1000) / Math.max(1, requests),
+    systemShare: (cpuAfter.system - cpuBefore.system) / Math.max(1e-9, cpuAfter.own - cpuBefore.own),
   };
 }
 
@@ -124,8 +127,8 @@ export async function benchHttp(): Promise<unknown> {
   const agent = await db.agent.findFirstOrThrow({ where: { organizationId: org.organizationId }, orderBy: { id: 'asc' } });
   const run = await createRunsRepository(db).createRun(manualRunInput(org.organizationId, agent.id, { agentVersion: agent.version, startedBy: 'bench', startedByUserId: org.userId }), new Date());
 
-  const bare = await serve('bare server', [path.resolve('bench/bare-server.mjs')], { ...bench.env, PORT: '0', BENCH_ORG_ID: String(org.organizationId) });
   const nodeArgs = (process.env.BENCH_HTTP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const bare = await serve('bare server', [...nodeArgs, path.resolve('bench/bare-server.mjs')], { ...bench.env, PORT: '0', BENCH_ORG_ID: String(org.organizationId) });
   const service = await serve('service', [...nodeArgs, path.join(dist, 'server.js')], {
     ...bench.env,
     PORT: String(await freePort()),
@@ -164,13 +167,13 @@ export async function benchHttp(): Promise<unknown> {
       note(`${e.label}: service, ${scheme}`);
       const s = await measure(`http://127.0.0.1:${service.port}${e.path}`, { authorization: header }, seconds, connections, stats, service.pid);
       if (s.non2xx > 0) throw new Error(`${e.label} (${scheme}): ${s.non2xx} non-2xx answers`);
-      rows.push([e.label, scheme, fmt(b.rps, 0), fmt(s.rps, 0), `${fmt((s.rps / b.rps) * 100, 0)}%`, fmt(b.p50, 0), fmt(s.p50, 0), fmt(b.p99, 0), fmt(s.p99, 0), fmt(b.xactsPerReq, 2), fmt(s.xactsPerReq, 2), fmt(b.scansPerReq, 2), fmt(s.scansPerReq, 2), fmt(b.cpuUsPerReq, 0), fmt(s.cpuUsPerReq, 0)]);
+      rows.push([e.label, scheme, fmt(b.rps, 0), fmt(s.rps, 0), `${fmt((s.rps / b.rps) * 100, 0)}%`, fmt(b.p50, 0), fmt(s.p50, 0), fmt(b.p99, 0), fmt(s.p99, 0), fmt(b.xactsPerReq, 2), fmt(s.xactsPerReq, 2), fmt(b.scansPerReq, 2), fmt(s.scansPerReq, 2), fmt(b.cpuUsPerReq, 0), fmt(s.cpuUsPerReq, 0), `${fmt(b.systemShare * 100, 0)}% / ${fmt(s.systemShare * 100, 0)}%`]);
     }
   }
   print(
     table(
       `HTTP: compiled service vs bare single-query Fastify route (${connections} connections, ${seconds} s each, ${agents} agents)`,
-      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req', 'bare CPU µs/req', 'svc CPU µs/req'],
+      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req', 'bare CPU µs/req', 'svc CPU µs/req', 'kernel share of CPU, bare / svc'],
       rows,
     ),
   );
