@@ -5,7 +5,9 @@
 // `$rows` runs one read statement straight on the same pg pool, for the hottest reads (one per API
 // request): Prisma's query machinery costs about 100-150 µs of CPU per statement, more than the
 // statement itself (docs/benchmarks.md, "HTTP hot paths"). Its rows have Prisma's types (timestamps
-// as UTC Dates, int8 as BigInt, numeric as Decimal, json parsed); a test holds it to that.
+// as UTC Dates, int8 as BigInt, numeric as Decimal, json parsed); a test holds it to that. The
+// single-row reads every request makes are named prepared statements: PostgreSQL parses and plans
+// them once per connection instead of once per request.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -13,8 +15,12 @@ import { ConflictError } from '../lib/errors.js';
 import { DatabaseUnreachableError, isPgConnectionFailure } from './failures.js';
 
 export type Db = PrismaClient & {
-  /** One read statement on the pool, bypassing Prisma (hot paths only; writes go through Prisma). */
-  $rows<T>(query: Prisma.Sql): Promise<T[]>;
+  /**
+   * One read statement on the pool, bypassing Prisma (hot paths only; writes go through Prisma).
+   * `prepared` names a statement whose text never changes (a lookup by key, whose plan does not
+   * depend on the values), prepared once per connection.
+   */
+  $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]>;
 };
 export type { Prisma } from '../generated/prisma/client.js';
 
@@ -22,14 +28,20 @@ export type { Prisma } from '../generated/prisma/client.js';
 const OID_TIMESTAMP = 1114;
 const OID_INT8 = 20;
 const OID_NUMERIC = 1700;
+const parseTimestamp = (v: string) => new Date(`${v.replace(' ', 'T')}Z`);
+const parseInt8 = (v: string) => BigInt(v);
+const parseNumeric = (v: string) => new Prisma.Decimal(v);
 const PRISMA_TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === OID_TIMESTAMP) return (v: string) => new Date(`${v.replace(' ', 'T')}Z`);
-    if (oid === OID_INT8) return (v: string) => BigInt(v);
-    if (oid === OID_NUMERIC) return (v: string) => new Prisma.Decimal(v);
+    if (oid === OID_TIMESTAMP) return parseTimestamp;
+    if (oid === OID_INT8) return parseInt8;
+    if (oid === OID_NUMERIC) return parseNumeric;
     return pg.types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
+
+/** PostgreSQL's "cached plan must not change result type": a prepared `*` after a migration. */
+const FEATURE_NOT_SUPPORTED = '0A000';
 
 /** What a duplicate means to the caller, per model whose unique keys a request can collide with. */
 const DUPLICATE_MESSAGES: Record<string, string> = {
@@ -68,12 +80,21 @@ export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): 
   // Under a burst, a transaction waits for a free connection rather than failing after Prisma's
   // default 2 s; past this it fails and the API answers 503 with Retry-After.
   const client = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  // Prepared statement names in use: a name whose plan went stale (the table changed shape under a
+  // running instance) is replaced by a new one, prepared afresh on each connection.
+  const preparedNames = new Map<string, string>();
+  let renamed = 0;
   const translated = client.$extends({
     client: {
-      async $rows<T>(query: Prisma.Sql): Promise<T[]> {
+      async $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]> {
+        const name = opts?.prepared && (preparedNames.get(opts.prepared) ?? opts.prepared);
         try {
-          return (await pool.query({ text: query.text, values: query.values, types: PRISMA_TYPES })).rows as T[];
+          return (await pool.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES })).rows as T[];
         } catch (err) {
+          if (name && (err as { code?: unknown }).code === FEATURE_NOT_SUPPORTED) {
+            preparedNames.set(opts.prepared!, `${opts.prepared}-${++renamed}`);
+            return translated.$rows<T>(query, opts);
+          }
           throw isPgConnectionFailure(err) ? new DatabaseUnreachableError(err) : err;
         }
       },

@@ -20,6 +20,15 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
+/** Polls a condition (an event, not a timing): true within 5 s or the test fails. */
+async function waitUntil(condition: () => boolean | Promise<boolean>) {
+  const deadline = Date.now() + 5000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 async function token(email = admin.email, pw = password) {
   const res = await ctx.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: email, password: pw } });
   expect(res.statusCode, res.body).toBe(200);
@@ -70,6 +79,37 @@ describe('API keys', () => {
       expect(row.revokedAt).not.toBeNull();
       expect(JSON.stringify(listed.json())).not.toContain(key);
     } finally {
+      await other.close();
+    }
+  });
+
+  it('a request served from the cache while the key is revoked elsewhere is answered 401, not from the stale cache', async () => {
+    const created = await ctx.app.inject({ method: 'POST', url: `/api/v1/users/${admin.userId}/api-keys`, headers: auth(admin.apiKey), payload: { description: 'race' } });
+    const { key, id } = created.json();
+    const other = await buildApp(ctx.config, { logger: false });
+    await other.ready();
+    const { default: pg } = await import('pg');
+    const locker = new pg.Client({ connectionString: ctx.config.databaseUrl });
+    await locker.connect();
+    try {
+      expect((await other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) })).statusCode).toBe(200);
+      const before = other.identity.epoch.current();
+      // Hold the request inside its database read: it was admitted from the cache before the
+      // revocation, and its response is only sent after the replaced epoch has arrived.
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE "User" IN ACCESS EXCLUSIVE MODE');
+      const pending = other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) });
+      const waiting = "SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+      await waitUntil(() => locker.query(waiting).then((r) => Number(r.rows[0].n) > 0));
+      // Revoked on this instance (the User table is locked; the key row is not).
+      await ctx.db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+      await ctx.app.identity.epoch.bump();
+      await waitUntil(() => other.identity.epoch.current() !== before);
+      await locker.query('COMMIT');
+      expectProblem(await pending, 401, 'UNAUTHENTICATED');
+      expectProblem(await other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }), 401, 'UNAUTHENTICATED');
+    } finally {
+      await locker.end();
       await other.close();
     }
   });

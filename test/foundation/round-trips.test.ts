@@ -1,7 +1,8 @@
-// The hot reads cost one database statement each once the caller's credential is cached: the
-// credential comes from the per-instance cache (confirmed by the Redis epoch), and the resource is
-// read together with the caller's access to it. Counted at the PostgreSQL protocol (a proxy in front
-// of the database), so any extra query, however it is issued, fails the test.
+// The hot reads cost one database statement each, and no Redis command, once the caller's credential
+// is cached: the credential comes from the per-instance cache (trusted under the credentials epoch
+// the instance holds from its subscription), the rate-limit step from the budget's batch, and the
+// resource is read together with the caller's access to it. Counted at the PostgreSQL and Redis
+// protocols (proxies in front of both), so any extra query or command, however issued, fails the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
@@ -10,10 +11,11 @@ import { createRunsRepository } from '../../src/services/runs/runs.repository.js
 import { auth, bearer, createTestContext, type TestContext } from '../helpers/app.js';
 import { manualRunInput } from '../helpers/run-input.js';
 import { catalogDefinition } from '../helpers/runs.js';
-import { startStatementCounter, type StatementCounter } from '../helpers/statement-counter.js';
+import { startRedisCommandCounter, startStatementCounter, type StatementCounter } from '../helpers/statement-counter.js';
 
 let ctx: TestContext;
 let counter: StatementCounter;
+let redisCounter: StatementCounter;
 let app: FastifyInstance;
 let admin: Awaited<ReturnType<TestContext['bootstrap']>>;
 let memberKey: string;
@@ -30,7 +32,8 @@ beforeAll(async () => {
   ctx = await createTestContext();
   admin = await ctx.bootstrap({ password: 'correct horse battery' });
   counter = await startStatementCounter(ctx.config.databaseUrl);
-  app = await buildApp({ ...ctx.config, databaseUrl: counter.url }, { logger: false });
+  redisCounter = await startRedisCommandCounter(ctx.config.redisUrl);
+  app = await buildApp({ ...ctx.config, databaseUrl: counter.url, redisUrl: redisCounter.url }, { logger: false });
   await app.ready();
   const definition = catalogDefinition('http://127.0.0.1:9');
   const created = await call('POST', '/api/v1/agent', auth(admin.apiKey), { name: 'Counted', spaceId: admin.spaceId, definition });
@@ -48,15 +51,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await counter?.close();
+  await redisCounter?.close();
   await ctx?.close();
 });
 
-/** Statements a request costs once its credential is cached (the first request caches it). */
+/**
+ * Statements a request costs once its credential is cached and its budget has a batch (the first
+ * requests cache the one and take the other). It must send no Redis command at all.
+ */
 async function statementsOf(url: string, headers: Record<string, string>, expectStatus = 200) {
-  expect((await call('GET', url, headers)).statusCode).toBe(expectStatus);
+  // Batches double (1, 2, 4, 8): after 8 requests the budget holds a batch with slots left.
+  for (let i = 0; i < 8; i++) expect((await call('GET', url, headers)).statusCode).toBe(expectStatus);
   const before = counter.count();
+  const redisBefore = redisCounter.count();
   const res = await call('GET', url, headers);
   expect(res.statusCode, res.body).toBe(expectStatus);
+  expect(redisCounter.count() - redisBefore, 'Redis commands').toBe(0);
   return counter.count() - before;
 }
 
@@ -84,6 +94,19 @@ describe('one database statement per authenticated read', () => {
 });
 
 describe('Db.$rows (statements run on the pool, bypassing Prisma)', () => {
+  it('a prepared read whose table changed shape under the running instance is prepared again, not failed', async () => {
+    const url = `/api/v1/agent/${agentId}/run/${runId}/status`;
+    expect((await call('GET', url, auth(admin.apiKey))).statusCode).toBe(200);
+    // "cached plan must not change result type" on every pooled connection that prepared it.
+    await ctx.db.$executeRawUnsafe('ALTER TABLE "Run" ADD COLUMN "shapeProbe" integer');
+    try {
+      for (let i = 0; i < 30; i++) expect((await call('GET', url, auth(admin.apiKey))).statusCode).toBe(200);
+    } finally {
+      await ctx.db.$executeRawUnsafe('ALTER TABLE "Run" DROP COLUMN "shapeProbe"');
+    }
+    for (let i = 0; i < 30; i++) expect((await call('GET', url, auth(admin.apiKey))).statusCode).toBe(200);
+  });
+
   it('returns the values Prisma returns: UTC timestamps, int8 as BigInt, numeric as Decimal, json parsed, nulls', async () => {
     await ctx.db.run.update({ where: { id: runId }, data: { traffic: 12_345_678_901n, evidence: { statuses: { '200': 3 } }, startTime: new Date('2026-03-29T01:30:00.123Z') } });
     const [raw] = await ctx.db.$rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM "Run" WHERE "id" = ${runId}`);

@@ -1,5 +1,6 @@
-// A proxy in front of PostgreSQL that counts the statements its clients send (protocol messages
-// Execute 'E' and simple Query 'Q'): how many database round trips a request or a Run costs.
+// Proxies that count what clients send: in front of PostgreSQL the statements (protocol messages
+// Execute 'E' and simple Query 'Q'), in front of Redis the commands: how many round trips a request
+// or a Run costs.
 import net from 'node:net';
 
 export interface StatementCounter {
@@ -10,15 +11,11 @@ export interface StatementCounter {
 }
 
 export async function startStatementCounter(databaseUrl: string): Promise<StatementCounter> {
-  const target = new URL(databaseUrl);
   let statements = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
+  return startCountingProxy(databaseUrl, 5432, () => {
     let buf = Buffer.alloc(0);
     let started = false;
-    client.on('data', (chunk) => {
+    return (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
       for (;;) {
         if (!started) {
@@ -37,6 +34,53 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
         if (type === 'E' || type === 'Q') statements++;
         buf = buf.subarray(len + 1);
       }
+    };
+  }, () => statements);
+}
+
+/** Counts the commands Redis clients send (RESP arrays), whatever connection sends them. */
+export async function startRedisCommandCounter(redisUrl: string): Promise<StatementCounter> {
+  let commands = 0;
+  return startCountingProxy(redisUrl, 6379, () => {
+    let buf = '';
+    return (chunk: Buffer) => {
+      buf += chunk.toString('latin1');
+      // Commands are arrays of bulk strings: *<n>\r\n then n times $<len>\r\n<bytes>\r\n.
+      for (;;) {
+        const head = /^\*(\d+)\r\n/.exec(buf);
+        if (!head) break;
+        let at = head[0].length;
+        let whole = true;
+        for (let i = 0; i < Number(head[1]); i++) {
+          const bulk = /^\$(\d+)\r\n/.exec(buf.slice(at, at + 24));
+          if (!bulk || buf.length < at + bulk[0].length + Number(bulk[1]) + 2) {
+            whole = false;
+            break;
+          }
+          at += bulk[0].length + Number(bulk[1]) + 2;
+        }
+        if (!whole) break;
+        commands++;
+        buf = buf.slice(at);
+      }
+    };
+  }, () => commands);
+}
+
+async function startCountingProxy(
+  serviceUrl: string,
+  defaultPort: number,
+  newParser: () => (chunk: Buffer) => void,
+  count: () => number,
+): Promise<StatementCounter> {
+  const target = new URL(serviceUrl);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || defaultPort), target.hostname);
+    sockets.add(client).add(upstream);
+    const parse = newParser();
+    client.on('data', (chunk) => {
+      parse(chunk);
       upstream.write(chunk);
     });
     upstream.pipe(client);
@@ -52,12 +96,12 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
     upstream.on('close', end);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = new URL(databaseUrl);
+  const url = new URL(serviceUrl);
   url.hostname = '127.0.0.1';
   url.port = String((server.address() as net.AddressInfo).port);
   return {
     url: url.toString(),
-    count: () => statements,
+    count,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -115,6 +115,77 @@ describe('Redis store', () => {
   });
 });
 
+describe('batches of slots (limiter over the Redis store)', () => {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis = new Redis(url);
+  const prefix = `cxs-test-${crypto.randomBytes(4).toString('hex')}`;
+  afterAll(async () => {
+    await clearRedisPrefix(url, prefix);
+    redis.disconnect();
+  });
+  const quiet = { warn: () => {}, info: () => {} };
+  const grants = (bucket: string) => redis.zcard(`${prefix}:rl:{${bucket}}:grants`);
+
+  /** A limiter over a Redis store that counts its steps, with an injected monotonic clock. */
+  function limiterWithSteps() {
+    const store = createRedisStore(redis, { prefix, leaseMs: 5000 });
+    let steps = 0;
+    const counted: LimiterStore = { ...store, take: (...args) => ((steps += 1), store.take(...args)) };
+    let t = 0;
+    const limiter = createRateLimiter({ shared: counted, sharedReady: () => true, local: createMemoryStore(fakeClock()), clock: fakeClock(), log: quiet, monotonicMs: () => t });
+    return { limiter, steps: () => steps, advance: (ms: number) => (t += ms) };
+  }
+
+  it('serves a budget in steady use from batches: few Redis steps, remaining counted down one by one', async () => {
+    const { limiter, steps } = limiterWithSteps();
+    const p = { max: 100_000, windowMs: 60_000, queue: 10 };
+    const remaining = [];
+    for (let i = 0; i < 300; i++) remaining.push((await limiter.acquire('steady', p)).remaining);
+    expect(remaining).toEqual(Array.from({ length: 300 }, (_, i) => 100_000 - 1 - i));
+    // 1 + 2 + 4 + ... + 128 = 255, then one batch of 256: 9 steps for 300 requests.
+    expect(steps()).toBe(9);
+  });
+
+  it('never grants more than the budget across instances; unused slots are given back when the hold ends', async () => {
+    const a = limiterWithSteps();
+    const b = limiterWithSteps();
+    const p = { max: 200, windowMs: 60_000, queue: 0 };
+    let granted = 0;
+    let refused = 0;
+    for (let i = 0; i < 300; i++) {
+      for (const { limiter } of [a, b]) {
+        try {
+          await limiter.acquire('shared', p);
+          granted++;
+        } catch (err) {
+          expect(err).toBeInstanceOf(RateLimitedError);
+          refused++;
+        }
+      }
+    }
+    expect(granted).toBeLessThanOrEqual(200);
+    expect(granted + refused).toBe(600);
+    // Both instances stop asking; once their holds end, what they did not hand out is given back.
+    a.advance(1001);
+    b.advance(1001);
+    await a.limiter.acquire('shared', p).catch(() => undefined);
+    await b.limiter.acquire('shared', p).catch(() => undefined);
+    const deadline = Date.now() + 5000;
+    while ((await grants('shared')) > granted + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(await grants('shared')).toBeLessThanOrEqual(granted + 2);
+  });
+
+  it('takes no batch for a small budget or a short window, nor while requests wait', async () => {
+    const { limiter, steps } = limiterWithSteps();
+    for (let i = 0; i < 3; i++) await limiter.acquire('small', { max: 3, windowMs: 60_000, queue: 0 });
+    expect(steps()).toBe(3);
+    await expect(limiter.acquire('small', { max: 3, windowMs: 60_000, queue: 0 })).rejects.toBeInstanceOf(RateLimitedError);
+    const short = limiterWithSteps();
+    for (let i = 0; i < 20; i++) await short.limiter.acquire('short', { max: 1000, windowMs: 5000, queue: 0 });
+    expect(short.steps()).toBe(20);
+  });
+});
+
 describe('limiter fallback', () => {
   it('uses memory while the shared store fails, and logs each change of state once', async () => {
     const clock = fakeClock();

@@ -25,14 +25,19 @@ export default fp(async function httpPlugin(app: FastifyInstance, opts: { config
   app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'string' }, parseJson);
   app.addContentTypeParser(/^application\/[\w.+-]+\+json(\s*;.*)?$/, { parseAs: 'string' }, parseJson);
 
-  app.addHook('onRequest', async (request, reply) => {
+  const limitMax = String(config.rateLimit.max);
+  const limitWindow = String(config.rateLimit.windowSeconds);
+  // Hooks in callback style: no promise per request for work that never waits.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    reply.header('X-RateLimit-Limit', String(config.rateLimit.max));
-    reply.header('X-RateLimit-Window-Seconds', String(config.rateLimit.windowSeconds));
+    reply.header('X-RateLimit-Limit', limitMax);
+    reply.header('X-RateLimit-Window-Seconds', limitWindow);
+    done();
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const schema = request.routeOptions.schema?.body as (Parameters<typeof normalizeValue>[1] & { required?: string[] }) | undefined;
+    if (!schema) return done();
     // A body whose every property is optional may be left out entirely.
     if (schema && (request.body === undefined || request.body === null) && schema.type === 'object' && !schema.required?.length) {
       request.body = {};
@@ -40,5 +45,6 @@ export default fp(async function httpPlugin(app: FastifyInstance, opts: { config
     if (schema && request.body !== undefined && request.body !== null) {
       request.body = normalizeValue(request.body, schema, (ref) => app.getSchema(ref.replace(/#.*$/, '')) as never);
     }
+    done();
   });
 });

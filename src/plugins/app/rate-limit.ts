@@ -5,8 +5,7 @@
 //
 // Registered before the auth plugin: a request without credentials (or to a public route) is limited
 // by IP in onRequest, before anything else runs; a request with credentials is limited by its key or
-// user as soon as the auth hook knows whose budget it is (its Redis step then shares one round trip
-// with the credentials epoch), else in preParsing once auth has resolved it, before the body is read.
+// user by the auth hook, as soon as it knows whose budget it is, before the body is read.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../lib/crypto.js';
@@ -17,19 +16,14 @@ import { bucketFor, createMemoryStore, isExempt, type BudgetOwner, type LimitPol
 import { requiresCredentials } from './auth.js';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** The request's rate-limit step is done (taken by the auth hook, see plugins/app/auth.ts). */
-    rateLimitTaken: boolean;
-  }
   interface FastifyInstance {
     rateLimit: {
       limiter: RateLimiter;
       /**
-       * Takes the budget of `owner` for the request (per-key and per-user limits are on). The
-       * auth hook calls it as soon as it knows whose budget it is, so that the Redis step shares a
-       * round trip with the credentials check; `signal` gives the place in line back.
+       * Takes the budget of `owner` for the request: undefined when done at once (limits off, or a
+       * slot of the budget's current batch), else a promise (a Redis step, perhaps a wait in line).
        */
-      takeFor: ((request: FastifyRequest, reply: FastifyReply, owner: BudgetOwner, signal?: AbortSignal) => Promise<void>) | null;
+      take(request: FastifyRequest, reply: FastifyReply, owner: BudgetOwner): Promise<void> | undefined;
       /** Takes one /oauth/token attempt from the client IP's and (password grant) the username's budgets. */
       guardTokenRequest(ip: string, username: string | undefined): Promise<void>;
     };
@@ -62,10 +56,16 @@ export default fp(
       log: app.log,
     });
 
-    async function limit(reply: FastifyReply, bucket: string, signal?: AbortSignal): Promise<void> {
+    function limit(reply: FastifyReply, bucket: string): Promise<void> | undefined {
+      const served = limiter.tryAcquire(bucket);
+      if (!served) return limitShared(reply, bucket);
+      reply.header('X-RateLimit-Remaining', String(served.remaining));
+      return undefined;
+    }
+
+    async function limitShared(reply: FastifyReply, bucket: string): Promise<void> {
       const res = reply.raw;
       const gone = new AbortController();
-      signal?.addEventListener('abort', () => gone.abort(), { once: true });
       // A response closed before it finished: the client went away, so its place in line is freed.
       const onClose = () => {
         if (!res.writableFinished) gone.abort();
@@ -82,15 +82,10 @@ export default fp(
       }
     }
 
-    app.decorateRequest('rateLimitTaken', false);
     app.decorate('rateLimit', {
       limiter,
-      takeFor: config.rateLimit.enabled
-        ? async (request: FastifyRequest, reply: FastifyReply, owner: BudgetOwner, signal?: AbortSignal) => {
-            request.rateLimitTaken = true;
-            await limit(reply, bucketFor(owner, request.ip), signal);
-          }
-        : null,
+      take: (request: FastifyRequest, reply: FastifyReply, owner: BudgetOwner) =>
+        config.rateLimit.enabled ? limit(reply, bucketFor(owner, request.ip)) : undefined,
       async guardTokenRequest(ip: string, username: string | undefined) {
         await limiter.acquire(`login-ip:${ip}`, loginPolicy);
         // Digest: usernames are e-mail addresses and do not belong in Redis key names.
@@ -99,15 +94,13 @@ export default fp(
     });
     if (!config.rateLimit.enabled) return;
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (isExempt(request.url.split('?')[0])) return;
-      if (requiresCredentials(request) && request.headers.authorization) return; // limited per key in preParsing
-      await limit(reply, bucketFor(null, request.ip));
-    });
-
-    app.addHook('preParsing', async (request, reply, payload) => {
-      if (request.principal && !request.rateLimitTaken) await limit(reply, bucketFor(request.principal, request.ip));
-      return payload;
+    app.addHook('onRequest', (request, reply, done) => {
+      // Limited per key or user by the auth hook.
+      if (requiresCredentials(request) && request.headers.authorization) return done();
+      if (isExempt(request.url.split('?')[0])) return done();
+      const limited = limit(reply, bucketFor(null, request.ip));
+      if (limited) limited.then(() => done(), done);
+      else done();
     });
   },
   { name: 'rate-limit' },

@@ -6,7 +6,8 @@ import fp from 'fastify-plugin';
 export default fp(async function requestLogPlugin(app: FastifyInstance) {
   // The one log line of a request: its route template (not the raw URL, which may carry ids or
   // query values), status, duration and request id. Swagger UI's own files are not logged.
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    done();
     const route = request.routeOptions.url;
     if (route?.startsWith('/swagger') && route !== '/swagger/v1/swagger.json') return;
     const fields = {

@@ -85,9 +85,12 @@ export default fp(async function swaggerPlugin(app: FastifyInstance, opts: { con
     },
   });
   // The UI's page loads its assets relatively (./static/...): serve it only at /swagger/.
-  app.addHook('onRequest', async (request, reply) => {
-    const [path, query] = request.url.split('?');
-    if (path === '/swagger') return reply.redirect(`/swagger/${query ? `?${query}` : ''}`, 301);
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.url;
+    if (url.length < 8 || (url.charCodeAt(1) | 32) !== 115 /* s */) return done();
+    const [path, query] = url.split('?');
+    if (path.toLowerCase() !== '/swagger') return done();
+    reply.redirect(`/swagger/${query ? `?${query}` : ''}`, 301);
   });
   await app.register(swaggerUi, { routePrefix: '/swagger', uiConfig: { url: '/swagger/v1/swagger.json' } as never });
   app.get('/swagger/v1/swagger.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());

@@ -19,7 +19,7 @@ export function createAccessRepository(db: Db) {
       const rows = await db.$rows<Space & { membershipRole: string | null }>(Prisma.sql`
         SELECT s.*, m."role" AS "membershipRole"
         FROM "Space" s LEFT JOIN "SpaceMembership" m ON m."spaceId" = s."id" AND m."userId" = ${userId}
-        WHERE s."id" = ${id}`);
+        WHERE s."id" = ${id}`, { prepared: 'space-with-access' });
       return rows[0] ?? null;
     },
     /** The Agent with its Space's default access and the user's membership role there. */
@@ -29,7 +29,7 @@ export function createAccessRepository(db: Db) {
         FROM "Agent" a
         JOIN "Space" s ON s."id" = a."spaceId"
         LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${userId}
-        WHERE a."id" = ${id}`);
+        WHERE a."id" = ${id}`, { prepared: 'agent-with-access' });
       return rows[0] ?? null;
     },
     /**
@@ -43,7 +43,7 @@ export function createAccessRepository(db: Db) {
         JOIN "Space" s ON s."id" = a."spaceId"
         LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${userId}
         LEFT JOIN "Run" r ON r."id" = ${runId} AND r."agentId" = a."id"
-        WHERE a."id" = ${agentId}`);
+        WHERE a."id" = ${agentId}`, { prepared: 'agent-run-with-access' });
       const row = rows[0];
       if (!row) return null;
       const { agentOrganizationId, isDefaultAccess, membershipRole, ...run } = row;

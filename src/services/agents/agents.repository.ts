@@ -231,7 +231,7 @@ export function createAgentsRepository(db: Db) {
         FROM (SELECT ${AGENT_COLUMNS} FROM "Agent" a WHERE a."id" = ${agentId}) a
         JOIN "Space" s ON s."id" = a."spaceId"
         LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${userId}
-        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`);
+        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`, { prepared: 'agent-row-with-access' });
       return rows[0] ?? null;
     },
 

@@ -99,24 +99,23 @@ export function createApiKeysService(deps: {
       await epoch.bump();
     },
 
-    /** Who the key belonged to when cached, unconfirmed: it names the key's rate-limit budget early. */
-    peek(key: string): Principal | undefined {
-      return cache.peek(sha256Hex(key))?.principal;
+    /**
+     * The key's principal from this instance's cache, without I/O, if it was cached under `stamp`
+     * (the current credentials epoch); undefined when the database must say. 401 once expired.
+     */
+    cached(key: string, stamp: EpochStamp | null): Principal | undefined {
+      const hit = cache.get(sha256Hex(key), stamp);
+      if (hit && hit.expiresAt <= clock.now()) throw new UnauthenticatedError();
+      return hit?.principal;
     },
 
     /**
-     * The key's principal; 401 when unknown, expired, revoked or its user inactive. `stamp` is the
-     * credentials epoch, read by the caller (in the same Redis round trip as its rate-limit step).
+     * The key's principal from the database (cached under `stamp`, read before this call); 401 when
+     * unknown, expired, revoked or its user inactive.
      */
-    async authenticate(key: string, stamp: Promise<EpochStamp | null> = epoch.current()): Promise<Principal> {
+    async authenticate(key: string, stamp: EpochStamp | null = epoch.current()): Promise<Principal> {
       const digest = sha256Hex(key);
       const now = clock.now();
-      const current = await stamp;
-      const hit = cache.get(digest, current);
-      if (hit) {
-        if (hit.expiresAt <= now) throw new UnauthenticatedError();
-        return hit.principal;
-      }
       if (!key.startsWith(API_KEY_PREFIX) || key.length < 20) throw new UnauthenticatedError();
       const row = await repo.findApiKeyByDigest(digest);
       if (!row || row.revokedAt || row.expiresAt <= now || !row.user.isActive) {
@@ -132,7 +131,7 @@ export function createApiKeysService(deps: {
         via: 'apikey',
         apiKeyId: row.id,
       };
-      cache.set(digest, { principal, expiresAt: row.expiresAt }, current);
+      cache.set(digest, { principal, expiresAt: row.expiresAt }, stamp);
       // lastUsedAt is informational; write it at most once a minute per key.
       const touched = lastTouched.get(row.id) ?? 0;
       if (Date.now() - touched > 60_000) {

@@ -160,6 +160,12 @@ export function createTokensService(deps: {
       return issue(row.user, row.familyId);
     },
 
+    /** The claims of a token this instance already verified, while it has not expired (no I/O). */
+    verified(token: string): AccessClaims | undefined {
+      const known = verifiedTokens.get(token);
+      return known && known.expiresAt > clock.now().getTime() ? known : undefined;
+    },
+
     /** Verifies an access token's signature, issuer, audience and lifetime; 401 otherwise. */
     async verify(token: string): Promise<AccessClaims> {
       const nowMs = clock.now().getTime();
@@ -207,12 +213,17 @@ export function createTokensService(deps: {
       return claims;
     },
 
-    /** The active user a verified token stands for; 401 when there is none. */
-    async principalFor(claims: AccessClaims, stamp: Promise<EpochStamp | null> = epoch.current()): Promise<Principal> {
+    /** The user of a token's claims from this instance's cache, if cached under `stamp` (no I/O). */
+    cachedPrincipal(claims: AccessClaims, stamp: EpochStamp | null): Principal | undefined {
+      return claims.userId !== undefined ? users.get(String(claims.userId), stamp) : undefined;
+    },
+
+    /**
+     * The active user a verified token stands for, from the database (cached under `stamp`, read
+     * before this call); 401 when there is none.
+     */
+    async principalFor(claims: AccessClaims, stamp: EpochStamp | null = epoch.current()): Promise<Principal> {
       const cacheKey = claims.userId !== undefined ? String(claims.userId) : null;
-      const current = await stamp;
-      const hit = cacheKey ? users.get(cacheKey, current) : undefined;
-      if (hit) return hit;
       let user;
       if (claims.external) {
         user = claims.external.sub ? await repo.findUserByExternalSubject(claims.external.sub) : null;
@@ -229,7 +240,7 @@ export function createTokensService(deps: {
         name: user.name,
         via: 'bearer',
       };
-      if (cacheKey) users.set(cacheKey, principal, current);
+      if (cacheKey) users.set(cacheKey, principal, stamp);
       return principal;
     },
   };

@@ -1,7 +1,15 @@
 // Takes budget for a request: served at once, after waiting its turn in line, or refused with
 // RateLimitedError (429 + Retry-After). Budgets live in Redis; while Redis is unreachable each
 // instance falls back to its own in-memory budgets, and says so once per change of state.
+//
+// A budget in steady use is not asked of Redis for every request: the instance takes a batch of
+// slots in one step and hands them out itself for a short hold time (at most a second). Redis holds
+// each batch slot for a whole window after the hold ends, so no window ever sees more than `max`
+// grants across all instances; slots not handed out are given back when the hold ends. The batch
+// doubles while requests keep coming (1, 2, 4 ... 256), is at most a quarter of the free budget,
+// and is only taken while nobody waits, so small budgets and waiting lines behave exactly as before.
 import crypto from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../lib/clock.js';
 import { RateLimitedError } from '../../lib/errors.js';
@@ -11,6 +19,9 @@ export interface LimiterLog {
   warn(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
 }
+
+/** The largest batch of slots an instance takes in one step. */
+const MAX_BATCH = 256;
 
 export function createRateLimiter(deps: {
   /** The shared store (Redis). */
@@ -23,7 +34,10 @@ export function createRateLimiter(deps: {
   log: LimiterLog;
   /** After a failure the shared store is tried again this long later (one request pays for the probe). */
   retrySharedMs?: number;
+  /** Monotonic milliseconds, for batch hold times (tests inject it). */
+  monotonicMs?: () => number;
 }) {
+  const monotonic = deps.monotonicMs ?? (() => performance.now());
   const { shared, local, clock, log } = deps;
   const retrySharedMs = deps.retrySharedMs ?? 1000;
   // Tickets are unique across instances without coordination.
@@ -42,11 +56,17 @@ export function createRateLimiter(deps: {
     }
   }
 
-  async function step(bucket: string, policy: LimitPolicy, ticket: string, arriving: boolean): Promise<{ store: LimiterStore; decision: Decision }> {
+  async function step(
+    bucket: string,
+    policy: LimitPolicy,
+    ticket: string,
+    arriving: boolean,
+    batch?: { want: number; holdMs: number },
+  ): Promise<{ store: LimiterStore; decision: Decision }> {
     const now = clock.now().getTime();
     if (deps.sharedReady() && (!degraded || now >= retryAt)) {
       try {
-        const decision = await shared.take(bucket, policy, ticket, arriving);
+        const decision = await shared.take(bucket, policy, ticket, arriving, batch);
         setDegraded(false);
         return { store: shared, decision };
       } catch (err) {
@@ -57,6 +77,61 @@ export function createRateLimiter(deps: {
       setDegraded(true);
     }
     return { store: local, decision: await local.take(bucket, policy, ticket, arriving) };
+  }
+
+  interface Batch {
+    ticket: string;
+    /** The shared store that granted it, which takes unused slots back. */
+    store: LimiterStore;
+    size: number;
+    used: number;
+    /** Monotonic time after which no slot is handed out (measured from before the request was sent). */
+    until: number;
+    /** Budget left in the shared store once the batch was taken. */
+    remainingAfter: number;
+    timer: NodeJS.Timeout;
+  }
+  /** The batch each bucket is handing out, and how large the next one should be. */
+  const batches = new Map<string, Batch>();
+  const demand = new Map<string, { want: number; at: number }>();
+
+  function retire(bucket: string, batch: Batch): void {
+    clearTimeout(batch.timer);
+    if (batches.get(bucket) === batch) batches.delete(bucket);
+    // Unused slots are given back; what was used was needed, so the next batch is sized on that.
+    demand.set(bucket, { want: batch.used >= batch.size ? batch.size * 2 : Math.max(1, batch.used), at: monotonic() });
+    if (batch.used < batch.size) void batch.store.release?.(bucket, batch.ticket, batch.used, batch.size).catch(() => undefined);
+  }
+
+  /** Batch hold time for a policy; 0 for windows too short for batches to be worth their precision cost. */
+  const holdMs = (policy: LimitPolicy) => (policy.windowMs >= 10_000 ? Math.min(1000, Math.floor(policy.windowMs / 60)) : 0);
+
+  /** Batches being asked for: the bucket's other requests wait for them instead of asking too. */
+  const asking = new Map<string, Promise<unknown>>();
+
+  /**
+   * How many slots to ask for: 1 for a bucket not used lately, then twice what the last batch
+   * handed out (see retire) while requests keep coming within the hold time.
+   */
+  function wanted(bucket: string, hold: number, now: number): number {
+    const d = demand.get(bucket);
+    if (d && now - d.at <= 2 * hold) return Math.min(MAX_BATCH, d.want);
+    demand.set(bucket, { want: 2, at: now });
+    if (demand.size > 100_000) demand.delete(demand.keys().next().value as string);
+    return 1;
+  }
+
+  /** A slot from the bucket's current batch, without I/O; undefined when there is none. */
+  function fromBatch(bucket: string): { remaining: number } | undefined {
+    const batch = batches.get(bucket);
+    if (!batch) return undefined;
+    if (batch.used < batch.size && monotonic() < batch.until) {
+      batch.used++;
+      if (batch.used === batch.size) retire(bucket, batch);
+      return { remaining: batch.remainingAfter + (batch.size - batch.used) };
+    }
+    retire(bucket, batch);
+    return undefined;
   }
 
   /** How often a waiter asks again, whatever its estimate, so a place freed ahead of it is noticed. */
@@ -72,17 +147,53 @@ export function createRateLimiter(deps: {
      * budget left; throws RateLimitedError when refused. An aborted `signal` (the client went away)
      * gives the place in line back.
      */
+    /** Serves the request from the bucket's current batch without I/O, if it has one. */
+    tryAcquire(bucket: string): { remaining: number } | undefined {
+      return fromBatch(bucket);
+    },
+
     async acquire(bucket: string, policy: LimitPolicy, signal?: AbortSignal): Promise<{ remaining: number }> {
+      let served = fromBatch(bucket);
+      if (served) return served;
+      const pending = asking.get(bucket);
+      if (pending) {
+        await pending;
+        served = fromBatch(bucket);
+        if (served) return served;
+      }
       counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
       const ticket = `${instance}.${counter.toString(36)}`;
       let arriving = true;
       let holder: LimiterStore | null = null;
+      const hold = holdMs(policy);
       for (;;) {
-        const { store, decision } = await step(bucket, policy, ticket, arriving);
+        const asked = monotonic();
+        const want = arriving && hold > 0 ? wanted(bucket, hold, asked) : 1;
+        const stepping = step(bucket, policy, ticket, arriving, want > 1 ? { want, holdMs: hold } : undefined);
+        if (want > 1) {
+          const done = stepping.catch(() => undefined).then(() => {
+            if (asking.get(bucket) === done) asking.delete(bucket);
+          });
+          asking.set(bucket, done);
+        }
+        const { store, decision } = await stepping;
         // The place was held in the other store (Redis went away or came back): give that one back.
         if (holder && holder !== store) void holder.leave(bucket, ticket).catch(() => undefined);
         holder = store;
-        if (decision.kind === 'granted') return { remaining: decision.remaining };
+        if (decision.kind === 'granted') {
+          const slots = decision.slots ?? 1;
+          if (slots > 1) {
+            // Another request of this instance may have taken a batch meanwhile: both are kept track
+            // of by their own timers, the newer one serves.
+            const previous = batches.get(bucket);
+            if (previous) retire(bucket, previous);
+            const batch: Batch = { ticket, store, size: slots, used: 1, until: asked + hold, remainingAfter: decision.remaining, timer: undefined as never };
+            batch.timer = setTimeout(() => retire(bucket, batch), Math.max(1, asked + hold - monotonic())).unref();
+            batches.set(bucket, batch);
+            return { remaining: decision.remaining + slots - 1 };
+          }
+          return { remaining: decision.remaining };
+        }
         if (decision.kind === 'rejected') {
           const seconds = retryAfterSeconds(decision.retryAfterMs);
           throw new RateLimitedError(

@@ -18,6 +18,8 @@ local window = tonumber(ARGV[3])
 local queue = tonumber(ARGV[4])
 local leaseMs = tonumber(ARGV[5])
 local arriving = ARGV[6] == '1'
+local want = tonumber(ARGV[7])
+local hold = tonumber(ARGV[8])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
@@ -37,14 +39,28 @@ if not arriving then
 end
 
 if rank < free then
-  redis.call('ZADD', grants, now, ticket)
-  redis.call('PEXPIRE', grants, window)
+  -- A batch of slots for the instance to hand out itself, only while nobody waits and at most a
+  -- quarter of what is free. Each slot is held as if granted at the end of the batch's hold time,
+  -- so whenever the instance uses it, it still counts for a whole window after that use.
+  local n = 1
+  if waiting == 0 and want > 1 then n = math.max(1, math.min(want, math.floor(free / 4))) end
+  if n == 1 then
+    redis.call('ZADD', grants, now, ticket)
+  else
+    local args = {}
+    for i = 0, n - 1 do
+      args[#args + 1] = now + hold
+      args[#args + 1] = ticket .. ':' .. i
+    end
+    redis.call('ZADD', grants, unpack(args))
+  end
+  redis.call('PEXPIRE', grants, window + hold)
   if known then
     redis.call('ZREM', line, ticket)
     redis.call('ZREM', leases, ticket)
     waiting = waiting - 1
   end
-  return {1, math.max(0, free - 1 - waiting)}
+  return {1, math.max(0, free - n - waiting), n}
 end
 
 local function servedAt(r)
@@ -69,6 +85,14 @@ redis.call('PEXPIRE', seq, ttl)
 return {2, rank, servedAt(rank) - now}
 `;
 
+// The slots of a batch that were not used are given back.
+const RELEASE = `
+local members = {}
+for i = tonumber(ARGV[2]), tonumber(ARGV[3]) - 1 do members[#members + 1] = ARGV[1] .. ':' .. i end
+if #members > 0 then redis.call('ZREM', KEYS[1], unpack(members)) end
+return #members
+`;
+
 const LEAVE = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -86,18 +110,22 @@ type ScriptCall = (...args: Array<string | number>) => Promise<number[]>;
 export function createRedisStore(redis: Redis, opts: { prefix: string; leaseMs: number }): LimiterStore {
   redis.defineCommand('rateLimitTake', { numberOfKeys: 4, lua: TAKE });
   redis.defineCommand('rateLimitLeave', { numberOfKeys: 2, lua: LEAVE });
-  const commands = redis as unknown as { rateLimitTake: ScriptCall; rateLimitLeave: ScriptCall };
+  redis.defineCommand('rateLimitRelease', { numberOfKeys: 1, lua: RELEASE });
+  const commands = redis as unknown as { rateLimitTake: ScriptCall; rateLimitLeave: ScriptCall; rateLimitRelease: ScriptCall };
 
   return {
-    async take(bucket: string, policy: LimitPolicy, ticket: string, arriving: boolean): Promise<Decision> {
+    async take(bucket: string, policy: LimitPolicy, ticket: string, arriving: boolean, batch?: { want: number; holdMs: number }): Promise<Decision> {
       const k = bucketKeys(opts.prefix, bucket);
       const r = await commands.rateLimitTake(
         k.grants, k.line, k.leases, k.seq,
-        ticket, policy.max, policy.windowMs, policy.queue, opts.leaseMs, arriving ? 1 : 0,
+        ticket, policy.max, policy.windowMs, policy.queue, opts.leaseMs, arriving ? 1 : 0, batch?.want ?? 1, batch?.holdMs ?? 0,
       );
-      if (r[0] === 1) return { kind: 'granted', remaining: r[1] };
+      if (r[0] === 1) return r[2] > 1 ? { kind: 'granted', remaining: r[1], slots: r[2] } : { kind: 'granted', remaining: r[1] };
       if (r[0] === 2) return { kind: 'queued', position: r[1], waitMs: r[2] };
       return { kind: 'rejected', retryAfterMs: r[1] };
+    },
+    async release(bucket: string, ticket: string, from: number, to: number): Promise<void> {
+      await commands.rateLimitRelease(bucketKeys(opts.prefix, bucket).grants, ticket, from, to);
     },
     async leave(bucket: string, ticket: string): Promise<void> {
       const k = bucketKeys(opts.prefix, bucket);

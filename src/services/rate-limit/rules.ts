@@ -18,7 +18,8 @@ export interface LimitPolicy {
 }
 
 export type Decision =
-  | { kind: 'granted'; remaining: number }
+  /** `slots` (default 1) were granted: the first for this request, the rest a batch (limiter.service.ts). */
+  | { kind: 'granted'; remaining: number; slots?: number }
   /** Waiting in line at `position` (0 = next); its slot frees in about `waitMs`. */
   | { kind: 'queued'; position: number; waitMs: number }
   /** Over budget with a full line; a request sent `retryAfterMs` from now is served. */
@@ -30,7 +31,9 @@ export interface LimiterStore {
    * One atomic step for `ticket`: serve it, give or keep its place in line, or refuse it.
    * `arriving` is false when the ticket already holds a place (it is polling).
    */
-  take(bucket: string, policy: LimitPolicy, ticket: string, arriving: boolean): Promise<Decision>;
+  take(bucket: string, policy: LimitPolicy, ticket: string, arriving: boolean, batch?: { want: number; holdMs: number }): Promise<Decision>;
+  /** Gives back slots `from` (inclusive) to `to` (exclusive) of the batch granted to `ticket`. */
+  release?(bucket: string, ticket: string, from: number, to: number): Promise<void>;
   /** The ticket gives its place in line back (its client went away). */
   leave(bucket: string, ticket: string): Promise<void>;
 }
