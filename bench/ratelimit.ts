@@ -1,6 +1,7 @@
 // Benchmark of the rate limiter's cost: throughput and latency of an authenticated
 // GET /api/v1/agent/{id} against two API processes of the same build, one with the limiter on (a
-// budget so high it never refuses, so every request runs the Redis script) and one with it off
+// budget so high it never refuses; the instance takes it from Redis in batches of up to 256 slots,
+// so the Redis script runs about once per batch) and one with it off
 // (RATE_LIMIT_ENABLED=false), measured in alternating rounds so drifting machine load hits both.
 // Run alone with `npx tsx bench/ratelimit.ts`.
 import { pathToFileURL } from 'node:url';

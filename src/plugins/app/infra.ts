@@ -13,7 +13,7 @@ declare module 'fastify' {
     db: Db;
     redis: Redis;
     /**
-     * The connection for the Redis commands a request waits on (credentials epoch, rate limits): it
+     * The connection for the Redis commands a request waits on (rate-limit steps): it
      * fails at once while Redis is away (no offline queue, no retries), so requests fall back
      * instead of hanging, and commands issued in the same tick share one round trip.
      */
