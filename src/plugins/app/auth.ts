@@ -116,6 +116,8 @@ export default fp(async function authPlugin(app: FastifyInstance) {
     })().then(
       () => done(null, payload),
       (err: Error) => {
+        // A streamed body (a file, the unpaged Agent list) is not sent: release what it holds.
+        (payload as { destroy?: () => void } | null)?.destroy?.();
         challenge(reply, apiKey);
         done(err);
       },
