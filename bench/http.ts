@@ -3,9 +3,9 @@
 // driven in one run by the same load generator (autocannon) at the same concurrency. For each
 // endpoint: req/s, p50, p99, the ratio service/bare, and the database work per request read from
 // pg_stat_database (transactions) and pg_stat_user_tables (index and sequential scans) deltas.
-// Env: BENCH_HTTP_SECONDS (default 10), BENCH_HTTP_CONNECTIONS (default 32), BENCH_HTTP_AGENTS
+// Env: BENCH_HTTP_SECONDS (default 10), BENCH_HTTP_ROUNDS (default 3: bare then service, alternating), BENCH_HTTP_CONNECTIONS (default 32), BENCH_HTTP_AGENTS
 // (Agents seeded, default 10,000), BENCH_DIST (default dist; built by `npm run build`), BENCH_HTTP_ONLY
-// (only the endpoints whose label contains it), BENCH_HTTP_NODE_ARGS (Node options for the service,
+// (only the endpoints whose label contains it), BENCH_HTTP_NODE_ARGS (Node options for both servers,
 // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it), BENCH_HTTP_SERVICE_ENV (extra `NAME=value`
 // pairs for the service, space-separated).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,7 +19,7 @@ import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { manualRunInput } from '../test/helpers/run-input.js';
 import { freePort } from '../test/helpers/process.js';
-import { createBenchEnvironment, fmt, note, onCleanup, print, processCpuMs, table } from './helpers.js';
+import { createBenchEnvironment, fmt, note, onCleanup, print, processCpuMs, table, median } from './helpers.js';
 
 interface Served {
   port: number;
@@ -83,19 +83,24 @@ interface Measured {
   systemShare: number;
 }
 
-async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: () => Promise<DbCounters>, pid: number): Promise<Measured> {
+/**
+ * One measured load on `url`. With `stats`, the database counters are read around it (which needs
+ * PostgreSQL's idle statistics flush on both sides, about 21 s); without, only req/s, latency and CPU.
+ */
+async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: (() => Promise<DbCounters>) | null, pid: number): Promise<Measured> {
   // Warm-up: connection pools, JIT, caches.
-  await autocannon({ url, headers, connections, duration: 2 });
-  await new Promise((r) => setTimeout(r, 10_500)); // the warm-up's statistics reported (below)
-  const before = await stats();
+  await autocannon({ url, headers, connections, duration: stats ? 2 : 1 });
+  if (stats) await new Promise((r) => setTimeout(r, 10_500)); // the warm-up's statistics reported (below)
+  const zero = { xacts: 0, scans: 0 };
+  const before = stats ? await stats() : zero;
   const cpuBefore = processCpuMs(pid);
   const r = await autocannon({ url, headers, connections, duration: seconds });
   const cpuAfter = processCpuMs(pid);
   // Let backends report their statistics: a busy backend reports at most once a second, an idle one
   // after 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL), so the last second of a run is only counted then
   // (and would otherwise land in the next endpoint's figures).
-  await new Promise((r2) => setTimeout(r2, 10_500));
-  const after = await stats();
+  if (stats) await new Promise((r2) => setTimeout(r2, 10_500));
+  const after = stats ? await stats() : zero;
   const requests = r.requests.total;
   return {
     rps: r.requests.average,
@@ -156,24 +161,52 @@ export async function benchHttp(): Promise<unknown> {
     { label: 'GET agent/all p1 x50', path: '/api/v1/agent/all?pageIndex=1&recordsPerPage=50' },
   ];
   const only = process.env.BENCH_HTTP_ONLY;
+  // The machine's speed drifts (other VMs on the host): each round measures the bare route and then
+  // the service right after it, and the ratio is taken within the round. The first round also reads
+  // the database counters; the table gives medians over the rounds.
+  const rounds = Math.max(1, Number(process.env.BENCH_HTTP_ROUNDS ?? 3));
+  const schemes = [
+    ['ApiKey', `ApiKey ${org.apiKey}`],
+    ['Bearer', `Bearer ${token}`],
+  ] as const;
   const rows: Array<Array<string | number>> = [];
+  const med = (xs: number[]) => median(xs);
   for (const e of endpoints.filter((x) => !only || x.label.includes(only))) {
-    note(`${e.label}: bare`);
-    const b = await measure(`http://127.0.0.1:${bare.port}${e.path}`, {}, seconds, connections, stats, bare.pid);
-    for (const [scheme, header] of [
-      ['ApiKey', `ApiKey ${org.apiKey}`],
-      ['Bearer', `Bearer ${token}`],
-    ] as const) {
-      note(`${e.label}: service, ${scheme}`);
-      const s = await measure(`http://127.0.0.1:${service.port}${e.path}`, { authorization: header }, seconds, connections, stats, service.pid);
-      if (s.non2xx > 0) throw new Error(`${e.label} (${scheme}): ${s.non2xx} non-2xx answers`);
-      rows.push([e.label, scheme, fmt(b.rps, 0), fmt(s.rps, 0), `${fmt((s.rps / b.rps) * 100, 0)}%`, fmt(b.p50, 0), fmt(s.p50, 0), fmt(b.p99, 0), fmt(s.p99, 0), fmt(b.xactsPerReq, 2), fmt(s.xactsPerReq, 2), fmt(b.scansPerReq, 2), fmt(s.scansPerReq, 2), fmt(b.cpuUsPerReq, 0), fmt(s.cpuUsPerReq, 0), `${fmt(b.systemShare * 100, 0)}% / ${fmt(s.systemShare * 100, 0)}%`]);
+    const bareRuns: Measured[] = [];
+    const svcRuns = new Map<string, Measured[]>(schemes.map(([scheme]) => [scheme, []]));
+    const ratios = new Map<string, number[]>(schemes.map(([scheme]) => [scheme, []]));
+    for (let round = 1; round <= rounds; round++) {
+      const withStats = round === 1 ? stats : null;
+      for (const [scheme, header] of schemes) {
+        note(`${e.label}: round ${round}/${rounds}, bare then service (${scheme})`);
+        const b = await measure(`http://127.0.0.1:${bare.port}${e.path}`, {}, seconds, connections, withStats, bare.pid);
+        const s = await measure(`http://127.0.0.1:${service.port}${e.path}`, { authorization: header }, seconds, connections, withStats, service.pid);
+        if (s.non2xx > 0) throw new Error(`${e.label} (${scheme}): ${s.non2xx} non-2xx answers`);
+        bareRuns.push(b);
+        svcRuns.get(scheme)!.push(s);
+        ratios.get(scheme)!.push(s.rps / b.rps);
+      }
+    }
+    for (const [scheme] of schemes) {
+      const svc = svcRuns.get(scheme)!;
+      const b0 = bareRuns[0];
+      const s0 = svc[0];
+      rows.push([
+        e.label, scheme,
+        fmt(med(bareRuns.map((m) => m.rps)), 0), fmt(med(svc.map((m) => m.rps)), 0),
+        `${fmt(med(ratios.get(scheme)!) * 100, 0)}% (${ratios.get(scheme)!.map((r) => fmt(r * 100, 0)).join(', ')})`,
+        fmt(med(bareRuns.map((m) => m.p50)), 0), fmt(med(svc.map((m) => m.p50)), 0),
+        fmt(med(bareRuns.map((m) => m.p99)), 0), fmt(med(svc.map((m) => m.p99)), 0),
+        fmt(b0.xactsPerReq, 2), fmt(s0.xactsPerReq, 2), fmt(b0.scansPerReq, 2), fmt(s0.scansPerReq, 2),
+        fmt(med(bareRuns.map((m) => m.cpuUsPerReq)), 0), fmt(med(svc.map((m) => m.cpuUsPerReq)), 0),
+        `${fmt(b0.systemShare * 100, 0)}% / ${fmt(s0.systemShare * 100, 0)}%`,
+      ]);
     }
   }
   print(
     table(
-      `HTTP: compiled service vs bare single-query Fastify route (${connections} connections, ${seconds} s each, ${agents} agents)`,
-      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req', 'bare CPU µs/req', 'svc CPU µs/req', 'kernel share of CPU, bare / svc'],
+      `HTTP: compiled service vs bare single-query Fastify route (${connections} connections, ${seconds} s each, ${rounds} rounds, medians; ${agents} agents)`,
+      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare (each round)', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req', 'bare CPU µs/req', 'svc CPU µs/req', 'kernel share of CPU, bare / svc'],
       rows,
     ),
   );

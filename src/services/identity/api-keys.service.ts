@@ -1,7 +1,9 @@
 // API keys: `cx_` + base58 of 32 random bytes. Only the SHA-256 digest is stored (a slow hash adds
 // nothing for a 256-bit random secret and would cost every request). Lookups are cached per
 // instance under the credentials epoch (credentials.ts): revoking a key replaces the epoch, so the
-// next request on every instance re-checks the database, while in-flight requests complete.
+// next request on every instance re-checks the database, while in-flight requests complete. The
+// cache is keyed by the key as sent, like verified bearer tokens: it lives only in this process's
+// memory, for at most API_KEY_CACHE_SECONDS, and saves a SHA-256 per request.
 import type { Clock } from '../../lib/clock.js';
 import { randomSecret, sha256Hex } from '../../lib/crypto.js';
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../lib/errors.js';
@@ -104,8 +106,8 @@ export function createApiKeysService(deps: {
      * (the current credentials epoch); undefined when the database must say. 401 once expired.
      */
     cached(key: string, stamp: EpochStamp | null): Principal | undefined {
-      const hit = cache.get(sha256Hex(key), stamp);
-      if (hit && hit.expiresAt <= clock.now()) throw new UnauthenticatedError();
+      const hit = cache.get(key, stamp);
+      if (hit && hit.expiresAt.getTime() <= clock.now().getTime()) throw new UnauthenticatedError();
       return hit?.principal;
     },
 
@@ -119,7 +121,7 @@ export function createApiKeysService(deps: {
       if (!key.startsWith(API_KEY_PREFIX) || key.length < 20) throw new UnauthenticatedError();
       const row = await repo.findApiKeyByDigest(digest);
       if (!row || row.revokedAt || row.expiresAt <= now || !row.user.isActive) {
-        cache.delete(digest);
+        cache.delete(key);
         throw new UnauthenticatedError();
       }
       const principal: Principal = {
@@ -131,7 +133,7 @@ export function createApiKeysService(deps: {
         via: 'apikey',
         apiKeyId: row.id,
       };
-      cache.set(digest, { principal, expiresAt: row.expiresAt }, stamp);
+      cache.set(key, { principal, expiresAt: row.expiresAt }, stamp);
       // lastUsedAt is informational; write it at most once a minute per key.
       const touched = lastTouched.get(row.id) ?? 0;
       if (Date.now() - touched > 60_000) {
