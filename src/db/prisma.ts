@@ -87,14 +87,19 @@ export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): 
   const translated = client.$extends({
     client: {
       async $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]> {
-        const name = opts?.prepared && (preparedNames.get(opts.prepared) ?? opts.prepared);
+        const run = (name: string | undefined) => pool.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES });
+        const prepared = opts?.prepared;
         try {
-          return (await pool.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES })).rows as T[];
-        } catch (err) {
-          if (name && (err as { code?: unknown }).code === FEATURE_NOT_SUPPORTED) {
-            preparedNames.set(opts.prepared!, `${opts.prepared}-${++renamed}`);
-            return translated.$rows<T>(query, opts);
+          try {
+            return (await run(prepared && (preparedNames.get(prepared) ?? prepared))).rows as T[];
+          } catch (err) {
+            if (!prepared || (err as { code?: unknown }).code !== FEATURE_NOT_SUPPORTED) throw err;
+            // Once: any other "feature not supported" fails again, and is the caller's to see.
+            const fresh = `${prepared}-${++renamed}`;
+            preparedNames.set(prepared, fresh);
+            return (await run(fresh)).rows as T[];
           }
+        } catch (err) {
           throw isPgConnectionFailure(err) ? new DatabaseUnreachableError(err) : err;
         }
       },
