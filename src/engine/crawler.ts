@@ -158,6 +158,20 @@ export function startPageFailureMessage(failure: FetchFailure): string {
   return answered;
 }
 
+function setNull(record: ExtractedRecord, fields: AgentField[]): void {
+  for (const field of fields) record[field.name] = null;
+}
+
+function firstMissing(record: ExtractedRecord, names: string[]): string | undefined {
+  for (const name of names) if (isMissing(record[name])) return name;
+  return undefined;
+}
+
+function allMissing(record: ExtractedRecord): boolean {
+  for (const key in record) if (!isMissing(record[key])) return false;
+  return true;
+}
+
 type RecordSink = (records: ExtractedRecord[]) => void | Promise<void>;
 
 interface PendingRecord {
@@ -184,7 +198,7 @@ class ExtractionRun {
   readonly #defaults: Record<string, string>;
 
   constructor(options: ExtractionOptions, mask: (text: string) => string) {
-    // Every in-flight and queued request listens to this signal; that is expected, not a leak.
+    // Each request waiting out a retry delay listens to this signal; that is expected, not a leak.
     setMaxListeners(0, this.#controller.signal);
     this.#def = options.definition;
     this.#options = options;
@@ -371,26 +385,26 @@ class ExtractionRun {
     }
 
     const kept: ExtractedRecord[] = [];
-    pending.forEach((item, i) => {
-      if (item.aborted) return;
-      const missing = this.#requiredNames.find((name) => isMissing(item.record[name]));
+    for (let i = 0; i < pending.length; i++) {
+      const item = pending[i];
+      if (item.aborted) continue;
+      const missing = firstMissing(item.record, this.#requiredNames);
       if (missing !== undefined) {
         this.stats.errorCount++;
         this.evidence.requiredMissing(missing, page.finalUrl);
         this.log('Error', `record ${i + 1} on ${page.finalUrl} dropped: required field '${missing}' has no value`);
-        return;
+        continue;
       }
       this.stats.dataCount++;
-      if (Object.values(item.record).every((v) => isMissing(v))) this.evidence.emptyRecord();
+      if (allMissing(item.record)) this.evidence.emptyRecord();
       kept.push(item.record);
-    });
+    }
     return kept;
   }
 
   async #followDetail(item: PendingRecord, fields: AgentField[]): Promise<void> {
-    const nulls = (): ExtractedRecord => Object.fromEntries(fields.map((f) => [f.name, null]));
     if (item.followUrl === null) {
-      Object.assign(item.record, nulls());
+      setNull(item.record, fields);
       return;
     }
     const result = await this.#client.get(item.followUrl, this.#startIfRunning);
@@ -400,14 +414,14 @@ class ExtractionRun {
         return;
       }
       this.#recordFailure(result.failure);
-      Object.assign(item.record, nulls());
+      setNull(item.record, fields);
       return;
     }
     this.stats.pageCount++;
     this.evidence.answered(result.page.status, result.page.url);
     const $ = parseHtml(result.page);
     const root: Cheerio<AnyNode> = $.root();
-    Object.assign(item.record, extractFields($, root, fields, result.page.finalUrl));
+    extractFields($, root, fields, result.page.finalUrl, item.record);
     const redirected = result.page.finalUrl !== result.page.url ? ` (redirected to ${result.page.finalUrl})` : '';
     this.log('Info', `GET ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`);
     this.progress();

@@ -54,6 +54,8 @@ export function emptyEvidence(): RunEvidence {
   };
 }
 
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
 function bump(counts: Record<string, number>, key: string): void {
   const k = key in counts || Object.keys(counts).length < MAX_KEYS ? key : 'other';
   counts[k] = (counts[k] ?? 0) + 1;
@@ -72,7 +74,7 @@ export class EvidenceCollector {
 
   answered(status: number, url: string): void {
     this.evidence.requests++;
-    bump(this.evidence.responsesByClass, `${Math.floor(status / 100)}xx`);
+    bump(this.evidence.responsesByClass, STATUS_CLASSES[Math.floor(status / 100)] ?? `${Math.floor(status / 100)}xx`);
     bump(this.evidence.responsesByCode, String(status));
     if (status >= 400) this.#first(`http${status}`, url);
   }

@@ -58,10 +58,16 @@ export function extractField($: CheerioAPI, scope: Cheerio<AnyNode>, field: Agen
   return applyTransform(readAttribute(target, field.attribute), field.transform, baseUrl);
 }
 
-export function extractFields($: CheerioAPI, scope: Cheerio<AnyNode>, fields: AgentField[], baseUrl: string): ExtractedRecord {
-  const record: ExtractedRecord = {};
-  for (const field of fields) record[field.name] = extractField($, scope, field, baseUrl);
-  return record;
+/** The fields' values, written into `into` when given (a detail page completing its list record). */
+export function extractFields(
+  $: CheerioAPI,
+  scope: Cheerio<AnyNode>,
+  fields: AgentField[],
+  baseUrl: string,
+  into: ExtractedRecord = {},
+): ExtractedRecord {
+  for (const field of fields) into[field.name] = extractField($, scope, field, baseUrl);
+  return into;
 }
 
 /** A required value is missing when it is null or blank. */

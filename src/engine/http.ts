@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { ConcurrencyLimiter } from './limiter.js';
 import { assertPublicProxy, assertPublicTarget, guardedLookup, guardedProxyLookup, proxyLabel, TargetRefusedError } from './ssrf.js';
 
@@ -77,6 +77,81 @@ export interface HttpClientOptions {
   /** Pre-flight check of every URL, redirect hops included. Defaults to the SSRF guard (unless private targets are allowed). */
   checkTarget?: (url: URL) => Promise<void>;
   onRetry?: (event: RetryEvent) => void;
+}
+
+/**
+ * One GET as an undici dispatch handler: the body is collected as it arrives, counted and cut at the
+ * size limit, with no response stream or abort signal per request (for small pages those cost more
+ * than the page). Settles once; `abort` works before the request reaches a socket too.
+ */
+class PageExchange implements Dispatcher.DispatchHandler {
+  readonly promise: Promise<RawResponse>;
+  #resolve!: (response: RawResponse) => void;
+  #reject!: (error: unknown) => void;
+  #settled = false;
+  #controller: Dispatcher.DispatchController | null = null;
+  #reason: Error | null = null;
+  #status = 0;
+  #headers: Dispatcher.ResponseData['headers'] = {};
+  #chunks: Buffer[] = [];
+  #size = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onBytes: (count: number) => void,
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  abort(reason: Error): void {
+    if (this.#settled) return;
+    this.#reason ??= reason;
+    if (this.#controller) this.#controller.abort(reason);
+    else this.#fail(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.#reason) controller.abort(this.#reason);
+    else this.#controller = controller;
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Dispatcher.ResponseData['headers']): void {
+    if (statusCode < 200) return; // 1xx: the final answer follows
+    this.#status = statusCode;
+    this.#headers = headers;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#size += chunk.length;
+    this.onBytes(chunk.length);
+    if (this.#size > this.maxBytes) {
+      this.abort(new AttemptFailure('too-large', `response body exceeds ${this.maxBytes} bytes`, false));
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    // Copied: the chunks are views of the socket's read buffers.
+    this.#resolve({ status: this.#status, headers: this.#headers, body: Buffer.concat(this.#chunks, this.#size) });
+    this.#chunks = [];
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#fail(this.#reason ?? error);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#chunks = [];
+    this.#reject(error);
+  }
 }
 
 class AttemptFailure extends Error {
@@ -214,13 +289,23 @@ export class HttpClient {
   /** Body bytes received on the wire (before decompression), for every response including errors. */
   receivedBytes = 0;
 
-  readonly #options: Required<Omit<HttpClientOptions, 'proxyUrl' | 'onRetry'>> & Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
+  readonly #options: Required<Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget'>> & Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
+  /** Pre-flight check of every hop; null when private targets are allowed. */
+  readonly #checkTarget: ((url: URL) => Promise<void>) | null;
+  /** Hosts whose pre-flight check passed in this client's life (see #assertPublicHost). */
+  readonly #publicHosts = new Set<string>();
   readonly #dispatcher: Dispatcher;
   readonly #limiter: ConcurrencyLimiter;
   /** `host:port` of the proxy, when there is one. */
   readonly #proxyLabel: string | undefined;
   /** The proxy's pre-flight check, done once per client (connect-time lookups re-check every connection). */
   #proxyCheck: Promise<void> | undefined;
+
+  /** The requests on the wire: a stop aborts each of them through one listener on the run's signal. */
+  readonly #inFlight = new Set<PageExchange>();
+  /** A request timed out: close() must not wait for what undici still holds of it. */
+  #abandoned = false;
+  readonly #headers: Record<string, string>;
 
   constructor(options: HttpClientOptions) {
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -235,10 +320,22 @@ export class HttpClient {
       signal: options.signal,
       proxyUrl: options.proxyUrl,
       onRetry: options.onRetry,
-      checkTarget:
-        options.checkTarget ?? (options.allowPrivateTargets ? async () => {} : (url: URL) => assertPublicTarget(url)),
     };
+    this.#checkTarget = options.checkTarget ?? (options.allowPrivateTargets ? null : (url: URL) => this.#assertPublicHost(url));
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+    this.#headers = {
+      'user-agent': this.#options.userAgent,
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'accept-language': 'en',
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    options.signal.addEventListener(
+      'abort',
+      () => {
+        for (const exchange of this.#inFlight) exchange.abort(options.signal.reason as Error);
+      },
+      { once: true },
+    );
     const timeouts = { headersTimeout: requestTimeoutMs, bodyTimeout: requestTimeoutMs, keepAliveTimeout: 10_000 };
     if (options.proxyUrl) {
       let proxy: URL;
@@ -324,8 +421,26 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Closes the connections. After a normal end nothing is in flight and they are closed gracefully;
+   * after an abort or a timed-out request (which undici may still hold, waiting for a connection),
+   * they are cut (destroying creates an error per socket, so only then).
+   */
   async close(): Promise<void> {
-    await this.#dispatcher.destroy();
+    if (this.#options.signal.aborted || this.#abandoned) await this.#dispatcher.destroy();
+    else await this.#dispatcher.close();
+  }
+
+  /**
+   * The SSRF pre-flight check, which names the refused URL. A host that passed once is not looked up
+   * again for each page: every new connection is still checked at connect time (guardedLookup), so a
+   * name that later resolves to a private address is refused there. Through a proxy the proxy resolves
+   * the target, so there every hop is checked.
+   */
+  async #assertPublicHost(url: URL): Promise<void> {
+    if (this.#proxyLabel === undefined && this.#publicHosts.has(url.hostname)) return;
+    await assertPublicTarget(url);
+    this.#publicHosts.add(url.hostname);
   }
 
   #aborted(url: string, attempts: number): FetchResult {
@@ -346,7 +461,7 @@ export class HttpClient {
       }
       try {
         if (this.#proxyCheck) await this.#proxyCheck;
-        await this.#options.checkTarget(current);
+        if (this.#checkTarget) await this.#checkTarget(current);
       } catch (error) {
         if (error instanceof TargetRefusedError) throw new AttemptFailure('target-refused', error.message, false);
         throw classifyNetworkError(error, current, this.#proxyLabel);
@@ -389,47 +504,29 @@ export class HttpClient {
 
   /** One HTTP exchange, body included, bounded by the request timeout. */
   async #request(url: URL): Promise<RawResponse> {
-    const { requestTimeoutMs, maxBodyBytes, signal, userAgent } = this.#options;
-    const controller = new AbortController();
+    const { requestTimeoutMs, maxBodyBytes, signal } = this.#options;
+    const exchange = new PageExchange(maxBodyBytes, (count) => {
+      this.receivedBytes += count;
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new Error('request timed out'));
+      this.#abandoned = true;
+      exchange.abort(new Error('request timed out'));
     }, requestTimeoutMs);
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    this.#inFlight.add(exchange);
     try {
-      const response = await request(url, {
-        method: 'GET',
-        dispatcher: this.#dispatcher,
-        signal: controller.signal,
-        headers: {
-          'user-agent': userAgent,
-          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-          'accept-language': 'en',
-          'accept-encoding': 'gzip, deflate, br',
-        },
-      });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        this.receivedBytes += chunk.length;
-        if (size > maxBodyBytes) {
-          response.body.destroy();
-          throw new AttemptFailure('too-large', `response body exceeds ${maxBodyBytes} bytes`, false);
-        }
-        chunks.push(chunk);
-      }
-      const body = decodeBody(Buffer.concat(chunks), header(response.headers, 'content-encoding'), maxBodyBytes);
-      return { status: response.statusCode, headers: response.headers, body };
+      if (signal.aborted) exchange.abort(signal.reason as Error);
+      else this.#dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: this.#headers }, exchange);
+      const response = await exchange.promise;
+      return { ...response, body: decodeBody(response.body, header(response.headers, 'content-encoding'), maxBodyBytes) };
     } catch (error) {
       if (error instanceof AttemptFailure) throw error;
       if (timedOut) throw new AttemptFailure('timeout', `timed out after ${requestTimeoutMs} ms`, true);
       throw error;
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      this.#inFlight.delete(exchange);
     }
   }
 }

@@ -2,7 +2,6 @@ interface Waiter {
   grant: () => void;
   reject: (reason: unknown) => void;
   signal?: AbortSignal;
-  onAbort?: () => void;
 }
 
 /**
@@ -12,7 +11,12 @@ interface Waiter {
 export class ConcurrencyLimiter {
   readonly #capacity: number;
   #active = 0;
-  readonly #waiting: Waiter[] = [];
+  #waiting: Waiter[] = [];
+  /**
+   * Signals with one listener that rejects all their waiters: a listener per waiting request (every
+   * page of a list waits at once) cost more than the wait itself.
+   */
+  readonly #watched = new WeakSet<AbortSignal>();
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) {
@@ -36,25 +40,19 @@ export class ConcurrencyLimiter {
       this.#active++;
       return Promise.resolve(this.#releaser());
     }
+    if (signal && !this.#watched.has(signal)) {
+      this.#watched.add(signal);
+      signal.addEventListener('abort', () => this.#rejectWaiting(signal), { once: true });
+    }
     return new Promise((resolve, reject) => {
-      const entry: Waiter = {
-        grant: () => {
-          if (entry.onAbort) signal?.removeEventListener('abort', entry.onAbort);
-          resolve(this.#releaser());
-        },
-        reject,
-        signal,
-      };
-      if (signal) {
-        entry.onAbort = () => {
-          const index = this.#waiting.indexOf(entry);
-          if (index >= 0) this.#waiting.splice(index, 1);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
-      this.#waiting.push(entry);
+      this.#waiting.push({ grant: () => resolve(this.#releaser()), reject, signal });
     });
+  }
+
+  #rejectWaiting(signal: AbortSignal): void {
+    const rejected = this.#waiting.filter((w) => w.signal === signal);
+    this.#waiting = this.#waiting.filter((w) => w.signal !== signal);
+    for (const waiter of rejected) waiter.reject(signal.reason);
   }
 
   async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -21,6 +21,8 @@ const URL_AUTHORITY = /\b[a-z][a-z0-9+.-]*:\/\/(?:([^\s"'<>/?#@]*)@)?([^\s"'<>/?
 export function createMasker(secrets: Iterable<string> = []): (text: string) => string {
   const pattern = secretPattern(secrets);
   return (text) => {
+    // Without secrets only a URL's user-info password is masked, and user-info needs an '@'.
+    if (pattern === null && !text.includes('@')) return text;
     const hosts: Array<[number, number]> = [];
     const passwords: Array<[number, number]> = [];
     for (const m of text.matchAll(URL_AUTHORITY)) {

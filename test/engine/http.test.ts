@@ -81,6 +81,25 @@ describe('responses', () => {
     if (!result.ok) expect(result.failure).toMatchObject({ kind: 'too-large', message: 'response body exceeds 100 bytes', attempts: 1 });
   });
 
+  it('counts the bytes of error answers and of a body cut at the size limit', async () => {
+    await withClient({ maxRetries: 0 }, async (client) => {
+      const result = await client.get(`${site.url}/status/500`);
+      expect(result).toMatchObject({ ok: false, failure: { kind: 'http', status: 500, attempts: 1 } });
+      if (!result.ok) expect(client.receivedBytes).toBe(result.failure.body?.length);
+    });
+    await withClient({ maxBodyBytes: 100 }, async (client) => {
+      await client.get(`${site.url}/catalog?page=1`);
+      expect(client.receivedBytes).toBeGreaterThan(100);
+    });
+  });
+
+  it('times out a request that gets no answer', async () => {
+    await withClient({ requestTimeoutMs: 200, maxRetries: 0 }, async (client) => {
+      const result = await client.get(`${site.url}/hang`);
+      expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout', message: 'timed out after 200 ms', attempts: 1 } });
+    });
+  });
+
   it('answers aborted once the signal fires while waiting for a slot', async () => {
     const controller = new AbortController();
     await withClient({ maxConcurrency: 1, signal: controller.signal }, async (client) => {

@@ -135,6 +135,20 @@ describe('HttpClient and the guard', () => {
     }
   });
 
+  it('refuses a private target on every request, not only the first', async () => {
+    const client = new HttpClient({ maxConcurrency: 1, allowPrivateTargets: false, signal: new AbortController().signal });
+    try {
+      for (const v of ['a', 'b']) {
+        const result = await client.get(`${site.url}/catalog?page=1&v=${v}`);
+        expect(result).toMatchObject({ ok: false, failure: { kind: 'target-refused' } });
+      }
+      expect(site.hits.get('/catalog?page=1&v=a')).toBeUndefined();
+      expect(site.hits.get('/catalog?page=1&v=b')).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+
   it('re-checks addresses at connect time (DNS rebinding)', async () => {
     // The pre-flight check is bypassed here, so only the connect-time lookup can refuse.
     const client = new HttpClient({ maxConcurrency: 1, allowPrivateTargets: false, signal: new AbortController().signal, checkTarget: async () => {} });

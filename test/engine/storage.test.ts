@@ -129,6 +129,27 @@ describe('ConcurrencyLimiter', () => {
     expect(limiter.active).toBe(0);
     expect(() => new ConcurrencyLimiter(0)).toThrow(RangeError);
   });
+
+  it('rejects every waiter of an aborted signal and keeps the others in order', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    const release = await limiter.acquire();
+    const stopped = new AbortController();
+    const other = new AbortController();
+    const a = limiter.acquire(stopped.signal);
+    const b = limiter.acquire(other.signal);
+    const c = limiter.acquire(stopped.signal);
+    const d = limiter.acquire();
+    stopped.abort(new Error('stop'));
+    await expect(a).rejects.toThrow('stop');
+    await expect(c).rejects.toThrow('stop');
+    expect(limiter.pending).toBe(2);
+    release();
+    (await b)();
+    (await d)();
+    expect(limiter.active).toBe(0);
+    // An already aborted signal is refused at once, even with a free slot.
+    await expect(limiter.acquire(stopped.signal)).rejects.toThrow('stop');
+  });
 });
 
 describe('createMasker', () => {
