@@ -15,7 +15,7 @@
 //
 //   npm run bench -- engine              (or: npx tsx bench/engine.ts)
 //   BENCH_ENGINE_SECONDS=4 npm run bench -- engine
-import { fork, spawn } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -30,7 +30,7 @@ import { runExtraction, type AgentDefinition, type AgentField } from '../src/eng
 import type { AnyNode } from '../src/engine/extract.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import type { ChildMessage, ChildResult, ChildStartPayload } from '../src/services/runs/run-protocol.js';
-import { fmt, installSignalCleanup, median, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';
+import { fmt, installSignalCleanup, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
 // The bigger catalog site (deterministic pages, rendered once, served from memory).
@@ -471,12 +471,17 @@ export interface EngineCaseResult {
 
 /**
  * Alternates the implementations round by round (so a burst of background load hits them alike)
- * until the budget or the repetition cap is reached. Rates are medians over repetitions, which a
- * busy machine disturbs less than totals do.
+ * until the budget or the repetition cap is reached. Rates are totals over the repetitions (pages
+ * over time, CPU over pages): a Run's cost is bimodal (with or without a garbage collection in it),
+ * and a median lands in one mode or the other by chance.
  */
 async function measure(impls: Impl[], budgetMs: number, maxReps: number, minReps = 5): Promise<Array<Omit<EngineCaseResult, 'site' | 'concurrency'>>> {
-  for (const impl of impls) for (let i = 0; i < 2; i++) await impl.run(); // warm-up (JIT, sockets)
-  const acc = impls.map(() => ({ pages: 0, ms: 0, rates: [] as number[], cpuPerPage: [] as number[] }));
+  // Warm-up (JIT, sockets): each implementation for a while, as a run process that has done a few Runs.
+  for (const impl of impls) {
+    const until = performance.now() + Math.min(1000, budgetMs / 3);
+    for (let i = 0; i < 2 || performance.now() < until; i++) await impl.run();
+  }
+  const acc = impls.map(() => ({ reps: 0, pages: 0, ms: 0, cpuUs: 0 }));
   const started = performance.now();
   for (let round = 0; round < maxReps && (round < minReps || performance.now() - started < budgetMs * impls.length); round++) {
     for (let i = 0; i < impls.length; i++) {
@@ -485,26 +490,41 @@ async function measure(impls: Impl[], budgetMs: number, maxReps: number, minReps
       const r = await impls[i].run();
       const ms = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
+      acc[i].reps++;
       acc[i].pages += r.pages;
       acc[i].ms += ms;
-      acc[i].rates.push(r.pages / (ms / 1000));
-      acc[i].cpuPerPage.push((cpu.user + cpu.system) / r.pages);
+      acc[i].cpuUs += cpu.user + cpu.system;
     }
   }
   return impls.map((impl, i) => ({
     impl: impl.name,
-    reps: acc[i].rates.length,
+    reps: acc[i].reps,
     pages: acc[i].pages,
     seconds: acc[i].ms / 1000,
-    pagesPerSecond: median(acc[i].rates),
-    cpuUsPerPage: median(acc[i].cpuPerPage),
+    pagesPerSecond: acc[i].pages / (acc[i].ms / 1000),
+    cpuUsPerPage: acc[i].cpuUs / acc[i].pages,
   }));
+}
+
+/**
+ * With two cores or more, the measuring process (and the processes it forks) runs on CPU 0 and the
+ * sites on CPU 1: otherwise the client and the site preempt each other on whichever core is free,
+ * and at concurrency 1 that noise is as large as the difference being measured. BENCH_ENGINE_PIN=0
+ * turns it off.
+ */
+const PINNED = os.cpus().length >= 2 && process.env.BENCH_ENGINE_PIN !== '0' && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+
+function pinSelf(): void {
+  if (PINNED) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 }
 
 /** Starts the two sites in a separate process (this file with --serve) and returns their URLs. */
 async function startSitesProcess(): Promise<{ fixture: string; catalog: string; large: string; pageBytes: { list: number; item: number } }> {
   const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ['--import', 'tsx', self, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const command = [process.execPath, '--import', 'tsx', self, '--serve'];
+  const child = PINNED
+    ? spawn('taskset', ['-c', '1', ...command], { stdio: ['pipe', 'pipe', 'inherit'] })
+    : spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
   onCleanup(`site process ${child.pid}`, async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
@@ -556,6 +576,7 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
   try {
     note('engine: starting the fixture sites in a separate process...');
     const sites = await startSitesProcess();
+    pinSelf();
     pageBytes = sites.pageBytes;
     const kb = Math.round(pageBytes.item / 1024);
     const defs: Array<{ site: string; def: AgentDefinition; maxReps: number; minReps?: number; concurrencies?: number[]; parse?: boolean }> = [
@@ -622,8 +643,11 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
       rows.push([site, c.impl.startsWith('parse') ? '-' : c.concurrency, c.impl, c.reps, fmt(c.pagesPerSecond, 0), ratio, fmt(c.cpuUsPerPage, 0), cpuRatio]);
     }
   }
-  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s (median)', 'engine / bare', 'client CPU us/page (median)', 'engine CPU / bare CPU'], rows));
-  print(`Average page size: fixture ${fixtureBytes} B; catalog list ${pageBytes.list} B, detail ${pageBytes.item} B. Sites served by a separate process on 127.0.0.1.`);
+  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s', 'engine / bare', 'client CPU us/page', 'engine CPU / bare CPU'], rows));
+  print(
+    `Average page size: fixture ${fixtureBytes} B; catalog list ${pageBytes.list} B, detail ${pageBytes.item} B. Sites served by a separate process on 127.0.0.1` +
+      (PINNED ? ', pinned to CPU 1; the measuring process (and the processes it forks) pinned to CPU 0.' : '; no CPU pinning.'),
+  );
   print(
     table(
       `Engine: one Run of ${LARGE_PAGES.toLocaleString('en-US')} pages (catalog), concurrency ${LARGE_CONCURRENCY}, each in its own process (--max-old-space-size=${RUN_PROCESS_HEAP_MB}, as the worker forks run processes)`,
