@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffDelay, HttpClient, parseRetryAfter, type HttpClientOptions } from '../../src/engine/http.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -9,6 +11,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await site.close();
 });
+
+async function withServer<T>(handler: http.RequestListener, use: (url: string) => Promise<T>): Promise<T> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  try {
+    return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
 
 async function withClient<T>(options: Partial<HttpClientOptions>, use: (client: HttpClient) => Promise<T>): Promise<T> {
   const client = new HttpClient({ maxConcurrency: 2, allowPrivateTargets: true, signal: new AbortController().signal, ...options });
@@ -98,6 +111,40 @@ describe('responses', () => {
       const result = await client.get(`${site.url}/hang`);
       expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout', message: 'timed out after 200 ms', attempts: 1 } });
     });
+  });
+
+  it('reports a connection closed in the middle of the body as a reset, with the bytes that arrived counted', async () => {
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html', 'content-length': '1000' });
+        res.write('x'.repeat(300), () => res.socket?.destroy());
+      },
+      async (url) =>
+        withClient({ maxRetries: 0 }, async (client) => {
+          const result = await client.get(url);
+          expect(result).toMatchObject({ ok: false, failure: { kind: 'reset', attempts: 1 } });
+          expect(client.receivedBytes).toBe(300);
+        }),
+    );
+  });
+
+  it('times out a body that keeps dripping past the request timeout', async () => {
+    const timers = new Set<NodeJS.Timeout>();
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        const timer = setInterval(() => res.write('x'), 20);
+        timers.add(timer);
+        res.on('close', () => clearInterval(timer));
+      },
+      async (url) =>
+        withClient({ requestTimeoutMs: 300, maxRetries: 0 }, async (client) => {
+          const result = await client.get(url);
+          expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout', message: 'timed out after 300 ms', attempts: 1 } });
+          expect(client.receivedBytes).toBeGreaterThan(0);
+        }),
+    );
+    for (const timer of timers) clearInterval(timer);
   });
 
   it('answers aborted once the signal fires while waiting for a slot', async () => {
