@@ -27,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import { Agent, request } from 'undici';
 import { runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
-import type { AnyNode } from '../src/engine/extract.js';
+import type { AnyNode } from '../src/engine/parse.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import type { ChildMessage, ChildResult, ChildStartPayload } from '../src/services/runs/run-protocol.js';
 import { fmt, installSignalCleanup, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';

@@ -1,8 +1,6 @@
-import type { Cheerio, CheerioAPI, contains } from 'cheerio';
+import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AgentField, FieldTransform } from './definition.js';
-
-/** cheerio's node type, taken from its own API rather than from a transitive dependency. */
-export type AnyNode = Parameters<typeof contains>[0];
+import type { AnyNode } from './parse.js';
 
 export type FieldValue = string | number | null;
 export type ExtractedRecord = Record<string, FieldValue>;

@@ -1,57 +1,18 @@
-import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import zlib from 'node:zlib';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { decodeBody } from './decompress.js';
+import { header, PageExchange, type RawResponse } from './http-exchange.js';
+import { AttemptFailure, classifyNetworkError } from './http-failure.js';
 import { ConcurrencyLimiter } from './limiter.js';
+import { httpFailureMessage } from './messages.js';
+import type { FetchedPage, FetchResult, PageSource } from './page.js';
+import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
 import { assertPublicProxy, assertPublicTarget, guardedLookup, guardedProxyLookup, proxyLabel, TargetRefusedError } from './ssrf.js';
 
 export const MAX_REDIRECTS = 5;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
-/** A server asking to wait longer than this is not waited for longer. */
-export const MAX_RETRY_AFTER_MS = 30_000;
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; CloudExtractionService/0.1; +https://example.invalid/bot)';
-
-export type FailureKind =
-  | 'http'
-  | 'dns'
-  | 'refused'
-  | 'timeout'
-  | 'reset'
-  | 'tls'
-  | 'network'
-  | 'target-refused'
-  | 'redirects'
-  | 'too-large'
-  | 'invalid-url'
-  | 'aborted';
-
-export interface FetchedPage {
-  /** The URL asked for. */
-  url: string;
-  /** The URL that answered, after redirects: relative links resolve against it. */
-  finalUrl: string;
-  status: number;
-  contentType: string | null;
-  /** Decoded (decompressed) body. */
-  body: Buffer;
-}
-
-export interface FetchFailure {
-  url: string;
-  kind: FailureKind;
-  status?: number;
-  /** What went wrong, without the URL: "answered 403 Forbidden: ...", "timed out after 300 ms". */
-  message: string;
-  /** Body of an error response, when there was one. */
-  body?: Buffer;
-  contentType?: string | null;
-  attempts: number;
-}
-
-export type FetchResult = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
 
 export interface RetryEvent {
   url: string;
@@ -79,205 +40,6 @@ export interface HttpClientOptions {
   onRetry?: (event: RetryEvent) => void;
 }
 
-/**
- * One GET as an undici dispatch handler: the body is collected as it arrives, counted and cut at the
- * size limit, with no response stream or abort signal per request (for small pages those cost more
- * than the page). Settles once; `abort` works before the request reaches a socket too.
- */
-class PageExchange implements Dispatcher.DispatchHandler {
-  readonly promise: Promise<RawResponse>;
-  #resolve!: (response: RawResponse) => void;
-  #reject!: (error: unknown) => void;
-  #settled = false;
-  #controller: Dispatcher.DispatchController | null = null;
-  #reason: Error | null = null;
-  #status = 0;
-  #headers: Dispatcher.ResponseData['headers'] = {};
-  #chunks: Buffer[] = [];
-  #size = 0;
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly onBytes: (count: number) => void,
-  ) {
-    this.promise = new Promise((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-  }
-
-  abort(reason: Error): void {
-    if (this.#settled) return;
-    this.#reason ??= reason;
-    if (this.#controller) this.#controller.abort(reason);
-    else this.#fail(reason);
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.#reason) controller.abort(this.#reason);
-    else this.#controller = controller;
-  }
-
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Dispatcher.ResponseData['headers']): void {
-    if (statusCode < 200) return; // 1xx: the final answer follows
-    this.#status = statusCode;
-    this.#headers = headers;
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.#size += chunk.length;
-    this.onBytes(chunk.length);
-    if (this.#size > this.maxBytes) {
-      this.abort(new AttemptFailure('too-large', `response body exceeds ${this.maxBytes} bytes`, false));
-      return;
-    }
-    this.#chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    // Copied: the chunks are views of the socket's read buffers.
-    this.#resolve({ status: this.#status, headers: this.#headers, body: Buffer.concat(this.#chunks, this.#size) });
-    this.#chunks = [];
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.#fail(this.#reason ?? error);
-  }
-
-  #fail(error: unknown): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#chunks = [];
-    this.#reject(error);
-  }
-}
-
-class AttemptFailure extends Error {
-  constructor(
-    readonly kind: FailureKind,
-    message: string,
-    readonly retryable: boolean,
-    readonly extra: { status?: number; body?: Buffer; contentType?: string | null; retryAfterMs?: number } = {},
-  ) {
-    super(message);
-  }
-}
-
-export function statusText(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? 'Unknown Status'}`;
-}
-
-function httpFailureMessage(status: number): string {
-  const base = `answered ${statusText(status)}`;
-  if (status === 403) return `${base}: the target site refused the request (blocked?)`;
-  if (status === 429) return `${base}: the target site is rate limiting requests`;
-  return base;
-}
-
-function header(headers: Dispatcher.ResponseData['headers'], name: string): string | null {
-  const value = headers[name];
-  if (Array.isArray(value)) return value[0] ?? null;
-  return value ?? null;
-}
-
-/** Retry-After as milliseconds (delta-seconds or HTTP date); null when absent or unusable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-/** Exponential backoff with jitter: base * 2^(attempt-1), scaled by a random factor in [0.5, 1). */
-export function backoffDelay(attempt: number, baseMs: number, random = Math.random): number {
-  return Math.round(baseMs * 2 ** (attempt - 1) * (0.5 + random() * 0.5));
-}
-
-function errorCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return undefined;
-}
-
-function findTargetRefused(error: unknown): TargetRefusedError | null {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof TargetRefusedError) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return null;
-}
-
-function classifyNetworkError(error: unknown, url: URL, proxy?: string): AttemptFailure {
-  const refused = findTargetRefused(error);
-  if (refused) {
-    const named = refused.role === 'proxy' ? new TargetRefusedError(proxy ?? refused.url, refused.address, 'proxy') : new TargetRefusedError(url.href, refused.address);
-    return new AttemptFailure('target-refused', named.message, false);
-  }
-  const host = url.hostname;
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const code = errorCode(error);
-  switch (code) {
-    case 'ENOTFOUND':
-      return new AttemptFailure('dns', `could not resolve host ${host}`, false);
-    case 'EAI_AGAIN':
-      return new AttemptFailure('dns', `could not resolve host ${host} (temporary DNS failure)`, true);
-    case 'ECONNREFUSED':
-      return new AttemptFailure('refused', `connection refused by ${host}:${port}`, true);
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'UND_ERR_SOCKET':
-      return new AttemptFailure('reset', `connection reset by ${host}:${port}`, true);
-    case 'ETIMEDOUT':
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return new AttemptFailure('timeout', `connection to ${host}:${port} timed out`, true);
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return new AttemptFailure('network', `host ${host} is unreachable`, true);
-  }
-  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code?.startsWith('ERR_SSL')) {
-    return new AttemptFailure('tls', `TLS error with ${host}: ${(error as Error).message}`, false);
-  }
-  return new AttemptFailure('network', `network error: ${(error as Error)?.message ?? String(error)}${code ? ` (${code})` : ''}`, true);
-}
-
-function decodeBody(raw: Buffer, contentEncoding: string | null, maxBytes: number): Buffer {
-  if (!contentEncoding) return raw;
-  // Encodings are listed in the order they were applied, so undo them from the last.
-  const encodings = contentEncoding.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e && e !== 'identity').reverse();
-  let body = raw;
-  try {
-    for (const encoding of encodings) {
-      if (encoding === 'gzip' || encoding === 'x-gzip') body = zlib.gunzipSync(body, { maxOutputLength: maxBytes });
-      else if (encoding === 'br') body = zlib.brotliDecompressSync(body, { maxOutputLength: maxBytes });
-      else if (encoding === 'deflate') {
-        // Servers disagree on whether "deflate" has the zlib wrapper.
-        try {
-          body = zlib.inflateSync(body, { maxOutputLength: maxBytes });
-        } catch {
-          body = zlib.inflateRawSync(body, { maxOutputLength: maxBytes });
-        }
-      } else throw new AttemptFailure('network', `unsupported content encoding '${encoding}'`, false);
-    }
-  } catch (error) {
-    if (error instanceof AttemptFailure) throw error;
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new AttemptFailure('too-large', `response body exceeds ${maxBytes} bytes`, false);
-    }
-    throw new AttemptFailure('network', `could not decode ${contentEncoding} body: ${(error as Error).message}`, true);
-  }
-  return body;
-}
-
-interface RawResponse {
-  status: number;
-  headers: Dispatcher.ResponseData['headers'];
-  body: Buffer;
-}
-
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
@@ -285,7 +47,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * timeouts, retries with backoff (5xx, 429, network errors), manual redirects and the SSRF guard on
  * every hop. Never throws for a failed page: the result says what happened.
  */
-export class HttpClient {
+export class HttpClient implements PageSource {
   /** Body bytes received on the wire (before decompression), for every response including errors. */
   receivedBytes = 0;
 

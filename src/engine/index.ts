@@ -1,10 +1,15 @@
 /** The extraction engine: definitions, crawling, export and run files. Knows nothing of HTTP routes, queues or the database. */
 export * from './definition.js';
 export * from './crawler.js';
+export * from './extraction-types.js';
 export * from './evidence.js';
 export * from './export.js';
 export * from './storage.js';
 export * from './ssrf.js';
+export { HttpClient } from './http.js';
+export { startPageFailureMessage } from './messages.js';
+export type { FetchedPage, FetchResult, PageSource } from './page.js';
+export { parseHtml } from './parse.js';
 export { createMasker, SECRET_MASK } from './secrets.js';
 export { placeholdersOf, substitutePlaceholders } from './template.js';
 export type { ExtractedRecord, FieldValue } from './extract.js';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FailedPage, LogLevel } from './crawler.js';
+import type { FailedPage, LogLevel } from './extraction-types.js';
 import { CONTENT_TYPES, type StoredFile } from './files.js';
 import { createMasker } from './secrets.js';
 import type { Storage } from './storage.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../../src/engine/definition.js';
-import { runExtraction, splitIntoSets, type ExtractionOptions, type LogLevel } from '../../src/engine/crawler.js';
+import { runExtraction, splitIntoSets, type ExtractionOptions, type LogLevel } from '../../src/engine/index.js';
 import { productPrice, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 
 let site: FixtureSite;
@@ -267,12 +267,12 @@ describe('retries and errors a user can act on', () => {
     const result = await runExtraction(opts);
     expect(site.hits.get('/blocked')! - before).toBe(1);
     expect(result.stats).toMatchObject({ pageCount: 0, errorCount: 1, inputCount: 1 });
-    expect(opts.logs).toContainEqual({ level: 'Error', message: `GET ${url} answered 403 Forbidden: the target site refused the request (blocked?)` });
+    expect(opts.logs).toContainEqual({ level: 'Error', message: `GET ${url} answered 403 Forbidden: the site blocked the request` });
     expect(result.fatalError).toBe(`Start page ${url} answered 403 Forbidden: the site blocked the request; try a proxy pool or lower concurrency`);
     expect(opts.logs).toContainEqual({ level: 'Fatal', message: result.fatalError });
     expect(result.failedPages).toHaveLength(1);
     expect(result.failedPages[0].status).toBe(403);
-    expect(result.failedPages[0].error).toBe(`GET ${url} answered 403 Forbidden: the target site refused the request (blocked?)`);
+    expect(result.failedPages[0].error).toBe(`GET ${url} answered 403 Forbidden: the site blocked the request`);
     expect(result.failedPages[0].html).toContain('<h1>Access denied</h1>');
   });
 

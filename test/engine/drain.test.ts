@@ -2,7 +2,7 @@
 // the records so far come back with `stopped: true`. Only the hard `signal` cuts a stuck page short.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../../src/engine/definition.js';
-import { runExtraction, type ExtractionOptions, type LogLevel } from '../../src/engine/crawler.js';
+import { runExtraction, type ExtractionOptions, type LogLevel } from '../../src/engine/index.js';
 import { waitFor } from '../helpers/process.js';
 import { productPrice, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 

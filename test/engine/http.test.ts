@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backoffDelay, HttpClient, parseRetryAfter, type HttpClientOptions } from '../../src/engine/http.js';
+import { HttpClient, type HttpClientOptions } from '../../src/engine/http.js';
+import { backoffDelay, parseRetryAfter } from '../../src/engine/retry.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 
 let site: FixtureSite;

@@ -1,7 +1,6 @@
 // Reads pages for the builder through the engine's HTTP layer: the same SSRF guard, timeouts,
 // retries and proxy as a Run, and the same HTML parsing.
-import { parseHtml, startPageFailureMessage } from '../../engine/crawler.js';
-import { HttpClient } from '../../engine/http.js';
+import { HttpClient, parseHtml, startPageFailureMessage } from '../../engine/index.js';
 import type { BuilderPage } from './inference/draft.js';
 
 export interface PageReaderOptions {

@@ -1,0 +1,268 @@
+// The crawl loop of one Run: each input's start page, its list pages one after another, and the detail
+// pages of each list page side by side; failures counted and reported, never thrown.
+import { setMaxListeners } from 'node:events';
+import { DEFAULT_MAX_PAGES, fieldsOf, isHttpUrl, parameterDefaults, type AgentDefinition, type AgentField } from './definition.js';
+import { EvidenceCollector } from './evidence.js';
+import { isMissing, type ExtractedRecord } from './extract.js';
+import {
+  DEFAULT_FAILED_PAGE_HTML,
+  type ExtractionOptions,
+  type ExtractionStats,
+  type FailedPage,
+  type LogFunction,
+  type LogLevel,
+} from './extraction-types.js';
+import { describeFailure, startPageFailureMessage } from './messages.js';
+import { extractDetailPage, extractListPage, type ListPageResult } from './page-extract.js';
+import type { FetchedPage, FetchFailure, PageSource } from './page.js';
+import { decodeText } from './parse.js';
+import { substitutePlaceholders } from './template.js';
+
+/** Opens the Run's page source; `signal` aborts everything it has in flight. */
+export type OpenPageSource = (signal: AbortSignal, log: LogFunction) => PageSource;
+
+function setNull(record: ExtractedRecord, fields: AgentField[]): void {
+  for (const field of fields) record[field.name] = null;
+}
+
+function firstMissing(record: ExtractedRecord, names: string[]): string | undefined {
+  for (const name of names) if (isMissing(record[name])) return name;
+  return undefined;
+}
+
+function allMissing(record: ExtractedRecord): boolean {
+  for (const key in record) if (!isMissing(record[key])) return false;
+  return true;
+}
+
+export type RecordSink = (records: ExtractedRecord[]) => void | Promise<void>;
+
+interface PendingRecord {
+  record: ExtractedRecord;
+  followUrl: string | null;
+  /** The detail fetch was cut short by a stop or the run timeout: the record is incomplete. */
+  aborted: boolean;
+}
+
+export class ExtractionRun {
+  readonly stats: ExtractionStats = { pageCount: 0, dataCount: 0, exportCount: 0, errorCount: 0, inputCount: 0, traffic: 0 };
+  readonly failedPages: FailedPage[] = [];
+  readonly evidence: EvidenceCollector;
+  /** Per processed input: the fatal message if its start page failed, null if it did not. */
+  readonly startFailures: Array<string | null> = [];
+  readonly #controller = new AbortController();
+  abortReason: 'stop' | 'timeout' | 'internal' | null = null;
+
+  readonly #def: AgentDefinition;
+  readonly #options: ExtractionOptions;
+  readonly #mask: (text: string) => string;
+  readonly #client: PageSource;
+  readonly #requiredNames: string[];
+  readonly #defaults: Record<string, string>;
+
+  constructor(options: ExtractionOptions, mask: (text: string) => string, openSource: OpenPageSource) {
+    // Each request waiting out a retry delay listens to this signal; that is expected, not a leak.
+    setMaxListeners(0, this.#controller.signal);
+    this.#def = options.definition;
+    this.#options = options;
+    this.#mask = mask;
+    this.evidence = new EvidenceCollector(mask);
+    this.#defaults = parameterDefaults(options.definition);
+    // A required export column means every exported record has a value there, just like a required field.
+    const requiredFields = fieldsOf(options.definition).filter((f) => f.required).map((f) => f.name);
+    const requiredColumns = (options.definition.export?.columns ?? []).filter((c) => c.required).map((c) => c.name);
+    this.#requiredNames = [...new Set([...requiredFields, ...requiredColumns])];
+    this.#client = openSource(this.#controller.signal, (level, message) => this.log(level, message));
+  }
+
+  #draining = false;
+  /** Passed to every page request: a page waiting for a concurrency slot does not start once halted. */
+  readonly #startIfRunning = { canStart: () => !this.halted };
+
+  get aborted(): boolean {
+    return this.#controller.signal.aborted;
+  }
+
+  /** Aborted, or draining: either way no new page is started. */
+  get halted(): boolean {
+    return this.#draining || this.aborted;
+  }
+
+  get drained(): boolean {
+    return this.#draining;
+  }
+
+  drain(): void {
+    this.#draining = true;
+  }
+
+  abort(reason: 'stop' | 'timeout' | 'internal'): void {
+    if (this.abortReason !== null) return;
+    this.abortReason = reason;
+    this.#controller.abort(new Error(`extraction ${reason}`));
+  }
+
+  log(level: LogLevel, message: string): void {
+    this.#options.log?.(level, this.#mask(message));
+  }
+
+  progress(): void {
+    this.stats.traffic = this.#client.receivedBytes;
+    try {
+      this.#options.onProgress?.({ ...this.stats });
+    } catch {
+      // A failing progress listener must not break the extraction.
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stats.traffic = this.#client.receivedBytes;
+    await this.#client.close();
+  }
+
+  async crawlSet(rows: Array<{ row: Record<string, string>; index: number }>, records: RecordSink): Promise<void> {
+    for (const { row, index } of rows) {
+      if (this.halted) return;
+      await this.#crawlInput(row, index, records);
+    }
+  }
+
+  #htmlKept = 0;
+
+  #recordFailure(failure: FetchFailure): void {
+    this.stats.errorCount++;
+    if (failure.kind === 'http' && failure.status !== undefined) this.evidence.answered(failure.status, failure.url);
+    else this.evidence.networkError(failure.kind, failure.url);
+    const keep = this.#options.failedPageHtml === undefined ? DEFAULT_FAILED_PAGE_HTML : this.#options.failedPageHtml;
+    let html: string | undefined;
+    if (keep && failure.body && failure.body.length > 0 && this.#htmlKept < keep.maxPages) {
+      this.#htmlKept++;
+      html = this.#mask(decodeText(failure.body.subarray(0, keep.maxBytes), failure.contentType));
+    }
+    this.failedPages.push({
+      url: this.#mask(failure.url),
+      ...(failure.status !== undefined ? { status: failure.status } : {}),
+      error: this.#mask(describeFailure(failure)),
+      ...(html !== undefined ? { html } : {}),
+    });
+    this.log('Error', describeFailure(failure));
+    this.progress();
+  }
+
+  async #crawlInput(row: Record<string, string>, index: number, records: RecordSink): Promise<void> {
+    this.stats.inputCount++;
+    const failureSlot = this.startFailures.push(null) - 1;
+    const { text: startUrl, missing } = substitutePlaceholders(this.#def.startUrl, { ...this.#defaults, ...row });
+    for (const name of missing) this.log('Warning', `Input ${index}: parameter '${name}' has no value; substituted an empty string`);
+    if (!isHttpUrl(startUrl)) {
+      const message = `start URL '${startUrl}' is not an http(s) URL`;
+      this.stats.errorCount++;
+      this.failedPages.push({ url: this.#mask(startUrl), error: this.#mask(message) });
+      this.log('Error', `Input ${index}: ${message}`);
+      this.startFailures[failureSlot] = this.#mask(`Input ${index}: ${message}`);
+      this.progress();
+      return;
+    }
+    this.log('Info', `Input ${index}: starting at ${startUrl}`);
+
+    const maxPages = this.#def.next?.maxPages ?? DEFAULT_MAX_PAGES;
+    const visited = new Set<string>();
+    let url: string | null = startUrl;
+    for (let pageNumber = 1; url !== null && !this.halted; pageNumber++) {
+      visited.add(url);
+      const result = await this.#client.get(url, this.#startIfRunning);
+      if (!result.ok) {
+        if (result.failure.kind === 'aborted') return;
+        this.#recordFailure(result.failure);
+        if (pageNumber === 1) this.startFailures[failureSlot] = this.#mask(startPageFailureMessage(result.failure));
+        else this.evidence.paginationStopped(url);
+        return;
+      }
+      this.stats.pageCount++;
+      const page = result.page;
+      this.evidence.answered(page.status, page.url);
+      const listed = extractListPage(page, this.#def);
+      const pageRecords = await this.#keepRecords(listed, page);
+      if (pageRecords.length > 0) await records(pageRecords);
+      this.progress();
+      if (this.halted || !this.#def.next) return;
+
+      const nextUrl = listed.nextUrl;
+      if (nextUrl === null) return;
+      if (visited.has(nextUrl)) {
+        this.log('Warning', `next page ${nextUrl} was already visited; pagination stops here`);
+        this.evidence.paginationStopped(nextUrl);
+        return;
+      }
+      if (pageNumber >= maxPages) {
+        this.log('Info', `Input ${index}: reached maxPages (${maxPages}); not following ${nextUrl}`);
+        return;
+      }
+      url = nextUrl;
+    }
+  }
+
+  /** The records of one list page worth keeping, completed from their detail pages when the definition follows links. */
+  async #keepRecords(listed: ListPageResult, page: FetchedPage): Promise<ExtractedRecord[]> {
+    const def = this.#def;
+    const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
+    this.log('Info', `GET ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes, ${listed.matches} list matches`);
+    this.evidence.listPage(listed.matches, page.finalUrl);
+    if (listed.matches === 0) {
+      this.log('Warning', `list selector '${def.list.selector}' matched nothing on ${page.finalUrl}`);
+      return [];
+    }
+
+    const pending: PendingRecord[] = listed.items.map(({ record, followUrl }, i) => {
+      if (def.follow && followUrl === null) {
+        this.log('Warning', `follow selector '${def.follow.selector}' found no link in record ${i + 1} on ${page.finalUrl}`);
+      }
+      return { record, followUrl, aborted: false };
+    });
+
+    if (def.follow) {
+      const followFields = def.follow.fields;
+      await Promise.all(pending.map((item) => this.#followDetail(item, followFields)));
+    }
+
+    const kept: ExtractedRecord[] = [];
+    for (let i = 0; i < pending.length; i++) {
+      const item = pending[i];
+      if (item.aborted) continue;
+      const missing = firstMissing(item.record, this.#requiredNames);
+      if (missing !== undefined) {
+        this.stats.errorCount++;
+        this.evidence.requiredMissing(missing, page.finalUrl);
+        this.log('Error', `record ${i + 1} on ${page.finalUrl} dropped: required field '${missing}' has no value`);
+        continue;
+      }
+      this.stats.dataCount++;
+      if (allMissing(item.record)) this.evidence.emptyRecord();
+      kept.push(item.record);
+    }
+    return kept;
+  }
+
+  async #followDetail(item: PendingRecord, fields: AgentField[]): Promise<void> {
+    if (item.followUrl === null) {
+      setNull(item.record, fields);
+      return;
+    }
+    const result = await this.#client.get(item.followUrl, this.#startIfRunning);
+    if (!result.ok) {
+      if (result.failure.kind === 'aborted') {
+        item.aborted = true;
+        return;
+      }
+      this.#recordFailure(result.failure);
+      setNull(item.record, fields);
+      return;
+    }
+    this.stats.pageCount++;
+    this.evidence.answered(result.page.status, result.page.url);
+    Object.assign(item.record, extractDetailPage(result.page, fields));
+    const redirected = result.page.finalUrl !== result.page.url ? ` (redirected to ${result.page.finalUrl})` : '';
+    this.log('Info', `GET ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`);
+    this.progress();
+  }
+}

@@ -1,0 +1,91 @@
+// The engine's entry point's options and results (runExtraction in crawler.ts).
+import type { AgentDefinition } from './definition.js';
+import type { RunEvidence } from './evidence.js';
+import type { ExtractedRecord } from './extract.js';
+
+export type LogLevel = 'Fatal' | 'Error' | 'Warning' | 'Info';
+export type LogFunction = (level: LogLevel, message: string) => void;
+
+export interface ExtractionStats {
+  /** Pages fetched successfully (list pages and detail pages). */
+  pageCount: number;
+  /** Records extracted (kept). */
+  dataCount: number;
+  /** Always 0 here; the exporter's result sets it. */
+  exportCount: number;
+  /** Failed page fetches plus records dropped for a missing required value. */
+  errorCount: number;
+  /** Input rows processed. */
+  inputCount: number;
+  /** Response body bytes received (as sent on the wire, every response). */
+  traffic: number;
+}
+
+export interface FailedPage {
+  url: string;
+  status?: number;
+  error: string;
+  html?: string;
+}
+
+export interface ExtractionSet {
+  /** 1-based set number. */
+  set: number;
+  records: ExtractedRecord[];
+}
+
+export interface ExtractionResult {
+  sets: ExtractionSet[];
+  stats: ExtractionStats;
+  failedPages: FailedPage[];
+  /** True when the caller's signal stopped the run; records extracted until then are in `sets`. */
+  stopped: boolean;
+  /** Why the run as a whole failed (every start page failed, run timeout, invalid definition). */
+  fatalError?: string;
+  /** What the run observed, for diagnoses. */
+  evidence: RunEvidence;
+  /** Set when a run that ended normally extracted nothing usable (see `qualityProblem`). */
+  warning?: string;
+}
+
+export interface ExtractionOptions {
+  definition: AgentDefinition;
+  /** Resolved parameter values, one row per input; empty means one row of parameter defaults. */
+  inputRows: Array<Record<string, string>>;
+  /** Number of sets the input rows are split into and run side by side (default 1). */
+  parallelism?: number;
+  /** Maximum simultaneous HTTP requests across the whole run (default 4). */
+  maxConcurrency?: number;
+  requestTimeoutMs?: number;
+  maxRetries?: number;
+  /** First retry waits about this long (jittered), doubling each time (default 500). */
+  retryBaseDelayMs?: number;
+  proxyUrl?: string;
+  allowPrivateTargets: boolean;
+  /** Cooperative stop: in-flight requests are aborted and the records so far returned. */
+  signal?: AbortSignal;
+  /**
+   * Graceful stop: no new page is started, pages already requested finish (or fail) normally, and
+   * the records so far are returned with `stopped: true`. `signal` can still cut it short.
+   */
+  drainSignal?: AbortSignal;
+  log?: LogFunction;
+  onProgress?: (stats: ExtractionStats) => void;
+  /** Values never to appear in log messages, failed-page reports or errors. */
+  secrets?: string[];
+  userAgent?: string;
+  maxBodyBytes?: number;
+  /**
+   * HTML of failed pages kept in `failedPages`: at most `maxPages` pages, each cut to `maxBytes`
+   * (default 100 pages of 256 KiB); null keeps none (the run log is not saving HTML).
+   */
+  failedPageHtml?: { maxPages: number; maxBytes: number } | null;
+  /**
+   * Receives each page's records (set numbers from 1) instead of `sets` keeping them, so memory does
+   * not grow with the number of records; awaited, so a slow writer holds the crawl back.
+   */
+  onRecords?: (set: number, records: ExtractedRecord[]) => void | Promise<void>;
+}
+
+export const DEFAULT_MAX_CONCURRENCY = 4;
+export const DEFAULT_FAILED_PAGE_HTML = { maxPages: 100, maxBytes: 256 * 1024 };

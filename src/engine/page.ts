@@ -1,0 +1,55 @@
+// What every renderer hands to the parse/extract/paginate path, whether it fetched the page over HTTP
+// (http.ts) or rendered it another way (a browser): the URL asked for, the URL that answered, the status,
+// the content type and the body. A renderer producing text passes it as UTF-8 bytes with
+// `text/html; charset=utf-8`, so the charset rules of parse.ts apply to every page alike.
+
+export type FailureKind =
+  | 'http'
+  | 'dns'
+  | 'refused'
+  | 'timeout'
+  | 'reset'
+  | 'tls'
+  | 'network'
+  | 'target-refused'
+  | 'redirects'
+  | 'too-large'
+  | 'invalid-url'
+  | 'aborted';
+
+export interface FetchedPage {
+  /** The URL asked for. */
+  url: string;
+  /** The URL that answered, after redirects: relative links resolve against it. */
+  finalUrl: string;
+  status: number;
+  contentType: string | null;
+  /** Decoded (decompressed) body. */
+  body: Buffer;
+}
+
+export interface FetchFailure {
+  url: string;
+  kind: FailureKind;
+  status?: number;
+  /** What went wrong, without the URL: "answered 403 Forbidden: ...", "timed out after 300 ms". */
+  message: string;
+  /** Body of an error response, when there was one. */
+  body?: Buffer;
+  contentType?: string | null;
+  attempts: number;
+}
+
+export type FetchResult = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
+
+/** The seam between the crawl loop and whatever produces pages. Never throws for a failed page. */
+export interface PageSource {
+  /**
+   * `canStart` is asked before a page goes out (and before a retry): false gives the page up as
+   * `aborted`, so a graceful stop starts nothing new.
+   */
+  get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult>;
+  /** Body bytes received so far, for the Run's traffic figure. */
+  readonly receivedBytes: number;
+  close(): Promise<void>;
+}
