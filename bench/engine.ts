@@ -26,7 +26,7 @@ import readline from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import { Agent, request } from 'undici';
-import { runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
+import { DEFAULT_PAGE_CPU_SECONDS, runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
 import type { AnyNode } from '../src/engine/parse.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import type { ChildMessage, ChildResult, ChildStartPayload } from '../src/services/runs/run-protocol.js';
@@ -382,6 +382,7 @@ async function runProcessCase(def: AgentDefinition, concurrency: number, warmUp:
     maxConcurrency: concurrency,
     parallelExport: 'Combined',
     requestTimeoutMs: 30_000,
+    pageCpuSeconds: DEFAULT_PAGE_CPU_SECONDS,
     allowPrivateTargets: true,
     logLevel: 'Info',
     logMode: 'Text',

@@ -387,6 +387,7 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
       maxConcurrency: 1,
       parallelExport: 'Combined',
       requestTimeoutMs: config.runs.requestTimeoutMs,
+      pageCpuSeconds: config.runs.pageCpuSeconds,
       allowPrivateTargets: true,
       logLevel: 'Info',
       logMode: 'Text',

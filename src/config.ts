@@ -39,6 +39,8 @@ export interface Config {
     /** A Run whose worker sent no heartbeat for this long is presumed lost. */
     staleAfterSeconds: number;
     requestTimeoutMs: number;
+    /** CPU time one page's parse and extraction may take before the page fails (ENGINE_PAGE_CPU_SECONDS). */
+    pageCpuSeconds: number;
     /** Run processes a worker starts ahead of its first Runs. */
     warmProcesses: number;
     /** Longest the API waits on Redis to queue or signal a Run before answering 503. */
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       reconcileIntervalSeconds: int(env, 'RUN_RECONCILE_INTERVAL_SECONDS', 30, 1, 3600),
       staleAfterSeconds: int(env, 'RUN_STALE_SECONDS', 60, 2, 86_400),
       requestTimeoutMs: int(env, 'ENGINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+      pageCpuSeconds: int(env, 'ENGINE_PAGE_CPU_SECONDS', 5, 1, 3600),
       warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
       queueTimeoutMs: int(env, 'RUN_QUEUE_TIMEOUT_MS', 2000, 100, 60_000),
       stopGraceSeconds: int(env, 'RUN_STOP_GRACE_SECONDS', 5, 0, 3600),

@@ -12,14 +12,22 @@ import {
   type LogFunction,
   type LogLevel,
 } from './extraction-types.js';
-import { describeFailure, startPageFailureMessage } from './messages.js';
-import { extractDetailPage, extractListPage, type ListPageResult } from './page-extract.js';
+import { describeFailure, overBudgetMessage, startPageFailureMessage } from './messages.js';
+import type { ListPageResult, ListPlan, PageInput } from './page-extract.js';
+import { DEFAULT_PAGE_CPU_SECONDS, processPage, type PageTask, type PageValue } from './page-worker.js';
 import type { FetchedPage, FetchFailure, PageSource } from './page.js';
 import { decodeText } from './parse.js';
 import { substitutePlaceholders } from './template.js';
 
 /** Opens the Run's page source; `signal` aborts everything it has in flight. */
 export type OpenPageSource = (signal: AbortSignal, log: LogFunction) => PageSource;
+
+/** What the page thread needs of a page: the body goes by copy, so only its own bytes. */
+function pageInput(page: FetchedPage): PageInput {
+  const { body } = page;
+  const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
+  return { finalUrl: page.finalUrl, body: own, contentType: page.contentType };
+}
 
 function setNull(record: ExtractedRecord, fields: AgentField[]): void {
   for (const field of fields) record[field.name] = null;
@@ -59,6 +67,8 @@ export class ExtractionRun {
   readonly #client: PageSource;
   readonly #requiredNames: string[];
   readonly #defaults: Record<string, string>;
+  readonly #plan: ListPlan;
+  readonly #pageBudgetMs: number;
 
   constructor(options: ExtractionOptions, mask: (text: string) => string, openSource: OpenPageSource) {
     // Each request waiting out a retry delay listens to this signal; that is expected, not a leak.
@@ -68,6 +78,9 @@ export class ExtractionRun {
     this.#mask = mask;
     this.evidence = new EvidenceCollector(mask);
     this.#defaults = parameterDefaults(options.definition);
+    const { list, next, follow } = options.definition;
+    this.#plan = { list, next, follow };
+    this.#pageBudgetMs = (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000;
     // A required export column means every exported record has a value there, just like a required field.
     const requiredFields = fieldsOf(options.definition).filter((f) => f.required).map((f) => f.name);
     const requiredColumns = (options.definition.export?.columns ?? []).filter((c) => c.required).map((c) => c.name);
@@ -129,9 +142,21 @@ export class ExtractionRun {
 
   #htmlKept = 0;
 
+  /** A fetched page's parse and extraction on the page thread, within the page CPU budget. */
+  async #process<T extends PageTask>(task: T, page: FetchedPage): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
+    const outcome = await processPage(task, this.#pageBudgetMs, this.#controller.signal);
+    if (outcome.ok) return outcome;
+    const kind = outcome.reason === 'aborted' ? 'aborted' : 'over-budget';
+    const message = kind === 'aborted' ? 'aborted' : overBudgetMessage(this.#pageBudgetMs / 1000, outcome.message);
+    const { url, status, body, contentType } = page;
+    return { ok: false, failure: { url, kind, status, message, body, contentType, attempts: 1 } };
+  }
+
   #recordFailure(failure: FetchFailure): void {
     this.stats.errorCount++;
-    if (failure.kind === 'http' && failure.status !== undefined) this.evidence.answered(failure.status, failure.url);
+    // A page over budget was answered, and counted as such when it arrived.
+    if (failure.kind === 'over-budget') this.evidence.overBudget(failure.url);
+    else if (failure.kind === 'http' && failure.status !== undefined) this.evidence.answered(failure.status, failure.url);
     else this.evidence.networkError(failure.kind, failure.url);
     const keep = this.#options.failedPageHtml === undefined ? DEFAULT_FAILED_PAGE_HTML : this.#options.failedPageHtml;
     let html: string | undefined;
@@ -181,7 +206,15 @@ export class ExtractionRun {
       this.stats.pageCount++;
       const page = result.page;
       this.evidence.answered(page.status, page.url);
-      const listed = extractListPage(page, this.#def);
+      const processed = await this.#process({ kind: 'list', page: pageInput(page), plan: this.#plan }, page);
+      if (!processed.ok) {
+        if (processed.failure.kind === 'aborted') return;
+        this.#recordFailure(processed.failure);
+        if (pageNumber === 1) this.startFailures[failureSlot] = this.#mask(startPageFailureMessage(processed.failure));
+        else this.evidence.paginationStopped(url);
+        return;
+      }
+      const listed = processed.value;
       const pageRecords = await this.#keepRecords(listed, page);
       if (pageRecords.length > 0) await records(pageRecords);
       this.progress();
@@ -260,7 +293,16 @@ export class ExtractionRun {
     }
     this.stats.pageCount++;
     this.evidence.answered(result.page.status, result.page.url);
-    Object.assign(item.record, extractDetailPage(result.page, fields));
+    const processed = await this.#process({ kind: 'detail', page: pageInput(result.page), fields }, result.page);
+    if (!processed.ok) {
+      if (processed.failure.kind === 'aborted') item.aborted = true;
+      else {
+        this.#recordFailure(processed.failure);
+        setNull(item.record, fields);
+      }
+      return;
+    }
+    Object.assign(item.record, processed.value);
     const redirected = result.page.finalUrl !== result.page.url ? ` (redirected to ${result.page.finalUrl})` : '';
     this.log('Info', `GET ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`);
     this.progress();

@@ -30,6 +30,8 @@ export const RunEvidenceSchema = Type.Object(
     emptyRecords: Type.Integer({ minimum: 0 }),
     /** Inputs whose pagination ended before the site's last page (next page failed or looped). */
     paginationStoppedEarly: Type.Integer({ minimum: 0 }),
+    /** Pages fetched but not processed: over the page CPU budget (ENGINE_PAGE_CPU_SECONDS). Absent before it existed. */
+    overBudgetPages: Type.Optional(Type.Integer({ minimum: 0 })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -50,6 +52,7 @@ export function emptyEvidence(): RunEvidence {
     requiredMissingByField: {},
     emptyRecords: 0,
     paginationStoppedEarly: 0,
+    overBudgetPages: 0,
     firstUrls: {},
   };
 }
@@ -104,6 +107,11 @@ export class EvidenceCollector {
 
   emptyRecord(): void {
     this.evidence.emptyRecords++;
+  }
+
+  overBudget(url: string): void {
+    this.evidence.overBudgetPages = (this.evidence.overBudgetPages ?? 0) + 1;
+    this.#first('overBudget', url);
   }
 
   paginationStopped(url: string): void {

@@ -76,6 +76,11 @@ export interface ExtractionOptions {
   userAgent?: string;
   maxBodyBytes?: number;
   /**
+   * CPU time one page's parse and extraction may take (default 5 s); a page that takes longer fails
+   * and the run goes on with its other pages.
+   */
+  pageCpuSeconds?: number;
+  /**
    * HTML of failed pages kept in `failedPages`: at most `maxPages` pages, each cut to `maxBytes`
    * (default 100 pages of 256 KiB); null keeps none (the run log is not saving HTML).
    */

@@ -9,6 +9,7 @@ export * from './ssrf.js';
 export { HttpClient } from './http.js';
 export { startPageFailureMessage } from './messages.js';
 export type { FetchedPage, FetchResult, PageSource } from './page.js';
+export { DEFAULT_PAGE_CPU_SECONDS, warmPageWorker } from './page-worker.js';
 export { parseHtml } from './parse.js';
 export { createMasker, SECRET_MASK } from './secrets.js';
 export { placeholdersOf, substitutePlaceholders } from './template.js';

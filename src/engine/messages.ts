@@ -23,8 +23,15 @@ export function httpFailureMessage(status: number): string {
   return `${base}: ${SITE_ANSWERS[status].meaning}`;
 }
 
+/** Why a page that was fetched could not be processed. */
+export function overBudgetMessage(budgetSeconds: number, crash?: string): string {
+  if (crash !== undefined) return `the page could not be processed (${crash}): it is unusually large or deeply nested`;
+  return `the page took longer than ${budgetSeconds} s to process: it is unusually large or deeply nested`;
+}
+
 export function describeFailure(failure: FetchFailure): string {
   if (failure.kind === 'http') return `GET ${failure.url} ${failure.message}`;
+  if (failure.kind === 'over-budget') return `Page ${failure.url} failed: ${failure.message}`;
   if (failure.kind === 'target-refused') return failure.message;
   return `GET ${failure.url} failed: ${failure.message}`;
 }

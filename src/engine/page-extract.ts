@@ -21,8 +21,10 @@ export interface ListPageResult {
 }
 
 export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
+/** The parts of a definition a list page needs. */
+export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow'>;
 
-export function extractListPage(page: PageInput, def: AgentDefinition): ListPageResult {
+export function extractListPage(page: PageInput, def: ListPlan): ListPageResult {
   const $ = parseHtml(page);
   const elements = $(def.list.selector);
   const items: ListItem[] = [];

@@ -15,7 +15,9 @@ export type FailureKind =
   | 'redirects'
   | 'too-large'
   | 'invalid-url'
-  | 'aborted';
+  | 'aborted'
+  /** Fetched, but its processing went over the page's CPU budget (or ended its thread). */
+  | 'over-budget';
 
 export interface FetchedPage {
   /** The URL asked for. */

@@ -13,12 +13,15 @@ import {
   type ExtractedRecord,
   type ExtractionStats,
   type StorageWriter,
+  warmPageWorker,
 } from '../engine/index.js';
 import { runKeyPrefix, runRecordsKey, runSpoolKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
 
 const send = (msg: ChildMessage) => process.send?.(msg);
 
 process.on('disconnect', () => process.exit(1));
+// Pages are parsed on a thread of their own (under the page CPU budget): started before the first Run.
+warmPageWorker();
 
 // Stop is graceful: no new page or retry starts, requests still in flight after the stop grace are
 // aborted, then the data so far is exported. A kill is SIGKILL (the log lines written so far stay).
@@ -66,6 +69,7 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
     parallelism: p.parallelism,
     maxConcurrency: p.maxConcurrency,
     requestTimeoutMs: p.requestTimeoutMs,
+    pageCpuSeconds: p.pageCpuSeconds,
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
     drainSignal: drain.signal,

@@ -33,6 +33,7 @@ describe('runExtraction evidence', () => {
       requiredMissingByField: {},
       emptyRecords: 0,
       paginationStoppedEarly: 0,
+      overBudgetPages: 0,
       firstUrls: { http403: `${site.url}/blocked` },
     });
     expect(r.warning).toBeUndefined();

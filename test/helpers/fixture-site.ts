@@ -22,6 +22,8 @@ import zlib from 'node:zlib';
  * - `/transforms`: values for field transform tests.
  * - `/empty-list`: 200, a page without any `div.product` (a list selector matches nothing).
  * - `/dead-end`: 200, one product and an `a.next` link to `/status/404` (pagination stops early).
+ * - `/deep?levels=N`: 200, one product followed by N nested `div`s (costly to parse: quadratic in N).
+ * - `/deep-links?levels=N`: two `div.product`: one linking `/product/1`, one linking `/deep?levels=N`.
  */
 export interface FixtureSite {
   /** Base URL without trailing slash, e.g. http://127.0.0.1:43123 */
@@ -197,6 +199,16 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     if (path === '/empty-list') return send(200, page('Redesigned', '<main><section class="items"></section></main>'));
 
     if (path === '/dead-end') return send(200, page('Dead end', `${productHtml(1)}\n<a class="next" href="/status/404">Next</a>`));
+
+    if (path === '/deep') {
+      const levels = Number(url.searchParams.get('levels') ?? 0);
+      return send(200, page('Deep', `${productHtml(1)}\n${'<div>'.repeat(levels)}${'</div>'.repeat(levels)}`));
+    }
+    if (path === '/deep-links') {
+      const levels = Number(url.searchParams.get('levels') ?? 0);
+      const deep = `<div class="product"><a class="title" href="/deep?levels=${levels}">Deep</a></div>`;
+      return send(200, page('Deep links', `${productHtml(1)}\n${deep}`));
+    }
 
     send(404, page('Not found', '<h1>Not found</h1>'));
   });

@@ -205,6 +205,24 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
     },
   },
   {
+    name: 'pageOverBudget',
+    diagnose: (i) => {
+      const n = i.evidence?.overBudgetPages ?? 0;
+      const fromMessage = n === 0 && /to process: it is unusually large or deeply nested/.test(msg(i));
+      if (n === 0 && !fromMessage) return null;
+      return {
+        rule: 'pageOverBudget',
+        cause: fromMessage
+          ? `A page could not be processed: ${msg(i)}.`
+          : `${plural(n, 'page')} took longer than the page processing limit to parse and extract and failed${firstAt(i.evidence, 'overBudget')}: they are unusually large or deeply nested.`,
+        actions: [
+          'Open the page and check that the Agent points at the pages you meant (startUrl, next and follow selectors).',
+          'If such pages are expected, ask the operator to raise ENGINE_PAGE_CPU_SECONDS.',
+        ],
+      };
+    },
+  },
+  {
     name: 'serverErrors',
     diagnose: (i) => {
       const n = count(i.evidence?.responsesByClass, '5xx');

@@ -26,7 +26,7 @@ export function createBuilderWorkService(deps: {
   config: {
     encryptionKey: Buffer;
     engineAllowPrivateTargets: boolean;
-    runs: { requestTimeoutMs: number };
+    runs: { requestTimeoutMs: number; pageCpuSeconds: number };
     builder: { llm: LlmConfig | null };
   };
 }) {
@@ -131,6 +131,7 @@ export function createBuilderWorkService(deps: {
           inputRows: [],
           allowPrivateTargets: config.engineAllowPrivateTargets,
           requestTimeoutMs: config.runs.requestTimeoutMs,
+          pageCpuSeconds: config.runs.pageCpuSeconds,
           maxConcurrency: 2,
           maxRetries: 1,
           proxyUrl,

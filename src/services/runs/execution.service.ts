@@ -15,7 +15,7 @@ export interface ExecutionConfig {
   encryptionKey: Buffer;
   storageDir: string;
   engineAllowPrivateTargets: boolean;
-  runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; staleAfterSeconds: number; stopGraceSeconds: number };
+  runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; pageCpuSeconds: number; staleAfterSeconds: number; stopGraceSeconds: number };
 }
 
 export interface RunScheduler {
@@ -265,6 +265,7 @@ export function createRunExecutionService(deps: {
         maxConcurrency: run.parallelMaxConcurrency,
         parallelExport: run.parallelExport === 'Separated' ? ('Separated' as const) : ('Combined' as const),
         requestTimeoutMs: config.runs.requestTimeoutMs,
+        pageCpuSeconds: config.runs.pageCpuSeconds,
         proxyUrl,
         allowPrivateTargets: config.engineAllowPrivateTargets,
         logLevel: run.logLevel as ChildStartPayload['logLevel'],

@@ -11,6 +11,7 @@ export interface ChildStartPayload {
   maxConcurrency: number;
   parallelExport: 'Combined' | 'Separated';
   requestTimeoutMs: number;
+  pageCpuSeconds: number;
   proxyUrl?: string;
   allowPrivateTargets: boolean;
   logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';

@@ -1,0 +1,175 @@
+// Runs each page's parse and extraction on a worker thread under a CPU budget. A page that exceeds
+// it (a parser holding the event loop on deep nesting, millions of elements, a selector that explodes)
+// has its thread terminated, which stops even a synchronous loop; the page fails and the next page
+// gets a fresh thread. The crawl loop's thread stays free meanwhile, so stops and timeouts act on time.
+import { cpuUsage } from 'node:process';
+import { Worker } from 'node:worker_threads';
+import type { AgentField } from './definition.js';
+import type { ExtractedRecord } from './extract.js';
+import type { ListPageResult, ListPlan, PageInput } from './page-extract.js';
+
+export const DEFAULT_PAGE_CPU_SECONDS = 5;
+/** However busy the machine, a page never holds the thread longer than this many budgets of wall time. */
+const MAX_WALL_BUDGETS = 4;
+
+export type PageTask =
+  | { kind: 'list'; page: PageInput; plan: ListPlan }
+  | { kind: 'detail'; page: PageInput; fields: AgentField[] };
+export type PageReply = { ok: true; value: ListPageResult | ExtractedRecord } | { ok: false; message: string };
+export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : ExtractedRecord;
+
+/** Not done: the page went over its budget, the thread died under it, or the caller gave up on it. */
+export type PageOutcome<T> = { ok: true; value: T } | { ok: false; reason: 'over-budget' | 'crashed' | 'aborted'; message?: string };
+
+interface Job {
+  task: PageTask;
+  budgetMs: number;
+  settle: (outcome: PageOutcome<unknown>) => void;
+  fail: (error: Error) => void;
+}
+
+// Under tsx (development, tests) the thread is TypeScript and registers the same loader itself.
+const isTs = import.meta.url.endsWith('.ts');
+const THREAD_URL = new URL(isTs ? './page-worker-thread.ts' : './page-worker-thread.js', import.meta.url);
+
+function startThread(): Worker {
+  if (!isTs) return new Worker(THREAD_URL);
+  const boot = `import { register } from 'tsx/esm/api'; register(); await import(${JSON.stringify(THREAD_URL.href)});`;
+  return new Worker(boot, { eval: true });
+}
+
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const used = cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+/** One thread, pages in arrival order; shared by every extraction of the process. */
+class PageWorker {
+  #thread: Worker | null = null;
+  #ready = false;
+  #queue: Job[] = [];
+  #current: { job: Job; timer: NodeJS.Timeout } | null = null;
+
+  run<T extends PageTask>(task: T, budgetMs: number, signal: AbortSignal): Promise<PageOutcome<PageValue<T>>> {
+    if (signal.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      // A page given up on is not worth finishing: its thread is ended, and the next page gets a new one.
+      const onAbort = () => {
+        const running = this.#current?.job === job && this.#thread;
+        if (running) this.#end(running);
+        job.settle({ ok: false, reason: 'aborted' });
+        if (running) this.#next();
+      };
+      const job: Job = {
+        task,
+        budgetMs,
+        settle: (outcome) => {
+          if (settled) return;
+          settled = true;
+          signal.removeEventListener('abort', onAbort);
+          const queued = this.#queue.indexOf(job);
+          if (queued >= 0) this.#queue.splice(queued, 1);
+          resolve(outcome as PageOutcome<PageValue<T>>);
+        },
+        fail: (error) => {
+          if (settled) return;
+          settled = true;
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(job);
+      this.#next();
+    });
+  }
+
+  warm(): void {
+    this.#thread ??= this.#start();
+  }
+
+  #next(): void {
+    if (this.#current || this.#queue.length === 0) return;
+    const thread = this.#thread ?? this.#start();
+    if (!this.#ready) return;
+    const job = this.#queue.shift()!;
+    const startedAt = performance.now();
+    const cpuAtStart = cpuUsage();
+    // The process's CPU time while the page is processed bounds the page's own: on a busy machine
+    // the wall clock runs ahead of it, so the budget is checked against CPU and re-armed until spent.
+    const check = (waitMs: number): NodeJS.Timeout =>
+      setTimeout(() => {
+        if (this.#current?.job !== job) return;
+        const spentMs = cpuMsSince(cpuAtStart);
+        const wallMs = performance.now() - startedAt;
+        if (spentMs < job.budgetMs && wallMs < job.budgetMs * MAX_WALL_BUDGETS) {
+          this.#current.timer = check(Math.max(job.budgetMs - spentMs, 10));
+          return;
+        }
+        this.#end(thread);
+        job.settle({ ok: false, reason: 'over-budget' });
+        this.#next();
+      }, waitMs);
+    this.#current = { job, timer: check(job.budgetMs) };
+    thread.ref();
+    thread.postMessage(job.task);
+  }
+
+  #start(): Worker {
+    const thread = startThread();
+    this.#thread = thread;
+    this.#ready = false;
+    thread.unref();
+    thread.on('message', (message: PageReply | 'ready') => {
+      if (message === 'ready') {
+        this.#ready = true;
+        this.#next();
+        return;
+      }
+      const current = this.#current;
+      if (!current) return;
+      clearTimeout(current.timer);
+      this.#current = null;
+      thread.unref();
+      if (message.ok) current.job.settle({ ok: true, value: message.value });
+      else current.job.fail(new Error(message.message));
+      this.#next();
+    });
+    thread.on('error', (error) => {
+      if (this.#thread !== thread) return;
+      const current = this.#current;
+      this.#end(thread);
+      // Out of memory, or a failure to start: the page fails, and a page waiting gets a new thread.
+      if (current) current.job.settle({ ok: false, reason: 'crashed', message: error.message });
+      else for (const job of this.#queue.splice(0)) job.fail(error);
+      this.#next();
+    });
+    return thread;
+  }
+
+  #end(thread: Worker): void {
+    if (this.#current) clearTimeout(this.#current.timer);
+    this.#current = null;
+    if (this.#thread === thread) {
+      this.#thread = null;
+      this.#ready = false;
+    }
+    thread.removeAllListeners('message');
+    void thread.terminate();
+  }
+}
+
+let shared: PageWorker | null = null;
+
+/** Starts the page thread ahead of the first page (a run process does, so its first Run does not wait). */
+export function warmPageWorker(): void {
+  shared ??= new PageWorker();
+  shared.warm();
+}
+
+/** Processes one page on the shared page thread, within `budgetMs` of CPU time. */
+export function processPage<T extends PageTask>(task: T, budgetMs: number, signal: AbortSignal): Promise<PageOutcome<PageValue<T>>> {
+  shared ??= new PageWorker();
+  return shared.run(task, budgetMs, signal);
+}
