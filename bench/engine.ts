@@ -30,6 +30,7 @@ import { DEFAULT_PAGE_CPU_SECONDS, runExtraction, type AgentDefinition, type Age
 import type { AnyNode } from '../src/engine/parse.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import type { ChildMessage, ChildResult, ChildStartPayload } from '../src/services/runs/run-protocol.js';
+import { benchParseCost, type ParseCostRow } from './engine-parse.js';
 import { fmt, installSignalCleanup, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -564,6 +565,7 @@ export interface EngineBenchResult {
   cases: EngineCaseResult[];
   processes: ProcessCase[];
   pageBytes: { fixture: number; catalogList: number; catalogItem: number };
+  parseCost: ParseCostRow[];
 }
 
 export async function benchEngine(opts: { concurrencies?: number[]; budgetSeconds?: number } = {}): Promise<EngineBenchResult> {
@@ -574,6 +576,7 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
   const processes: ProcessCase[] = [];
   let fixtureBytes = 0;
   let pageBytes = { list: 0, item: 0 };
+  let parseCost: { rows: ParseCostRow[]; text: string } = { rows: [], text: '' };
   try {
     note('engine: starting the fixture sites in a separate process...');
     const sites = await startSitesProcess();
@@ -629,6 +632,7 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
     const large = catalogDefinition(sites.large);
     processes.push(await runProcessCase(large, LARGE_CONCURRENCY, fixtureDefinition(sites.fixture)));
     processes.push(await bareProcessCase(large, LARGE_CONCURRENCY));
+    parseCost = await benchParseCost();
   } finally {
     await runCleanups();
   }
@@ -661,7 +665,8 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
       'loads its modules ("before the Run"), then the large Run twice; the second is measured. The bare loop process does the same with bareCrawl. ' +
       'Peak RSS is VmHWM from /proc, over the process\'s life.',
   );
-  return { cases, processes, pageBytes: { fixture: fixtureBytes, catalogList: pageBytes.list, catalogItem: pageBytes.item } };
+  print(parseCost.text);
+  return { cases, processes, pageBytes: { fixture: fixtureBytes, catalogList: pageBytes.list, catalogItem: pageBytes.item }, parseCost: parseCost.rows };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

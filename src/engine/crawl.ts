@@ -1,7 +1,15 @@
 // The crawl loop of one Run: each input's start page, its list pages one after another, and the detail
 // pages of each list page side by side; failures counted and reported, never thrown.
 import { setMaxListeners } from 'node:events';
-import { DEFAULT_MAX_PAGES, fieldsOf, isHttpUrl, parameterDefaults, type AgentDefinition, type AgentField } from './definition.js';
+import {
+  DEFAULT_MAX_PAGES,
+  fieldsOf,
+  isHttpUrl,
+  parameterDefaults,
+  selectorsOf,
+  type AgentDefinition,
+  type AgentField,
+} from './definition.js';
 import { EvidenceCollector } from './evidence.js';
 import { isMissing, type ExtractedRecord } from './extract.js';
 import {
@@ -13,8 +21,8 @@ import {
   type LogLevel,
 } from './extraction-types.js';
 import { describeFailure, overBudgetMessage, startPageFailureMessage } from './messages.js';
-import type { ListPageResult, ListPlan, PageInput } from './page-extract.js';
-import { DEFAULT_PAGE_CPU_SECONDS, processPage, type PageTask, type PageValue } from './page-worker.js';
+import type { ListPageResult, ListPlan, PageInput, PageTask, PageValue } from './page-extract.js';
+import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS, processPage } from './page-worker.js';
 import type { FetchedPage, FetchFailure, PageSource } from './page.js';
 import { decodeText } from './parse.js';
 import { substitutePlaceholders } from './template.js';
@@ -69,6 +77,7 @@ export class ExtractionRun {
   readonly #defaults: Record<string, string>;
   readonly #plan: ListPlan;
   readonly #pageBudgetMs: number;
+  readonly #selectorsBounded: boolean;
 
   constructor(options: ExtractionOptions, mask: (text: string) => string, openSource: OpenPageSource) {
     // Each request waiting out a retry delay listens to this signal; that is expected, not a leak.
@@ -81,6 +90,7 @@ export class ExtractionRun {
     const { list, next, follow } = options.definition;
     this.#plan = { list, next, follow };
     this.#pageBudgetMs = (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000;
+    this.#selectorsBounded = boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector));
     // A required export column means every exported record has a value there, just like a required field.
     const requiredFields = fieldsOf(options.definition).filter((f) => f.required).map((f) => f.name);
     const requiredColumns = (options.definition.export?.columns ?? []).filter((c) => c.required).map((c) => c.name);
@@ -144,7 +154,7 @@ export class ExtractionRun {
 
   /** A fetched page's parse and extraction on the page thread, within the page CPU budget. */
   async #process<T extends PageTask>(task: T, page: FetchedPage): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
-    const outcome = await processPage(task, this.#pageBudgetMs, this.#controller.signal);
+    const outcome = await processPage(task, this.#pageBudgetMs, this.#controller.signal, this.#selectorsBounded);
     if (outcome.ok) return outcome;
     const kind = outcome.reason === 'aborted' ? 'aborted' : 'over-budget';
     const message = kind === 'aborted' ? 'aborted' : overBudgetMessage(this.#pageBudgetMs / 1000, outcome.message);

@@ -144,6 +144,22 @@ export function fieldsOf(def: AgentDefinition): AgentField[] {
   return [...def.list.fields, ...(def.follow?.fields ?? [])];
 }
 
+/** Every CSS selector of the definition with where it is: `[selector, 'list.fields[0].selector']`. */
+export function selectorsOf(def: AgentDefinition): Array<[string, string]> {
+  const selectors: Array<[string, string]> = [
+    [def.list.selector, 'list.selector'],
+    ...def.list.fields.flatMap((f, i): Array<[string, string]> => (f.selector ? [[f.selector, `list.fields[${i}].selector`]] : [])),
+  ];
+  if (def.next) selectors.push([def.next.selector, 'next.selector']);
+  if (def.follow) {
+    selectors.push([def.follow.selector, 'follow.selector']);
+    def.follow.fields.forEach((f, i) => {
+      if (f.selector) selectors.push([f.selector, `follow.fields[${i}].selector`]);
+    });
+  }
+  return selectors;
+}
+
 /** Export column names: the declared columns, or every field name (list fields, then follow fields). */
 export function exportColumnsOf(def: AgentDefinition): string[] {
   if (def.export?.columns && def.export.columns.length > 0) return def.export.columns.map((c) => c.name);
@@ -211,18 +227,7 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
     }
   }
 
-  const selectors: Array<[string, string]> = [
-    [definition.list.selector, 'list.selector'],
-    ...definition.list.fields.flatMap((f, i): Array<[string, string]> => (f.selector ? [[f.selector, `list.fields[${i}].selector`]] : [])),
-  ];
-  if (definition.next) selectors.push([definition.next.selector, 'next.selector']);
-  if (definition.follow) {
-    selectors.push([definition.follow.selector, 'follow.selector']);
-    definition.follow.fields.forEach((f, i) => {
-      if (f.selector) selectors.push([f.selector, `follow.fields[${i}].selector`]);
-    });
-  }
-  for (const [selector, where] of selectors) {
+  for (const [selector, where] of selectorsOf(definition)) {
     const problem = selectorProblem(selector, where);
     if (problem) problems.push(problem);
   }

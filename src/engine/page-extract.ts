@@ -54,3 +54,13 @@ export function extractDetailPage(page: PageInput, fields: AgentField[]): Extrac
   const $ = parseHtml(page);
   return extractFields($, $.root(), fields, page.finalUrl);
 }
+
+export type PageTask =
+  | { kind: 'list'; page: PageInput; plan: ListPlan }
+  | { kind: 'detail'; page: PageInput; fields: AgentField[] };
+export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : ExtractedRecord;
+
+export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
+  const value = task.kind === 'list' ? extractListPage(task.page, task.plan) : extractDetailPage(task.page, task.fields);
+  return value as PageValue<T>;
+}

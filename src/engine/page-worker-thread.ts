@@ -1,8 +1,8 @@
 // The thread that parses and extracts pages for page-worker.ts, one page at a time. It holds nothing
 // between pages, so ending it in the middle of one loses nothing but that page.
 import { parentPort } from 'node:worker_threads';
-import { extractDetailPage, extractListPage } from './page-extract.js';
-import type { PageTask, PageReply } from './page-worker.js';
+import { runPageTask, type PageTask } from './page-extract.js';
+import type { PageReply } from './page-worker.js';
 
 const port = parentPort!;
 port.on('message', (task: PageTask) => {
@@ -11,8 +11,7 @@ port.on('message', (task: PageTask) => {
     // A Buffer arrives as a plain Uint8Array: viewed as a Buffer again without copying.
     const { body } = task.page;
     const page = { ...task.page, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
-    const value = task.kind === 'list' ? extractListPage(page, task.plan) : extractDetailPage(page, task.fields);
-    reply = { ok: true, value };
+    reply = { ok: true, value: runPageTask({ ...task, page }) };
   } catch (error) {
     reply = { ok: false, message: (error as Error)?.message ?? String(error) };
   }

@@ -4,19 +4,22 @@
 // gets a fresh thread. The crawl loop's thread stays free meanwhile, so stops and timeouts act on time.
 import { cpuUsage } from 'node:process';
 import { Worker } from 'node:worker_threads';
-import type { AgentField } from './definition.js';
 import type { ExtractedRecord } from './extract.js';
-import type { ListPageResult, ListPlan, PageInput } from './page-extract.js';
+import { runPageTask, type ListPageResult, type PageTask, type PageValue } from './page-extract.js';
 
 export const DEFAULT_PAGE_CPU_SECONDS = 5;
 /** However busy the machine, a page never holds the thread longer than this many budgets of wall time. */
 const MAX_WALL_BUDGETS = 4;
 
-export type PageTask =
-  | { kind: 'list'; page: PageInput; plan: ListPlan }
-  | { kind: 'detail'; page: PageInput; fields: AgentField[] };
+/**
+ * Pages up to this size are processed on the caller's thread when the definition's selectors are
+ * bounded (no `:has`): the HTML parser's worst case there (nesting as deep as the bytes allow) stays
+ * far below the smallest budget (see the parse cost table of `bench -- engine`), and a thread hop would
+ * cost small pages about as much CPU as their parse.
+ */
+export const INLINE_PAGE_MAX_BYTES = 16 * 1024;
+
 export type PageReply = { ok: true; value: ListPageResult | ExtractedRecord } | { ok: false; message: string };
-export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : ExtractedRecord;
 
 /** Not done: the page went over its budget, the thread died under it, or the caller gave up on it. */
 export type PageOutcome<T> = { ok: true; value: T } | { ok: false; reason: 'over-budget' | 'crashed' | 'aborted'; message?: string };
@@ -168,8 +171,22 @@ export function warmPageWorker(): void {
   shared.warm();
 }
 
-/** Processes one page on the shared page thread, within `budgetMs` of CPU time. */
-export function processPage<T extends PageTask>(task: T, budgetMs: number, signal: AbortSignal): Promise<PageOutcome<PageValue<T>>> {
+/** True when no selector can make a small page's extraction explode (`:has` searches every descendant). */
+export function boundedSelectors(selectors: string[]): boolean {
+  return !selectors.some((s) => s.includes(':has'));
+}
+
+/** Processes one page within `budgetMs` of CPU time: on the shared page thread, or here when it is provably cheap. */
+export function processPage<T extends PageTask>(
+  task: T,
+  budgetMs: number,
+  signal: AbortSignal,
+  selectorsBounded: boolean,
+): Promise<PageOutcome<PageValue<T>>> {
+  if (selectorsBounded && task.page.body.length <= INLINE_PAGE_MAX_BYTES) {
+    if (signal.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
+    return Promise.resolve({ ok: true, value: runPageTask(task) });
+  }
   shared ??= new PageWorker();
   return shared.run(task, budgetMs, signal);
 }
