@@ -1,10 +1,12 @@
 // Parse cost against the shape of a page (issue 26 item 1, issue 27 item 3): milliseconds of the
 // engine's parser (parseHtml) as nesting depth and element count grow, and what a Run does with such
-// a page under the page CPU budget (ENGINE_PAGE_CPU_SECONDS): how long until the page fails.
+// a page under the page CPU budget (ENGINE_PAGE_CPU_SECONDS): how long until the page fails. Beside
+// it, a lenient parser (htmlparser2 through cheerio, issue 27's candidate path) on the same pages.
 //
 //   BENCH_ENGINE_PARSE_MAX_DEPTH=40000 npm run bench -- engine   (default 20,000: 40,000 costs ~15 s)
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { load } from 'cheerio';
 import { parseHtml, runExtraction } from '../src/engine/index.js';
 import { fmt, note, table } from './helpers.js';
 
@@ -54,6 +56,7 @@ export interface ParseCostRow {
   shape: string;
   bytes: number;
   parseMs: number;
+  lenientMs: number;
   runMs: number;
   outcome: string;
 }
@@ -70,6 +73,9 @@ export async function benchParseCost(): Promise<{ rows: ParseCostRow[]; text: st
       let started = performance.now();
       parseHtml({ body, contentType: 'text/html; charset=utf-8' });
       const parseMs = performance.now() - started;
+      started = performance.now();
+      load(html, { xml: { xmlMode: false } });
+      const lenientMs = performance.now() - started;
       site.set(html);
       started = performance.now();
       const result = await runExtraction({
@@ -80,15 +86,18 @@ export async function benchParseCost(): Promise<{ rows: ParseCostRow[]; text: st
       });
       const runMs = performance.now() - started;
       const outcome = result.fatalError ? 'page failed: over budget' : `${result.stats.dataCount} record`;
-      rows.push({ shape: shape.label, bytes: body.length, parseMs, runMs, outcome });
+      rows.push({ shape: shape.label, bytes: body.length, parseMs, lenientMs, runMs, outcome });
     }
   } finally {
     await site.close();
   }
   const text = table(
     `Engine: parse cost by page shape (parseHtml on this thread), and a one-page Run of it under a ${PAGE_BUDGET_SECONDS} s page CPU budget`,
-    ['page', 'bytes', 'parse ms', 'parse us / element', 'Run ms', 'Run outcome'],
-    rows.map((r, i) => [r.shape, r.bytes, fmt(r.parseMs, 0), fmt((r.parseMs * 1000) / shapes()[i].elements, 2), fmt(r.runMs, 0), r.outcome]),
+    ['page', 'bytes', 'parse ms', 'parse us / element', 'htmlparser2 ms', 'htmlparser2 us / element', 'Run ms', 'Run outcome'],
+    rows.map((r, i) => {
+      const perElement = (ms: number) => fmt((ms * 1000) / shapes()[i].elements, 2);
+      return [r.shape, r.bytes, fmt(r.parseMs, 0), perElement(r.parseMs), fmt(r.lenientMs, 0), perElement(r.lenientMs), fmt(r.runMs, 0), r.outcome];
+    }),
   );
   return { rows, text };
 }

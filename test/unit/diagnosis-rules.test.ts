@@ -148,6 +148,17 @@ describe('what the pages held', () => {
     );
     expect(f.actions).toEqual(['Check the next-page selector `a.next` in the Agent definition and open the next page it points to.']);
   });
+
+  it('pageOverBudget: counts the pages from the evidence, or quotes the message of a Run without it', () => {
+    const f = rule('pageOverBudget').diagnose(input({ status: 9 }, { overBudgetPages: 2, firstUrls: { overBudget: 'https://shop.example.com/huge' } }))!;
+    expect(f.cause).toBe(
+      '2 pages took longer than the page processing limit to parse and extract and failed (first: https://shop.example.com/huge): they are unusually large or deeply nested.',
+    );
+    expect(f.actions[1]).toBe('If such pages are expected, ask the operator to raise ENGINE_PAGE_CPU_SECONDS.');
+    const message = 'Start page https://x/ failed: the page took longer than 5 s to process: it is unusually large or deeply nested';
+    expect(rule('pageOverBudget').diagnose(input({ errorMessage: message }, null))?.cause).toBe(`A page could not be processed: ${message}.`);
+    expect(rule('pageOverBudget').diagnose(input({ status: 9 }, { overBudgetPages: 0 }))).toBeNull();
+  });
 });
 
 describe('history: a drop in records', () => {
