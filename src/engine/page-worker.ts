@@ -35,10 +35,17 @@ interface Job {
 const isTs = import.meta.url.endsWith('.ts');
 const THREAD_URL = new URL(isTs ? './page-worker-thread.ts' : './page-worker-thread.js', import.meta.url);
 
+/**
+ * The thread's own heap limit: a page whose DOM outgrows it fails alone ("could not be processed")
+ * instead of taking the run process down with it.
+ */
+const THREAD_HEAP_MB = 256;
+
 function startThread(): Worker {
-  if (!isTs) return new Worker(THREAD_URL);
+  const options = { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } };
+  if (!isTs) return new Worker(THREAD_URL, options);
   const boot = `import { register } from 'tsx/esm/api'; register(); await import(${JSON.stringify(THREAD_URL.href)});`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { ...options, eval: true });
 }
 
 const cpuMsSince = (start: NodeJS.CpuUsage) => {
@@ -139,15 +146,17 @@ class PageWorker {
       else current.job.fail(new Error(message.message));
       this.#next();
     });
-    thread.on('error', (error) => {
+    // Out of memory, or a failure to start: the page fails, and a page waiting gets a new thread.
+    const lost = (error: Error) => {
       if (this.#thread !== thread) return;
       const current = this.#current;
       this.#end(thread);
-      // Out of memory, or a failure to start: the page fails, and a page waiting gets a new thread.
       if (current) current.job.settle({ ok: false, reason: 'crashed', message: error.message });
       else for (const job of this.#queue.splice(0)) job.fail(error);
       this.#next();
-    });
+    };
+    thread.on('error', lost);
+    thread.on('exit', (code) => lost(new Error(`the page thread exited with code ${code}`)));
     return thread;
   }
 
