@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createBuilderScheduler, createQueue, redisConnection } from '../../jobs/queues.js';
+import { createProxyPoolsRepository } from '../proxy-pools/proxy-pools.repository.js';
+import { createProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { createBuilderRepository } from './builder.repository.js';
 import { createBuilderService, type BuilderService } from './builder.service.js';
 import { createEventsPublisher, createEventsSubscriber } from './events-bus.js';
@@ -24,6 +26,7 @@ export default fp(async function builderModule(app: FastifyInstance) {
       repo: createBuilderRepository(app.db),
       access: app.access,
       agents: app.agents,
+      proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
       queue: {
         enqueueStep: (sessionId, step) => scheduler().enqueueStep(sessionId, step),
         removeStep: (sessionId, step) => scheduler().removeStep(sessionId, step),
