@@ -98,7 +98,7 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
     if (shown.statusCode === 400) return sendBadRequest(reply, shown.message, shown.errorCode);
     return sendProblem(request, reply, shown.statusCode, shown.errorCode, shown.message, shown.extensions);
   });
-});
+}, { name: 'errors', dependencies: ['infra'] });
 
 /** The answer to an error raised by Fastify's own request handling, or undefined for any other error. */
 function answerHttpError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

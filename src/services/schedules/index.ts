@@ -23,4 +23,4 @@ export default fp(async function schedulesModule(app: FastifyInstance) {
       config: app.config,
     }),
   );
-});
+}, { name: 'schedules', dependencies: ['infra', 'access'] });
