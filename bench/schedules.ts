@@ -7,7 +7,7 @@
 // milliseconds per tick, measured in this process with the worker's own firing service.
 import { performance } from 'node:perf_hooks';
 import { createPrisma } from '../src/db/prisma.js';
-import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../src/jobs/queues.js';
+import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../src/queues/queues.js';
 import { runSeed } from '../src/services/agents/seed.js';
 import { createCreditsRepository } from '../src/services/billing/credits.repository.js';
 import { createRunsRepository } from '../src/services/runs/runs.repository.js';

@@ -23,6 +23,9 @@ export type Db = PrismaClient & {
   $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]>;
 };
 export type { Prisma } from '../generated/prisma/client.js';
+/** Exact decimals (money, credits): Prisma's Decimal, for code outside the data layer. */
+export const Decimal = Prisma.Decimal;
+export type Decimal = Prisma.Decimal;
 
 // Prisma's DateTime columns are `timestamp(3)` (no time zone) holding UTC.
 const OID_TIMESTAMP = 1114;

@@ -4,7 +4,7 @@ import type { Job } from 'bullmq';
 import type { BuilderWorkService } from '../services/builder/builder-work.service.js';
 import type { EventsSubscriber } from '../services/builder/events-bus.js';
 import { SessionStatus } from '../services/builder/session-state.js';
-import type { QueuePayloads } from './queues.js';
+import type { QueuePayloads } from '../queues/queues.js';
 
 export function createBuilderProcessor(deps: { work: Pick<BuilderWorkService, 'runStep'>; subscriber: Pick<EventsSubscriber, 'listen'> }) {
   const running = new Map<string, AbortController>();

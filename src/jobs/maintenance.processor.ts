@@ -10,7 +10,7 @@ import type { SweepOrphanFiles } from '../services/runs/orphan-files.js';
 import type { Reconcile } from '../services/runs/reconciler.js';
 import type { SettlementService } from '../services/settlement/settlement.service.js';
 import type { CreditExpiry } from '../services/billing/billing.service.js';
-import type { QueuePayloads } from './queues.js';
+import type { QueuePayloads } from '../queues/queues.js';
 
 export function createMaintenanceProcessor(deps: {
   identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>;

@@ -10,7 +10,7 @@ import { internalRunFailure } from '../services/runs/run-errors.js';
 import type { RunRow } from '../services/runs/runs.repository.js';
 import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
 import type { ChildMessage, ChildResult, ParentMessage, RunSignals } from '../services/runs/run-protocol.js';
-import type { QueuePayloads } from './queues.js';
+import type { QueuePayloads } from '../queues/queues.js';
 import type { RunChildPool } from './run-child-pool.js';
 import { createRunSupervisor, systemTimers, untilDone, type RunSupervisor, type Timers } from './run-supervisor.js';
 

@@ -14,15 +14,14 @@ import { createCreditsRepository } from '../services/billing/credits.repository.
 import { LocalStorage } from '../engine/index.js';
 import { createOrphanFileSweep } from '../services/runs/orphan-files.js';
 import { createReconciler } from '../services/runs/reconciler.js';
-import { createRunsRepository } from '../services/runs/runs.repository.js';
+import { wireRunsCore } from '../services/runs/wiring.js';
 import { createScheduleFiring } from '../services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
-import { createSettlement } from '../services/settlement/index.js';
 import { createCreditExpiry } from '../services/billing/billing.service.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
-import { createGroupQueues, createQueue, createRunScheduler, redisConnection, runQueueName } from './queues.js';
+import { createQueue, redisConnection, runQueueName, type QueuePayloads } from '../queues/queues.js';
 import { createRunChildPool } from './run-child-pool.js';
-import { createRunSignals } from './run-signals.js';
+import { createRunSignals } from '../queues/run-signals.js';
 import { createRunsProcessor } from './runs.processor.js';
 import { createSchedulesProcessor } from './schedules.processor.js';
 import { createBuilderRepository } from '../services/builder/builder.repository.js';
@@ -70,20 +69,10 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
 
   const runsQueue = createQueue('runs', connection, prefix);
   const maintenanceQueue = createQueue('maintenance', connection, prefix);
-  const settlement = createSettlement(db, { clock, log, config });
   const signals = createRunSignals(config.redisUrl, prefix, { timeoutMs: config.runs.queueTimeoutMs, log });
-  const repo = createRunsRepository(db, {
-    onTerminal: async (run) => {
-      await settlement.afterTerminal(run);
-      // A synchronous start waiting for this Run hears of its end at once.
-      await signals.publish(run.id, 'ended');
-    },
-  });
-  // Runs of a server group go to (and are retried and reconciled in) that group's queue.
-  const groupQueues = createGroupQueues(connection, prefix);
-  const scheduler = createRunScheduler(runsQueue, {
-    groups: { groupQueue: groupQueues.get, serverGroupOf: async (runId) => (await repo.findRun(runId))?.serverGroupId ?? null },
-  });
+  const core = wireRunsCore(db, { clock, log, config, signals, runQueue: () => runsQueue, connection });
+  const { settlement, repo, groupQueues } = core;
+  const scheduler = core.scheduler();
   const execution = createRunExecutionService({ repo, clock, config, scheduler, log });
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
@@ -104,36 +93,25 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   // Job schedulers live in Redis: declared at start and again whenever a worker (re)connects, so a
   // Redis that lost its data gets them back without a worker restart. BullMQ keeps one scheduler
   // per id, so every worker declaring them still gives one job per interval.
+  const hourMs = 3_600_000;
+  // Every maintenance task and how often it runs (a task missing here fails to compile).
+  const maintenanceEvery: Record<QueuePayloads['maintenance']['task'], number> = {
+    'purge-expired-tokens': hourMs,
+    'settle-runs': config.runs.reconcileIntervalSeconds * 1000,
+    'sweep-orphan-files': hourMs,
+    'reconcile-runs': config.runs.reconcileIntervalSeconds * 1000,
+    'expire-credits': config.billing.expiryIntervalSeconds * 1000,
+    'purge-builder-sessions': hourMs,
+  };
   async function declareSchedulers() {
     await schedulesQueue.upsertJobScheduler('schedule-tick', { every: config.schedules.tickSeconds * 1000 }, {
       name: 'schedule-tick',
       data: { task: 'tick' },
       opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
     });
-    await maintenanceQueue.upsertJobScheduler('purge-expired-tokens', { every: 3600_000 }, {
-      name: 'purge-expired-tokens',
-      data: { task: 'purge-expired-tokens' },
-    });
-    await maintenanceQueue.upsertJobScheduler('settle-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
-      name: 'settle-runs',
-      data: { task: 'settle-runs' },
-    });
-    await maintenanceQueue.upsertJobScheduler('sweep-orphan-files', { every: 3600_000 }, {
-      name: 'sweep-orphan-files',
-      data: { task: 'sweep-orphan-files' },
-    });
-    await maintenanceQueue.upsertJobScheduler('reconcile-runs', { every: config.runs.reconcileIntervalSeconds * 1000 }, {
-      name: 'reconcile-runs',
-      data: { task: 'reconcile-runs' },
-    });
-    await maintenanceQueue.upsertJobScheduler('expire-credits', { every: config.billing.expiryIntervalSeconds * 1000 }, {
-      name: 'expire-credits',
-      data: { task: 'expire-credits' },
-    });
-    await maintenanceQueue.upsertJobScheduler('purge-builder-sessions', { every: 3600_000 }, {
-      name: 'purge-builder-sessions',
-      data: { task: 'purge-builder-sessions' },
-    });
+    for (const [task, every] of Object.entries(maintenanceEvery) as Array<[keyof typeof maintenanceEvery, number]>) {
+      await maintenanceQueue.upsertJobScheduler(task, { every }, { name: task, data: { task } });
+    }
   }
   await declareSchedulers();
 

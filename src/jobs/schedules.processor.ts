@@ -2,7 +2,7 @@
 // fires the due Schedules through the firing service.
 import type { Job } from 'bullmq';
 import type { ScheduleFiring } from '../services/schedules/firing.service.js';
-import type { QueuePayloads } from './queues.js';
+import type { QueuePayloads } from '../queues/queues.js';
 
 export function createSchedulesProcessor(deps: { firing: Pick<ScheduleFiring, 'tick'> }) {
   return async function processSchedules(job: Job<QueuePayloads['schedules']>) {

@@ -101,6 +101,16 @@ export const Int32 = (options: { description?: string; minimum?: number; maximum
 export const IdParam = (name: string, description?: string) =>
   Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX, description: description ?? `${name} identifier` });
 
+/** The largest int64 (as a JS number it rounds to 2^63, which Ajv compares the same way). */
+export const INT64_MAX = 9223372036854775807;
+/**
+ * A positive int64 id (a Schedule's). Any value in the int64 range is accepted, so an id that does not
+ * exist answers 404 like every other missing resource; the service maps ids beyond the exactly
+ * representable range to "not found" (see lib/ids.ts).
+ */
+export const Int64IdParam = (name: string, description?: string) =>
+  Type.Integer({ format: 'int64', minimum: 1, maximum: INT64_MAX, description: description ?? `${name} identifier (int64)` });
+
 /** A proxy pool chosen in a request (service-spec: proxyPoolId is an int32); 0 or less means none. */
 export const ProxyPoolIdInput = (description = '0 or less means unset.') => Nullable(Int32({ description }));
 

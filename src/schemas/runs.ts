@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput, QueryDate } from './common.js';
+import { DateTime, IdParam, Int64IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput, QueryDate } from './common.js';
 
 export const RunSchema = Type.Object(
   {
@@ -104,7 +104,7 @@ export const OrgRunsQuerySchema = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'Only Runs in this RunStatus.' })),
   agentId: Type.Optional(IdParam('agent', 'Only Runs of this Agent.')),
   spaceId: Type.Optional(IdParam('space', 'Only Runs of Agents in this Space.')),
-  scheduleId: Type.Optional(Type.Integer({ format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only Runs this Schedule started.' })),
+  scheduleId: Type.Optional(Int64IdParam('schedule', 'Only Runs this Schedule started.')),
   startDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or after this ISO 8601 date or date-time (UTC).' }),
   endDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or before this ISO 8601 date-time, or on or before this date (its whole day, UTC).' }),
   maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).' })),

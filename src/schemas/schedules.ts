@@ -1,10 +1,10 @@
 // Schedules (service-spec "Schedule" model and update body; design.md section 5).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, DateTimeInput, IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, QueryDate } from './common.js';
+import { DateTime, DateTimeInput, IdParam, Int64IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, QueryDate } from './common.js';
 
 export const ScheduleSchema = Type.Object(
   {
-    id: Type.Integer({ description: 'int64' }),
+    id: Type.Integer({ format: 'int64' }),
     configId: Type.Integer({ description: 'The Agent id.' }),
     name: Nullable(Type.String()),
     schedule: Nullable(Type.String({ description: 'The stored expression: the cron expression (CRON), the ISO 8601 instant (RunOnce), or an ISO 8601 repeating interval `R/<start>/<period>` (RunEvery).' })),
@@ -40,7 +40,7 @@ export const SchedulePageSchema = Type.Object(
 
 export const UpcomingScheduleSchema = Type.Object(
   {
-    scheduleId: Type.Integer(),
+    scheduleId: Type.Integer({ format: 'int64' }),
     agentId: Type.Integer(),
     agentName: Type.String(),
     scheduleName: Nullable(Type.String()),
@@ -92,7 +92,7 @@ export const UpdateScheduleBody = Type.Object(scheduleBodyProperties, {
   examples: [{ name: 'Weekdays at 06:30', scheduleType: 3, cronExpression: '30 6 * * 1-5', timezone: 'America/New_York', isExclusive: true }],
 });
 
-export const ScheduleParams = Type.Object({ agentId: IdParam('agent'), scheduleId: Type.Integer({ minimum: 1, description: 'schedule identifier (int64)' }) });
+export const ScheduleParams = Type.Object({ agentId: IdParam('agent'), scheduleId: Int64IdParam('schedule') });
 export const ScheduleListQuery = Type.Object({ ...PagingQuery });
 export const UpcomingQuery = Type.Object({
   startDate: Type.Optional(QueryDate),

@@ -4,7 +4,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { builderJobId, redisConnection } from '../../src/jobs/queues.js';
+import { builderJobId, redisConnection } from '../../src/queues/queues.js';
 import { createMaintenanceProcessor } from '../../src/jobs/maintenance.processor.js';
 import { createBuilderRepository } from '../../src/services/builder/builder.repository.js';
 import { auth, type TestContext } from '../helpers/app.js';

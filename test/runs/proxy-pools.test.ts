@@ -81,4 +81,31 @@ describe('proxy pools', () => {
     expect(unset.statusCode).toBe(202);
     await waitForRun(ctx.app, other.apiKey, otherAgent.id, unset.json().id);
   });
+
+  it('a pool of another organization, or none at all, answers the same 404 on every path that takes a proxyPoolId', async () => {
+    const pool = (await ctx.app.inject({ method: 'GET', url: '/api/v1/proxy-pools', headers: auth(org.apiKey) })).json()[0];
+    const other = await ctx.bootstrap();
+    const theirs = await createAgent(ctx.app, other.apiKey, other.spaceId, catalogDefinition(site.url), 'Theirs too');
+    const schedule = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${theirs.id}/schedules`, headers: auth(other.apiKey), payload: { name: 'S', scheduleType: 0 } });
+    expect(schedule.statusCode).toBe(201);
+    for (const id of [pool.id, 2147483000]) {
+      const paths: Array<['POST' | 'PUT', string, Record<string, unknown>]> = [
+        ['POST', '/api/v1/agent', { name: 'With pool', spaceId: other.spaceId, definition: catalogDefinition(site.url), proxyPoolId: id }],
+        ['PUT', `/api/v1/agent/${theirs.id}`, { proxyPoolId: id }],
+        ['POST', `/api/v1/agent/${theirs.id}/start`, { proxyPoolId: id }],
+        ['POST', `/api/v1/spaces/${other.spaceId}/run-all`, { proxyPoolId: id }],
+        ['POST', `/api/v1/agent/${theirs.id}/schedules`, { name: 'S', scheduleType: 0, proxyPoolId: id }],
+        ['PUT', `/api/v1/agent/${theirs.id}/schedules/${schedule.json().id}`, { proxyPoolId: id }],
+        ['POST', '/api/v1/agent-builder/start', { prompt: 'Get every product please', url: `${site.url}/`, proxyPoolId: id }],
+      ];
+      for (const [method, url, payload] of paths) {
+        const res = await ctx.app.inject({ method, url, headers: auth(other.apiKey), payload });
+        const problem = expectProblem(res, 404, 'NOT_FOUND');
+        expect(problem.detail, `${method} ${url}`).toBe(`Proxy pool ${id} was not found.`);
+      }
+    }
+    // Nothing was changed by the refused requests.
+    const kept = await ctx.app.inject({ method: 'GET', url: `/api/v1/agent/${theirs.id}/schedules/${schedule.json().id}`, headers: auth(other.apiKey) });
+    expect(kept.json().proxyPoolId).toBeNull();
+  });
 });

@@ -71,6 +71,8 @@ describe('GET /api/v1/runs', () => {
     expect(ids(await get('/api/v1/runs?status=4', orgA.apiKey))).toHaveLength(3);
     expect(ids(await get('/api/v1/runs?status=10', orgA.apiKey))).toEqual([]);
     expect(ids(await get('/api/v1/runs?scheduleId=1', orgA.apiKey))).toEqual([]);
+    // int64 like the Schedule's id: beyond 2^53 it names no Schedule, so no Run.
+    expect(ids(await get('/api/v1/runs?scheduleId=9223372036854775807', orgA.apiKey))).toEqual([]);
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect(ids(await get(`/api/v1/runs?endDate=${today}`, orgA.apiKey))).toHaveLength(3);

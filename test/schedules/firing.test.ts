@@ -5,7 +5,7 @@
 // reach the Run; Runs of a server group are queued in that group's queue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, type Db } from '../../src/db/prisma.js';
-import { createGroupQueues, createQueue, createRunScheduler, redisConnection, runJobId } from '../../src/jobs/queues.js';
+import { createGroupQueues, createQueue, createRunScheduler, redisConnection, runJobId } from '../../src/queues/queues.js';
 import { unseal } from '../../src/lib/crypto.js';
 import { createCreditsRepository } from '../../src/services/billing/credits.repository.js';
 import type { BootstrapResult } from '../../src/services/identity/bootstrap.js';

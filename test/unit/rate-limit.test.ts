@@ -28,12 +28,14 @@ describe('rate-limit rules', () => {
     for (const p of ['/api/v1/users', '/oauth/token', '/healthz', '/']) expect(isExempt(p), p).toBe(false);
   });
 
-  it('rounds Retry-After up to whole seconds, at least 1', () => {
-    expect(retryAfterSeconds(0)).toBe(1);
-    expect(retryAfterSeconds(1)).toBe(1);
-    expect(retryAfterSeconds(1000)).toBe(1);
-    expect(retryAfterSeconds(1001)).toBe(2);
-    expect(retryAfterSeconds(59_999)).toBe(60);
+  it('rounds Retry-After up to whole seconds, at least 1, never more than the window', () => {
+    expect(retryAfterSeconds(0, 60_000)).toBe(1);
+    expect(retryAfterSeconds(1, 60_000)).toBe(1);
+    expect(retryAfterSeconds(1000, 60_000)).toBe(1);
+    expect(retryAfterSeconds(1001, 60_000)).toBe(2);
+    expect(retryAfterSeconds(59_999, 60_000)).toBe(60);
+    expect(retryAfterSeconds(60_001, 60_000)).toBe(60);
+    expect(retryAfterSeconds(3 * 30_000, 30_000)).toBe(30);
   });
 
   it('serves a place in line when the slot for it frees, a window later for places beyond the budget', () => {
@@ -173,6 +175,28 @@ describe('batches of slots (limiter over the Redis store)', () => {
     const deadline = Date.now() + 5000;
     while ((await grants('shared')) > granted + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(await grants('shared')).toBeLessThanOrEqual(granted + 2);
+  });
+
+  it('a refusal behind batches and a full line waits at most one window (default budget: 100 per 60 s, 10 waiting)', async () => {
+    // Batches use the whole budget (the injected monotonic clock never ends their hold), then ten
+    // requests take the line: the next one is refused, and its slot frees within one window.
+    const { limiter } = limiterWithSteps();
+    const p = { max: 100, windowMs: 60_000, queue: 10 };
+    let served = 0;
+    for (;;) {
+      const refused = await limiter.acquire('full', { ...p, queue: 0 }).then(() => false, (err: unknown) => err instanceof RateLimitedError);
+      if (refused) break;
+      served++;
+    }
+    expect(served).toBe(100);
+    const members = await redis.zrange(`${prefix}:rl:{full}:grants`, 0, -1);
+    expect(members.filter((m) => m.includes(':')).length).toBeGreaterThan(50);
+    const store = createRedisStore(redis, { prefix, leaseMs: 5000 });
+    for (let i = 0; i < 10; i++) expect((await store.take('full', p, `waiter${i}`, true)).kind).toBe('queued');
+    const decision = await store.take('full', p, 'late', true);
+    expect(decision.kind).toBe('rejected');
+    expect(decision.kind === 'rejected' && decision.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(decision.kind === 'rejected' && decision.retryAfterMs).toBeGreaterThan(59_000);
   });
 
   it('takes no batch for a small budget or a short window, nor while requests wait', async () => {

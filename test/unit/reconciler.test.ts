@@ -1,7 +1,8 @@
 // The reconciler with a fake clock, a fake queue and an in-memory store: no Run stays active without
 // an owner, and a Run that moved on is never enqueued again.
 import { describe, expect, it } from 'vitest';
-import { createReconciler, type RunJobState } from '../../src/services/runs/reconciler.js';
+import type { RunJobState } from '../../src/queues/queues.js';
+import { createReconciler } from '../../src/services/runs/reconciler.js';
 import { nextStatus, type RunEvent } from '../../src/services/runs/status-machine.js';
 
 interface FakeRun {

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { runQueueName } from '../../src/jobs/queues.js';
+import { runQueueName } from '../../src/queues/queues.js';
 
 const load = (value?: string) =>
   loadConfig({ ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'), ...(value === undefined ? {} : { WORKER_SERVER_GROUPS: value }) }, () => {}).schedules.workerServerGroups;

@@ -123,4 +123,4 @@ export default fp(async function authPlugin(app: FastifyInstance) {
       },
     );
   });
-});
+}, { name: 'auth', dependencies: ['identity', 'rate-limit'] });

@@ -3,9 +3,8 @@
 // the request id that is also in the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../../db/failures.js';
-import { isDatabaseBusy } from '../../db/prisma.js';
-import { AgentInvalidError, AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../../lib/errors.js';
+import { AppError, ErrorCodes, type ErrorCode } from '../../lib/errors.js';
+import { toPublicError } from '../../services/public-error.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -36,9 +35,6 @@ const TITLE_BY_STATUS: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
-
-/** How long a caller should wait before retrying while a dependency is down. */
-const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
   return reply
@@ -89,59 +85,42 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
   );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) reply.header('Retry-After', String(error.retryAfterSeconds));
-      if (error.statusCode === 400) return sendBadRequest(reply, error.message, error.errorCode);
-      if (error instanceof AgentInvalidError) return sendProblem(request, reply, 422, error.errorCode, error.message, { problems: error.problems });
-      return sendProblem(request, reply, error.statusCode, error.errorCode, error.message);
+    // Errors of the HTTP layer itself (validation, body parsing); everything else is translated by
+    // the one rule that run-all's per-Agent results use too (services/public-error.ts).
+    if (!(error instanceof AppError)) {
+      const answered = answerHttpError(error, request, reply);
+      if (answered) return answered;
     }
-    if (error.validation) return sendBadRequest(reply, validationMessage(error));
-    switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendProblem(request, reply, 413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is larger than the server accepts.');
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-          return sendProblem(request, reply, 415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, `Unsupported media type ${request.headers['content-type'] ?? ''}; send application/json.`);
-        }
-        return sendBadRequest(reply, 'Content-Length does not match the body.', ErrorCodes.VALIDATION_FAILED);
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
-      default:
-        break;
-    }
-    // A dependency that is down is the operator's problem, not the caller's: 503 with Retry-After,
-    // and one log line when it goes down (the monitor), not one per request.
-    if (isDatabaseUnreachable(error) || isRedisUnavailable(error)) {
-      const which = isDatabaseUnreachable(error) ? 'postgres' : 'redis';
-      app.dependencies.down(which, error);
-      reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
-      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, `The service is temporarily unavailable (${which === 'postgres' ? 'its database' : 'its queue store'} cannot be reached); retry after the delay in Retry-After.`);
-    }
-    if (isSchemaMissing(error)) {
-      request.log.error({ err: { message: error.message } }, 'the database is not migrated: run `cli migrate`');
-      reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
-      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, 'The service is not ready: its database has not been migrated yet.');
-    }
-    if (isDatabaseBusy(error)) {
-      request.log.warn({ err: { message: error.message } }, 'database saturated');
-      reply.header('Retry-After', '1');
-      return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, 'The service is busy; retry after the delay in Retry-After.');
-    }
-    if (error instanceof SyntaxError) return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      if (status === 400) return sendBadRequest(reply, error.message);
-      return sendProblem(request, reply, status, status === 404 ? ErrorCodes.NOT_FOUND : ErrorCodes.VALIDATION_FAILED, error.message);
-    }
-    request.log.error({ err: error }, 'request failed');
-    return sendProblem(
-      request,
-      reply,
-      500,
-      ErrorCodes.INTERNAL_ERROR,
-      `An unexpected error occurred. Quote request id ${request.id} when reporting it.`,
-    );
+    const shown = toPublicError(error, `request id ${request.id}`);
+    if (shown.dependencyDown) app.dependencies.down(shown.dependencyDown, error);
+    if (shown.log) request.log[shown.log.level]({ err: shown.internal ? error : { message: error.message } }, shown.log.message);
+    if (shown.retryAfterSeconds !== undefined) reply.header('Retry-After', String(shown.retryAfterSeconds));
+    if (shown.statusCode === 400) return sendBadRequest(reply, shown.message, shown.errorCode);
+    return sendProblem(request, reply, shown.statusCode, shown.errorCode, shown.message, shown.extensions);
   });
-});
+}, { name: 'errors', dependencies: ['infra'] });
+
+/** The answer to an error raised by Fastify's own request handling, or undefined for any other error. */
+function answerHttpError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.validation) return sendBadRequest(reply, validationMessage(error));
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return sendProblem(request, reply, 413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is larger than the server accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return sendProblem(request, reply, 415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, `Unsupported media type ${request.headers['content-type'] ?? ''}; send application/json.`);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return sendBadRequest(reply, 'Content-Length does not match the body.', ErrorCodes.VALIDATION_FAILED);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    if (status === 400) return sendBadRequest(reply, error.message);
+    return sendProblem(request, reply, status, status === 404 ? ErrorCodes.NOT_FOUND : ErrorCodes.VALIDATION_FAILED, error.message);
+  }
+  return undefined;
+}

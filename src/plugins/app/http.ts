@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
-import { normalizeValue } from './body-normalizer.js';
+import { normalizeValue } from '../../schemas/normalize.js';
 
 export default fp(async function httpPlugin(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
@@ -47,4 +47,4 @@ export default fp(async function httpPlugin(app: FastifyInstance, opts: { config
     }
     done();
   });
-});
+}, { name: 'http' });

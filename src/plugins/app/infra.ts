@@ -57,4 +57,4 @@ export default fp(async function infraPlugin(app: FastifyInstance, opts: { confi
     await redis.quit().catch(() => redis.disconnect());
     await requestRedis.quit().catch(() => requestRedis.disconnect());
   });
-});
+}, { name: 'infra' });

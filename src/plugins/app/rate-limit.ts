@@ -103,5 +103,5 @@ export default fp(
       else done();
     });
   },
-  { name: 'rate-limit' },
+  { name: 'rate-limit', dependencies: ['infra'] },
 );

@@ -19,4 +19,4 @@ export default fp(async function requestLogPlugin(app: FastifyInstance) {
     if (reply.statusCode >= 500) request.log.error(fields, 'request');
     else request.log.info(fields, 'request');
   });
-});
+}, { name: 'request-log' });

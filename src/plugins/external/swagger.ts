@@ -94,4 +94,4 @@ export default fp(async function swaggerPlugin(app: FastifyInstance, opts: { con
   });
   await app.register(swaggerUi, { routePrefix: '/swagger', uiConfig: { url: '/swagger/v1/swagger.json' } as never });
   app.get('/swagger/v1/swagger.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
-});
+}, { name: 'swagger' });

@@ -37,4 +37,4 @@ export default fp(async function underPressurePlugin(app: FastifyInstance, opts:
       );
     },
   });
-});
+}, { name: 'under-pressure', dependencies: ['errors'] });

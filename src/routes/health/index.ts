@@ -1,7 +1,7 @@
 // Liveness and readiness (Postgres and Redis reachable). Unauthenticated and not rate limited.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { probeMigrations, probeStores } from '../../db/health.js';
+import { readiness } from '../../services/health/readiness.js';
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
@@ -32,9 +32,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Health, 503: Health },
     },
   }, async (_req, reply) => {
-    const [stores, migrations] = await Promise.all([probeStores(app.db, app.redis), probeMigrations(app.db)]);
-    const checks = { ...stores, migrations };
-    const ok = checks.postgres === 'ok' && checks.redis === 'ok' && migrations === 'ok';
+    const { ok, checks } = await readiness(app.db, app.redis);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   });
 };

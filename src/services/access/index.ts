@@ -12,4 +12,4 @@ declare module 'fastify' {
 
 export default fp(async function accessModule(app: FastifyInstance) {
   app.decorate('access', createAccessService({ repo: createAccessRepository(app.db) }));
-});
+}, { name: 'access', dependencies: ['infra'] });

@@ -5,7 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { AgentDefinitionSchema, parametersOf, validateDefinition, type AgentDefinition } from '../../engine/definition.js';
 import { SECRET_MASK } from '../../engine/secrets.js';
 import { ValidationError } from '../../lib/errors.js';
-import { normalizeValue } from '../../plugins/app/body-normalizer.js';
+import { normalizeValue } from '../../schemas/normalize.js';
 
 export { SECRET_MASK };
 

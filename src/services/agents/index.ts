@@ -24,4 +24,4 @@ export default fp(async function agentsModule(app: FastifyInstance) {
       config: app.config,
     }),
   );
-});
+}, { name: 'agents', dependencies: ['infra', 'access'] });

@@ -22,4 +22,4 @@ export default fp(async function billingModule(app: FastifyInstance) {
       prices: app.config.billing.prices,
     }),
   );
-});
+}, { name: 'billing', dependencies: ['infra', 'access'] });

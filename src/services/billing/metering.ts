@@ -1,10 +1,9 @@
 // Pure rules of billing: what a terminal Run used (per usage type, priced from configuration) and the
 // names the API accepts (how a cost is spread over the grants is one SQL statement under the
 // organization's lock: CreditsRepository.debit). Exact decimals throughout (Prisma's Decimal); amounts are rounded half-up to the 6 places of the credit columns.
-import { Prisma } from '../../generated/prisma/client.js';
+import { Decimal } from '../../db/prisma.js';
 
-export const Decimal = Prisma.Decimal;
-export type Decimal = Prisma.Decimal;
+export { Decimal };
 
 export const USAGE_TYPES = ['Server Time', 'Export GB', 'Agent Inputs', 'Proxy Data', 'Export CPM'] as const;
 export type UsageType = (typeof USAGE_TYPES)[number];

@@ -8,6 +8,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors
 import type { AccessService, Need } from '../access/access.service.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import type { Principal } from '../identity/principal.js';
+import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import type { BuilderRepository, SessionRow } from './builder.repository.js';
 import type { EventsPublisher, EventsSubscriber } from './events-bus.js';
 import { assertCanFinish, assertCanMessage, isFinal, SessionStatus, stopDecision } from './session-state.js';
@@ -67,6 +68,7 @@ export function createBuilderService(deps: {
   repo: BuilderRepository;
   access: Pick<AccessService, 'requireSpace'>;
   agents: Pick<AgentsService, 'create'>;
+  proxyPools: Pick<ProxyPoolOwnership, 'requireOwned'>;
   queue: BuilderQueue;
   publisher: EventsPublisher;
   subscriber: Pick<EventsSubscriber, 'waiter'>;
@@ -111,10 +113,7 @@ export function createBuilderService(deps: {
       if (!url) throw new ValidationError('The builder needs a page to read: send `url` (the list page to extract from) or write its address in the prompt.');
       if (!isHttpUrl(url)) throw new ValidationError(`url '${url}' is not an http(s) URL.`);
       if (input.spaceId !== undefined) await access.requireSpace(principal, input.spaceId, 'write');
-      if (input.proxyPoolId !== undefined) {
-        const pool = await repo.findProxyPool(input.proxyPoolId);
-        if (!pool || pool.organizationId !== principal.organizationId) throw new NotFoundError(`Proxy pool ${input.proxyPoolId} was not found.`);
-      }
+      if (input.proxyPoolId !== undefined) await deps.proxyPools.requireOwned(principal.organizationId, input.proxyPoolId);
       const sessionId = crypto.randomUUID();
       await repo.create(
         {

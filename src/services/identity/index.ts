@@ -29,4 +29,4 @@ export default fp(async function identityModule(app: FastifyInstance) {
     tokens: createTokensService({ repo, epoch, clock: app.clock, config: app.config }),
     users: createUsersService({ repo }),
   });
-});
+}, { name: 'identity', dependencies: ['infra'] });

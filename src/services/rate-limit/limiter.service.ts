@@ -3,9 +3,11 @@
 // instance falls back to its own in-memory budgets, and says so once per change of state.
 //
 // A budget in steady use is not asked of Redis for every request: the instance takes a batch of
-// slots in one step and hands them out itself for a short hold time (at most a second). Redis holds
-// each batch slot for a whole window after the hold ends, so no window ever sees more than `max`
-// grants across all instances; slots not handed out are given back when the hold ends. The batch
+// slots in one step and hands them out itself for a short hold time (at most a second, 1/60 of the
+// window). Redis holds each batch slot for a window from when the batch was taken, so a window sees
+// at most `max` grants give or take the slots handed out during one hold; slots not handed out are
+// given back when the hold ends. (Holding them from the end of the hold instead would keep the bound
+// exact, but then a refused client could be told to wait longer than a window.) The batch
 // doubles while requests keep coming (1, 2, 4 ... 256), is at most a quarter of the free budget,
 // and is only taken while nobody waits, so small budgets and waiting lines behave exactly as before.
 import crypto from 'node:crypto';
@@ -195,7 +197,7 @@ export function createRateLimiter(deps: {
           return { remaining: decision.remaining };
         }
         if (decision.kind === 'rejected') {
-          const seconds = retryAfterSeconds(decision.retryAfterMs);
+          const seconds = retryAfterSeconds(decision.retryAfterMs, policy.windowMs);
           throw new RateLimitedError(
             `Over the limit of ${policy.max} requests per ${policy.windowMs / 1000} s` +
               (policy.queue > 0 ? ` with ${policy.queue} requests already waiting` : '') +
@@ -209,7 +211,7 @@ export function createRateLimiter(deps: {
           await sleep(Math.min(Math.max(0, decision.waitMs) + 1, pollMs(policy)), undefined, { signal });
         } catch {
           await holder.leave(bucket, ticket).catch(() => undefined);
-          throw new RateLimitedError('The client went away while waiting for budget.', retryAfterSeconds(decision.waitMs));
+          throw new RateLimitedError('The client went away while waiting for budget.', retryAfterSeconds(decision.waitMs, policy.windowMs));
         }
       }
     },

@@ -40,8 +40,9 @@ end
 
 if rank < free then
   -- A batch of slots for the instance to hand out itself, only while nobody waits and at most a
-  -- quarter of what is free. Each slot is held as if granted at the end of the batch's hold time,
-  -- so whenever the instance uses it, it still counts for a whole window after that use.
+  -- quarter of what is free. Each slot is held from now: a grant time in the future would make a
+  -- refused client wait longer than a window (issue 20). A slot handed out at the end of the hold
+  -- (at most 1 s, 1/60 of the window) therefore counts for the window less that hold.
   local n = 1
   if waiting == 0 and want > 1 then n = math.max(1, math.min(want, math.floor(free / 4))) end
   if n == 1 then
@@ -49,7 +50,7 @@ if rank < free then
   else
     local args = {}
     for i = 0, n - 1 do
-      args[#args + 1] = now + hold
+      args[#args + 1] = now
       args[#args + 1] = ticket .. ':' .. i
     end
     redis.call('ZADD', grants, unpack(args))

@@ -58,9 +58,14 @@ export function isExempt(path: string): boolean {
   return p.startsWith('/health/') || p === '/health' || p.startsWith('/swagger') || p.startsWith('/.well-known/');
 }
 
-/** Retry-After in whole seconds, rounded up so that a client waiting that long is served; at least 1. */
-export function retryAfterSeconds(ms: number): number {
-  return Math.max(1, Math.ceil(ms / 1000));
+/**
+ * Retry-After in whole seconds: rounded up, at least 1, and never more than the window. A client that
+ * waits that long is accepted: served at once when its slot has freed, else given a place in the line,
+ * which has room again once a window has passed (every place within `max` of the front is served
+ * within a window).
+ */
+export function retryAfterSeconds(ms: number, windowMs: number): number {
+  return Math.max(1, Math.min(Math.ceil(ms / 1000), Math.ceil(windowMs / 1000)));
 }
 
 /**

@@ -2,14 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LocalStorage } from '../../engine/index.js';
-import { createGroupQueues, createQueue, createRunScheduler, redisConnection, withTimeout } from '../../jobs/queues.js';
-import { createRunSignals } from '../../jobs/run-signals.js';
+import { createQueue, redisConnection, withTimeout } from '../../queues/queues.js';
+import { createRunSignals } from '../../queues/run-signals.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createProxyPoolsRepository } from '../proxy-pools/proxy-pools.repository.js';
 import { createProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
-import { createSettlement } from '../settlement/index.js';
-import { createRunsRepository } from './runs.repository.js';
 import { createRunsService, type RunsService } from './runs.service.js';
+import { wireRunsCore } from './wiring.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,19 +29,9 @@ export default fp(async function runsModule(app: FastifyInstance) {
     }
     return queue;
   };
-  const settlement = createSettlement(app.db, { clock: app.clock, log: app.log, config: app.config });
   // Stop and kill reach the worker, and a Run's end the waiting request, over Redis pub/sub.
   const signals = createRunSignals(app.config.redisUrl, app.config.redisPrefix, { timeoutMs, log: app.log });
-  const repo = createRunsRepository(app.db, {
-    onTerminal: async (run) => {
-      await settlement.afterTerminal(run);
-      await signals.publish(run.id, 'ended');
-    },
-  });
-  // Runs of a server group live in that group's queue (stop removes their job there).
-  const groupQueues = createGroupQueues(producer(), app.config.redisPrefix);
-  const groups = { groupQueue: groupQueues.get, serverGroupOf: async (runId: number) => (await repo.findRun(runId))?.serverGroupId ?? null };
-  const scheduler = () => createRunScheduler(runQueue(), { timeoutMs, groups });
+  const { repo, groupQueues, scheduler } = wireRunsCore(app.db, { clock: app.clock, log: app.log, config: app.config, signals, runQueue, connection: producer(), timeoutMs });
   const lazyScheduler = {
     // Runs started through the API have no server group (only Schedules set one).
     enqueueRun: (runId: number, attempt: number, delayMs?: number) => scheduler().enqueueRun(runId, attempt, delayMs, null),
@@ -71,4 +60,4 @@ export default fp(async function runsModule(app: FastifyInstance) {
     await withTimeout(groupQueues.close(), timeoutMs, 'closing the server group queues').catch(() => {});
     await signals.close();
   });
-});
+}, { name: 'runs', dependencies: ['infra', 'access'] });

@@ -5,12 +5,10 @@
 // - Queuing and Waiting Runs whose job is finished (its pick-up failed for good) or missing (Redis
 //   lost it) are enqueued again; a Run that moved on meanwhile is left alone.
 import type { Clock } from '../../lib/clock.js';
+import type { RunJobState } from '../../queues/queues.js';
 import type { RunExecutionService } from './execution.service.js';
 import type { RunsRepository } from './runs.repository.js';
 import { RunStatus } from './status-machine.js';
-
-/** Where a Run's job is in Redis: `missing` includes jobs Redis lost. */
-export type RunJobState = 'pending' | 'active' | 'finished' | 'missing';
 
 export interface ReconcilerQueue {
   jobState(runId: number, attempt: number): Promise<RunJobState>;

@@ -3,11 +3,11 @@
 // starves other requests; a per-Agent failure is reported like a single start's (errorCode + message)
 // and never carries internal error text.
 import type { FastifyBaseLogger } from 'fastify';
-import { toPublicError } from '../../lib/public-error.js';
 import type { RunAllInput, RunAllResult } from '../../schemas/runs.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
+import { toPublicError } from '../public-error.js';
 import { parseSentParameters } from './input-parameters.js';
 
 /** Starts in flight at once: each holds a connection for a few queries and one transaction. */
@@ -29,7 +29,7 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
 
 export interface RunAllContext {
   requestId: string;
-  log: Pick<FastifyBaseLogger, 'error'>;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
 }
 
 export async function runAll(
@@ -55,7 +55,7 @@ export async function runAll(
       return { agentId: a.id, agentName: a.name, success: true, runId: run.id, errorCode: null, errorMessage: null };
     } catch (err) {
       const shown = toPublicError(err, `request id ${ctx.requestId}`);
-      if (shown.internal) ctx.log.error({ err, agentId: a.id, spaceId }, 'run-all: starting an Agent failed');
+      if (shown.log) ctx.log[shown.log.level]({ err: shown.internal ? err : { message: (err as Error).message }, agentId: a.id, spaceId }, `run-all: starting an Agent failed: ${shown.log.message}`);
       return { agentId: a.id, agentName: a.name, success: false, runId: null, errorCode: shown.errorCode, errorMessage: shown.message };
     }
   });

@@ -48,12 +48,4 @@ export const runSpoolKey = (runId: number, set: number) => `runs/${runId}/_spool
 /** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
 export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;
 
-export type RunSignalKind = 'stop' | 'kill' | 'ended';
-
-/** Signals about a Run between API instances and workers (implemented over Redis pub/sub). */
-export interface RunSignals {
-  /** Best effort: never throws (the database carries the same state). */
-  publish(runId: number, kind: RunSignalKind): Promise<void>;
-  /** Calls `fn` for the Run's signals until closed; `ready` resolves once signals are being received (or cannot be). */
-  listen(runId: number, fn: (kind: RunSignalKind) => void): { ready: Promise<void>; close(): void };
-}
+export type { RunSignalKind, RunSignals } from '../../queues/run-signals.js';

@@ -14,6 +14,7 @@ import { jsonArrayFromNdjson } from './records-stream.js';
 import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js';
 import { ActiveRunExistsError, type RunRow, type RunsRepository } from './runs.repository.js';
 import { isActive, isTerminal, RunStatus } from './status-machine.js';
+import { exactBigIntId } from '../../lib/ids.js';
 
 // Request and response shapes come from the schemas (src/schemas/runs.ts), the one source of each.
 export type StartOptions = StartRunInput;
@@ -260,7 +261,8 @@ export function createRunsService(deps: {
         status: q.status,
         agentId: q.agentId,
         spaceId: q.spaceId,
-        scheduleId: q.scheduleId !== undefined ? BigInt(q.scheduleId) : undefined,
+        // An id past 2^53 names no stored Schedule: 0 matches no Run.
+        scheduleId: q.scheduleId !== undefined ? (exactBigIntId(q.scheduleId) ?? 0n) : undefined,
         createdFrom,
         createdBefore,
       };

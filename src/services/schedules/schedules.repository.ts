@@ -46,10 +46,6 @@ export function createSchedulesRepository(db: Db) {
       return db.schedule.deleteMany({ where: { id } });
     },
 
-    findProxyPool(id: number) {
-      return db.proxyPool.findUnique({ where: { id }, select: { id: true, organizationId: true } });
-    },
-
     /**
      * Enabled Schedules whose next run is at most `until`, earliest first, with their Agent's name,
      * in the given Spaces ('all': the whole organization); archived Agents left out.

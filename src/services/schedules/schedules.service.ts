@@ -6,6 +6,7 @@ import { ErrorCodes, NotFoundError, ValidationError } from '../../lib/errors.js'
 import type { ScheduleBody, ScheduleView } from '../../schemas/schedules.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
+import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { openSentParameters, parseSentParameters, sealSentParameters } from '../runs/input-parameters.js';
 import {
   cronProblem,
@@ -18,6 +19,7 @@ import {
   type ScheduleTiming,
 } from './schedule-time.js';
 import type { ScheduleData, ScheduleRow, SchedulesRepository } from './schedules.repository.js';
+import { exactBigIntId } from '../../lib/ids.js';
 
 /** What an encrypted parameter's value shows; sent back unchanged, it keeps the stored secret. */
 export const MASK = '********';
@@ -81,12 +83,19 @@ function queryDate(value: string | undefined, name: string): Date | undefined {
   return d;
 }
 
-export function createSchedulesService(deps: { repo: SchedulesRepository; access: AccessService; clock: Clock; config: { encryptionKey: Buffer } }) {
-  const { repo, access, clock, config } = deps;
+export function createSchedulesService(deps: {
+  repo: SchedulesRepository;
+  access: AccessService;
+  proxyPools: Pick<ProxyPoolOwnership, 'resolve'>;
+  clock: Clock;
+  config: { encryptionKey: Buffer };
+}) {
+  const { repo, access, proxyPools, clock, config } = deps;
 
   async function requireSchedule(principal: Principal, agentId: number, scheduleId: number, need: 'read' | 'write') {
     const agent = await access.requireAgent(principal, agentId, need);
-    const schedule = await repo.findSchedule(BigInt(scheduleId));
+    const id = exactBigIntId(scheduleId);
+    const schedule = id === null ? null : await repo.findSchedule(id);
     if (!schedule || schedule.agentId !== agentId) throw new NotFoundError(`Schedule ${scheduleId} of agent ${agentId} was not found.`);
     return { agent, schedule };
   }
@@ -138,12 +147,6 @@ export function createSchedulesService(deps: { repo: SchedulesRepository; access
     }
   }
 
-  async function checkProxyPool(principal: Principal, proxyPoolId: number | null) {
-    if (proxyPoolId === null) return;
-    const pool = await repo.findProxyPool(proxyPoolId);
-    if (!pool || pool.organizationId !== principal.organizationId) throw new ValidationError(`Proxy pool ${proxyPoolId} does not exist.`);
-  }
-
   const positiveOrNull = (v: number | null | undefined) => (v && v > 0 ? v : null);
   const pick = <T>(sent: T | null | undefined, current: T | null): T | null => (sent === undefined ? current : sent);
 
@@ -169,8 +172,8 @@ export function createSchedulesService(deps: { repo: SchedulesRepository; access
       const anchor = new Date(now.getTime() - (now.getTime() % 1000));
       t.startTime = nextFireAfter({ ...t, startTime: anchor }, anchor);
     }
-    const proxyPoolId = positiveOrNull(pick(body.proxyPoolId, current?.proxyPoolId ?? null));
-    await checkProxyPool(principal, proxyPoolId);
+    // The proxy-pools domain's one ownership rule: another organization's pool is 404, as everywhere.
+    const proxyPoolId = (await proxyPools.resolve(principal.organizationId, pick(body.proxyPoolId, current?.proxyPoolId ?? null))) ?? null;
     const becameEnabled = isEnabled && !current?.isEnabled;
     // A fire time already done is never due again, even if the clocks of API and worker disagree.
     const from = current?.lastFired && current.lastFired > now ? current.lastFired : now;

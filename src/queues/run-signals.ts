@@ -5,7 +5,16 @@
 // was away delays an action, never loses it.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RunSignalKind, RunSignals } from '../services/runs/run-protocol.js';
+
+export type RunSignalKind = 'stop' | 'kill' | 'ended';
+
+/** Signals about a Run between API instances and workers (implemented over Redis pub/sub). */
+export interface RunSignals {
+  /** Best effort: never throws (the database carries the same state). */
+  publish(runId: number, kind: RunSignalKind): Promise<void>;
+  /** Calls `fn` for the Run's signals until closed; `ready` resolves once signals are being received (or cannot be). */
+  listen(runId: number, fn: (kind: RunSignalKind) => void): { ready: Promise<void>; close(): void };
+}
 
 export function createRunSignals(redisUrl: string, prefix: string, opts: { timeoutMs: number; log: Pick<Logger, 'warn'> }): RunSignals & { close(): Promise<void> } {
   const channel = `${prefix}:runs:signals`;

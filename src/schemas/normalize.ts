@@ -1,4 +1,4 @@
-// design.md section 1: body property names match case-insensitively (clients send `Parallelism`,
+// Request bodies (plugins/app/http.ts) and stored Agent definitions: body property names match case-insensitively (clients send `Parallelism`,
 // `InputParameters`...), and string enums match case-insensitively (with declared aliases), both
 // rewritten to the schema's canonical spelling before validation. Unknown names stay as sent so
 // that `additionalProperties: false` rejects them.

@@ -1,6 +1,6 @@
-// One typed map of queue names to job payloads. Payloads carry ids, never secrets.
+// One typed map of queue names to job payloads, and the producer side of each queue (used by the API's
+// services and by the worker alike; it imports nothing of ours above lib/). Payloads carry ids, never secrets.
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import type { RunJobState } from '../services/runs/reconciler.js';
 
 export interface QueuePayloads {
   maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' | 'sweep-orphan-files' | 'purge-builder-sessions' };
@@ -10,6 +10,9 @@ export interface QueuePayloads {
   builder: { sessionId: string; step: number };
 }
 export type QueueName = keyof QueuePayloads;
+
+/** Where a Run's job is in Redis (`missing` includes jobs Redis lost); the reconciler acts on it. */
+export type RunJobState = 'pending' | 'active' | 'finished' | 'missing';
 
 /**
  * `producer`: the API's connection, which must never hang a request on Redis: no offline queue (a
