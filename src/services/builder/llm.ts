@@ -5,7 +5,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { validateDefinition, type AgentDefinition, type AgentField } from '../../engine/definition.js';
 import { extractFields, isMissing } from '../../engine/extract.js';
-import type { Candidate } from './inference/structure.js';
+import type { Candidate } from './inference/candidate.js';
 
 export interface LlmConfig {
   url: string;

@@ -5,7 +5,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { CONCEPT_WORDS, conceptOfWord, tokenWords, type Concept } from './naming.js';
 import { cssString, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
-import { normalizeText } from './structure.js';
+import { normalizeText } from './dom-text.js';
 
 export interface DetailRequest {
   /** The field name to give it. */

@@ -8,7 +8,8 @@ import { resolveUrl } from '../../../engine/extract.js';
 import { inferDetailFields, type DetailRequest } from './detail.js';
 import { abbreviates, CONCEPT_WORDS, conceptOfValues, conceptOfWord, fieldName, promptRequests, tokenWords, words, type Concept, type PromptRequest } from './naming.js';
 import { detectPagination } from './pagination.js';
-import { candidateFor, findCandidates, type Candidate, type CandidateField } from './structure.js';
+import type { Candidate, CandidateField } from './candidate.js';
+import { candidateFor, findCandidates } from './structure.js';
 
 export interface BuilderPage {
   $: CheerioAPI;

@@ -1,0 +1,106 @@
+// The fields that line up across a group's records: one per structural path present in enough records,
+// with its selector, what it looks like (concept) and how to read it (transform).
+import type { CheerioAPI } from 'cheerio';
+import type { FieldTransform } from '../../../engine/definition.js';
+import type { CandidateField } from './candidate.js';
+import { chooseSelector } from './field-selectors.js';
+import { COMPANION, companionRows } from './grouping.js';
+import { conceptOfTokens, conceptOfValues, type Concept } from './naming.js';
+import { safeFind, type Element } from './selectors.js';
+import { hintsOf, valuesOf, type ValueNode } from './values.js';
+
+// Fields in fewer records are kept for joining with complementary ones (sale prices) and for
+// explicit requests; a prompt that names nothing only gets the common ones (draft.ts).
+const MIN_FIELD_COVERAGE = 0.2;
+
+/** "€ 10,99" or "1.234,50": the engine's number transform reads commas as thousands separators, so such values stay text. */
+function decimalComma(value: string): boolean {
+  return /\d,\d{1,2}(?!\d)/.test(value) && !/\d\.\d{1,2}(?!\d)/.test(value);
+}
+
+// Concepts an ancestor's class may give its text ("div.price > span"); "details", "title" or "image"
+// on a wrapper says nothing about the text inside.
+const WRAPPER_CONCEPTS = new Set<Concept>(['price', 'rating', 'date', 'author', 'location', 'company', 'salary', 'reviews', 'sku', 'stock', 'brand', 'email', 'phone', 'address', 'year', 'isbn', 'publisher', 'duration', 'points', 'comments', 'category']);
+
+/** Fields that line up across the records of a group. */
+export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
+  const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
+  const add = (member: Element, v: ValueNode) => {
+    let entry = byKey.get(v.key);
+    if (!entry) byKey.set(v.key, (entry = { nodes: new Map() }));
+    if (!entry.nodes.has(member)) entry.nodes.set(member, v);
+  };
+  const companions = companionRows($, members);
+  for (const member of members) {
+    for (const v of valuesOf($, member)) add(member, v);
+    const companion = companions.get(member);
+    // Keyed under '+': their selectors are found relative to the companion row, then prefixed.
+    if (companion) for (const v of valuesOf($, companion)) add(member, { ...v, key: `+${v.key}`, order: v.order + 1000 });
+  }
+  const fields: CandidateField[] = [];
+  for (const [key, { nodes }] of byKey) {
+    const coverage = nodes.size / members.length;
+    if (coverage < MIN_FIELD_COVERAGE) continue;
+    const values = members.filter((m) => nodes.has(m)).map((m) => (nodes.get(m) as ValueNode).value);
+    const distinct = new Set(values).size;
+    if (values.length >= 3 && distinct === 1) continue; // the same on every record: a button, an icon
+    const first = nodes.values().next().value as ValueNode;
+    const attribute = first.kind === 'text' ? undefined : first.attribute;
+    const viaCompanion = key.startsWith('+');
+    let selector: string | undefined | null;
+    if (viaCompanion) {
+      const rows = members.filter((m) => companions.has(m));
+      const targets = new Map([...nodes].map(([m, v]) => [companions.get(m) as Element, v.el]));
+      const inner = chooseSelector($, rows.map((m) => companions.get(m) as Element), targets, first.label, attribute);
+      selector = inner === null ? null : inner === undefined ? COMPANION : `${COMPANION} ${inner.replace(/^:scope > /, '> ')}`;
+      // The combined selector must find the same element from the record itself.
+      if (selector && !rows.every((m) => !nodes.has(m) || safeFind($(m), selector as string)?.first()[0] === nodes.get(m)?.el)) selector = null;
+    } else {
+      selector = chooseSelector($, members, new Map([...nodes].map(([m, v]) => [m, v.el])), first.label, attribute);
+    }
+    if (selector === null) continue;
+    const scopeOf = (m: Element) => (viaCompanion ? (companions.get(m) as Element) : m);
+    const { own: ownHints, all: tokens } = hintsOf(first.el, scopeOf(members.find((m) => nodes.has(m)) as Element));
+    const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
+    // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
+    const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
+    const fromMarkup = conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ?? (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
+    const numericOnly = textValues.length > 0 && textValues.every((v) => /^[\d.,#\s]+$/.test(v));
+    const concept =
+      first.kind === 'link' ? 'link' : first.kind === 'image' ? 'image' : (conceptOfValues(textValues) ?? (numericOnly && fromMarkup === 'title' ? undefined : fromMarkup));
+    const transform: FieldTransform | undefined =
+      first.kind === 'link' || first.kind === 'image'
+        ? 'absoluteUrl'
+        : first.attribute === 'class'
+          ? 'trim'
+        : first.unit || concept === 'price' || concept === 'rating' || concept === 'reviews' || concept === 'points' || concept === 'comments'
+          ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
+            ? 'number'
+            : 'trim'
+          : 'trim';
+    const orders = [...nodes.values()].map((v) => v.order);
+    const present = members.flatMap((m, i) => (nodes.has(m) ? [i] : []));
+    fields.push({
+      key,
+      kind: first.kind,
+      ...(selector !== undefined ? { selector } : {}),
+      ...(attribute ? { attribute } : {}),
+      transform,
+      coverage,
+      samples: values.slice(0, 5),
+      ...(concept ? { concept } : {}),
+      ...(first.label ? { label: first.label } : {}),
+      hints: tokens,
+      ownHints,
+      tag: first.el.name,
+      depth: first.depth,
+      averageLength: values.reduce((n, v) => n + v.length, 0) / Math.max(1, values.length),
+      order: orders.reduce((a, b) => a + b, 0) / orders.length,
+      present,
+    });
+  }
+  // A text field that only repeats a deeper field's text (an <a> inside an <h2> whose own text is
+  // blank is never a field; a <span> inside a <p> that adds a few words may be) is kept: both can be
+  // wanted; naming picks one per concept.
+  return fields.sort((a, b) => a.order - b.order);
+}

@@ -1,0 +1,136 @@
+// Stable selectors for a field inside its record and for the record container on the page.
+import type { CheerioAPI } from 'cheerio';
+import type { CandidateField } from './candidate.js';
+import { cssString, isElement, NAMING_ATTRIBUTES, nthOfType, safeFind, stableClasses, stepSelector, type Element } from './selectors.js';
+
+/** Candidate relative selectors for a field target, simplest first. */
+function selectorOptions(targets: Element[], member: Element, label: string | undefined): string[] {
+  const t = targets[0];
+  const options: string[] = [];
+  const common = (fn: (el: Element) => string[]) => {
+    const sets = targets.map((el) => new Set(fn(el)));
+    return [...sets[0]].filter((v) => sets.every((s) => s.has(v)));
+  };
+  const classes = common(stableClasses);
+  if (label && t.name === 'dd') options.push(`dt:contains(${cssString(label)}) + dd`);
+  for (const c of classes) options.push(`${t.name}.${c}`);
+  if (classes.length > 1) options.push(`${t.name}.${classes.join('.')}`);
+  for (const a of NAMING_ATTRIBUTES) {
+    const values = common((el) => (el.attribs?.[a] ? [el.attribs[a]] : []));
+    for (const v of values) options.push(`${t.name}[${a}=${cssString(v)}]`);
+  }
+  options.push(t.name);
+  const nth = common((el) => [String(nthOfType(el))]);
+  if (nth.length > 0) options.push(`${t.name}:nth-of-type(${nth[0]})`);
+  // Qualified by an ancestor inside the record.
+  const base = [...options];
+  let levels = 0;
+  for (let p = t.parent; p && isElement(p) && p !== member && levels < 3; p = p.parent, levels++) {
+    const pc = stableClasses(p);
+    const ps = pc.length > 0 ? `${p.name}.${pc.join('.')}` : p.name;
+    for (const b of base.slice(0, 4)) options.push(`${ps} ${b}`, `${ps} > ${b}`);
+  }
+  // The full path with positions, the last resort.
+  const steps: string[] = [];
+  for (let p: Element | null = t; p && isElement(p) && p !== member; p = p.parent as Element | null) {
+    const pc = stableClasses(p);
+    steps.unshift(pc.length > 0 ? stepSelector(p, pc) : `${p.name}:nth-of-type(${nthOfType(p)})`);
+  }
+  if (steps.length > 0) options.push(`:scope > ${steps.join(' > ')}`);
+  return [...new Set(options)];
+}
+
+/** The first selector that finds exactly the aligned element in (nearly) every record. */
+export function chooseSelector($: CheerioAPI, members: Element[], targets: Map<Element, Element>, label: string | undefined, needsAttr?: string): string | undefined | null {
+  const withTarget = members.filter((m) => targets.has(m));
+  const exemplars = withTarget.map((m) => targets.get(m) as Element);
+  if (exemplars.every((t, i) => t === withTarget[i])) return undefined; // the container itself
+  const without = members.filter((m) => !targets.has(m));
+  for (const option of selectorOptions(exemplars.slice(0, 30), withTarget[0], label)) {
+    let hits = 0;
+    let bad = false;
+    for (const m of withTarget) {
+      const found = safeFind($(m), option);
+      if (found === null) {
+        bad = true;
+        break;
+      }
+      const first = needsAttr ? found.filter((_, e) => !!e.attribs?.[needsAttr]).first() : found.first();
+      if (first[0] === targets.get(m) && (needsAttr === undefined || found.first()[0] === first[0])) hits++;
+    }
+    if (bad || hits < withTarget.length * 0.95) continue;
+    const strays = without.filter((m) => (safeFind($(m), option)?.length ?? 0) > 0).length;
+    if (without.length > 0 && strays > without.length * 0.3) continue;
+    return option;
+  }
+  return null;
+}
+
+function sameSet(a: Element[], b: Set<Element>): boolean {
+  return a.length === b.size && a.every((e) => b.has(e));
+}
+
+/** A selector matching exactly the group's members on the page, or the closest one found. */
+export function containerSelector($: CheerioAPI, members: Element[], fields: CandidateField[]): string | null {
+  const wanted = new Set(members);
+  const sample = members[0];
+  const commonClasses = stableClasses(sample).filter((c) => members.every((m) => stableClasses(m).includes(c)));
+  const options: string[] = [];
+  for (const c of commonClasses) options.push(`${sample.name}.${c}`);
+  if (commonClasses.length > 1) options.push(`${sample.name}.${commonClasses.join('.')}`);
+  for (const a of ['itemtype', 'itemprop', 'role', 'data-type', 'data-testid', 'data-test']) {
+    const v = sample.attribs?.[a];
+    if (v && members.every((m) => m.attribs?.[a] === v)) options.push(`${sample.name}[${a}=${cssString(v)}]`);
+  }
+  const own = commonClasses.length > 0 ? `${sample.name}.${commonClasses.join('.')}` : sample.name;
+  // Parent-qualified forms.
+  const parentSteps: string[] = [];
+  let p = sample.parent;
+  for (let depth = 0; p && isElement(p) && depth < 3; depth++, p = p.parent) {
+    const id = p.attribs?.id && /^[A-Za-z][\w-]*$/.test(p.attribs.id) && !/\d{3,}/.test(p.attribs.id) ? `#${p.attribs.id}` : null;
+    const pc = stableClasses(p);
+    const step = id ?? (pc.length > 0 ? stepSelector(p, pc) : p.name);
+    parentSteps.unshift(step);
+    options.push(`${parentSteps.join(' > ')} > ${own}`);
+    if (id || pc.length > 0) options.push(`${step} ${own}`);
+    if (id) break;
+  }
+  options.push(own);
+  const required = fields.filter((f) => f.coverage === 1 && f.selector).map((f) => f.selector as string);
+  let best: { selector: string; score: number } | null = null;
+  for (const option of [...new Set(options)]) {
+    let matched: Element[];
+    try {
+      matched = $(option).toArray() as Element[];
+    } catch {
+      continue;
+    }
+    if (sameSet(matched, wanted)) return option;
+    const extras = matched.filter((e) => !wanted.has(e));
+    const hits = matched.length - extras.length;
+    if (hits < members.length) continue;
+    // Exclude the strays: a class only they carry, or a field they lack.
+    const strayClasses = [...new Set(extras.flatMap((e) => stableClasses(e).concat((e.attribs?.class ?? '').split(/\s+/).filter((c) => /^[A-Za-z][\w-]*$/.test(c)))))];
+    for (const c of strayClasses) {
+      if (members.some((m) => (m.attribs?.class ?? '').split(/\s+/).includes(c))) continue;
+      if (!extras.every((e) => (e.attribs?.class ?? '').split(/\s+/).includes(c))) continue;
+      const refined = `${option}:not(.${c})`;
+      try {
+        if (sameSet($(refined).toArray() as Element[], wanted)) return refined;
+      } catch {
+        // not expressible
+      }
+    }
+    for (const r of required) {
+      const refined = `${option}:has(${r})`;
+      try {
+        if (sameSet($(refined).toArray() as Element[], wanted)) return refined;
+      } catch {
+        // :has with this selector not supported
+      }
+    }
+    const score = hits / matched.length;
+    if (!best || score > best.score) best = { selector: option, score };
+  }
+  return best && best.score >= 0.8 ? best.selector : null;
+}

@@ -1,0 +1,114 @@
+// Groups of sibling subtrees with the same structural signature (record containers), scored roughly by
+// count, share of the page's text, links and images; and the companion rows of records spanning two rows.
+import type { CheerioAPI } from 'cheerio';
+import { isSkipped, nextElement, normalizeText } from './dom-text.js';
+import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+
+function* walk(el: Element): Generator<Element> {
+  for (const c of elementChildren(el)) {
+    if (isSkipped(c)) continue;
+    yield c;
+    yield* walk(c);
+  }
+}
+
+function shapeOf(el: Element): Set<string> {
+  const shape = new Set<string>();
+  const visit = (node: Element, prefix: string, depth: number) => {
+    if (depth > 4 || shape.size > 60) return;
+    for (const c of elementChildren(node)) {
+      if (isSkipped(c)) continue;
+      const path = `${prefix}/${signature(c)}`;
+      shape.add(path);
+      visit(c, path, depth + 1);
+    }
+  };
+  visit(el, '', 1);
+  return shape;
+}
+
+function insideChrome(el: Element): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
+    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
+    if (/\b(nav|navbar|navigation|menu|breadcrumbs?|footer|header|sidebar|pagination|pager)\b/.test(words)) return true;
+  }
+  return false;
+}
+
+export interface Group {
+  members: Element[];
+  parents: number;
+  share: number;
+  rough: number;
+}
+
+/** Repeated sibling groups of the page, roughest score first. */
+export function findGroups($: CheerioAPI): Group[] {
+  const body = ($('body')[0] ?? $.root().children().first()[0]) as Element | undefined;
+  if (!body) return [];
+  const bodyTextLength = Math.max(1, normalizeText($(body).text()).length);
+  const byKey = new Map<string, Element[]>();
+  for (const el of walk(body)) {
+    const parent = el.parent;
+    if (!isElement(parent)) continue;
+    const key = `${signature(parent)} > ${signature(el)}`;
+    const list = byKey.get(key);
+    if (list) list.push(el);
+    else byKey.set(key, [el]);
+  }
+  const groups: Group[] = [];
+  for (const elements of byKey.values()) {
+    if (elements.length < 2) continue;
+    // Table cells and definition parts are fields of a record, never records.
+    if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name)) continue;
+    // Members that do not share most of the group's common shape are something else (an ad, a heading row).
+    const shapes = elements.map(shapeOf);
+    const frequency = new Map<string, number>();
+    for (const shape of shapes) for (const path of shape) frequency.set(path, (frequency.get(path) ?? 0) + 1);
+    // Common: in a strict majority of members (variants such as sale/regular prices split the rest).
+    const common = [...frequency].filter(([, n]) => n > elements.length / 2).map(([p]) => p);
+    const members = elements.filter((_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2);
+    if (members.length < 2) continue;
+    const parents = new Set(members.map((m) => m.parent)).size;
+    if (members.length / parents < 2) continue; // not siblings: one wrapper per record, not the records
+    // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
+    for (;;) {
+      const only = members.map((m) => elementChildren(m).filter((c) => !isSkipped(c)));
+      const first = only[0][0];
+      if (!first || stableClasses(first).length === 0) break;
+      if (!only.every((c, i) => c.length === 1 && signature(c[0]) === signature(first) && normalizeText($(c[0]).text()).length >= normalizeText($(members[i]).text()).length * 0.95)) break;
+      members.splice(0, members.length, ...only.map((c) => c[0]));
+    }
+    const companions = companionRows($, members);
+    const texts = members.map((m) => normalizeText(`${$(m).text()} ${companions.has(m) ? $(companions.get(m) as Element).text() : ''}`));
+    const textLength = texts.reduce((n, t) => n + t.length, 0);
+    if (textLength === 0 && !members.some((m) => $(m).find('img').length > 0)) continue;
+    const share = textLength / bodyTextLength;
+    const withLinks = members.filter((m) => m.name === 'a' || $(m).find('a[href]').length > 0).length / members.length;
+    const withImages = members.filter((m) => m.name === 'img' || $(m).find('img').length > 0).length / members.length;
+    const averageText = textLength / members.length;
+    let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
+    if (insideChrome(members[0])) rough *= 0.15;
+    if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
+    groups.push({ members, parents, share, rough });
+  }
+  return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/**
+ * Table records that span two rows (a title row followed by a details row, as on Hacker News): the
+ * row after each record, when it is not a record itself. Used only when most records have one.
+ */
+export function companionRows($: CheerioAPI, members: Element[]): Map<Element, Element> {
+  const companions = new Map<Element, Element>();
+  if (members[0]?.name !== 'tr') return companions;
+  const set = new Set(members);
+  for (const m of members) {
+    const next = nextElement(m);
+    if (next && next.name === 'tr' && !set.has(next) && signature(next) !== signature(m) && normalizeText($(next).text()) !== '') companions.set(m, next);
+  }
+  return companions.size >= members.length * 0.8 ? companions : new Map();
+}
+
+export const COMPANION = ':scope + tr';

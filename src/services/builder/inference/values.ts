@@ -1,0 +1,120 @@
+// The values of one record (text, links, images, attributes), keyed by their structural path, with the
+// labels the page gives them (table headers, definition terms, units) and the words its markup uses.
+import type { CheerioAPI } from 'cheerio';
+import { isSkipped, normalizeText, ownText } from './dom-text.js';
+import type { ValueKind } from './candidate.js';
+import { elementChildren, isElement, NAMING_ATTRIBUTES, signature, stableClasses, type Element } from './selectors.js';
+
+export interface ValueNode {
+  key: string;
+  el: Element;
+  kind: ValueKind;
+  value: string;
+  attribute?: string;
+  label?: string;
+  /** The label is the unit after a number. */
+  unit?: boolean;
+  depth: number;
+  order: number;
+}
+
+function tableHeader($: CheerioAPI, cell: Element): string | undefined {
+  const row = cell.parent;
+  if (!isElement(row)) return undefined;
+  const index = elementChildren(row).indexOf(cell);
+  const table = $(cell).closest('table');
+  let headerRow = table.find('thead tr').first();
+  if (headerRow.length === 0) headerRow = table.find('tr').filter((_, tr) => $(tr).children('th').length > 0 && $(tr).children('td').length === 0).first();
+  const th = headerRow.children().eq(index);
+  const text = normalizeText(th.text());
+  return text !== '' && text.length <= 40 ? text : undefined;
+}
+
+function definitionTerm(el: Element): string | undefined {
+  if (el.name !== 'dd') return undefined;
+  let prev = el.prev;
+  while (prev && prev.type !== 'tag') prev = prev.prev;
+  if (!isElement(prev) || prev.name !== 'dt') return undefined;
+  const text = normalizeText(ownText(prev) || '');
+  return text !== '' && text.length <= 40 && !/["\\]/.test(text) ? text : undefined;
+}
+
+const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
+
+/** The values of one record, keyed by their structural path from the record container. */
+export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
+  const out: ValueNode[] = [];
+  let order = 0;
+  const visit = (el: Element, path: string, depth: number) => {
+    // A struck-out value (the old price of a sale) is never the value.
+    if (['del', 's', 'strike'].includes(el.name)) return;
+    const own = ownText(el);
+    // A number followed by its unit in a child ("3<abbr> bds</abbr>"): the unit names it.
+    const kids = elementChildren(el);
+    const unit =
+      /^[\d.,]+$/.test(own) && kids.length === 1 && /^[A-Za-z][A-Za-z. ]{0,11}$/.test(normalizeText($(kids[0]).text())) ? normalizeText($(kids[0]).text()).replace(/\.$/, '') : undefined;
+    const label = el.name === 'td' || el.name === 'th' ? tableHeader($, el) : (definitionTerm(el) ?? unit);
+    const text = normalizeText($(el).text());
+    if (own !== '' && !LABEL.test(own)) {
+      // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5").
+      const numeric = /\d/.test(text)
+        ? undefined
+        : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) => /\d/.test(el.attribs?.[a] ?? ''));
+      // A shortened text ("A Light in the ...") whose title attribute holds the whole of it.
+      const stem = text.replace(/\s*(?:\.\.\.|…)$/, '');
+      const whole = stem !== text && el.attribs?.title?.startsWith(stem) ? 'title' : undefined;
+      const attr = whole ?? numeric;
+      if (attr) out.push({ key: `${path}|@${attr}`, el, kind: 'attribute', attribute: attr, value: el.attribs[attr], label, depth, order: order++ });
+      else out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, unit: unit !== undefined, depth, order: order++ });
+    } else if (own === '' && /rating|stars?\b/i.test(el.attribs?.class ?? '') && /(^|\s)(zero|one|two|three|four|five|half|\w*\d\w*)(\s|$)/i.test(el.attribs?.class ?? '')) {
+      // A rating written only as classes ("star-rating Three", "stars-4"): the class attribute is the value.
+      out.push({ key: `${path}|@class`, el, kind: 'attribute', attribute: 'class', value: el.attribs.class, label, depth, order: order++ });
+    } else if (own === '' && label && text !== '' && elementChildren(el).length > 0) {
+      out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
+    }
+    if (el.name === 'a') {
+      const href = el.attribs?.href?.trim();
+      if (href && !href.startsWith('#') && !/^javascript:/i.test(href)) out.push({ key: `${path}|link`, el, kind: 'link', value: href, attribute: 'href', label, depth, order: order++ });
+    }
+    if (el.name === 'img') {
+      const src = el.attribs?.src && !el.attribs.src.startsWith('data:') ? 'src' : ['data-src', 'data-lazy-src', 'data-original'].find((a) => el.attribs?.[a]);
+      if (src) out.push({ key: `${path}|image`, el, kind: 'image', value: el.attribs[src], attribute: src, label, depth, order: order++ });
+    }
+    if (el.name === 'time' && el.attribs?.datetime) {
+      out.push({ key: `${path}|@datetime`, el, kind: 'attribute', value: el.attribs.datetime, attribute: 'datetime', label, depth, order: order++ });
+    }
+    const children = elementChildren(el).filter((c) => !isSkipped(c));
+    const counts = new Map<string, number>();
+    for (const c of children) counts.set(signature(c), (counts.get(signature(c)) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    // "Label:" in a child: the value is the rest of the parent (e.g. <li><b>Price:</b> $5</li>).
+    for (const c of children) {
+      const sig = signature(c);
+      const i = seen.get(sig) ?? 0;
+      seen.set(sig, i + 1);
+      const dtLabel = definitionTerm(c);
+      const step = dtLabel ? `${sig}{${dtLabel}}` : (counts.get(sig) ?? 0) > 1 ? `${sig}[${i}]` : sig;
+      visit(c, `${path}/${step}`, depth + 1);
+    }
+  };
+  visit(member, '', 0);
+  return out;
+}
+
+// Tags whose name says what they hold.
+const TAG_HINTS: Record<string, string> = { figcaption: 'caption', cite: 'source', blockquote: 'quote', address: 'address', time: 'date', q: 'quote' };
+
+/** Words of the element's own classes, id and naming attributes, then of its ancestors inside the record. */
+export function hintsOf(el: Element, member: Element): { own: string[]; all: string[] } {
+  const all: string[] = [];
+  let own: string[] = [];
+  if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
+  // The record's own classes are shared by every field: they name the record, not the field.
+  for (let p: Element | null = el; p && isElement(p) && p !== member; p = p.parent as Element | null) {
+    for (const a of NAMING_ATTRIBUTES) if (p.attribs?.[a]) all.push(p.attribs[a]);
+    if (p.attribs?.id && !/\d{3,}/.test(p.attribs.id)) all.push(p.attribs.id);
+    all.push(...stableClasses(p));
+    if (p === el) own = [...all];
+  }
+  return { own, all };
+}
