@@ -81,6 +81,21 @@ export const AgentExportSchema = Type.Object(
   { title: 'AgentExport', additionalProperties: false },
 );
 
+export const RenderModeSchema = Type.Union([Type.Literal('http'), Type.Literal('browser'), Type.Literal('auto')], {
+  description:
+    "http (default): fetch the HTML as served. browser: render every page in Chromium (for lists built by script). " +
+    'auto: fetch over HTTP and render in Chromium only a page whose selector matches nothing and which carries scripts.',
+  examples: ['browser'],
+});
+export type RenderMode = Static<typeof RenderModeSchema>;
+export const DEFAULT_RENDER_MODE: RenderMode = 'http';
+export const MAX_SCROLLS = 100;
+export const MAX_PAGE_TIMEOUT_SECONDS = 300;
+export const DEFAULT_PAGE_TIMEOUT_SECONDS = 30;
+/** Resource types a browser page skips unless the definition says otherwise. */
+export const BLOCKABLE_RESOURCES = ['image', 'font', 'media', 'stylesheet'] as const;
+export const DEFAULT_BLOCKED_RESOURCES: Array<(typeof BLOCKABLE_RESOURCES)[number]> = ['image', 'font', 'media'];
+
 export const AgentDefinitionSchema = Type.Object(
   {
     startUrl: Type.String({ minLength: 1, description: 'May hold {{parameter}} placeholders.' }),
@@ -95,6 +110,37 @@ export const AgentDefinitionSchema = Type.Object(
     next: Type.Optional(AgentNextSchema),
     follow: Type.Optional(AgentFollowSchema),
     export: Type.Optional(AgentExportSchema),
+    render: Type.Optional(RenderModeSchema),
+    waitFor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: "Browser only: a CSS selector to wait for before reading the page, or 'networkidle'.",
+        examples: ['.product', 'networkidle'],
+      }),
+    ),
+    scroll: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SCROLLS,
+        description: 'Browser only: scroll to the bottom up to this many times while new list elements appear.',
+        examples: [10],
+      }),
+    ),
+    pageTimeoutSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PAGE_TIMEOUT_SECONDS,
+        description: `Browser only: time allowed to render one page, waits and scrolls included (default ${DEFAULT_PAGE_TIMEOUT_SECONDS}).`,
+      }),
+    ),
+    blockResources: Type.Optional(
+      Type.Array(Type.Union(BLOCKABLE_RESOURCES.map((r) => Type.Literal(r))), {
+        uniqueItems: true,
+        description: `Browser only: resource types not loaded (default ${DEFAULT_BLOCKED_RESOURCES.join(', ')}); [] loads everything.`,
+        examples: [['image', 'font', 'media']],
+      }),
+    ),
   },
   { $id: 'AgentDefinition', additionalProperties: false, description: 'What a Run executes.' },
 );
@@ -227,7 +273,13 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
     }
   }
 
-  for (const [selector, where] of selectorsOf(definition)) {
+  const selectors = selectorsOf(definition);
+  if (definition.waitFor !== undefined && definition.waitFor !== NETWORK_IDLE) selectors.push([definition.waitFor, 'waitFor']);
+  const browserOnly = (['waitFor', 'scroll', 'pageTimeoutSeconds', 'blockResources'] as const).filter((k) => definition[k] !== undefined);
+  if (renderModeOf(definition) === 'http' && browserOnly.length > 0) {
+    problems.push(`${browserOnly.join(', ')} ${browserOnly.length > 1 ? 'apply' : 'applies'} only when render is 'browser' or 'auto'`);
+  }
+  for (const [selector, where] of selectors) {
     const problem = selectorProblem(selector, where);
     if (problem) problems.push(problem);
   }
@@ -245,6 +297,13 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   }
 
   return { valid: problems.length === 0, problems };
+}
+
+/** The `waitFor` value that waits for the network to go quiet instead of for a selector. */
+export const NETWORK_IDLE = 'networkidle';
+
+export function renderModeOf(def: AgentDefinition): RenderMode {
+  return def.render ?? DEFAULT_RENDER_MODE;
 }
 
 export function isHttpUrl(text: string): boolean {

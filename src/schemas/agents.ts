@@ -165,7 +165,10 @@ export const UpdateAgentBody = Type.Object(
     definition: Type.Optional(DefinitionValue),
     comments: Type.Optional(Text(4000)),
   },
-  { additionalProperties: false, examples: [{ description: 'Book titles and prices, ten pages', definition: { ...BOOKS_DEFINITION, next: { selector: 'li.next a', maxPages: 10 } }, comments: 'Ten pages' }], minProperties: 1 },
+  { additionalProperties: false, examples: [
+    { description: 'Book titles and prices, ten pages', definition: { ...BOOKS_DEFINITION, next: { selector: 'li.next a', maxPages: 10 } }, comments: 'Ten pages' },
+    { description: 'A list built by script', definition: { ...BOOKS_DEFINITION, render: 'browser', waitFor: 'article.product_pod', scroll: 5 }, comments: 'Rendered in Chromium' },
+  ], minProperties: 1 },
 );
 export type UpdateAgentInput = Static<typeof UpdateAgentBody>;
 

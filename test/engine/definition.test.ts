@@ -180,3 +180,31 @@ describe('transforms', () => {
     expect(applyTransform(' raw ', undefined, 'http://x/')).toBe(' raw ');
   });
 });
+
+describe('browser rendering fields (issue 23)', () => {
+  const base = { startUrl: 'http://a.example/', list: { selector: 'li', fields: [{ name: 'text' }] } };
+
+  it('accepts render modes with their browser options', () => {
+    for (const render of ['http', 'browser', 'auto']) expect(validateDefinition({ ...base, render }).problems).toEqual([]);
+    const def = { ...base, render: 'browser', waitFor: 'li.item', scroll: 3, pageTimeoutSeconds: 20, blockResources: ['image'] };
+    expect(validateDefinition(def)).toEqual({ valid: true, problems: [] });
+    expect(validateDefinition({ ...base, render: 'auto', waitFor: 'networkidle', blockResources: [] }).valid).toBe(true);
+  });
+
+  it('lists each problem of the browser options', () => {
+    const problems = validateDefinition({ ...base, render: 'chrome', scroll: -1 }).problems;
+    expect(problems.some((p) => p.startsWith('/render:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('/scroll:'))).toBe(true);
+    expect(validateDefinition({ ...base, render: 'browser', pageTimeoutSeconds: 301 }).problems[0]).toMatch(/^\/pageTimeoutSeconds:/);
+    expect(validateDefinition({ ...base, render: 'browser', blockResources: ['script'] }).problems[0]).toMatch(/^\/blockResources\/0:/);
+    expect(validateDefinition({ ...base, render: 'browser', waitFor: 'li[' }).problems).toEqual([
+      expect.stringMatching(/^waitFor: invalid CSS selector 'li\['/),
+    ]);
+  });
+
+  it('refuses browser options on an http definition', () => {
+    expect(validateDefinition({ ...base, waitFor: 'li', scroll: 2 }).problems).toEqual([
+      "waitFor, scroll apply only when render is 'browser' or 'auto'",
+    ]);
+  });
+});
