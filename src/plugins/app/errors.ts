@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../../db/failures.js';
 import { isDatabaseBusy } from '../../db/prisma.js';
+import { lingerOnClose } from './http.js';
 import { AgentInvalidError, AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../../lib/errors.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
@@ -98,6 +99,8 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
     if (error.validation) return sendBadRequest(reply, validationMessage(error));
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        // Answered before the body arrived; the client may still be sending it.
+        if (!request.raw.complete) lingerOnClose(request.raw.socket);
         return sendProblem(request, reply, 413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is larger than the server accepts.');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
