@@ -3,7 +3,7 @@
 // the request id that is also in the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../../db/failures.js';
+import { isDatabaseUnreachable, isPoolWaitTimeout, isRedisUnavailable, isSchemaMissing } from '../../db/failures.js';
 import { isDatabaseBusy } from '../../db/prisma.js';
 import { lingerOnClose } from './http.js';
 import { AgentInvalidError, AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../../lib/errors.js';
@@ -116,8 +116,10 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
     }
     // A dependency that is down is the operator's problem, not the caller's: 503 with Retry-After,
     // and one log line when it goes down (the monitor), not one per request.
-    if (isDatabaseUnreachable(error) || isRedisUnavailable(error)) {
-      const which = isDatabaseUnreachable(error) ? 'postgres' : 'redis';
+    // Waiting in line for a pooled connection is load (below), unless PostgreSQL is known to be down.
+    const postgresDown = isDatabaseUnreachable(error) || (isPoolWaitTimeout(error) && app.dependencies.isDown('postgres'));
+    if (postgresDown || isRedisUnavailable(error)) {
+      const which = postgresDown ? 'postgres' : 'redis';
       app.dependencies.down(which, error);
       reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
       return sendProblem(request, reply, 503, ErrorCodes.SERVICE_UNAVAILABLE, `The service is temporarily unavailable (${which === 'postgres' ? 'its database' : 'its queue store'} cannot be reached); retry after the delay in Retry-After.`);
