@@ -38,6 +38,9 @@ import schedulesModule from './services/schedules/index.js';
 import billingModule from './services/billing/index.js';
 import analyticsModule from './services/analytics/index.js';
 
+/** How often the server looks for requests past their headers or request timeout. */
+const HTTP_TIMEOUT_CHECK_MS = 1000;
+
 export interface BuildOptions {
   clock?: Clock;
   logger?: boolean;
@@ -50,6 +53,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // One line per request, written when the response is sent (plugins/app/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // Slow clients cannot hold sockets: headers and whole requests must arrive in time, and a socket
+    // with no traffic while a request is served is closed (routes that wait longer say so: http.ts).
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // Node checks the two timeouts above every 30 s by default, so a slow client got up to 30 s more.
+      connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS,
+    },
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     // A caller's X-Request-Id is kept when it is a plain token, so it cannot forge log lines.

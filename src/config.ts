@@ -8,6 +8,8 @@ export interface Config {
   databaseUrl: string;
   /** Connections each API process keeps to PostgreSQL. */
   databasePoolSize: number;
+  /** Longest a request waits in line for a pooled connection before answering 503 "busy". */
+  databasePoolWaitMs: number;
   redisUrl: string;
   /** Prefix of every Redis key and BullMQ queue of this deployment. */
   redisPrefix: string;
@@ -25,6 +27,8 @@ export interface Config {
   /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
   rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };
   bodyLimitBytes: number;
+  /** Timeouts of the API's HTTP server (milliseconds), from the HTTP_*_TIMEOUT_SECONDS settings. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; idleTimeoutMs: number };
   trustProxy: boolean;
   jwt: { issuer: string; audience: string; accessTokenSeconds: number; refreshTokenDays: number };
   externalOAuth: { issuer: string; audience: string; jwksUrl: string } | null;
@@ -195,6 +199,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/cloud_extraction', ['postgresql:', 'postgres:']),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
+    databasePoolWaitMs: int(env, 'DATABASE_POOL_WAIT_MS', 10_000, 1, 600_000),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: str(env, 'REDIS_PREFIX', 'cxs'),
     host,
@@ -213,6 +218,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       enabled: bool(env, 'RATE_LIMIT_ENABLED', true),
     },
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    http: httpTimeouts(env),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     jwt: {
       issuer: str(env, 'JWT_ISSUER', publicUrl),
@@ -265,6 +271,24 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       retryAfterSeconds: int(env, 'LOAD_SHED_RETRY_AFTER_SECONDS', 2, 1, 3600),
     },
     builder: builderConfig(env),
+  };
+}
+
+/**
+ * The HTTP server's timeouts. Headers and whole requests are bounded so slow clients cannot hold
+ * sockets; waiting for an answer is not bounded by them (routes that wait declare how long).
+ */
+function httpTimeouts(env: Env): Config['http'] {
+  const headers = int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600);
+  const request = int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1, 86_400);
+  // Node refuses a headers timeout longer than the request timeout.
+  if (headers > request) throw new ConfigError(`HTTP_HEADERS_TIMEOUT_SECONDS (${headers}) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${request})`);
+  return {
+    headersTimeoutMs: headers * 1000,
+    requestTimeoutMs: request * 1000,
+    // Longer than the 60 s idle timeout of common load balancers, so they close first (Fastify's default).
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
+    idleTimeoutMs: int(env, 'HTTP_IDLE_TIMEOUT_SECONDS', 60, 1, 86_400) * 1000,
   };
 }
 

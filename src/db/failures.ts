@@ -26,7 +26,16 @@ export function isPgConnectionFailure(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || /^(57P0[1-3]|08)/.test(e.code))) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|terminating connection due to administrator command/.test(message);
+  return /Connection terminated|terminating connection due to administrator command/.test(message);
+}
+
+/**
+ * pg-pool's answer to a caller that waited in line for a pooled connection longer than allowed: the
+ * pool is busy, PostgreSQL is not known to be down (a new connection that fails says "Connection
+ * terminated ..." instead).
+ */
+export function isPoolWaitTimeout(err: unknown): boolean {
+  return err instanceof Error && err.message === 'timeout exceeded when trying to connect';
 }
 
 /** PostgreSQL cannot be reached, refused us, or is shutting down / starting up. */
@@ -41,7 +50,7 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   if (typeof sqlState === 'string' && /^(57P0[1-3]|08)/.test(sqlState)) return true;
   if (typeof e.code === 'string' && PG_UNREACHABLE_CODES.has(e.code)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /Can't reach database server|Connection terminated|timeout exceeded when trying to connect|terminating connection due to administrator command/.test(message);
+  return /Can't reach database server|Connection terminated|terminating connection due to administrator command/.test(message);
 }
 
 /** The tables are not there: the database was never migrated. */

@@ -12,7 +12,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ConflictError } from '../lib/errors.js';
-import { DatabaseUnreachableError, isPgConnectionFailure } from './failures.js';
+import { DatabaseUnreachableError, isPgConnectionFailure, isPoolWaitTimeout } from './failures.js';
 
 export type Db = PrismaClient & {
   /**
@@ -73,16 +73,43 @@ function translateDatabaseError(err: unknown, model?: string): unknown {
   return isUniqueViolation(err) ? new UniqueViolationError(modelName) : err;
 }
 
-export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): Db {
-  // A connection attempt to an unreachable host gives up after 5 s (pg's default waits forever),
-  // so requests answer 503 instead of hanging.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: 5_000 });
+/** A connection attempt to an unreachable host gives up after this long (pg's default waits forever). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Default of the longest wait in line for a pooled connection (DATABASE_POOL_WAIT_MS for the API). */
+export const DEFAULT_POOL_WAIT_MS = 10_000;
+
+type PoolInternals = { options: pg.PoolConfig; newClient(waiter: unknown): void };
+
+/**
+ * pg-pool bounds both the wait in line for a connection and the making of a new one with its one
+ * `connectionTimeoutMillis`. Here that option bounds the wait in line, and each new connection
+ * (made synchronously in newClient, pg-pool's one place for it) gets CONNECT_TIMEOUT_MS instead,
+ * so a short wait in line never cuts a connection that is still being made.
+ */
+class QueueBoundedPool extends pg.Pool {
+  newClient(waiter: unknown): void {
+    const options = (this as unknown as PoolInternals).options;
+    const wait = options.connectionTimeoutMillis;
+    options.connectionTimeoutMillis = CONNECT_TIMEOUT_MS;
+    try {
+      (pg.Pool.prototype as unknown as PoolInternals).newClient.call(this, waiter);
+    } finally {
+      options.connectionTimeoutMillis = wait;
+    }
+  }
+}
+
+export function createPrisma(databaseUrl: string, opts: { max?: number; poolWaitMs?: number } = {}): Db {
+  // Under a burst, callers wait in line for a pooled connection; past poolWaitMs the wait fails
+  // (isDatabaseBusy) and the API answers 503 "busy" with Retry-After. An unreachable server fails
+  // the connection attempt instead, within CONNECT_TIMEOUT_MS, and is answered "cannot be reached".
+  const poolWaitMs = opts.poolWaitMs ?? DEFAULT_POOL_WAIT_MS;
+  const pool = new QueueBoundedPool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: poolWaitMs });
   // An idle connection that breaks (the server restarted) must not crash the process.
   pool.on('error', () => undefined);
   const adapter = new PrismaPg(pool);
-  // Under a burst, a transaction waits for a free connection rather than failing after Prisma's
-  // default 2 s; past this it fails and the API answers 503 with Retry-After.
-  const client = new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  // A transaction waits in line for its connection as long as a single statement does.
+  const client = new PrismaClient({ adapter, transactionOptions: { maxWait: poolWaitMs, timeout: 20_000 } });
   // Prepared statement names in use: a name whose plan went stale (the table changed shape under a
   // running instance) is replaced by a new one, prepared afresh on each connection.
   const preparedNames = new Map<string, string>();
@@ -121,9 +148,9 @@ export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): 
   return translated as unknown as Db;
 }
 
-/** Prisma errors that mean "the database is saturated right now": safe to retry. */
+/** Errors that mean "the database is saturated right now" (no free connection in time): safe to retry. */
 export function isDatabaseBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   const message = err instanceof Error ? err.message : '';
-  return code === 'P2024' || code === 'P2028' || /Unable to start a transaction in the given time|Timed out fetching a new connection/.test(message);
+  return isPoolWaitTimeout(err) || code === 'P2024' || code === 'P2028' || /Unable to start a transaction in the given time|Timed out fetching a new connection/.test(message);
 }

@@ -3,7 +3,7 @@
 // PostgreSQL or Redis down, a database never migrated, or a saturated pool is a 503 with
 // Retry-After; anything else is internal, and its text (Prisma's, a stack, a file path) stays in the
 // log, keyed by a request or Run id that the generic message quotes.
-import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../db/failures.js';
+import { isDatabaseUnreachable, isPoolWaitTimeout, isRedisUnavailable, isSchemaMissing } from '../db/failures.js';
 import { isDatabaseBusy } from '../db/prisma.js';
 import type { DependencyName } from '../lib/dependencies.js';
 import { AgentInvalidError, AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../lib/errors.js';
@@ -27,8 +27,12 @@ export interface PublicError {
   internal: boolean;
 }
 
-/** `reference` names what the caller can quote, e.g. `request id 8c4d...`. */
-export function toPublicError(err: unknown, reference: string): PublicError {
+/**
+ * `reference` names what the caller can quote, e.g. `request id 8c4d...`. `postgresKnownDown`: the
+ * dependency monitor already knows PostgreSQL is down, so a pool wait that ran out is that outage,
+ * not load.
+ */
+export function toPublicError(err: unknown, reference: string, opts: { postgresKnownDown?: boolean } = {}): PublicError {
   if (err instanceof AppError) {
     const shown: PublicError = { statusCode: err.statusCode, errorCode: err.errorCode, message: err.message, internal: false };
     if (err instanceof RateLimitedError || err instanceof ServiceUnavailableError) shown.retryAfterSeconds = err.retryAfterSeconds;
@@ -43,8 +47,9 @@ export function toPublicError(err: unknown, reference: string): PublicError {
     internal: false,
   });
   // A dependency that is down is the operator's problem, not the caller's; the monitor logs it once.
-  if (isDatabaseUnreachable(err) || isRedisUnavailable(err)) {
-    const which: DependencyName = isDatabaseUnreachable(err) ? 'postgres' : 'redis';
+  const postgresDown = isDatabaseUnreachable(err) || (isPoolWaitTimeout(err) && opts.postgresKnownDown === true);
+  if (postgresDown || isRedisUnavailable(err)) {
+    const which: DependencyName = postgresDown ? 'postgres' : 'redis';
     const what = which === 'postgres' ? 'its database' : 'its queue store';
     return { ...unavailable(`The service is temporarily unavailable (${what} cannot be reached); retry after the delay in Retry-After.`), dependencyDown: which };
   }

@@ -1,7 +1,8 @@
 // Which failures count as "a dependency is unavailable" (503) or "not migrated", and the monitor
 // that logs a dependency's loss and return once each.
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnreachable, isRedisUnavailable, isSchemaMissing } from '../../src/db/failures.js';
+import { isDatabaseUnreachable, isPoolWaitTimeout, isRedisUnavailable, isSchemaMissing } from '../../src/db/failures.js';
+import { isDatabaseBusy } from '../../src/db/prisma.js';
 import { createDependencyMonitor } from '../../src/lib/dependencies.js';
 
 const prismaError = (code: string, cause: Record<string, unknown>) =>
@@ -12,9 +13,17 @@ describe('failure classification', () => {
     expect(isDatabaseUnreachable(prismaError('P1001', { kind: 'DatabaseNotReachable' }))).toBe(true);
     expect(isDatabaseUnreachable(prismaError('P2010', { kind: 'ConnectionClosed' }))).toBe(true);
     expect(isDatabaseUnreachable(prismaError('P2010', { kind: 'postgres', code: '57P01' }))).toBe(true);
-    expect(isDatabaseUnreachable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(isDatabaseUnreachable(new Error('Connection terminated due to connection timeout'))).toBe(true);
     expect(isDatabaseUnreachable(prismaError('P2002', { kind: 'UniqueConstraintViolation' }))).toBe(false);
     expect(isDatabaseUnreachable(new Error('boom'))).toBe(false);
+  });
+
+  it('counts a wait in line for a pooled connection that ran out as a busy database, not an unreachable one', () => {
+    const poolWait = new Error('timeout exceeded when trying to connect');
+    expect(isPoolWaitTimeout(poolWait)).toBe(true);
+    expect(isDatabaseBusy(poolWait)).toBe(true);
+    expect(isDatabaseUnreachable(poolWait)).toBe(false);
+    expect(isDatabaseBusy(new Error('Connection terminated unexpectedly'))).toBe(false);
   });
 
   it('recognises a missing table', () => {

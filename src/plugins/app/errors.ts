@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { AppError, ErrorCodes, type ErrorCode } from '../../lib/errors.js';
 import { toPublicError } from '../../services/public-error.js';
+import { lingerOnClose } from './http.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -91,7 +92,7 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
       const answered = answerHttpError(error, request, reply);
       if (answered) return answered;
     }
-    const shown = toPublicError(error, `request id ${request.id}`);
+    const shown = toPublicError(error, `request id ${request.id}`, { postgresKnownDown: app.dependencies.isDown('postgres') });
     if (shown.dependencyDown) app.dependencies.down(shown.dependencyDown, error);
     if (shown.log) request.log[shown.log.level]({ err: shown.internal ? error : { message: error.message } }, shown.log.message);
     if (shown.retryAfterSeconds !== undefined) reply.header('Retry-After', String(shown.retryAfterSeconds));
@@ -105,6 +106,8 @@ function answerHttpError(error: FastifyError, request: FastifyRequest, reply: Fa
   if (error.validation) return sendBadRequest(reply, validationMessage(error));
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      // Answered before the body arrived; the client may still be sending it.
+      if (!request.raw.complete) lingerOnClose(request.raw.socket);
       return sendProblem(request, reply, 413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is larger than the server accepts.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return sendProblem(request, reply, 415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, `Unsupported media type ${request.headers['content-type'] ?? ''}; send application/json.`);

@@ -25,7 +25,7 @@ declare module 'fastify' {
 }
 
 export default fp(async function infraPlugin(app: FastifyInstance, opts: { config: Config; clock?: Clock }) {
-  const db = createPrisma(opts.config.databaseUrl, { max: opts.config.databasePoolSize });
+  const db = createPrisma(opts.config.databaseUrl, { max: opts.config.databasePoolSize, poolWaitMs: opts.config.databasePoolWaitMs });
   const redis = new Redis(opts.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   const requestRedis = redis.duplicate({
     lazyConnect: true,

@@ -46,6 +46,7 @@ const agentBuilderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => app.builder.get(principalOf(req), req.params.sessionId));
 
   app.get('/api/v1/agent-builder/:sessionId/events', {
+    config: { waitSeconds: app.config.builder.eventsWaitSeconds },
     schema: {
       tags,
       operationId: 'getAgentBuilderEvents',

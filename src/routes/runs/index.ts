@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
 import { errorResponses, IdParam } from '../../schemas/common.js';
+import { SYNC_START_MAX_WAIT_SECONDS } from '../../services/runs/runs.service.js';
 import { AgentRunParams, OrgRunsQuerySchema, RunAllBody, RunAllResultSchema, RunFileSchema, RunListQuery, RunSchema, StartRunBody } from '../../schemas/runs.js';
 
 const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,6 +12,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const AgentParams = Type.Object({ agentId: IdParam('agent') });
 
   app.post('/api/v1/agent/:agentId/start', {
+    config: { waitSeconds: SYNC_START_MAX_WAIT_SECONDS },
     schema: {
       tags: ['Runs'],
       summary: 'Start an Agent',

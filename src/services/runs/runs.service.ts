@@ -84,6 +84,8 @@ export interface CreditsReader {
 }
 
 const QUEUE_RETRY_AFTER_SECONDS = 5;
+/** A synchronous start waits at most this long for its Run to end (the `timeout` body field). */
+export const SYNC_START_MAX_WAIT_SECONDS = 300;
 
 export function createRunsService(deps: {
   repo: RunsRepository;
@@ -221,7 +223,7 @@ export function createRunsService(deps: {
       await access.requireAgent(principal, agentId, 'write');
       const run = await createAndQueue(principal, agentId, opts, principal.organizationId);
       if (!opts.isRunSynchronously) return { kind: 'queued', run: toRunView(run) };
-      const timeoutSeconds = Math.min(Math.max(opts.timeout ?? 60, 1), 300);
+      const timeoutSeconds = Math.min(Math.max(opts.timeout ?? 60, 1), SYNC_START_MAX_WAIT_SECONDS);
       const ended = await waitForEnd(run.id, timeoutSeconds * 1000);
       if (!ended) return { kind: 'queued', run: toRunView((await repo.findRun(run.id)) ?? run) };
       if (ended.status === RunStatus.Success || ended.status === RunStatus.Completed) {
