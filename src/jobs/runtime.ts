@@ -11,7 +11,7 @@ import { createDependencyMonitor } from '../lib/dependencies.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
-import { LocalStorage } from '../engine/index.js';
+import { createStorage } from '../engine/index.js';
 import { createOrphanFileSweep } from '../services/runs/orphan-files.js';
 import { createReconciler } from '../services/runs/reconciler.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
@@ -84,6 +84,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const scheduler = createRunScheduler(runsQueue, {
     groups: { groupQueue: groupQueues.get, serverGroupOf: async (runId) => (await repo.findRun(runId))?.serverGroupId ?? null },
   });
+  const storage = createStorage(config.storage);
   const execution = createRunExecutionService({ repo, clock, config, scheduler, log });
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
@@ -155,7 +156,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         clock,
         reconcile,
         settlement,
-        sweepOrphanFiles: createOrphanFileSweep({ repo, storage: new LocalStorage(config.storageDir) }),
+        sweepOrphanFiles: createOrphanFileSweep({ repo, storage }),
         creditExpiry: createCreditExpiry({ credits, clock }),
         builder: builderRepo,
         builderRetentionDays: config.builder.retentionDays,
