@@ -376,7 +376,7 @@ async function runProcessCase(def: AgentDefinition, concurrency: number, warmUp:
   const kill = onCleanup(`run process ${child.pid}`, () => void child.kill('SIGKILL'));
   const payload = (runId: number, definition: AgentDefinition): ChildStartPayload => ({
     runId,
-    storageDir,
+    storage: { driver: 'local' as const, dir: storageDir },
     definition: { ...definition, timeoutSeconds: 600 },
     inputRows: [{}],
     parallelism: 1,

@@ -380,7 +380,7 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
     note(`runs: timing the Run child process (${childSamples} sequential forks)...`);
     const payload = (runId: number): ChildStartPayload => ({
       runId,
-      storageDir: config.storageDir,
+      storage: config.storage,
       definition: { ...definition, timeoutSeconds: 60 },
       inputRows: [{}],
       parallelism: 1,

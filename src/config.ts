@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
+import type { StorageSettings } from './engine/index.js';
 
 export interface Config {
   databaseUrl: string;
@@ -22,7 +23,12 @@ export interface Config {
   /** PUBLIC_URL was set (otherwise the OpenAPI description points at the origin it is served from). */
   publicUrlConfigured: boolean;
   encryptionKey: Buffer;
+  /** The local driver's folder (STORAGE_DIR); with s3 it holds nothing shared. */
   storageDir: string;
+  /** Where run files live: STORAGE_DRIVER=local (STORAGE_DIR) or s3 (S3_*). */
+  storage: StorageSettings;
+  /** A worker warns when the volume of STORAGE_DIR and the temporary folder has less free than this. */
+  storageMinFreeBytes: number;
   engineAllowPrivateTargets: boolean;
   /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
   rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };
@@ -150,13 +156,16 @@ function price(env: Env, name: string, fallback: string): string {
  * ENCRYPTION_KEY: 32 bytes as 64 hex characters or base64. When missing, a development key is
  * generated once and kept in STORAGE_DIR so restarts can still read what was sealed.
  */
-function encryptionKey(env: Env, storageDir: string, warn: (msg: string) => void): Buffer {
+function encryptionKey(env: Env, storage: StorageSettings, warn: (msg: string) => void): Buffer {
   const raw = env.ENCRYPTION_KEY;
   if (raw) {
     const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
     if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64');
     return key;
   }
+  // Other hosts could not read a key generated here: every process must be given the same one.
+  if (storage.driver === 's3') throw new ConfigError('ENCRYPTION_KEY is required with STORAGE_DRIVER=s3 (the same on every host)');
+  const storageDir = storage.dir;
   const file = path.join(storageDir, '.dev-encryption-key');
   try {
     const existing = fs.readFileSync(file, 'utf8').trim();
@@ -184,6 +193,7 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = str(env, 'HOST', '0.0.0.0');
   const storageDir = path.resolve(str(env, 'STORAGE_DIR', './storage'));
+  const storage = storageSettings(env, storageDir);
   const externalIssuer = env.OAUTH_ISSUER;
   const externalOAuth = externalIssuer
     ? {
@@ -208,8 +218,10 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
     logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     publicUrl,
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
-    encryptionKey: encryptionKey(env, storageDir, warn),
+    encryptionKey: encryptionKey(env, storage, warn),
     storageDir,
+    storage,
+    storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     engineAllowPrivateTargets: bool(env, 'ENGINE_ALLOW_PRIVATE_TARGETS', false),
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 100, 1, 1_000_000),
@@ -289,6 +301,34 @@ function httpTimeouts(env: Env): Config['http'] {
     // Longer than the 60 s idle timeout of common load balancers, so they close first (Fastify's default).
     keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
     idleTimeoutMs: int(env, 'HTTP_IDLE_TIMEOUT_SECONDS', 60, 1, 86_400) * 1000,
+  };
+}
+
+/** STORAGE_DRIVER and, for s3, the S3_* settings; a bad combination stops the process. */
+function storageSettings(env: Env, dir: string): StorageSettings {
+  const driver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
+  if (driver === 'local') return { driver, dir };
+  const bucket = str(env, 'S3_BUCKET', '');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('S3_BUCKET must name a bucket (3-63 lower-case letters, digits, dots, hyphens) with STORAGE_DRIVER=s3');
+  const endpoint = env.S3_ENDPOINT ? url(env, 'S3_ENDPOINT', '', ['http:', 'https:']).replace(/\/$/, '') : '';
+  const accessKeyId = str(env, 'S3_ACCESS_KEY_ID', '');
+  const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY', '');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or both left empty for the default credential chain)');
+  }
+  const prefix = str(env, 'S3_PREFIX', '').replace(/^\/+|\/+$/g, '');
+  if (prefix && prefix.split('/').some((s) => s === '' || s === '.' || s === '..')) throw new ConfigError(`S3_PREFIX must be a plain key prefix, got "${env.S3_PREFIX}"`);
+  return {
+    driver,
+    endpoint,
+    region: str(env, 'S3_REGION', 'us-east-1'),
+    bucket,
+    prefix,
+    accessKeyId,
+    secretAccessKey,
+    // Self-hosted servers rarely have per-bucket DNS names.
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== ''),
+    presignSeconds: int(env, 'S3_PRESIGN_SECONDS', 300, 1, 604_800),
   };
 }
 

@@ -14,3 +14,6 @@ export { parseHtml } from './parse.js';
 export { createMasker, SECRET_MASK } from './secrets.js';
 export { placeholdersOf, substitutePlaceholders } from './template.js';
 export type { ExtractedRecord, FieldValue } from './extract.js';
+export * from './s3-storage.js';
+export * from './storage-drivers.js';
+export * from './storage-errors.js';

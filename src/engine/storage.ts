@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdirSync } from 'node:fs';
-import { appendFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +24,13 @@ export interface Storage {
   append(key: string, text: string): Promise<void>;
   /** Names directly under a prefix (files and folders), [] when there is none. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * A URL that serves `key` directly for a while (object stores), with the given response headers;
+   * undefined when the store cannot (a local folder): the API streams the bytes instead.
+   */
+  presignGet?(key: string, headers: { contentType: string; contentDisposition: string }): Promise<string>;
+  /** Writes and removes a small object: rejects with the store's error when it cannot be written. */
+  probe(): Promise<void>;
 }
 
 export interface StorageWriter {
@@ -67,7 +74,7 @@ export function keySegments(key: string, { allowTrailingSlash = false } = {}): s
   return segments;
 }
 
-async function* countBytes(source: Readable | AsyncIterable<string | Buffer>, counter: { size: number }): AsyncGenerator<Buffer> {
+export async function* countBytes(source: Readable | AsyncIterable<string | Buffer>, counter: { size: number }): AsyncGenerator<Buffer> {
   for await (const chunk of source as AsyncIterable<string | Buffer | Uint8Array>) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     counter.size += buffer.length;
@@ -147,5 +154,12 @@ export class LocalStorage implements Storage {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
     await appendFile(target, text);
+  }
+
+  async probe(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    const probe = path.join(this.root, `.probe-${randomBytes(6).toString('hex')}`);
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
   }
 }

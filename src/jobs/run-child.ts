@@ -1,6 +1,7 @@
 // The child process that executes Runs with the extraction engine, one at a time. It exists so that
 // a second kill can end a Run at once (SIGKILL), whatever the engine is blocked on; between Runs the
 // worker keeps it warm for the next one. It dies with its parent.
+import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import {
   createRunLog,
@@ -8,14 +9,17 @@ import {
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
+  createStorage,
   LocalStorage,
   runExtraction,
+  storageFailureOf,
   type ExtractedRecord,
   type ExtractionStats,
+  type Storage,
   type StorageWriter,
   warmPageWorker,
 } from '../engine/index.js';
-import { runKeyPrefix, runRecordsKey, runSpoolKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
+import { runKeyPrefix, runRecordsKey, runScratchDir, runSpoolKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
 
 const send = (msg: ChildMessage) => process.send?.(msg);
 
@@ -26,7 +30,18 @@ warmPageWorker();
 // Stop is graceful: no new page or retry starts, requests still in flight after the stop grace are
 // aborted, then the data so far is exported. A kill is SIGKILL (the log lines written so far stay).
 async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController) {
-  const storage = new LocalStorage(p.storageDir);
+  const storage = createStorage(p.storage);
+  // Spooled records are scratch: a folder of this host's temporary directory, never the store.
+  const scratchDir = runScratchDir(process.ppid, p.runId);
+  const scratch = new LocalStorage(scratchDir);
+  try {
+    await executeWith(p, drain, abort, storage, scratch);
+  } finally {
+    await rm(scratchDir, { recursive: true, force: true });
+  }
+}
+
+async function executeWith(p: ChildStartPayload, drain: AbortController, abort: AbortController, storage: Storage, scratch: Storage) {
   const prefix = runKeyPrefix(p.runId);
   const runLog = createRunLog(storage, `${prefix}/run.log`, { logLevel: p.logLevel, logMode: p.logMode, secrets: p.secrets });
   runLog.log('Info', `Run ${p.runId} started: ${p.inputRows.length || 1} input(s), parallelism ${p.parallelism}, concurrency ${p.maxConcurrency}`);
@@ -45,20 +60,20 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
   };
   // Records go to one spool file per set as pages are extracted (memory stays flat whatever their
   // number); the export and the synchronous start's records file are streamed from them.
-  const spoolKey = (set: number) => runSpoolKey(p.runId, set);
+  const spoolKey = (set: number) => runSpoolKey(set);
   const spools = new Map<number, StorageWriter>();
   const spool = (set: number, records: ExtractedRecord[]) => {
     let writer = spools.get(set);
-    if (!writer) spools.set(set, (writer = storage.openWriter(spoolKey(set))));
+    if (!writer) spools.set(set, (writer = scratch.openWriter(spoolKey(set))));
     writer.write(records.map((r) => JSON.stringify(r) + '\n').join(''));
   };
   async function* spooled(set: number): AsyncGenerator<Buffer> {
     if (!spools.has(set)) return;
-    for await (const chunk of await storage.get(spoolKey(set))) yield chunk as Buffer;
+    for await (const chunk of await scratch.get(spoolKey(set))) yield chunk as Buffer;
   }
   async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
     if (!spools.has(set)) return;
-    const lines = createInterface({ input: await storage.get(spoolKey(set)), crlfDelay: Infinity });
+    const lines = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
     for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
   }
   send({ type: 'firstPage' });
@@ -93,8 +108,7 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
   if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
     const logFiles = await runLog.finish(result.failedPages);
-    for (const set of spools.keys()) await storage.delete(spoolKey(set));
-    send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence } });
+        send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence } });
     return;
   }
   send({ type: 'exporting', stats });
@@ -113,8 +127,7 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
       for (const s of result.sets) yield* spooled(s.set);
     })(),
   );
-  for (const set of spools.keys()) await storage.delete(spoolKey(set));
-  stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
+    stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
   runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
   const logFiles = await runLog.finish(result.failedPages);
   send({
@@ -146,7 +159,7 @@ process.on('message', (msg: ParentMessage) => {
       },
       (err: Error) => {
         // After an unexpected error the process is not trusted with another Run.
-        send({ type: 'error', message: err.message });
+        send({ type: 'error', message: err.message, storageFailure: storageFailureOf(err) ?? undefined });
         setTimeout(() => process.exit(1), 50);
       },
     );

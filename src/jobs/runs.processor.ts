@@ -4,6 +4,7 @@
 // run-supervisor.ts. A failure before the Run is taken (the database away) throws, and BullMQ retries
 // the job; after that nothing throws except a hand-back, which BullMQ also retries (elsewhere).
 import type { Job } from 'bullmq';
+import type { StorageFailure, StorageFailureKind } from '../engine/index.js';
 import type { Logger } from 'pino';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
 import { internalRunFailure } from '../services/runs/run-errors.js';
@@ -34,6 +35,8 @@ export function createRunsProcessor(deps: {
   pool: RunChildPool;
   signals: Pick<RunSignals, 'listen'>;
   timers?: Timers;
+  /** Told of each Run that failed on a storage error (a metrics counter, for one). */
+  onStorageFailure?: (kind: StorageFailureKind) => void;
 }) {
   const { execution, log, pool, signals } = deps;
   const timers = deps.timers ?? systemTimers;
@@ -88,6 +91,7 @@ export function createRunsProcessor(deps: {
 
     let result: ChildResult | null = null;
     let childError: string | null = null;
+    let storageFailure: StorageFailure | null = null;
     let exitCode: number | null = null;
     let endRun: () => void = () => {};
     const ended = new Promise<void>((resolve) => (endRun = resolve));
@@ -108,6 +112,7 @@ export function createRunsProcessor(deps: {
           return endRun();
         case 'error':
           childError = msg.message;
+          storageFailure = msg.storageFailure ?? null;
       }
     };
     child.on('message', onMessage);
@@ -140,12 +145,15 @@ export function createRunsProcessor(deps: {
         return { status: 'killed' };
       }
       // The child's own error text stays in the worker log; the Run says where to find it.
-      if (childError !== null) log.error({ runId, childError }, 'run process failed');
+      // TypeScript cannot see the message handler's assignment: the cast restores the declared type.
+      const failure = storageFailure as StorageFailure | null;
+      if (childError !== null) log.error({ runId, childError, storageFailure: failure?.kind }, 'run process failed');
+      if (failure && end !== 'timedOut') deps.onStorageFailure?.(failure.kind);
       const message =
         end === 'timedOut'
           ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
           : childError !== null
-            ? internalRunFailure(runId)
+            ? (failure?.message ?? internalRunFailure(runId))
             : `The run process ended unexpectedly (exit code ${exitCode}).`;
       logEnded(await untilDone(() => execution.crashed(runId, message), retrying));
       return { status: 'failed' };

@@ -11,7 +11,7 @@ import { createDependencyMonitor } from '../lib/dependencies.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
-import { LocalStorage } from '../engine/index.js';
+import { createStorage } from '../engine/index.js';
 import { createOrphanFileSweep } from '../services/runs/orphan-files.js';
 import { createReconciler } from '../services/runs/reconciler.js';
 import { wireRunsCore } from '../services/runs/wiring.js';
@@ -73,6 +73,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const core = wireRunsCore(db, { clock, log, config, signals, runQueue: () => runsQueue, connection });
   const { settlement, repo, groupQueues } = core;
   const scheduler = core.scheduler();
+  const storage = createStorage(config.storage);
   const execution = createRunExecutionService({ repo, clock, config, scheduler, log });
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
@@ -133,7 +134,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         clock,
         reconcile,
         settlement,
-        sweepOrphanFiles: createOrphanFileSweep({ repo, storage: new LocalStorage(config.storageDir) }),
+        sweepOrphanFiles: createOrphanFileSweep({ repo, storage }),
         creditExpiry: createCreditExpiry({ credits, clock }),
         builder: builderRepo,
         builderRetentionDays: config.builder.retentionDays,

@@ -5,9 +5,11 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ADMIN_URL, dropRunDatabases, ensureTemplate } from './db.js';
+import { ensureS3Server, stopS3Server } from './s3-server.js';
 
 const run = crypto.randomBytes(3).toString('hex');
 let ready = false;
+let s3Started = false;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Where each store is expected, for the message (no password shown). */
@@ -50,10 +52,12 @@ export async function setup() {
   if (problems.length) throw new Error(`The test suite needs PostgreSQL and Redis.\n${problems.join('\n')}`);
   // Test workers are forked after this and inherit the variable.
   process.env.CXS_TEST_RUN = run;
+  s3Started = ensureS3Server();
   await ensureTemplate();
   ready = true;
 }
 
 export async function teardown() {
   if (ready) await dropRunDatabases(run);
+  if (s3Started) stopS3Server();
 }

@@ -133,7 +133,7 @@ describe('a Run\'s errorMessage never quotes an internal exception', () => {
     const execution = createRunExecutionService({
       repo,
       clock: { now: () => new Date('2026-01-01T00:00:00Z') },
-      config: { encryptionKey: Buffer.alloc(32), storageDir: '/tmp', engineAllowPrivateTargets: false, runs: { defaultTimeoutSeconds: 60, waitOnFailureSeconds: 1, waitOnFailureRetries: 0, requestTimeoutMs: 1000, pageCpuSeconds: 5, staleAfterSeconds: 60, stopGraceSeconds: 5 } },
+      config: { encryptionKey: Buffer.alloc(32), storage: { driver: 'local', dir: '/tmp' }, engineAllowPrivateTargets: false, runs: { defaultTimeoutSeconds: 60, waitOnFailureSeconds: 1, waitOnFailureRetries: 0, requestTimeoutMs: 1000, pageCpuSeconds: 5, staleAfterSeconds: 60, stopGraceSeconds: 5 } },
       scheduler: { enqueueRun: async () => {} },
       log: { error: (obj) => logged.push(obj) },
     });

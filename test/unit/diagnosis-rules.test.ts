@@ -1,6 +1,7 @@
 // Each diagnosis rule: when it applies, the numbers its cause quotes, and its actions.
 import { describe, expect, it } from 'vitest';
 import { emptyEvidence, type RunEvidence } from '../../src/engine/evidence.js';
+import { describeStorageFailure, StorageFailureKind } from '../../src/engine/storage-errors.js';
 import { diagnose, DIAGNOSIS_RULES, median, type DiagnosisInput } from '../../src/services/analytics/diagnosis-rules.js';
 
 function input(over: Partial<DiagnosisInput> = {}, ev: Partial<RunEvidence> | null = {}): DiagnosisInput {
@@ -188,6 +189,15 @@ describe('how the Run ended', () => {
     const f = rule('creditsExhausted').diagnose(input({ errorMessage: 'Insufficient credits: balance 0' }))!;
     expect(f.cause).toBe('The organization had no credits left for this Run: Insufficient credits: balance 0');
     expect(f.actions[0]).toMatch(/grant credits/);
+  });
+
+  it('storageFailure: the storage cause of a failed Run, with what to do', () => {
+    const message = describeStorageFailure(StorageFailureKind.DiskFull).message;
+    const f = rule('storageFailure').diagnose(input({ status: 6, errorMessage: message }))!;
+    expect(f.cause).toMatch(/^The service could not store the Run's files: the storage volume is full/);
+    expect(f.actions[0]).toMatch(/health\/ready/);
+    expect(rulesOf(input({ status: 6, errorMessage: message }))).toEqual(['storageFailure']);
+    expect(rule('storageFailure').diagnose(input({ status: 10, errorMessage: null }))).toBeNull();
   });
 
   it('stoppedByUser, and stopped while its worker was lost', () => {

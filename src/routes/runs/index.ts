@@ -145,23 +145,30 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/v1/agent/:agentId/run/:runId/file/:fileId/download', {
     schema: {
       tags: ['Runs'],
-      summary: 'Download a file produced by a Run (streamed, with its content type)',
+      summary: 'Download a file produced by a Run',
       description:
-        "Streams the file with its content type, length and a Content-Disposition attachment name.",
+        'With the local storage driver, streams the file with its content type, length and a Content-Disposition attachment name. ' +
+        'With object storage (STORAGE_DRIVER=s3), answers 302 to a pre-signed URL of the store, valid for S3_PRESIGN_SECONDS, ' +
+        'that serves the same bytes with the same Content-Type and Content-Disposition; an expired URL is refused by the store. ' +
+        'Clients that cannot follow redirects (or may not reach the store) pass `redirect=false` to get the bytes through the API.',
       operationId: 'downloadRunFile',
       params: Type.Object({ agentId: IdParam('agent'), runId: IdParam('run'), fileId: IdParam('file') }),
+      querystring: Type.Object({
+        redirect: Type.Boolean({ default: true, description: 'false: stream the bytes through the API even when the store could serve them.' }),
+      }),
       response: {
         200: { description: 'The file bytes (text/csv, application/json, application/x-ndjson, text/plain or text/html).', type: 'string', format: 'binary' },
+        302: { description: 'Object storage: the Location header is a pre-signed URL that serves the file for S3_PRESIGN_SECONDS.', type: 'null' },
         ...errorResponses(400, 401, 403, 404, 429),
       },
     },
   }, async (req, reply) => {
-    const file = await app.runs.download(principalOf(req), req.params.agentId, req.params.runId, req.params.fileId);
-    const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    const file = await app.runs.download(principalOf(req), req.params.agentId, req.params.runId, req.params.fileId, { redirect: req.query.redirect });
+    if (file.redirectUrl !== undefined) return reply.redirect(file.redirectUrl, 302);
     return reply
       .header('Content-Type', file.contentType)
       .header('Content-Length', String(file.size))
-      .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+      .header('Content-Disposition', file.contentDisposition)
       .send(file.stream);
   });
 

@@ -1,7 +1,7 @@
 // Diagnoses of a Run: one table of rules over its status, error message, the evidence the engine
 // recorded and the Agent's own history. Each rule that applies names its evidence with numbers and
 // suggests actions the user can take in this product. Pure: no I/O, no clock.
-import type { RunEvidence } from '../../engine/index.js';
+import { STORAGE_FAILURE_PREFIX, type RunEvidence } from '../../engine/index.js';
 import { RunStatus } from '../runs/status-machine.js';
 
 export interface DiagnosisInput {
@@ -75,6 +75,17 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
               'Ask an operator to grant credits to the organization (cli: grant-credits --org ID --amount N), then start the Agent again.',
               'Check the balance with GET /api/v1/billing/credits.',
             ],
+          }
+        : null,
+  },
+  {
+    name: 'storageFailure',
+    diagnose: (i) =>
+      isFailed(i) && msg(i).startsWith(STORAGE_FAILURE_PREFIX)
+        ? {
+            rule: 'storageFailure',
+            cause: `The service could not store the Run's files: ${msg(i).slice(STORAGE_FAILURE_PREFIX.length).trim()}`,
+            actions: ['Ask the operator to fix the storage named above (GET /health/ready reports storage: down while it cannot be written).', restart(i)],
           }
         : null,
   },

@@ -1,19 +1,20 @@
 // The worker side of the Run lifecycle: taking a Run, reporting progress, finishing it (files,
 // statuses, wait-on-failure retries) and reconciling Runs whose worker was lost. The worker's job
 // processor calls this service; it never touches Prisma itself.
+import { rm } from 'node:fs/promises';
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
-import { appendRunLogLine, CONTENT_TYPES, LocalStorage, resolveInputRows, type AgentDefinition, type ExtractionStats } from '../../engine/index.js';
+import { appendRunLogLine, CONTENT_TYPES, createStorage, resolveInputRows, type AgentDefinition, type ExtractionStats, type StorageSettings } from '../../engine/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
-import { runKeyPrefix, type ChildResult, type ChildStartPayload } from './run-protocol.js';
+import { runKeyPrefix, runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
 import { internalRunFailure, RunSetupError } from './run-errors.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
 export interface ExecutionConfig {
   encryptionKey: Buffer;
-  storageDir: string;
+  storage: StorageSettings;
   engineAllowPrivateTargets: boolean;
   runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; pageCpuSeconds: number; staleAfterSeconds: number; stopGraceSeconds: number };
 }
@@ -44,7 +45,7 @@ export function createRunExecutionService(deps: {
   log?: { error(obj: object, msg: string): void };
 }) {
   const { repo, clock, config, scheduler } = deps;
-  const storage = new LocalStorage(config.storageDir);
+  const storage = createStorage(config.storage);
 
   /** The second half of a failure: 7 Failed -> 12 Waiting (retry scheduled) or 6 Failure. */
   async function afterFailed(failed: RunRow) {
@@ -71,10 +72,8 @@ export function createRunExecutionService(deps: {
    * lines were written as they came, so what it logged until then is kept, with `line` appended.
    */
   async function attachLog(runId: number, line: string) {
-    // The records it spooled are not exported: remove them.
-    for (const name of await storage.list(runKeyPrefix(runId))) {
-      if (name.startsWith('_spool-')) await storage.delete(`${runKeyPrefix(runId)}/${name}`);
-    }
+    // The records it spooled are not exported: remove them (they are on this host, if anywhere).
+    await rm(runScratchDir(process.pid, runId), { recursive: true, force: true });
     const key = `${runKeyPrefix(runId)}/run.log`;
     await appendRunLogLine(storage, key, line, clock.now());
     const size = (await storage.stat(key))?.size;
@@ -258,7 +257,7 @@ export function createRunExecutionService(deps: {
       timeoutSeconds,
       payload: {
         runId: run.id,
-        storageDir: config.storageDir,
+        storage: config.storage,
         definition: { ...definition, parameters: params, timeoutSeconds },
         inputRows: inputs,
         parallelism: run.parallelism,

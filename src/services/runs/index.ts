@@ -1,7 +1,7 @@
 // Composition of the runs domain for the API process.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { LocalStorage } from '../../engine/index.js';
+import { createStorage } from '../../engine/index.js';
 import { createQueue, redisConnection, withTimeout } from '../../queues/queues.js';
 import { createRunSignals } from '../../queues/run-signals.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
@@ -42,7 +42,7 @@ export default fp(async function runsModule(app: FastifyInstance) {
     createRunsService({
       repo,
       access: app.access,
-      storage: new LocalStorage(app.config.storageDir),
+      storage: createStorage(app.config.storage),
       clock: app.clock,
       config: app.config,
       credits: createCreditsRepository(app.db),

@@ -1,10 +1,13 @@
 // Messages between a worker and the child process that executes one Run. The payload carries the
 // Run's resolved (decrypted) parameters over the IPC channel only: never argv, env or job data.
-import type { AgentDefinition, ExtractionStats, RunEvidence, StoredFile } from '../../engine/index.js';
+import os from 'node:os';
+import path from 'node:path';
+import type { AgentDefinition, ExtractionStats, RunEvidence, StorageFailure, StorageSettings, StoredFile } from '../../engine/index.js';
 
 export interface ChildStartPayload {
   runId: number;
-  storageDir: string;
+  /** Where the Run's files go (the object store's credentials travel over IPC only, like secrets). */
+  storage: StorageSettings;
   definition: AgentDefinition;
   inputRows: Array<Record<string, string>>;
   parallelism: number;
@@ -39,12 +42,17 @@ export type ChildMessage =
   | { type: 'progress'; stats: ExtractionStats }
   | { type: 'exporting'; stats: ExtractionStats }
   | { type: 'done'; result: ChildResult }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string; storageFailure?: StorageFailure };
 
 /** Where a Run's files live in storage. */
 export const runKeyPrefix = (runId: number) => `runs/${runId}`;
-/** A run process's records of one set, spooled as NDJSON while it runs (removed when it ends). */
-export const runSpoolKey = (runId: number, set: number) => `runs/${runId}/_spool-${set}.ndjson`;
+/** A run process's records of one set, spooled as NDJSON while it runs, in its scratch folder. */
+export const runSpoolKey = (set: number) => `_spool-${set}.ndjson`;
+/**
+ * The scratch folder of a Run on this host: per worker process (`workerPid`) and never shared, so it
+ * may vanish with the host. The worker removes it whatever way the Run ended.
+ */
+export const runScratchDir = (workerPid: number, runId: number) => path.join(os.tmpdir(), `cxs-run-${workerPid}-${runId}`);
 /** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
 export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;
 

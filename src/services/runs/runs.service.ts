@@ -1,6 +1,7 @@
 // The API side of Runs: start (async and sync), status, list, stop, kill, delete, files, download
 // and run-all. Every start, single or run-all, goes through `start`.
 import type { Clock } from '../../lib/clock.js';
+import { attachmentDisposition } from '../../lib/content-disposition.js';
 import { AgentInvalidError, ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
 import { StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
@@ -325,12 +326,18 @@ export function createRunsService(deps: {
       return (await repo.listFiles(runId)).map((f) => ({ id: f.id, name: f.name, fileType: f.fileType as RunFileModel['fileType'], fileSize: Number(f.fileSize), created: f.created }));
     },
 
-    async download(principal: Principal, agentId: number, runId: number, fileId: number) {
+    /**
+     * A Run file: a pre-signed URL of the object store when it has one and `redirect` is not turned
+     * off, otherwise its bytes streamed through the API.
+     */
+    async download(principal: Principal, agentId: number, runId: number, fileId: number, opts: { redirect: boolean } = { redirect: true }) {
       await requireRun(principal, agentId, runId, 'read');
       const file = await repo.findFile(runId, fileId);
       if (!file) throw new NotFoundError(`File ${fileId} of run ${runId} was not found.`);
+      const headers = { contentType: file.contentType, contentDisposition: attachmentDisposition(file.name) };
+      if (opts.redirect && storage.presignGet) return { redirectUrl: await storage.presignGet(file.storageKey, headers) };
       try {
-        return { name: file.name, contentType: file.contentType, size: Number(file.fileSize), stream: await storage.get(file.storageKey) };
+        return { ...headers, size: Number(file.fileSize), stream: await storage.get(file.storageKey) };
       } catch (err) {
         if (err instanceof StorageNotFoundError) throw new NotFoundError(`File ${fileId} of run ${runId} is no longer stored.`);
         throw err;

@@ -1,0 +1,213 @@
+// Run files in an S3-compatible object store (AWS SDK v3). Same contract as LocalStorage: a put is
+// all or nothing (a failed multipart upload is aborted, so no object and no parts stay behind).
+import { randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { countBytes, keySegments, StorageNotFoundError, type Storage, type StorageWriter } from './storage.js';
+
+export interface S3StorageOptions {
+  /** Empty: AWS itself. */
+  endpoint: string;
+  region: string;
+  bucket: string;
+  /** Prepended to every key (`tenant-a/` ...); empty for none. */
+  prefix: string;
+  /** Both empty: the SDK's default credential chain (environment, profile, instance role). */
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** How long a pre-signed download URL works. */
+  presignSeconds: number;
+}
+
+/** Multipart part size and parts in flight: an upload holds at most PART_BYTES * (QUEUE + 1) in memory. */
+export const S3_PART_BYTES = 8 * 1024 * 1024;
+export const S3_UPLOAD_QUEUE = 2;
+/** A log writer ships what it has to the store this often, so a killed process loses at most this much. */
+export const S3_LOG_SHIP_MS = 2000;
+
+const notFound = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+};
+
+export class S3Storage implements Storage {
+  readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly prefix: string;
+
+  constructor(private readonly options: S3StorageOptions) {
+    const credentials =
+      options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined;
+    this.client = new S3Client({
+      endpoint: options.endpoint || undefined,
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      credentials,
+      // S3-compatible servers (Ceph RGW 16, older MinIO, SeaweedFS...) do not all know the CRC32
+      // checksum headers SDK v3 sends by default since 2025: send and check them only when required.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 3,
+    });
+    this.bucket = options.bucket;
+    this.prefix = options.prefix.replace(/^\/+|\/+$/g, '');
+  }
+
+  private objectKey(key: string, options: { allowTrailingSlash?: boolean } = {}): string {
+    const relative = keySegments(key, options).join('/');
+    return this.prefix ? `${this.prefix}/${relative}` : relative;
+  }
+
+  async put(key: string, stream: Readable | AsyncIterable<string | Buffer>): Promise<{ size: number }> {
+    const counter = { size: 0 };
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: this.objectKey(key), Body: Readable.from(countBytes(stream, counter)) },
+      partSize: S3_PART_BYTES,
+      queueSize: S3_UPLOAD_QUEUE,
+      // On failure the SDK aborts the multipart upload: no parts are left to pay for.
+      leavePartsOnError: false,
+    });
+    await upload.done();
+    return { size: counter.size };
+  }
+
+  async get(key: string): Promise<Readable> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      return out.Body as Readable;
+    } catch (err) {
+      if (notFound(err)) throw new StorageNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      return { size: Number(out.ContentLength ?? 0) };
+    } catch (err) {
+      if (notFound(err)) return null;
+      throw err;
+    }
+  }
+
+  /** Every object key under a folder-like prefix (`a/b/`), page by page. */
+  private async *keysUnder(prefix: string): AsyncGenerator<string[]> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      yield (page.Contents ?? []).map((o) => o.Key as string);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async delete(keyOrPrefix: string): Promise<void> {
+    const base = this.objectKey(keyOrPrefix, { allowTrailingSlash: true }).replace(/\/$/, '');
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: base }));
+    for await (const keys of this.keysUnder(`${base}/`)) {
+      if (keys.length === 0) continue;
+      await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const base = `${this.objectKey(prefix, { allowTrailingSlash: true }).replace(/\/$/, '')}/`;
+    const names = new Set<string>();
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: base, Delimiter: '/', ContinuationToken: token }),
+      );
+      for (const p of page.CommonPrefixes ?? []) names.add((p.Prefix as string).slice(base.length).replace(/\/$/, ''));
+      for (const o of page.Contents ?? []) names.add((o.Key as string).slice(base.length));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return [...names].filter((n) => n !== '');
+  }
+
+  /** Objects cannot be appended to: read, then replace. Only used once nothing else writes the key. */
+  async append(key: string, text: string): Promise<void> {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of await this.get(key)) chunks.push(chunk as Buffer);
+    } catch (err) {
+      if (!(err instanceof StorageNotFoundError)) throw err;
+    }
+    chunks.push(Buffer.from(text, 'utf8'));
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: Buffer.concat(chunks) }));
+  }
+
+  /**
+   * A log: lines go to a per-process temporary file and the whole file is shipped to the store every
+   * S3_LOG_SHIP_MS while it grows, and on close. A killed process loses at most the last interval.
+   */
+  openWriter(key: string): StorageWriter {
+    const objectKey = this.objectKey(key);
+    const temp = path.join(os.tmpdir(), `cxs-log-${randomBytes(8).toString('hex')}`);
+    const fd = openSync(temp, 'w', 0o600);
+    let written = 0;
+    let shipped = -1;
+    let failure: Error | null = null;
+    let shipping: Promise<void> = Promise.resolve();
+    const ship = () => {
+      shipping = shipping.then(async () => {
+        const size = written;
+        if (size === shipped || failure) return;
+        const body = size === 0 ? Buffer.alloc(0) : createReadStream(temp, { start: 0, end: size - 1 });
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentLength: size }));
+        shipped = size;
+      }).catch((err: Error) => {
+        failure ??= err;
+      });
+      return shipping;
+    };
+    const timer = setInterval(() => void ship(), S3_LOG_SHIP_MS);
+    timer.unref();
+    return {
+      write: (text) => {
+        if (failure) return;
+        written += writeSync(fd, text);
+      },
+      close: async () => {
+        clearInterval(timer);
+        await ship();
+        closeSync(fd);
+        await rm(temp, { force: true });
+        if (failure) throw failure;
+        return { size: written };
+      },
+    };
+  }
+
+  async presignGet(key: string, headers: { contentType: string; contentDisposition: string }): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: this.objectKey(key),
+      ResponseContentType: headers.contentType,
+      ResponseContentDisposition: headers.contentDisposition,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: this.options.presignSeconds });
+  }
+
+  async probe(): Promise<void> {
+    const key = this.objectKey(`_probe/${os.hostname()}-${process.pid}`);
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: 'ok' }));
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+}
