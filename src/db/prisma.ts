@@ -12,6 +12,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ConflictError } from '../lib/errors.js';
+import { trackDbPool } from '../lib/metrics-sources.js';
 import { DatabaseUnreachableError, isPgConnectionFailure } from './failures.js';
 
 export type Db = PrismaClient & {
@@ -76,6 +77,8 @@ export function createPrisma(databaseUrl: string, opts: { max?: number } = {}): 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle connection that breaks (the server restarted) must not crash the process.
   pool.on('error', () => undefined);
+  // Connections in use and requests waiting, read by the metrics when scraped.
+  trackDbPool(pool);
   const adapter = new PrismaPg(pool);
   // Under a burst, a transaction waits for a free connection rather than failing after Prisma's
   // default 2 s; past this it fails and the API answers 503 with Retry-After.

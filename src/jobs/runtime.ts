@@ -8,12 +8,14 @@ import { isDatabaseUnreachable, isRedisUnavailable } from '../db/failures.js';
 import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createDependencyMonitor } from '../lib/dependencies.js';
+import { trackQueues } from '../lib/metrics-sources.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
 import { LocalStorage } from '../engine/index.js';
 import { createOrphanFileSweep } from '../services/runs/orphan-files.js';
 import { createReconciler } from '../services/runs/reconciler.js';
+import { recordRunEnd } from '../services/runs/run-metrics.js';
 import { createRunsRepository } from '../services/runs/runs.repository.js';
 import { createScheduleFiring } from '../services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
@@ -74,6 +76,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const signals = createRunSignals(config.redisUrl, prefix, { timeoutMs: config.runs.queueTimeoutMs, log });
   const repo = createRunsRepository(db, {
     onTerminal: async (run) => {
+      recordRunEnd(run);
       await settlement.afterTerminal(run);
       // A synchronous start waiting for this Run hears of its end at once.
       await signals.publish(run.id, 'ended');
@@ -148,6 +151,15 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   pool.warm(config.runs.warmProcesses);
   const served = config.schedules.workerServerGroups;
   const runQueues = [...(served.default ? [runQueueName(null)] : []), ...served.groups.map((g) => runQueueName(g))];
+  // Job counts by queue and state for the metrics (read when scraped): the queues this worker serves.
+  const builderQueue = createQueue('builder', connection, prefix);
+  const counted = trackQueues([
+    ...(served.default ? [runsQueue] : []),
+    ...served.groups.map((g) => groupQueues.get(g)),
+    schedulesQueue,
+    maintenanceQueue,
+    builderQueue,
+  ]);
   const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool, signals });
   const workers: Worker[] = [
     new Worker('maintenance', createMaintenanceProcessor({
@@ -202,6 +214,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   return {
     async close(opts = {}) {
       clearInterval(heartbeat);
+      counted.untrack();
       // Each step runs even if an earlier one fails (a connection closed while still connecting
       // rejects, harmlessly); failures are logged, not allowed to strand the rest.
       // While PostgreSQL or Redis is down a step that needs it cannot finish: once a dependency is
@@ -241,6 +254,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         step('maintenance queue', () => maintenanceQueue.close()),
         step('runs queue', () => runsQueue.close()),
         step('schedules queue', () => schedulesQueue.close()),
+        step('builder queue', () => builderQueue.close()),
         step('server group queues', () => groupQueues.close()),
       ]);
       dependencies.close();

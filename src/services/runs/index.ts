@@ -8,6 +8,7 @@ import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createProxyPoolsRepository } from '../proxy-pools/proxy-pools.repository.js';
 import { createProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { createSettlement } from '../settlement/index.js';
+import { recordRunEnd } from './run-metrics.js';
 import { createRunsRepository } from './runs.repository.js';
 import { createRunsService, type RunsService } from './runs.service.js';
 
@@ -35,6 +36,7 @@ export default fp(async function runsModule(app: FastifyInstance) {
   const signals = createRunSignals(app.config.redisUrl, app.config.redisPrefix, { timeoutMs, log: app.log });
   const repo = createRunsRepository(app.db, {
     onTerminal: async (run) => {
+      recordRunEnd(run);
       await settlement.afterTerminal(run);
       await signals.publish(run.id, 'ended');
     },
