@@ -8,6 +8,7 @@ import { collectDefaultMetrics } from 'prom-client';
 import { registry } from './metrics.js';
 
 let defaultsCollected = false;
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 export interface MetricsServer {
   port: number;
@@ -17,6 +18,8 @@ export interface MetricsServer {
 export async function startMetricsServer(opts: { host: string; port: number; onError(err: unknown): void }): Promise<MetricsServer> {
   if (!defaultsCollected) {
     collectDefaultMetrics({ register: registry });
+    // Gauges named like counters (promtool rejects them); their per-type series stay, and sum to them.
+    for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
     defaultsCollected = true;
   }
   const server = http.createServer((req, res) => {

@@ -88,9 +88,10 @@ const runDuration = new Histogram({
   buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600],
   registers: [registry],
 });
-/** Terminal statuses (spec names): their series exist from the start, at 0. */
-export const RUN_END_STATUSES = ['Success', 'Completed', 'Failed', 'Stopped', 'Skipped'] as const;
-for (const status of RUN_END_STATUSES) runsEnded.labels({ status });
+/** The terminal statuses' series exist from the start, at 0 (so rates and alerts see them). */
+export function declareRunEndStatuses(statuses: readonly string[]): void {
+  for (const status of statuses) runsEnded.labels({ status });
+}
 
 export function recordRunStarted(): void {
   runsStarted.inc();

@@ -3,13 +3,15 @@
 // (its stats, files and evidence) into the worker's own counters. A run process killed or crashed
 // before it sent a result adds no pages, errors or bytes (its Run is still counted as ended).
 import type { RunFileType } from '../../engine/index.js';
-import { recordRunEnded, recordRunWork, type FetchErrorKind } from '../../lib/metrics.js';
+import { declareRunEndStatuses, recordRunEnded, recordRunWork, type FetchErrorKind } from '../../lib/metrics.js';
 import type { ChildResult } from './run-protocol.js';
 import type { RunRow } from './runs.repository.js';
-import { RUN_STATUS_NAMES, type RunStatusValue } from './status-machine.js';
+import { RUN_STATUS_NAMES, TERMINAL_STATUSES, type RunStatusValue } from './status-machine.js';
 
 /** Files that are the Run's data (logs and failed pages' HTML are not exports). */
 const EXPORT_FILE_TYPES: ReadonlySet<RunFileType> = new Set(['Csv', 'Json', 'Ndjson']);
+
+declareRunEndStatuses(TERMINAL_STATUSES.map((s) => RUN_STATUS_NAMES[s]));
 
 /** Called once per terminal transition, by the process that made it (API or worker). */
 export function recordRunEnd(run: Pick<RunRow, 'status' | 'startTime' | 'endTime'>): void {
