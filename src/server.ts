@@ -34,7 +34,8 @@ try {
   await app.listen({ host: config.host, port: config.port });
   if (config.metrics.apiPort !== 0) {
     const { host, apiPort } = config.metrics;
-    metrics = await startMetricsServer({ host, port: apiPort, onError: (err) => app.log.error({ err }, 'metrics collection failed') });
+    const onError = (err: unknown) => app.log.error({ err }, 'metrics collection failed');
+    metrics = await startMetricsServer({ host, port: apiPort, onError });
     app.log.info({ host, port: metrics.port }, 'metrics listening');
   }
 } catch (err) {

@@ -15,12 +15,14 @@ const log = createLogger(config, 'worker');
 const metrics =
   config.metrics.workerPort === 0
     ? null
-    : await startMetricsServer({ host: config.metrics.host, port: config.metrics.workerPort, onError: (err) => log.error({ err }, 'metrics collection failed') }).catch(
-        (err: unknown) => {
-          log.fatal({ err }, 'the metrics listener could not start');
-          process.exit(1);
-        },
-      );
+    : await startMetricsServer({
+        host: config.metrics.host,
+        port: config.metrics.workerPort,
+        onError: (err) => log.error({ err }, 'metrics collection failed'),
+      }).catch((err: unknown) => {
+        log.fatal({ err }, 'the metrics listener could not start');
+        process.exit(1);
+      });
 if (metrics) log.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
 
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.

@@ -8,14 +8,24 @@ import { collectDefaultMetrics } from 'prom-client';
 import { registry } from './metrics.js';
 
 let defaultsCollected = false;
-const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 export interface MetricsServer {
   port: number;
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(opts: { host: string; port: number; onError(err: unknown): void }): Promise<MetricsServer> {
+export interface MetricsServerOptions {
+  host: string;
+  port: number;
+  onError(err: unknown): void;
+}
+
+export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
   if (!defaultsCollected) {
     collectDefaultMetrics({ register: registry });
     // Gauges named like counters (promtool rejects them); their per-type series stay, and sum to them.

@@ -52,7 +52,16 @@ export interface CountedQueue {
   readonly name: string;
   getJobCounts(...states: QueueJobState[]): Promise<Record<string, number>>;
 }
-export const QUEUE_JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed', 'paused'] as const;
+export const QUEUE_JOB_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'completed',
+  'failed',
+  'paused',
+] as const;
 export type QueueJobState = (typeof QUEUE_JOB_STATES)[number];
 export const QUEUE_COUNT_TIMEOUT_MS = 1000;
 
@@ -72,7 +81,9 @@ async function countsOf(q: CountedQueue): Promise<Record<string, number> | null>
 
 new Gauge({
   name: 'ces_queue_jobs',
-  help: 'Jobs in each BullMQ queue by state, as BullMQ counts them (read at scrape time; left out when Redis does not answer within 1 s).',
+  help:
+    'Jobs in each BullMQ queue by state, as BullMQ counts them ' +
+    '(read at scrape time; left out when Redis does not answer within 1 s).',
   labelNames: ['queue', 'state'] as const,
   registers: [registry],
   async collect() {

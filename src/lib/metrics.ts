@@ -35,7 +35,12 @@ type HttpChildren = { count: ReturnType<typeof httpRequests.labels>; duration: R
 const httpChildren = new Map<string, HttpChildren>();
 
 /** One answered request; `route` is the matched route's template, undefined when none matched. */
-export function recordHttpRequest(method: string, route: string | undefined, statusCode: number, seconds: number): void {
+export function recordHttpRequest(
+  method: string,
+  route: string | undefined,
+  statusCode: number,
+  seconds: number,
+): void {
   const m = KNOWN_METHODS.has(method) ? method : 'other';
   const r = route ?? UNMATCHED_ROUTE;
   const key = `${m} ${statusCode} ${r}`;
@@ -83,14 +88,14 @@ const runsEnded = new Counter({
 });
 const runDuration = new Histogram({
   name: `${PREFIX}run_duration_seconds`,
-  help: 'Duration of ended Runs from start of execution to end, by terminal status (Runs that never started are not observed).',
+  help: 'Duration of ended Runs from start of execution to end, by terminal status (Runs never started: not observed).',
   labelNames: ['status'] as const,
   buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600],
   registers: [registry],
 });
 /** The terminal statuses' series exist from the start, at 0 (so rates and alerts see them). */
 export function declareRunEndStatuses(statuses: readonly string[]): void {
-  for (const status of statuses) runsEnded.labels({ status });
+  for (const status of statuses) runsEnded.labels({ status }).inc(0);
 }
 
 export function recordRunStarted(): void {
@@ -120,12 +125,27 @@ const exportedBytes = new Counter({
   registers: [registry],
 });
 /** Fetch error kinds: the engine's network kinds plus HTTP error classes. */
-export const FETCH_ERROR_KINDS = ['dns', 'refused', 'reset', 'tls', 'timeout', 'other', 'http_4xx', 'http_5xx'] as const;
+export const FETCH_ERROR_KINDS = [
+  'dns',
+  'refused',
+  'reset',
+  'tls',
+  'timeout',
+  'other',
+  'http_4xx',
+  'http_5xx',
+] as const;
 export type FetchErrorKind = (typeof FETCH_ERROR_KINDS)[number];
-for (const kind of FETCH_ERROR_KINDS) fetchErrors.labels({ kind });
+for (const kind of FETCH_ERROR_KINDS) fetchErrors.labels({ kind }).inc(0);
 
 /** What one ended Run did on the web and wrote, from its result. */
-export function recordRunWork(work: { pages: number; exportedBytes: number; fetchErrors: Partial<Record<FetchErrorKind, number>> }): void {
+export interface RunWork {
+  pages: number;
+  exportedBytes: number;
+  fetchErrors: Partial<Record<FetchErrorKind, number>>;
+}
+
+export function recordRunWork(work: RunWork): void {
   if (work.pages > 0) pagesFetched.inc(work.pages);
   if (work.exportedBytes > 0) exportedBytes.inc(work.exportedBytes);
   for (const kind of FETCH_ERROR_KINDS) {
@@ -186,8 +206,8 @@ const webhookDisabled = new Counter({
   labelNames: ['reason'] as const,
   registers: [registry],
 });
-for (const outcome of WEBHOOK_ATTEMPT_OUTCOMES) webhookAttempts.labels({ outcome });
-for (const reason of WEBHOOK_DISABLE_REASONS) webhookDisabled.labels({ reason });
+for (const outcome of WEBHOOK_ATTEMPT_OUTCOMES) webhookAttempts.labels({ outcome }).inc(0);
+for (const reason of WEBHOOK_DISABLE_REASONS) webhookDisabled.labels({ reason }).inc(0);
 
 export function recordWebhookAttempt(outcome: WebhookAttemptOutcome, latencySeconds: number): void {
   webhookAttempts.labels({ outcome }).inc();

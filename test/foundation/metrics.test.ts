@@ -20,9 +20,18 @@ const LOGIN_LIMIT = 3;
 async function api(method: string, path: string, body?: unknown, withKey = true) {
   const headers: Record<string, string> = withKey ? { authorization: `ApiKey ${org.apiKey}` } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`http://127.0.0.1:${ports.api}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  const res = await fetch(`http://127.0.0.1:${ports.api}${path}`, init);
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
+}
+
+type RunFile = { fileType: string; fileSize: number };
+
+async function createAgent(name: string, definition: unknown) {
+  const res = await api('POST', '/api/v1/agent', { name, spaceId: org.spaceId, definition });
+  expect(res.status).toBe(201);
+  return res;
 }
 
 const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) =>
@@ -43,7 +52,12 @@ beforeAll(async () => {
   ports.api = await freePort();
   ports.apiMetrics = await freePort();
   ports.workerMetrics = await freePort();
-  server = startNode(['src/server.ts'], { ...ctx.env, PORT: String(ports.api), METRICS_PORT: String(ports.apiMetrics), LOG_LEVEL: 'info' });
+  server = startNode(['src/server.ts'], {
+    ...ctx.env,
+    PORT: String(ports.api),
+    METRICS_PORT: String(ports.apiMetrics),
+    LOG_LEVEL: 'info',
+  });
   await waitFor(async () => server.output().includes('Server listening'), 30_000);
   worker = await startWorker({ ...ctx.env, METRICS_PORT: String(ports.workerMetrics) });
   org = await ctx.bootstrap();
@@ -60,12 +74,15 @@ afterAll(async () => {
 });
 
 describe('metrics listeners', () => {
-  it('each process answers GET /metrics on its own port, and nothing else there; the API port has no /metrics', async () => {
+  it('each process answers GET /metrics on its own port and nothing else there; none on the API port', async () => {
     for (const port of [ports.apiMetrics, ports.workerMetrics]) {
       const { samples } = await scrape(port);
       expect(samples.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
       expect(samples.some((s) => s.name === 'ces_db_pool_connections_in_use')).toBe(true);
       expect(samples.some((s) => s.name === 'ces_db_pool_waiting_clients')).toBe(true);
+      // Every terminal status has its series from the start.
+      const ended = samples.filter((s) => s.name === 'ces_runs_ended_total').map((s) => s.labels.status);
+      expect(ended.sort()).toEqual(['Completed', 'Failure', 'Skipped', 'Stopped', 'Success']);
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     }
     expect((await fetch(`http://127.0.0.1:${ports.api}/metrics`)).status).toBe(404);
@@ -73,11 +90,13 @@ describe('metrics listeners', () => {
 });
 
 describe('API metrics', () => {
-  it('counts and times requests by method, route template and status; unknown paths share one route', async () => {
+  it('counts and times requests by method, route template and status; unknown paths share a route', async () => {
     const before = (await scrape(ports.apiMetrics)).samples;
     for (let i = 0; i < 3; i++) expect((await api('GET', '/api/v1/agent/all')).status).toBe(200);
     expect((await api('GET', '/api/v1/agent/999999')).status).toBe(404);
-    for (const p of ['/no/such/path/1', '/no/such/path/2']) expect((await api('GET', p, undefined, false)).status).toBe(404);
+    for (const p of ['/no/such/path/1', '/no/such/path/2']) {
+      expect((await api('GET', p, undefined, false)).status).toBe(404);
+    }
     const after = (await scrape(ports.apiMetrics)).samples;
 
     const all = { method: 'GET', route: '/api/v1/agent/all', status_code: '200' };
@@ -85,56 +104,66 @@ describe('API metrics', () => {
     expect(delta(before, after, 'ces_http_request_duration_seconds_count', all)).toBe(3);
     expect(delta(before, after, 'ces_http_request_duration_seconds_bucket', { ...all, le: '+Inf' })).toBe(3);
     expect(delta(before, after, 'ces_http_request_duration_seconds_sum', all)).toBeGreaterThan(0);
-    expect(delta(before, after, 'ces_http_requests_total', { method: 'GET', route: '/api/v1/agent/:agentId', status_code: '404' })).toBe(1);
-    expect(delta(before, after, 'ces_http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(2);
+    const requests = (route: string, status: string) =>
+      delta(before, after, 'ces_http_requests_total', { method: 'GET', route, status_code: status });
+    expect(requests('/api/v1/agent/:agentId', '404')).toBe(1);
+    expect(requests('unmatched', '404')).toBe(2);
     // Four requests with an API key (its budget) and two without (the client IP's budget).
-    expect(delta(before, after, 'ces_rate_limit_decisions_total', { scope: 'request', decision: 'allowed' })).toBe(6);
-    expect(delta(before, after, 'ces_rate_limit_decisions_total', { scope: 'request', decision: 'limited' })).toBe(0);
+    const decisions = (decision: string) =>
+      delta(before, after, 'ces_rate_limit_decisions_total', { scope: 'request', decision });
+    expect(decisions('allowed')).toBe(6);
+    expect(decisions('limited')).toBe(0);
   });
 
   it('counts login rate-limit decisions, allowed and limited', async () => {
     const before = (await scrape(ports.apiMetrics)).samples;
     const statuses: number[] = [];
     for (let i = 0; i <= LOGIN_LIMIT; i++) {
-      const res = await api('POST', '/oauth/token', { grant_type: 'password', username: org.email, password: 'wrong password' }, false);
+      const body = { grant_type: 'password', username: org.email, password: 'wrong password' };
+      const res = await api('POST', '/oauth/token', body, false);
       statuses.push(res.status);
     }
     expect(statuses).toEqual([...Array(LOGIN_LIMIT).fill(400), 429]);
     const after = (await scrape(ports.apiMetrics)).samples;
     // Each attempt takes from the client IP's budget, then the username's; the last is refused by the first.
-    expect(delta(before, after, 'ces_rate_limit_decisions_total', { scope: 'login', decision: 'allowed' })).toBe(2 * LOGIN_LIMIT);
-    expect(delta(before, after, 'ces_rate_limit_decisions_total', { scope: 'login', decision: 'limited' })).toBe(1);
+    const decisions = (decision: string) =>
+      delta(before, after, 'ces_rate_limit_decisions_total', { scope: 'login', decision });
+    expect(decisions('allowed')).toBe(2 * LOGIN_LIMIT);
+    expect(decisions('limited')).toBe(1);
   });
 
   it('1,000 requests over 1,000 different Run ids add no series, and no label carries an id', async () => {
-    const agent = await api('POST', '/api/v1/agent', { name: 'Ids', spaceId: org.spaceId, definition: catalogDefinition(site.url) });
+    const agent = await createAgent('Ids', catalogDefinition(site.url));
     expect(agent.status).toBe(201);
     const path = (runId: number) => `/api/v1/agent/${agent.json.id}/run/${runId}/status`;
     // The route and its 404 exist once before counting.
     expect((await api('GET', path(8_000_000))).status).toBe(404);
     // Default process metrics whose label values follow the runtime's own activity (GC kinds, handle types).
-    const runtimeLabelled = new Set(['nodejs_gc_duration_seconds_bucket', 'nodejs_gc_duration_seconds_sum', 'nodejs_gc_duration_seconds_count', 'nodejs_active_handles', 'nodejs_active_resources', 'nodejs_active_requests']);
-    const series = (samples: Sample[]) => samples.filter((s) => !runtimeLabelled.has(s.name)).length;
+    const runtimeLabelled = /^nodejs_(gc_duration_seconds|active_handles|active_resources|active_requests)/;
+    const series = (samples: Sample[]) => samples.filter((s) => !runtimeLabelled.test(s.name)).length;
     const before = (await scrape(ports.apiMetrics)).samples;
     for (let batch = 0; batch < 50; batch++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => api('GET', path(8_000_001 + batch * 20 + i))));
+      const ids = Array.from({ length: 20 }, (_, i) => 8_000_001 + batch * 20 + i);
+      const answers = await Promise.all(ids.map((id) => api('GET', path(id))));
       for (const a of answers) expect(a.status).toBe(404);
     }
     const { text, samples: after } = await scrape(ports.apiMetrics);
     expect(series(after)).toBe(series(before));
-    expect(delta(before, after, 'ces_http_requests_total', { method: 'GET', route: '/api/v1/agent/:agentId/run/:runId/status', status_code: '404' })).toBe(1000);
+    const status404 = { method: 'GET', route: '/api/v1/agent/:agentId/run/:runId/status', status_code: '404' };
+    expect(delta(before, after, 'ces_http_requests_total', status404)).toBe(1000);
     expect(text).not.toMatch(/8000\d{3}/);
     expect(text).not.toContain(org.email);
   });
 });
 
 describe('worker metrics', () => {
-  it('Runs started and ended by status, duration, pages, fetch errors, bytes exported, credits and queue counts match what happened', async () => {
+  it('Runs started/ended, duration, pages, fetch errors, bytes, credits and queue counts match the Runs', async () => {
     const before = (await scrape(ports.workerMetrics)).samples;
     const creditsBefore = (await api('GET', '/api/v1/billing/credits')).json.availableCredits as number;
-    const good = await api('POST', '/api/v1/agent', { name: 'Catalog', spaceId: org.spaceId, definition: catalogDefinition(site.url) });
+    const good = await createAgent('Catalog', catalogDefinition(site.url));
     const closedPort = await freePort();
-    const bad = await api('POST', '/api/v1/agent', { name: 'Refused', spaceId: org.spaceId, definition: { ...catalogDefinition(site.url), startUrl: `http://127.0.0.1:${closedPort}/`, next: undefined } });
+    const refused = { ...catalogDefinition(site.url), startUrl: `http://127.0.0.1:${closedPort}/`, next: undefined };
+    const bad = await createAgent('Refused', refused);
     const goodRun = await runToEnd(good.json.id);
     const badRun = await runToEnd(bad.json.id);
     expect(goodRun.status).toBe(10);
@@ -143,7 +172,8 @@ describe('worker metrics', () => {
     // The counters move right after the terminal write, credits after the settlement that follows it.
     const after = await waitFor(async () => {
       const s = (await scrape(ports.workerMetrics)).samples;
-      return delta(before, s, 'ces_credits_debited_total') > 0 && valueOf(s, 'ces_queue_jobs', { queue: 'runs', state: 'completed' }) === 2 ? s : null;
+      const completed = valueOf(s, 'ces_queue_jobs', { queue: 'runs', state: 'completed' });
+      return delta(before, s, 'ces_credits_debited_total') > 0 && completed === 2 ? s : null;
     });
     expect(delta(before, after, 'ces_runs_started_total')).toBe(2);
     expect(delta(before, after, 'ces_runs_ended_total', { status: 'Success' })).toBe(1);
@@ -158,7 +188,7 @@ describe('worker metrics', () => {
     expect(delta(before, after, 'ces_pages_fetched_total')).toBe(goodRow.pageCount);
     expect(delta(before, after, 'ces_fetch_errors_total', { kind: 'refused' })).toBe(1);
     expect(delta(before, after, 'ces_fetch_errors_total', { kind: 'http_4xx' })).toBe(0);
-    const files = (await api('GET', `/api/v1/agent/${good.json.id}/run/${goodRun.id}/files`)).json as Array<{ fileType: string; fileSize: number }>;
+    const files = (await api('GET', `/api/v1/agent/${good.json.id}/run/${goodRun.id}/files`)).json as RunFile[];
     const exportBytes = files.filter((f) => f.fileType === 'Csv').reduce((n, f) => n + f.fileSize, 0);
     expect(exportBytes).toBeGreaterThan(0);
     expect(delta(before, after, 'ces_exported_bytes_total')).toBe(exportBytes);
@@ -170,12 +200,14 @@ describe('worker metrics', () => {
   });
 
   it('a Schedule fired late is observed with its lag', async () => {
-    const agent = await api('POST', '/api/v1/agent', { name: 'Scheduled', spaceId: org.spaceId, definition: catalogDefinition(site.url) });
-    const schedule = await api('POST', `/api/v1/agent/${agent.json.id}/schedules`, { name: 'Nightly', scheduleType: 3, cronExpression: '0 3 * * *', isEnabled: true });
+    const agent = await createAgent('Scheduled', catalogDefinition(site.url));
+    const nightly = { name: 'Nightly', scheduleType: 3, cronExpression: '0 3 * * *', isEnabled: true };
+    const schedule = await api('POST', `/api/v1/agent/${agent.json.id}/schedules`, nightly);
     expect(schedule.status).toBe(201);
     const before = (await scrape(ports.workerMetrics)).samples;
     // As after 30 s without a worker: the fire time has passed.
-    await ctx.db.schedule.update({ where: { id: BigInt(schedule.json.id) }, data: { nextRunTime: new Date(Date.now() - 30_000) } });
+    const nextRunTime = new Date(Date.now() - 30_000);
+    await ctx.db.schedule.update({ where: { id: BigInt(schedule.json.id) }, data: { nextRunTime } });
     const after = await waitFor(async () => {
       const s = (await scrape(ports.workerMetrics)).samples;
       return delta(before, s, 'ces_schedule_fire_lag_seconds_count') === 1 ? s : null;
@@ -191,6 +223,8 @@ describe('worker metrics', () => {
 describe.skipIf(promtool() === null)('promtool', () => {
   it('`promtool check metrics` finds nothing to report in either process', async () => {
     const bin = promtool()!;
-    for (const port of [ports.apiMetrics, ports.workerMetrics]) expect(promtoolCheck(bin, (await scrape(port)).text)).toBe('');
+    for (const port of [ports.apiMetrics, ports.workerMetrics]) {
+      expect(promtoolCheck(bin, (await scrape(port)).text)).toBe('');
+    }
   });
 });

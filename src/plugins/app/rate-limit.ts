@@ -103,7 +103,9 @@ export default fp(
       async guardTokenRequest(ip: string, username: string | undefined) {
         await acquireCounted('login', `login-ip:${ip}`, loginPolicy);
         // Digest: usernames are e-mail addresses and do not belong in Redis key names.
-        if (username) await acquireCounted('login', `login-user:${sha256Hex(username.trim().toLowerCase())}`, loginPolicy);
+        if (username) {
+          await acquireCounted('login', `login-user:${sha256Hex(username.trim().toLowerCase())}`, loginPolicy);
+        }
       },
     });
     if (!config.rateLimit.enabled) return;

@@ -106,7 +106,8 @@ export function createScheduleFiring(deps: {
         }
         const out = await runs.createRuns(toCreate, now, tx);
         await repo.advance(advanced, now, tx);
-        return { claimed: due.length, runs: out, lags: toCreate.map((c) => (now.getTime() - c.run.scheduledFor.getTime()) / 1000) };
+        const lags = toCreate.map((c) => (now.getTime() - c.run.scheduledFor.getTime()) / 1000);
+        return { claimed: due.length, runs: out, lags };
       },
       { timeout: 120_000 },
     );

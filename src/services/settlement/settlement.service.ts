@@ -11,7 +11,7 @@ export type AfterCommit = () => void;
 export interface SettlementStep {
   /** For logs. */
   name: string;
-  /** May return what to do once the transaction has committed (a metric: nothing is counted twice or for a rollback). */
+  /** May return what to do once the transaction committed (a metric: nothing counted twice or for a rollback). */
   apply(tx: SettlementTx, run: RunRow, at: Date): Promise<void | AfterCommit>;
 }
 
