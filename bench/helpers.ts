@@ -110,6 +110,8 @@ export async function createBenchEnvironment(extraEnv: Record<string, string> = 
     PORT: '0',
     // Measure the Runs, not the rate limiter.
     RATE_LIMIT_MAX: '1000000',
+    // Several servers and workers side by side: no metrics listener unless a bench gives it a port.
+    METRICS_PORT: '0',
     ...extraEnv,
   };
   // RUN_WORKER_CONCURRENCY and friends come from the caller's environment when set, else the defaults.

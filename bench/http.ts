@@ -137,6 +137,8 @@ export async function benchHttp(): Promise<unknown> {
   const service = await serve('service', [...nodeArgs, path.join(dist, 'server.js')], {
     ...bench.env,
     PORT: String(await freePort()),
+    // Measured as deployed: its metrics listener up (the HTTP metrics are recorded either way).
+    METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'info',
     RATE_LIMIT_MAX: '1000000',
     ...Object.fromEntries((process.env.BENCH_HTTP_SERVICE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string])),

@@ -10,6 +10,7 @@ import authPlugin from './plugins/app/auth.js';
 import errorsPlugin from './plugins/app/errors.js';
 import httpPlugin from './plugins/app/http.js';
 import infraPlugin from './plugins/app/infra.js';
+import metricsPlugin from './plugins/app/metrics.js';
 import rateLimitPlugin from './plugins/app/rate-limit.js';
 import requestLogPlugin from './plugins/app/request-log.js';
 import swaggerPlugin from './plugins/external/swagger.js';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(errorsPlugin);
   await app.register(httpPlugin, { config });
   await app.register(requestLogPlugin);
+  await app.register(metricsPlugin);
   // Load shedding first, then rate limits; the rate-limit plugin must come before authPlugin (its
   // per-IP limit runs before authentication, its per-key limit after it).
   await app.register(underPressurePlugin, { config });

@@ -63,6 +63,11 @@ export interface Config {
     processMaxOldSpaceMb: number;
   };
   shutdownGraceSeconds: number;
+  /**
+   * Prometheus metrics listeners (METRICS_HOST, METRICS_PORT): one per process, the API's on `apiPort`
+   * and the worker's on `workerPort` (METRICS_PORT sets the port of the process it is given to); 0: off.
+   */
+  metrics: { host: string; apiPort: number; workerPort: number };
   schedules: {
     /** How often a worker looks for due Schedules. */
     tickSeconds: number;
@@ -257,6 +262,11 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
       processMaxOldSpaceMb: int(env, 'RUN_PROCESS_MAX_OLD_SPACE_MB', 128, 0, 65_536),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
+    metrics: {
+      host: str(env, 'METRICS_HOST', '127.0.0.1'),
+      apiPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
+      workerPort: int(env, 'METRICS_PORT', 9465, 0, 65535),
+    },
     schedules: {
       tickSeconds: int(env, 'SCHEDULE_TICK_SECONDS', 1, 1, 60),
       batchSize: int(env, 'SCHEDULE_BATCH_SIZE', 200, 1, 10_000),

@@ -6,9 +6,24 @@ import { loadConfigOrExit } from './config.js';
 import { isRedisUnavailable } from './db/failures.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
 import { createLogger } from './lib/logger.js';
+import { startMetricsServer } from './lib/metrics-server.js';
 
 const config = loadConfigOrExit();
 const log = createLogger(config, 'worker');
+// The worker's metrics listener (its own port): up before the runtime, so a worker stuck waiting
+// for PostgreSQL or Redis can still be scraped.
+const metrics =
+  config.metrics.workerPort === 0
+    ? null
+    : await startMetricsServer({
+        host: config.metrics.host,
+        port: config.metrics.workerPort,
+        onError: (err) => log.error({ err }, 'metrics collection failed'),
+      }).catch((err: unknown) => {
+        log.fatal({ err }, 'the metrics listener could not start');
+        process.exit(1);
+      });
+if (metrics) log.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
 
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
 const starting = startWorkerRuntime(config, log);
@@ -33,6 +48,7 @@ async function shutdown(signal: string) {
     const graceMs = config.shutdownGraceSeconds * 1000;
     // Handing back takes a database write per Run: leave it up to 5 s (half of a short grace).
     await (await starting).close({ handBackAfterMs: graceMs - Math.min(5000, graceMs / 2) });
+    await metrics?.close();
     process.exit(0);
   } catch (err) {
     log.error({ err }, 'error during shutdown');

@@ -12,6 +12,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ConflictError } from '../lib/errors.js';
+import { trackDbPool } from '../lib/metrics-sources.js';
 import { DatabaseUnreachableError, isPgConnectionFailure, isPoolWaitTimeout } from './failures.js';
 
 export type Db = PrismaClient & {
@@ -107,6 +108,8 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
   const pool = new QueueBoundedPool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: poolWaitMs });
   // An idle connection that breaks (the server restarted) must not crash the process.
   pool.on('error', () => undefined);
+  // Connections in use and requests waiting, read by the metrics when scraped.
+  trackDbPool(pool);
   const adapter = new PrismaPg(pool);
   // A transaction waits in line for its connection as long as a single statement does.
   const client = new PrismaClient({ adapter, transactionOptions: { maxWait: poolWaitMs, timeout: 20_000 } });

@@ -6,8 +6,10 @@
 import type { Job } from 'bullmq';
 import type { StorageFailure, StorageFailureKind } from '../engine/index.js';
 import type { Logger } from 'pino';
+import { recordRunStarted } from '../lib/metrics.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
 import { internalRunFailure } from '../services/runs/run-errors.js';
+import { recordRunResult } from '../services/runs/run-metrics.js';
 import type { RunRow } from '../services/runs/runs.repository.js';
 import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
 import type { ChildMessage, ChildResult, ParentMessage, RunSignals } from '../services/runs/run-protocol.js';
@@ -48,6 +50,7 @@ export function createRunsProcessor(deps: {
     const { runId } = job.data;
     const picked = await execution.pick(runId);
     if (!picked) return { status: 'skipped' };
+    recordRunStarted();
     log.info({ agentId: picked.run.agentId, runId, attempt: picked.run.retryCount }, 'run started');
     // One line when the execution ends, from the row the terminal write returned (no extra read).
     const logEnded = (run: RunRow | null) => {
@@ -137,6 +140,7 @@ export function createRunsProcessor(deps: {
       }
       const finished = result as ChildResult | null;
       if (finished) {
+        recordRunResult(finished);
         logEnded(await untilDone(() => execution.finish(runId, finished), retrying));
         return { status: 'finished' };
       }

@@ -8,6 +8,7 @@ import { isDatabaseUnreachable, isRedisUnavailable } from '../db/failures.js';
 import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createDependencyMonitor } from '../lib/dependencies.js';
+import { trackQueues } from '../lib/metrics-sources.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
@@ -127,6 +128,15 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   pool.warm(config.runs.warmProcesses);
   const served = config.schedules.workerServerGroups;
   const runQueues = [...(served.default ? [runQueueName(null)] : []), ...served.groups.map((g) => runQueueName(g))];
+  // Job counts by queue and state for the metrics (read when scraped): the queues this worker serves.
+  const builderQueue = createQueue('builder', connection, prefix);
+  const counted = trackQueues([
+    ...(served.default ? [runsQueue] : []),
+    ...served.groups.map((g) => groupQueues.get(g)),
+    schedulesQueue,
+    maintenanceQueue,
+    builderQueue,
+  ]);
   const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool, signals });
   const workers: Worker[] = [
     new Worker('maintenance', createMaintenanceProcessor({
@@ -181,6 +191,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   return {
     async close(opts = {}) {
       clearInterval(heartbeat);
+      counted.untrack();
       // Each step runs even if an earlier one fails (a connection closed while still connecting
       // rejects, harmlessly); failures are logged, not allowed to strand the rest.
       // While PostgreSQL or Redis is down a step that needs it cannot finish: once a dependency is
@@ -220,6 +231,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         step('maintenance queue', () => maintenanceQueue.close()),
         step('runs queue', () => runsQueue.close()),
         step('schedules queue', () => schedulesQueue.close()),
+        step('builder queue', () => builderQueue.close()),
         step('server group queues', () => groupQueues.close()),
       ]);
       dependencies.close();

@@ -43,6 +43,8 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
     LOGIN_RATE_LIMIT_MAX: '1000000',
     // Nor shed: many apps share two busy cores here (test/foundation/rate-limit.test.ts turns it on).
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    // Many processes run side by side: no metrics listener unless a test asks for one (on a free port).
+    METRICS_PORT: '0',
     ...env,
   };
   return { config: loadConfig(fullEnv), database, env: fullEnv };

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../lib/crypto.js';
 import { RateLimitedError } from '../../lib/errors.js';
+import { recordRateLimitDecision, type RateLimitScope } from '../../lib/metrics.js';
 import { createRateLimiter, type RateLimiter } from '../../services/rate-limit/limiter.service.js';
 import { createRedisStore } from '../../services/rate-limit/redis-store.js';
 import { bucketFor, createMemoryStore, isExempt, type BudgetOwner, type LimitPolicy } from '../../services/rate-limit/rules.js';
@@ -56,9 +57,22 @@ export default fp(
       log: app.log,
     });
 
+    /** The limiter's decision, counted in the metrics (a refusal is a RateLimitedError). */
+    async function acquireCounted(scope: RateLimitScope, bucket: string, p: LimitPolicy, signal?: AbortSignal) {
+      try {
+        const served = await limiter.acquire(bucket, p, signal);
+        recordRateLimitDecision(scope, 'allowed');
+        return served;
+      } catch (err) {
+        if (err instanceof RateLimitedError) recordRateLimitDecision(scope, 'limited');
+        throw err;
+      }
+    }
+
     function limit(reply: FastifyReply, bucket: string): Promise<void> | undefined {
       const served = limiter.tryAcquire(bucket);
       if (!served) return limitShared(reply, bucket);
+      recordRateLimitDecision('request', 'allowed');
       reply.header('X-RateLimit-Remaining', String(served.remaining));
       return undefined;
     }
@@ -72,7 +86,7 @@ export default fp(
       };
       res.once('close', onClose);
       try {
-        const { remaining } = await limiter.acquire(bucket, policy, gone.signal);
+        const { remaining } = await acquireCounted('request', bucket, policy, gone.signal);
         reply.header('X-RateLimit-Remaining', String(remaining));
       } catch (err) {
         if (err instanceof RateLimitedError) reply.header('X-RateLimit-Remaining', '0');
@@ -87,9 +101,11 @@ export default fp(
       take: (request: FastifyRequest, reply: FastifyReply, owner: BudgetOwner) =>
         config.rateLimit.enabled ? limit(reply, bucketFor(owner, request.ip)) : undefined,
       async guardTokenRequest(ip: string, username: string | undefined) {
-        await limiter.acquire(`login-ip:${ip}`, loginPolicy);
+        await acquireCounted('login', `login-ip:${ip}`, loginPolicy);
         // Digest: usernames are e-mail addresses and do not belong in Redis key names.
-        if (username) await limiter.acquire(`login-user:${sha256Hex(username.trim().toLowerCase())}`, loginPolicy);
+        if (username) {
+          await acquireCounted('login', `login-user:${sha256Hex(username.trim().toLowerCase())}`, loginPolicy);
+        }
       },
     });
     if (!config.rateLimit.enabled) return;

@@ -3,6 +3,7 @@
 // design.md section 6).
 import type { Clock } from '../../lib/clock.js';
 import { ValidationError } from '../../lib/errors.js';
+import { recordCreditsDebited } from '../../lib/metrics.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
@@ -61,6 +62,7 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
         message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
         uncoveredMessage: `Run ${run.id} of agent ${run.agentId}: {uncovered} of its cost ${cost.toString()} exceeded the available credits`,
       });
+      return () => recordCreditsDebited(cost.toNumber());
     },
   };
 }

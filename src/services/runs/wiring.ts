@@ -9,6 +9,7 @@ import { createGroupQueues, createRunScheduler, type TypedQueue } from '../../qu
 import type { RunSignals } from '../../queues/run-signals.js';
 import { createSettlement } from '../settlement/index.js';
 import type { SettlementLog } from '../settlement/settlement.service.js';
+import { recordRunEnd } from './run-metrics.js';
 import { createRunsRepository } from './runs.repository.js';
 
 export function wireRunsCore(
@@ -29,6 +30,7 @@ export function wireRunsCore(
   const settlement = createSettlement(db, { clock: deps.clock, log: deps.log, config: deps.config });
   const repo = createRunsRepository(db, {
     onTerminal: async (run) => {
+      recordRunEnd(run);
       await settlement.afterTerminal(run);
       // A synchronous start waiting for this Run hears of its end at once.
       await deps.signals.publish(run.id, 'ended');

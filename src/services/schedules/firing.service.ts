@@ -8,6 +8,7 @@
 // logs how many were missed, and continues from the next future time.
 import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.js';
+import { recordScheduleFireLag } from '../../lib/metrics.js';
 import type { CreditsReader } from '../runs/runs.service.js';
 import type { RunRow, RunsRepository } from '../runs/runs.repository.js';
 import { RunStatus } from '../runs/status-machine.js';
@@ -105,10 +106,12 @@ export function createScheduleFiring(deps: {
         }
         const out = await runs.createRuns(toCreate, now, tx);
         await repo.advance(advanced, now, tx);
-        return { claimed: due.length, runs: out };
+        const lags = toCreate.map((c) => (now.getTime() - c.run.scheduledFor.getTime()) / 1000);
+        return { claimed: due.length, runs: out, lags };
       },
       { timeout: 120_000 },
     );
+    for (const lag of created.lags) recordScheduleFireLag(lag);
     for (const run of created.runs) await runs.afterCommit(run);
     const queued = created.runs.filter((r) => r.status === RunStatus.Queuing);
     return { claimed: created.claimed, queued: queued.length, skipped: created.runs.length - queued.length, queuedRuns: queued };

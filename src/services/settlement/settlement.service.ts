@@ -6,10 +6,13 @@ import type { Clock } from '../../lib/clock.js';
 import type { RunRow } from '../runs/runs.repository.js';
 import type { SettlementRepository, SettlementTx } from './settlement.repository.js';
 
+export type AfterCommit = () => void;
+
 export interface SettlementStep {
   /** For logs. */
   name: string;
-  apply(tx: SettlementTx, run: RunRow, at: Date): Promise<void>;
+  /** May return what to do once the transaction committed (a metric: nothing counted twice or for a rollback). */
+  apply(tx: SettlementTx, run: RunRow, at: Date): Promise<void | AfterCommit>;
 }
 
 export interface SettlementLog {
@@ -21,13 +24,20 @@ export function createSettlementService(deps: { repo: SettlementRepository; step
 
   /** Settles one Run; true when this call did it, false when it was not terminal or already settled. */
   async function settle(runId: number): Promise<boolean> {
-    return repo.transaction(async (tx) => {
+    const afterCommit: AfterCommit[] = [];
+    const settled = await repo.transaction(async (tx) => {
+      afterCommit.length = 0;
       const at = clock.now();
       const run = await repo.claim(tx, runId, at);
       if (!run) return false;
-      for (const step of steps) await step.apply(tx, run, at);
+      for (const step of steps) {
+        const then = await step.apply(tx, run, at);
+        if (then) afterCommit.push(then);
+      }
       return true;
     });
+    for (const then of afterCommit) then();
+    return settled;
   }
 
   return {
