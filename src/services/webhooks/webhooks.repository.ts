@@ -90,7 +90,7 @@ export function createWebhooksRepository(db: Db) {
     },
     /** Fixes an event's payload once; returns the one stored (the first writer's). */
     async fixPayload(id: number, payload: object): Promise<unknown> {
-      await db.webhookEvent.updateMany({ where: { id, payload: { equals: null as unknown as Prisma.InputJsonValue } }, data: { payload } });
+      await db.$executeRaw`UPDATE "WebhookEvent" SET payload = ${JSON.stringify(payload)}::jsonb WHERE id = ${id} AND payload IS NULL`;
       return (await db.webhookEvent.findUniqueOrThrow({ where: { id }, select: { payload: true } })).payload;
     },
     findRunForEvent(runId: number) {
