@@ -38,6 +38,8 @@ import spacesModule from './services/spaces/index.js';
 import schedulesModule from './services/schedules/index.js';
 import billingModule from './services/billing/index.js';
 import analyticsModule from './services/analytics/index.js';
+import webhooksModule from './services/webhooks/index.js';
+import webhooksRoutes from './routes/webhooks/index.js';
 
 /** How often the server looks for requests past their headers or request timeout. */
 const HTTP_TIMEOUT_CHECK_MS = 1000;
@@ -98,6 +100,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(billingModule);
   await app.register(analyticsModule);
   await app.register(builderModule);
+  await app.register(webhooksModule);
   await app.register(authPlugin);
 
   await app.register(healthRoutes);
@@ -111,6 +114,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(billingRoutes);
   await app.register(analyticsRoutes);
   await app.register(agentBuilderRoutes);
+  await app.register(webhooksRoutes);
 
   return app;
 }

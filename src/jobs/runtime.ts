@@ -20,7 +20,7 @@ import { createScheduleFiring } from '../services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
 import { createCreditExpiry } from '../services/billing/billing.service.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
-import { createQueue, redisConnection, runQueueName, type QueuePayloads } from '../queues/queues.js';
+import { createQueue, createWebhookQueue, redisConnection, runQueueName, type QueuePayloads } from '../queues/queues.js';
 import { createRunChildPool } from './run-child-pool.js';
 import { createRunSignals } from '../queues/run-signals.js';
 import { createRunsProcessor } from './runs.processor.js';
@@ -30,6 +30,10 @@ import { createBuilderWorkService } from '../services/builder/builder-work.servi
 import { createEventsPublisher, createEventsSubscriber } from '../services/builder/events-bus.js';
 import { createBuilderProcessor } from './builder.processor.js';
 import { HEARTBEAT_INTERVAL_MS, writeHeartbeat } from './worker-health.js';
+import { createWebhookDeliveryService, type OnAttempt } from '../services/webhooks/delivery.service.js';
+import { createWebhookSender } from '../services/webhooks/sender.js';
+import { createWebhooksRepository } from '../services/webhooks/webhooks.repository.js';
+import { createWebhooksProcessor, WEBHOOK_RELAY_INTERVAL_MS, WEBHOOK_WORKER_CONCURRENCY } from './webhooks.processor.js';
 
 export interface WorkerRuntime {
   /**
@@ -39,7 +43,8 @@ export interface WorkerRuntime {
   close(opts?: { handBackAfterMs?: number }): Promise<void>;
 }
 
-export async function startWorkerRuntime(config: Config, log: Logger, opts: { clock?: Clock } = {}): Promise<WorkerRuntime> {
+/** `onWebhookAttempt`: each delivery attempt's outcome and latency (for metrics). */
+export async function startWorkerRuntime(config: Config, log: Logger, opts: { clock?: Clock; onWebhookAttempt?: OnAttempt } = {}): Promise<WorkerRuntime> {
   const clock = opts.clock ?? systemClock;
   const prefix = config.redisPrefix;
   const connection = redisConnection(config.redisUrl);
@@ -79,7 +84,19 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
   const schedulesQueue = createQueue('schedules', connection, prefix);
-  for (const q of [runsQueue, maintenanceQueue, schedulesQueue]) {
+  // Webhooks: the outbox relay and deliveries (issue 22).
+  const webhooksQueue = createQueue('webhooks', connection, prefix);
+  const webhookSender = createWebhookSender({ allowPrivateTargets: config.engineAllowPrivateTargets });
+  const webhooksRepo = createWebhooksRepository(db);
+  const webhookDelivery = createWebhookDeliveryService({
+    repo: webhooksRepo,
+    sender: webhookSender,
+    queue: createWebhookQueue(webhooksQueue),
+    clock,
+    encryptionKey: config.encryptionKey,
+    onAttempt: opts.onWebhookAttempt,
+  });
+  for (const q of [runsQueue, maintenanceQueue, schedulesQueue, webhooksQueue]) {
     q.on('error', (err) => (isRedisUnavailable(err) ? dependencies.down('redis', err) : log.error({ err, queue: q.name }, 'queue error')));
   }
   const firing = createScheduleFiring({
@@ -104,6 +121,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     'reconcile-runs': config.runs.reconcileIntervalSeconds * 1000,
     'expire-credits': config.billing.expiryIntervalSeconds * 1000,
     'purge-builder-sessions': hourMs,
+    'purge-webhook-deliveries': hourMs,
   };
   async function declareSchedulers() {
     await schedulesQueue.upsertJobScheduler('schedule-tick', { every: config.schedules.tickSeconds * 1000 }, {
@@ -114,6 +132,11 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     for (const [task, every] of Object.entries(maintenanceEvery) as Array<[keyof typeof maintenanceEvery, number]>) {
       await maintenanceQueue.upsertJobScheduler(task, { every }, { name: task, data: { task } });
     }
+    await webhooksQueue.upsertJobScheduler('webhook-relay', { every: WEBHOOK_RELAY_INTERVAL_MS }, {
+      name: 'relay',
+      data: { kind: 'relay' },
+      opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
+    });
   }
   await declareSchedulers();
 
@@ -148,6 +171,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         creditExpiry: createCreditExpiry({ credits, clock }),
         builder: builderRepo,
         builderRetentionDays: config.builder.retentionDays,
+        webhooks: webhooksRepo,
       }), { connection, prefix, concurrency: 1 }),
     // One Run queue per server group this worker serves (WORKER_SERVER_GROUPS), plus the default one.
     ...runQueues.map((name) => new Worker(name, runsProcessor.process, {
@@ -160,6 +184,14 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       maxStalledCount: 1,
     })),
     new Worker('schedules', createSchedulesProcessor({ firing }), { connection, prefix, concurrency: 1 }),
+    new Worker('webhooks', createWebhooksProcessor({ delivery: webhookDelivery }), {
+      connection,
+      prefix,
+      concurrency: WEBHOOK_WORKER_CONCURRENCY,
+      // An attempt killed with its worker comes back after the stall check; the delivery row says
+      // whether it was recorded, so the rerun sends at most once more (same webhook-id).
+      maxStalledCount: 5,
+    }),
     new Worker('builder', createBuilderProcessor({ work: builderWork, subscriber: builderSubscriber }), { connection, prefix, concurrency: config.builder.workerConcurrency }),
   ];
   for (const w of workers) {
@@ -233,7 +265,9 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         step('schedules queue', () => schedulesQueue.close()),
         step('builder queue', () => builderQueue.close()),
         step('server group queues', () => groupQueues.close()),
+        step('webhooks queue', () => webhooksQueue.close()),
       ]);
+      await step('webhook sender', () => webhookSender.close());
       dependencies.close();
       await step('heartbeat', () => beatRedis.quit().catch(() => beatRedis.disconnect()));
       await step('database', () => db.$disconnect());

@@ -3,11 +3,13 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' | 'sweep-orphan-files' | 'purge-builder-sessions' };
+  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' | 'sweep-orphan-files' | 'purge-builder-sessions' | 'purge-webhook-deliveries' };
   runs: { runId: number };
   schedules: { task: 'tick' };
   /** One piece of Agent Builder work: the session's first draft (step 1) or a refinement (step > 1). */
   builder: { sessionId: string; step: number };
+  /** Webhooks: the outbox relay's tick, an event's fan-out, one delivery attempt. */
+  webhooks: { kind: 'relay' } | { kind: 'event'; eventId: number } | { kind: 'attempt'; deliveryId: number; attempt: number };
 }
 export type QueueName = keyof QueuePayloads;
 
@@ -187,6 +189,26 @@ export function createBuilderScheduler(queue: TypedQueue<'builder'>) {
       const job = await queue.getJob(builderJobId(sessionId, step));
       // An active job cannot be removed; the worker aborts it when it hears of the stop.
       await job?.remove().catch(() => {});
+    },
+  };
+}
+
+/** Job ids of webhook work: an outbox event (its id) and one attempt of a delivery. */
+export const webhookEventJobId = (eventId: number) => `whevt-${eventId}`;
+export const webhookAttemptJobId = (deliveryId: number, attempt: number) => `whdel-${deliveryId}-a${attempt}`;
+
+/** The DeliveryQueue of services/webhooks: idempotent job ids, so a repeated enqueue adds nothing. */
+export function createWebhookQueue(queue: TypedQueue<'webhooks'>) {
+  return {
+    async enqueueEvents(eventIds: number[]): Promise<void> {
+      await queue.addBulk(eventIds.map((eventId) => ({ name: 'event', data: { kind: 'event' as const, eventId }, opts: { jobId: webhookEventJobId(eventId) } })));
+    },
+    async enqueueAttempts(items: Array<{ id: number; attempt: number; delayMs?: number }>): Promise<void> {
+      await queue.addBulk(items.map((d) => ({
+        name: 'attempt',
+        data: { kind: 'attempt' as const, deliveryId: d.id, attempt: d.attempt },
+        opts: { jobId: webhookAttemptJobId(d.id, d.attempt), delay: d.delayMs ?? 0 },
+      })));
     },
   };
 }

@@ -11,6 +11,7 @@ import { SchedulePageSchema, ScheduleSchema, UpcomingScheduleSchema } from './sc
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
 import { billingModelSchemas } from './billing.js';
+import { webhookModelSchemas } from './webhooks.js';
 import { BuilderEventSchema, BuilderEventsSchema, BuilderSessionSchema } from './agent-builder.js';
 
 export const modelSchemas: TSchema[] = [
@@ -44,6 +45,7 @@ export const modelSchemas: TSchema[] = [
   BuilderSessionSchema,
   BuilderEventSchema,
   BuilderEventsSchema,
+  ...webhookModelSchemas,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */

@@ -283,6 +283,7 @@ describe('maintenance', () => {
         sweepOrphanFiles: (async () => ({})) as never,
         settlement: { settlePending: async () => ({ settled: 0, failed: 0 }) },
         creditExpiry: { expireGrants: async () => ({}) } as never,
+        webhooks: { purge: async () => 0 },
         builder: createBuilderRepository(ctx.db),
         builderRetentionDays: 7,
       })({ data: { task: 'purge-builder-sessions' } } as never);

@@ -7,6 +7,8 @@ import { createBillingSettlementStep } from '../billing/billing.service.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createUsageRepository } from '../billing/usage.repository.js';
 import { createAnalyticsRollupStep } from '../analytics/rollup-step.js';
+import { createWebhookSettlementStep } from '../webhooks/events.js';
+import { createWebhooksRepository } from '../webhooks/webhooks.repository.js';
 import { createSettlementRepository } from './settlement.repository.js';
 import { createSettlementService, type SettlementLog, type SettlementStep } from './settlement.service.js';
 
@@ -15,6 +17,8 @@ export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLo
     // Usage metering and the credit debit (billing) first, then analytics rollups.
     createBillingSettlementStep({ credits: createCreditsRepository(db), usage: createUsageRepository(db), prices: deps.config.billing.prices }),
     createAnalyticsRollupStep(db),
+    // The Run's terminal webhook event enters the outbox in the same transaction (issue 22).
+    createWebhookSettlementStep(createWebhooksRepository(db)),
   ];
   return createSettlementService({ repo: createSettlementRepository(db), steps, clock: deps.clock, log: deps.log });
 }

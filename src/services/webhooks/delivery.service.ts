@@ -1,0 +1,145 @@
+// The worker side of webhooks: the outbox relay, an event's fan-out to the subscriptions that want it,
+// and one delivery attempt with its outcome (success, retry on the schedule, failure, disabling).
+import type { Clock } from '../../lib/clock.js';
+import { unseal } from '../../lib/crypto.js';
+import type { RunFileModel } from '../../schemas/runs.js';
+import { RunStatus } from '../runs/status-machine.js';
+import { runPayload, subscriptionMatches, TERMINAL_EVENT, type WebhookPayload } from './events.js';
+import { failedTooLong, nextAttemptAt } from './retry-schedule.js';
+import { isSuccess, type AttemptResult, type WebhookSender } from './sender.js';
+import { signedHeaders, webhookMessageId } from './signing.js';
+import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
+
+export type AttemptOutcome = 'success' | 'retry' | 'failed' | 'disabled';
+/** Reported once per attempt (the lead wires it to the metrics module). */
+export type OnAttempt = (a: { outcome: AttemptOutcome; latencySeconds: number }) => void;
+
+export interface DeliveryQueue {
+  /** Enqueues one job per event (job id from the outbox id). */
+  enqueueEvents(eventIds: number[]): Promise<void>;
+  /** Enqueues attempt `attempt` of each delivery (job id from delivery and attempt). */
+  enqueueAttempts(items: Array<{ id: number; attempt: number; delayMs?: number }>): Promise<void>;
+}
+
+export const RELAY_BATCH = 200;
+
+/** The secrets that sign now: the current one, and the previous one during its grace after a rotation. */
+export function signingSecrets(key: Buffer, w: Pick<WebhookRow, 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil'>, at: Date): string[] {
+  const current = unseal(key, w.secretSealed);
+  const previous = w.previousSecretSealed && w.previousSecretUntil && w.previousSecretUntil > at ? unseal(key, w.previousSecretSealed) : null;
+  return previous ? [current, previous] : [current];
+}
+
+export function createWebhookDeliveryService(deps: {
+  repo: WebhooksRepository;
+  sender: WebhookSender;
+  queue: DeliveryQueue;
+  clock: Clock;
+  encryptionKey: Buffer;
+  onAttempt?: OnAttempt;
+  random?: () => number;
+}) {
+  const { repo, sender, queue, clock } = deps;
+  const onAttempt: OnAttempt = deps.onAttempt ?? (() => {});
+
+  /** The payload of an outbox event, built once from the Run's state (final for terminal events). */
+  async function buildPayload(event: { type: string; runId: number | null; data: unknown; created: Date }) {
+    if (event.runId === null) return { payload: { type: event.type, timestamp: event.created.toISOString(), data: (event.data ?? {}) as Record<string, unknown> }, agentId: null, spaceId: null };
+    const run = await repo.findRunForEvent(event.runId);
+    if (!run) return null;
+    const terminal = TERMINAL_EVENT[run.status] !== undefined && event.type !== 'run.created';
+    const files = terminal ? run.files.map((f) => ({ id: f.id, name: f.name, fileType: f.fileType as RunFileModel['fileType'], fileSize: Number(f.fileSize), created: f.created })) : null;
+    const view = event.type === 'run.created' ? { ...run, status: run.status === RunStatus.Skipped ? run.status : RunStatus.Queuing } : run;
+    return { payload: runPayload(event.type, event.created, view, files), agentId: run.agentId, spaceId: run.agent.spaceId };
+  }
+
+  return {
+    /** One relay pass; returns how many events it enqueued. Also re-enqueues due deliveries (retries, redeliveries). */
+    async relay(): Promise<number> {
+      const n = await repo.relay(RELAY_BATCH, (ids) => queue.enqueueEvents(ids));
+      const due = await repo.dueDeliveries(clock.now());
+      if (due.length > 0) await queue.enqueueAttempts(due);
+      return n;
+    },
+
+    /** An event's fan-out: its payload fixed, a delivery per matching subscription, first attempts enqueued. */
+    async fanOut(eventId: number): Promise<void> {
+      const event = await repo.findEvent(eventId);
+      if (!event) return;
+      const built = await buildPayload(event);
+      // The Run was deleted before the event was relayed: nothing left to tell.
+      if (!built) return;
+      await repo.fixPayload(eventId, built.payload);
+      const subs = (await repo.enabledSubscriptions(event.organizationId)).filter((s) =>
+        subscriptionMatches(s, { type: event.type, agentId: built.agentId, spaceId: built.spaceId }),
+      );
+      const at = clock.now();
+      await repo.createDeliveries(eventId, subs.map((s) => s.id), at);
+      const due = await repo.dueDeliveries(at, eventId);
+      if (due.length > 0) await queue.enqueueAttempts(due);
+    },
+
+    /** Attempt `attempt` of a delivery; a job run again (stalled, duplicated) finds it done and does nothing. */
+    async attempt(deliveryId: number, attempt: number): Promise<void> {
+      const d = await repo.findDelivery(deliveryId);
+      if (!d || d.status !== 'pending' || d.attemptCount >= attempt) return;
+      const at = clock.now();
+      if (!d.webhook.enabled) {
+        await repo.recordAttempt(deliveryId, attempt, at, { statusCode: null, durationMs: 0, responseBody: '', error: 'subscription disabled', retryAfterMs: null }, {
+          status: 'failed', nextAttemptAt: null, finalReason: 'The subscription is disabled.',
+        });
+        return;
+      }
+      const body = JSON.stringify(d.event.payload as unknown as WebhookPayload);
+      const headers = signedHeaders(webhookMessageId(d.eventId), at, body, signingSecrets(deps.encryptionKey, d.webhook, at));
+      const result = await sender.send(d.webhook.url, headers, body);
+      const outcome = await settleAttempt(d.webhook, deliveryId, attempt, at, result);
+      onAttempt({ outcome, latencySeconds: result.durationMs / 1000 });
+    },
+
+    /** One attempt sent by the API for POST .../test: recorded like any other, never retried. */
+    async sendOnce(webhook: WebhookRow, deliveryId: number, eventId: number, payload: WebhookPayload): Promise<{ outcome: AttemptOutcome; result: AttemptResult }> {
+      const at = clock.now();
+      const body = JSON.stringify(payload);
+      const result = await sender.send(webhook.url, signedHeaders(webhookMessageId(eventId), at, body, signingSecrets(deps.encryptionKey, webhook, at)), body);
+      const ok = isSuccess(result);
+      await repo.recordAttempt(deliveryId, 1, at, result, { status: ok ? 'succeeded' : 'failed', nextAttemptAt: null, finalReason: ok ? null : describeFailure(result) });
+      const outcome: AttemptOutcome = ok ? 'success' : 'failed';
+      onAttempt({ outcome, latencySeconds: result.durationMs / 1000 });
+      return { outcome, result };
+    },
+  };
+
+  async function settleAttempt(webhook: WebhookRow, deliveryId: number, attempt: number, at: Date, result: AttemptResult): Promise<AttemptOutcome> {
+    if (isSuccess(result)) {
+      await repo.recordAttempt(deliveryId, attempt, at, result, { status: 'succeeded', nextAttemptAt: null, finalReason: null });
+      await repo.markHealthy(webhook.id);
+      return 'success';
+    }
+    if (result.statusCode === 410) {
+      await repo.recordAttempt(deliveryId, attempt, at, result, { status: 'failed', nextAttemptAt: null, finalReason: 'The receiver answered 410 Gone.' });
+      await repo.disable(webhook.id, `Disabled at ${at.toISOString()}: the receiver answered 410 Gone.`);
+      return 'disabled';
+    }
+    const next = nextAttemptAt(at, attempt, { retryAfterMs: result.retryAfterMs, random: deps.random });
+    const failingSince = await repo.markFailing(webhook.id, at);
+    const tooLong = failedTooLong(failingSince, at);
+    await repo.recordAttempt(deliveryId, attempt, at, result, {
+      status: next && !tooLong ? 'pending' : 'failed',
+      nextAttemptAt: tooLong ? null : next,
+      finalReason: next && !tooLong ? null : describeFailure(result),
+    });
+    if (tooLong) {
+      await repo.disable(webhook.id, `Disabled at ${at.toISOString()}: every delivery failed since ${failingSince?.toISOString()} (5 days).`);
+      return 'disabled';
+    }
+    if (!next) return 'failed';
+    await queue.enqueueAttempts([{ id: deliveryId, attempt: attempt + 1, delayMs: next.getTime() - at.getTime() }]);
+    return 'retry';
+  }
+}
+export type WebhookDeliveryService = ReturnType<typeof createWebhookDeliveryService>;
+
+function describeFailure(r: AttemptResult): string {
+  return r.statusCode !== null ? `The receiver answered ${r.statusCode}.` : `No answer: ${r.error ?? 'unknown error'}.`;
+}

@@ -1,0 +1,72 @@
+// Webhook event types and their payloads `{ type, timestamp, data }` (issue 22): data holds the Run as
+// GET .../status returns it (plus its files once terminal), never an encrypted value; under 20 KB.
+import type { RunFileModel } from '../../schemas/runs.js';
+import { WEBHOOK_EVENT_TYPES } from '../../schemas/webhooks.js';
+import { toRunView } from '../runs/runs.service.js';
+import type { RunRow } from '../runs/runs.repository.js';
+import { RunStatus } from '../runs/status-machine.js';
+import type { SettlementStep } from '../settlement/settlement.service.js';
+import type { WebhooksRepository } from './webhooks.repository.js';
+
+export { WEBHOOK_EVENT_TYPES };
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The event of each terminal Run status. */
+export const TERMINAL_EVENT: Partial<Record<number, WebhookEventType>> = {
+  [RunStatus.Success]: 'run.succeeded',
+  [RunStatus.Completed]: 'run.completed_with_errors',
+  [RunStatus.Failure]: 'run.failed',
+  [RunStatus.Stopped]: 'run.stopped',
+  [RunStatus.Skipped]: 'run.skipped',
+};
+
+export const MAX_PAYLOAD_BYTES = 20 * 1024;
+
+export interface WebhookPayload {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** A Run event's payload; a files list that would pass 20 KB is cut and links to the full list. */
+export function runPayload(type: string, at: Date, run: RunRow, files: RunFileModel[] | null): WebhookPayload {
+  const view = toRunView(run);
+  const payload = (list: RunFileModel[] | null, cut: boolean): WebhookPayload => ({
+    type,
+    timestamp: at.toISOString(),
+    data: {
+      ...view,
+      ...(list ? { files: list } : {}),
+      ...(cut ? { filesTruncated: true, filesUrl: `/api/v1/agent/${run.agentId}/run/${run.id}/files` } : {}),
+    },
+  });
+  let kept = files;
+  let p = payload(kept, false);
+  while (kept && kept.length > 0 && Buffer.byteLength(JSON.stringify(p)) > MAX_PAYLOAD_BYTES) {
+    kept = kept.slice(0, Math.floor(kept.length / 2));
+    p = payload(kept, true);
+  }
+  return p;
+}
+
+/** Whether a subscription wants an event of `type` about a Run of `agentId` in `spaceId`. */
+export function subscriptionMatches(
+  sub: { eventTypes: string[]; agentId: number | null; spaceId: number | null },
+  event: { type: string; agentId: number | null; spaceId: number | null },
+): boolean {
+  if (!sub.eventTypes.includes('*') && !sub.eventTypes.includes(event.type)) return false;
+  if (sub.agentId !== null && sub.agentId !== event.agentId) return false;
+  if (sub.spaceId !== null && sub.spaceId !== event.spaceId) return false;
+  return true;
+}
+
+/** The settlement step that puts a terminal Run's event in the outbox, in the transaction that settles it. */
+export function createWebhookSettlementStep(repo: Pick<WebhooksRepository, 'insertEvent'>): SettlementStep {
+  return {
+    name: 'webhooks',
+    async apply(tx, run) {
+      const type = TERMINAL_EVENT[run.status];
+      if (type) await repo.insertEvent(tx, { organizationId: run.organizationId, type, runId: run.id });
+    },
+  };
+}
