@@ -158,35 +158,47 @@ function price(env: Env, name: string, fallback: string): string {
 }
 
 /**
- * ENCRYPTION_KEY: 32 bytes as 64 hex characters or base64. When missing, a development key is
- * generated once and kept in STORAGE_DIR so restarts can still read what was sealed.
+ * ENCRYPTION_KEY (or the file named by ENCRYPTION_KEY_FILE): 32 bytes as 64 hex characters or base64.
+ * When both are missing (local driver only), a development key is generated once and kept in
+ * STORAGE_DIR so restarts can still read what was sealed.
  */
 function encryptionKey(env: Env, storage: StorageSettings, warn: (msg: string) => void): Buffer {
-  const raw = env.ENCRYPTION_KEY;
+  const file = env.ENCRYPTION_KEY_FILE;
+  let raw = env.ENCRYPTION_KEY;
+  let name = 'ENCRYPTION_KEY';
+  if (!raw && file) {
+    // A key file shared by the processes of one host (docker compose makes one, once).
+    try {
+      raw = fs.readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      throw new ConfigError(`ENCRYPTION_KEY_FILE ${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    name = `the key in ENCRYPTION_KEY_FILE ${file}`;
+  }
   if (raw) {
     const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-    if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64');
+    if (key.length !== 32) throw new ConfigError(`${name} must be 32 bytes: 64 hex characters or base64`);
     return key;
   }
   // Other hosts could not read a key generated here: every process must be given the same one.
-  if (storage.driver === 's3') throw new ConfigError('ENCRYPTION_KEY is required with STORAGE_DRIVER=s3 (the same on every host)');
+  if (storage.driver === 's3') throw new ConfigError('ENCRYPTION_KEY is required with STORAGE_DRIVER=s3 (the same on every host), or ENCRYPTION_KEY_FILE');
   const storageDir = storage.dir;
-  const file = path.join(storageDir, '.dev-encryption-key');
+  const devFile = path.join(storageDir, '.dev-encryption-key');
   try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    warn(`ENCRYPTION_KEY is not set; using the development key kept in ${file}`);
+    const existing = fs.readFileSync(devFile, 'utf8').trim();
+    warn(`ENCRYPTION_KEY is not set; using the development key kept in ${devFile}`);
     return Buffer.from(existing, 'hex');
   } catch {
     fs.mkdirSync(storageDir, { recursive: true });
     const key = crypto.randomBytes(32);
     try {
-      fs.writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+      fs.writeFileSync(devFile, key.toString('hex'), { mode: 0o600, flag: 'wx' });
     } catch (err) {
       // Another process (the API or the worker) created it first: use theirs.
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return Buffer.from(fs.readFileSync(devFile, 'utf8').trim(), 'hex');
       throw err;
     }
-    warn(`ENCRYPTION_KEY is not set; generated a development key in ${file}`);
+    warn(`ENCRYPTION_KEY is not set; generated a development key in ${devFile}`);
     return key;
   }
 }

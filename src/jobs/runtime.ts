@@ -1,5 +1,6 @@
 // The worker runtime: BullMQ workers and job schedulers of every queue, with a graceful close.
 // src/worker.ts runs it as a process; integration tests run the same thing as a child process too.
+import os from 'node:os';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -29,6 +30,7 @@ import { createBuilderRepository } from '../services/builder/builder.repository.
 import { createBuilderWorkService } from '../services/builder/builder-work.service.js';
 import { createEventsPublisher, createEventsSubscriber } from '../services/builder/events-bus.js';
 import { createBuilderProcessor } from './builder.processor.js';
+import { createStorageWatch } from './storage-watch.js';
 import { HEARTBEAT_INTERVAL_MS, writeHeartbeat } from './worker-health.js';
 import { createWebhookDeliveryService, type OnAttempt } from '../services/webhooks/delivery.service.js';
 import { createWebhookSender } from '../services/webhooks/sender.js';
@@ -68,8 +70,18 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     }
     // Not connected yet, or reconnecting: the connection's own events report a loss.
     if (beatRedis.status !== 'ready') return;
+    // A worker that cannot store Run files is not healthy either.
+    if (!storageWatch.writable()) return;
     await writeHeartbeat(beatRedis, prefix, clock.now()).catch((err) => dependencies.down('redis', err));
   };
+  const storage = createStorage(config.storage);
+  const storageWatch = createStorageWatch({
+    storage,
+    log,
+    dirs: [...(config.storage.driver === 'local' ? [config.storage.dir] : []), os.tmpdir()],
+    minFreeBytes: config.storageMinFreeBytes,
+  });
+  await storageWatch.check();
   const heartbeat = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);
   void beat();
 
@@ -79,7 +91,6 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const core = wireRunsCore(db, { clock, log, config, signals, runQueue: () => runsQueue, connection });
   const { settlement, repo, groupQueues } = core;
   const scheduler = core.scheduler();
-  const storage = createStorage(config.storage);
   const execution = createRunExecutionService({ repo, clock, config, scheduler, log });
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
@@ -224,6 +235,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     async close(opts = {}) {
       clearInterval(heartbeat);
       counted.untrack();
+      storageWatch.close();
       // Each step runs even if an earlier one fails (a connection closed while still connecting
       // rejects, harmlessly); failures are logged, not allowed to strand the rest.
       // While PostgreSQL or Redis is down a step that needs it cannot finish: once a dependency is

@@ -1,4 +1,6 @@
 // Wire conventions and error shapes: request ids, rate-limit headers, 404/400/413/415/500 answers.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
@@ -167,7 +169,7 @@ describe('health', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });
     const ready = await ctx.app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', migrations: 'ok' } });
+    expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'ok' } });
   });
 
   it('reports not ready with 503 when Redis is unreachable', async () => {
@@ -176,7 +178,23 @@ describe('health', () => {
     try {
       const res = await app.inject({ method: 'GET', url: '/health/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down', migrations: 'ok' } });
+      expect(res.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down', migrations: 'ok', storage: 'ok' } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reports not ready with 503 when run file storage cannot be written', async () => {
+    // A folder below a regular file can never be created: every write fails.
+    const blocked = path.join(ctx.config.storageDir, 'not-a-folder');
+    fs.writeFileSync(blocked, '');
+    const dir = path.join(blocked, 'storage');
+    const app = await buildApp({ ...ctx.config, storageDir: dir, storage: { driver: 'local', dir } }, { logger: false });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'down' } });
     } finally {
       await app.close();
     }

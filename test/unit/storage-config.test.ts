@@ -1,5 +1,8 @@
 // STORAGE_DRIVER and the S3_* settings: defaults, and bad combinations stopping the process at start-up.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -23,6 +26,18 @@ describe('storage settings', () => {
     }).storage;
     expect(custom).toMatchObject({ endpoint: 'http://127.0.0.1:7480', region: 'eu-west-3', prefix: 'prod/files', forcePathStyle: true, presignSeconds: 604800 });
     expect(load({ ...S3, S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({ forcePathStyle: false });
+  });
+
+  it('reads the key from ENCRYPTION_KEY_FILE (compose shares one this way), ENCRYPTION_KEY winning', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-key-')), 'encryption.key');
+    fs.writeFileSync(file, `${KEY}\n`);
+    expect(load({ ...S3, ENCRYPTION_KEY: '', ENCRYPTION_KEY_FILE: file }).encryptionKey.toString('hex')).toBe(KEY);
+    const other = crypto.randomBytes(32).toString('hex');
+    expect(load({ ENCRYPTION_KEY: other, ENCRYPTION_KEY_FILE: file }).encryptionKey.toString('hex')).toBe(other);
+    expect(() => load({ ENCRYPTION_KEY_FILE: `${file}.missing` })).toThrow(/ENCRYPTION_KEY_FILE .* cannot be read: ENOENT/);
+    fs.writeFileSync(file, 'short');
+    expect(() => load({ ENCRYPTION_KEY_FILE: file })).toThrow(/must be 32 bytes/);
+    fs.rmSync(path.dirname(file), { recursive: true });
   });
 
   it('stops at start-up on a bad combination, with a message naming the setting', () => {

@@ -6,7 +6,7 @@ import { readiness } from '../../services/health/readiness.js';
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
   checks: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('pending')]))),
-}, { examples: [{ status: 'unavailable', checks: { postgres: 'ok', redis: 'ok', migrations: 'pending' } }] });
+}, { examples: [{ status: 'unavailable', checks: { postgres: 'ok', redis: 'ok', migrations: 'pending', storage: 'ok' } }] });
 
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/health/live', {
@@ -25,14 +25,14 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { public: true },
     schema: {
       tags: ['Health'],
-      summary: 'Postgres and Redis are reachable and the database is migrated',
-      description: 'Readiness for a load balancer or orchestrator: 200 when PostgreSQL and Redis answer and every migration this build ships with is applied; 503 with the failing `checks` otherwise (`migrations: pending` means run `cli migrate`).',
+      summary: 'Postgres and Redis are reachable, the database is migrated and run file storage is writable',
+      description: 'Readiness for a load balancer or orchestrator: 200 when PostgreSQL and Redis answer, every migration this build ships with is applied and the run file storage (STORAGE_DIR or the S3 bucket) can be written; 503 with the failing `checks` otherwise (`migrations: pending` means run `cli migrate`; `storage: down` means the folder or bucket refuses writes: full, read-only, permissions, credentials or an unreachable endpoint).',
       operationId: 'getReadiness',
       security: [],
       response: { 200: Health, 503: Health },
     },
   }, async (_req, reply) => {
-    const { ok, checks } = await readiness(app.db, app.redis);
+    const { ok, checks } = await readiness(app.db, app.redis, () => app.runs.storageWritable());
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   });
 };

@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
-import { appendRunLogLine, CONTENT_TYPES, createStorage, resolveInputRows, type AgentDefinition, type ExtractionStats, type StorageSettings } from '../../engine/index.js';
+import { appendRunLogLine, CONTENT_TYPES, createStorage, resolveInputRows, storageFailureOf, type AgentDefinition, type ExtractionStats, type StorageSettings } from '../../engine/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { runKeyPrefix, runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
@@ -75,8 +75,15 @@ export function createRunExecutionService(deps: {
     // The records it spooled are not exported: remove them (they are on this host, if anywhere).
     await rm(runScratchDir(process.pid, runId), { recursive: true, force: true });
     const key = `${runKeyPrefix(runId)}/run.log`;
-    await appendRunLogLine(storage, key, line, clock.now());
-    const size = (await storage.stat(key))?.size;
+    let size: number | undefined;
+    try {
+      await appendRunLogLine(storage, key, line, clock.now());
+      size = (await storage.stat(key))?.size;
+    } catch (err) {
+      // A store that cannot be written must not hold the Run's end: it ends without its log file.
+      if (!storageFailureOf(err)) throw err;
+      deps.log?.error({ runId, err: { message: (err as Error).message } }, 'run log could not be completed: storage failure');
+    }
     if (size !== undefined) await repo.replaceFiles(runId, [{ name: 'run.log', fileType: 'Log', contentType: CONTENT_TYPES.Log, fileSize: size, storageKey: key }]);
   }
 

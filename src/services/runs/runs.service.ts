@@ -326,6 +326,11 @@ export function createRunsService(deps: {
       return (await repo.listFiles(runId)).map((f) => ({ id: f.id, name: f.name, fileType: f.fileType as RunFileModel['fileType'], fileSize: Number(f.fileSize), created: f.created }));
     },
 
+    /** Whether the store of Run files can be written now (readiness). */
+    async storageWritable(): Promise<boolean> {
+      return storage.probe().then(() => true, () => false);
+    },
+
     /**
      * A Run file: a pre-signed URL of the object store when it has one and `redirect` is not turned
      * off, otherwise its bytes streamed through the API.
