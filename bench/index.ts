@@ -42,6 +42,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent Builder: field values reproduced per fixture page, and draft inference time against parsing alone',
     run: async () => (await import('./builder.js')).benchBuilder(),
   },
+  'builder-real': {
+    about: 'Agent Builder end to end over the HTTP API on real saved pages (bench/builder-real): field accuracy, record recall, time to ready',
+    run: async () => (await import('./builder-real.js')).benchBuilderReal(),
+  },
   http: {
     about: 'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',
     run: async () => (await import('./http.js')).benchHttp(),

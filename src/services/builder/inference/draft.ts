@@ -7,6 +7,7 @@ import { validateDefinition, type AgentDefinition, type AgentField } from '../..
 import { resolveUrl } from '../../../engine/extract.js';
 import { inferDetailFields, type DetailRequest } from './detail.js';
 import { abbreviates, CONCEPT_WORDS, conceptOfValues, conceptOfWord, fieldName, promptRequests, tokenWords, words, type Concept, type PromptRequest } from './naming.js';
+import { missingFieldNotes, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { candidateFor, findCandidates } from './structure.js';
@@ -140,7 +141,10 @@ function withAlternatives(field: CandidateField, fields: CandidateField[], roles
 }
 
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
-export function selectFields(candidate: Candidate, requestsAsked: PromptRequest[]): { named: Named[]; missing: PromptRequest[] } {
+export function selectFields(
+  candidate: Candidate,
+  requestsAsked: PromptRequest[],
+): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
   const roles = roleFields(candidate);
   // A word naming the records themselves ("the quotes" of div.quote) asks for their main text.
   const recordWords = new Set((candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
@@ -193,7 +197,9 @@ export function selectFields(candidate: Candidate, requestsAsked: PromptRequest[
   const named = matchedRequests.size > 0 ? [...chosen.values()] : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
   const covered = new Set([...chosen.values()].map((n) => n.concept));
   const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined && !covered.has(r.concept));
-  return { named: uniqueNames(named), missing: chosen.size > 0 && matchedRequests.size === 0 ? [] : missing };
+  // Words naming no concept and matching nothing: fields asked for by a name the page does not use.
+  const unanswered = requests.filter((r) => !matchedRequests.has(r) && r.concept === undefined);
+  return { named: uniqueNames(named), missing: chosen.size > 0 && matchedRequests.size === 0 ? [] : missing, unanswered };
 }
 
 function mainLink(candidate: Candidate): CandidateField | undefined {
@@ -241,7 +247,7 @@ export async function proposeDraft(input: { page: BuilderPage; prompt: string; f
   }
   const chosen = candidates[0];
   const notes = [`Chose ${chosen.count} records matching '${chosen.selector}' (${chosen.fields.length} aligned values each).`];
-  const { named, missing } = selectFields(chosen, requests);
+  const { named, missing, unanswered } = selectFields(chosen, requests);
   if (named.length === 0) throw new NoRecordsError(`The records matching '${chosen.selector}' hold no values that could be named.`);
   const titleField = named.find((n) => n.concept === 'title' && n.field.coverage === 1);
   const definition: AgentDefinition = {
@@ -253,6 +259,7 @@ export async function proposeDraft(input: { page: BuilderPage; prompt: string; f
     definition.next = { selector: pagination.selector };
     notes.push(`Pagination: ${pagination.how} ('${pagination.selector}') leads to ${pagination.nextUrl}.`);
   } else notes.push('No pagination found: the Agent reads this page only.');
+  notes.push(...missingFieldNotes(unansweredFields(prompt, chosen, unanswered), chosen, definition.list.fields, 'on the page'));
   if (missing.length > 0) {
     const follow = await addDetailFields(definition, page, chosen, input.fetchPage, missing.map(requestToDetail));
     notes.push(...follow);
@@ -269,14 +276,14 @@ async function addDetailFields(definition: AgentDefinition, page: BuilderPage, c
   const wanted = requests.filter((r) => !definition.list.fields.some((f) => f.name === r.name) && !definition.follow?.fields.some((f) => f.name === r.name));
   if (wanted.length === 0) return [];
   const detail = await detailPages(page, candidate, fetchPage);
-  if (!detail) return [`Not found on the list page, and the records link to no detail page: ${wanted.map((r) => r.word).join(', ')}.`];
+  if (!detail) return missingFieldNotes(wanted, candidate, definition.list.fields, 'on the page (and the records link to no detail page)');
   const { fields, missing } = inferDetailFields(detail.pages, wanted);
   const notes: string[] = [];
   if (fields.length > 0) {
     definition.follow = { selector: definition.follow?.selector ?? detail.selector, fields: [...(definition.follow?.fields ?? []), ...fields] };
     notes.push(`Following each record's link ('${definition.follow.selector}') for: ${fields.map((f) => f.name).join(', ')}.`);
   }
-  if (missing.length > 0) notes.push(`Not found on the list page nor on the detail pages: ${missing.map((r) => r.word).join(', ')}.`);
+  if (missing.length > 0) notes.push(...missingFieldNotes(missing, candidate, definition.list.fields, 'on the list page nor on the detail pages'));
   return notes;
 }
 

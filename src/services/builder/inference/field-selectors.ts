@@ -49,6 +49,8 @@ export function chooseSelector($: CheerioAPI, members: Element[], targets: Map<E
   for (const option of selectorOptions(exemplars.slice(0, 30), withTarget[0], label)) {
     let hits = 0;
     let bad = false;
+    // Stop as soon as the option has missed more records than the 5% it may miss.
+    let misses = 0;
     for (const m of withTarget) {
       const found = safeFind($(m), option);
       if (found === null) {
@@ -57,6 +59,7 @@ export function chooseSelector($: CheerioAPI, members: Element[], targets: Map<E
       }
       const first = needsAttr ? found.filter((_, e) => !!e.attribs?.[needsAttr]).first() : found.first();
       if (first[0] === targets.get(m) && (needsAttr === undefined || found.first()[0] === first[0])) hits++;
+      else if (++misses > withTarget.length * 0.05) break;
     }
     if (bad || hits < withTarget.length * 0.95) continue;
     const strays = without.filter((m) => (safeFind($(m), option)?.length ?? 0) > 0).length;

@@ -12,6 +12,16 @@ function* walk(el: Element): Generator<Element> {
   }
 }
 
+// A record rarely holds more elements than this; larger repeated subtrees are page sections, and
+// aligning their values costs seconds on a large page.
+const MAX_RECORD_ELEMENTS = 400;
+
+function elementCount(el: Element, cap: number): number {
+  let n = 0;
+  for (const _ of walk(el)) if (++n >= cap) break;
+  return n;
+}
+
 function shapeOf(el: Element): Set<string> {
   const shape = new Set<string>();
   const visit = (node: Element, prefix: string, depth: number) => {
@@ -70,6 +80,7 @@ export function findGroups($: CheerioAPI): Group[] {
     const common = [...frequency].filter(([, n]) => n > elements.length / 2).map(([p]) => p);
     const members = elements.filter((_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2);
     if (members.length < 2) continue;
+    if (members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length >= MAX_RECORD_ELEMENTS) continue;
     const parents = new Set(members.map((m) => m.parent)).size;
     if (members.length / parents < 2) continue; // not siblings: one wrapper per record, not the records
     // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.

@@ -18,15 +18,24 @@ export interface ValueNode {
   order: number;
 }
 
+// Header texts of each table, read once per table rather than once per cell.
+const tableHeaders = new WeakMap<Element, string[]>();
+
 function tableHeader($: CheerioAPI, cell: Element): string | undefined {
   const row = cell.parent;
   if (!isElement(row)) return undefined;
-  const index = elementChildren(row).indexOf(cell);
-  const table = $(cell).closest('table');
-  let headerRow = table.find('thead tr').first();
-  if (headerRow.length === 0) headerRow = table.find('tr').filter((_, tr) => $(tr).children('th').length > 0 && $(tr).children('td').length === 0).first();
-  const th = headerRow.children().eq(index);
-  const text = normalizeText(th.text());
+  let table: Element | null = row;
+  while (table && table.name !== 'table') table = isElement(table.parent) ? table.parent : null;
+  if (!table) return undefined;
+  let headers = tableHeaders.get(table);
+  if (!headers) {
+    const $table = $(table);
+    let headerRow = $table.find('thead tr').first();
+    if (headerRow.length === 0) headerRow = $table.find('tr').filter((_, tr) => $(tr).children('th').length > 0 && $(tr).children('td').length === 0).first();
+    headers = headerRow.children().toArray().map((th) => normalizeText($(th).text()));
+    tableHeaders.set(table, headers);
+  }
+  const text = headers[elementChildren(row).indexOf(cell)] ?? '';
   return text !== '' && text.length <= 40 ? text : undefined;
 }
 

@@ -1,0 +1,150 @@
+// Agent Builder on real pages: pages other people saved from real sites and published (see
+// bench/builder-real/manifest.json for each page's source), served byte for byte on 127.0.0.1, each
+// with a plain-language prompt and records written by hand. Drives the real HTTP API end to end as a
+// user would: a listening server, a worker process, POST /agent-builder/start, events until ready,
+// POST /finish, then a synchronous Run of the new Agent. Prints per page the field accuracy, the
+// record recall and the time to ready, then the totals.
+//
+//   npm run bench -- builder-real
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../src/app.js';
+import { createPrisma } from '../src/db/prisma.js';
+import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
+import { createBenchEnvironment, fmt, machineSummary, median, note, onCleanup, print, startWorkerProcess, table } from './helpers.js';
+import { scorePage, type RealPage } from './builder-real/score.js';
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'builder-real');
+
+export function loadManifest(): RealPage[] {
+  return JSON.parse(fs.readFileSync(path.join(DIR, 'manifest.json'), 'utf8')).pages as RealPage[];
+}
+
+/** Serves each page's saved bytes at /<id>/ ; anything else (the pages' assets) answers 404. */
+async function servePages(pages: RealPage[]): Promise<{ url: string; close(): Promise<void> }> {
+  const bodies = new Map(pages.map((p) => [`/${p.id}/`, fs.readFileSync(path.join(DIR, 'pages', p.file))]));
+  const server = http.createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    // No charset in the header: the page's own <meta charset> says how its bytes are encoded.
+    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+interface Api {
+  call(method: string, url: string, body?: unknown): Promise<{ status: number; json: any }>;
+}
+
+function api(base: string, apiKey: string): Api {
+  return {
+    async call(method, url, body) {
+      const res = await fetch(`${base}${url}`, {
+        method,
+        headers: { authorization: `ApiKey ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, json: text === '' ? null : JSON.parse(text) };
+    },
+  };
+}
+
+/** Long-polls the session's events until it is ready or failed. */
+async function untilSettled(client: Api, sessionId: string): Promise<{ status: string; events: Array<{ index: number; type: string; message: string }> }> {
+  const events: Array<{ index: number; type: string; message: string }> = [];
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const last = events.at(-1)?.index ?? 0;
+    const res = await client.call('GET', `/api/v1/agent-builder/${sessionId}/events?lastEventIndex=${last}`);
+    if (res.status !== 200) throw new Error(`events: HTTP ${res.status} ${JSON.stringify(res.json)}`);
+    events.push(...res.json.events);
+    if (['ready', 'error', 'cancelled'].includes(res.json.status) && events.some((e) => ['ready', 'error'].includes(e.type))) {
+      return { status: res.json.status, events };
+    }
+    if (Date.now() > deadline) throw new Error(`session ${sessionId} did not settle: ${events.map((e) => e.type).join(',')}`);
+  }
+}
+
+export async function benchBuilderReal(): Promise<void> {
+  const only = process.env.BENCH_BUILDER_REAL_ONLY?.split(',');
+  const pages = loadManifest().filter((p) => !only || only.includes(p.id));
+  const site = await servePages(pages);
+  onCleanup('real pages site', () => site.close());
+  // Not shed under a busy machine: the figures are about the builder, not the load shedder.
+  const bench = await createBenchEnvironment({ LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  const app = await buildApp(bench.config, { logger: false });
+  onCleanup('app', () => app.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  await startWorkerProcess(bench.env);
+  const db = createPrisma(bench.config.databaseUrl, { max: 2 });
+  onCleanup('bench db client', () => db.$disconnect());
+  const org = await bootstrapOrganization(db, {
+    org: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'correct horse battery', credits: 1_000_000, apiKeyDays: 1, now: new Date(),
+  });
+  const client = api(base, org.apiKey);
+
+  const rows: Array<Array<string | number>> = [];
+  const accuracies: number[] = [];
+  const readyTimes: number[] = [];
+  const recalls: number[] = [];
+  for (const page of pages) {
+    note(`builder-real: ${page.id}`);
+    const t0 = performance.now();
+    const start = await client.call('POST', '/api/v1/agent-builder/start', { prompt: page.prompt, url: `${site.url}/${page.id}/`, spaceId: org.spaceId });
+    if (start.status !== 201) throw new Error(`start: HTTP ${start.status} ${JSON.stringify(start.json)}`);
+    const sessionId = start.json.sessionId as string;
+    const settled = await untilSettled(client, sessionId);
+    const readyMs = performance.now() - t0;
+    readyTimes.push(readyMs);
+    let records: Array<Record<string, unknown>> = [];
+    let draftFields: string[] = [];
+    if (settled.status === 'ready') {
+      const session = (await client.call('GET', `/api/v1/agent-builder/${sessionId}`)).json;
+      draftFields = [...(session.draft?.list?.fields ?? []), ...(session.draft?.follow?.fields ?? [])].map((f: { name: string }) => f.name);
+      const finish = await client.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, { name: `Real ${page.id}` });
+      if (finish.status !== 201) throw new Error(`finish: HTTP ${finish.status} ${JSON.stringify(finish.json)}`);
+      const run = await client.call('POST', `/api/v1/agent/${finish.json.id}/start`, { isRunSynchronously: true, timeout: 120 });
+      if (run.status === 200 && Array.isArray(run.json)) records = run.json;
+      else note(`builder-real: ${page.id}: run answered HTTP ${run.status}`);
+    } else note(`builder-real: ${page.id}: ${settled.events.at(-1)?.message ?? settled.status}`);
+    const score = scorePage(page, records, site.url);
+    const asked = Object.keys(page.expected[0] ?? {});
+    const missingReported = asked.filter((f) => !draftFields.includes(f) && settled.events.some((e) => e.message.toLowerCase().includes(f.replace(/_/g, ' '))));
+    accuracies.push(score.fieldAccuracy);
+    recalls.push(score.recordRecall);
+    rows.push([
+      page.id,
+      page.kind,
+      fmt(fs.statSync(path.join(DIR, 'pages', page.file)).size / 1024, 0),
+      fmt(readyMs / 1000, 2),
+      `${asked.filter((f) => draftFields.includes(f)).length}/${asked.length}${missingReported.length ? ` (+${missingReported.length} reported)` : ''}`,
+      `${page.count}/${records.length}`,
+      fmt(score.fieldAccuracy, 2),
+      fmt(score.recordRecall, 2),
+    ]);
+  }
+  const mean = accuracies.reduce((a, b) => a + b, 0) / Math.max(1, accuracies.length);
+  const good = accuracies.filter((a) => a >= 0.9).length;
+  const listRecalls = recalls.filter((_, i) => pages[i].count > 1);
+  print(table(
+    `Agent Builder on ${pages.length} real pages: mean field accuracy ${fmt(mean, 2)}, ${good}/${pages.length} pages at 0.9 or better, ` +
+      `record recall >= 0.95 on ${listRecalls.filter((r) => r >= 0.95).length}/${listRecalls.length} list pages; ` +
+      `ready p50 ${fmt(median(readyTimes) / 1000, 2)} s, max ${fmt(Math.max(...readyTimes) / 1000, 2)} s (${machineSummary()})`,
+    ['page', 'kind', 'KB', 'ready s', 'asked fields in draft', 'expected/extracted records', 'field accuracy', 'record recall'],
+    rows,
+  ));
+}

@@ -1,0 +1,48 @@
+// Fields a prompt names that the draft does not hold: never dropped silently. Each is reported with the
+// reason and the values the builder considered closest, so the user can point at the right one.
+import type { Candidate, CandidateField } from './candidate.js';
+import { tokenWords, type PromptRequest } from './naming.js';
+
+const MAX_CANDIDATES = 3;
+
+/** Words after which a prompt names the records themselves ("each job", "every dryer"), not a field. */
+const RECORD_MARKERS = /\b(?:each|every|all|per|any)\s+(?:(?:of\s+)?the\s+)?(?:[a-z-]+\s+)?$/;
+
+/** Requests naming no concept that are fields the user asked for, not the records' own noun. */
+export function unansweredFields(prompt: string, candidate: Candidate, unanswered: PromptRequest[]): PromptRequest[] {
+  const lower = prompt.toLowerCase();
+  const recordWords = new Set((candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
+  return unanswered.filter((r) => {
+    if (recordWords.has(r.word)) return false;
+    // Every occurrence (singular or plural) follows "each", "every"...: the word names the records.
+    const at = [...lower.matchAll(new RegExp(`\\b${r.word}(?:e?s)?\\b`, 'g'))].map((m) => m.index);
+    return !at.every((i) => RECORD_MARKERS.test(lower.slice(0, i)));
+  });
+}
+
+function describe(field: CandidateField): string {
+  const sample = field.samples.find((s) => s.trim() !== '') ?? '';
+  const shown = sample.length > 40 ? `${sample.slice(0, 37)}...` : sample;
+  return `'${field.selector ?? '(the record itself)'}'${field.attribute ? ` @${field.attribute}` : ''} ("${shown}")`;
+}
+
+/**
+ * One note per field asked for and not found: why, and the closest candidates (values of the records
+ * that no draft field takes, the most common first).
+ */
+export function missingFieldNotes(
+  requests: PromptRequest[],
+  candidate: Candidate,
+  used: Array<{ selector?: string; attribute?: string }>,
+  where: string,
+): string[] {
+  const taken = new Set(used.map((f) => `${f.selector ?? ''}|${f.attribute ?? ''}`));
+  const free = candidate.fields
+    .filter((f) => !taken.has(`${f.selector ?? ''}|${f.attribute ?? ''}`) && f.kind !== 'image' && f.samples.some((s) => s.trim() !== ''))
+    .sort((a, b) => b.coverage - a.coverage || a.order - b.order)
+    .slice(0, MAX_CANDIDATES);
+  const closest = free.length > 0 ? ` Closest candidates: ${free.map(describe).join(', ')}.` : '';
+  return requests.map(
+    (r) => `Field "${r.word}" not found ${where}: no value is labelled, classed or shaped like "${r.word}".${closest}`,
+  );
+}
