@@ -22,6 +22,8 @@ export interface Config {
   encryptionKey: Buffer;
   storageDir: string;
   engineAllowPrivateTargets: boolean;
+  /** CHROMIUM_PATH, BROWSER_MAX_PAGES (per run process), BROWSER_MAX_RSS_MB: the browser renderer (issue 23). */
+  browser: { executablePath: string; maxPages: number; maxRssMb: number };
   /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
   rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };
   bodyLimitBytes: number;
@@ -204,6 +206,11 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
     encryptionKey: encryptionKey(env, storageDir, warn),
     storageDir,
     engineAllowPrivateTargets: bool(env, 'ENGINE_ALLOW_PRIVATE_TARGETS', false),
+    browser: {
+      executablePath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
+      maxPages: int(env, 'BROWSER_MAX_PAGES', 4, 1, 64),
+      maxRssMb: int(env, 'BROWSER_MAX_RSS_MB', 1536, 128, 65_536),
+    },
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 100, 1, 1_000_000),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),

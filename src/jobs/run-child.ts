@@ -68,6 +68,7 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
     requestTimeoutMs: p.requestTimeoutMs,
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
+    browser: p.browser,
     drainSignal: drain.signal,
     signal: abort.signal,
     secrets: p.secrets,

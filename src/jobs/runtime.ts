@@ -29,7 +29,8 @@ import { createBuilderRepository } from '../services/builder/builder.repository.
 import { createBuilderWorkService } from '../services/builder/builder-work.service.js';
 import { createEventsPublisher, createEventsSubscriber } from '../services/builder/events-bus.js';
 import { createBuilderProcessor } from './builder.processor.js';
-import { HEARTBEAT_INTERVAL_MS, writeHeartbeat } from './worker-health.js';
+import { announceBrowser, HEARTBEAT_INTERVAL_MS, writeHeartbeat } from './worker-health.js';
+import { chromiumAvailable, CHROMIUM_PATH_HINT } from '../engine/index.js';
 
 export interface WorkerRuntime {
   /**
@@ -64,7 +65,10 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     // Not connected yet, or reconnecting: the connection's own events report a loss.
     if (beatRedis.status !== 'ready') return;
     await writeHeartbeat(beatRedis, prefix, clock.now()).catch((err) => dependencies.down('redis', err));
+    if (canRender) await announceBrowser(beatRedis, prefix).catch((err) => dependencies.down('redis', err));
   };
+  const canRender = chromiumAvailable(config.browser.executablePath);
+  if (!canRender) log.warn(`browser Runs are not executed here: no Chromium at ${config.browser.executablePath}; ${CHROMIUM_PATH_HINT}`);
   const heartbeat = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);
   void beat();
 

@@ -17,6 +17,19 @@ export async function writeHeartbeat(redis: Pick<Redis, 'set'>, prefix: string, 
   await redis.set(heartbeatKey(prefix), JSON.stringify({ at: at.toISOString(), pid: process.pid }), 'EX', HEARTBEAT_TTL_SECONDS);
 }
 
+/** Set with each beat by a worker that has Chromium: the API refuses browser Runs while no worker has it. */
+export function browserCapabilityKey(prefix: string): string {
+  return `${prefix}:worker-capability:browser`;
+}
+
+export async function announceBrowser(redis: Pick<Redis, 'set'>, prefix: string): Promise<void> {
+  await redis.set(browserCapabilityKey(prefix), '1', 'EX', HEARTBEAT_TTL_SECONDS);
+}
+
+export async function anyWorkerCanRender(redis: Pick<Redis, 'exists'>, prefix: string): Promise<boolean> {
+  return (await redis.exists(browserCapabilityKey(prefix))) === 1;
+}
+
 export async function readHeartbeat(redis: Pick<Redis, 'get'>, prefix: string): Promise<{ at: string; pid: number } | null> {
   const raw = await redis.get(heartbeatKey(prefix));
   return raw ? (JSON.parse(raw) as { at: string; pid: number }) : null;

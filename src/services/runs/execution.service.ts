@@ -3,7 +3,7 @@
 // processor calls this service; it never touches Prisma itself.
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
-import { appendRunLogLine, CONTENT_TYPES, LocalStorage, resolveInputRows, type AgentDefinition, type ExtractionStats } from '../../engine/index.js';
+import { appendRunLogLine, CONTENT_TYPES, LocalStorage, resolveInputRows, type AgentDefinition, type BrowserSettings, type ExtractionStats } from '../../engine/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { runKeyPrefix, type ChildResult, type ChildStartPayload } from './run-protocol.js';
@@ -15,6 +15,7 @@ export interface ExecutionConfig {
   encryptionKey: Buffer;
   storageDir: string;
   engineAllowPrivateTargets: boolean;
+  browser?: BrowserSettings;
   runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; staleAfterSeconds: number; stopGraceSeconds: number };
 }
 
@@ -267,6 +268,7 @@ export function createRunExecutionService(deps: {
         requestTimeoutMs: config.runs.requestTimeoutMs,
         proxyUrl,
         allowPrivateTargets: config.engineAllowPrivateTargets,
+        browser: config.browser,
         logLevel: run.logLevel as ChildStartPayload['logLevel'],
         logMode: run.logMode as ChildStartPayload['logMode'],
         secrets,

@@ -1,6 +1,6 @@
 // Messages between a worker and the child process that executes one Run. The payload carries the
 // Run's resolved (decrypted) parameters over the IPC channel only: never argv, env or job data.
-import type { AgentDefinition, ExtractionStats, RunEvidence, StoredFile } from '../../engine/index.js';
+import type { AgentDefinition, BrowserSettings, ExtractionStats, RunEvidence, StoredFile } from '../../engine/index.js';
 
 export interface ChildStartPayload {
   runId: number;
@@ -13,6 +13,8 @@ export interface ChildStartPayload {
   requestTimeoutMs: number;
   proxyUrl?: string;
   allowPrivateTargets: boolean;
+  /** Absent: the Run cannot render in the browser. */
+  browser?: BrowserSettings;
   logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';
   logMode: 'Text' | 'TextAndHtml';
   secrets: string[];
