@@ -77,7 +77,8 @@ describe('browser pages', () => {
       list: { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] },
       follow: { selector: 'a.name', fields: [{ name: 'sku', selector: '.sku' }] },
       render: 'browser',
-      waitFor: 'li.item',
+      // waitFor applies to every page, detail pages included: a quiet network suits both.
+      waitFor: 'networkidle',
     };
     const result = await run(def);
     expect(result.records).toHaveLength(SCRIPT_ITEMS);
