@@ -28,6 +28,11 @@ RUN npm prune --omit=dev --omit=optional --no-audit --no-fund \
  && test ! -e node_modules/typescript && test ! -e node_modules/prisma && test ! -e node_modules/tsx
 
 FROM ${NODE_IMAGE} AS runtime
+# WITH_CHROMIUM=true adds Debian's Chromium for the browser renderer (issue 23); the default image stays slim
+# and its workers refuse browser Runs (the API answers 422 BROWSER_UNAVAILABLE while no worker has Chromium).
+ARG WITH_CHROMIUM=false
+RUN if [ "$WITH_CHROMIUM" = "true" ]; then apt-get update \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation && rm -rf /var/lib/apt/lists/*; fi
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

@@ -30,6 +30,8 @@ export interface Config {
   /** A worker warns when the volume of STORAGE_DIR and the temporary folder has less free than this. */
   storageMinFreeBytes: number;
   engineAllowPrivateTargets: boolean;
+  /** CHROMIUM_PATH, BROWSER_MAX_PAGES (per run process), BROWSER_MAX_RSS_MB: the browser renderer (issue 23). */
+  browser: { executablePath: string; maxPages: number; maxRssMb: number };
   /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
   rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };
   bodyLimitBytes: number;
@@ -240,6 +242,11 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
     storage,
     storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     engineAllowPrivateTargets: bool(env, 'ENGINE_ALLOW_PRIVATE_TARGETS', false),
+    browser: {
+      executablePath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
+      maxPages: int(env, 'BROWSER_MAX_PAGES', 4, 1, 64),
+      maxRssMb: int(env, 'BROWSER_MAX_RSS_MB', 1536, 128, 65_536),
+    },
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 100, 1, 1_000_000),
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),

@@ -28,7 +28,10 @@ import { decodeText } from './parse.js';
 import { substitutePlaceholders } from './template.js';
 
 /** Opens the Run's page source; `signal` aborts everything it has in flight. */
-export type OpenPageSource = (signal: AbortSignal, log: LogFunction) => PageSource;
+export type OpenPageSource = (signal: AbortSignal, log: LogFunction, evidence: EvidenceCollector) => PageSource;
+
+/** How the run log names the renderer of a page: GET over HTTP, RENDER in the browser. */
+const verbOf = (page: FetchedPage) => (page.renderer === 'browser' ? 'RENDER' : 'GET');
 
 /** What the page thread needs of a page: the body goes by copy, so only its own bytes. */
 function pageInput(page: FetchedPage): PageInput {
@@ -95,7 +98,7 @@ export class ExtractionRun {
     const requiredFields = fieldsOf(options.definition).filter((f) => f.required).map((f) => f.name);
     const requiredColumns = (options.definition.export?.columns ?? []).filter((c) => c.required).map((c) => c.name);
     this.#requiredNames = [...new Set([...requiredFields, ...requiredColumns])];
-    this.#client = openSource(this.#controller.signal, (level, message) => this.log(level, message));
+    this.#client = openSource(this.#controller.signal, (level, message) => this.log(level, message), this.evidence);
   }
 
   #draining = false;
@@ -249,8 +252,8 @@ export class ExtractionRun {
   async #keepRecords(listed: ListPageResult, page: FetchedPage): Promise<ExtractedRecord[]> {
     const def = this.#def;
     const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
-    this.log('Info', `GET ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes, ${listed.matches} list matches`);
-    this.evidence.listPage(listed.matches, page.finalUrl);
+    this.log('Info', `${verbOf(page)} ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes, ${listed.matches} list matches`);
+    this.evidence.listPage(listed.matches, page.finalUrl, listed.scripted);
     if (listed.matches === 0) {
       this.log('Warning', `list selector '${def.list.selector}' matched nothing on ${page.finalUrl}`);
       return [];
@@ -314,7 +317,7 @@ export class ExtractionRun {
     }
     Object.assign(item.record, processed.value);
     const redirected = result.page.finalUrl !== result.page.url ? ` (redirected to ${result.page.finalUrl})` : '';
-    this.log('Info', `GET ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`);
+    this.log('Info', `${verbOf(result.page)} ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`);
     this.progress();
   }
 }

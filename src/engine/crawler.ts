@@ -1,17 +1,22 @@
 // The engine's entry point: validates the definition, gathers the secrets to mask, splits the input
 // rows into sets crawled side by side, enforces the run timeout and turns what the crawl saw into a result.
-import { parameterDefaults, validateDefinition } from './definition.js';
+import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, sharedBrowserPool } from './browser/index.js';
+import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
 import { emptyEvidence, qualityProblem } from './evidence.js';
 import { ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
+  type BrowserSettings,
   type ExtractionOptions,
+  type LogFunction,
   type ExtractionResult,
   type ExtractionSet,
   type ExtractionStats,
 } from './extraction-types.js';
 import { HttpClient } from './http.js';
 import { createMasker } from './secrets.js';
+
+const emptyStats = (): ExtractionStats => ({ pageCount: 0, dataCount: 0, exportCount: 0, errorCount: 0, inputCount: 0, traffic: 0 });
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {
@@ -27,22 +32,41 @@ export function splitIntoSets<T>(rows: T[], count: number): T[][] {
   return sets;
 }
 
-/** Pages over HTTP, with the Run's limits; retries are logged as warnings. */
-function openHttpSource(options: ExtractionOptions): OpenPageSource {
-  return (signal, log) =>
-    new HttpClient({
-      maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
-      requestTimeoutMs: options.requestTimeoutMs,
-      maxRetries: options.maxRetries,
-      retryBaseDelayMs: options.retryBaseDelayMs,
-      proxyUrl: options.proxyUrl,
-      allowPrivateTargets: options.allowPrivateTargets,
+/** Pages over HTTP, in the browser or both (the definition's `render`), with the Run's limits. */
+function openPageSource(options: ExtractionOptions, browser: BrowserSettings | undefined): OpenPageSource {
+  return (signal, log, evidence) =>
+    openRenderer(
+      {
+        pool: browser ? sharedBrowserPool(browser) : null,
+        definition: options.definition,
+        allowPrivateTargets: options.allowPrivateTargets,
+        upstreamProxyUrl: options.proxyUrl,
+        userAgent: options.userAgent,
+        maxRetries: options.maxRetries,
+        retryBaseDelayMs: options.retryBaseDelayMs,
+      },
+      () => openHttpSource(options, signal, log),
       signal,
-      userAgent: options.userAgent,
-      maxBodyBytes: options.maxBodyBytes,
-      onRetry: (e) =>
-        log('Warning', `GET ${e.url} ${e.message}; retrying in ${e.delayMs} ms (attempt ${e.attempt + 1} of ${e.maxAttempts})`),
-    });
+      log,
+      evidence,
+    );
+}
+
+/** Pages over HTTP, with the Run's limits; retries are logged as warnings. */
+function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: LogFunction): HttpClient {
+  return new HttpClient({
+    maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
+    requestTimeoutMs: options.requestTimeoutMs,
+    maxRetries: options.maxRetries,
+    retryBaseDelayMs: options.retryBaseDelayMs,
+    proxyUrl: options.proxyUrl,
+    allowPrivateTargets: options.allowPrivateTargets,
+    signal,
+    userAgent: options.userAgent,
+    maxBodyBytes: options.maxBodyBytes,
+    onRetry: (e) =>
+      log('Warning', `GET ${e.url} ${e.message}; retrying in ${e.delayMs} ms (attempt ${e.attempt + 1} of ${e.maxAttempts})`),
+  });
 }
 
 /**
@@ -80,10 +104,15 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   if (!validation.valid) {
     const fatalError = mask(`definition is invalid: ${validation.problems.join('; ')}`);
     options.log?.('Fatal', fatalError);
-    const stats: ExtractionStats = { pageCount: 0, dataCount: 0, exportCount: 0, errorCount: 0, inputCount: 0, traffic: 0 };
-    return { sets: [], stats, failedPages: [], stopped: false, fatalError, evidence: emptyEvidence() };
+    return { sets: [], stats: emptyStats(), failedPages: [], stopped: false, fatalError, evidence: emptyEvidence() };
   }
-  const run = new ExtractionRun({ ...options, parallelism, maxConcurrency }, mask, openHttpSource(options));
+  const browser = options.browser && chromiumAvailable(options.browser.executablePath) ? options.browser : undefined;
+  if (renderModeOf(def) !== 'http' && !browser) {
+    const fatalError = `render '${renderModeOf(def)}' needs Chromium, which this worker does not have: ${CHROMIUM_PATH_HINT}`;
+    options.log?.('Fatal', fatalError);
+    return { sets: [], stats: emptyStats(), failedPages: [], stopped: false, fatalError, evidence: emptyEvidence() };
+  }
+  const run = new ExtractionRun({ ...options, parallelism, maxConcurrency }, mask, openPageSource(options, browser));
 
   const onStop = () => run.abort('stop');
   if (options.signal?.aborted) onStop();

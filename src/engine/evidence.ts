@@ -28,6 +28,11 @@ export const RunEvidenceSchema = Type.Object(
     requiredMissing: Type.Integer({ minimum: 0 }),
     requiredMissingByField: Counts,
     emptyRecords: Type.Integer({ minimum: 0 }),
+    /** Empty list pages that carry scripts (the list may be built by JavaScript), pages rendered in the browser,
+     *  and pages `render: "auto"` fetched over HTTP and then rendered. Absent in evidence stored before issue 23. */
+    scriptedEmptyListPages: Type.Optional(Type.Integer({ minimum: 0 })),
+    renderedPages: Type.Optional(Type.Integer({ minimum: 0 })),
+    autoRenderedPages: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Inputs whose pagination ended before the site's last page (next page failed or looped). */
     paginationStoppedEarly: Type.Integer({ minimum: 0 }),
     /** Pages fetched but not processed: over the page CPU budget (ENGINE_PAGE_CPU_SECONDS). Absent before it existed. */
@@ -90,12 +95,22 @@ export class EvidenceCollector {
     this.#first(k, url);
   }
 
-  listPage(matches: number, url: string): void {
+  listPage(matches: number, url: string, scripted = false): void {
     this.evidence.listPages++;
     this.evidence.listMatches += matches;
     if (matches === 0) {
       this.evidence.emptyListPages++;
       this.#first('emptyList', url);
+    }
+    if (scripted) this.evidence.scriptedEmptyListPages = (this.evidence.scriptedEmptyListPages ?? 0) + 1;
+  }
+
+  /** A page rendered in the browser; `auto` when render "auto" chose to after fetching it over HTTP. */
+  rendered(url: string, auto: boolean): void {
+    this.evidence.renderedPages = (this.evidence.renderedPages ?? 0) + 1;
+    if (auto) {
+      this.evidence.autoRenderedPages = (this.evidence.autoRenderedPages ?? 0) + 1;
+      this.#first('autoRendered', url);
     }
   }
 

@@ -90,6 +90,15 @@ export interface ExtractionOptions {
    * not grow with the number of records; awaited, so a slow writer holds the crawl back.
    */
   onRecords?: (set: number, records: ExtractedRecord[]) => void | Promise<void>;
+  /** Where Chromium is, for definitions rendered in the browser; absent: such a Run fails at once. */
+  browser?: BrowserSettings;
+}
+
+/** The browser settings of a worker (CHROMIUM_PATH, BROWSER_MAX_PAGES, BROWSER_MAX_RSS_MB). */
+export interface BrowserSettings {
+  executablePath: string;
+  maxPages: number;
+  maxRssMb: number;
 }
 
 export const DEFAULT_MAX_CONCURRENCY = 4;

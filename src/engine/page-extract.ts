@@ -18,6 +18,8 @@ export interface ListPageResult {
   items: ListItem[];
   /** The next list page (resolved), when the definition paginates and the page links one. */
   nextUrl: string | null;
+  /** The list matched nothing and the page carries scripts: the list may be built by JavaScript. */
+  scripted: boolean;
 }
 
 export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
@@ -46,7 +48,7 @@ export function extractListPage(page: PageInput, def: ListPlan): ListPageResult 
     const href = $(def.next.selector).first().attr('href');
     nextUrl = href === undefined ? null : resolveUrl(href, page.finalUrl);
   }
-  return { matches: elements.length, items, nextUrl };
+  return { matches: elements.length, items, nextUrl, scripted: elements.length === 0 && $('script').length > 0 };
 }
 
 /** The detail page's fields, read from its document root. */

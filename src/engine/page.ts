@@ -28,6 +28,8 @@ export interface FetchedPage {
   contentType: string | null;
   /** Decoded (decompressed) body. */
   body: Buffer;
+  /** What produced the page; absent means HTTP. */
+  renderer?: 'http' | 'browser';
 }
 
 export interface FetchFailure {

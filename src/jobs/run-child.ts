@@ -87,6 +87,7 @@ async function executeWith(p: ChildStartPayload, drain: AbortController, abort: 
     pageCpuSeconds: p.pageCpuSeconds,
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
+    browser: p.browser,
     drainSignal: drain.signal,
     signal: abort.signal,
     secrets: p.secrets,

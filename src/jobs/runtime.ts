@@ -32,10 +32,12 @@ import { createEventsPublisher, createEventsSubscriber } from '../services/build
 import { createBuilderProcessor } from './builder.processor.js';
 import { createStorageWatch } from './storage-watch.js';
 import { HEARTBEAT_INTERVAL_MS, writeHeartbeat } from './worker-health.js';
+import { announceBrowser } from '../queues/worker-capabilities.js';
 import { createWebhookDeliveryService, type OnAttempt } from '../services/webhooks/delivery.service.js';
 import { createWebhookSender } from '../services/webhooks/sender.js';
 import { createWebhooksRepository } from '../services/webhooks/webhooks.repository.js';
 import { createWebhooksProcessor, WEBHOOK_RELAY_INTERVAL_MS, WEBHOOK_WORKER_CONCURRENCY } from './webhooks.processor.js';
+import { chromiumAvailable, CHROMIUM_PATH_HINT } from '../engine/index.js';
 
 export interface WorkerRuntime {
   /**
@@ -73,6 +75,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     // A worker that cannot store Run files is not healthy either.
     if (!storageWatch.writable()) return;
     await writeHeartbeat(beatRedis, prefix, clock.now()).catch((err) => dependencies.down('redis', err));
+    if (canRender) await announceBrowser(beatRedis, prefix).catch((err) => dependencies.down('redis', err));
   };
   const storage = createStorage(config.storage);
   const storageWatch = createStorageWatch({
@@ -82,6 +85,8 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     minFreeBytes: config.storageMinFreeBytes,
   });
   await storageWatch.check();
+  const canRender = chromiumAvailable(config.browser.executablePath);
+  if (!canRender) log.warn(`browser Runs are not executed here: no Chromium at ${config.browser.executablePath}; ${CHROMIUM_PATH_HINT}`);
   const heartbeat = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);
   void beat();
 

@@ -25,6 +25,7 @@ export const ErrorCodes = {
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  BROWSER_UNAVAILABLE: 'BROWSER_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 

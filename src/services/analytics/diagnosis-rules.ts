@@ -246,6 +246,23 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
     },
   },
   {
+    // Before selectorMatchedNothing: an empty list on a page full of scripts is most likely built by JavaScript.
+    name: 'listNeedsJavaScript',
+    diagnose: (i) => {
+      const e = i.evidence;
+      const scripted = e?.scriptedEmptyListPages ?? 0;
+      if (!e || scripted === 0 || (e.renderedPages ?? 0) > 0) return null;
+      const sel = i.definition?.listSelector ?? '';
+      return {
+        rule: 'listNeedsJavaScript',
+        cause:
+          `The list selector '${sel}' matched nothing on ${scripted} of ${plural(e.listPages, 'list page')}${firstAt(e, 'emptyList')}, ` +
+          'and those pages carry scripts: the list is probably built by JavaScript in the browser, which an HTTP fetch does not run.',
+        actions: [`Set render: "browser" (or "auto") in the Agent definition with PUT /api/v1/agent/${i.agentId}, optionally with waitFor: '${sel}'.`],
+      };
+    },
+  },
+  {
     name: 'selectorMatchedNothing',
     diagnose: (i) => {
       const e = i.evidence;

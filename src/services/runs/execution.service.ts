@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
-import { appendRunLogLine, CONTENT_TYPES, createStorage, resolveInputRows, storageFailureOf, type AgentDefinition, type ExtractionStats, type StorageSettings } from '../../engine/index.js';
+import { appendRunLogLine, CONTENT_TYPES, createStorage, resolveInputRows, storageFailureOf, type AgentDefinition, type BrowserSettings, type ExtractionStats, type StorageSettings } from '../../engine/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { runKeyPrefix, runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
@@ -16,6 +16,7 @@ export interface ExecutionConfig {
   encryptionKey: Buffer;
   storage: StorageSettings;
   engineAllowPrivateTargets: boolean;
+  browser?: BrowserSettings;
   runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; pageCpuSeconds: number; staleAfterSeconds: number; stopGraceSeconds: number };
 }
 
@@ -274,6 +275,7 @@ export function createRunExecutionService(deps: {
         pageCpuSeconds: config.runs.pageCpuSeconds,
         proxyUrl,
         allowPrivateTargets: config.engineAllowPrivateTargets,
+        browser: config.browser,
         logLevel: run.logLevel as ChildStartPayload['logLevel'],
         logMode: run.logMode as ChildStartPayload['logMode'],
         secrets,

@@ -1,9 +1,11 @@
 // Composition of the runs domain for the API process.
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import fp from 'fastify-plugin';
 import { createStorage } from '../../engine/index.js';
 import { createQueue, redisConnection, withTimeout } from '../../queues/queues.js';
 import { createRunSignals } from '../../queues/run-signals.js';
+import { anyWorkerCanRender } from '../../queues/worker-capabilities.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createProxyPoolsRepository } from '../proxy-pools/proxy-pools.repository.js';
 import { createProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
@@ -49,6 +51,8 @@ export default fp(async function runsModule(app: FastifyInstance) {
       proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
       scheduler: lazyScheduler,
       signals,
+      // The queue's client is an ioredis connection (bullmq types it narrowly).
+      canRender: async () => anyWorkerCanRender((await runQueue().client) as unknown as Pick<Redis, 'exists'>, app.config.redisPrefix),
     }),
   );
   app.addHook('onClose', async () => {

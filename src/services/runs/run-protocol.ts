@@ -2,7 +2,7 @@
 // Run's resolved (decrypted) parameters over the IPC channel only: never argv, env or job data.
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentDefinition, ExtractionStats, RunEvidence, StorageFailure, StorageSettings, StoredFile } from '../../engine/index.js';
+import type { AgentDefinition, BrowserSettings, ExtractionStats, RunEvidence, StorageFailure, StorageSettings, StoredFile } from '../../engine/index.js';
 
 export interface ChildStartPayload {
   runId: number;
@@ -17,6 +17,8 @@ export interface ChildStartPayload {
   pageCpuSeconds: number;
   proxyUrl?: string;
   allowPrivateTargets: boolean;
+  /** Absent: the Run cannot render in the browser. */
+  browser?: BrowserSettings;
   logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';
   logMode: 'Text' | 'TextAndHtml';
   secrets: string[];

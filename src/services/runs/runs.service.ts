@@ -3,7 +3,7 @@
 import type { Clock } from '../../lib/clock.js';
 import { attachmentDisposition } from '../../lib/content-disposition.js';
 import { AgentInvalidError, ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
-import { StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
+import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
 import { statusOf } from '../agents/agent-definition.js';
 import type { RunFileModel, RunModel, StartRunInput } from '../../schemas/runs.js';
@@ -98,6 +98,8 @@ export function createRunsService(deps: {
   proxyPools: Pick<ProxyPoolOwnership, 'resolve'>;
   scheduler: { enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>; removeRun(runId: number, attempt: number): Promise<void> };
   signals: RunSignals;
+  /** Whether some worker announced it has Chromium (browser and auto Runs need one). */
+  canRender: () => Promise<boolean>;
   /** A synchronous start re-reads its Run this often in case the end signal was lost (ms). */
   syncFallbackPollMs?: number;
 }) {
@@ -144,6 +146,13 @@ export function createRunsService(deps: {
     const version = agent.versions[0];
     if (!version) throw new UnprocessableError(`Agent ${agentId} has no definition.`, ErrorCodes.AGENT_INVALID);
     const definition = version.definition as unknown as AgentDefinition;
+    const render = renderModeOf(definition);
+    if (render !== 'http' && !(await deps.canRender())) {
+      throw new UnprocessableError(
+        `Agent ${agentId} renders pages in a browser (render '${render}'), but no worker can: install Chromium on a worker and point CHROMIUM_PATH at it.`,
+        ErrorCodes.BROWSER_UNAVAILABLE,
+      );
+    }
     if ((await credits.balance(organizationId, clock.now())) <= 0) {
       throw new UnprocessableError('The organization has no credits left; add credits to start Runs.', ErrorCodes.INSUFFICIENT_CREDITS);
     }

@@ -1,0 +1,201 @@
+// Pages rendered in Chromium for one Run: its own browser context (no cookies or storage shared with
+// another Run), every request through the Run's guard proxy, resource types blocked, downloads refused,
+// dialogs dismissed; then the waits, scrolls and "Load more" clicks the definition asks for, and the
+// rendered DOM handed to the crawl loop like any fetched page.
+import { errors, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  DEFAULT_BLOCKED_RESOURCES,
+  DEFAULT_PAGE_TIMEOUT_SECONDS,
+  isHttpUrl,
+  NETWORK_IDLE,
+  type AgentDefinition,
+} from '../definition.js';
+import type { LogFunction } from '../extraction-types.js';
+import type { FailureKind, FetchResult, PageSource } from '../page.js';
+import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS } from '../retry.js';
+import { GuardProxy, type GuardProxyEndpoint, type GuardProxyOptions } from './guard-proxy.js';
+import type { BrowserPool } from './pool.js';
+
+export interface BrowserSourceOptions extends GuardProxyOptions {
+  pool: BrowserPool;
+  definition: AgentDefinition;
+  signal: AbortSignal;
+  userAgent?: string;
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  log: LogFunction;
+}
+
+/** How long a scroll or a click waits for new list elements before the list counts as complete. */
+const GROWTH_WAIT_MS = 3_000;
+
+const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
+
+class PageFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly status?: number,
+    readonly body?: Buffer,
+  ) {
+    super(message);
+  }
+}
+
+export class BrowserPageSource implements PageSource {
+  readonly #guard: GuardProxy;
+  #endpoint: Promise<GuardProxyEndpoint> | null = null;
+  readonly #contexts = new Map<Browser, Promise<BrowserContext>>();
+  readonly #blocked: Set<string>;
+  readonly #timeoutMs: number;
+
+  constructor(private readonly options: BrowserSourceOptions) {
+    this.#guard = new GuardProxy(options);
+    this.#blocked = new Set(options.definition.blockResources ?? DEFAULT_BLOCKED_RESOURCES);
+    this.#timeoutMs = (options.definition.pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) * 1000;
+    // A stop or kill closes the Run's contexts at once: every page of the Run ends with them.
+    options.signal.addEventListener('abort', () => void this.#closeContexts(), { once: true });
+  }
+
+  get receivedBytes(): number {
+    return this.#guard.receivedBytes;
+  }
+
+  async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
+    const maxAttempts = (this.options.maxRetries ?? DEFAULT_MAX_RETRIES) + 1;
+    for (let attempt = 1; ; attempt++) {
+      if (this.options.signal.aborted || opts?.canStart?.() === false) {
+        return { ok: false, failure: { url, kind: 'aborted', message: 'stopped before rendering', attempts: attempt - 1 } };
+      }
+      try {
+        return { ok: true, page: await this.#render(url) };
+      } catch (error) {
+        const failure = this.#classify(error, url);
+        const retryable = ['network', 'reset'].includes(failure.kind) || (failure.status ?? 0) >= 500;
+        if (!retryable || attempt >= maxAttempts || this.options.signal.aborted) {
+          return { ok: false, failure: { url, kind: failure.kind, status: failure.status, message: failure.message, body: failure.body, attempts: attempt } };
+        }
+        const delayMs = backoffDelay(attempt, this.options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
+        this.options.log('Warning', `render ${url} ${failure.message}; retrying in ${delayMs} ms (attempt ${attempt + 1} of ${maxAttempts})`);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#closeContexts();
+    await this.#guard.close();
+  }
+
+  async #closeContexts(): Promise<void> {
+    const contexts = [...this.#contexts.values()];
+    this.#contexts.clear();
+    await Promise.all(contexts.map(async (c) => (await c.catch(() => null))?.close().catch(() => undefined)));
+  }
+
+  #context(browser: Browser): Promise<BrowserContext> {
+    let context = this.#contexts.get(browser);
+    if (!context) {
+      context = this.#newContext(browser);
+      this.#contexts.set(browser, context);
+      browser.once('disconnected', () => this.#contexts.delete(browser));
+    }
+    return context;
+  }
+
+  async #newContext(browser: Browser): Promise<BrowserContext> {
+    this.#endpoint ??= this.#guard.start();
+    const proxy = await this.#endpoint;
+    const context = await browser.newContext({
+      proxy,
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      ...(this.options.userAgent ? { userAgent: this.options.userAgent } : {}),
+    });
+    await context.route('**/*', (route) => {
+      const request = route.request();
+      if (this.#blocked.has(request.resourceType()) || !/^https?:/.test(request.url())) return route.abort('blockedbyclient');
+      return route.continue();
+    });
+    context.on('page', (page) => page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined)));
+    return context;
+  }
+
+  async #render(url: string) {
+    if (!isHttpUrl(url)) throw new PageFailure('invalid-url', 'is not an http(s) URL');
+    const lease = await this.options.pool.acquire(this.options.signal);
+    let page: Page | null = null;
+    try {
+      const context = await this.#context(lease.browser);
+      page = await context.newPage();
+      const deadline = Date.now() + this.#timeoutMs;
+      const left = () => Math.max(1, deadline - Date.now());
+      const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
+      const refusal = this.#guard.refusals.get(hostOf(url));
+      if (refusal && (response === null || response.status() === 403)) throw new PageFailure('target-refused', refusal.message);
+      const finalUrl = page.url();
+      if (!isHttpUrl(finalUrl)) throw new PageFailure('invalid-url', `navigated to a refused URL scheme (${new URL(finalUrl).protocol})`);
+      const status = response?.status() ?? 200;
+      if (status >= 400) {
+        const body = Buffer.from(await page.content(), 'utf8');
+        throw new PageFailure('http', `answered ${status} ${response?.statusText() ?? ''}`.trim(), status, body);
+      }
+      await this.#settle(page, left);
+      const html = await page.content();
+      return { url, finalUrl, status, contentType: 'text/html; charset=utf-8', body: Buffer.from(html, 'utf8'), renderer: 'browser' as const };
+    } finally {
+      await page?.close().catch(() => undefined);
+      lease.release();
+    }
+  }
+
+  /** The definition's waits: the selector or quiet network, then scrolls, then clicks on a "Load more" button. */
+  async #settle(page: Page, left: () => number): Promise<void> {
+    const def = this.options.definition;
+    if (def.waitFor === NETWORK_IDLE) await page.waitForLoadState('networkidle', { timeout: left() });
+    else if (def.waitFor) await page.waitForSelector(def.waitFor, { state: 'attached', timeout: left() });
+    const count = () => page.locator(def.list.selector).count();
+    const grew = async (before: number) => {
+      try {
+        // Strings, not functions: they run in the page, and the engine is compiled without DOM types.
+        const more = `document.querySelectorAll(${JSON.stringify(def.list.selector)}).length > ${before}`;
+        await page.waitForFunction(more, undefined, { timeout: Math.min(GROWTH_WAIT_MS, left()) });
+        return true;
+      } catch (error) {
+        if (error instanceof errors.TimeoutError && left() > 1) return false;
+        throw error;
+      }
+    };
+    for (let i = 0; i < (def.scroll ?? 0); i++) {
+      const before = await count();
+      await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+      if (!(await grew(before))) break;
+    }
+    // A `next` that is a button rather than a link is clicked on the page itself, up to maxPages - 1 times.
+    if (def.next) {
+      const button = page.locator(def.next.selector).first();
+      for (let i = 1; i < (def.next.maxPages ?? Infinity); i++) {
+        if ((await button.count()) === 0 || (await button.getAttribute('href')) !== null || !(await button.isVisible())) break;
+        const before = await count();
+        await button.click({ timeout: left() });
+        if (!(await grew(before))) break;
+      }
+    }
+  }
+
+  #classify(error: unknown, url: string): PageFailure {
+    if (error instanceof PageFailure) return error;
+    const text = (error as Error)?.message ?? String(error);
+    if (this.options.signal.aborted) return new PageFailure('aborted', 'stopped while rendering');
+    const refusal = this.#guard.refusals.get(hostOf(url));
+    if (refusal) return new PageFailure('target-refused', refusal.message);
+    if (error instanceof errors.TimeoutError) return new PageFailure('timeout', `did not finish rendering within ${this.#timeoutMs / 1000} s`);
+    const code = /net::(ERR_[A-Z_]+)/.exec(text)?.[1];
+    if (code === 'ERR_NAME_NOT_RESOLVED') return new PageFailure('dns', `could not resolve the host of ${url}`);
+    if (code === 'ERR_CONNECTION_REFUSED' || code === 'ERR_TUNNEL_CONNECTION_FAILED') return new PageFailure('refused', `connection failed (${code})`);
+    if (code === 'ERR_CONNECTION_RESET' || code === 'ERR_EMPTY_RESPONSE') return new PageFailure('reset', `connection reset (${code})`);
+    if (code?.includes('CERT') || code?.includes('SSL')) return new PageFailure('tls', `TLS failed (${code})`);
+    // A crashed or closed browser, or any other network failure: retried.
+    return new PageFailure('network', `rendering failed: ${text.split('\n')[0]}`);
+  }
+}

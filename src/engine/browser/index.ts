@@ -1,0 +1,109 @@
+// Which renderer fetches a Run's pages: HTTP, the browser, or `auto` (HTTP first, the browser for a page
+// whose selectors match nothing in the served HTML while it carries scripts). One browser pool per process.
+import { accessSync, constants } from 'node:fs';
+import { renderModeOf, type AgentDefinition } from '../definition.js';
+import type { EvidenceCollector } from '../evidence.js';
+import type { BrowserSettings, LogFunction } from '../extraction-types.js';
+import type { FetchedPage, FetchResult, PageSource } from '../page.js';
+import { parseHtml } from '../parse.js';
+import { BrowserPageSource, type BrowserSourceOptions } from './browser-source.js';
+import { BrowserPool } from './pool.js';
+
+export { BrowserPool, descendants } from './pool.js';
+
+export const CHROMIUM_PATH_HINT = 'set CHROMIUM_PATH to a Chromium binary (Debian: apt-get install chromium)';
+
+/** True when `path` is an executable file: the worker can render. */
+export function chromiumAvailable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let sharedPool: BrowserPool | null = null;
+
+/** The process's browser pool, created with the first settings it is asked for. */
+export function sharedBrowserPool(settings: BrowserSettings): BrowserPool {
+  sharedPool ??= new BrowserPool({ executablePath: settings.executablePath, maxPages: settings.maxPages, maxRssMb: settings.maxRssMb });
+  return sharedPool;
+}
+
+/** Closes the process's browsers (a worker shutting down). */
+export async function closeSharedBrowserPool(): Promise<void> {
+  const pool = sharedPool;
+  sharedPool = null;
+  await pool?.close();
+}
+
+/** Whether a page fetched over HTTP needs the browser: its selectors match nothing and it carries scripts. */
+export function needsBrowser(page: FetchedPage, def: AgentDefinition): boolean {
+  const $ = parseHtml(page);
+  const selectors = [def.list.selector, ...(def.follow?.fields ?? []).flatMap((f) => (f.selector ? [f.selector] : []))];
+  if (selectors.some((selector) => $(selector).length > 0)) return false;
+  return $('script').length > 0;
+}
+
+/** HTTP first; the browser for the pages that need it, with the decision logged and in the evidence. */
+class AutoPageSource implements PageSource {
+  #browser: PageSource | null = null;
+
+  constructor(
+    private readonly http: PageSource,
+    private readonly openBrowser: () => PageSource,
+    private readonly def: AgentDefinition,
+    private readonly log: LogFunction,
+    private readonly evidence: EvidenceCollector,
+  ) {}
+
+  get receivedBytes(): number {
+    return this.http.receivedBytes + (this.#browser?.receivedBytes ?? 0);
+  }
+
+  async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
+    const fetched = await this.http.get(url, opts);
+    if (!fetched.ok || !needsBrowser(fetched.page, this.def)) return fetched;
+    this.log('Info', `auto: ${url}: the selectors match nothing in the served HTML and the page carries scripts; rendering it in the browser`);
+    this.evidence.rendered(url, true);
+    this.#browser ??= this.openBrowser();
+    return this.#browser.get(url, opts);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.http.close(), this.#browser?.close()]);
+  }
+}
+
+class CountingBrowserSource extends BrowserPageSource {
+  constructor(
+    options: BrowserSourceOptions,
+    private readonly evidence: EvidenceCollector,
+  ) {
+    super(options);
+  }
+
+  override async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
+    const result = await super.get(url, opts);
+    if (result.ok) this.evidence.rendered(url, false);
+    return result;
+  }
+}
+
+/** The Run's page source for its definition's `render`; `openHttp` is the HTTP path. */
+export function openRenderer(
+  { pool, ...rest }: Omit<BrowserSourceOptions, 'log' | 'signal' | 'pool'> & { pool: BrowserPool | null },
+  openHttp: () => PageSource,
+  signal: AbortSignal,
+  log: LogFunction,
+  evidence: EvidenceCollector,
+): PageSource {
+  const mode = renderModeOf(rest.definition);
+  if (mode === 'http') return openHttp();
+  // The caller checked that the worker can render before the Run started.
+  if (!pool) throw new Error(`render '${mode}' needs a browser pool`);
+  const browserOptions = { ...rest, pool };
+  if (mode === 'browser') return new CountingBrowserSource({ ...browserOptions, signal, log }, evidence);
+  return new AutoPageSource(openHttp(), () => new BrowserPageSource({ ...browserOptions, signal, log }), browserOptions.definition, log, evidence);
+}

@@ -1,0 +1,103 @@
+// Browser rendering through the API with a real worker (issue 23): each render value on a list built by
+// script, the start refused while no worker can render, and a kill mid-render that leaves no Chromium.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { descendants } from '../../src/engine/browser/pool.js';
+import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { expectProblem } from '../helpers/assertions.js';
+import { waitFor } from '../helpers/process.js';
+import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { SCRIPT_ITEMS, startScriptSite, type ScriptSite } from '../helpers/script-site.js';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
+let ctx: TestContext;
+let site: ScriptSite;
+let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+let org: Awaited<ReturnType<TestContext['bootstrap']>>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  site = await startScriptSite();
+  org = await ctx.bootstrap();
+});
+afterAll(async () => {
+  await worker?.stop();
+  await site?.close();
+  await ctx?.close();
+});
+
+const inject = (method: 'GET' | 'POST', url: string) => ctx.app.inject({ method, url, headers: auth(org.apiKey) });
+const list = { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] };
+const agentFor = (extra: Record<string, unknown>, path = '/xhr') =>
+  createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: `${site.url}${path}`, list, export: { format: 'json' }, ...extra });
+
+async function runToEnd(agentId: number, started?: number) {
+  let runId = started;
+  if (runId === undefined) {
+    const start = await inject('POST', `/api/v1/agent/${agentId}/start`);
+    expect(start.statusCode, start.body).toBe(202);
+    runId = start.json().id as number;
+  }
+  const run = await waitForRun(ctx.app, org.apiKey, agentId, runId, undefined, 90_000);
+  const files = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`)).json() as Array<{ id: number; name: string }>;
+  const log = files.find((f) => f.name === 'run.log');
+  const text = log ? (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${log.id}/download`)).body : '';
+  return { run, log: text, runId };
+}
+
+describe('browser Runs through the API', () => {
+  it('refuses to start a browser Agent while no worker has announced Chromium', async () => {
+    const agent = await agentFor({ render: 'browser' });
+    const res = await inject('POST', `/api/v1/agent/${agent.id}/start`);
+    expectProblem(res, 422, 'BROWSER_UNAVAILABLE');
+    expect(res.json().detail).toContain('CHROMIUM_PATH');
+  });
+
+  it('http extracts nothing from a list loaded by XHR; browser and auto extract every item', async () => {
+    worker = await startWorker(ctx.env);
+    const browserAgent = await agentFor({ render: 'browser', waitFor: 'li.item' });
+    // The worker announces Chromium with its first heartbeat: until then the start is refused.
+    const started = await waitFor(async () => {
+      const res = await inject('POST', `/api/v1/agent/${browserAgent.id}/start`);
+      return res.statusCode === 202 ? (res.json().id as number) : null;
+    }, 30_000);
+
+    const http = await runToEnd((await agentFor({})).id);
+    expect(http.run.recordsExtracted).toBe(0);
+    expect(http.log).toContain(`GET ${site.url}/xhr -> 200`);
+
+    const rendered = await runToEnd(browserAgent.id, started);
+    expect(rendered.run).toMatchObject({ status: 10, recordsExtracted: SCRIPT_ITEMS });
+    expect(rendered.log).toContain(`RENDER ${site.url}/xhr -> 200`);
+
+    const auto = await runToEnd((await agentFor({ render: 'auto', waitFor: 'li.item' })).id);
+    expect(auto.run).toMatchObject({ status: 10, recordsExtracted: SCRIPT_ITEMS });
+    expect(auto.log).toContain('rendering it in the browser');
+  });
+
+  it('a kill mid-render ends the Run and its Chromium processes go away', async () => {
+    const agent = await agentFor({ render: 'browser', waitFor: 'li.item', pageTimeoutSeconds: 120 }, '/never');
+    const start = await inject('POST', `/api/v1/agent/${agent.id}/start`);
+    expect(start.statusCode, start.body).toBe(202);
+    const runId = start.json().id as number;
+    const hits = site.hits.get('/never') ?? 0;
+    await waitFor(async () => (site.hits.get('/never') ?? 0) > hits || null, 60_000);
+    expect(descendants(worker!.child.pid!).length).toBeGreaterThan(1);
+    expect((await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`)).statusCode).toBeLessThan(300);
+    await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`);
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 30_000);
+    expect([8, 9]).toContain(run.status);
+    // The killed run process's Chromium exits once its pipe closes; none is left behind.
+    await waitFor(async () => {
+      const names = descendants(worker!.child.pid!).map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+        } catch {
+          return '';
+        }
+      });
+      return !names.some((n) => n.startsWith('chrom')) || null;
+    }, 30_000);
+  });
+});
