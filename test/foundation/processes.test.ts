@@ -88,7 +88,7 @@ describe('server and worker processes', () => {
       for (const probe of ['live', 'ready', 'live', 'ready']) expect((await fetch(`http://127.0.0.1:${port}/health/${probe}`)).status).toBe(200);
       // Health probes write no line; the request after them does (lines are written in order).
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/users`)).status).toBe(401);
-      await waitFor(async () => srv.output().includes('"route":"/api/v1/users"'), 10_000);
+      await waitFor(async () => srv.output().includes('"route":"/api/v1/users"'), 30_000);
       expect(srv.output()).not.toContain('"route":"/health/');
       srv.child.kill('SIGTERM');
       expect(await srv.exited).toBe(0);
