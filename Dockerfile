@@ -1,22 +1,28 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build. The build stage runs the same steps as CI (.ci/run): npm ci, prisma generate,
-# tsc build; the runtime stage keeps production dependencies only and runs as a non-root user.
+# tsc build; the runtime stage keeps production dependencies only and runs as a non-root user. The
+# build stage stays behind as build cache only: `docker builder prune` reclaims it.
 # Node.js 24 is the active LTS line; the code also runs on Node 20.19+ and 22 (tests run on 20).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
-# A toolchain for native modules, used only when a prebuilt binary does not load on this platform
-# (argon2's install step then compiles it). It stays in this stage.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+# node-gyp finds Node's headers in the image (/usr/local/include/node) instead of downloading them,
+# should a native module (argon2) have to be compiled.
+ENV npm_config_nodedir=/usr/local
 WORKDIR /app
 COPY package.json package-lock.json ./
-# argon2's install step (allowed in package.json `allowScripts`) keeps its prebuilt binary when it
-# loads and compiles it otherwise; the explicit rebuild covers an npm that skipped the step.
-RUN npm ci --no-audit --no-fund \
- && (node -e "require('argon2')" 2>/dev/null || npm rebuild argon2 --no-audit --no-fund) \
- && node -e "require('argon2')"
+# Install scripts are skipped (argon2's is the only one package.json allows): argon2 loads its
+# prebuilt binary. Only when that does not load here (an unusual platform) is a toolchain installed
+# and argon2 compiled, so the usual build stage carries no compiler; npm's download cache is dropped.
+RUN npm ci --no-audit --no-fund --ignore-scripts \
+ && if ! node -e "require('argon2')" 2>/dev/null; then \
+      apt-get update \
+      && apt-get install -y --no-install-recommends python3 make g++ \
+      && rm -rf /var/lib/apt/lists/* \
+      && npm rebuild argon2 --no-audit --no-fund; \
+    fi \
+ && node -e "require('argon2')" \
+ && npm cache clean --force
 COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY src ./src

@@ -1,5 +1,6 @@
 // Operator commands: migrate, bootstrap, create-api-key, grant-credits, credits, seed.
 // Results go to stdout as one JSON object; logs go to stderr.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from './config.js';
 import { isDatabaseUnreachable, isSchemaMissing } from './db/failures.js';
@@ -29,7 +30,18 @@ async function readPasswordFromStdin(): Promise<string> {
   return text.split(/\r?\n/)[0] ?? '';
 }
 
-const USAGE = `usage: npm run cli -- <command> [options]
+/**
+ * How to run this CLI where it runs now: `npm run cli --` under npm, `node dist/cli.js` in the
+ * container (there is no npm script there), `node --import tsx src/cli.ts` from a checkout.
+ */
+function invocation(): string {
+  if (process.env.npm_lifecycle_event === 'cli') return 'npm run cli --';
+  const script = path.relative(process.cwd(), process.argv[1] ?? '') || 'dist/cli.js';
+  return script.endsWith('.ts') ? `node --import tsx ${script}` : `node ${script}`;
+}
+const CLI = invocation();
+
+const USAGE = `usage: ${CLI} <command> [options]
   migrate                                   apply pending database migrations
   bootstrap --org NAME --email EMAIL [--password-stdin | --password PW] [--credits N]
                                             create an organization, admin, default Space, credits and an API key;
@@ -162,7 +174,7 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     if (isSchemaMissing(err)) {
-      log('error: the database has no tables yet: run migrate first (`npm run cli -- migrate`, or `node dist/cli.js migrate` in the container)');
+      log(`error: the database has no tables yet: run migrate first (\`${CLI} migrate\`)`);
     } else if (isDatabaseUnreachable(err)) {
       log(`error: PostgreSQL is unreachable (${lastLine(err)}); check DATABASE_URL and that the server is running`);
     } else {

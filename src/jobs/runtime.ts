@@ -24,7 +24,7 @@ import { createMaintenanceProcessor } from './maintenance.processor.js';
 import { createQueue, createWebhookQueue, redisConnection, runQueueName, type QueuePayloads } from '../queues/queues.js';
 import { createRunChildPool } from './run-child-pool.js';
 import { createRunSignals } from '../queues/run-signals.js';
-import { createRunsProcessor } from './runs.processor.js';
+import { createRunsProcessor, HandedBackError } from './runs.processor.js';
 import { createSchedulesProcessor } from './schedules.processor.js';
 import { createBuilderRepository } from '../services/builder/builder.repository.js';
 import { createBuilderWorkService } from '../services/builder/builder-work.service.js';
@@ -217,9 +217,12 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       else if (isDatabaseUnreachable(err)) dependencies.down('postgres', err);
       else log.error({ err, queue: w.name }, 'worker error');
     });
-    w.on('failed', (job, err) =>
-      log.error({ queue: w.name, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } }, 'job failed'),
-    );
+    w.on('failed', (job, err) => {
+      const fields = { queue: w.name, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } };
+      // A planned shutdown handing a Run back is routine: it is queued again, not failed.
+      if (err instanceof HandedBackError) log.info(fields, 'job handed back');
+      else log.error(fields, 'job failed');
+    });
   }
   // `run started` and `run ended` are logged by the runs processor, from the rows it has anyway.
   // Runs a lost worker left behind are found at once, not only at the next interval; after a

@@ -57,6 +57,15 @@ describe('cli', () => {
     expect(bad.stderr).toContain('usage');
   });
 
+  it('names, in its usage text, the command that runs it where it runs', async () => {
+    const direct = await runNode(['src/cli.ts'], { ...env, npm_lifecycle_event: '' });
+    expect(direct.code).toBe(2);
+    expect(direct.stderr).toContain('usage: node --import tsx src/cli.ts <command> [options]');
+    const viaNpm = await runNode(['src/cli.ts', 'nope'], { ...env, npm_lifecycle_event: 'cli' });
+    expect(viaNpm.code).toBe(2);
+    expect(viaNpm.stderr).toContain('error: unknown command nope\nusage: npm run cli -- <command> [options]');
+  });
+
   it('a bad configuration value stops with a clear message and exit code 1', async () => {
     const res = await runNode(['src/cli.ts', 'migrate'], { ...env, PORT: 'eighty' });
     expect(res.code).toBe(1);
@@ -64,6 +73,9 @@ describe('cli', () => {
     const srv = await runNode(['src/server.ts'], { ...env, RATE_LIMIT_MAX: '0' });
     expect(srv.code).toBe(1);
     expect(srv.stderr).toContain('RATE_LIMIT_MAX must be between');
+    const timeouts = await runNode(['src/server.ts'], { ...env, HTTP_HEADERS_TIMEOUT_SECONDS: '40', HTTP_REQUEST_TIMEOUT_SECONDS: '30' });
+    expect(timeouts.code).toBe(1);
+    expect(timeouts.stderr).toContain('HTTP_HEADERS_TIMEOUT_SECONDS (40) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (30)');
   });
 });
 
@@ -73,6 +85,11 @@ describe('server and worker processes', () => {
     const srv = startNode(['src/server.ts'], { ...env, PORT: String(port), LOG_LEVEL: 'info' });
     try {
       await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).ok, 30_000);
+      for (const probe of ['live', 'ready', 'live', 'ready']) expect((await fetch(`http://127.0.0.1:${port}/health/${probe}`)).status).toBe(200);
+      // Health probes write no line; the request after them does (lines are written in order).
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/users`)).status).toBe(401);
+      await waitFor(async () => srv.output().includes('"route":"/api/v1/users"'), 30_000);
+      expect(srv.output()).not.toContain('"route":"/health/');
       srv.child.kill('SIGTERM');
       expect(await srv.exited).toBe(0);
       expect(srv.output()).toContain('shutting down');

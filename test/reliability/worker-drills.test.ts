@@ -102,6 +102,11 @@ describe('planned shutdown', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(first.output()).toMatch(/handing running Runs back to the queue/);
+    // Routine, not an error: one info line for the job, no `job failed`.
+    const handedBack = first.output().split('\n').filter((l) => l.includes('job handed back'));
+    expect(handedBack).toHaveLength(1);
+    expect(JSON.parse(handedBack[0])).toMatchObject({ level: 30, queue: 'runs', msg: 'job handed back' });
+    expect(first.output()).not.toContain('job failed');
     const back = (await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`)).json();
     expect(back).toMatchObject({ status: 4, errorMessage: null, endTime: null });
 

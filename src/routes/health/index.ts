@@ -11,6 +11,8 @@ const Health = Type.Object({
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/health/live', {
     config: { public: true },
+    // Probed every few seconds: a probe writes no info line, only a failure (503) is logged.
+    logLevel: 'warn',
     schema: {
       tags: ['Health'],
       summary: 'The process is up',
@@ -23,6 +25,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/health/ready', {
     config: { public: true },
+    logLevel: 'warn',
     schema: {
       tags: ['Health'],
       summary: 'Postgres and Redis are reachable, the database is migrated and run file storage is writable',
