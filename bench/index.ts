@@ -42,6 +42,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent Builder: field values reproduced per fixture page, and draft inference time against parsing alone',
     run: async () => (await import('./builder.js')).benchBuilder(),
   },
+  webhooks: {
+    about: 'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle)',
+    run: async () => (await import('./webhooks.js')).benchWebhooks(),
+  },
   http: {
     about: 'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',
     run: async () => (await import('./http.js')).benchHttp(),
