@@ -46,6 +46,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'Agent Builder end to end over the HTTP API on real saved pages (bench/builder-real): field accuracy, record recall, time to ready',
     run: async () => (await import('./builder-real.js')).benchBuilderReal(),
   },
+  webhooks: {
+    about: 'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle)',
+    run: async () => (await import('./webhooks.js')).benchWebhooks(),
+  },
   http: {
     about: 'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',
     run: async () => (await import('./http.js')).benchHttp(),

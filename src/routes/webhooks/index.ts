@@ -117,7 +117,7 @@ const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Deliver a finished delivery again',
-      description: `${ADMIN_ONLY} Same webhook-id and payload; the worker sends it within seconds. A delivery still pending answers 409.`,
+      description: `${ADMIN_ONLY} Same webhook-id and payload; the worker sends it within about 10 seconds. A delivery still pending answers 409.`,
       operationId: 'redeliverWebhook',
       params: DeliveryParams,
       response: { 202: Type.Null({ description: 'Queued again.' }), ...errorResponses(400, 401, 403, 404, 409, 429) },

@@ -22,6 +22,12 @@ export interface DeliveryQueue {
 }
 
 export const RELAY_BATCH = 200;
+/**
+ * A due delivery is re-enqueued by the relay only once it is this overdue: its own job normally runs
+ * first, and re-adding every pending delivery on each 500 ms pass costs Redis work during a burst.
+ * Redeliveries are picked up this way too, so they go out within about this long.
+ */
+export const LOST_JOB_GRACE_MS = 10_000;
 
 /** The secrets that sign now: the current one, and the previous one during its grace after a rotation. */
 export function signingSecrets(key: Buffer, w: Pick<WebhookRow, 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil'>, at: Date): string[] {
@@ -57,7 +63,7 @@ export function createWebhookDeliveryService(deps: {
     /** One relay pass; returns how many events it enqueued. Also re-enqueues due deliveries (retries, redeliveries). */
     async relay(): Promise<number> {
       const n = await repo.relay(RELAY_BATCH, (ids) => queue.enqueueEvents(ids));
-      const due = await repo.dueDeliveries(clock.now());
+      const due = await repo.dueDeliveries(new Date(clock.now().getTime() - LOST_JOB_GRACE_MS));
       if (due.length > 0) await queue.enqueueAttempts(due);
       return n;
     },
