@@ -9,7 +9,9 @@ import { isDatabaseUnreachable, isRedisUnavailable } from '../db/failures.js';
 import { createPrisma } from '../db/prisma.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createDependencyMonitor } from '../lib/dependencies.js';
+import { recordStorageError } from '../lib/metrics.js';
 import { trackQueues } from '../lib/metrics-sources.js';
+import { recordDeliveryAttempt } from '../services/webhooks/delivery-metrics.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
@@ -110,7 +112,7 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     queue: createWebhookQueue(webhooksQueue),
     clock,
     encryptionKey: config.encryptionKey,
-    onAttempt: opts.onWebhookAttempt,
+    onAttempt: opts.onWebhookAttempt ?? recordDeliveryAttempt,
   });
   for (const q of [runsQueue, maintenanceQueue, schedulesQueue, webhooksQueue]) {
     q.on('error', (err) => (isRedisUnavailable(err) ? dependencies.down('redis', err) : log.error({ err, queue: q.name }, 'queue error')));
@@ -176,7 +178,14 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     maintenanceQueue,
     builderQueue,
   ]);
-  const runsProcessor = createRunsProcessor({ execution, log, staleAfterSeconds: config.runs.staleAfterSeconds, pool, signals });
+  const runsProcessor = createRunsProcessor({
+    execution,
+    log,
+    staleAfterSeconds: config.runs.staleAfterSeconds,
+    pool,
+    signals,
+    onStorageFailure: (kind) => recordStorageError(config.storage.driver, kind),
+  });
   const workers: Worker[] = [
     new Worker('maintenance', createMaintenanceProcessor({
         identity: createIdentityRepository(db),

@@ -12,7 +12,7 @@ import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
 export type AttemptOutcome = 'success' | 'retry' | 'failed' | 'disabled';
 /** Reported once per attempt (the lead wires it to the metrics module). */
-export type OnAttempt = (a: { outcome: AttemptOutcome; latencySeconds: number }) => void;
+export type OnAttempt = (a: { outcome: AttemptOutcome; latencySeconds: number; result: AttemptResult }) => void;
 
 export interface DeliveryQueue {
   /** Enqueues one job per event (job id from the outbox id). */
@@ -100,7 +100,7 @@ export function createWebhookDeliveryService(deps: {
       const headers = signedHeaders(webhookMessageId(d.eventId), at, body, signingSecrets(deps.encryptionKey, d.webhook, at));
       const result = await sender.send(d.webhook.url, headers, body);
       const outcome = await settleAttempt(d.webhook, deliveryId, attempt, at, result);
-      onAttempt({ outcome, latencySeconds: result.durationMs / 1000 });
+      onAttempt({ outcome, latencySeconds: result.durationMs / 1000, result });
     },
 
     /** One attempt sent by the API for POST .../test: recorded like any other, never retried. */
@@ -111,7 +111,7 @@ export function createWebhookDeliveryService(deps: {
       const ok = isSuccess(result);
       await repo.recordAttempt(deliveryId, 1, at, result, { status: ok ? 'succeeded' : 'failed', nextAttemptAt: null, finalReason: ok ? null : describeFailure(result) });
       const outcome: AttemptOutcome = ok ? 'success' : 'failed';
-      onAttempt({ outcome, latencySeconds: result.durationMs / 1000 });
+      onAttempt({ outcome, latencySeconds: result.durationMs / 1000, result });
       return { outcome, result };
     },
   };

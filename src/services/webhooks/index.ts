@@ -2,6 +2,7 @@
 // src/jobs/webhooks.processor.ts). The API sends only the on-request test event.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { recordDeliveryAttempt } from './delivery-metrics.js';
 import { createWebhookDeliveryService } from './delivery.service.js';
 import { createWebhookSender } from './sender.js';
 import { createWebhooksRepository } from './webhooks.repository.js';
@@ -20,7 +21,14 @@ export default fp(async function webhooksModule(app: FastifyInstance) {
     enqueueEvents: () => Promise.reject(new Error('the API does not relay webhook events')),
     enqueueAttempts: () => Promise.reject(new Error('the API does not enqueue webhook deliveries')),
   };
-  const delivery = createWebhookDeliveryService({ repo, sender, queue: noQueue, clock: app.clock, encryptionKey: app.config.encryptionKey });
+  const delivery = createWebhookDeliveryService({
+    repo,
+    sender,
+    queue: noQueue,
+    clock: app.clock,
+    encryptionKey: app.config.encryptionKey,
+    onAttempt: recordDeliveryAttempt,
+  });
   app.decorate('webhooks', createWebhooksService({ repo, delivery, clock: app.clock, encryptionKey: app.config.encryptionKey }));
   app.addHook('onClose', async () => sender.close());
 });
