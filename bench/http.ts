@@ -40,7 +40,8 @@ async function serve(label: string, args: string[], env: Record<string, string>)
     await exited;
     clearTimeout(t);
   });
-  const deadline = Date.now() + 30_000;
+  // Generous: on a shared, loaded machine the compiled server has taken over 30 s to start.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     // The port from the start-up line, or (a given PORT, e.g. LOG_LEVEL=warn) once it answers.
     const fixed = env.PORT && env.PORT !== '0' && (await fetch(`http://127.0.0.1:${env.PORT}/health/live`).then((r) => r.ok, () => false));
