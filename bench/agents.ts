@@ -220,7 +220,7 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
             pageIndex: query.pageIndex ? Number(query.pageIndex) : undefined,
             recordsPerPage: query.recordsPerPage ? Number(query.recordsPerPage) : undefined,
             sortOrder: query.sortOrder ? Number(query.sortOrder) : undefined,
-          } as never);
+          });
           const scope = { organizationId: seeded.organizationId, spaceIds: s.member ? readable : ('all' as const) };
           for (const [part, sql] of Object.entries(statements(scope, request.filter, request.sort, request.page))) {
             if (!sql) continue;

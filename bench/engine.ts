@@ -428,7 +428,7 @@ async function bareProcessCase(def: AgentDefinition, concurrency: number): Promi
   const kill = onCleanup(`bare process ${child.pid}`, () => void child.kill('SIGKILL'));
   try {
     const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`the bare loop process exited with ${code}`)));
     });
     return { name: 'bare undici + cheerio (own process)', ...(JSON.parse(line) as Omit<ProcessCase, 'name'>) };
@@ -533,7 +533,7 @@ async function startSitesProcess(): Promise<{ fixture: string; catalog: string; 
     child.kill('SIGTERM');
     await exited;
   });
-  const lines = readline.createInterface({ input: child.stdout! });
+  const lines = readline.createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the site process did not start in 30 s')), 30_000);
     lines.once('line', (l) => {

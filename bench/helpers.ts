@@ -175,8 +175,8 @@ function startCompiled(entry: string, env: Record<string, string>): ReturnType<t
   if (!fs.existsSync(entry)) throw new Error(`${entry} does not exist: build first (npx tsc -p tsconfig.build.json)`);
   const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => out, exited };
 }

@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
@@ -92,8 +92,8 @@ async function startWorker(dir: string, env: Record<string, string>) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = new Promise((r) => child.once('exit', r));
   const stop = onCleanup(`worker ${child.pid}`, async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

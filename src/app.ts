@@ -52,6 +52,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed by tsc (pino's Logger vs Fastify's)
     ...(opts.logger === false ? { logger: false } : { loggerInstance: createLogger(config) as FastifyBaseLogger }),
     // One line per request, written when the response is sent (plugins/app/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),

@@ -77,7 +77,7 @@ export async function migrate(
       } catch (err) {
         await client.query('ROLLBACK');
         await client.query('UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1', [id, String((err as Error).message)]);
-        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
       }
       await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
       applied.push(m.name);

@@ -40,9 +40,9 @@ const PRISMA_TYPES = {
     if (oid === OID_TIMESTAMP) return parseTimestamp;
     if (oid === OID_INT8) return parseInt8;
     if (oid === OID_NUMERIC) return parseNumeric;
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
-} as pg.CustomTypesConfig;
+};
 
 /** PostgreSQL's "cached plan must not change result type": a prepared `*` after a migration. */
 const FEATURE_NOT_SUPPORTED = '0A000';
@@ -140,6 +140,7 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
     query: {
       async $allOperations({ model, args, query }) {
         try {
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Prisma types every operation's result as any here
           return await query(args);
         } catch (err) {
           throw translateDatabaseError(err, model);

@@ -1,4 +1,5 @@
 // Prisma's schema engine, compiled to WebAssembly and driven through the pg driver adapter.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- the wasm bindings are untyped */
 // The native schema-engine binary cannot be downloaded on our machines, so this is how we produce
 // migration SQL exactly as `prisma migrate diff` would and how tests prove the migrated database
 // matches schema.prisma. Development tooling only: the running service never loads it.

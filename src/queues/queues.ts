@@ -52,7 +52,7 @@ export const defaultJobOptions: JobsOptions = {
 export type TypedQueue<N extends QueueName> = Queue<QueuePayloads[N], unknown, string>;
 
 export function createQueue<N extends QueueName>(name: N, connection: ConnectionOptions, prefix: string): TypedQueue<N> {
-  return new Queue<QueuePayloads[N], unknown, string>(name, { connection, prefix, defaultJobOptions }) as TypedQueue<N>;
+  return new Queue<QueuePayloads[N], unknown, string>(name, { connection, prefix, defaultJobOptions });
 }
 
 /** Deterministic job id of a Run's execution attempt (no `:`, not all digits). */
@@ -78,7 +78,7 @@ export function createGroupQueues(connection: ConnectionOptions, prefix: string)
     get(serverGroupId: number): TypedQueue<'runs'> {
       let q = opened.get(serverGroupId);
       if (!q) {
-        q = new Queue<QueuePayloads['runs'], unknown, string>(runQueueName(serverGroupId), { connection, prefix, defaultJobOptions }) as TypedQueue<'runs'>;
+        q = new Queue<QueuePayloads['runs'], unknown, string>(runQueueName(serverGroupId), { connection, prefix, defaultJobOptions });
         opened.set(serverGroupId, q);
       }
       return q;

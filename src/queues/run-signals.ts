@@ -37,7 +37,7 @@ export function createRunSignals(redisUrl: string, prefix: string, opts: { timeo
       subscriber.on('message', (_channel: string, message: string) => {
         let signal: { runId?: unknown; kind?: unknown };
         try {
-          signal = JSON.parse(message);
+          signal = JSON.parse(message) as typeof signal;
         } catch {
           return;
         }
@@ -82,7 +82,7 @@ export function createRunSignals(redisUrl: string, prefix: string, opts: { timeo
     },
 
     async close() {
-      await Promise.all([publisher, subscriber].map((r) => r?.quit().catch(() => r.disconnect())));
+      await Promise.all([publisher, subscriber].flatMap((r) => (r ? [r.quit().catch(() => r.disconnect())] : [])));
     },
   };
 }

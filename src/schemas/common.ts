@@ -102,7 +102,7 @@ export const IdParam = (name: string, description?: string) =>
   Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX, description: description ?? `${name} identifier` });
 
 /** The largest int64 (as a JS number it rounds to 2^63, which Ajv compares the same way). */
-export const INT64_MAX = 9223372036854775807;
+export const INT64_MAX = Number(2n ** 63n - 1n);
 /**
  * A positive int64 id (a Schedule's). Any value in the int64 range is accepted, so an id that does not
  * exist answers 404 like every other missing resource; the service maps ids beyond the exactly

@@ -18,7 +18,7 @@ type JsonSchema = TSchema & {
 export type SchemaResolver = (ref: string) => JsonSchema | undefined;
 
 function enumValues(schema: JsonSchema): string[] | null {
-  if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) return schema.enum as string[];
+  if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) return schema.enum;
   if (Array.isArray(schema.anyOf)) {
     const consts = schema.anyOf.map((s) => s.const).filter((c): c is string => typeof c === 'string');
     if (consts.length > 0 && consts.length === schema.anyOf.filter((s) => s.type !== 'null').length) return consts;

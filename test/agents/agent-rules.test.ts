@@ -110,7 +110,7 @@ describe('secrets in inputs rows', () => {
   it('keeps stored row values when masks come back, row by row', () => {
     const back = maskDefinition(withInputs) as typeof withInputs;
     back.inputs = [...back.inputs, { q: 'c', secret: '********' }, { q: 'd', secret: 'fresh' }] as typeof back.inputs;
-    const kept = keepMaskedSecrets(back as never, withInputs);
+    const kept = keepMaskedSecrets(back, withInputs);
     expect(kept.inputs).toEqual([
       { q: 'a', secret: 'row-secret-1' },
       { q: 'b', secret: 'row-secret-2' },

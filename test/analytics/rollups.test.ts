@@ -25,7 +25,7 @@ const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
 
 const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, key: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { ...auth(key), ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: payload as object } : {}) });
+  ctx.app.inject({ method, url, headers: { ...auth(key), ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: payload } : {}) });
 
 beforeAll(async () => {
   ctx = await createTestContext();

@@ -12,7 +12,7 @@ import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
 import { builderClient } from '../helpers/builder.js';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { waitFor } from '../helpers/process.js';
-import { useRunEnvironment, waitForRun } from '../helpers/runs.js';
+import { useRunEnvironment } from '../helpers/runs.js';
 import { BUILDER_FIXTURES } from '../fixtures/builder/pages.js';
 import { expectedRecords, startBuilderSite, type BuilderSite } from '../fixtures/builder/site.js';
 

@@ -372,7 +372,7 @@ describe('retries and errors a user can act on', () => {
   });
 
   it('returns a fatal error for an invalid definition without fetching', async () => {
-    const result = await runExtraction(options({ startUrl: 'http://x/', list: { selector: 'div[', fields: [{ name: 'n' }] } } as AgentDefinition));
+    const result = await runExtraction(options({ startUrl: 'http://x/', list: { selector: 'div[', fields: [{ name: 'n' }] } }));
     expect(result.fatalError).toMatch(/^definition is invalid: list\.selector: invalid CSS selector 'div\['/);
     expect(result.sets).toEqual([]);
   });

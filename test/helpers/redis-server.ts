@@ -25,7 +25,7 @@ export async function privateRedis(): Promise<PrivateRedis> {
       child = c;
       await new Promise<void>((resolve, reject) => {
         let out = '';
-        c.stdout!.on('data', (d) => {
+        c.stdout.on('data', (d) => {
           out += d;
           if (out.includes('Ready to accept connections')) resolve();
         });

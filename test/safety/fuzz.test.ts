@@ -23,7 +23,7 @@ interface Operation {
 
 let ctx: TestContext;
 let spec: { paths: Record<string, Record<string, any>>; components?: unknown };
-let operations: Operation[] = [];
+const operations: Operation[] = [];
 const real: Record<string, number[]> = {};
 let key = '';
 let otherKey = '';
@@ -68,13 +68,13 @@ function resolveRef(schema: JsonSchema): JsonSchema {
   const ref = schema.$ref as string | undefined;
   if (!ref) return schema;
   const name = ref.split('/').pop() as string;
-  return ((spec.components as { schemas?: Record<string, JsonSchema> })?.schemas?.[name] ?? {}) as JsonSchema;
+  return ((spec.components as { schemas?: Record<string, JsonSchema> })?.schemas?.[name] ?? {});
 }
 
 function bodyArbitrary(schema: JsonSchema): fc.Arbitrary<unknown> {
   let sample: unknown;
   try {
-    sample = OpenAPISampler.sample(schema as never, { skipReadOnly: true, quiet: true }, spec);
+    sample = OpenAPISampler.sample(schema, { skipReadOnly: true, quiet: true }, spec);
   } catch {
     sample = {};
   }

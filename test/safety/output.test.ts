@@ -43,7 +43,7 @@ describe('CSV injection (OWASP)', () => {
   });
 });
 
-const principal: Principal = { userId: 1, organizationId: 1, role: 'admin', email: 'a@example.com', name: 'a', via: 'apikey', apiKeyId: 1 } as Principal;
+const principal: Principal = { userId: 1, organizationId: 1, role: 'admin', email: 'a@example.com', name: 'a', via: 'apikey', apiKeyId: 1 };
 
 describe('run-all: bounded, and failures shaped like a single start', () => {
   it('maps with at most the given calls in flight and keeps the order', async () => {

@@ -2,7 +2,7 @@
 // periods, paging, usage types).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal, meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
+import { meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
 import { bucketLabel, bucketLabels, parsePage, parseRange, splitForRollups } from '../../src/services/billing/report-range.js';
 import { ValidationError } from '../../src/lib/errors.js';
 

@@ -26,7 +26,7 @@ function isIntegerSchema(schema: Schema): boolean {
 
 /** A copy of the schema where every unbounded integer gets the int32 (or int64-safe) range. */
 function withIntegerBounds<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map((s) => withIntegerBounds(s)) as T;
+  if (Array.isArray(schema)) return (schema as unknown[]).map((s) => withIntegerBounds(s)) as T;
   if (!schema || typeof schema !== 'object') return schema;
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema as Schema)) out[key] = withIntegerBounds(value);
@@ -42,6 +42,7 @@ function withIntegerBounds<T>(schema: T): T {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 // Cheap pre-check: almost every string has neither a NUL nor a surrogate.
+// eslint-disable-next-line no-control-regex -- finding U+0000 is the point
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 
 function unsafeReason(text: string): string | null {
@@ -51,6 +52,7 @@ function unsafeReason(text: string): string | null {
   return null;
 }
 
+// eslint-disable-next-line no-control-regex -- a NUL in a property name is escaped for the message
 const pointerEscape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1').replace(/\u0000/g, '\\u0000');
 
 /** The first string (or property name) PostgreSQL would refuse, as an Ajv-style error. */
@@ -142,7 +144,7 @@ function validatorFor(externalSchemas: Record<string, unknown> | undefined) {
         check.errors = [refused];
         return false;
       }
-      const ok = (ctx === undefined ? validate(data) : validate(data, ctx as never)) as boolean;
+      const ok = (ctx === undefined ? validate(data) : validate(data, ctx as never));
       check.errors = validate.errors ?? null;
       return ok;
     };

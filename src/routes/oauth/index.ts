@@ -56,6 +56,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     try {
       const body = (req.body ?? {}) as Record<string, string | undefined>;
       // A field the database would refuse (NUL, unpaired surrogate) is named, in the RFC 6749 shape.
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- Fastify types `validation` as any here
       if (req.validationError?.validation?.[0]?.keyword === 'safeText') {
         return reply.code(400).send({ error: 'invalid_request', error_description: validationMessage(req.validationError), errorCode: ErrorCodes.VALIDATION_FAILED });
       }

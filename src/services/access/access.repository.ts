@@ -47,7 +47,7 @@ export function createAccessRepository(db: Db) {
       const row = rows[0];
       if (!row) return null;
       const { agentOrganizationId, isDefaultAccess, membershipRole, ...run } = row;
-      return { organizationId: agentOrganizationId, access: { isDefaultAccess, membershipRole }, run: run.id === null ? null : (run as Run) };
+      return { organizationId: agentOrganizationId, access: { isDefaultAccess, membershipRole }, run: run.id === null ? null : (run) };
     },
     /** Spaces a member can read: default-access ones of the org plus their memberships. */
     async readableSpaceIds(organizationId: number, userId: number): Promise<number[]> {

@@ -30,7 +30,7 @@ export function definitionSize(definition: unknown): number {
  * problem in the message; one with semantic problems is accepted and reported Invalid.
  */
 export function checkDefinitionInput(input: unknown, previous?: unknown): CheckedDefinition {
-  const normalized = normalizeValue(input, AgentDefinitionSchema as never, () => undefined);
+  const normalized = normalizeValue(input, AgentDefinitionSchema, () => undefined);
   // One problem per location: TypeBox also reports the knock-on errors of a missing property.
   const byPath = new Map<string, string>();
   for (const e of Value.Errors(AgentDefinitionSchema, normalized)) {
@@ -103,7 +103,7 @@ export function maskDefinition(definition: unknown): Record<string, unknown> {
     isObject(p) && p.encrypted === true && typeof p.defaultValue === 'string' ? { ...p, defaultValue: SECRET_MASK } : p,
   );
   if (Array.isArray(definition.inputs)) {
-    out.inputs = definition.inputs.map((row) =>
+    out.inputs = (definition.inputs as unknown[]).map((row) =>
       isObject(row) ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, secret.has(k) && typeof v === 'string' ? SECRET_MASK : v])) : row,
     );
   }
@@ -137,7 +137,7 @@ export function keepMaskedSecrets(definition: AgentDefinition, previous: unknown
         Object.entries(row).map(([k, v]) => {
           const oldValue = isObject(oldRow) ? oldRow[k] : undefined;
           const keep = secretNow.has(k) && v === SECRET_MASK && wasSecret(k) && typeof oldValue === 'string';
-          return [k, keep ? (oldValue as string) : v];
+          return [k, keep ? (oldValue) : v];
         }),
       );
     });

@@ -54,7 +54,7 @@ export function createAgentsService(deps: {
     return repo.addVersion(
       agentId,
       {
-        definition: sealDefinitionSecrets(checked.definition, config.encryptionKey) as Prisma.InputJsonValue,
+        definition: sealDefinitionSecrets(checked.definition, config.encryptionKey),
         comments,
         fileSize: checked.fileSize,
         userId: principal.userId,
@@ -137,7 +137,7 @@ export function createAgentsService(deps: {
             at,
           },
           {
-            definition: sealDefinitionSecrets(checked.definition, config.encryptionKey) as Prisma.InputJsonValue,
+            definition: sealDefinitionSecrets(checked.definition, config.encryptionKey),
             comments: input.comments ?? '',
             fileSize: checked.fileSize,
             userId: principal.userId,

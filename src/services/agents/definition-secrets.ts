@@ -16,12 +16,12 @@ function mapSecrets(definition: unknown, fn: (value: string) => string): unknown
   if (secret.size === 0) return definition;
   const out: Json = { ...definition };
   if (Array.isArray(definition.parameters)) {
-    out.parameters = definition.parameters.map((p) =>
+    out.parameters = (definition.parameters as unknown[]).map((p) =>
       isObject(p) && p.encrypted === true && typeof p.defaultValue === 'string' && p.defaultValue !== '' ? { ...p, defaultValue: fn(p.defaultValue) } : p,
     );
   }
   if (Array.isArray(definition.inputs)) {
-    out.inputs = definition.inputs.map((row) =>
+    out.inputs = (definition.inputs as unknown[]).map((row) =>
       isObject(row) ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, secret.has(k) && typeof v === 'string' && v !== '' ? fn(v) : v])) : row,
     );
   }

@@ -167,7 +167,7 @@ export function createUsageRepository(db: Db) {
         SELECT m."runId", m.cost, m.date, m."startTime", m."endTime", COUNT(*) OVER () AS total, SUM(m.cost) OVER () AS "totalCost"
         FROM m ORDER BY ${column} ${dir}, m."runId" ${dir} LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
       if (rows.length > 0) {
-        return { rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r as Row), total: Number(rows[0].total), totalCost: new Decimal(rows[0].totalCost) };
+        return { rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r), total: Number(rows[0].total), totalCost: new Decimal(rows[0].totalCost) };
       }
       const [t] = await db.$queryRaw<Array<{ total: bigint; totalCost: Decimal | null }>>`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`;
       return { rows: [] as Row[], total: Number(t.total), totalCost: new Decimal(t.totalCost ?? 0) };

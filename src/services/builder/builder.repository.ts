@@ -2,7 +2,7 @@
 // runs in a transaction that holds the session row (FOR UPDATE), so a stop, a finish and the worker
 // never act on a status another of them has just changed, and event numbers never clash.
 import type { Db } from '../../db/prisma.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { type Prisma } from '../../generated/prisma/client.js';
 
 type Tx = Prisma.TransactionClient;
 

@@ -41,7 +41,7 @@ export function parseSentParameters(json: string | null | undefined): SentParame
     if (rawValue !== null && typeof rawValue === 'object') {
       throw new ValidationError(`inputParameters.${name} must be a string, number or boolean.`);
     }
-    const value = rawValue === null ? '' : String(rawValue);
+    const value = rawValue === null ? '' : `${rawValue as string | number | boolean}`;
     const prior = byName.get(name);
     // Rule 4: the `?name` entry wins over the plain one, whatever their order.
     if (prior && prior.encrypted && !encrypted) continue;

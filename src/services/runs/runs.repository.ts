@@ -58,7 +58,7 @@ function patchSql(patch: RunPatch): Prisma.Sql {
     if (!type) throw new Error(`not a Run patch column: ${key}`);
     if (value === undefined) continue;
     const param =
-      value === null ? null : type === 'timestamp' ? (value as Date).toISOString() : type === 'jsonb' ? JSON.stringify(value) : type === 'bigint' ? String(value) : value;
+      value === null ? null : type === 'timestamp' ? (value as Date).toISOString() : type === 'jsonb' ? JSON.stringify(value) : type === 'bigint' ? (value as bigint).toString() : value;
     sets.push(Prisma.sql`${Prisma.raw(`"${key}"`)} = ${param}::${Prisma.raw(type)}`);
   }
   return Prisma.join(sets, ', ');
@@ -164,11 +164,11 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
             ...input,
             status,
             statusChanged: at,
-            endTime: status === 11 ? at : null,
+            endTime: status === RunStatus.Skipped ? at : null,
             errorMessage: skipped,
           },
         });
-        if (status === 4 && opts.enqueue) {
+        if (status === RunStatus.Queuing && opts.enqueue) {
           // The Agent's status and the creation lock in one statement.
           await tx.$executeRaw`
             WITH ${runValuesSql(run)}, agent AS (${touchAgentSql('run', at)})
@@ -201,8 +201,8 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       const data = inputs.map(({ run, skipReason }, i) => {
         const { status, skipped } = admission(run, active.get(run.agentId) ?? null, { skipIfActive: true, skipReason });
         const current = active.get(run.agentId);
-        if (status === 4 && (!current || (run.isExclusive && !current.isExclusive))) active.set(run.agentId, { id: ids[i], isExclusive: run.isExclusive });
-        return { ...run, id: ids[i], status, statusChanged: at, endTime: status === 11 ? at : null, errorMessage: skipped };
+        if (status === RunStatus.Queuing && (!current || (run.isExclusive && !current.isExclusive))) active.set(run.agentId, { id: ids[i], isExclusive: run.isExclusive });
+        return { ...run, id: ids[i], status, statusChanged: at, endTime: status === RunStatus.Skipped ? at : null, errorMessage: skipped };
       });
       // One INSERT over column arrays (Prisma's createManyAndReturn costs milliseconds per row here).
       const col = <K extends keyof (typeof data)[number]>(k: K) => data.map((d) => d[k] ?? null);

@@ -5,7 +5,7 @@ import { attachmentDisposition } from '../../lib/content-disposition.js';
 import { AgentInvalidError, ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
 import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
-import { statusOf } from '../agents/agent-definition.js';
+import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel, RunModel, StartRunInput } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
@@ -139,7 +139,7 @@ export function createRunsService(deps: {
     const agent = await repo.findAgentWithDefinition(agentId);
     if (!agent) throw new NotFoundError(`Agent ${agentId} was not found.`);
     if (agent.isArchived) throw new ValidationError(`Agent ${agentId} is archived; unarchive it before starting it.`, ErrorCodes.AGENT_ARCHIVED);
-    if (agent.validationStatus === 2) {
+    if (agent.validationStatus === ValidationStatus.Invalid) {
       const { problems } = statusOf(agent.versions[0]?.definition);
       throw new AgentInvalidError(`Agent ${agentId} has an invalid definition; fix it before starting it: ${problems.join('; ')}`, problems);
     }
@@ -195,6 +195,7 @@ export function createRunsService(deps: {
   /** Waits for the Run's end signal (Redis), re-reading the Run only at the start, on the signal and every few seconds. */
   async function waitForEnd(runId: number, timeoutMs: number): Promise<RunRow | null> {
     const deadline = Date.now() + timeoutMs;
+    // eslint-disable-next-line no-useless-assignment -- read after the listener (a closure) sets it
     let endedSignal = false;
     let wake: () => void = () => {};
     const listening = signals.listen(runId, (kind) => {

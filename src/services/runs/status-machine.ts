@@ -32,7 +32,7 @@ export const RUN_STATUS_NAMES: Record<RunStatusValue, string> = {
   12: 'Waiting',
 };
 
-export const TERMINAL_STATUSES: readonly RunStatusValue[] = [6, 8, 9, 10, 11];
+export const TERMINAL_STATUSES: readonly RunStatusValue[] = [RunStatus.Failure, RunStatus.Stopped, RunStatus.Completed, RunStatus.Success, RunStatus.Skipped];
 export const ACTIVE_STATUSES: readonly RunStatusValue[] = [1, 2, 3, 4, 5, 7, 12];
 
 export function isTerminal(status: number): boolean {

@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.js';
 import { recordScheduleFireLag } from '../../lib/metrics.js';
+import { ValidationStatus } from '../agents/agent-definition.js';
 import type { CreditsReader } from '../runs/runs.service.js';
 import type { RunRow, RunsRepository } from '../runs/runs.repository.js';
 import { RunStatus } from '../runs/status-machine.js';
@@ -41,7 +42,7 @@ export function createScheduleFiring(deps: {
   /** Why a fire cannot execute, recorded on a Skipped Run so the user sees it (null: it can run). */
   function refusal(agent: FiringAgent, balance: number): string | null {
     if (agent.version === null) return 'Skipped: the Agent has no definition.';
-    if (agent.validationStatus === 2) return 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.';
+    if (agent.validationStatus === ValidationStatus.Invalid) return 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.';
     if (balance <= 0) return 'Skipped: the organization has no credits left.';
     return null;
   }
