@@ -209,24 +209,12 @@ export class ExtractionRun {
     for (let pageNumber = 1; url !== null && !this.halted; pageNumber++) {
       visited.add(url);
       const result = await this.#client.get(url, this.#startIfRunning);
-      if (!result.ok) {
-        if (result.failure.kind === 'aborted') return;
-        this.#recordFailure(result.failure);
-        if (pageNumber === 1) this.startFailures[failureSlot] = this.#mask(startPageFailureMessage(result.failure));
-        else this.evidence.paginationStopped(url);
-        return;
-      }
+      if (!result.ok) return this.#listPageFailed(result.failure, pageNumber === 1 ? failureSlot : null);
       this.stats.pageCount++;
       const page = result.page;
       this.evidence.answered(page.status, page.url);
       const processed = await this.#process({ kind: 'list', page: pageInput(page), plan: this.#plan }, page);
-      if (!processed.ok) {
-        if (processed.failure.kind === 'aborted') return;
-        this.#recordFailure(processed.failure);
-        if (pageNumber === 1) this.startFailures[failureSlot] = this.#mask(startPageFailureMessage(processed.failure));
-        else this.evidence.paginationStopped(url);
-        return;
-      }
+      if (!processed.ok) return this.#listPageFailed(processed.failure, pageNumber === 1 ? failureSlot : null);
       const listed = processed.value;
       const pageRecords = await this.#keepRecords(listed, page);
       if (pageRecords.length > 0) await records(pageRecords);
@@ -246,6 +234,14 @@ export class ExtractionRun {
       }
       url = nextUrl;
     }
+  }
+
+  /** A list page failed (fetched or processed): its input's start failed (`startSlot`), or its pagination stopped. */
+  #listPageFailed(failure: FetchFailure, startSlot: number | null): void {
+    if (failure.kind === 'aborted') return;
+    this.#recordFailure(failure);
+    if (startSlot !== null) this.startFailures[startSlot] = this.#mask(startPageFailureMessage(failure));
+    else this.evidence.paginationStopped(failure.url);
   }
 
   /** The records of one list page worth keeping, completed from their detail pages when the definition follows links. */
