@@ -49,7 +49,11 @@ function percentile(sorted: number[], p: number): number {
   return Math.round(sorted[i] * 10) / 10;
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 interface Outcome {
   status: number;
@@ -59,7 +63,11 @@ interface Outcome {
   error?: string;
 }
 
-async function injectOnce(app: Awaited<ReturnType<typeof buildApp>>, url: string, headers: Record<string, string>): Promise<Outcome> {
+async function injectOnce(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  url: string,
+  headers: Record<string, string>,
+): Promise<Outcome> {
   const res = await app.inject({ method: 'GET', url, headers });
   if (res.statusCode !== 200) return { status: res.statusCode, rows: 0, error: res.body.slice(0, 300) };
   const body = res.json() as { agents?: unknown[]; totalRecordCount?: number } | unknown[];
@@ -100,26 +108,62 @@ function scenarios(space: number): Scenario[] {
   for (const column of ['name', 'lastActivity', 'created', 'updated', 'status', 'configType']) {
     for (const order of [0, 1]) {
       const dir = order ? ' desc' : '';
-      out.push({ label: `page 1 x50, sort ${column}${dir}`, url: `${list}pageIndex=1&recordsPerPage=50&sortColumn=${column}&sortOrder=${order}`, explain: column === 'name' && order === 0 });
-      out.push({ label: `page 1000 x50, sort ${column}${dir}`, url: `${list}pageIndex=1000&recordsPerPage=50&sortColumn=${column}&sortOrder=${order}`, explain: column === 'created' && order === 1 });
+      out.push({
+        label: `page 1 x50, sort ${column}${dir}`,
+        url: `${list}pageIndex=1&recordsPerPage=50&sortColumn=${column}&sortOrder=${order}`,
+        explain: column === 'name' && order === 0,
+      });
+      out.push({
+        label: `page 1000 x50, sort ${column}${dir}`,
+        url: `${list}pageIndex=1000&recordsPerPage=50&sortColumn=${column}&sortOrder=${order}`,
+        explain: column === 'created' && order === 1,
+      });
     }
   }
   out.push(
     { label: 'page 1 x1000, sort updated', url: `${list}pageIndex=1&recordsPerPage=1000&sortColumn=updated` },
     { label: 'name contains "phones"', url: `${list}pageIndex=1&recordsPerPage=50&name=phones`, explain: true },
-    { label: 'name contains "phones", lastActivity desc', url: `${list}pageIndex=1&recordsPerPage=50&name=phones&sortColumn=lastActivity&sortOrder=1` },
+    {
+      label: 'name contains "phones", lastActivity desc',
+      url: `${list}pageIndex=1&recordsPerPage=50&name=phones&sortColumn=lastActivity&sortOrder=1`,
+    },
     { label: 'name contains "phones", page 100', url: `${list}pageIndex=100&recordsPerPage=50&name=phones` },
     { label: 'name contains (no match)', url: `${list}pageIndex=1&recordsPerPage=50&name=zzzz` },
     { label: 'status=6', url: `${list}pageIndex=1&recordsPerPage=50&status=6`, explain: true },
-    { label: 'status=10, sort created desc', url: `${list}pageIndex=1&recordsPerPage=50&status=10&sortColumn=created&sortOrder=1` },
+    {
+      label: 'status=10, sort created desc',
+      url: `${list}pageIndex=1&recordsPerPage=50&status=10&sortColumn=created&sortOrder=1`,
+    },
     { label: 'configType=Template', url: `${list}pageIndex=1&recordsPerPage=50&configType=Template` },
-    { label: 'configType=1, sort updated desc', url: `${list}pageIndex=1&recordsPerPage=50&configType=1&sortColumn=updated&sortOrder=1` },
-    { label: 'spaceId, sort updated desc', url: `${list}pageIndex=1&recordsPerPage=50&spaceId=${space}&sortColumn=updated&sortOrder=1` },
+    {
+      label: 'configType=1, sort updated desc',
+      url: `${list}pageIndex=1&recordsPerPage=50&configType=1&sortColumn=updated&sortOrder=1`,
+    },
+    {
+      label: 'spaceId, sort updated desc',
+      url: `${list}pageIndex=1&recordsPerPage=50&spaceId=${space}&sortColumn=updated&sortOrder=1`,
+    },
     { label: 'spaceId, page 100, sort name', url: `${list}pageIndex=100&recordsPerPage=50&spaceId=${space}` },
-    { label: 'name+status+configType, lastActivity desc', url: `${list}pageIndex=2&recordsPerPage=20&name=books&status=10&configType=1&sortColumn=lastActivity&sortOrder=1` },
-    { label: 'member (3 of 10 spaces), sort name', url: `${list}pageIndex=1&recordsPerPage=50`, member: true, explain: true },
-    { label: 'member, page 500, sort created desc', url: `${list}pageIndex=500&recordsPerPage=50&sortColumn=created&sortOrder=1`, member: true },
-    { label: 'member, status=10, sort lastActivity', url: `${list}pageIndex=5&recordsPerPage=50&status=10&sortColumn=lastActivity`, member: true },
+    {
+      label: 'name+status+configType, lastActivity desc',
+      url: `${list}pageIndex=2&recordsPerPage=20&name=books&status=10&configType=1&sortColumn=lastActivity&sortOrder=1`,
+    },
+    {
+      label: 'member (3 of 10 spaces), sort name',
+      url: `${list}pageIndex=1&recordsPerPage=50`,
+      member: true,
+      explain: true,
+    },
+    {
+      label: 'member, page 500, sort created desc',
+      url: `${list}pageIndex=500&recordsPerPage=50&sortColumn=created&sortOrder=1`,
+      member: true,
+    },
+    {
+      label: 'member, status=10, sort lastActivity',
+      url: `${list}pageIndex=5&recordsPerPage=50&status=10&sortColumn=lastActivity`,
+      member: true,
+    },
     { label: 'member, name contains "phones"', url: `${list}pageIndex=1&recordsPerPage=50&name=phones`, member: true },
     { label: 'search "phones" (max 50)', url: '/api/v1/agent/search?query=phones' },
     { label: 'unpaged plain array (all agents)', url: '/api/v1/agent/all', iterations: 5 },
@@ -127,7 +171,9 @@ function scenarios(space: number): Scenario[] {
   return out;
 }
 
-export async function benchAgents(opts: { agents?: number; iterations?: number; log?: (msg: string) => void } = {}): Promise<AgentsBenchResult> {
+export async function benchAgents(
+  opts: { agents?: number; iterations?: number; log?: (msg: string) => void } = {},
+): Promise<AgentsBenchResult> {
   const total = opts.agents ?? 100_000;
   const iterations = opts.iterations ?? (Number(process.env.AGENTS_BENCH_ITERATIONS) || 200);
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
@@ -149,9 +195,24 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
     const plans: AgentsBenchResult['plans'] = [];
     try {
       const repo = createIdentityRepository(db);
-      const user = await repo.createUser({ organizationId: seeded.organizationId, email: `bench-${bench.dbName}@example.com`, name: 'Bench member', role: 'member', passwordHash: null });
-      await db.spaceMembership.createMany({ data: seeded.spaceIds.slice(0, 3).map((spaceId) => ({ spaceId, userId: user.id, role: 'reader' })) });
-      memberKey = (await issueApiKey(repo, { organizationId: seeded.organizationId, userId: user.id, description: 'bench', expiresAt: new Date(Date.now() + 86_400_000) })).key;
+      const user = await repo.createUser({
+        organizationId: seeded.organizationId,
+        email: `bench-${bench.dbName}@example.com`,
+        name: 'Bench member',
+        role: 'member',
+        passwordHash: null,
+      });
+      await db.spaceMembership.createMany({
+        data: seeded.spaceIds.slice(0, 3).map((spaceId) => ({ spaceId, userId: user.id, role: 'reader' })),
+      });
+      memberKey = (
+        await issueApiKey(repo, {
+          organizationId: seeded.organizationId,
+          userId: user.id,
+          description: 'bench',
+          expiresAt: new Date(Date.now() + 86_400_000),
+        })
+      ).key;
 
       const app = await buildApp(config, { logger: false });
       const cases: BenchCase[] = [];
@@ -165,13 +226,17 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
           const headers = { authorization: `ApiKey ${s.member ? memberKey : seeded.apiKey}` };
           const n = s.iterations ?? iterations;
           const unpaged = !s.url.includes('pageIndex') && s.url.includes('/all');
-          const once = unpaged ? () => fetchCounting(`${origin}${s.url}`, headers) : () => injectOnce(app, s.url, headers);
+          const once = unpaged
+            ? () => fetchCounting(`${origin}${s.url}`, headers)
+            : () => injectOnce(app, s.url, headers);
           for (let i = 0; i < (unpaged ? 1 : 3); i++) await once();
           const times: number[] = [];
           const firstBytes: number[] = [];
           let rssPeak = 0;
           const rssBefore = process.memoryUsage().rss;
-          const sampler = unpaged ? setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 10) : undefined;
+          const sampler = unpaged
+            ? setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 10)
+            : undefined;
           let last: { rows: number; totalRecordCount?: number } = { rows: 0 };
           for (let i = 0; i < n; i++) {
             const t0 = performance.now();
@@ -184,7 +249,10 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
           if (sampler) {
             clearInterval(sampler);
             unpagedRssGrowthMiB = Math.round(Math.max(0, rssPeak - rssBefore) / 2 ** 20);
-            unpagedFirstByteMs = percentile(firstBytes.sort((a, b) => a - b), 50);
+            unpagedFirstByteMs = percentile(
+              firstBytes.sort((a, b) => a - b),
+              50,
+            );
           }
           times.sort((a, b) => a - b);
           const result: BenchCase = {
@@ -201,7 +269,10 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
           log(
             `${s.label.padEnd(46)} p50 ${String(result.p50Ms).padStart(7)}  p95 ${String(result.p95Ms).padStart(7)}  p99 ${String(result.p99Ms).padStart(7)} ms  rows ${last.rows}${result.totalRecordCount !== undefined ? ` of ${result.totalRecordCount}` : ''}`,
           );
-          if (sampler) log(`${''.padEnd(46)} first byte p50 ${unpagedFirstByteMs} ms, process RSS growth ${unpagedRssGrowthMiB} MiB`);
+          if (sampler)
+            log(
+              `${''.padEnd(46)} first byte p50 ${unpagedFirstByteMs} ms, process RSS growth ${unpagedRssGrowthMiB} MiB`,
+            );
         }
       } finally {
         await app.close();
@@ -209,8 +280,11 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
 
       // EXPLAIN (ANALYZE, BUFFERS) of the statements behind the main cases, when the repository
       // exposes them (agentListStatements); the second run of each is shown, so caches are warm.
-      const statements = (agentsRepository as { agentListStatements?: typeof import('../src/services/agents/agents.repository.js')['agentListStatements'] })
-        .agentListStatements;
+      const statements = (
+        agentsRepository as {
+          agentListStatements?: (typeof import('../src/services/agents/agents.repository.js'))['agentListStatements'];
+        }
+      ).agentListStatements;
       if (statements) {
         const readable = seeded.spaceIds.slice(0, 3);
         for (const s of list.filter((x) => x.explain)) {
@@ -224,7 +298,11 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
           const scope = { organizationId: seeded.organizationId, spaceIds: s.member ? readable : ('all' as const) };
           for (const [part, sql] of Object.entries(statements(scope, request.filter, request.sort, request.page))) {
             if (!sql) continue;
-            const run = () => db.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, ...sql.values);
+            const run = () =>
+              db.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
+                `EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`,
+                ...sql.values,
+              );
             await run();
             const plan = (await run()).map((r) => r['QUERY PLAN']).join('\n');
             plans.push({ label: `${s.label}: ${part}`, plan });
@@ -232,7 +310,16 @@ export async function benchAgents(opts: { agents?: number; iterations?: number; 
           }
         }
       }
-      return { agents: total, seedSeconds, loadAtStart, loadAtEnd: load(), unpagedFirstByteMs, unpagedRssGrowthMiB, cases, plans };
+      return {
+        agents: total,
+        seedSeconds,
+        loadAtStart,
+        loadAtEnd: load(),
+        unpagedFirstByteMs,
+        unpagedRssGrowthMiB,
+        cases,
+        plans,
+      };
     } finally {
       await db.$disconnect();
     }

@@ -85,9 +85,24 @@ export async function benchAnalytics(): Promise<Row[]> {
     const db = createPrisma(config.databaseUrl, { max: 2 });
     try {
       const repo = createIdentityRepository(db);
-      const user = await repo.createUser({ organizationId: seeded.organizationId, email: `bench-${bench.dbName}@example.com`, name: 'Bench member', role: 'member', passwordHash: null });
-      await db.spaceMembership.createMany({ data: seeded.spaceIds.slice(0, 5).map((spaceId) => ({ spaceId, userId: user.id, role: 'reader' })) });
-      memberKey = (await issueApiKey(repo, { organizationId: seeded.organizationId, userId: user.id, description: 'bench', expiresAt: new Date(Date.now() + 86_400_000) })).key;
+      const user = await repo.createUser({
+        organizationId: seeded.organizationId,
+        email: `bench-${bench.dbName}@example.com`,
+        name: 'Bench member',
+        role: 'member',
+        passwordHash: null,
+      });
+      await db.spaceMembership.createMany({
+        data: seeded.spaceIds.slice(0, 5).map((spaceId) => ({ spaceId, userId: user.id, role: 'reader' })),
+      });
+      memberKey = (
+        await issueApiKey(repo, {
+          organizationId: seeded.organizationId,
+          userId: user.id,
+          description: 'bench',
+          expiresAt: new Date(Date.now() + 86_400_000),
+        })
+      ).key;
     } finally {
       await db.$disconnect();
     }
@@ -96,17 +111,31 @@ export async function benchAnalytics(): Promise<Row[]> {
     throw err;
   }
   const seedSeconds = (performance.now() - t0) / 1000;
-  const { rows: [{ n: runCount }] } = await client.query('SELECT count(*)::int AS n FROM "Run"');
-  const { rows: [{ n: rollupRows }] } = await client.query('SELECT (SELECT count(*) FROM "AgentRunHour") + (SELECT count(*) FROM "SpaceRunHour") + (SELECT count(*) FROM "SpaceRunDay") AS n');
-  const { rows: [{ id: agentId }] } = await client.query('SELECT "id" FROM "Agent" ORDER BY "id" OFFSET 500 LIMIT 1');
+  const {
+    rows: [{ n: runCount }],
+  } = await client.query('SELECT count(*)::int AS n FROM "Run"');
+  const {
+    rows: [{ n: rollupRows }],
+  } = await client.query(
+    'SELECT (SELECT count(*) FROM "AgentRunHour") + (SELECT count(*) FROM "SpaceRunHour") + (SELECT count(*) FROM "SpaceRunDay") AS n',
+  );
+  const {
+    rows: [{ id: agentId }],
+  } = await client.query('SELECT "id" FROM "Agent" ORDER BY "id" OFFSET 500 LIMIT 1');
 
   const app = await buildApp(config, { logger: false });
   await app.ready();
   const rows: Row[] = [];
   try {
     const now = Date.now();
-    const range = (days: number) => `startDate=${new Date(now - days * 86_400_000).toISOString()}&endDate=${new Date(now).toISOString()}`;
-    const measure = async (label: string, url: string, key = seeded.apiKey!, describe: (body: any) => string = () => '') => {
+    const range = (days: number) =>
+      `startDate=${new Date(now - days * 86_400_000).toISOString()}&endDate=${new Date(now).toISOString()}`;
+    const measure = async (
+      label: string,
+      url: string,
+      key = seeded.apiKey!,
+      describe: (body: any) => string = () => '',
+    ) => {
       const times: number[] = [];
       let body: any;
       for (let i = 0; i < ITERATIONS + 5; i++) {
@@ -117,26 +146,83 @@ export async function benchAnalytics(): Promise<Row[]> {
         if (i >= 5) times.push(ms);
         body = res.json();
       }
-      rows.push({ label, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), result: describe(body) });
+      rows.push({
+        label,
+        p50: percentile(times, 50),
+        p95: percentile(times, 95),
+        p99: percentile(times, 99),
+        result: describe(body),
+      });
       note(`${label}: p95 ${fmt(percentile(times, 95))} ms`);
       return body;
     };
-    const runsResult = (b: any) => `total ${b.totalRuns}, failed ${b.failedRuns}, details ${b.failedRunDetails?.length ?? '-'}`;
+    const runsResult = (b: any) =>
+      `total ${b.totalRuns}, failed ${b.failedRuns}, details ${b.failedRunDetails?.length ?? '-'}`;
     const recordsResult = (b: any) => `runs ${b.runCount}, records ${b.totalRecordsExtracted}`;
 
     await measure('floor: GET /api/v1/spaces (10 Spaces)', '/api/v1/spaces');
-    const all30 = await measure('runs summary, 30 days', `/api/v1/analytics/runs/summary?${range(30)}`, undefined, runsResult);
-    await measure('runs summary, 30 days, includeDetails=false', `/api/v1/analytics/runs/summary?${range(30)}&includeDetails=false`, undefined, runsResult);
-    await measure('runs summary, 30 days, one Agent', `/api/v1/analytics/runs/summary?${range(30)}&agentId=${agentId}`, undefined, runsResult);
+    const all30 = await measure(
+      'runs summary, 30 days',
+      `/api/v1/analytics/runs/summary?${range(30)}`,
+      undefined,
+      runsResult,
+    );
+    await measure(
+      'runs summary, 30 days, includeDetails=false',
+      `/api/v1/analytics/runs/summary?${range(30)}&includeDetails=false`,
+      undefined,
+      runsResult,
+    );
+    await measure(
+      'runs summary, 30 days, one Agent',
+      `/api/v1/analytics/runs/summary?${range(30)}&agentId=${agentId}`,
+      undefined,
+      runsResult,
+    );
     await measure('runs summary, 1 day', `/api/v1/analytics/runs/summary?${range(1)}`, undefined, runsResult);
-    await measure('runs summary, 1 day, one Agent', `/api/v1/analytics/runs/summary?${range(1)}&agentId=${agentId}`, undefined, runsResult);
-    await measure('runs summary, 30 days, status=Failed', `/api/v1/analytics/runs/summary?${range(30)}&status=Failed`, undefined, runsResult);
-    await measure('runs summary, 30 days, member (5 of 10 Spaces)', `/api/v1/analytics/runs/summary?${range(30)}`, memberKey, runsResult);
-    await measure('records summary, 30 days', `/api/v1/analytics/records/summary?${range(30)}`, undefined, recordsResult);
-    await measure('records summary, 30 days, one Agent', `/api/v1/analytics/records/summary?${range(30)}&agentId=${agentId}`, undefined, recordsResult);
+    await measure(
+      'runs summary, 1 day, one Agent',
+      `/api/v1/analytics/runs/summary?${range(1)}&agentId=${agentId}`,
+      undefined,
+      runsResult,
+    );
+    await measure(
+      'runs summary, 30 days, status=Failed',
+      `/api/v1/analytics/runs/summary?${range(30)}&status=Failed`,
+      undefined,
+      runsResult,
+    );
+    await measure(
+      'runs summary, 30 days, member (5 of 10 Spaces)',
+      `/api/v1/analytics/runs/summary?${range(30)}`,
+      memberKey,
+      runsResult,
+    );
+    await measure(
+      'records summary, 30 days',
+      `/api/v1/analytics/records/summary?${range(30)}`,
+      undefined,
+      recordsResult,
+    );
+    await measure(
+      'records summary, 30 days, one Agent',
+      `/api/v1/analytics/records/summary?${range(30)}&agentId=${agentId}`,
+      undefined,
+      recordsResult,
+    );
     await measure('records summary, 1 day', `/api/v1/analytics/records/summary?${range(1)}`, undefined, recordsResult);
-    await measure('records summary, 1 day, one Agent', `/api/v1/analytics/records/summary?${range(1)}&agentId=${agentId}`, undefined, recordsResult);
-    await measure('records summary, 90 days, member (5 of 10 Spaces)', `/api/v1/analytics/records/summary?${range(DAYS)}`, memberKey, recordsResult);
+    await measure(
+      'records summary, 1 day, one Agent',
+      `/api/v1/analytics/records/summary?${range(1)}&agentId=${agentId}`,
+      undefined,
+      recordsResult,
+    );
+    await measure(
+      'records summary, 90 days, member (5 of 10 Spaces)',
+      `/api/v1/analytics/records/summary?${range(DAYS)}`,
+      memberKey,
+      recordsResult,
+    );
 
     // What the rollups avoid: the same 30-day totals counted over the Runs themselves.
     const direct: number[] = [];
@@ -145,13 +231,24 @@ export async function benchAnalytics(): Promise<Row[]> {
       const start = performance.now();
       const { rows: r } = await client.query(
         'SELECT "status", count(*)::int AS n FROM "Run" WHERE "organizationId" = $1 AND "created" >= $2 AND "created" < $3 GROUP BY 1',
-        [seeded.organizationId, new Date(now - 30 * 86_400_000).toISOString().replace('Z', ''), new Date(now).toISOString().replace('Z', '')],
+        [
+          seeded.organizationId,
+          new Date(now - 30 * 86_400_000).toISOString().replace('Z', ''),
+          new Date(now).toISOString().replace('Z', ''),
+        ],
       );
       direct.push(performance.now() - start);
       directTotal = r.reduce((n: number, x: { n: number }) => n + x.n, 0);
     }
-    rows.push({ label: 'for comparison: 30-day count over the Runs (SQL, no rollups)', p50: percentile(direct, 50), p95: percentile(direct, 95), p99: percentile(direct, 99), result: `total ${directTotal}` });
-    if (directTotal !== all30.totalRuns) throw new Error(`the 30-day summary counted ${all30.totalRuns} Runs, the Runs themselves ${directTotal}`);
+    rows.push({
+      label: 'for comparison: 30-day count over the Runs (SQL, no rollups)',
+      p50: percentile(direct, 50),
+      p95: percentile(direct, 95),
+      p99: percentile(direct, 99),
+      result: `total ${directTotal}`,
+    });
+    if (directTotal !== all30.totalRuns)
+      throw new Error(`the 30-day summary counted ${all30.totalRuns} Runs, the Runs themselves ${directTotal}`);
   } finally {
     await app.close();
     await client.end();

@@ -5,7 +5,10 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+});
 const app = Fastify({ logger: false });
 
 app.get('/api/v1/agent/:agentId', async (req, reply) => {
@@ -15,7 +18,10 @@ app.get('/api/v1/agent/:agentId', async (req, reply) => {
 });
 
 app.get('/api/v1/agent/:agentId/run/:runId/status', async (req, reply) => {
-  const { rows } = await pool.query('SELECT * FROM "Run" WHERE id = $1 AND "agentId" = $2', [Number(req.params.runId), Number(req.params.agentId)]);
+  const { rows } = await pool.query('SELECT * FROM "Run" WHERE id = $1 AND "agentId" = $2', [
+    Number(req.params.runId),
+    Number(req.params.agentId),
+  ]);
   if (!rows[0]) return reply.code(404).send({ status: 404 });
   return rows[0];
 });
@@ -33,4 +39,9 @@ app.get('/api/v1/agent/all', async (req) => {
 
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });
 process.stdout.write(`listening ${app.server.address().port}\n`);
-process.on('SIGTERM', () => app.close().then(() => pool.end()).then(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0)),
+);

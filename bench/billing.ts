@@ -36,20 +36,33 @@ export async function benchBilling() {
   const sql = new pg.Client({ connectionString: config.databaseUrl });
   await sql.connect();
   try {
-    const org = await bootstrapOrganization(db, { org: 'Bench billing', email: `billing-${bench.dbName}@example.com`, password: 'bench password 1', credits: 0, apiKeyDays: 1, now: new Date() });
+    const org = await bootstrapOrganization(db, {
+      org: 'Bench billing',
+      email: `billing-${bench.dbName}@example.com`,
+      password: 'bench password 1',
+      credits: 0,
+      apiKeyDays: 1,
+      now: new Date(),
+    });
     const o = org.organizationId;
 
     // ---- Seed (bulk SQL): 10 Spaces, Agents, Runs (5 usage records each) over the last 30 days.
     let t0 = performance.now();
-    await sql.query(`INSERT INTO "Space" ("organizationId", name, "isDefaultAccess", updated) SELECT $1, 'Bench space ' || g, false, now() FROM generate_series(1, 9) g`, [o]);
-    const spaceIds = (await sql.query(`SELECT id FROM "Space" WHERE "organizationId" = $1 ORDER BY id`, [o])).rows.map((r) => r.id as number);
+    await sql.query(
+      `INSERT INTO "Space" ("organizationId", name, "isDefaultAccess", updated) SELECT $1, 'Bench space ' || g, false, now() FROM generate_series(1, 9) g`,
+      [o],
+    );
+    const spaceIds = (await sql.query(`SELECT id FROM "Space" WHERE "organizationId" = $1 ORDER BY id`, [o])).rows.map(
+      (r) => r.id as number,
+    );
     await sql.query(
       `INSERT INTO "Agent" ("organizationId", "spaceId", "userId", name, updated)
        SELECT $1, ($2::int[])[1 + g % 10], $3, 'Agent ' || g || ' ' || (ARRAY['phones', 'books', 'shoes', 'news'])[1 + g % 4], now()
        FROM generate_series(1, $4) g`,
       [o, spaceIds, org.userId, agents],
     );
-    const firstAgent = (await sql.query(`SELECT min(id) AS id FROM "Agent" WHERE "organizationId" = $1`, [o])).rows[0].id as number;
+    const firstAgent = (await sql.query(`SELECT min(id) AS id FROM "Agent" WHERE "organizationId" = $1`, [o])).rows[0]
+      .id as number;
     await sql.query(
       `INSERT INTO "Run" ("organizationId", "agentId", "agentVersion", status, "startTime", "endTime", "settledAt", "inputCount", "recordsExported", updated)
        SELECT $1, $2 + (g % $3), 1, 10, t - interval '10 minutes', t, t, 1 + g % 5, g % 1000, t
@@ -82,15 +95,36 @@ export async function benchBilling() {
       );
     }
     await sql.query('ANALYZE');
-    const counts = (await sql.query(`SELECT (SELECT count(*) FROM "UsageRecord") AS usage, (SELECT count(*) FROM "UsageDaily") AS daily, (SELECT count(*) FROM "UsageWeekly") AS weekly, (SELECT count(*) FROM "UsageHourly") AS hourly, (SELECT count(*) FROM "Agent") AS agents`)).rows[0];
+    const counts = (
+      await sql.query(
+        `SELECT (SELECT count(*) FROM "UsageRecord") AS usage, (SELECT count(*) FROM "UsageDaily") AS daily, (SELECT count(*) FROM "UsageWeekly") AS weekly, (SELECT count(*) FROM "UsageHourly") AS hourly, (SELECT count(*) FROM "Agent") AS agents`,
+      )
+    ).rows[0];
     const seedSeconds = (performance.now() - t0) / 1000;
-    note(`seeded ${counts.agents} agents, ${counts.usage} usage records, ${counts.weekly} weekly, ${counts.daily} daily and ${counts.hourly} hourly rollup rows in ${seedSeconds.toFixed(1)} s`);
+    note(
+      `seeded ${counts.agents} agents, ${counts.usage} usage records, ${counts.weekly} weekly, ${counts.daily} daily and ${counts.hourly} hourly rollup rows in ${seedSeconds.toFixed(1)} s`,
+    );
 
     // A member who reads 3 of the 10 Spaces.
     const identity = createIdentityRepository(db);
-    const user = await identity.createUser({ organizationId: o, email: `member-${bench.dbName}@example.com`, name: 'Bench member', role: 'member', passwordHash: null });
-    await db.spaceMembership.createMany({ data: spaceIds.slice(1, 4).map((spaceId) => ({ spaceId, userId: user.id, role: 'reader' })) });
-    const memberKey = (await issueApiKey(identity, { organizationId: o, userId: user.id, description: 'bench', expiresAt: new Date(Date.now() + 86_400_000) })).key;
+    const user = await identity.createUser({
+      organizationId: o,
+      email: `member-${bench.dbName}@example.com`,
+      name: 'Bench member',
+      role: 'member',
+      passwordHash: null,
+    });
+    await db.spaceMembership.createMany({
+      data: spaceIds.slice(1, 4).map((spaceId) => ({ spaceId, userId: user.id, role: 'reader' })),
+    });
+    const memberKey = (
+      await issueApiKey(identity, {
+        organizationId: o,
+        userId: user.id,
+        description: 'bench',
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+    ).key;
 
     // ---- (1) The per-Agent report.
     const now = new Date();
@@ -103,15 +137,36 @@ export async function benchBilling() {
     try {
       const scenarios: Array<{ label: string; url?: string; member?: boolean; raw?: string }> = [
         { label: 'floor: GET /billing/credits', url: '/api/v1/billing/credits' },
-        { label: '30 days, sort name, page 1 x50', url: `/api/v1/billing/agents?${range}&pageIndex=1&recordsPerPage=50` },
-        { label: '30 days, sort cost desc, page 1 x50', url: `/api/v1/billing/agents?${range}&sortColumn=cost&sortOrder=1` },
-        { label: '30 days, page 100 x100, sort name desc', url: `/api/v1/billing/agents?${range}&pageIndex=100&recordsPerPage=100&sortOrder=1` },
-        { label: '30 days, x1000, sort cost', url: `/api/v1/billing/agents?${range}&recordsPerPage=1000&sortColumn=cost` },
+        {
+          label: '30 days, sort name, page 1 x50',
+          url: `/api/v1/billing/agents?${range}&pageIndex=1&recordsPerPage=50`,
+        },
+        {
+          label: '30 days, sort cost desc, page 1 x50',
+          url: `/api/v1/billing/agents?${range}&sortColumn=cost&sortOrder=1`,
+        },
+        {
+          label: '30 days, page 100 x100, sort name desc',
+          url: `/api/v1/billing/agents?${range}&pageIndex=100&recordsPerPage=100&sortOrder=1`,
+        },
+        {
+          label: '30 days, x1000, sort cost',
+          url: `/api/v1/billing/agents?${range}&recordsPerPage=1000&sortColumn=cost`,
+        },
         { label: '30 days to the ms (partial edge days)', url: `/api/v1/billing/agents?${partial}` },
-        { label: '30 days, usageTypes=Server Time,Export CPM', url: `/api/v1/billing/agents?${range}&usageTypes=${encodeURIComponent('Server Time,Export CPM')}` },
-        { label: '30 days, name contains "phones"', url: `/api/v1/billing/agents?${range}&name=phones&sortColumn=cost&sortOrder=1` },
+        {
+          label: '30 days, usageTypes=Server Time,Export CPM',
+          url: `/api/v1/billing/agents?${range}&usageTypes=${encodeURIComponent('Server Time,Export CPM')}`,
+        },
+        {
+          label: '30 days, name contains "phones"',
+          url: `/api/v1/billing/agents?${range}&name=phones&sortColumn=cost&sortOrder=1`,
+        },
         { label: '30 days, member (3 of 10 Spaces)', url: `/api/v1/billing/agents?${range}`, member: true },
-        { label: '7 days, sort cost desc', url: `/api/v1/billing/agents?startDate=${day(-6)}&endDate=${day(0)}&sortColumn=cost&sortOrder=1` },
+        {
+          label: '7 days, sort cost desc',
+          url: `/api/v1/billing/agents?startDate=${day(-6)}&endDate=${day(0)}&sortColumn=cost&sortOrder=1`,
+        },
         { label: 'one Agent: breakdown by day (30 days)', url: `/api/v1/billing/agents/${firstAgent + 7}?${range}` },
         { label: 'one Agent: runs page 1 (30 days)', url: `/api/v1/billing/agents/${firstAgent + 7}/runs?${range}` },
         {
@@ -140,27 +195,53 @@ export async function benchBilling() {
           times.push(performance.now() - t);
         }
         cases.push([s.label, fmt(percentile(times, 50)), fmt(percentile(times, 95)), n, matched]);
-        note(`${s.label.padEnd(52)} p50 ${fmt(percentile(times, 50)).padStart(7)} ms  p95 ${fmt(percentile(times, 95)).padStart(7)} ms`);
+        note(
+          `${s.label.padEnd(52)} p50 ${fmt(percentile(times, 50)).padStart(7)} ms  p95 ${fmt(percentile(times, 95)).padStart(7)} ms`,
+        );
       }
       // The report must stay exact: its totals against the usage records summed directly.
       for (const [label, qs, from, to] of [
         ['30 days', range, `${day(-29)}T00:00:00Z`, `${day(1)}T00:00:00Z`],
-        ['30 days to the ms', partial, new Date(now.getTime() - 30 * 86_400_000).toISOString(), new Date(now.getTime() + 1).toISOString()],
+        [
+          '30 days to the ms',
+          partial,
+          new Date(now.getTime() - 30 * 86_400_000).toISOString(),
+          new Date(now.getTime() + 1).toISOString(),
+        ],
       ]) {
-        const res = await app.inject({ method: 'GET', url: `/api/v1/billing/agents?${qs}&recordsPerPage=1`, headers: { authorization: `ApiKey ${org.apiKey}` } });
-        const want = (await sql.query(`SELECT SUM(cost)::float8 AS total FROM "UsageRecord" WHERE "organizationId" = $1 AND created >= $2 AND created < $3`, [o, from, to])).rows[0].total as number;
+        const res = await app.inject({
+          method: 'GET',
+          url: `/api/v1/billing/agents?${qs}&recordsPerPage=1`,
+          headers: { authorization: `ApiKey ${org.apiKey}` },
+        });
+        const want = (
+          await sql.query(
+            `SELECT SUM(cost)::float8 AS total FROM "UsageRecord" WHERE "organizationId" = $1 AND created >= $2 AND created < $3`,
+            [o, from, to],
+          )
+        ).rows[0].total as number;
         const got = (res.json() as { totalCost: number }).totalCost;
-        if (Math.abs(got - want) > 1e-6) throw new Error(`${label}: report totalCost ${got} differs from the usage records' ${want}`);
+        if (Math.abs(got - want) > 1e-6)
+          throw new Error(`${label}: report totalCost ${got} differs from the usage records' ${want}`);
         note(`${label}: report totalCost ${got} = sum of the usage records`);
       }
     } finally {
       await app.close();
     }
-    print(table(`Billing report over ${counts.agents} Agents, ${counts.usage} usage records (rollup rows: ${counts.weekly} weekly, ${counts.daily} daily, ${counts.hourly} hourly), app.inject, ms`, ['case', 'p50', 'p95', 'n', 'matching'], cases));
+    print(
+      table(
+        `Billing report over ${counts.agents} Agents, ${counts.usage} usage records (rollup rows: ${counts.weekly} weekly, ${counts.daily} daily, ${counts.hourly} hourly), app.inject, ms`,
+        ['case', 'p50', 'p95', 'n', 'matching'],
+        cases,
+      ),
+    );
 
     // ---- (2) Debit throughput on one organization.
     t0 = performance.now();
-    await sql.query(`INSERT INTO "CreditGrant" ("organizationId", amount, remaining, "expiresAt", message) SELECT $1, 1000000, 1000000, now() + g * interval '1 day', 'bench' FROM generate_series(1, 5) g`, [o]);
+    await sql.query(
+      `INSERT INTO "CreditGrant" ("organizationId", amount, remaining, "expiresAt", message) SELECT $1, 1000000, 1000000, now() + g * interval '1 day', 'bench' FROM generate_series(1, 5) g`,
+      [o],
+    );
     const throughput: Array<Array<string | number>> = [];
     const settleAll = async (label: string, agentsUsed: number, settle: (id: number) => Promise<boolean>) => {
       const ids = (
@@ -189,9 +270,22 @@ export async function benchBilling() {
     await settleAll('floor: claim only (no steps)', 100, floor.settle);
     await settleAll('metering + debit, Runs of 100 Agents', 100, billing.settle);
     await settleAll('metering + debit, Runs of one Agent', 1, billing.settle);
-    const check = (await sql.query(`SELECT count(*) FILTER (WHERE "transactionType" = 'Usage') AS usage, count(*) FILTER (WHERE "transactionType" = 'Uncovered') AS uncovered FROM "CreditTransaction" WHERE "organizationId" = $1`, [o])).rows[0];
-    note(`ledger: ${check.usage} Usage, ${check.uncovered} Uncovered transactions; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    print(table('Debit throughput on one organization (terminal Runs settled per second)', ['case', 'Runs', 'in flight', 'seconds', 'Runs/s'], throughput));
+    const check = (
+      await sql.query(
+        `SELECT count(*) FILTER (WHERE "transactionType" = 'Usage') AS usage, count(*) FILTER (WHERE "transactionType" = 'Uncovered') AS uncovered FROM "CreditTransaction" WHERE "organizationId" = $1`,
+        [o],
+      )
+    ).rows[0];
+    note(
+      `ledger: ${check.usage} Usage, ${check.uncovered} Uncovered transactions; ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    print(
+      table(
+        'Debit throughput on one organization (terminal Runs settled per second)',
+        ['case', 'Runs', 'in flight', 'seconds', 'Runs/s'],
+        throughput,
+      ),
+    );
     return { cases, throughput };
   } finally {
     await sql.end();

@@ -15,7 +15,17 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
-import { createBenchEnvironment, fmt, machineSummary, median, note, onCleanup, print, startWorkerProcess, table } from './helpers.js';
+import {
+  createBenchEnvironment,
+  fmt,
+  machineSummary,
+  median,
+  note,
+  onCleanup,
+  print,
+  startWorkerProcess,
+  table,
+} from './helpers.js';
 import { scorePage, type RealPage } from './builder-real/score.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'builder-real');
@@ -37,10 +47,11 @@ async function servePages(pages: RealPage[]): Promise<{ url: string; close(): Pr
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -53,7 +64,10 @@ function api(base: string, apiKey: string): Api {
     async call(method, url, body) {
       const res = await fetch(`${base}${url}`, {
         method,
-        headers: { authorization: `ApiKey ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `ApiKey ${apiKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await res.text();
@@ -63,7 +77,10 @@ function api(base: string, apiKey: string): Api {
 }
 
 /** Long-polls the session's events until it is ready or failed. */
-async function untilSettled(client: Api, sessionId: string): Promise<{ status: string; events: Array<{ index: number; type: string; message: string }> }> {
+async function untilSettled(
+  client: Api,
+  sessionId: string,
+): Promise<{ status: string; events: Array<{ index: number; type: string; message: string }> }> {
   const events: Array<{ index: number; type: string; message: string }> = [];
   const deadline = Date.now() + 600_000;
   for (;;) {
@@ -71,10 +88,14 @@ async function untilSettled(client: Api, sessionId: string): Promise<{ status: s
     const res = await client.call('GET', `/api/v1/agent-builder/${sessionId}/events?lastEventIndex=${last}`);
     if (res.status !== 200) throw new Error(`events: HTTP ${res.status} ${JSON.stringify(res.json)}`);
     events.push(...res.json.events);
-    if (['ready', 'error', 'cancelled'].includes(res.json.status) && events.some((e) => ['ready', 'error'].includes(e.type))) {
+    if (
+      ['ready', 'error', 'cancelled'].includes(res.json.status) &&
+      events.some((e) => ['ready', 'error'].includes(e.type))
+    ) {
       return { status: res.json.status, events };
     }
-    if (Date.now() > deadline) throw new Error(`session ${sessionId} did not settle: ${events.map((e) => e.type).join(',')}`);
+    if (Date.now() > deadline)
+      throw new Error(`session ${sessionId} did not settle: ${events.map((e) => e.type).join(',')}`);
   }
 }
 
@@ -93,7 +114,12 @@ export async function benchBuilderReal(): Promise<void> {
   const db = createPrisma(bench.config.databaseUrl, { max: 2 });
   onCleanup('bench db client', () => db.$disconnect());
   const org = await bootstrapOrganization(db, {
-    org: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'correct horse battery', credits: 1_000_000, apiKeyDays: 1, now: new Date(),
+    org: 'Bench',
+    email: `bench-${Date.now()}@example.com`,
+    password: 'correct horse battery',
+    credits: 1_000_000,
+    apiKeyDays: 1,
+    now: new Date(),
   });
   const client = api(base, org.apiKey);
 
@@ -104,7 +130,11 @@ export async function benchBuilderReal(): Promise<void> {
   for (const page of pages) {
     note(`builder-real: ${page.id}`);
     const t0 = performance.now();
-    const start = await client.call('POST', '/api/v1/agent-builder/start', { prompt: page.prompt, url: `${site.url}/${page.id}/`, spaceId: org.spaceId });
+    const start = await client.call('POST', '/api/v1/agent-builder/start', {
+      prompt: page.prompt,
+      url: `${site.url}/${page.id}/`,
+      spaceId: org.spaceId,
+    });
     if (start.status !== 201) throw new Error(`start: HTTP ${start.status} ${JSON.stringify(start.json)}`);
     const sessionId = start.json.sessionId as string;
     const settled = await untilSettled(client, sessionId);
@@ -114,16 +144,26 @@ export async function benchBuilderReal(): Promise<void> {
     let draftFields: string[] = [];
     if (settled.status === 'ready') {
       const session = (await client.call('GET', `/api/v1/agent-builder/${sessionId}`)).json;
-      draftFields = [...(session.draft?.list?.fields ?? []), ...(session.draft?.follow?.fields ?? [])].map((f: { name: string }) => f.name);
-      const finish = await client.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, { name: `Real ${page.id}` });
+      draftFields = [...(session.draft?.list?.fields ?? []), ...(session.draft?.follow?.fields ?? [])].map(
+        (f: { name: string }) => f.name,
+      );
+      const finish = await client.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, {
+        name: `Real ${page.id}`,
+      });
       if (finish.status !== 201) throw new Error(`finish: HTTP ${finish.status} ${JSON.stringify(finish.json)}`);
-      const run = await client.call('POST', `/api/v1/agent/${finish.json.id}/start`, { isRunSynchronously: true, timeout: 120 });
+      const run = await client.call('POST', `/api/v1/agent/${finish.json.id}/start`, {
+        isRunSynchronously: true,
+        timeout: 120,
+      });
       if (run.status === 200 && Array.isArray(run.json)) records = run.json;
       else note(`builder-real: ${page.id}: run answered HTTP ${run.status}`);
     } else note(`builder-real: ${page.id}: ${settled.events.at(-1)?.message ?? settled.status}`);
     const score = scorePage(page, records, site.url);
     const asked = Object.keys(page.expected[0] ?? {});
-    const missingReported = asked.filter((f) => !draftFields.includes(f) && settled.events.some((e) => e.message.toLowerCase().includes(f.replace(/_/g, ' '))));
+    const missingReported = asked.filter(
+      (f) =>
+        !draftFields.includes(f) && settled.events.some((e) => e.message.toLowerCase().includes(f.replace(/_/g, ' '))),
+    );
     accuracies.push(score.fieldAccuracy);
     recalls.push(score.recordRecall);
     rows.push([
@@ -140,11 +180,22 @@ export async function benchBuilderReal(): Promise<void> {
   const mean = accuracies.reduce((a, b) => a + b, 0) / Math.max(1, accuracies.length);
   const good = accuracies.filter((a) => a >= 0.9).length;
   const listRecalls = recalls.filter((_, i) => pages[i].count > 1);
-  print(table(
-    `Agent Builder on ${pages.length} real pages: mean field accuracy ${fmt(mean, 2)}, ${good}/${pages.length} pages at 0.9 or better, ` +
-      `record recall >= 0.95 on ${listRecalls.filter((r) => r >= 0.95).length}/${listRecalls.length} list pages; ` +
-      `ready p50 ${fmt(median(readyTimes) / 1000, 2)} s, max ${fmt(Math.max(...readyTimes) / 1000, 2)} s (${machineSummary()})`,
-    ['page', 'kind', 'KB', 'ready s', 'asked fields in draft', 'expected/extracted records', 'field accuracy', 'record recall'],
-    rows,
-  ));
+  print(
+    table(
+      `Agent Builder on ${pages.length} real pages: mean field accuracy ${fmt(mean, 2)}, ${good}/${pages.length} pages at 0.9 or better, ` +
+        `record recall >= 0.95 on ${listRecalls.filter((r) => r >= 0.95).length}/${listRecalls.length} list pages; ` +
+        `ready p50 ${fmt(median(readyTimes) / 1000, 2)} s, max ${fmt(Math.max(...readyTimes) / 1000, 2)} s (${machineSummary()})`,
+      [
+        'page',
+        'kind',
+        'KB',
+        'ready s',
+        'asked fields in draft',
+        'expected/extracted records',
+        'field accuracy',
+        'record recall',
+      ],
+      rows,
+    ),
+  );
 }

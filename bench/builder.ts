@@ -16,14 +16,21 @@ import { fmt, median, onCleanup, print, table } from './helpers.js';
 const REPS = Number(process.env.BENCH_BUILDER_REPS ?? 15);
 
 function bigPage(): BuilderFixture {
-  const cards = Array.from({ length: 400 }, (_, i) => `<div class="card"><h3 class="name"><a href="/big/${i}">Item ${i}</a></h3><span class="price">$${(i * 1.5 + 3).toFixed(2)}</span><p class="blurb">Item ${i} is described here in a sentence of ordinary length for a listing.</p></div>`).join('\n');
+  const cards = Array.from(
+    { length: 400 },
+    (_, i) =>
+      `<div class="card"><h3 class="name"><a href="/big/${i}">Item ${i}</a></h3><span class="price">$${(i * 1.5 + 3).toFixed(2)}</span><p class="blurb">Item ${i} is described here in a sentence of ordinary length for a listing.</p></div>`,
+  ).join('\n');
   return {
     name: 'big-400-cards',
     about: 'generated: 400 cards, ~70 KB',
     prompt: 'name and price of each item',
     start: '/big',
     pages: { '/big': `<html><body><main><div class="cards">${cards}</div></main></body></html>` },
-    expected: Array.from({ length: 400 }, (_, i) => ({ name: `Item ${i}`, price: Math.round((i * 1.5 + 3) * 100) / 100 })),
+    expected: Array.from({ length: 400 }, (_, i) => ({
+      name: `Item ${i}`,
+      price: Math.round((i * 1.5 + 3) * 100) / 100,
+    })),
   };
 }
 
@@ -55,7 +62,11 @@ export async function benchBuilder(): Promise<void> {
       for (const [name, value] of Object.entries(record)) {
         count++;
         const g = got[i]?.[name];
-        if (g === value || (typeof g === 'string' && typeof value === 'string' && g.replace(/\s+/g, ' ').trim() === value)) ok++;
+        if (
+          g === value ||
+          (typeof g === 'string' && typeof value === 'string' && g.replace(/\s+/g, ' ').trim() === value)
+        )
+          ok++;
       }
     });
     matched += ok;
@@ -68,7 +79,11 @@ export async function benchBuilder(): Promise<void> {
       const $ = load(html);
       parse.push(performance.now() - t);
       t = performance.now();
-      await proposeDraft({ page: { $, url: `${site.url}${fixture.start}` }, prompt: fixture.prompt, fetchPage: async () => null });
+      await proposeDraft({
+        page: { $, url: `${site.url}${fixture.start}` },
+        prompt: fixture.prompt,
+        fetchPage: async () => null,
+      });
       infer.push(performance.now() - t);
     }
     await reader.close();
@@ -83,5 +98,11 @@ export async function benchBuilder(): Promise<void> {
     ]);
   }
   BUILDER_FIXTURES.pop();
-  print(table(`Agent Builder drafts (median of ${REPS} for times; overall ${matched}/${total} = ${fmt((100 * matched) / total, 1)}%)`, ['page', 'KB', 'expected/extracted records', 'field values', 'share', 'parse ms (floor)', 'propose ms'], rows));
+  print(
+    table(
+      `Agent Builder drafts (median of ${REPS} for times; overall ${matched}/${total} = ${fmt((100 * matched) / total, 1)}%)`,
+      ['page', 'KB', 'expected/extracted records', 'field values', 'share', 'parse ms (floor)', 'propose ms'],
+      rows,
+    ),
+  );
 }

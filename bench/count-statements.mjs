@@ -38,7 +38,11 @@ if (profDir && /(worker|run-child)\.(ts|js)$/.test(entry)) {
   process.on('exit', () => {
     // The in-process session answers synchronously, so this works inside 'exit'.
     session.post('Profiler.stop', (err, res) => {
-      if (!err) fs.writeFileSync(path.join(profDir, `${path.basename(entry).replace(/\..*$/, '')}.${process.pid}.cpuprofile`), JSON.stringify(res.profile));
+      if (!err)
+        fs.writeFileSync(
+          path.join(profDir, `${path.basename(entry).replace(/\..*$/, '')}.${process.pid}.cpuprofile`),
+          JSON.stringify(res.profile),
+        );
     });
   });
   if (/run-child\.(ts|js)$/.test(entry)) process.on('SIGTERM', () => process.exit(0));

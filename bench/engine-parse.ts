@@ -30,8 +30,16 @@ function shapes(): Shape[] {
   const maxDepth = Number(process.env.BENCH_ENGINE_PARSE_MAX_DEPTH ?? 20_000);
   const depths = [2_500, 5_000, 10_000, 20_000, 40_000, 80_000, 200_000].filter((d) => d <= maxDepth);
   return [
-    ...depths.map((d) => ({ label: `${d.toLocaleString('en-US')} levels of nesting`, elements: d, html: () => deepPage(d) })),
-    ...[10_000, 100_000, 1_000_000].map((n) => ({ label: `${n.toLocaleString('en-US')} flat elements`, elements: n, html: () => flatPage(n) })),
+    ...depths.map((d) => ({
+      label: `${d.toLocaleString('en-US')} levels of nesting`,
+      elements: d,
+      html: () => deepPage(d),
+    })),
+    ...[10_000, 100_000, 1_000_000].map((n) => ({
+      label: `${n.toLocaleString('en-US')} flat elements`,
+      elements: n,
+      html: () => flatPage(n),
+    })),
   ];
 }
 
@@ -79,7 +87,10 @@ export async function benchParseCost(): Promise<{ rows: ParseCostRow[]; text: st
       site.set(html);
       started = performance.now();
       const result = await runExtraction({
-        definition: { startUrl: site.url, list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] } },
+        definition: {
+          startUrl: site.url,
+          list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] },
+        },
         inputRows: [],
         allowPrivateTargets: true,
         pageCpuSeconds: PAGE_BUDGET_SECONDS,
@@ -93,10 +104,28 @@ export async function benchParseCost(): Promise<{ rows: ParseCostRow[]; text: st
   }
   const text = table(
     `Engine: parse cost by page shape (parseHtml on this thread), and a one-page Run of it under a ${PAGE_BUDGET_SECONDS} s page CPU budget`,
-    ['page', 'bytes', 'parse ms', 'parse us / element', 'htmlparser2 ms', 'htmlparser2 us / element', 'Run ms', 'Run outcome'],
+    [
+      'page',
+      'bytes',
+      'parse ms',
+      'parse us / element',
+      'htmlparser2 ms',
+      'htmlparser2 us / element',
+      'Run ms',
+      'Run outcome',
+    ],
     rows.map((r, i) => {
       const perElement = (ms: number) => fmt((ms * 1000) / shapes()[i].elements, 2);
-      return [r.shape, r.bytes, fmt(r.parseMs, 0), perElement(r.parseMs), fmt(r.lenientMs, 0), perElement(r.lenientMs), fmt(r.runMs, 0), r.outcome];
+      return [
+        r.shape,
+        r.bytes,
+        fmt(r.parseMs, 0),
+        perElement(r.parseMs),
+        fmt(r.lenientMs, 0),
+        perElement(r.lenientMs),
+        fmt(r.runMs, 0),
+        r.outcome,
+      ];
     }),
   );
   return { rows, text };

@@ -61,7 +61,9 @@ function words(seed: number, count: number): string {
 }
 
 function shell(title: string, body: string): string {
-  const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/category/${i + 1}">Category ${i + 1}</a></li>`).join('');
+  const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/category/${i + 1}">Category ${i + 1}</a></li>`).join(
+    '',
+  );
   const footer = Array.from({ length: 30 }, (_, i) => `<a href="/info/${i + 1}">${words(i + 900, 2)}</a>`).join(' | ');
   return (
     `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -87,8 +89,14 @@ function listPage(page: number, listPages = CATALOG_LIST_PAGES, perPage = CATALO
 }
 
 function itemPage(n: number): string {
-  const specs = Array.from({ length: 60 }, (_, i) => `<tr class="spec-${i}"><th>${words(i + 300, 2)}</th><td>${words(n * 13 + i, 4)}</td></tr>`).join('');
-  const related = Array.from({ length: 20 }, (_, i) => `<li><a href="/item/${((n + i * 7) % 200) + 1}">${words(n + i, 3)}</a></li>`).join('');
+  const specs = Array.from(
+    { length: 60 },
+    (_, i) => `<tr class="spec-${i}"><th>${words(i + 300, 2)}</th><td>${words(n * 13 + i, 4)}</td></tr>`,
+  ).join('');
+  const related = Array.from(
+    { length: 20 },
+    (_, i) => `<li><a href="/item/${((n + i * 7) % 200) + 1}">${words(n + i, 3)}</a></li>`,
+  ).join('');
   const paragraphs = Array.from({ length: 8 }, (_, i) => `<p>${words(n * 31 + i, 70)}</p>`).join('');
   return shell(
     `Item ${n}`,
@@ -227,7 +235,8 @@ function bareFields($: CheerioAPI, scope: Cheerio<AnyNode>, fields: AgentField[]
   for (const f of fields) {
     const target = f.selector ? scope.find(f.selector).first() : scope.first();
     let value: string | null = null;
-    if (target.length > 0) value = !f.attribute || f.attribute === 'text' ? target.text() : (target.attr(f.attribute) ?? null);
+    if (target.length > 0)
+      value = !f.attribute || f.attribute === 'text' ? target.text() : (target.attr(f.attribute) ?? null);
     if (value !== null && f.transform === 'trim') value = value.trim();
     if (value !== null && f.transform === 'absoluteUrl') value = absolute(value, base);
     if (value !== null && f.transform === 'number') {
@@ -261,7 +270,11 @@ export async function bareCrawl(def: AgentDefinition, concurrency: number): Prom
           const scope = $(el);
           const record: Rec = {};
           bareFields($, scope, def.list.fields, listUrl, record);
-          const link = def.follow ? (scope.is(def.follow.selector) ? scope : scope.find(def.follow.selector).first()) : null;
+          const link = def.follow
+            ? scope.is(def.follow.selector)
+              ? scope
+              : scope.find(def.follow.selector).first()
+            : null;
           return { record, follow: link ? absolute(link.attr('href'), listUrl) : null };
         });
       await Promise.all(
@@ -294,7 +307,8 @@ async function engineCrawl(def: AgentDefinition, concurrency: number): Promise<{
     log: () => void messages++,
     onProgress: () => void progress++,
   });
-  if (result.fatalError || result.stats.errorCount > 0) throw new Error(`engine: ${result.fatalError ?? `${result.stats.errorCount} errors`}`);
+  if (result.fatalError || result.stats.errorCount > 0)
+    throw new Error(`engine: ${result.fatalError ?? `${result.stats.errorCount} errors`}`);
   return { pages: result.stats.pageCount, records: result.sets.flatMap((s) => s.records) };
 }
 
@@ -318,7 +332,9 @@ async function fetchOnly(urls: string[], concurrency: number): Promise<{ pages: 
 }
 
 /** Parsing and extraction alone (no HTTP): the same pages, already in memory, one after another. */
-async function parseOnly(pages: Array<{ url: string; html: string; fields: AgentField[]; list?: string }>): Promise<{ pages: number; records: Rec[] }> {
+async function parseOnly(
+  pages: Array<{ url: string; html: string; fields: AgentField[]; list?: string }>,
+): Promise<{ pages: number; records: Rec[] }> {
   const records: Rec[] = [];
   for (const p of pages) {
     const $ = load(p.html);
@@ -366,13 +382,30 @@ function vmHwmMb(pid: number): number {
  * One Run in the real run process (src/jobs/run-child.ts under tsx, or BENCH_DIST's compiled
  * jobs/run-child.js), forked and driven as the worker's pool does it.
  */
-async function runProcessCase(def: AgentDefinition, concurrency: number, warmUp: AgentDefinition): Promise<ProcessCase> {
-  const dist = (process.env.BENCH_DIST ?? '').split(',').map((d) => d.trim()).filter(Boolean).at(-1);
-  const childPath = dist ? path.resolve(dist, 'jobs/run-child.js') : fileURLToPath(new URL('../src/jobs/run-child.ts', import.meta.url));
+async function runProcessCase(
+  def: AgentDefinition,
+  concurrency: number,
+  warmUp: AgentDefinition,
+): Promise<ProcessCase> {
+  const dist = (process.env.BENCH_DIST ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .at(-1);
+  const childPath = dist
+    ? path.resolve(dist, 'jobs/run-child.js')
+    : fileURLToPath(new URL('../src/jobs/run-child.ts', import.meta.url));
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-bench-engine-'));
   onCleanup('engine storage', () => fs.rmSync(storageDir, { recursive: true, force: true }));
-  const execArgv = [...(childPath.endsWith('.ts') ? ['--import', 'tsx'] : []), `--max-old-space-size=${RUN_PROCESS_HEAP_MB}`];
-  const child = fork(childPath, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const execArgv = [
+    ...(childPath.endsWith('.ts') ? ['--import', 'tsx'] : []),
+    `--max-old-space-size=${RUN_PROCESS_HEAP_MB}`,
+  ];
+  const child = fork(childPath, [], {
+    execArgv,
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const kill = onCleanup(`run process ${child.pid}`, () => void child.kill('SIGKILL'));
   const payload = (runId: number, definition: AgentDefinition): ChildStartPayload => ({
     runId,
@@ -412,7 +445,14 @@ async function runProcessCase(def: AgentDefinition, concurrency: number, warmUp:
     const t0 = performance.now();
     const result = await runOnce(payload(3, def));
     const seconds = (performance.now() - t0) / 1000;
-    return { name: `run process (${dist ? `node ${dist}/jobs/run-child.js` : 'tsx src/jobs/run-child.ts'})`, pages: result.stats.pageCount, seconds, cpuMs: processCpuMs(child.pid!).own - cpu0, idlePeakMb, peakMb: vmHwmMb(child.pid!) };
+    return {
+      name: `run process (${dist ? `node ${dist}/jobs/run-child.js` : 'tsx src/jobs/run-child.ts'})`,
+      pages: result.stats.pageCount,
+      seconds,
+      cpuMs: processCpuMs(child.pid!).own - cpu0,
+      idlePeakMb,
+      peakMb: vmHwmMb(child.pid!),
+    };
   } finally {
     child.removeAllListeners('exit');
     await kill();
@@ -422,9 +462,20 @@ async function runProcessCase(def: AgentDefinition, concurrency: number, warmUp:
 /** The bare undici + cheerio loop once, in its own process (this file with --bare-once). */
 async function bareProcessCase(def: AgentDefinition, concurrency: number): Promise<ProcessCase> {
   const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ['--import', 'tsx', `--max-old-space-size=${RUN_PROCESS_HEAP_MB}`, self, '--bare-once', JSON.stringify({ def, concurrency })], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      `--max-old-space-size=${RUN_PROCESS_HEAP_MB}`,
+      self,
+      '--bare-once',
+      JSON.stringify({ def, concurrency }),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const kill = onCleanup(`bare process ${child.pid}`, () => void child.kill('SIGKILL'));
   try {
     const line = await new Promise<string>((resolve, reject) => {
@@ -448,7 +499,9 @@ async function bareOnce(arg: string): Promise<void> {
   const { pages } = await bareCrawl(def, concurrency);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(`${JSON.stringify({ pages, seconds, cpuMs: (cpu.user + cpu.system) / 1000, idlePeakMb, peakMb: vmHwmMb(process.pid) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ pages, seconds, cpuMs: (cpu.user + cpu.system) / 1000, idlePeakMb, peakMb: vmHwmMb(process.pid) })}\n`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -477,7 +530,12 @@ export interface EngineCaseResult {
  * over time, CPU over pages): a Run's cost is bimodal (with or without a garbage collection in it),
  * and a median lands in one mode or the other by chance.
  */
-async function measure(impls: Impl[], budgetMs: number, maxReps: number, minReps = 5): Promise<Array<Omit<EngineCaseResult, 'site' | 'concurrency'>>> {
+async function measure(
+  impls: Impl[],
+  budgetMs: number,
+  maxReps: number,
+  minReps = 5,
+): Promise<Array<Omit<EngineCaseResult, 'site' | 'concurrency'>>> {
   // Warm-up (JIT, sockets): each implementation for a while, as a run process that has done a few Runs.
   for (const impl of impls) {
     const until = performance.now() + Math.min(1000, budgetMs / 3);
@@ -485,7 +543,11 @@ async function measure(impls: Impl[], budgetMs: number, maxReps: number, minReps
   }
   const acc = impls.map(() => ({ reps: 0, pages: 0, ms: 0, cpuUs: 0 }));
   const started = performance.now();
-  for (let round = 0; round < maxReps && (round < minReps || performance.now() - started < budgetMs * impls.length); round++) {
+  for (
+    let round = 0;
+    round < maxReps && (round < minReps || performance.now() - started < budgetMs * impls.length);
+    round++
+  ) {
     for (let i = 0; i < impls.length; i++) {
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
@@ -514,14 +576,22 @@ async function measure(impls: Impl[], budgetMs: number, maxReps: number, minReps
  * and at concurrency 1 that noise is as large as the difference being measured. BENCH_ENGINE_PIN=0
  * turns it off.
  */
-const PINNED = os.cpus().length >= 2 && process.env.BENCH_ENGINE_PIN !== '0' && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+const PINNED =
+  os.cpus().length >= 2 &&
+  process.env.BENCH_ENGINE_PIN !== '0' &&
+  spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
 
 function pinSelf(): void {
   if (PINNED) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 }
 
 /** Starts the two sites in a separate process (this file with --serve) and returns their URLs. */
-async function startSitesProcess(): Promise<{ fixture: string; catalog: string; large: string; pageBytes: { list: number; item: number } }> {
+async function startSitesProcess(): Promise<{
+  fixture: string;
+  catalog: string;
+  large: string;
+  pageBytes: { list: number; item: number };
+}> {
   const self = fileURLToPath(import.meta.url);
   const command = [process.execPath, '--import', 'tsx', self, '--serve'];
   const child = PINNED
@@ -549,7 +619,9 @@ async function serve(): Promise<void> {
   const fixture = await startFixtureSite();
   const catalog = await startCatalogSite();
   const large = await startCatalogSite(LARGE_LIST_PAGES, LARGE_PER_PAGE);
-  process.stdout.write(`${JSON.stringify({ fixture: fixture.url, catalog: catalog.url, large: large.url, pageBytes: catalog.pageBytes })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ fixture: fixture.url, catalog: catalog.url, large: large.url, pageBytes: catalog.pageBytes })}\n`,
+  );
   const stop = async () => {
     await Promise.all([fixture.close(), catalog.close(), large.close()]);
     process.exit(0);
@@ -568,7 +640,9 @@ export interface EngineBenchResult {
   parseCost: ParseCostRow[];
 }
 
-export async function benchEngine(opts: { concurrencies?: number[]; budgetSeconds?: number } = {}): Promise<EngineBenchResult> {
+export async function benchEngine(
+  opts: { concurrencies?: number[]; budgetSeconds?: number } = {},
+): Promise<EngineBenchResult> {
   const concurrencies = opts.concurrencies ?? [1, 4];
   const budgetMs = (opts.budgetSeconds ?? Number(process.env.BENCH_ENGINE_SECONDS ?? 3)) * 1000;
   if (!(budgetMs > 0 && budgetMs <= 60_000)) throw new Error('BENCH_ENGINE_SECONDS must be between 0 and 60');
@@ -583,11 +657,25 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
     pinSelf();
     pageBytes = sites.pageBytes;
     const kb = Math.round(pageBytes.item / 1024);
-    const defs: Array<{ site: string; def: AgentDefinition; maxReps: number; minReps?: number; concurrencies?: number[]; parse?: boolean }> = [
+    const defs: Array<{
+      site: string;
+      def: AgentDefinition;
+      maxReps: number;
+      minReps?: number;
+      concurrencies?: number[];
+      parse?: boolean;
+    }> = [
       { site: 'fixture (33 tiny pages/run)', def: fixtureDefinition(sites.fixture), maxReps: 200 },
       { site: `catalog (210 pages/run, ~${kb} KB)`, def: catalogDefinition(sites.catalog), maxReps: 40 },
       // Same pages as the catalog (parse + extract only is measured there).
-      { site: `catalog (${LARGE_PAGES.toLocaleString('en-US')} pages/run, ~${kb} KB)`, def: catalogDefinition(sites.large), maxReps: 10, minReps: 3, concurrencies: [LARGE_CONCURRENCY], parse: false },
+      {
+        site: `catalog (${LARGE_PAGES.toLocaleString('en-US')} pages/run, ~${kb} KB)`,
+        def: catalogDefinition(sites.large),
+        maxReps: 10,
+        minReps: 3,
+        concurrencies: [LARGE_CONCURRENCY],
+        parse: false,
+      },
     ];
     for (const { site, def, maxReps, minReps, concurrencies: caseConcurrencies, parse } of defs) {
       // Same work, checked once: the engine's records must equal the bare loop's.
@@ -599,7 +687,7 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
       // Inputs of the breakdown rows: every URL of a Run, and every page body.
       const urls: string[] = [];
       const bodies: Array<{ url: string; html: string; fields: AgentField[]; list?: string }> = [];
-      for (let url: string | null = def.startUrl; url !== null; ) {
+      for (let url: string | null = def.startUrl; url !== null;) {
         const listUrl: string = url;
         const html = await (await request(listUrl)).body.text();
         urls.push(listUrl);
@@ -612,7 +700,8 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
         }
         url = absolute($(def.next!.selector).first().attr('href'), listUrl);
       }
-      if (site.startsWith('fixture')) fixtureBytes = Math.round(bodies.reduce((n, b) => n + Buffer.byteLength(b.html), 0) / bodies.length);
+      if (site.startsWith('fixture'))
+        fixtureBytes = Math.round(bodies.reduce((n, b) => n + Buffer.byteLength(b.html), 0) / bodies.length);
 
       const cs = caseConcurrencies ?? concurrencies;
       for (const c of cs) {
@@ -623,12 +712,15 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
           { name: 'HTTP only (no parsing)', run: () => fetchOnly(urls, c) },
         ];
         // Parsing does not depend on the concurrency: measured once, in the first rotation.
-        if (c === cs[0] && parse !== false) impls.push({ name: 'parse + extract only (no HTTP)', run: () => parseOnly(bodies) });
+        if (c === cs[0] && parse !== false)
+          impls.push({ name: 'parse + extract only (no HTTP)', run: () => parseOnly(bodies) });
         const results = await measure(impls, budgetMs, maxReps, minReps);
         for (const r of results) cases.push({ site, concurrency: c, ...r });
       }
     }
-    note(`engine: one Run of ${LARGE_PAGES} pages at concurrency ${LARGE_CONCURRENCY} in the run process and a bare loop in its own process...`);
+    note(
+      `engine: one Run of ${LARGE_PAGES} pages at concurrency ${LARGE_CONCURRENCY} in the run process and a bare loop in its own process...`,
+    );
     const large = catalogDefinition(sites.large);
     processes.push(await runProcessCase(large, LARGE_CONCURRENCY, fixtureDefinition(sites.fixture)));
     processes.push(await bareProcessCase(large, LARGE_CONCURRENCY));
@@ -640,33 +732,75 @@ export async function benchEngine(opts: { concurrencies?: number[]; budgetSecond
   const rows: Array<Array<string | number>> = [];
   for (const site of [...new Set(cases.map((c) => c.site))]) {
     const ofSite = cases.filter((x) => x.site === site);
-    for (const c of [...ofSite.filter((x) => !x.impl.startsWith('parse')), ...ofSite.filter((x) => x.impl.startsWith('parse'))]) {
+    for (const c of [
+      ...ofSite.filter((x) => !x.impl.startsWith('parse')),
+      ...ofSite.filter((x) => x.impl.startsWith('parse')),
+    ]) {
       const floor = cases.find((x) => x.site === site && x.concurrency === c.concurrency && x.impl.startsWith('bare'));
       const ratio = c.impl.startsWith('engine') && floor ? `${fmt(c.pagesPerSecond / floor.pagesPerSecond, 2)}x` : '';
       // CPU per page is steadier than pages/s on a shared machine.
       const cpuRatio = c.impl.startsWith('engine') && floor ? `${fmt(c.cpuUsPerPage / floor.cpuUsPerPage, 2)}x` : '';
-      rows.push([site, c.impl.startsWith('parse') ? '-' : c.concurrency, c.impl, c.reps, fmt(c.pagesPerSecond, 0), ratio, fmt(c.cpuUsPerPage, 0), cpuRatio]);
+      rows.push([
+        site,
+        c.impl.startsWith('parse') ? '-' : c.concurrency,
+        c.impl,
+        c.reps,
+        fmt(c.pagesPerSecond, 0),
+        ratio,
+        fmt(c.cpuUsPerPage, 0),
+        cpuRatio,
+      ]);
     }
   }
-  print(table('Engine: pages per second, runExtraction vs a bare undici + cheerio loop', ['site', 'concurrency', 'implementation', 'runs', 'pages/s', 'engine / bare', 'client CPU us/page', 'engine CPU / bare CPU'], rows));
+  print(
+    table(
+      'Engine: pages per second, runExtraction vs a bare undici + cheerio loop',
+      [
+        'site',
+        'concurrency',
+        'implementation',
+        'runs',
+        'pages/s',
+        'engine / bare',
+        'client CPU us/page',
+        'engine CPU / bare CPU',
+      ],
+      rows,
+    ),
+  );
   print(
     `Average page size: fixture ${fixtureBytes} B; catalog list ${pageBytes.list} B, detail ${pageBytes.item} B. Sites served by a separate process on 127.0.0.1` +
-      (PINNED ? ', pinned to CPU 1; the measuring process (and the processes it forks) pinned to CPU 0.' : '; no CPU pinning.'),
+      (PINNED
+        ? ', pinned to CPU 1; the measuring process (and the processes it forks) pinned to CPU 0.'
+        : '; no CPU pinning.'),
   );
   print(
     table(
       `Engine: one Run of ${LARGE_PAGES.toLocaleString('en-US')} pages (catalog), concurrency ${LARGE_CONCURRENCY}, each in its own process (--max-old-space-size=${RUN_PROCESS_HEAP_MB}, as the worker forks run processes)`,
       ['process', 'pages', 'seconds', 'pages/s', 'CPU ms/page', 'peak RSS before the Run MB', 'peak RSS (VmHWM) MB'],
-      processes.map((p) => [p.name, p.pages, fmt(p.seconds, 2), fmt(p.pages / p.seconds, 0), fmt(p.cpuMs / p.pages, 2), fmt(p.idlePeakMb, 0), fmt(p.peakMb, 0)]),
+      processes.map((p) => [
+        p.name,
+        p.pages,
+        fmt(p.seconds, 2),
+        fmt(p.pages / p.seconds, 0),
+        fmt(p.cpuMs / p.pages, 2),
+        fmt(p.idlePeakMb, 0),
+        fmt(p.peakMb, 0),
+      ]),
     ),
   );
   print(
     'The run process gets the Runs as the worker sends them (records spooled to files, CSV export, run log): one small Run (the fixture) ' +
       'loads its modules ("before the Run"), then the large Run twice; the second is measured. The bare loop process does the same with bareCrawl. ' +
-      'Peak RSS is VmHWM from /proc, over the process\'s life.',
+      "Peak RSS is VmHWM from /proc, over the process's life.",
   );
   print(parseCost.text);
-  return { cases, processes, pageBytes: { fixture: fixtureBytes, catalogList: pageBytes.list, catalogItem: pageBytes.item }, parseCost: parseCost.rows };
+  return {
+    cases,
+    processes,
+    pageBytes: { fixture: fixtureBytes, catalogList: pageBytes.list, catalogItem: pageBytes.item },
+    parseCost: parseCost.rows,
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

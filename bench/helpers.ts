@@ -13,7 +13,9 @@ import { clearRedisPrefix } from '../test/helpers/app.js';
 import { startNode, waitFor } from '../test/helpers/process.js';
 
 export const ADMIN_URL =
-  process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  process.env.BENCH_DATABASE_ADMIN_URL ??
+  process.env.TEST_DATABASE_ADMIN_URL ??
+  'postgresql://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Progress goes to stderr so stdout holds only the result tables. */
@@ -150,7 +152,9 @@ export interface WorkerProcess {
 export async function startWorkerProcess(env: Record<string, string>, distDir?: string): Promise<WorkerProcess> {
   // `info` so that the "worker started" line shows; the per-Run children write nothing at that level.
   const workerEnv = { ...env, LOG_LEVEL: 'info' };
-  const w = distDir ? startCompiled(path.resolve(distDir, 'worker.js'), workerEnv) : startNode(['src/worker.ts'], workerEnv);
+  const w = distDir
+    ? startCompiled(path.resolve(distDir, 'worker.js'), workerEnv)
+    : startNode(['src/worker.ts'], workerEnv);
   const stop = async () => {
     if (w.child.exitCode !== null || w.child.signalCode !== null) return;
     w.child.kill('SIGTERM');
@@ -160,10 +164,14 @@ export async function startWorkerProcess(env: Record<string, string>, distDir?: 
   };
   const unregister = onCleanup(`worker ${w.child.pid}`, stop);
   try {
-    await waitFor(async () => {
-      if (w.child.exitCode !== null) throw new Error(`worker exited with ${w.child.exitCode}: ${w.output()}`);
-      return w.output().includes('worker started');
-    }, 60_000, 50);
+    await waitFor(
+      async () => {
+        if (w.child.exitCode !== null) throw new Error(`worker exited with ${w.child.exitCode}: ${w.output()}`);
+        return w.output().includes('worker started');
+      },
+      60_000,
+      50,
+    );
   } catch (err) {
     await unregister();
     throw new Error(`worker did not start: ${(err as Error).message}\n${w.output().slice(-2000)}`);
@@ -173,7 +181,10 @@ export async function startWorkerProcess(env: Record<string, string>, distDir?: 
 
 function startCompiled(entry: string, env: Record<string, string>): ReturnType<typeof startNode> {
   if (!fs.existsSync(entry)) throw new Error(`${entry} does not exist: build first (npx tsc -p tsconfig.build.json)`);
-  const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -202,7 +213,9 @@ export function fmt(n: number, digits = 1): string {
 export function table(title: string, headers: string[], rows: Array<Array<string | number>>): string {
   const cells = rows.map((r) => r.map(String));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
-  const numeric = headers.map((_, i) => cells.length > 0 && cells.every((r) => /^[-+]?[\d,.]+( ?[a-z%/x]+)?$|^-$/i.test(r[i] ?? '')));
+  const numeric = headers.map(
+    (_, i) => cells.length > 0 && cells.every((r) => /^[-+]?[\d,.]+( ?[a-z%/x]+)?$|^-$/i.test(r[i] ?? '')),
+  );
   const line = (r: string[]) =>
     `| ${r.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   const sep = `|${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
@@ -216,7 +229,10 @@ export function print(text: string): void {
 /** CPU count, model and load, so a reader can tell whether the machine was busy. */
 export function machineSummary(): string {
   const cpus = os.cpus();
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   return `${cpus.length} CPU(s) ${cpus[0]?.model ?? ''}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${load}`;
 }
 

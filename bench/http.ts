@@ -28,7 +28,10 @@ interface Served {
 }
 
 async function serve(label: string, args: string[], env: Record<string, string>): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -44,8 +47,16 @@ async function serve(label: string, args: string[], env: Record<string, string>)
   const deadline = Date.now() + 90_000;
   for (;;) {
     // The port from the start-up line, or (a given PORT, e.g. LOG_LEVEL=warn) once it answers.
-    const fixed = env.PORT && env.PORT !== '0' && (await fetch(`http://127.0.0.1:${env.PORT}/health/live`).then((r) => r.ok, () => false));
-    const m = fixed ? [env.PORT, env.PORT] : /listening (\d+)|"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out);
+    const fixed =
+      env.PORT &&
+      env.PORT !== '0' &&
+      (await fetch(`http://127.0.0.1:${env.PORT}/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+    const m = fixed
+      ? [env.PORT, env.PORT]
+      : /listening (\d+)|"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out);
     if (m) {
       // Started: its output is drained from now on (a log line per request) but not kept.
       child.stdout!.removeAllListeners('data').resume();
@@ -66,8 +77,13 @@ interface DbCounters {
 async function dbCounters(client: pg.Client, dbName: string): Promise<DbCounters> {
   // Statistics are flushed by backends at most once a second (and at idle): take a fresh snapshot.
   await client.query('SELECT pg_stat_clear_snapshot()');
-  const x = await client.query<{ n: string }>('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [dbName]);
-  const s = await client.query<{ n: string }>('SELECT COALESCE(sum(COALESCE(idx_scan, 0) + COALESCE(seq_scan, 0)), 0) AS n FROM pg_stat_user_tables');
+  const x = await client.query<{ n: string }>(
+    'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+    [dbName],
+  );
+  const s = await client.query<{ n: string }>(
+    'SELECT COALESCE(sum(COALESCE(idx_scan, 0) + COALESCE(seq_scan, 0)), 0) AS n FROM pg_stat_user_tables',
+  );
   return { xacts: Number(x.rows[0]?.n ?? 0), scans: Number(s.rows[0]?.n ?? 0) };
 }
 
@@ -88,7 +104,14 @@ interface Measured {
  * One measured load on `url`. With `stats`, the database counters are read around it (which needs
  * PostgreSQL's idle statistics flush on both sides, about 21 s); without, only req/s, latency and CPU.
  */
-async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number, stats: (() => Promise<DbCounters>) | null, pid: number): Promise<Measured> {
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  stats: (() => Promise<DbCounters>) | null,
+  pid: number,
+): Promise<Measured> {
   // Warm-up: connection pools, JIT, caches.
   await autocannon({ url, headers, connections, duration: stats ? 2 : 1 });
   if (stats) await new Promise((r) => setTimeout(r, 10_500)); // the warm-up's statistics reported (below)
@@ -121,20 +144,42 @@ export async function benchHttp(): Promise<unknown> {
   const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
   const agents = Number(process.env.BENCH_HTTP_AGENTS ?? 10_000);
   const dist = path.resolve(process.env.BENCH_DIST ?? 'dist');
-  if (!fs.existsSync(path.join(dist, 'server.js'))) throw new Error(`${dist}/server.js does not exist: run \`npm run build\` first`);
+  if (!fs.existsSync(path.join(dist, 'server.js')))
+    throw new Error(`${dist}/server.js does not exist: run \`npm run build\` first`);
 
   const bench = await createBenchEnvironment({ LOG_LEVEL: 'warn' });
   const db = createPrisma(bench.config.databaseUrl, { max: 2 });
   const closeDb = onCleanup('bench prisma', () => db.$disconnect());
   const password = 'bench password 123';
-  const org = await bootstrapOrganization(db, { org: 'Bench', email: 'bench@example.com', password, credits: 1000, apiKeyDays: 1, now: new Date() });
+  const org = await bootstrapOrganization(db, {
+    org: 'Bench',
+    email: 'bench@example.com',
+    password,
+    credits: 1000,
+    apiKeyDays: 1,
+    now: new Date(),
+  });
   note(`seeding ${agents} agents...`);
   await runSeed(bench.config, { agents, org: org.organizationId, spaces: 10 });
-  const agent = await db.agent.findFirstOrThrow({ where: { organizationId: org.organizationId }, orderBy: { id: 'asc' } });
-  const run = await createRunsRepository(db).createRun(manualRunInput(org.organizationId, agent.id, { agentVersion: agent.version, startedBy: 'bench', startedByUserId: org.userId }), new Date());
+  const agent = await db.agent.findFirstOrThrow({
+    where: { organizationId: org.organizationId },
+    orderBy: { id: 'asc' },
+  });
+  const run = await createRunsRepository(db).createRun(
+    manualRunInput(org.organizationId, agent.id, {
+      agentVersion: agent.version,
+      startedBy: 'bench',
+      startedByUserId: org.userId,
+    }),
+    new Date(),
+  );
 
   const nodeArgs = (process.env.BENCH_HTTP_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const bare = await serve('bare server', [...nodeArgs, path.resolve('bench/bare-server.mjs')], { ...bench.env, PORT: '0', BENCH_ORG_ID: String(org.organizationId) });
+  const bare = await serve('bare server', [...nodeArgs, path.resolve('bench/bare-server.mjs')], {
+    ...bench.env,
+    PORT: '0',
+    BENCH_ORG_ID: String(org.organizationId),
+  });
   const service = await serve('service', [...nodeArgs, path.join(dist, 'server.js')], {
     ...bench.env,
     PORT: String(await freePort()),
@@ -142,7 +187,12 @@ export async function benchHttp(): Promise<unknown> {
     METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'info',
     RATE_LIMIT_MAX: '1000000',
-    ...Object.fromEntries((process.env.BENCH_HTTP_SERVICE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string])),
+    ...Object.fromEntries(
+      (process.env.BENCH_HTTP_SERVICE_ENV ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((kv) => kv.split('=') as [string, string]),
+    ),
   });
 
   const tokenRes = await fetch(`http://127.0.0.1:${service.port}/oauth/token`, {
@@ -182,8 +232,22 @@ export async function benchHttp(): Promise<unknown> {
       const withStats = round === 1 ? stats : null;
       for (const [scheme, header] of schemes) {
         note(`${e.label}: round ${round}/${rounds}, bare then service (${scheme})`);
-        const b = await measure(`http://127.0.0.1:${bare.port}${e.path}`, {}, seconds, connections, withStats, bare.pid);
-        const s = await measure(`http://127.0.0.1:${service.port}${e.path}`, { authorization: header }, seconds, connections, withStats, service.pid);
+        const b = await measure(
+          `http://127.0.0.1:${bare.port}${e.path}`,
+          {},
+          seconds,
+          connections,
+          withStats,
+          bare.pid,
+        );
+        const s = await measure(
+          `http://127.0.0.1:${service.port}${e.path}`,
+          { authorization: header },
+          seconds,
+          connections,
+          withStats,
+          service.pid,
+        );
         if (s.non2xx > 0) throw new Error(`${e.label} (${scheme}): ${s.non2xx} non-2xx answers`);
         bareRuns.push(b);
         svcRuns.get(scheme)!.push(s);
@@ -195,13 +259,24 @@ export async function benchHttp(): Promise<unknown> {
       const b0 = bareRuns[0];
       const s0 = svc[0];
       rows.push([
-        e.label, scheme,
-        fmt(med(bareRuns.map((m) => m.rps)), 0), fmt(med(svc.map((m) => m.rps)), 0),
-        `${fmt(med(ratios.get(scheme)!) * 100, 0)}% (${ratios.get(scheme)!.map((r) => fmt(r * 100, 0)).join(', ')})`,
-        fmt(med(bareRuns.map((m) => m.p50)), 0), fmt(med(svc.map((m) => m.p50)), 0),
-        fmt(med(bareRuns.map((m) => m.p99)), 0), fmt(med(svc.map((m) => m.p99)), 0),
-        fmt(b0.xactsPerReq, 2), fmt(s0.xactsPerReq, 2), fmt(b0.scansPerReq, 2), fmt(s0.scansPerReq, 2),
-        fmt(med(bareRuns.map((m) => m.cpuUsPerReq)), 0), fmt(med(svc.map((m) => m.cpuUsPerReq)), 0),
+        e.label,
+        scheme,
+        fmt(med(bareRuns.map((m) => m.rps)), 0),
+        fmt(med(svc.map((m) => m.rps)), 0),
+        `${fmt(med(ratios.get(scheme)!) * 100, 0)}% (${ratios
+          .get(scheme)!
+          .map((r) => fmt(r * 100, 0))
+          .join(', ')})`,
+        fmt(med(bareRuns.map((m) => m.p50)), 0),
+        fmt(med(svc.map((m) => m.p50)), 0),
+        fmt(med(bareRuns.map((m) => m.p99)), 0),
+        fmt(med(svc.map((m) => m.p99)), 0),
+        fmt(b0.xactsPerReq, 2),
+        fmt(s0.xactsPerReq, 2),
+        fmt(b0.scansPerReq, 2),
+        fmt(s0.scansPerReq, 2),
+        fmt(med(bareRuns.map((m) => m.cpuUsPerReq)), 0),
+        fmt(med(svc.map((m) => m.cpuUsPerReq)), 0),
         `${fmt(b0.systemShare * 100, 0)}% / ${fmt(s0.systemShare * 100, 0)}%`,
       ]);
     }
@@ -209,7 +284,24 @@ export async function benchHttp(): Promise<unknown> {
   print(
     table(
       `HTTP: compiled service vs bare single-query Fastify route (${connections} connections, ${seconds} s each, ${rounds} rounds, medians; ${agents} agents)`,
-      ['endpoint', 'auth', 'bare req/s', 'service req/s', 'service/bare (each round)', 'bare p50 ms', 'svc p50 ms', 'bare p99 ms', 'svc p99 ms', 'bare xacts/req', 'svc xacts/req', 'bare scans/req', 'svc scans/req', 'bare CPU µs/req', 'svc CPU µs/req', 'kernel share of CPU, bare / svc'],
+      [
+        'endpoint',
+        'auth',
+        'bare req/s',
+        'service req/s',
+        'service/bare (each round)',
+        'bare p50 ms',
+        'svc p50 ms',
+        'bare p99 ms',
+        'svc p99 ms',
+        'bare xacts/req',
+        'svc xacts/req',
+        'bare scans/req',
+        'svc scans/req',
+        'bare CPU µs/req',
+        'svc CPU µs/req',
+        'kernel share of CPU, bare / svc',
+      ],
       rows,
     ),
   );

@@ -15,7 +15,8 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     run: async () => (await import('./engine.js')).benchEngine(),
   },
   memory: {
-    about: 'peak RSS of worker and run process for one Run of 10,000 and 100,000 records; DB statements/s per running Run',
+    about:
+      'peak RSS of worker and run process for one Run of 10,000 and 100,000 records; DB statements/s per running Run',
     run: async () => (await import('./memory.js')).benchMemory(),
   },
   agents: {
@@ -23,7 +24,8 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     run: runAgents,
   },
   schedules: {
-    about: '10,000 Schedules due in the same minute with 2 worker processes (duplicates, misses, fire lag); tick cost with 100,000 idle',
+    about:
+      '10,000 Schedules due in the same minute with 2 worker processes (duplicates, misses, fire lag); tick cost with 100,000 idle',
     run: async () => (await import('./schedules.js')).benchSchedules(),
   },
   billing: {
@@ -35,7 +37,8 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     run: async () => (await import('./ratelimit.js')).benchRateLimit(),
   },
   analytics: {
-    about: 'runs and records summaries over 1,000,000 Runs in 1,000 Agents: 30-day and 1-day ranges, with and without an Agent filter',
+    about:
+      'runs and records summaries over 1,000,000 Runs in 1,000 Agents: 30-day and 1-day ranges, with and without an Agent filter',
     run: async () => (await import('./analytics.js')).benchAnalytics(),
   },
   builder: {
@@ -43,15 +46,18 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     run: async () => (await import('./builder.js')).benchBuilder(),
   },
   'builder-real': {
-    about: 'Agent Builder end to end over the HTTP API on real saved pages (bench/builder-real): field accuracy, record recall, time to ready',
+    about:
+      'Agent Builder end to end over the HTTP API on real saved pages (bench/builder-real): field accuracy, record recall, time to ready',
     run: async () => (await import('./builder-real.js')).benchBuilderReal(),
   },
   webhooks: {
-    about: 'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle)',
+    about:
+      'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle)',
     run: async () => (await import('./webhooks.js')).benchWebhooks(),
   },
   http: {
-    about: 'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',
+    about:
+      'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',
     run: async () => (await import('./http.js')).benchHttp(),
   },
 };
@@ -77,8 +83,16 @@ async function runAgents(): Promise<unknown> {
   const cases = (result as { cases?: Array<Record<string, unknown>> } | undefined)?.cases;
   if (Array.isArray(cases) && cases.length > 0) {
     const keys = Object.keys(cases[0]);
-    const extra = Object.entries(result as Record<string, unknown>).filter(([k, v]) => k !== 'cases' && typeof v !== 'object');
-    print(table(`Agents${extra.length ? ` (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`, keys, cases.map((c) => keys.map((k) => String(c[k] ?? '')))));
+    const extra = Object.entries(result as Record<string, unknown>).filter(
+      ([k, v]) => k !== 'cases' && typeof v !== 'object',
+    );
+    print(
+      table(
+        `Agents${extra.length ? ` (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`,
+        keys,
+        cases.map((c) => keys.map((k) => String(c[k] ?? ''))),
+      ),
+    );
   }
   const plans = (result as { plans?: Array<{ label: string; plan: string }> } | undefined)?.plans ?? [];
   for (const p of plans) print(`\n#### EXPLAIN (ANALYZE, BUFFERS): ${p.label}\n\n\`\`\`\n${p.plan}\n\`\`\``);
@@ -98,8 +112,14 @@ function usage(): string {
 
 function commit(): string {
   try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return dirty ? `${head} (with uncommitted changes)` : head;
   } catch {
     return 'unknown';

@@ -23,13 +23,25 @@ import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { TERMINAL_STATUSES } from '../src/services/runs/status-machine.js';
 import { waitFor } from '../test/helpers/process.js';
 import { startStatementCounter } from '../test/helpers/statement-counter.js';
-import { createBenchEnvironment, fmt, installSignalCleanup, machineSummary, note, onCleanup, print, runCleanups, sleep, table } from './helpers.js';
+import {
+  createBenchEnvironment,
+  fmt,
+  installSignalCleanup,
+  machineSummary,
+  note,
+  onCleanup,
+  print,
+  runCleanups,
+  sleep,
+  table,
+} from './helpers.js';
 
 const PER_PAGE = 1000;
 
 /** Pages of PER_PAGE products with a next link; /hang never answers. */
 async function startSite(pages: number) {
-  const product = (n: number) => `<div class="p"><a class="t" href="/item/${n}">Product ${n} – Grüße</a><span class="price">${(n % 997) + 0.99}</span></div>`;
+  const product = (n: number) =>
+    `<div class="p"><a class="t" href="/item/${n}">Product ${n} – Grüße</a><span class="price">${(n % 997) + 0.99}</span></div>`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site');
     if (url.pathname === '/hang') return;
@@ -69,12 +81,7 @@ function status(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 
 function childPids(pid: number): number[] {
   try {
-    return fs
-      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
     return [];
   }
@@ -85,10 +92,16 @@ function childPids(pid: number): number[] {
  * `tsc -p tsconfig.build.json` output) this checkout's compiled worker as production runs it.
  */
 async function startWorker(dir: string, env: Record<string, string>) {
-  const dist = process.env.BENCH_DIST && dir === process.cwd() ? path.resolve(process.env.BENCH_DIST, 'worker.js') : null;
+  const dist =
+    process.env.BENCH_DIST && dir === process.cwd() ? path.resolve(process.env.BENCH_DIST, 'worker.js') : null;
   const child = spawn(process.execPath, dist ? [dist] : ['--import', 'tsx', 'src/worker.ts'], {
     cwd: dir,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info', ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}) },
+    env: {
+      ...process.env,
+      ...env,
+      LOG_LEVEL: 'info',
+      ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -102,10 +115,14 @@ async function startWorker(dir: string, env: Record<string, string>) {
     await exited;
     clearTimeout(t);
   });
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(out);
-    return out.includes('worker started');
-  }, 60_000, 50);
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(out);
+      return out.includes('worker started');
+    },
+    60_000,
+    50,
+  );
   return { pid: child.pid!, stop, output: () => out };
 }
 
@@ -115,17 +132,30 @@ export async function benchMemory() {
   const controlSeconds = Number(process.env.BENCH_CONTROL_SECONDS ?? 20);
   const baselineDir = process.env.BENCH_BASELINE_DIR;
   const maxPages = Math.ceil(Math.max(...counts) / PER_PAGE);
-  const bench = await createBenchEnvironment({ RUN_WORKER_CONCURRENCY: '1', RUN_WARM_PROCESSES: '0', RUN_TIMEOUT_SECONDS: '3600' });
+  const bench = await createBenchEnvironment({
+    RUN_WORKER_CONCURRENCY: '1',
+    RUN_WARM_PROCESSES: '0',
+    RUN_TIMEOUT_SECONDS: '3600',
+  });
   const site = await startSite(maxPages);
   const app = await buildApp(bench.config, { logger: false });
   await app.ready();
   onCleanup('app', () => app.close());
   const db = createPrisma(bench.config.databaseUrl, { max: 2 });
   onCleanup('db', () => db.$disconnect());
-  const org = await bootstrapOrganization(db, { org: 'Bench', email: 'bench@example.com', password: 'correct horse battery', credits: 1_000_000, apiKeyDays: 1, now: new Date() });
+  const org = await bootstrapOrganization(db, {
+    org: 'Bench',
+    email: 'bench@example.com',
+    password: 'correct horse battery',
+    credits: 1_000_000,
+    apiKeyDays: 1,
+    now: new Date(),
+  });
   const headers = { authorization: `ApiKey ${org.apiKey}`, 'content-type': 'application/json' };
-  const inject = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-  const agent = async (name: string, definition: object) => (await inject('POST', '/api/v1/agent', { name, spaceId: org.spaceId, definition })).json().id as number;
+  const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  const agent = async (name: string, definition: object) =>
+    (await inject('POST', '/api/v1/agent', { name, spaceId: org.spaceId, definition })).json().id as number;
   const untilTerminal = async (agentId: number, runId: number, onSample: () => void) => {
     for (;;) {
       onSample();
@@ -143,7 +173,14 @@ export async function benchMemory() {
     const idle = status(worker.pid, 'VmHWM');
     const id = await agent(`Memory ${records}`, {
       startUrl: `${site.url}/list?page=1`,
-      list: { selector: 'div.p', fields: [{ name: 'title', selector: 'a.t' }, { name: 'price', selector: 'span.price' }, { name: 'url', selector: 'a.t', attribute: 'href', transform: 'absoluteUrl' }] },
+      list: {
+        selector: 'div.p',
+        fields: [
+          { name: 'title', selector: 'a.t' },
+          { name: 'price', selector: 'span.price' },
+          { name: 'url', selector: 'a.t', attribute: 'href', transform: 'absoluteUrl' },
+        ],
+      },
       next: { selector: 'a.next', maxPages: pages },
       export: { format: 'csv' },
     });
@@ -160,10 +197,24 @@ export async function benchMemory() {
     });
     const seconds = (Date.now() - started) / 1000;
     if (childPid) childPeak = Math.max(childPeak, status(childPid, 'VmHWM'));
-    memory.push([records, run.status, run.recordsExported, fmt(seconds), fmt(idle), fmt(status(worker.pid, 'VmHWM')), fmt(childPeak)]);
+    memory.push([
+      records,
+      run.status,
+      run.recordsExported,
+      fmt(seconds),
+      fmt(idle),
+      fmt(status(worker.pid, 'VmHWM')),
+      fmt(childPeak),
+    ]);
     await worker.stop();
   }
-  print(table(`Memory: one Run, peak RSS (MB) of the worker and its run process (${machineSummary()})`, ['records', 'status', 'exported', 'seconds', 'workerStartedMB', 'workerPeakMB', 'runProcessPeakMB'], memory));
+  print(
+    table(
+      `Memory: one Run, peak RSS (MB) of the worker and its run process (${machineSummary()})`,
+      ['records', 'status', 'exported', 'seconds', 'workerStartedMB', 'workerPeakMB', 'runProcessPeakMB'],
+      memory,
+    ),
+  );
 
   // 2. Statements per second per running Run.
   const control: Array<Array<string | number>> = [];
@@ -172,9 +223,16 @@ export async function benchMemory() {
   if (baselineDir) candidates.unshift([`baseline (${path.basename(baselineDir)})`, baselineDir]);
   for (const [label, dir] of controlSeconds > 0 ? candidates : []) {
     const worker = await startWorker(dir, { ...bench.env, DATABASE_URL: proxy.url });
-    const id = await agent(`Control ${label}`, { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } });
+    const id = await agent(`Control ${label}`, {
+      startUrl: `${site.url}/hang`,
+      list: { selector: 'div', fields: [{ name: 'x' }] },
+    });
     const runId = (await inject('POST', `/api/v1/agent/${id}/start`, {})).json().id;
-    await waitFor(async () => (await inject('GET', `/api/v1/agent/${id}/run/${runId}/status`)).json().status === 1, 60_000, 100);
+    await waitFor(
+      async () => (await inject('GET', `/api/v1/agent/${id}/run/${runId}/status`)).json().status === 1,
+      60_000,
+      100,
+    );
     await sleep(2000);
     note(`control: ${label}: counting the worker's statements for ${controlSeconds} s...`);
     const before = proxy.count();
@@ -186,7 +244,13 @@ export async function benchMemory() {
     await worker.stop();
     control.push([label, controlSeconds, fmt(perSecond, 2)]);
   }
-  print(table('Database statements per second from the worker, one running Run (waiting on a page)', ['worker', 'windowSeconds', 'statementsPerSecond'], control));
+  print(
+    table(
+      'Database statements per second from the worker, one running Run (waiting on a page)',
+      ['worker', 'windowSeconds', 'statementsPerSecond'],
+      control,
+    ),
+  );
   await runCleanups();
   return { memory, control };
 }

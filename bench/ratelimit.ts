@@ -9,7 +9,19 @@ import autocannon from 'autocannon';
 import { createPrisma } from '../src/db/prisma.js';
 import { runSeed } from '../src/services/agents/seed.js';
 import { freePort, startNode, waitFor } from '../test/helpers/process.js';
-import { createBenchEnvironment, fmt, installSignalCleanup, machineSummary, median, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';
+import {
+  createBenchEnvironment,
+  fmt,
+  installSignalCleanup,
+  machineSummary,
+  median,
+  note,
+  onCleanup,
+  print,
+  processCpuMs,
+  runCleanups,
+  table,
+} from './helpers.js';
 
 interface Round {
   mode: 'off' | 'on';
@@ -34,10 +46,14 @@ async function startServer(env: Record<string, string>, label: string): Promise<
     clearTimeout(timer);
   });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (srv.child.exitCode !== null) throw new Error(`server exited: ${srv.output()}`);
-    return (await fetch(`${base}/health/live`)).ok;
-  }, 60_000, 100);
+  await waitFor(
+    async () => {
+      if (srv.child.exitCode !== null) throw new Error(`server exited: ${srv.output()}`);
+      return (await fetch(`${base}/health/live`)).ok;
+    },
+    60_000,
+    100,
+  );
   return { base, pid: srv.child.pid! };
 }
 
@@ -55,7 +71,10 @@ export async function benchRateLimit(): Promise<{ rounds: Round[] }> {
   const seeded = await runSeed(bench.config, { agents: 20, spaces: 1 });
   if (!seeded.apiKey) throw new Error('the seed did not return an API key');
   const db = createPrisma(bench.config.databaseUrl, { max: 1 });
-  const agent = await db.agent.findFirstOrThrow({ where: { organizationId: seeded.organizationId }, select: { id: true } });
+  const agent = await db.agent.findFirstOrThrow({
+    where: { organizationId: seeded.organizationId },
+    select: { id: true },
+  });
   await db.$disconnect();
 
   const servers = {
@@ -66,7 +85,8 @@ export async function benchRateLimit(): Promise<{ rounds: Round[] }> {
   for (const mode of ['off', 'on'] as const) {
     const check = await fetch(servers[mode].base + path, { headers: { authorization: `ApiKey ${seeded.apiKey}` } });
     if (check.status !== 200) throw new Error(`${mode}: GET ${path} answered ${check.status}`);
-    if ((check.headers.get('x-ratelimit-remaining') !== null) !== (mode === 'on')) throw new Error(`${mode}: unexpected X-RateLimit-Remaining`);
+    if ((check.headers.get('x-ratelimit-remaining') !== null) !== (mode === 'on'))
+      throw new Error(`${mode}: unexpected X-RateLimit-Remaining`);
     note(`warming up limiter ${mode}`);
     await load(servers[mode].base + path, seeded.apiKey, 2, connections);
   }
@@ -109,7 +129,14 @@ export async function benchRateLimit(): Promise<{ rounds: Round[] }> {
       ['limiter', 'req/s', 'p99 ms', 'throughput vs off', 'API CPU µs/request', 'CPU vs off'],
       [
         ['off', fmt(off), of('off', (r) => r.p99), '100.0%', fmt(offCpu, 0), '100.0%'],
-        ['on', fmt(on), of('on', (r) => r.p99), `${fmt((on / off) * 100)}%`, fmt(onCpu, 0), `${fmt((onCpu / offCpu) * 100)}%`],
+        [
+          'on',
+          fmt(on),
+          of('on', (r) => r.p99),
+          `${fmt((on / off) * 100)}%`,
+          fmt(onCpu, 0),
+          `${fmt((onCpu / offCpu) * 100)}%`,
+        ],
       ],
     ),
   );

@@ -121,7 +121,8 @@ function envInt(name: string, fallback: number, min: number, max: number): numbe
   const raw = process.env[name];
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer between ${min} and ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be an integer between ${min} and ${max}`);
   return n;
 }
 
@@ -142,10 +143,18 @@ interface ChildSample {
  * (one process per Run) gives an exit time; one that stays alive (kept warm by the worker) is
  * given a second Run, which shows what a reused child costs, and is then disconnected.
  */
-async function timeChild(childPath: string, payload: ChildStartPayload, second: ChildStartPayload): Promise<ChildSample> {
+async function timeChild(
+  childPath: string,
+  payload: ChildStartPayload,
+  second: ChildStartPayload,
+): Promise<ChildSample> {
   const t0 = performance.now();
   const execArgv = childPath.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = fork(childPath, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(childPath, [], {
+    execArgv,
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const kill = onCleanup(`run child ${child.pid}`, () => void child.kill('SIGKILL'));
   const sample: ChildSample = { ready: NaN, done: NaN, exit: NaN, cpu: NaN, warmDone: NaN, warmCpu: NaN };
   let error: string | null = null;
@@ -195,18 +204,25 @@ async function timeChild(childPath: string, payload: ChildStartPayload, second: 
   return sample;
 }
 
-export async function benchRuns(opts: { runs?: number; workers?: number[]; childSamples?: number; distDir?: string } = {}): Promise<RunsBenchResult> {
+export async function benchRuns(
+  opts: { runs?: number; workers?: number[]; childSamples?: number; distDir?: string } = {},
+): Promise<RunsBenchResult> {
   const total = opts.runs ?? envInt('BENCH_RUNS', 60, 1, 1000);
   const workerCounts = opts.workers ?? (process.env.BENCH_WORKERS ?? '1,2').split(',').map((s) => Number(s.trim()));
-  if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) throw new Error('BENCH_WORKERS must list worker counts between 1 and 8');
+  if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 8))
+    throw new Error('BENCH_WORKERS must list worker counts between 1 and 8');
   const childSamples = opts.childSamples ?? envInt('BENCH_CHILD_SAMPLES', 8, 1, 50);
   // With a compiled build (BENCH_DIST=dist after `npm run build`), production's `node dist/worker.js`
   // is measured too, next to the `tsx src/worker.ts` the tests use.
   // Several builds can be compared side by side in one run: BENCH_DIST=build-before,dist. BENCH_TSX=0
   // leaves out the tsx workers.
-  const distDirs = (opts.distDir ?? process.env.BENCH_DIST ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  const distDirs = (opts.distDir ?? process.env.BENCH_DIST ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   const distDir = distDirs.at(-1);
-  const modes: Array<{ mode: string; distDir?: string }> = process.env.BENCH_TSX === '0' ? [] : [{ mode: 'tsx src/worker.ts' }];
+  const modes: Array<{ mode: string; distDir?: string }> =
+    process.env.BENCH_TSX === '0' ? [] : [{ mode: 'tsx src/worker.ts' }];
   for (const d of distDirs) modes.push({ mode: `node ${d}/worker.js`, distDir: d });
   // Statements are counted in the workers by a preload (bench/count-statements.mjs), in this process by the same patch.
   const statementsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-bench-statements-'));
@@ -222,7 +238,11 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
   onCleanup('statement count patch', () => void (pgClient.query = pgQuery));
   // Asks the worker for its count (SIGUSR2) and waits for the answer (the file's sequence number moves on).
   const workerStatements = async (pid: number) => {
-    const read = () => fs.readFileSync(path.join(statementsDir, String(pid)), 'utf8').split(' ').map(Number);
+    const read = () =>
+      fs
+        .readFileSync(path.join(statementsDir, String(pid)), 'utf8')
+        .split(' ')
+        .map(Number);
     const [, seq] = read();
     process.kill(pid, 'SIGUSR2');
     for (let i = 0; i < 100; i++) {
@@ -243,8 +263,13 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
   onCleanup('app', () => app.close());
   // The app logs nothing here; unexpected errors are shown so a failing start can be explained.
   app.addHook('onError', async (req, _reply, err) => {
-    if ((err as { statusCode?: number }).statusCode === undefined || (err as { statusCode: number }).statusCode >= 500) {
-      note(`runs: server error on ${req.method} ${req.url}: ${err.message.split('\n').slice(-3).join(' ').slice(0, 500)}`);
+    if (
+      (err as { statusCode?: number }).statusCode === undefined ||
+      (err as { statusCode: number }).statusCode >= 500
+    ) {
+      note(
+        `runs: server error on ${req.method} ${req.url}: ${err.message.split('\n').slice(-3).join(' ').slice(0, 500)}`,
+      );
     }
   });
   await app.ready();
@@ -270,7 +295,12 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
     note(`runs: creating ${total} agents...`);
     const agentIds: number[] = [];
     for (let i = 0; i < total; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/agent', headers, payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/agent',
+        headers,
+        payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition },
+      });
       if (res.statusCode !== 201) throw new Error(`creating an agent: HTTP ${res.statusCode} ${res.body}`);
       agentIds.push(res.json().id);
     }
@@ -295,86 +325,99 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
       }
     };
 
-    for (const { mode, distDir: dir } of modes) for (const workerCount of workerCounts) {
-      note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
-      // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes, written when they exit (by the preload).
-      const prof: Record<string, string> = process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) } : {};
-      const workerEnv = { ...env, ...prof, BENCH_STATEMENTS_DIR: statementsDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim() };
-      const workers: WorkerProcess[] = await Promise.all(Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)));
-      try {
-        // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
-        const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
-        const warmIds = started(await Promise.all(warm.map(start)));
-        const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000);
-        if (warmRows.some((r) => !terminal.has(r.status))) throw new Error('the warm-up Runs did not end within 60 s');
-
-        note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
-        const sentAt = new Map<number, number>();
-        const requestMs: number[] = [];
-        const workerStatements0 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
-        const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
-        const apiCpu0 = process.cpuUsage();
-        const apiStatements0 = apiStatements;
-        const t0 = Date.now();
-        const ids = started(
-          await Promise.all(
-            agentIds.map(async (agentId) => {
-              const sent = Date.now();
-              const p0 = performance.now();
-              const id = await start(agentId);
-              requestMs.push(performance.now() - p0);
-              if (id !== null) sentAt.set(id, sent);
-              return id;
-            }),
-          ),
+    for (const { mode, distDir: dir } of modes)
+      for (const workerCount of workerCounts) {
+        note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
+        // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes, written when they exit (by the preload).
+        const prof: Record<string, string> = process.env.BENCH_CPU_PROF
+          ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) }
+          : {};
+        const workerEnv = {
+          ...env,
+          ...prof,
+          BENCH_STATEMENTS_DIR: statementsDir,
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
+        };
+        const workers: WorkerProcess[] = await Promise.all(
+          Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)),
         );
-        const apiStatements1 = apiStatements;
-        // Bounded: a Run of one local page takes well under a second of work.
-        const rows = await pollUntilTerminal(ids, Date.now() + 60_000 + total * 2_000);
-        const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
-        const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
-        const apiCpu = process.cpuUsage(apiCpu0);
-        const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
-        const perRun = (ms: number) => ms / Math.max(1, finished.length);
-        const statuses: Record<string, number> = {};
-        for (const r of rows) {
-          const name = RUN_STATUS_NAMES[r.status as RunStatusValue] ?? String(r.status);
-          statuses[name] = (statuses[name] ?? 0) + 1;
+        try {
+          // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
+          const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
+          const warmIds = started(await Promise.all(warm.map(start)));
+          const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000);
+          if (warmRows.some((r) => !terminal.has(r.status)))
+            throw new Error('the warm-up Runs did not end within 60 s');
+
+          note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
+          const sentAt = new Map<number, number>();
+          const requestMs: number[] = [];
+          const workerStatements0 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
+          const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
+          const apiCpu0 = process.cpuUsage();
+          const apiStatements0 = apiStatements;
+          const t0 = Date.now();
+          const ids = started(
+            await Promise.all(
+              agentIds.map(async (agentId) => {
+                const sent = Date.now();
+                const p0 = performance.now();
+                const id = await start(agentId);
+                requestMs.push(performance.now() - p0);
+                if (id !== null) sentAt.set(id, sent);
+                return id;
+              }),
+            ),
+          );
+          const apiStatements1 = apiStatements;
+          // Bounded: a Run of one local page takes well under a second of work.
+          const rows = await pollUntilTerminal(ids, Date.now() + 60_000 + total * 2_000);
+          const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
+          const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
+          const apiCpu = process.cpuUsage(apiCpu0);
+          const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
+          const perRun = (ms: number) => ms / Math.max(1, finished.length);
+          const statuses: Record<string, number> = {};
+          for (const r of rows) {
+            const name = RUN_STATUS_NAMES[r.status as RunStatusValue] ?? String(r.status);
+            statuses[name] = (statuses[name] ?? 0) + 1;
+          }
+          const lastEnd = finished.length > 0 ? Math.max(...finished.map((r) => r.endTime!.getTime())) : NaN;
+          const latency = finished.map((r) => r.endTime!.getTime() - sentAt.get(r.id)!);
+          const queued = finished.filter((r) => r.startTime).map((r) => r.startTime!.getTime() - sentAt.get(r.id)!);
+          const execute = finished.filter((r) => r.startTime).map((r) => r.endTime!.getTime() - r.startTime!.getTime());
+          const seconds = (lastEnd - t0) / 1000;
+          const wrongCounts = finished.filter((r) => r.recordsExported !== 10).length;
+          if (wrongCounts > 0) note(`runs: warning: ${wrongCounts} Run(s) did not export the 10 expected records`);
+          scenarios.push({
+            mode,
+            workers: workerCount,
+            concurrencyPerWorker: concurrency,
+            runs: total,
+            completed: finished.length,
+            seconds,
+            runsPerSecond: finished.length / seconds,
+            latencyP50Ms: percentile(latency, 50),
+            latencyP95Ms: percentile(latency, 95),
+            queuedP50Ms: percentile(queued, 50),
+            executeP50Ms: percentile(execute, 50),
+            executeP95Ms: percentile(execute, 95),
+            startRequestP50Ms: percentile(requestMs, 50),
+            startErrors: total - ids.length,
+            workerCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.own - workerCpu0[i].own, 0)),
+            childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
+            apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
+            workerStatementsPerRun: perRun(workerStatements1.reduce((n, c, i) => n + c - workerStatements0[i], 0)),
+            apiStatementsPerRun: perRun(apiStatements1 - apiStatements0),
+            statuses,
+          });
+          note(
+            `runs: ${workerCount} worker(s) (${mode}): ${finished.length}/${total} terminal in ${fmt(seconds, 2)} s`,
+          );
+        } finally {
+          await Promise.all(workers.map((w) => w.stop()));
         }
-        const lastEnd = finished.length > 0 ? Math.max(...finished.map((r) => r.endTime!.getTime())) : NaN;
-        const latency = finished.map((r) => r.endTime!.getTime() - sentAt.get(r.id)!);
-        const queued = finished.filter((r) => r.startTime).map((r) => r.startTime!.getTime() - sentAt.get(r.id)!);
-        const execute = finished.filter((r) => r.startTime).map((r) => r.endTime!.getTime() - r.startTime!.getTime());
-        const seconds = (lastEnd - t0) / 1000;
-        const wrongCounts = finished.filter((r) => r.recordsExported !== 10).length;
-        if (wrongCounts > 0) note(`runs: warning: ${wrongCounts} Run(s) did not export the 10 expected records`);
-        scenarios.push({
-          mode,
-          workers: workerCount,
-          concurrencyPerWorker: concurrency,
-          runs: total,
-          completed: finished.length,
-          seconds,
-          runsPerSecond: finished.length / seconds,
-          latencyP50Ms: percentile(latency, 50),
-          latencyP95Ms: percentile(latency, 95),
-          queuedP50Ms: percentile(queued, 50),
-          executeP50Ms: percentile(execute, 50),
-          executeP95Ms: percentile(execute, 95),
-          startRequestP50Ms: percentile(requestMs, 50),
-          startErrors: total - ids.length,
-          workerCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.own - workerCpu0[i].own, 0)),
-          childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
-          apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
-          workerStatementsPerRun: perRun(workerStatements1.reduce((n, c, i) => n + c - workerStatements0[i], 0)),
-          apiStatementsPerRun: perRun(apiStatements1 - apiStatements0),
-          statuses,
-        });
-        note(`runs: ${workerCount} worker(s) (${mode}): ${finished.length}/${total} terminal in ${fmt(seconds, 2)} s`);
-      } finally {
-        await Promise.all(workers.map((w) => w.stop()));
       }
-    }
 
     // The per-Run child process alone, sequentially, without BullMQ or Postgres.
     note(`runs: timing the Run child process (${childSamples} sequential forks)...`);
@@ -396,11 +439,13 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
     });
     let nextId = 900_000;
     const children = [{ mode: 'tsx src/jobs/run-child.ts', path: CHILD_TS }];
-    if (distDir) children.push({ mode: `node ${distDir}/jobs/run-child.js`, path: path.resolve(distDir, 'jobs/run-child.js') });
+    if (distDir)
+      children.push({ mode: `node ${distDir}/jobs/run-child.js`, path: path.resolve(distDir, 'jobs/run-child.js') });
     for (const c of children) {
       await timeChild(c.path, payload(nextId++), payload(nextId++)); // warm-up
       const samples: ChildSample[] = [];
-      for (let i = 0; i < childSamples; i++) samples.push(await timeChild(c.path, payload(nextId++), payload(nextId++)));
+      for (let i = 0; i < childSamples; i++)
+        samples.push(await timeChild(c.path, payload(nextId++), payload(nextId++)));
       child.push({
         mode: c.mode,
         samples: childSamples,
@@ -415,12 +460,19 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
     const inProcess: number[] = [];
     for (let i = 0; i < childSamples + 2; i++) {
       const p0 = performance.now();
-      const r = await runExtraction({ definition, inputRows: [], maxConcurrency: 1, allowPrivateTargets: true, log: () => {} });
+      const r = await runExtraction({
+        definition,
+        inputRows: [],
+        maxConcurrency: 1,
+        allowPrivateTargets: true,
+        log: () => {},
+      });
       if (r.fatalError) throw new Error(r.fatalError);
       if (i >= 2) inProcess.push(performance.now() - p0);
     }
     inProcessP50Ms = median(inProcess);
-    for (let id = 900_000; id < nextId; id++) fs.rmSync(path.join(config.storageDir, 'runs', String(id)), { recursive: true, force: true });
+    for (let id = 900_000; id < nextId; id++)
+      fs.rmSync(path.join(config.storageDir, 'runs', String(id)), { recursive: true, force: true });
   } finally {
     await runCleanups();
   }
@@ -428,7 +480,21 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
   print(
     table(
       `Runs: small Runs (1 page, 10 records, CSV) from start request to terminal status, ${total} fired at once`,
-      ['worker process', 'workers', 'slots', 'runs', 'seconds', 'runs/s', 'p50 start request ms', 'p50 latency ms', 'p95 latency ms', 'p50 queued ms', 'p50 execute ms', 'p95 execute ms', 'statuses'],
+      [
+        'worker process',
+        'workers',
+        'slots',
+        'runs',
+        'seconds',
+        'runs/s',
+        'p50 start request ms',
+        'p50 latency ms',
+        'p95 latency ms',
+        'p50 queued ms',
+        'p50 execute ms',
+        'p95 execute ms',
+        'statuses',
+      ],
       scenarios.map((s) => [
         s.mode,
         s.workers,
@@ -442,7 +508,10 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
         fmt(s.queuedP50Ms, 0),
         fmt(s.executeP50Ms, 0),
         fmt(s.executeP95Ms, 0),
-        [...Object.entries(s.statuses).map(([k, v]) => `${k} ${v}`), ...(s.startErrors ? [`start failed ${s.startErrors}`] : [])].join(', '),
+        [
+          ...Object.entries(s.statuses).map(([k, v]) => `${k} ${v}`),
+          ...(s.startErrors ? [`start failed ${s.startErrors}`] : []),
+        ].join(', '),
       ]),
     ),
   );
@@ -454,17 +523,45 @@ export async function benchRuns(opts: { runs?: number; workers?: number[]; child
   print(
     table(
       'Runs: CPU per completed Run (Linux /proc; Postgres and Redis not included)',
-      ['worker process', 'workers', 'worker CPU ms/run', 'child CPU ms/run', 'API + site CPU ms/run', 'total ms/run', `ceiling on ${cores} cores, runs/s`, 'worker SQL statements/run', 'API SQL statements/start'],
+      [
+        'worker process',
+        'workers',
+        'worker CPU ms/run',
+        'child CPU ms/run',
+        'API + site CPU ms/run',
+        'total ms/run',
+        `ceiling on ${cores} cores, runs/s`,
+        'worker SQL statements/run',
+        'API SQL statements/start',
+      ],
       scenarios.map((s) => {
         const sum = s.workerCpuMsPerRun + s.childCpuMsPerRun + s.apiCpuMsPerRun;
-        return [s.mode, s.workers, fmt(s.workerCpuMsPerRun, 0), fmt(s.childCpuMsPerRun, 0), fmt(s.apiCpuMsPerRun, 0), fmt(sum, 0), fmt((cores * 1000) / sum, 2), fmt(s.workerStatementsPerRun, 1), fmt(s.apiStatementsPerRun, 1)];
+        return [
+          s.mode,
+          s.workers,
+          fmt(s.workerCpuMsPerRun, 0),
+          fmt(s.childCpuMsPerRun, 0),
+          fmt(s.apiCpuMsPerRun, 0),
+          fmt(sum, 0),
+          fmt((cores * 1000) / sum, 2),
+          fmt(s.workerStatementsPerRun, 1),
+          fmt(s.apiStatementsPerRun, 1),
+        ];
       }),
     ),
   );
   print(
     table(
       `Runs: the Run child process alone (forked as the worker forks it), same Run, ${childSamples} sequential forks`,
-      ['child', 'fork -> first message ms', 'fork -> done ms', 'fork -> exit ms', 'child CPU to done ms', 'warm child: 2nd Run ms', 'warm child: 2nd Run CPU ms'],
+      [
+        'child',
+        'fork -> first message ms',
+        'fork -> done ms',
+        'fork -> exit ms',
+        'child CPU to done ms',
+        'warm child: 2nd Run ms',
+        'warm child: 2nd Run CPU ms',
+      ],
       child.map((c) => [
         c.mode,
         fmt(c.readyP50Ms, 0),

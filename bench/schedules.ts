@@ -14,7 +14,17 @@ import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { createScheduleFiring } from '../src/services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../src/services/schedules/schedules.repository.js';
 import { startStatementCounter } from '../test/helpers/statement-counter.js';
-import { createBenchEnvironment, fmt, machineSummary, note, percentile, print, sleep, startWorkerProcess, table } from './helpers.js';
+import {
+  createBenchEnvironment,
+  fmt,
+  machineSummary,
+  note,
+  percentile,
+  print,
+  sleep,
+  startWorkerProcess,
+  table,
+} from './helpers.js';
 
 const DUE = Number(process.env.BENCH_SCHEDULES_DUE ?? 10_000);
 const IDLE = Number(process.env.BENCH_SCHEDULES_IDLE ?? 100_000);
@@ -22,13 +32,22 @@ const AGENTS = 1000;
 const NO_WORKER_GROUP = 999;
 
 export async function benchSchedules() {
-  const bench = await createBenchEnvironment({ SCHEDULE_TICK_SECONDS: '1', RUN_RECONCILE_INTERVAL_SECONDS: '3600', RUN_WARM_PROCESSES: '0' });
+  const bench = await createBenchEnvironment({
+    SCHEDULE_TICK_SECONDS: '1',
+    RUN_RECONCILE_INTERVAL_SECONDS: '3600',
+    RUN_WARM_PROCESSES: '0',
+  });
   const config = bench.config;
   const db = createPrisma(config.databaseUrl, { max: 4 });
   try {
     note(`seeding ${AGENTS} Agents`);
     const seeded = await runSeed(config, { agents: AGENTS, spaces: 1 }, () => {});
-    const agents = (await db.agent.findMany({ where: { organizationId: seeded.organizationId, validationStatus: 3 }, select: { id: true } })).map((a) => a.id);
+    const agents = (
+      await db.agent.findMany({
+        where: { organizationId: seeded.organizationId, validationStatus: 3 },
+        select: { id: true },
+      })
+    ).map((a) => a.id);
 
     const rows = (n: number, nextRunTime: Date, offset: number) =>
       Array.from({ length: n }, (_, i) => ({
@@ -45,7 +64,8 @@ export async function benchSchedules() {
         serverGroupId: NO_WORKER_GROUP,
       }));
     const insert = async (n: number, at: Date, offset: number) => {
-      for (let i = 0; i < n; i += 5000) await db.schedule.createMany({ data: rows(Math.min(5000, n - i), at, offset + i) });
+      for (let i = 0; i < n; i += 5000)
+        await db.schedule.createMany({ data: rows(Math.min(5000, n - i), at, offset + i) });
     };
 
     // ---- (1) 10,000 due in the same minute, 2 workers.
@@ -69,16 +89,40 @@ export async function benchSchedules() {
     const [stats] = await db.$queryRaw<Array<{ runs: bigint; fires: bigint; schedules_fired: bigint }>>`
       SELECT count(*) AS runs, count(DISTINCT ("scheduleId", "scheduledFor")) AS fires, count(DISTINCT "scheduleId") AS schedules_fired
       FROM "Run" WHERE "scheduleId" IS NOT NULL`;
-    const lags = (await db.$queryRaw<Array<{ ms: number }>>`
-      SELECT EXTRACT(EPOCH FROM (created - "scheduledFor")) * 1000 AS ms FROM "Run" WHERE "scheduleId" IS NOT NULL`).map((r) => Number(r.ms));
+    const lags = (
+      await db.$queryRaw<Array<{ ms: number }>>`
+      SELECT EXTRACT(EPOCH FROM (created - "scheduledFor")) * 1000 AS ms FROM "Run" WHERE "scheduleId" IS NOT NULL`
+    ).map((r) => Number(r.ms));
     const duplicates = Number(stats.runs) - Number(stats.fires);
     const misses = DUE - Number(stats.schedules_fired);
     const ticks = workers.map((w) => (w.output().match(/"msg":"schedules fired"/g) ?? []).length);
     for (const w of workers) await w.stop();
     print(
-      table(`Schedules: ${DUE.toLocaleString('en-US')} due in the same minute, 2 worker processes (load before ${loadBefore})`, ['runs', 'duplicates', 'misses', 'lag p50 ms', 'lag p99 ms', 'lag max ms', 'all created after s', 'ticks that fired (w1/w2)'], [
-        [Number(stats.runs), duplicates, misses, fmt(percentile(lags, 50), 0), fmt(percentile(lags, 99), 0), fmt(Math.max(...lags), 0), fmt(drainSeconds, 1), ticks.join('/')],
-      ]),
+      table(
+        `Schedules: ${DUE.toLocaleString('en-US')} due in the same minute, 2 worker processes (load before ${loadBefore})`,
+        [
+          'runs',
+          'duplicates',
+          'misses',
+          'lag p50 ms',
+          'lag p99 ms',
+          'lag max ms',
+          'all created after s',
+          'ticks that fired (w1/w2)',
+        ],
+        [
+          [
+            Number(stats.runs),
+            duplicates,
+            misses,
+            fmt(percentile(lags, 50), 0),
+            fmt(percentile(lags, 99), 0),
+            fmt(Math.max(...lags), 0),
+            fmt(drainSeconds, 1),
+            ticks.join('/'),
+          ],
+        ],
+      ),
     );
 
     // ---- (2) tick cost, 100,000 enabled, none due.
@@ -98,7 +142,12 @@ export async function benchSchedules() {
       repo: createSchedulesRepository(counted),
       runs: runsRepo,
       credits: createCreditsRepository(counted),
-      scheduler: createRunScheduler(runsQueue, { groups: { groupQueue: groups.get, serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null } }),
+      scheduler: createRunScheduler(runsQueue, {
+        groups: {
+          groupQueue: groups.get,
+          serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null,
+        },
+      }),
       clock: { now: () => new Date() },
       log: { info: () => {}, warn: () => {} } as never,
       batchSize: config.schedules.batchSize,
@@ -113,17 +162,21 @@ export async function benchSchedules() {
       times.push(performance.now() - s);
     }
     const statements = counter.count() - before;
-    const plan = (await db.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
-      `EXPLAIN ANALYZE SELECT * FROM "Schedule" WHERE "isEnabled" = true AND "nextRunTime" <= now()::timestamp ORDER BY "nextRunTime", id LIMIT ${config.schedules.batchSize} FOR UPDATE SKIP LOCKED`,
-    )).map((r) => r['QUERY PLAN']);
+    const plan = (
+      await db.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
+        `EXPLAIN ANALYZE SELECT * FROM "Schedule" WHERE "isEnabled" = true AND "nextRunTime" <= now()::timestamp ORDER BY "nextRunTime", id LIMIT ${config.schedules.batchSize} FOR UPDATE SKIP LOCKED`,
+      )
+    ).map((r) => r['QUERY PLAN']);
     await runsQueue.close();
     await groups.close();
     await counted.$disconnect();
     await counter.close();
     print(
-      table(`Schedules: tick cost with ${enabled.toLocaleString('en-US')} enabled Schedules, ${due} due`, ['ticks', 'statements per tick', 'ms per tick p50', 'ms per tick p99'], [
-        [N, fmt(statements / N, 1), fmt(percentile(times, 50), 2), fmt(percentile(times, 99), 2)],
-      ]),
+      table(
+        `Schedules: tick cost with ${enabled.toLocaleString('en-US')} enabled Schedules, ${due} due`,
+        ['ticks', 'statements per tick', 'ms per tick p50', 'ms per tick p99'],
+        [[N, fmt(statements / N, 1), fmt(percentile(times, 50), 2), fmt(percentile(times, 99), 2)]],
+      ),
     );
     print(`\nClaim query plan:\n\n${plan.map((l) => `    ${l}`).join('\n')}`);
     return { runs: Number(stats.runs), duplicates, misses, lags };

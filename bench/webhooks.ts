@@ -24,17 +24,36 @@ export async function benchWebhooks(): Promise<void> {
   const started = performance.timeOrigin;
   const procs = [];
   try {
-    const org = await bootstrapOrganization(db, { org: 'Bench', email: 'bench@example.com', password: 'correct horse battery', credits: 0, apiKeyDays: 1, now: new Date() });
-    await db.webhook.create({ data: { organizationId: org.organizationId, url: receiver.url('/hook'), eventTypes: ['*'], secretSealed: seal(env.config.encryptionKey, newWebhookSecret()) } });
+    const org = await bootstrapOrganization(db, {
+      org: 'Bench',
+      email: 'bench@example.com',
+      password: 'correct horse battery',
+      credits: 0,
+      apiKeyDays: 1,
+      now: new Date(),
+    });
+    await db.webhook.create({
+      data: {
+        organizationId: org.organizationId,
+        url: receiver.url('/hook'),
+        eventTypes: ['*'],
+        secretSealed: seal(env.config.encryptionKey, newWebhookSecret()),
+      },
+    });
     for (let i = 0; i < workers; i += 1) procs.push(await startWorkerProcess(env.env));
     const seen = () => {
-      for (const r of receiver.received) if (!arrived.has(r.headers['webhook-id'])) arrived.set(r.headers['webhook-id'], Date.now());
+      for (const r of receiver.received)
+        if (!arrived.has(r.headers['webhook-id'])) arrived.set(r.headers['webhook-id'], Date.now());
       return arrived.size;
     };
     const insert = async (n: number) => {
       const rows = await db.$transaction(async (tx) => {
         const created = await tx.webhookEvent.createManyAndReturn({
-          data: Array.from({ length: n }, (_, i) => ({ organizationId: org.organizationId, type: 'webhook.test', data: { i } })),
+          data: Array.from({ length: n }, (_, i) => ({
+            organizationId: org.organizationId,
+            type: 'webhook.test',
+            data: { i },
+          })),
           select: { id: true },
         });
         return created;
@@ -60,13 +79,25 @@ export async function benchWebhooks(): Promise<void> {
     const trickleLat = single.map((e) => arrived.get(e.id)! - e.at);
     const within2s = trickleLat.filter((l) => l <= 2000).length / trickleLat.length;
 
-    print(table(`Webhooks: ${workers} worker processes, receiver on 127.0.0.1 (${Math.round((Date.now() - started) / 1000)} s total)`, ['measure', 'value'], [
-      ['burst: events delivered per second', fmt(events / burstSeconds)],
-      ['burst: commit to first attempt p50 / p99 (ms)', `${fmt(percentile(burstLat, 50), 0)} / ${fmt(percentile(burstLat, 99), 0)}`],
-      ['trickle: commit to first attempt p50 / p99 (ms)', `${fmt(percentile(trickleLat, 50), 0)} / ${fmt(percentile(trickleLat, 99), 0)}`],
-      ['trickle: first attempts within 2 s', `${fmt(within2s * 100)} %`],
-      ['floor: relay interval (ms)', '500'],
-    ]));
+    print(
+      table(
+        `Webhooks: ${workers} worker processes, receiver on 127.0.0.1 (${Math.round((Date.now() - started) / 1000)} s total)`,
+        ['measure', 'value'],
+        [
+          ['burst: events delivered per second', fmt(events / burstSeconds)],
+          [
+            'burst: commit to first attempt p50 / p99 (ms)',
+            `${fmt(percentile(burstLat, 50), 0)} / ${fmt(percentile(burstLat, 99), 0)}`,
+          ],
+          [
+            'trickle: commit to first attempt p50 / p99 (ms)',
+            `${fmt(percentile(trickleLat, 50), 0)} / ${fmt(percentile(trickleLat, 99), 0)}`,
+          ],
+          ['trickle: first attempts within 2 s', `${fmt(within2s * 100)} %`],
+          ['floor: relay interval (ms)', '500'],
+        ],
+      ),
+    );
   } finally {
     for (const p of procs) await p.stop();
     await receiver.close();

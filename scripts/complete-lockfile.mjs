@@ -10,15 +10,35 @@ const file = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const packages = lock.packages;
 
-const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony', 'cygwin'];
+const OS = [
+  'darwin',
+  'linux',
+  'win32',
+  'android',
+  'freebsd',
+  'openbsd',
+  'netbsd',
+  'sunos',
+  'aix',
+  'openharmony',
+  'cygwin',
+];
 const CPU = ['arm64', 'x64', 'arm', 'ia32', 'ppc64', 'riscv64', 's390x', 'loong64', 'mips64el', 'wasm32', 'x32'];
 
 function platformOf(name) {
   const base = name.split('/').pop();
   const parts = base.split('-');
-  const os = parts.find((p) => OS.includes(p)) ?? (parts.includes('win') || parts.includes('windows') ? 'win32' : parts.includes('macos') ? 'darwin' : undefined);
-  const cpu = parts.find((p) => CPU.includes(p)) ?? (parts.includes('x86') ? 'ia32' : parts.includes('ppc') ? 'ppc64' : undefined);
-  const libc = parts.includes('musl') ? 'musl' : parts.includes('gnu') || parts.includes('gnueabihf') || parts.includes('msvc') ? undefined : undefined;
+  const os =
+    parts.find((p) => OS.includes(p)) ??
+    (parts.includes('win') || parts.includes('windows') ? 'win32' : parts.includes('macos') ? 'darwin' : undefined);
+  const cpu =
+    parts.find((p) => CPU.includes(p)) ??
+    (parts.includes('x86') ? 'ia32' : parts.includes('ppc') ? 'ppc64' : undefined);
+  const libc = parts.includes('musl')
+    ? 'musl'
+    : parts.includes('gnu') || parts.includes('gnueabihf') || parts.includes('msvc')
+      ? undefined
+      : undefined;
   return { os, cpu, libc: parts.includes('musl') ? ['musl'] : parts.includes('gnu') ? ['glibc'] : libc };
 }
 
@@ -44,7 +64,9 @@ for (const [path, meta] of Object.entries(packages)) {
     added++;
   }
 }
-const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+const sorted = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 lock.packages = sorted;
 fs.writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
 console.error(`complete-lockfile: added ${added} platform-specific optional entries`);

@@ -3,5 +3,8 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
 if (!fs.existsSync(new URL('../src/generated/prisma/client.ts', import.meta.url))) {
-  execSync('npx prisma generate', { stdio: 'inherit', env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/false' } });
+  execSync('npx prisma generate', {
+    stdio: 'inherit',
+    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/false' },
+  });
 }

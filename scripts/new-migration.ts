@@ -15,12 +15,19 @@ if (!name) {
 const schema = fs.readFileSync(path.resolve('prisma/schema.prisma'), 'utf8');
 let previous: string | null = null;
 try {
-  previous = execFileSync('git', ['show', 'HEAD:prisma/schema.prisma'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  previous = execFileSync('git', ['show', 'HEAD:prisma/schema.prisma'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
 } catch {
   previous = null;
 }
-const hasMigrations = fs.existsSync(defaultMigrationsDir) && fs.readdirSync(defaultMigrationsDir).some((d) => /^\d{14}_/.test(d));
-const engine = await openSchemaEngine(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', schema);
+const hasMigrations =
+  fs.existsSync(defaultMigrationsDir) && fs.readdirSync(defaultMigrationsDir).some((d) => /^\d{14}_/.test(d));
+const engine = await openSchemaEngine(
+  process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  schema,
+);
 const sql = hasMigrations && previous ? await engine.scriptBetween(previous) : await engine.scriptFromEmpty();
 engine.close();
 if (!sql.trim() || /empty migration/i.test(sql)) {

@@ -49,7 +49,6 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed by tsc (pino's Logger vs Fastify's)

@@ -18,7 +18,11 @@ const out = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 class UsageError extends Error {}
 
 /** Prisma's messages start with the call site; the last line says what happened. */
-const lastLine = (err: unknown) => String((err as Error).message ?? err).split('\n').filter(Boolean).pop();
+const lastLine = (err: unknown) =>
+  String((err as Error).message ?? err)
+    .split('\n')
+    .filter(Boolean)
+    .pop();
 
 /** The first line of standard input (a trailing newline is not part of the password). */
 async function readPasswordFromStdin(): Promise<string> {
@@ -57,7 +61,10 @@ async function main(argv: string[]) {
   const [command, ...rest] = argv;
   const config = loadConfigOrExit();
   const opts = (spec: Record<string, { type: 'string' | 'boolean' }>) =>
-    parseArgs({ args: rest, options: spec, allowPositionals: false, strict: true }).values as Record<string, string | undefined>;
+    parseArgs({ args: rest, options: spec, allowPositionals: false, strict: true }).values as Record<
+      string,
+      string | undefined
+    >;
 
   switch (command) {
     case 'migrate': {
@@ -67,11 +74,22 @@ async function main(argv: string[]) {
       return;
     }
     case 'bootstrap': {
-      const o = opts({ org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, credits: { type: 'string' } });
+      const o = opts({
+        org: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+        credits: { type: 'string' },
+      });
       if (!o.org || !o.email) throw new UsageError('bootstrap needs --org and --email');
       // Arguments are visible to every user of the machine (ps); the environment and stdin are not.
-      const password = o['password-stdin'] ? await readPasswordFromStdin() : (o.password ?? process.env.BOOTSTRAP_PASSWORD);
-      if (!password) throw new UsageError('bootstrap needs a password: set BOOTSTRAP_PASSWORD, or pass --password-stdin and write it to standard input');
+      const password = o['password-stdin']
+        ? await readPasswordFromStdin()
+        : (o.password ?? process.env.BOOTSTRAP_PASSWORD);
+      if (!password)
+        throw new UsageError(
+          'bootstrap needs a password: set BOOTSTRAP_PASSWORD, or pass --password-stdin and write it to standard input',
+        );
       if (password.length < 8) throw new UsageError('the password must be at least 8 characters');
       const credits = o.credits === undefined ? 1000 : Number(o.credits);
       if (!Number.isFinite(credits) || credits < 0) throw new UsageError('--credits must be a non-negative number');
@@ -115,17 +133,24 @@ async function main(argv: string[]) {
       return;
     }
     case 'grant-credits': {
-      const o = opts({ org: { type: 'string' }, amount: { type: 'string' }, expires: { type: 'string' }, message: { type: 'string' } });
+      const o = opts({
+        org: { type: 'string' },
+        amount: { type: 'string' },
+        expires: { type: 'string' },
+        message: { type: 'string' },
+      });
       const orgId = Number(o.org);
       const amount = Number(o.amount);
       if (!Number.isInteger(orgId) || orgId < 1) throw new UsageError('grant-credits needs --org ID');
       // Exact decimals only: the credit columns keep 6 decimal places.
-      if (!/^\d{1,12}(\.\d{1,6})?$/.test(o.amount ?? '') || amount <= 0) throw new UsageError('--amount must be a positive number with at most 6 decimal places');
+      if (!/^\d{1,12}(\.\d{1,6})?$/.test(o.amount ?? '') || amount <= 0)
+        throw new UsageError('--amount must be a positive number with at most 6 decimal places');
       const expiresAt = o.expires ? new Date(o.expires) : null;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires must be an ISO date-time');
       const db = createPrisma(config.databaseUrl, { max: 2 });
       try {
-        if (!(await createIdentityRepository(db).findOrganization(orgId))) throw new UsageError(`no organization ${orgId}`);
+        if (!(await createIdentityRepository(db).findOrganization(orgId)))
+          throw new UsageError(`no organization ${orgId}`);
         const { grant, balance } = await createCreditsRepository(db).grant({
           organizationId: orgId,
           amount: o.amount!,
@@ -133,7 +158,13 @@ async function main(argv: string[]) {
           message: o.message ?? 'Credits granted',
           at: new Date(),
         });
-        out({ grantId: grant.id, organizationId: orgId, amount, expiresAt: expiresAt?.toISOString() ?? null, availableCredits: balance });
+        out({
+          grantId: grant.id,
+          organizationId: orgId,
+          amount,
+          expiresAt: expiresAt?.toISOString() ?? null,
+          availableCredits: balance,
+        });
       } finally {
         await db.$disconnect();
       }
@@ -144,10 +175,12 @@ async function main(argv: string[]) {
       const orgId = Number(o.org);
       const limit = o.limit === undefined ? 20 : Number(o.limit);
       if (!Number.isInteger(orgId) || orgId < 1) throw new UsageError('credits needs --org ID');
-      if (!Number.isInteger(limit) || limit < 0 || limit > 10_000) throw new UsageError('--limit must be an integer from 0 to 10000');
+      if (!Number.isInteger(limit) || limit < 0 || limit > 10_000)
+        throw new UsageError('--limit must be an integer from 0 to 10000');
       const db = createPrisma(config.databaseUrl, { max: 2 });
       try {
-        if (!(await createIdentityRepository(db).findOrganization(orgId))) throw new UsageError(`no organization ${orgId}`);
+        if (!(await createIdentityRepository(db).findOrganization(orgId)))
+          throw new UsageError(`no organization ${orgId}`);
         out(await createCreditsRepository(db).statement(orgId, new Date(), limit));
       } finally {
         await db.$disconnect();
@@ -158,7 +191,17 @@ async function main(argv: string[]) {
       const { runSeed } = await import('./services/agents/seed.js').catch(() => ({ runSeed: null }));
       if (!runSeed) throw new UsageError('seed is not available in this build');
       const o = opts({ agents: { type: 'string' }, org: { type: 'string' }, spaces: { type: 'string' } });
-      out(await runSeed(config, { agents: Number(o.agents ?? 100), org: o.org ? Number(o.org) : undefined, spaces: o.spaces ? Number(o.spaces) : undefined }, log));
+      out(
+        await runSeed(
+          config,
+          {
+            agents: Number(o.agents ?? 100),
+            org: o.org ? Number(o.org) : undefined,
+            spaces: o.spaces ? Number(o.spaces) : undefined,
+          },
+          log,
+        ),
+      );
       return;
     }
     default:
@@ -169,7 +212,11 @@ async function main(argv: string[]) {
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (err) => {
-    if (err instanceof UsageError || err instanceof BootstrapError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (
+      err instanceof UsageError ||
+      err instanceof BootstrapError ||
+      (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    ) {
       log(`error: ${(err as Error).message}\n${USAGE}`);
       process.exit(2);
     }

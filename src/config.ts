@@ -134,7 +134,8 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = str(env, name, fallback).trim().toLowerCase();
-  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${env[name]}"`);
+  if (!(values as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${env[name]}"`);
   return raw as T;
 }
 
@@ -155,7 +156,8 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
 /** A non-negative decimal price with at most 6 decimal places (the precision of the credit columns). */
 function price(env: Env, name: string, fallback: string): string {
   const v = str(env, name, fallback).trim();
-  if (!/^\d{1,12}(\.\d{1,6})?$/.test(v)) throw new ConfigError(`${name} must be a non-negative decimal with at most 6 decimal places, got "${v}"`);
+  if (!/^\d{1,12}(\.\d{1,6})?$/.test(v))
+    throw new ConfigError(`${name} must be a non-negative decimal with at most 6 decimal places, got "${v}"`);
   return v;
 }
 
@@ -173,7 +175,9 @@ function encryptionKey(env: Env, storage: StorageSettings, warn: (msg: string) =
     try {
       raw = fs.readFileSync(file, 'utf8').trim();
     } catch (err) {
-      throw new ConfigError(`ENCRYPTION_KEY_FILE ${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ConfigError(
+        `ENCRYPTION_KEY_FILE ${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     name = `the key in ENCRYPTION_KEY_FILE ${file}`;
   }
@@ -183,7 +187,10 @@ function encryptionKey(env: Env, storage: StorageSettings, warn: (msg: string) =
     return key;
   }
   // Other hosts could not read a key generated here: every process must be given the same one.
-  if (storage.driver === 's3') throw new ConfigError('ENCRYPTION_KEY is required with STORAGE_DRIVER=s3 (the same on every host), or ENCRYPTION_KEY_FILE');
+  if (storage.driver === 's3')
+    throw new ConfigError(
+      'ENCRYPTION_KEY is required with STORAGE_DRIVER=s3 (the same on every host), or ENCRYPTION_KEY_FILE',
+    );
   const storageDir = storage.dir;
   const devFile = path.join(storageDir, '.dev-encryption-key');
   try {
@@ -197,7 +204,8 @@ function encryptionKey(env: Env, storage: StorageSettings, warn: (msg: string) =
       fs.writeFileSync(devFile, key.toString('hex'), { mode: 0o600, flag: 'wx' });
     } catch (err) {
       // Another process (the API or the worker) created it first: use theirs.
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return Buffer.from(fs.readFileSync(devFile, 'utf8').trim(), 'hex');
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        return Buffer.from(fs.readFileSync(devFile, 'utf8').trim(), 'hex');
       throw err;
     }
     warn(`ENCRYPTION_KEY is not set; generated a development key in ${devFile}`);
@@ -205,10 +213,14 @@ function encryptionKey(env: Env, storage: StorageSettings, warn: (msg: string) =
   }
 }
 
-export function loadConfig(env: Env = process.env, warn: (msg: string) => void = (m) => process.stderr.write(`warning: ${m}\n`)): Config {
+export function loadConfig(
+  env: Env = process.env,
+  warn: (msg: string) => void = (m) => process.stderr.write(`warning: ${m}\n`),
+): Config {
   const logLevel = str(env, 'LOG_LEVEL', 'info');
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-  if (!(levels as readonly string[]).includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}`);
+  if (!(levels as readonly string[]).includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}`);
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = str(env, 'HOST', '0.0.0.0');
   const storageDir = path.resolve(str(env, 'STORAGE_DIR', './storage'));
@@ -221,12 +233,16 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
         jwksUrl: url(env, 'OAUTH_JWKS_URL', '', ['http:', 'https:']),
       }
     : null;
-  if (externalOAuth && !externalOAuth.audience) throw new ConfigError('OAUTH_AUDIENCE is required when OAUTH_ISSUER is set');
+  if (externalOAuth && !externalOAuth.audience)
+    throw new ConfigError('OAUTH_AUDIENCE is required when OAUTH_ISSUER is set');
   // Behind a published port (docker compose's API_PORT) clients use that port, not the one we listen on.
   const apiPort = int(env, 'API_PORT', port, 1, 65535);
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${apiPort}`, ['http:', 'https:']).replace(/\/$/, '');
   return {
-    databaseUrl: url(env, 'DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/cloud_extraction', ['postgresql:', 'postgres:']),
+    databaseUrl: url(env, 'DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/cloud_extraction', [
+      'postgresql:',
+      'postgres:',
+    ]),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
     databasePoolWaitMs: int(env, 'DATABASE_POOL_WAIT_MS', 10_000, 1, 600_000),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
@@ -308,7 +324,13 @@ export function loadConfig(env: Env = process.env, warn: (msg: string) => void =
     loadShedding: {
       maxEventLoopDelayMs: int(env, 'LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
       // Default: 90% of V8's heap limit, shed before the process runs out of memory.
-      maxHeapUsedBytes: int(env, 'LOAD_SHED_MAX_HEAP_USED_BYTES', Math.floor(v8.getHeapStatistics().heap_size_limit * 0.9), 0, Number.MAX_SAFE_INTEGER),
+      maxHeapUsedBytes: int(
+        env,
+        'LOAD_SHED_MAX_HEAP_USED_BYTES',
+        Math.floor(v8.getHeapStatistics().heap_size_limit * 0.9),
+        0,
+        Number.MAX_SAFE_INTEGER,
+      ),
       retryAfterSeconds: int(env, 'LOAD_SHED_RETRY_AFTER_SECONDS', 2, 1, 3600),
     },
     builder: builderConfig(env),
@@ -323,7 +345,10 @@ function httpTimeouts(env: Env): Config['http'] {
   const headers = int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600);
   const request = int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1, 86_400);
   // Node refuses a headers timeout longer than the request timeout.
-  if (headers > request) throw new ConfigError(`HTTP_HEADERS_TIMEOUT_SECONDS (${headers}) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${request})`);
+  if (headers > request)
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_SECONDS (${headers}) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${request})`,
+    );
   return {
     headersTimeoutMs: headers * 1000,
     requestTimeoutMs: request * 1000,
@@ -338,15 +363,21 @@ function storageSettings(env: Env, dir: string): StorageSettings {
   const driver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
   if (driver === 'local') return { driver, dir };
   const bucket = str(env, 'S3_BUCKET', '');
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('S3_BUCKET must name a bucket (3-63 lower-case letters, digits, dots, hyphens) with STORAGE_DRIVER=s3');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError(
+      'S3_BUCKET must name a bucket (3-63 lower-case letters, digits, dots, hyphens) with STORAGE_DRIVER=s3',
+    );
   const endpoint = env.S3_ENDPOINT ? url(env, 'S3_ENDPOINT', '', ['http:', 'https:']).replace(/\/$/, '') : '';
   const accessKeyId = str(env, 'S3_ACCESS_KEY_ID', '');
   const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY', '');
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or both left empty for the default credential chain)');
+    throw new ConfigError(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or both left empty for the default credential chain)',
+    );
   }
   const prefix = str(env, 'S3_PREFIX', '').replace(/^\/+|\/+$/g, '');
-  if (prefix && prefix.split('/').some((s) => s === '' || s === '.' || s === '..')) throw new ConfigError(`S3_PREFIX must be a plain key prefix, got "${env.S3_PREFIX}"`);
+  if (prefix && prefix.split('/').some((s) => s === '' || s === '.' || s === '..'))
+    throw new ConfigError(`S3_PREFIX must be a plain key prefix, got "${env.S3_PREFIX}"`);
   return {
     driver,
     endpoint,
@@ -363,7 +394,8 @@ function storageSettings(env: Env, dir: string): StorageSettings {
 
 function builderConfig(env: Env): Config['builder'] {
   const llmUrl = env.BUILDER_LLM_URL;
-  if (llmUrl && !env.BUILDER_LLM_MODEL) throw new ConfigError('BUILDER_LLM_MODEL is required when BUILDER_LLM_URL is set');
+  if (llmUrl && !env.BUILDER_LLM_MODEL)
+    throw new ConfigError('BUILDER_LLM_MODEL is required when BUILDER_LLM_URL is set');
   return {
     llm: llmUrl
       ? {
@@ -386,7 +418,10 @@ function builderConfig(env: Env): Config['builder'] {
 function serverGroups(env: Env, name: string): { default: boolean; groups: number[] } {
   const raw = str(env, name, 'default');
   const out = { default: false, groups: [] as number[] };
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     if (part.toLowerCase() === 'default') out.default = true;
     else if (/^\d+$/.test(part) && Number(part) >= 1 && Number(part) <= 2147483647) out.groups.push(Number(part));
     else throw new ConfigError(`${name} must list server group ids (positive integers) and/or "default", got "${raw}"`);

@@ -6,7 +6,12 @@ import { loadConfigOrExit } from './config.js';
 import { readHeartbeat } from './jobs/worker-health.js';
 
 const config = loadConfigOrExit();
-const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+const redis = new Redis(config.redisUrl, {
+  lazyConnect: true,
+  maxRetriesPerRequest: 0,
+  connectTimeout: 2000,
+  retryStrategy: () => null,
+});
 redis.on('error', () => {});
 try {
   await redis.connect();

@@ -28,7 +28,10 @@ if (metrics) log.info({ host: config.metrics.host, port: metrics.port }, 'metric
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
 const starting = startWorkerRuntime(config, log);
 let started = false;
-starting.then(() => (started = true), () => {});
+starting.then(
+  () => (started = true),
+  () => {},
+);
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;

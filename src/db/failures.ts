@@ -2,12 +2,33 @@
 // later) rather than a bug (500). One place for the whole process: the API's error handler, the
 // CLI and the worker all ask here.
 
-const PG_UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseDoesNotExist', 'AuthenticationFailed', 'DatabaseAccessDenied', 'TlsConnectionError']);
+const PG_UNREACHABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'DatabaseDoesNotExist',
+  'AuthenticationFailed',
+  'DatabaseAccessDenied',
+  'TlsConnectionError',
+]);
 // P1000 auth failed, P1001 can't reach, P1002 timed out, P1003 no such database, P1017 server closed.
 const PG_UNREACHABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1017']);
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
 
-type ErrorLike = { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } } };
+type ErrorLike = {
+  code?: unknown;
+  message?: unknown;
+  meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } };
+};
 
 function adapterCause(err: unknown) {
   return (err as ErrorLike | null)?.meta?.driverAdapterError?.cause;
@@ -50,7 +71,9 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   if (typeof sqlState === 'string' && /^(57P0[1-3]|08)/.test(sqlState)) return true;
   if (typeof e.code === 'string' && PG_UNREACHABLE_CODES.has(e.code)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /Can't reach database server|Connection terminated|terminating connection due to administrator command/.test(message);
+  return /Can't reach database server|Connection terminated|terminating connection due to administrator command/.test(
+    message,
+  );
 }
 
 /** The tables are not there: the database was never migrated. */
@@ -66,5 +89,7 @@ export function isRedisUnavailable(err: unknown): boolean {
   if (e.name === 'MaxRetriesPerRequestError') return true;
   if (typeof e.code === 'string' && SOCKET_CODES.has(e.code) && !('meta' in e)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /^Connection is closed\.?$|Stream isn't writeable|Reached the max retries per request limit|^connect (ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH)/.test(message);
+  return /^Connection is closed\.?$|Stream isn't writeable|Reached the max retries per request limit|^connect (ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH)/.test(
+    message,
+  );
 }

@@ -28,7 +28,10 @@ export function listMigrations(dir: string): MigrationFileInfo[] {
     });
 }
 
-export const defaultMigrationsDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../prisma/migrations');
+export const defaultMigrationsDir = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '../../prisma/migrations',
+);
 
 export async function migrate(
   databaseUrl: string,
@@ -50,14 +53,21 @@ export async function migrate(
     "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed) {
-      throw new Error(`migration ${failed.migration_name} failed earlier and must be resolved by hand before migrating again`);
+      throw new Error(
+        `migration ${failed.migration_name} failed earlier and must be resolved by hand before migrating again`,
+      );
     }
-    const done = new Map(rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => [r.migration_name, r.checksum]));
+    const done = new Map(
+      rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => [r.migration_name, r.checksum]),
+    );
     const applied: string[] = [];
     for (const m of listMigrations(dir)) {
       const prior = done.get(m.name);
@@ -76,10 +86,15 @@ export async function migrate(
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
-        await client.query('UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1', [id, String((err as Error).message)]);
+        await client.query('UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1', [
+          id,
+          String((err as Error).message),
+        ]);
         throw new Error(`migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
       }
-      await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+      await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [
+        id,
+      ]);
       applied.push(m.name);
       log(`applied migration ${m.name}`);
     }

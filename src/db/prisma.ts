@@ -57,20 +57,30 @@ const DUPLICATE_MESSAGES: Record<string, string> = {
 /** A unique violation (Prisma P2002; 23505 from a raw query), as the ConflictError callers get. */
 export class UniqueViolationError extends ConflictError {
   constructor(readonly model: string | undefined) {
-    super((model && DUPLICATE_MESSAGES[model]) ?? 'The change conflicts with an existing record (a unique value is already taken).');
+    super(
+      (model && DUPLICATE_MESSAGES[model]) ??
+        'The change conflicts with an existing record (a unique value is already taken).',
+    );
   }
 }
 
 function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } } | null;
+  const e = err as {
+    code?: unknown;
+    meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } };
+  } | null;
   if (e?.code === 'P2002') return true;
   const cause = e?.meta?.driverAdapterError?.cause;
-  return e?.code === 'P2010' && (e.meta?.code === '23505' || cause?.originalCode === '23505' || cause?.kind === 'UniqueConstraintViolation');
+  return (
+    e?.code === 'P2010' &&
+    (e.meta?.code === '23505' || cause?.originalCode === '23505' || cause?.kind === 'UniqueConstraintViolation')
+  );
 }
 
 /** Translates the errors the data layer owns; everything else passes through unchanged. */
 function translateDatabaseError(err: unknown, model?: string): unknown {
-  const modelName = model ?? ((err as { meta?: { modelName?: unknown } } | null)?.meta?.modelName as string | undefined);
+  const modelName =
+    model ?? ((err as { meta?: { modelName?: unknown } } | null)?.meta?.modelName as string | undefined);
   return isUniqueViolation(err) ? new UniqueViolationError(modelName) : err;
 }
 
@@ -105,7 +115,11 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
   // (isDatabaseBusy) and the API answers 503 "busy" with Retry-After. An unreachable server fails
   // the connection attempt instead, within CONNECT_TIMEOUT_MS, and is answered "cannot be reached".
   const poolWaitMs = opts.poolWaitMs ?? DEFAULT_POOL_WAIT_MS;
-  const pool = new QueueBoundedPool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: poolWaitMs });
+  const pool = new QueueBoundedPool({
+    connectionString: databaseUrl,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: poolWaitMs,
+  });
   // An idle connection that breaks (the server restarted) must not crash the process.
   pool.on('error', () => undefined);
   // Connections in use and requests waiting, read by the metrics when scraped.
@@ -120,7 +134,8 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
   const translated = client.$extends({
     client: {
       async $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]> {
-        const run = (name: string | undefined) => pool.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES });
+        const run = (name: string | undefined) =>
+          pool.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES });
         const prepared = opts?.prepared;
         try {
           try {
@@ -156,5 +171,10 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
 export function isDatabaseBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   const message = err instanceof Error ? err.message : '';
-  return isPoolWaitTimeout(err) || code === 'P2024' || code === 'P2028' || /Unable to start a transaction in the given time|Timed out fetching a new connection/.test(message);
+  return (
+    isPoolWaitTimeout(err) ||
+    code === 'P2024' ||
+    code === 'P2028' ||
+    /Unable to start a transaction in the given time|Timed out fetching a new connection/.test(message)
+  );
 }

@@ -12,9 +12,7 @@ import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-util
 
 const require = createRequire(import.meta.url);
 
-type DiffTarget =
-  | { tag: 'empty' }
-  | { tag: 'schemaDatamodel'; files: Array<{ path: string; content: string }> };
+type DiffTarget = { tag: 'empty' } | { tag: 'schemaDatamodel'; files: Array<{ path: string; content: string }> };
 
 interface WasmSchemaEngine {
   diff(params: {
@@ -30,16 +28,26 @@ interface WasmSchemaEngine {
 async function loadWasm() {
   // The engine reports Rust panics through this global before throwing.
   const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(m: string): void } };
-  g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m: string) => { lastPanic = m; } };
+  g.PRISMA_WASM_PANIC_REGISTRY ??= {
+    set_message: (m: string) => {
+      lastPanic = m;
+    },
+  };
   const bgPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
   const pkgDir = path.dirname(bgPath);
   const bg = await import(pathToFileURL(bgPath).href);
   const bytes = fs.readFileSync(path.join(pkgDir, 'schema_engine_bg.wasm'));
-  const wasm = (globalThis as unknown as { WebAssembly: { instantiate(b: Buffer, i: object): Promise<{ instance: { exports: unknown } }> } }).WebAssembly;
+  const wasm = (
+    globalThis as unknown as {
+      WebAssembly: { instantiate(b: Buffer, i: object): Promise<{ instance: { exports: unknown } }> };
+    }
+  ).WebAssembly;
   const { instance } = await wasm.instantiate(bytes, { './schema_engine_bg.js': bg });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
-  return bg as { SchemaEngine: { 'new': (o: unknown, log: (m: string) => void, adapter: unknown) => Promise<WasmSchemaEngine> } };
+  return bg as {
+    SchemaEngine: { new: (o: unknown, log: (m: string) => void, adapter: unknown) => Promise<WasmSchemaEngine> };
+  };
 }
 
 let lastPanic = '';
@@ -55,16 +63,31 @@ export async function openSchemaEngine(databaseUrl: string, schema: string) {
     bindMigrationAwareSqlAdapterFactory(factory),
   );
   const filters = { externalTables: [], externalEnums: [] };
-  const datamodel = (content: string): DiffTarget => ({ tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content }] });
+  const datamodel = (content: string): DiffTarget => ({
+    tag: 'schemaDatamodel',
+    files: [{ path: 'schema.prisma', content }],
+  });
   return {
     /** SQL that takes an empty database to `schema`. */
     async scriptFromEmpty(): Promise<string> {
-      const res = await engine.diff({ from: { tag: 'empty' }, to: datamodel(schema), script: true, exitCode: null, filters });
+      const res = await engine.diff({
+        from: { tag: 'empty' },
+        to: datamodel(schema),
+        script: true,
+        exitCode: null,
+        filters,
+      });
       return res.stdout ?? '';
     },
     /** SQL that takes a database described by `fromSchema` to `schema` ('' when they match). */
     async scriptBetween(fromSchema: string): Promise<string> {
-      const res = await engine.diff({ from: datamodel(fromSchema), to: datamodel(schema), script: true, exitCode: null, filters });
+      const res = await engine.diff({
+        from: datamodel(fromSchema),
+        to: datamodel(schema),
+        script: true,
+        exitCode: null,
+        filters,
+      });
       return res.stdout ?? '';
     },
     close() {

@@ -64,7 +64,14 @@ interface PendingRecord {
 }
 
 export class ExtractionRun {
-  readonly stats: ExtractionStats = { pageCount: 0, dataCount: 0, exportCount: 0, errorCount: 0, inputCount: 0, traffic: 0 };
+  readonly stats: ExtractionStats = {
+    pageCount: 0,
+    dataCount: 0,
+    exportCount: 0,
+    errorCount: 0,
+    inputCount: 0,
+    traffic: 0,
+  };
   readonly failedPages: FailedPage[] = [];
   readonly evidence: EvidenceCollector;
   /** Per processed input: the fatal message if its start page failed, null if it did not. */
@@ -95,7 +102,9 @@ export class ExtractionRun {
     this.#pageBudgetMs = (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000;
     this.#selectorsBounded = boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector));
     // A required export column means every exported record has a value there, just like a required field.
-    const requiredFields = fieldsOf(options.definition).filter((f) => f.required).map((f) => f.name);
+    const requiredFields = fieldsOf(options.definition)
+      .filter((f) => f.required)
+      .map((f) => f.name);
     const requiredColumns = (options.definition.export?.columns ?? []).filter((c) => c.required).map((c) => c.name);
     this.#requiredNames = [...new Set([...requiredFields, ...requiredColumns])];
     this.#client = openSource(this.#controller.signal, (level, message) => this.log(level, message), this.evidence);
@@ -156,7 +165,10 @@ export class ExtractionRun {
   #htmlKept = 0;
 
   /** A fetched page's parse and extraction on the page thread, within the page CPU budget. */
-  async #process<T extends PageTask>(task: T, page: FetchedPage): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
+  async #process<T extends PageTask>(
+    task: T,
+    page: FetchedPage,
+  ): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
     const outcome = await processPage(task, this.#pageBudgetMs, this.#controller.signal, this.#selectorsBounded);
     if (outcome.ok) return outcome;
     const kind = outcome.reason === 'aborted' ? 'aborted' : 'over-budget';
@@ -169,7 +181,8 @@ export class ExtractionRun {
     this.stats.errorCount++;
     // A page over budget was answered, and counted as such when it arrived.
     if (failure.kind === 'over-budget') this.evidence.overBudget(failure.url);
-    else if (failure.kind === 'http' && failure.status !== undefined) this.evidence.answered(failure.status, failure.url);
+    else if (failure.kind === 'http' && failure.status !== undefined)
+      this.evidence.answered(failure.status, failure.url);
     else this.evidence.networkError(failure.kind, failure.url);
     const keep = this.#options.failedPageHtml === undefined ? DEFAULT_FAILED_PAGE_HTML : this.#options.failedPageHtml;
     let html: string | undefined;
@@ -191,7 +204,8 @@ export class ExtractionRun {
     this.stats.inputCount++;
     const failureSlot = this.startFailures.push(null) - 1;
     const { text: startUrl, missing } = substitutePlaceholders(this.#def.startUrl, { ...this.#defaults, ...row });
-    for (const name of missing) this.log('Warning', `Input ${index}: parameter '${name}' has no value; substituted an empty string`);
+    for (const name of missing)
+      this.log('Warning', `Input ${index}: parameter '${name}' has no value; substituted an empty string`);
     if (!isHttpUrl(startUrl)) {
       const message = `start URL '${startUrl}' is not an http(s) URL`;
       this.stats.errorCount++;
@@ -248,7 +262,10 @@ export class ExtractionRun {
   async #keepRecords(listed: ListPageResult, page: FetchedPage): Promise<ExtractedRecord[]> {
     const def = this.#def;
     const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
-    this.log('Info', `${verbOf(page)} ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes, ${listed.matches} list matches`);
+    this.log(
+      'Info',
+      `${verbOf(page)} ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes, ${listed.matches} list matches`,
+    );
     this.evidence.listPage(listed.matches, page.finalUrl, listed.scripted);
     if (listed.matches === 0) {
       this.log('Warning', `list selector '${def.list.selector}' matched nothing on ${page.finalUrl}`);
@@ -257,7 +274,10 @@ export class ExtractionRun {
 
     const pending: PendingRecord[] = listed.items.map(({ record, followUrl }, i) => {
       if (def.follow && followUrl === null) {
-        this.log('Warning', `follow selector '${def.follow.selector}' found no link in record ${i + 1} on ${page.finalUrl}`);
+        this.log(
+          'Warning',
+          `follow selector '${def.follow.selector}' found no link in record ${i + 1} on ${page.finalUrl}`,
+        );
       }
       return { record, followUrl, aborted: false };
     });
@@ -313,7 +333,10 @@ export class ExtractionRun {
     }
     Object.assign(item.record, processed.value);
     const redirected = result.page.finalUrl !== result.page.url ? ` (redirected to ${result.page.finalUrl})` : '';
-    this.log('Info', `${verbOf(result.page)} ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`);
+    this.log(
+      'Info',
+      `${verbOf(result.page)} ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`,
+    );
     this.progress();
   }
 }

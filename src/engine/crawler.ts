@@ -16,7 +16,14 @@ import {
 import { HttpClient } from './http.js';
 import { createMasker } from './secrets.js';
 
-const emptyStats = (): ExtractionStats => ({ pageCount: 0, dataCount: 0, exportCount: 0, errorCount: 0, inputCount: 0, traffic: 0 });
+const emptyStats = (): ExtractionStats => ({
+  pageCount: 0,
+  dataCount: 0,
+  exportCount: 0,
+  errorCount: 0,
+  inputCount: 0,
+  traffic: 0,
+});
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {
@@ -65,7 +72,10 @@ function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: Lo
     userAgent: options.userAgent,
     maxBodyBytes: options.maxBodyBytes,
     onRetry: (e) =>
-      log('Warning', `GET ${e.url} ${e.message}; retrying in ${e.delayMs} ms (attempt ${e.attempt + 1} of ${e.maxAttempts})`),
+      log(
+        'Warning',
+        `GET ${e.url} ${e.message}; retrying in ${e.delayMs} ms (attempt ${e.attempt + 1} of ${e.maxAttempts})`,
+      ),
   });
 }
 
@@ -77,7 +87,8 @@ function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: Lo
 export async function runExtraction(options: ExtractionOptions): Promise<ExtractionResult> {
   const parallelism = options.parallelism ?? 1;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  if (!Number.isInteger(parallelism) || parallelism < 1) throw new RangeError(`parallelism must be a positive integer, got ${parallelism}`);
+  if (!Number.isInteger(parallelism) || parallelism < 1)
+    throw new RangeError(`parallelism must be a positive integer, got ${parallelism}`);
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
     throw new RangeError(`maxConcurrency must be a positive integer, got ${maxConcurrency}`);
   }
@@ -142,7 +153,8 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
         } catch (error) {
           // A bug must not leave other sets running unobserved: stop everything and report it.
           // The detail goes to the run log only; the Run's errorMessage stays generic (issue 8 item 9).
-          if (internalError === undefined) run.log('Error', `internal error: ${(error as Error)?.message ?? String(error)}`);
+          if (internalError === undefined)
+            run.log('Error', `internal error: ${(error as Error)?.message ?? String(error)}`);
           internalError ??= 'extraction failed because of an internal error (see the run log)';
           run.abort('internal');
         }
@@ -158,9 +170,17 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   let fatalError: string | undefined;
   if (run.abortReason === 'timeout') fatalError = `run timed out after ${def.timeoutSeconds} s`;
   else if (run.abortReason === 'internal') fatalError = mask(internalError ?? 'extraction failed');
-  else if (run.abortReason === null && !run.drained && run.startFailures.length > 0 && run.startFailures.every((f) => f !== null)) {
+  else if (
+    run.abortReason === null &&
+    !run.drained &&
+    run.startFailures.length > 0 &&
+    run.startFailures.every((f) => f !== null)
+  ) {
     const first = run.startFailures[0] as string;
-    fatalError = run.startFailures.length > 1 ? `${first} (the start pages of all ${run.startFailures.length} inputs failed)` : first;
+    fatalError =
+      run.startFailures.length > 1
+        ? `${first} (the start pages of all ${run.startFailures.length} inputs failed)`
+        : first;
   }
   if (fatalError) run.log('Fatal', fatalError);
   const stopped = run.abortReason === 'stop' || (run.drained && run.abortReason === null);
@@ -171,7 +191,10 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
       `${s.inputCount} inputs, ${s.traffic} bytes received`,
   );
   run.progress();
-  const warning = stopped || fatalError !== undefined ? undefined : qualityProblem(run.evidence.evidence, def.list.selector, s.dataCount);
+  const warning =
+    stopped || fatalError !== undefined
+      ? undefined
+      : qualityProblem(run.evidence.evidence, def.list.selector, s.dataCount);
   if (warning) run.log('Warning', warning);
 
   return {

@@ -6,7 +6,11 @@ import { AttemptFailure } from './http-failure.js';
 export function decodeBody(raw: Buffer, contentEncoding: string | null, maxBytes: number): Buffer {
   if (!contentEncoding) return raw;
   // Encodings are listed in the order they were applied, so undo them from the last.
-  const encodings = contentEncoding.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e && e !== 'identity').reverse();
+  const encodings = contentEncoding
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e && e !== 'identity')
+    .reverse();
   let body = raw;
   try {
     for (const encoding of encodings) {

@@ -17,18 +17,29 @@ export const AgentParameterSchema = Type.Object(
     encrypted: Type.Optional(Type.Boolean({ description: 'Value is encrypted at rest and masked in logs.' })),
     description: Type.Optional(Type.String()),
   },
-  { title: 'AgentParameter', additionalProperties: false, description: 'A value substituted for {{name}} in startUrl.' },
+  {
+    title: 'AgentParameter',
+    additionalProperties: false,
+    description: 'A value substituted for {{name}} in startUrl.',
+  },
 );
 
-export const FieldTransformSchema = Type.Union([Type.Literal('trim'), Type.Literal('number'), Type.Literal('absoluteUrl')], {
-  description: "trim: strip surrounding whitespace; number: first number in the text ('$1,234.50' -> 1234.5); absoluteUrl: resolve against the page URL.",
-});
+export const FieldTransformSchema = Type.Union(
+  [Type.Literal('trim'), Type.Literal('number'), Type.Literal('absoluteUrl')],
+  {
+    description:
+      "trim: strip surrounding whitespace; number: first number in the text ('$1,234.50' -> 1234.5); absoluteUrl: resolve against the page URL.",
+  },
+);
 
 export const AgentFieldSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     selector: Type.Optional(
-      Type.String({ minLength: 1, description: 'CSS selector inside the matched element; omitted: the element itself.' }),
+      Type.String({
+        minLength: 1,
+        description: 'CSS selector inside the matched element; omitted: the element itself.',
+      }),
     ),
     attribute: Type.Optional(
       Type.String({ minLength: 1, description: "'text' (default), 'html' (inner HTML) or the name of an attribute." }),
@@ -50,7 +61,9 @@ export const AgentListSchema = Type.Object(
 export const AgentNextSchema = Type.Object(
   {
     selector: Type.String({ minLength: 1, description: 'The href of the first match is the next list page.' }),
-    maxPages: Type.Optional(Type.Integer({ minimum: 1, description: `List pages per input; default ${DEFAULT_MAX_PAGES}.` })),
+    maxPages: Type.Optional(
+      Type.Integer({ minimum: 1, description: `List pages per input; default ${DEFAULT_MAX_PAGES}.` }),
+    ),
   },
   { title: 'AgentNext', additionalProperties: false },
 );
@@ -68,7 +81,9 @@ export const ExportFormatSchema = Type.Union([Type.Literal('csv'), Type.Literal(
 export const AgentExportColumnSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    required: Type.Optional(Type.Boolean({ description: 'Some field must produce it, and every exported record must have a value.' })),
+    required: Type.Optional(
+      Type.Boolean({ description: 'Some field must produce it, and every exported record must have a value.' }),
+    ),
   },
   { title: 'AgentExportColumn', additionalProperties: false },
 );
@@ -83,7 +98,7 @@ export const AgentExportSchema = Type.Object(
 
 export const RenderModeSchema = Type.Union([Type.Literal('http'), Type.Literal('browser'), Type.Literal('auto')], {
   description:
-    "http (default): fetch the HTML as served. browser: render every page in Chromium (for lists built by script). " +
+    'http (default): fetch the HTML as served. browser: render every page in Chromium (for lists built by script). ' +
     'auto: fetch over HTTP and render in Chromium only a page whose selector matches nothing and which carries scripts.',
   examples: ['browser'],
 });
@@ -179,7 +194,10 @@ export function parameterDefaults(def: AgentDefinition): Record<string, string> 
  * The input rows a Run executes: each of the definition's `inputs` (or one empty row), on top of the
  * parameter defaults, with `runValues` (the Run's inputParameters) taking precedence over both.
  */
-export function resolveInputRows(def: AgentDefinition, runValues: Record<string, string> = {}): Array<Record<string, string>> {
+export function resolveInputRows(
+  def: AgentDefinition,
+  runValues: Record<string, string> = {},
+): Array<Record<string, string>> {
   const defaults = parameterDefaults(def);
   const rows = def.inputs && def.inputs.length > 0 ? def.inputs : [{}];
   return rows.map((row) => ({ ...defaults, ...row, ...runValues }));
@@ -194,7 +212,9 @@ export function fieldsOf(def: AgentDefinition): AgentField[] {
 export function selectorsOf(def: AgentDefinition): Array<[string, string]> {
   const selectors: Array<[string, string]> = [
     [def.list.selector, 'list.selector'],
-    ...def.list.fields.flatMap((f, i): Array<[string, string]> => (f.selector ? [[f.selector, `list.fields[${i}].selector`]] : [])),
+    ...def.list.fields.flatMap((f, i): Array<[string, string]> =>
+      f.selector ? [[f.selector, `list.fields[${i}].selector`]] : [],
+    ),
   ];
   if (def.next) selectors.push([def.next.selector, 'next.selector']);
   if (def.follow) {
@@ -243,11 +263,12 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   const problems: string[] = [];
   compiledDefinition ??= TypeCompiler.Compile(AgentDefinitionSchema);
   // The error walk (which names every problem) only for a definition that fails the compiled check.
-  if (!compiledDefinition.Check(def)) for (const error of Value.Errors(AgentDefinitionSchema, def)) {
-    const problem = `${error.path || '/'}: ${error.message}`;
-    if (!problems.includes(problem)) problems.push(problem);
-    if (problems.length >= MAX_STRUCTURAL_PROBLEMS) break;
-  }
+  if (!compiledDefinition.Check(def))
+    for (const error of Value.Errors(AgentDefinitionSchema, def)) {
+      const problem = `${error.path || '/'}: ${error.message}`;
+      if (!problems.includes(problem)) problems.push(problem);
+      if (problems.length >= MAX_STRUCTURAL_PROBLEMS) break;
+    }
   // Semantic checks assume the shape is right.
   if (problems.length > 0) return { valid: false, problems };
   const definition = def as AgentDefinition;
@@ -274,10 +295,15 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   }
 
   const selectors = selectorsOf(definition);
-  if (definition.waitFor !== undefined && definition.waitFor !== NETWORK_IDLE) selectors.push([definition.waitFor, 'waitFor']);
-  const browserOnly = (['waitFor', 'scroll', 'pageTimeoutSeconds', 'blockResources'] as const).filter((k) => definition[k] !== undefined);
+  if (definition.waitFor !== undefined && definition.waitFor !== NETWORK_IDLE)
+    selectors.push([definition.waitFor, 'waitFor']);
+  const browserOnly = (['waitFor', 'scroll', 'pageTimeoutSeconds', 'blockResources'] as const).filter(
+    (k) => definition[k] !== undefined,
+  );
   if (renderModeOf(definition) === 'http' && browserOnly.length > 0) {
-    problems.push(`${browserOnly.join(', ')} ${browserOnly.length > 1 ? 'apply' : 'applies'} only when render is 'browser' or 'auto'`);
+    problems.push(
+      `${browserOnly.join(', ')} ${browserOnly.length > 1 ? 'apply' : 'applies'} only when render is 'browser' or 'auto'`,
+    );
   }
   for (const [selector, where] of selectors) {
     const problem = selectorProblem(selector, where);

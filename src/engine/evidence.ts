@@ -145,7 +145,9 @@ export function qualityProblem(e: RunEvidence, listSelector: string, kept: numbe
     return `The list selector '${listSelector}' matched nothing on ${pages} fetched: no records were extracted (has the page layout changed?).`;
   }
   if (kept === 0 && e.listMatches > 0 && e.requiredMissing === e.listMatches) {
-    const fields = Object.keys(e.requiredMissingByField).map((f) => `'${f}'`).join(', ');
+    const fields = Object.keys(e.requiredMissingByField)
+      .map((f) => `'${f}'`)
+      .join(', ');
     return `Required field ${fields} was empty in every record: all ${e.listMatches} records were dropped.`;
   }
   if (kept > 0 && e.emptyRecords === kept) {

@@ -4,7 +4,15 @@ import { CONTENT_TYPES, type RunFileType, type StoredFile } from './files.js';
 import type { Storage } from './storage.js';
 
 export { CONTENT_TYPES, type RunFileType, type StoredFile } from './files.js';
-export { appendRunLogLine, createRunLog, formatLogLine, type RunLog, type RunLogOptions, type RunLogLevel, type RunLogMode } from './run-log.js';
+export {
+  appendRunLogLine,
+  createRunLog,
+  formatLogLine,
+  type RunLog,
+  type RunLogOptions,
+  type RunLogLevel,
+  type RunLogMode,
+} from './run-log.js';
 
 export type ParallelExport = 'Combined' | 'Separated';
 

@@ -24,7 +24,11 @@ export function resolveUrl(href: string, baseUrl: string): string | null {
   }
 }
 
-export function applyTransform(value: string | null, transform: FieldTransform | undefined, baseUrl: string): FieldValue {
+export function applyTransform(
+  value: string | null,
+  transform: FieldTransform | undefined,
+  baseUrl: string,
+): FieldValue {
   if (value === null) return null;
   switch (transform) {
     case undefined:

@@ -52,7 +52,11 @@ export class PageExchange implements Dispatcher.DispatchHandler {
     else this.#controller = controller;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Dispatcher.ResponseData['headers']): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Dispatcher.ResponseData['headers'],
+  ): void {
     if (statusCode < 200) return; // 1xx: the final answer follows
     this.#status = statusCode;
     this.#headers = headers;

@@ -32,7 +32,10 @@ function findTargetRefused(error: unknown): TargetRefusedError | null {
 export function classifyNetworkError(error: unknown, url: URL, proxy?: string): AttemptFailure {
   const refused = findTargetRefused(error);
   if (refused) {
-    const named = refused.role === 'proxy' ? new TargetRefusedError(proxy ?? refused.url, refused.address, 'proxy') : new TargetRefusedError(url.href, refused.address);
+    const named =
+      refused.role === 'proxy'
+        ? new TargetRefusedError(proxy ?? refused.url, refused.address, 'proxy')
+        : new TargetRefusedError(url.href, refused.address);
     return new AttemptFailure('target-refused', named.message, false);
   }
   const host = url.hostname;
@@ -59,5 +62,9 @@ export function classifyNetworkError(error: unknown, url: URL, proxy?: string): 
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code?.startsWith('ERR_SSL')) {
     return new AttemptFailure('tls', `TLS error with ${host}: ${(error as Error).message}`, false);
   }
-  return new AttemptFailure('network', `network error: ${(error as Error)?.message ?? String(error)}${code ? ` (${code})` : ''}`, true);
+  return new AttemptFailure(
+    'network',
+    `network error: ${(error as Error)?.message ?? String(error)}${code ? ` (${code})` : ''}`,
+    true,
+  );
 }

@@ -6,8 +6,21 @@ import { AttemptFailure, classifyNetworkError } from './http-failure.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { httpFailureMessage } from './messages.js';
 import type { FetchedPage, FetchResult, PageSource } from './page.js';
-import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
-import { assertPublicProxy, assertPublicTarget, guardedLookup, guardedProxyLookup, proxyLabel, TargetRefusedError } from './ssrf.js';
+import {
+  backoffDelay,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+} from './retry.js';
+import {
+  assertPublicProxy,
+  assertPublicTarget,
+  guardedLookup,
+  guardedProxyLookup,
+  proxyLabel,
+  TargetRefusedError,
+} from './ssrf.js';
 
 export const MAX_REDIRECTS = 5;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -51,7 +64,8 @@ export class HttpClient implements PageSource {
   /** Body bytes received on the wire (before decompression), for every response including errors. */
   receivedBytes = 0;
 
-  readonly #options: Required<Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget'>> & Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
+  readonly #options: Required<Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget'>> &
+    Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
   /** Pre-flight check of every hop; null when private targets are allowed. */
   readonly #checkTarget: ((url: URL) => Promise<void>) | null;
   /** Hosts whose pre-flight check passed in this client's life (see #assertPublicHost). */
@@ -83,7 +97,8 @@ export class HttpClient implements PageSource {
       proxyUrl: options.proxyUrl,
       onRetry: options.onRetry,
     };
-    this.#checkTarget = options.checkTarget ?? (options.allowPrivateTargets ? null : (url: URL) => this.#assertPublicHost(url));
+    this.#checkTarget =
+      options.checkTarget ?? (options.allowPrivateTargets ? null : (url: URL) => this.#assertPublicHost(url));
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
     this.#headers = {
       'user-agent': this.#options.userAgent,
@@ -169,11 +184,15 @@ export class HttpClient implements PageSource {
       if (!outcome.retryable || attempt >= maxAttempts) {
         const { status, body, contentType } = outcome.extra;
         const message = attempt > 1 ? `${outcome.message} (after ${attempt} attempts)` : outcome.message;
-        return { ok: false, failure: { url, kind: outcome.kind, status, message, body, contentType, attempts: attempt } };
+        return {
+          ok: false,
+          failure: { url, kind: outcome.kind, status, message, body, contentType, attempts: attempt },
+        };
       }
       if (opts.canStart && !opts.canStart()) return this.#aborted(url, attempt);
       const retryAfter = outcome.extra.retryAfterMs;
-      const delayMs = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoffDelay(attempt, retryBaseDelayMs);
+      const delayMs =
+        retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoffDelay(attempt, retryBaseDelayMs);
       this.#options.onRetry?.({ url, attempt, maxAttempts, delayMs, message: outcome.message });
       try {
         await delay(delayMs, undefined, { signal });
@@ -254,7 +273,9 @@ export class HttpClient implements PageSource {
       }
       const retryable = response.status >= 500 || response.status === 429;
       const retryAfter =
-        response.status === 429 || response.status === 503 ? parseRetryAfter(header(response.headers, 'retry-after')) : null;
+        response.status === 429 || response.status === 503
+          ? parseRetryAfter(header(response.headers, 'retry-after'))
+          : null;
       throw new AttemptFailure('http', httpFailureMessage(response.status), retryable, {
         status: response.status,
         body: response.body,
@@ -279,9 +300,16 @@ export class HttpClient implements PageSource {
     this.#inFlight.add(exchange);
     try {
       if (signal.aborted) exchange.abort(signal.reason as Error);
-      else this.#dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: this.#headers }, exchange);
+      else
+        this.#dispatcher.dispatch(
+          { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: this.#headers },
+          exchange,
+        );
       const response = await exchange.promise;
-      return { ...response, body: decodeBody(response.body, header(response.headers, 'content-encoding'), maxBodyBytes) };
+      return {
+        ...response,
+        body: decodeBody(response.body, header(response.headers, 'content-encoding'), maxBodyBytes),
+      };
     } catch (error) {
       if (error instanceof AttemptFailure) throw error;
       if (timedOut) throw new AttemptFailure('timeout', `timed out after ${requestTimeoutMs} ms`, true);

@@ -39,7 +39,8 @@ export function describeFailure(failure: FetchFailure): string {
 /** The run-level message when the start page of an input failed: says what the user can do. */
 export function startPageFailureMessage(failure: FetchFailure): string {
   if (failure.kind === 'target-refused') return failure.message;
-  if (failure.kind !== 'http' || failure.status === undefined) return `Start page ${failure.url} failed: ${failure.message}`;
+  if (failure.kind !== 'http' || failure.status === undefined)
+    return `Start page ${failure.url} failed: ${failure.message}`;
   const attempts = failure.attempts > 1 ? ` (after ${failure.attempts} attempts)` : '';
   const answered = `Start page ${failure.url} answered ${statusText(failure.status)}${attempts}`;
   const known = SITE_ANSWERS[failure.status];

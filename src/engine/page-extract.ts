@@ -58,11 +58,11 @@ export function extractDetailPage(page: PageInput, fields: AgentField[]): Extrac
 }
 
 export type PageTask =
-  | { kind: 'list'; page: PageInput; plan: ListPlan }
-  | { kind: 'detail'; page: PageInput; fields: AgentField[] };
+  { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] };
 export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : ExtractedRecord;
 
 export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
-  const value = task.kind === 'list' ? extractListPage(task.page, task.plan) : extractDetailPage(task.page, task.fields);
+  const value =
+    task.kind === 'list' ? extractListPage(task.page, task.plan) : extractDetailPage(task.page, task.fields);
   return value as PageValue<T>;
 }

@@ -22,7 +22,8 @@ export const INLINE_PAGE_MAX_BYTES = 16 * 1024;
 export type PageReply = { ok: true; value: ListPageResult | ExtractedRecord } | { ok: false; message: string };
 
 /** Not done: the page went over its budget, the thread died under it, or the caller gave up on it. */
-export type PageOutcome<T> = { ok: true; value: T } | { ok: false; reason: 'over-budget' | 'crashed' | 'aborted'; message?: string };
+export type PageOutcome<T> =
+  { ok: true; value: T } | { ok: false; reason: 'over-budget' | 'crashed' | 'aborted'; message?: string };
 
 interface Job {
   task: PageTask;

@@ -20,12 +20,16 @@ export function decodeText(body: Buffer, contentType: string | null | undefined)
 }
 
 const utf8 = new TextDecoder('utf-8');
-const hasUtf16Bom = (b: Buffer) => b.length >= 2 && ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe));
+const hasUtf16Bom = (b: Buffer) =>
+  b.length >= 2 && ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe));
 
 export function parseHtml(page: Pick<FetchedPage, 'body' | 'contentType'>): CheerioAPI {
   const label = charsetOf(page.contentType);
   // A page declared UTF-8 (the common case) needs no sniffing: only a byte order mark could override
   // the header, and the decoder drops a UTF-8 one as the sniffer would.
-  if (label && /^(utf-?8|unicode-1-1-utf-8)$/i.test(label) && !hasUtf16Bom(page.body)) return load(utf8.decode(page.body));
-  return loadBuffer(page.body, { encoding: { defaultEncoding: 'utf-8', ...(label ? { transportLayerEncodingLabel: label } : {}) } });
+  if (label && /^(utf-?8|unicode-1-1-utf-8)$/i.test(label) && !hasUtf16Bom(page.body))
+    return load(utf8.decode(page.body));
+  return loadBuffer(page.body, {
+    encoding: { defaultEncoding: 'utf-8', ...(label ? { transportLayerEncodingLabel: label } : {}) },
+  });
 }

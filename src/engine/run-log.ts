@@ -42,7 +42,13 @@ export function formatLogLine(at: Date, level: RunLogLevel, message: string): st
 }
 
 /** Appends one line to a run's log written earlier (by a run process that could not finish it). */
-export async function appendRunLogLine(storage: Storage, key: string, message: string, at: Date, level: RunLogLevel = 'Fatal'): Promise<void> {
+export async function appendRunLogLine(
+  storage: Storage,
+  key: string,
+  message: string,
+  at: Date,
+  level: RunLogLevel = 'Fatal',
+): Promise<void> {
   await storage.append(key, formatLogLine(at, level, message) + '\n');
 }
 
@@ -82,7 +88,10 @@ export function createRunLog(storage: Storage, key: string, options: RunLogOptio
         log('Info', `HTML of failed page ${page.url} saved as ${htmlName}`);
       }
       if (withHtml.length > maxHtmlFiles) {
-        log('Warning', `${withHtml.length - maxHtmlFiles} more failed pages had HTML; only the first ${maxHtmlFiles} were saved`);
+        log(
+          'Warning',
+          `${withHtml.length - maxHtmlFiles} more failed pages had HTML; only the first ${maxHtmlFiles} were saved`,
+        );
       }
     }
     finished = true;

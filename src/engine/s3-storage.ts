@@ -52,7 +52,9 @@ export class S3Storage implements Storage {
 
   constructor(private readonly options: S3StorageOptions) {
     const credentials =
-      options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined;
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined;
     this.client = new S3Client({
       endpoint: options.endpoint || undefined,
       region: options.region,
@@ -111,7 +113,9 @@ export class S3Storage implements Storage {
   private async *keysUnder(prefix: string): AsyncGenerator<string[]> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       yield (page.Contents ?? []).map((o) => o.Key as string);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -122,7 +126,12 @@ export class S3Storage implements Storage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: base }));
     for await (const keys of this.keysUnder(`${base}/`)) {
       if (keys.length === 0) continue;
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+      await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
     }
   }
 
@@ -150,7 +159,9 @@ export class S3Storage implements Storage {
       if (!(err instanceof StorageNotFoundError)) throw err;
     }
     chunks.push(Buffer.from(text, 'utf8'));
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: Buffer.concat(chunks) }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: Buffer.concat(chunks) }),
+    );
   }
 
   /**
@@ -166,15 +177,19 @@ export class S3Storage implements Storage {
     let failure: Error | null = null;
     let shipping: Promise<void> = Promise.resolve();
     const ship = () => {
-      shipping = shipping.then(async () => {
-        const size = written;
-        if (size === shipped || failure) return;
-        const body = size === 0 ? Buffer.alloc(0) : createReadStream(temp, { start: 0, end: size - 1 });
-        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentLength: size }));
-        shipped = size;
-      }).catch((err: Error) => {
-        failure ??= err;
-      });
+      shipping = shipping
+        .then(async () => {
+          const size = written;
+          if (size === shipped || failure) return;
+          const body = size === 0 ? Buffer.alloc(0) : createReadStream(temp, { start: 0, end: size - 1 });
+          await this.client.send(
+            new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentLength: size }),
+          );
+          shipped = size;
+        })
+        .catch((err: Error) => {
+          failure ??= err;
+        });
       return shipping;
     };
     const timer = setInterval(() => void ship(), S3_LOG_SHIP_MS);

@@ -27,7 +27,8 @@ export function createMasker(secrets: Iterable<string> = []): (text: string) => 
     const passwords: Array<[number, number]> = [];
     for (const m of text.matchAll(URL_AUTHORITY)) {
       const userinfoEnd = m[1] === undefined ? -1 : m.index + m[0].length - m[2].length - 1;
-      if (m[1] !== undefined && m[1].includes(':')) passwords.push([userinfoEnd - m[1].length + m[1].indexOf(':') + 1, userinfoEnd]);
+      if (m[1] !== undefined && m[1].includes(':'))
+        passwords.push([userinfoEnd - m[1].length + m[1].indexOf(':') + 1, userinfoEnd]);
       hosts.push([m.index + m[0].length - m[2].length, m.index + m[0].length]);
     }
     const ranges: Array<[number, number]> = [...passwords];
@@ -64,5 +65,11 @@ function secretPattern(secrets: Iterable<string>): RegExp | null {
   }
   if (forms.size === 0) return null;
   // Longest first, so a secret containing another one is masked whole.
-  return new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  return new RegExp(
+    [...forms]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|'),
+    'g',
+  );
 }

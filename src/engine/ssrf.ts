@@ -44,7 +44,7 @@ function ipv4ToInt(address: string): number {
 function classifyIpv4(value: number): AddressKind {
   for (const range of IPV4_RANGES) {
     const mask = range.bits === 0 ? 0 : (~0 << (32 - range.bits)) >>> 0;
-    if (((value & mask) >>> 0) === range.base) return range.kind;
+    if ((value & mask) >>> 0 === range.base) return range.kind;
   }
   return 'public';
 }
@@ -80,7 +80,8 @@ function classifyIpv6(groups: number[]): AddressKind {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return embeddedV4(groups[6], groups[7]);
   if (firstSixZero) return embeddedV4(groups[6], groups[7]);
   // IPv4-translated (SIIT, ::ffff:0:a.b.c.d) reaches an IPv4 host too.
-  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0) return embeddedV4(groups[6], groups[7]);
+  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0)
+    return embeddedV4(groups[6], groups[7]);
   // Well-known NAT64 (64:ff9b::/96, RFC 6052) and 6to4 (2002::/16, RFC 3056) carry an IPv4 destination.
   if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) {
     return embeddedV4(groups[6], groups[7]);
@@ -144,7 +145,9 @@ export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 
 export const resolveHostWithDns: ResolveHost = (hostname) =>
   new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    );
   });
 
 function hostnameOf(url: URL): string {
@@ -183,21 +186,37 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * A drop-in for the `lookup` option of net.connect that refuses private addresses at connect time,
  * closing the window between the pre-flight check and the connection (DNS rebinding).
  */
-export function guardedLookup(hostname: string, options: LookupOptions | LookupAllOptions, callback: LookupCallback): void {
+export function guardedLookup(
+  hostname: string,
+  options: LookupOptions | LookupAllOptions,
+  callback: LookupCallback,
+): void {
   guardedLookupAs('target', hostname, options, callback);
 }
 
 /** guardedLookup for the connection to a proxy: a refusal names the proxy, not the target. */
-export function guardedProxyLookup(hostname: string, options: LookupOptions | LookupAllOptions, callback: LookupCallback): void {
+export function guardedProxyLookup(
+  hostname: string,
+  options: LookupOptions | LookupAllOptions,
+  callback: LookupCallback,
+): void {
   guardedLookupAs('proxy', hostname, options, callback);
 }
 
-function guardedLookupAs(role: 'target' | 'proxy', hostname: string, options: LookupOptions | LookupAllOptions, callback: LookupCallback): void {
+function guardedLookupAs(
+  role: 'target' | 'proxy',
+  hostname: string,
+  options: LookupOptions | LookupAllOptions,
+  callback: LookupCallback,
+): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
     if (refused) {
-      return callback(new TargetRefusedError(role === 'proxy' ? hostname : `host ${hostname}`, refused.address, role), []);
+      return callback(
+        new TargetRefusedError(role === 'proxy' ? hostname : `host ${hostname}`, refused.address, role),
+        [],
+      );
     }
     if (options.all) return callback(null, addresses);
     const first = addresses[0];

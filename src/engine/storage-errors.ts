@@ -33,7 +33,8 @@ const ACTIONS: Record<StorageFailureKind, string> = {
   accessDenied:
     'the object store refused access. The operator should check S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and the bucket policy (write, read, list and delete are needed).',
   noSuchBucket: 'the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET.',
-  throttled: 'the object store is throttling requests (slow down). Start the Agent again later; the operator may raise the store\'s limits.',
+  throttled:
+    "the object store is throttling requests (slow down). Start the Agent again later; the operator may raise the store's limits.",
   unreachable:
     'the object store could not be reached. The operator should check S3_ENDPOINT and the network between the workers and the store.',
 };
@@ -68,12 +69,16 @@ const S3_NAMES: Record<string, StorageFailureKind> = {
 
 /** The kind of a storage error, or null for anything else. Looks through `cause` chains. */
 export function storageFailureKind(err: unknown): StorageFailureKind | null {
-  for (let e = err as { code?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === 'string' && ERRNO[e.code]) return ERRNO[e.code];
     if (typeof e.name === 'string' && S3_NAMES[e.name]) return S3_NAMES[e.name];
     if (Array.isArray((e as { errors?: unknown }).errors)) {
       // AggregateError from a connection attempt to several addresses.
-      const inner = ((e as { errors: unknown[] }).errors).map(storageFailureKind).find((k) => k !== null);
+      const inner = (e as { errors: unknown[] }).errors.map(storageFailureKind).find((k) => k !== null);
       if (inner) return inner;
     }
   }

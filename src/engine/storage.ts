@@ -64,19 +64,27 @@ export function keySegments(key: string, { allowTrailingSlash = false } = {}): s
   if (key.length > 1024) throw new InvalidStorageKeyError(key.slice(0, 40) + '...', 'longer than 1024 characters');
   if (key.includes('\0')) throw new InvalidStorageKeyError(key, 'contains NUL');
   if (key.includes('\\')) throw new InvalidStorageKeyError(key, 'contains a backslash');
-  if (key.startsWith('/') || /^[A-Za-z]:/.test(key)) throw new InvalidStorageKeyError(key, 'absolute paths are not allowed');
+  if (key.startsWith('/') || /^[A-Za-z]:/.test(key))
+    throw new InvalidStorageKeyError(key, 'absolute paths are not allowed');
   const trimmed = allowTrailingSlash && key.endsWith('/') ? key.slice(0, -1) : key;
   const segments = trimmed.split('/');
   for (const segment of segments) {
     if (segment === '') throw new InvalidStorageKeyError(key, 'empty path segment');
-    if (segment === '.' || segment === '..') throw new InvalidStorageKeyError(key, `'${segment}' segments are not allowed`);
+    if (segment === '.' || segment === '..')
+      throw new InvalidStorageKeyError(key, `'${segment}' segments are not allowed`);
   }
   return segments;
 }
 
-export async function* countBytes(source: Readable | AsyncIterable<string | Buffer>, counter: { size: number }): AsyncGenerator<Buffer> {
+export async function* countBytes(
+  source: Readable | AsyncIterable<string | Buffer>,
+  counter: { size: number },
+): AsyncGenerator<Buffer> {
   for await (const chunk of source as AsyncIterable<string | Buffer | Uint8Array>) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buffer =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'utf8')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     counter.size += buffer.length;
     yield buffer;
   }
@@ -94,7 +102,8 @@ export class LocalStorage implements Storage {
   pathOf(key: string, options: { allowTrailingSlash?: boolean } = {}): string {
     const full = path.join(this.root, ...keySegments(key, options));
     // Belt and braces: segments were checked, but never hand out a path outside the root.
-    if (full !== this.root && !full.startsWith(this.root + path.sep)) throw new InvalidStorageKeyError(key, 'outside the storage root');
+    if (full !== this.root && !full.startsWith(this.root + path.sep))
+      throw new InvalidStorageKeyError(key, 'outside the storage root');
     return full;
   }
 

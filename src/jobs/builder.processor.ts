@@ -6,7 +6,10 @@ import type { EventsSubscriber } from '../services/builder/events-bus.js';
 import { SessionStatus } from '../services/builder/session-state.js';
 import type { QueuePayloads } from '../queues/queues.js';
 
-export function createBuilderProcessor(deps: { work: Pick<BuilderWorkService, 'runStep'>; subscriber: Pick<EventsSubscriber, 'listen'> }) {
+export function createBuilderProcessor(deps: {
+  work: Pick<BuilderWorkService, 'runStep'>;
+  subscriber: Pick<EventsSubscriber, 'listen'>;
+}) {
   const running = new Map<string, AbortController>();
   const listening = deps.subscriber.listen((signal) => {
     if (signal.status === SessionStatus.Cancelled) running.get(signal.sessionId)?.abort(new Error('session stopped'));

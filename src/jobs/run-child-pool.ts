@@ -23,7 +23,11 @@ export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: nu
   let closed = false;
 
   const spawn = (): RunChild => ({
-    process: fork(CHILD_PATH, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    process: fork(CHILD_PATH, [], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
     runs: 0,
   });
   const alive = (c: RunChild) => c.process.connected && c.process.exitCode === null && c.process.signalCode === null;

@@ -19,7 +19,15 @@ import {
   type StorageWriter,
   warmPageWorker,
 } from '../engine/index.js';
-import { runKeyPrefix, runRecordsKey, runScratchDir, runSpoolKey, type ChildMessage, type ChildStartPayload, type ParentMessage } from '../services/runs/run-protocol.js';
+import {
+  runKeyPrefix,
+  runRecordsKey,
+  runScratchDir,
+  runSpoolKey,
+  type ChildMessage,
+  type ChildStartPayload,
+  type ParentMessage,
+} from '../services/runs/run-protocol.js';
 
 const send = (msg: ChildMessage) => process.send?.(msg);
 
@@ -41,10 +49,23 @@ async function execute(p: ChildStartPayload, drain: AbortController, abort: Abor
   }
 }
 
-async function executeWith(p: ChildStartPayload, drain: AbortController, abort: AbortController, storage: Storage, scratch: Storage) {
+async function executeWith(
+  p: ChildStartPayload,
+  drain: AbortController,
+  abort: AbortController,
+  storage: Storage,
+  scratch: Storage,
+) {
   const prefix = runKeyPrefix(p.runId);
-  const runLog = createRunLog(storage, `${prefix}/run.log`, { logLevel: p.logLevel, logMode: p.logMode, secrets: p.secrets });
-  runLog.log('Info', `Run ${p.runId} started: ${p.inputRows.length || 1} input(s), parallelism ${p.parallelism}, concurrency ${p.maxConcurrency}`);
+  const runLog = createRunLog(storage, `${prefix}/run.log`, {
+    logLevel: p.logLevel,
+    logMode: p.logMode,
+    secrets: p.secrets,
+  });
+  runLog.log(
+    'Info',
+    `Run ${p.runId} started: ${p.inputRows.length || 1} input(s), parallelism ${p.parallelism}, concurrency ${p.maxConcurrency}`,
+  );
   // Progress is sent at most every 250 ms, and the latest figures always get out (trailing send).
   // The first figures wait 250 ms too: a short Run's figures go with `exporting` (no message, no write).
   let lastProgress = Date.now();
@@ -109,7 +130,10 @@ async function executeWith(p: ChildStartPayload, drain: AbortController, abort: 
   if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
     const logFiles = await runLog.finish(result.failedPages);
-        send({ type: 'done', result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence } });
+    send({
+      type: 'done',
+      result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence },
+    });
     return;
   }
   send({ type: 'exporting', stats });
@@ -128,12 +152,18 @@ async function executeWith(p: ChildStartPayload, drain: AbortController, abort: 
       for (const s of result.sets) yield* spooled(s.set);
     })(),
   );
-    stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
+  stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
   runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
   const logFiles = await runLog.finish(result.failedPages);
   send({
     type: 'done',
-    result: { stats, files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles], stopped, evidence: result.evidence, warning: result.warning },
+    result: {
+      stats,
+      files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles],
+      stopped,
+      evidence: result.evidence,
+      warning: result.warning,
+    },
   });
 }
 

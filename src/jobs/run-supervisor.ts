@@ -157,7 +157,10 @@ export type RunSupervisor = ReturnType<typeof createRunSupervisor>;
  * Repeats `fn` until it succeeds, waiting 1, 2, 4 ... up to 30 s between tries: a terminal write
  * waits for the database to come back instead of leaving the Run's files without rows.
  */
-export async function untilDone<T>(fn: () => Promise<T>, opts: { timers?: Timers; onError(err: unknown, attempt: number): void; maxDelayMs?: number }): Promise<T> {
+export async function untilDone<T>(
+  fn: () => Promise<T>,
+  opts: { timers?: Timers; onError(err: unknown, attempt: number): void; maxDelayMs?: number },
+): Promise<T> {
   const timers = opts.timers ?? systemTimers;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -22,7 +22,10 @@ const MIN_HEARTBEAT_INTERVAL_MS = 250;
 
 /** Heartbeats come at least three times per RUN_STALE_SECONDS, so a live Run is never taken for lost. */
 export function heartbeatIntervalMs(staleAfterSeconds: number): number {
-  return Math.max(MIN_HEARTBEAT_INTERVAL_MS, Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor((staleAfterSeconds * 1000) / 3)));
+  return Math.max(
+    MIN_HEARTBEAT_INTERVAL_MS,
+    Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor((staleAfterSeconds * 1000) / 3)),
+  );
 }
 // After the Run's own timeout the engine stops itself; this is the margin before we kill it.
 const TIMEOUT_GRACE_MS = 30_000;
@@ -133,7 +136,10 @@ export function createRunsProcessor(deps: {
       pool.release(runChild, result !== null && end === null && childError === null);
 
       // The terminal write waits for the database if it has to; heartbeats go on meanwhile.
-      const retrying = { onError: (err: unknown, attempt: number) => log.warn({ runId, attempt, err: { message: (err as Error).message } }, 'terminal write failed; retrying') };
+      const retrying = {
+        onError: (err: unknown, attempt: number) =>
+          log.warn({ runId, attempt, err: { message: (err as Error).message } }, 'terminal write failed; retrying'),
+      };
       if (end === 'handedBack') {
         await untilDone(() => execution.handBack(runId), retrying);
         throw new HandedBackError(`Run ${runId} handed back: the worker is shutting down.`);

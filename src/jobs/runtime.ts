@@ -23,7 +23,13 @@ import { createScheduleFiring } from '../services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
 import { createCreditExpiry } from '../services/billing/billing.service.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
-import { createQueue, createWebhookQueue, redisConnection, runQueueName, type QueuePayloads } from '../queues/queues.js';
+import {
+  createQueue,
+  createWebhookQueue,
+  redisConnection,
+  runQueueName,
+  type QueuePayloads,
+} from '../queues/queues.js';
 import { createRunChildPool } from './run-child-pool.js';
 import { createRunSignals } from '../queues/run-signals.js';
 import { createRunsProcessor, HandedBackError } from './runs.processor.js';
@@ -38,7 +44,11 @@ import { announceBrowser } from '../queues/worker-capabilities.js';
 import { createWebhookDeliveryService, type OnAttempt } from '../services/webhooks/delivery.service.js';
 import { createWebhookSender } from '../services/webhooks/sender.js';
 import { createWebhooksRepository } from '../services/webhooks/webhooks.repository.js';
-import { createWebhooksProcessor, WEBHOOK_RELAY_INTERVAL_MS, WEBHOOK_WORKER_CONCURRENCY } from './webhooks.processor.js';
+import {
+  createWebhooksProcessor,
+  WEBHOOK_RELAY_INTERVAL_MS,
+  WEBHOOK_WORKER_CONCURRENCY,
+} from './webhooks.processor.js';
 import { chromiumAvailable, CHROMIUM_PATH_HINT } from '../engine/index.js';
 
 export interface WorkerRuntime {
@@ -50,7 +60,11 @@ export interface WorkerRuntime {
 }
 
 /** `onWebhookAttempt`: each delivery attempt's outcome and latency (for metrics). */
-export async function startWorkerRuntime(config: Config, log: Logger, opts: { clock?: Clock; onWebhookAttempt?: OnAttempt } = {}): Promise<WorkerRuntime> {
+export async function startWorkerRuntime(
+  config: Config,
+  log: Logger,
+  opts: { clock?: Clock; onWebhookAttempt?: OnAttempt } = {},
+): Promise<WorkerRuntime> {
   const clock = opts.clock ?? systemClock;
   const prefix = config.redisPrefix;
   const connection = redisConnection(config.redisUrl);
@@ -88,7 +102,10 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   });
   await storageWatch.check();
   const canRender = chromiumAvailable(config.browser.executablePath);
-  if (!canRender) log.warn(`browser Runs are not executed here: no Chromium at ${config.browser.executablePath}; ${CHROMIUM_PATH_HINT}`);
+  if (!canRender)
+    log.warn(
+      `browser Runs are not executed here: no Chromium at ${config.browser.executablePath}; ${CHROMIUM_PATH_HINT}`,
+    );
   const heartbeat = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);
   void beat();
 
@@ -115,7 +132,9 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     onAttempt: opts.onWebhookAttempt ?? recordDeliveryAttempt,
   });
   for (const q of [runsQueue, maintenanceQueue, schedulesQueue, webhooksQueue]) {
-    q.on('error', (err) => (isRedisUnavailable(err) ? dependencies.down('redis', err) : log.error({ err, queue: q.name }, 'queue error')));
+    q.on('error', (err) =>
+      isRedisUnavailable(err) ? dependencies.down('redis', err) : log.error({ err, queue: q.name }, 'queue error'),
+    );
   }
   const firing = createScheduleFiring({
     repo: createSchedulesRepository(db),
@@ -142,19 +161,27 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     'purge-webhook-deliveries': hourMs,
   };
   async function declareSchedulers() {
-    await schedulesQueue.upsertJobScheduler('schedule-tick', { every: config.schedules.tickSeconds * 1000 }, {
-      name: 'schedule-tick',
-      data: { task: 'tick' },
-      opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
-    });
+    await schedulesQueue.upsertJobScheduler(
+      'schedule-tick',
+      { every: config.schedules.tickSeconds * 1000 },
+      {
+        name: 'schedule-tick',
+        data: { task: 'tick' },
+        opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
+      },
+    );
     for (const [task, every] of Object.entries(maintenanceEvery) as Array<[keyof typeof maintenanceEvery, number]>) {
       await maintenanceQueue.upsertJobScheduler(task, { every }, { name: task, data: { task } });
     }
-    await webhooksQueue.upsertJobScheduler('webhook-relay', { every: WEBHOOK_RELAY_INTERVAL_MS }, {
-      name: 'relay',
-      data: { kind: 'relay' },
-      opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
-    });
+    await webhooksQueue.upsertJobScheduler(
+      'webhook-relay',
+      { every: WEBHOOK_RELAY_INTERVAL_MS },
+      {
+        name: 'relay',
+        data: { kind: 'relay' },
+        opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
+      },
+    );
   }
   await declareSchedulers();
 
@@ -162,10 +189,20 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
   const builderRepo = createBuilderRepository(db);
   const builderPublisherRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   builderPublisherRedis.on('error', (err) => log.warn({ err: { message: err.message } }, 'builder redis error'));
-  const builderSubscriber = createEventsSubscriber(config.redisUrl, config.redisPrefix, (err) => log.warn({ err: { message: err.message } }, 'builder subscriber error'));
-  const builderWork = createBuilderWorkService({ repo: builderRepo, publisher: createEventsPublisher(builderPublisherRedis, config.redisPrefix), clock, config });
+  const builderSubscriber = createEventsSubscriber(config.redisUrl, config.redisPrefix, (err) =>
+    log.warn({ err: { message: err.message } }, 'builder subscriber error'),
+  );
+  const builderWork = createBuilderWorkService({
+    repo: builderRepo,
+    publisher: createEventsPublisher(builderPublisherRedis, config.redisPrefix),
+    clock,
+    config,
+  });
 
-  const pool = createRunChildPool({ maxIdle: config.runs.workerConcurrency, maxOldSpaceMb: config.runs.processMaxOldSpaceMb });
+  const pool = createRunChildPool({
+    maxIdle: config.runs.workerConcurrency,
+    maxOldSpaceMb: config.runs.processMaxOldSpaceMb,
+  });
   pool.warm(config.runs.warmProcesses);
   const served = config.schedules.workerServerGroups;
   const runQueues = [...(served.default ? [runQueueName(null)] : []), ...served.groups.map((g) => runQueueName(g))];
@@ -187,7 +224,9 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
     onStorageFailure: (kind) => recordStorageError(config.storage.driver, kind),
   });
   const workers: Worker[] = [
-    new Worker('maintenance', createMaintenanceProcessor({
+    new Worker(
+      'maintenance',
+      createMaintenanceProcessor({
         identity: createIdentityRepository(db),
         clock,
         reconcile,
@@ -197,17 +236,22 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
         builder: builderRepo,
         builderRetentionDays: config.builder.retentionDays,
         webhooks: webhooksRepo,
-      }), { connection, prefix, concurrency: 1 }),
+      }),
+      { connection, prefix, concurrency: 1 },
+    ),
     // One Run queue per server group this worker serves (WORKER_SERVER_GROUPS), plus the default one.
-    ...runQueues.map((name) => new Worker(name, runsProcessor.process, {
-      connection,
-      prefix,
-      concurrency: config.runs.workerConcurrency,
-      // A Run can take a long time; the lock is renewed while the process lives, and a lost worker
-      // is noticed after this long (then the job comes back and the Run is ended as lost).
-      lockDuration: 30_000,
-      maxStalledCount: 1,
-    })),
+    ...runQueues.map(
+      (name) =>
+        new Worker(name, runsProcessor.process, {
+          connection,
+          prefix,
+          concurrency: config.runs.workerConcurrency,
+          // A Run can take a long time; the lock is renewed while the process lives, and a lost worker
+          // is noticed after this long (then the job comes back and the Run is ended as lost).
+          lockDuration: 30_000,
+          maxStalledCount: 1,
+        }),
+    ),
     new Worker('schedules', createSchedulesProcessor({ firing }), { connection, prefix, concurrency: 1 }),
     new Worker('webhooks', createWebhooksProcessor({ delivery: webhookDelivery }), {
       connection,
@@ -217,7 +261,11 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       // whether it was recorded, so the rerun sends at most once more (same webhook-id).
       maxStalledCount: 5,
     }),
-    new Worker('builder', createBuilderProcessor({ work: builderWork, subscriber: builderSubscriber }), { connection, prefix, concurrency: config.builder.workerConcurrency }),
+    new Worker('builder', createBuilderProcessor({ work: builderWork, subscriber: builderSubscriber }), {
+      connection,
+      prefix,
+      concurrency: config.builder.workerConcurrency,
+    }),
   ];
   for (const w of workers) {
     w.on('error', (err) => {
@@ -227,7 +275,13 @@ export async function startWorkerRuntime(config: Config, log: Logger, opts: { cl
       else log.error({ err, queue: w.name }, 'worker error');
     });
     w.on('failed', (job, err) => {
-      const fields = { queue: w.name, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } };
+      const fields = {
+        queue: w.name,
+        job: job?.name,
+        jobId: job?.id,
+        attemptsMade: job?.attemptsMade,
+        err: { message: err.message },
+      };
       // A planned shutdown handing a Run back is routine: it is queued again, not failed.
       if (err instanceof HandedBackError) log.info(fields, 'job handed back');
       else log.error(fields, 'job failed');

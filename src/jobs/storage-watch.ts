@@ -35,8 +35,10 @@ export function createStorageWatch(opts: {
     const free = fs.bavail * fs.bsize;
     if (free < minFreeBytes && !full.has(dir)) {
       full.add(dir);
-      log.warn({ dir, freeMb: Math.floor(free / 1048576), minFreeMb: Math.floor(minFreeBytes / 1048576) },
-        `disk nearly full: ${dir} has ${Math.floor(free / 1048576)} MiB free; Runs will fail when it is full`);
+      log.warn(
+        { dir, freeMb: Math.floor(free / 1048576), minFreeMb: Math.floor(minFreeBytes / 1048576) },
+        `disk nearly full: ${dir} has ${Math.floor(free / 1048576)} MiB free; Runs will fail when it is full`,
+      );
     } else if (free >= minFreeBytes && full.delete(dir)) {
       log.info({ dir, freeMb: Math.floor(free / 1048576) }, `disk space is back above the minimum on ${dir}`);
     }
@@ -48,7 +50,8 @@ export function createStorageWatch(opts: {
       if (!writable) log.info('run file storage is writable again');
       writable = true;
     } catch (err) {
-      if (writable) log.warn({ cause: storageFailureKind(err) ?? (err as Error).message }, 'run file storage is not writable');
+      if (writable)
+        log.warn({ cause: storageFailureKind(err) ?? (err as Error).message }, 'run file storage is not writable');
       writable = false;
     }
     for (const dir of dirs) await checkDisk(dir);

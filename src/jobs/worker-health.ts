@@ -14,10 +14,18 @@ export function heartbeatKey(prefix: string, host = os.hostname()): string {
 }
 
 export async function writeHeartbeat(redis: Pick<Redis, 'set'>, prefix: string, at: Date): Promise<void> {
-  await redis.set(heartbeatKey(prefix), JSON.stringify({ at: at.toISOString(), pid: process.pid }), 'EX', HEARTBEAT_TTL_SECONDS);
+  await redis.set(
+    heartbeatKey(prefix),
+    JSON.stringify({ at: at.toISOString(), pid: process.pid }),
+    'EX',
+    HEARTBEAT_TTL_SECONDS,
+  );
 }
 
-export async function readHeartbeat(redis: Pick<Redis, 'get'>, prefix: string): Promise<{ at: string; pid: number } | null> {
+export async function readHeartbeat(
+  redis: Pick<Redis, 'get'>,
+  prefix: string,
+): Promise<{ at: string; pid: number } | null> {
   const raw = await redis.get(heartbeatKey(prefix));
   return raw ? (JSON.parse(raw) as { at: string; pid: number }) : null;
 }

@@ -34,7 +34,10 @@ export function createDependencyMonitor(opts: {
       downSince.set(name, Date.now());
       log.warn({ dependency: name, cause: describe(cause) }, `${LABEL[name]} is unreachable`);
       const timer = setInterval(() => {
-        probes[name]().then(() => monitor.up(name), () => {});
+        probes[name]().then(
+          () => monitor.up(name),
+          () => {},
+        );
       }, interval);
       // A probe never keeps the process alive (shutdown must not wait for it).
       timer.unref();
@@ -46,7 +49,10 @@ export function createDependencyMonitor(opts: {
       downSince.delete(name);
       clearInterval(timers.get(name));
       timers.delete(name);
-      log.info({ dependency: name, downSeconds: Math.round((Date.now() - since) / 1000) }, `${LABEL[name]} is reachable again`);
+      log.info(
+        { dependency: name, downSeconds: Math.round((Date.now() - since) / 1000) },
+        `${LABEL[name]} is reachable again`,
+      );
     },
     isDown: (name) => downSince.has(name),
     anyDown: () => downSince.size > 0,
@@ -61,9 +67,14 @@ export function createDependencyMonitor(opts: {
 
 /** The cause as the log shows it: a message and code, never a connection string or a stack. */
 function describe(cause: unknown): { message: string; code?: string } {
-  const err = cause as { message?: unknown; code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string } } } } | null;
+  const err = cause as {
+    message?: unknown;
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: string } } };
+  } | null;
   const kind = err?.meta?.driverAdapterError?.cause?.kind;
-  const message = typeof err?.message === 'string' ? err.message.split('\n').filter(Boolean).pop() ?? '' : String(cause);
+  const message =
+    typeof err?.message === 'string' ? (err.message.split('\n').filter(Boolean).pop() ?? '') : String(cause);
   const code = typeof err?.code === 'string' ? err.code : kind;
   return code ? { message, code } : { message };
 }

@@ -6,7 +6,10 @@ import { Readable } from 'node:stream';
  * Waits for the first batch before returning, so that an error up to there still becomes an
  * ordinary error response; a later one can only abort the response already under way.
  */
-export async function jsonArrayStream<T>(batches: AsyncIterable<T[]>, serialize: (item: T) => string): Promise<Readable> {
+export async function jsonArrayStream<T>(
+  batches: AsyncIterable<T[]>,
+  serialize: (item: T) => string,
+): Promise<Readable> {
   const iterator = batches[Symbol.asyncIterator]();
   const first = await iterator.next();
   async function* chunks() {

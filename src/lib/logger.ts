@@ -14,13 +14,21 @@ export const REDACTED_PATHS = [
   'key',
 ];
 
-export function loggerOptions(config: { logLevel: string; logFormat: 'json' | 'pretty' }, name?: string): LoggerOptions {
+export function loggerOptions(
+  config: { logLevel: string; logFormat: 'json' | 'pretty' },
+  name?: string,
+): LoggerOptions {
   return {
     level: config.logLevel,
     ...(name ? { name } : {}),
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     ...(config.logFormat === 'pretty'
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true },
+          },
+        }
       : {}),
   };
 }

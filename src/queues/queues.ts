@@ -3,13 +3,23 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
 export interface QueuePayloads {
-  maintenance: { task: 'purge-expired-tokens' | 'reconcile-runs' | 'settle-runs' | 'expire-credits' | 'sweep-orphan-files' | 'purge-builder-sessions' | 'purge-webhook-deliveries' };
+  maintenance: {
+    task:
+      | 'purge-expired-tokens'
+      | 'reconcile-runs'
+      | 'settle-runs'
+      | 'expire-credits'
+      | 'sweep-orphan-files'
+      | 'purge-builder-sessions'
+      | 'purge-webhook-deliveries';
+  };
   runs: { runId: number };
   schedules: { task: 'tick' };
   /** One piece of Agent Builder work: the session's first draft (step 1) or a refinement (step > 1). */
   builder: { sessionId: string; step: number };
   /** Webhooks: the outbox relay's tick, an event's fan-out, one delivery attempt. */
-  webhooks: { kind: 'relay' } | { kind: 'event'; eventId: number } | { kind: 'attempt'; deliveryId: number; attempt: number };
+  webhooks:
+    { kind: 'relay' } | { kind: 'event'; eventId: number } | { kind: 'attempt'; deliveryId: number; attempt: number };
 }
 export type QueueName = keyof QueuePayloads;
 
@@ -51,7 +61,11 @@ export const defaultJobOptions: JobsOptions = {
 
 export type TypedQueue<N extends QueueName> = Queue<QueuePayloads[N], unknown, string>;
 
-export function createQueue<N extends QueueName>(name: N, connection: ConnectionOptions, prefix: string): TypedQueue<N> {
+export function createQueue<N extends QueueName>(
+  name: N,
+  connection: ConnectionOptions,
+  prefix: string,
+): TypedQueue<N> {
   return new Queue<QueuePayloads[N], unknown, string>(name, { connection, prefix, defaultJobOptions });
 }
 
@@ -62,7 +76,8 @@ export const runJobId = (runId: number, attempt: number) => `run-${runId}-a${att
  * Server groups: a Run with a server group goes to its own queue, `runs-g<id>`, which only workers
  * that declared the group (WORKER_SERVER_GROUPS) consume; other Runs go to `runs`.
  */
-export const runQueueName = (serverGroupId: number | null | undefined) => (serverGroupId ? `runs-g${serverGroupId}` : 'runs');
+export const runQueueName = (serverGroupId: number | null | undefined) =>
+  serverGroupId ? `runs-g${serverGroupId}` : 'runs';
 
 export interface ServerGroupRouting {
   /** The queue of a server group (opened on first use, closed by its owner). */
@@ -78,7 +93,11 @@ export function createGroupQueues(connection: ConnectionOptions, prefix: string)
     get(serverGroupId: number): TypedQueue<'runs'> {
       let q = opened.get(serverGroupId);
       if (!q) {
-        q = new Queue<QueuePayloads['runs'], unknown, string>(runQueueName(serverGroupId), { connection, prefix, defaultJobOptions });
+        q = new Queue<QueuePayloads['runs'], unknown, string>(runQueueName(serverGroupId), {
+          connection,
+          prefix,
+          defaultJobOptions,
+        });
         opened.set(serverGroupId, q);
       }
       return q;
@@ -118,7 +137,10 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
  * The RunScheduler the runs services use: one job per execution attempt, in the queue of the Run's
  * server group. `timeoutMs` bounds every call (the API's requests never wait longer on Redis).
  */
-export function createRunScheduler(queue: TypedQueue<'runs'>, opts: { timeoutMs?: number; groups?: ServerGroupRouting } = {}) {
+export function createRunScheduler(
+  queue: TypedQueue<'runs'>,
+  opts: { timeoutMs?: number; groups?: ServerGroupRouting } = {},
+) {
   const { groups } = opts;
   const bounded = <T>(p: Promise<T>) => (opts.timeoutMs ? withTimeout(p, opts.timeoutMs, 'Redis') : p);
   async function queueOf(runId: number, serverGroupId: number | null | undefined) {
@@ -201,14 +223,22 @@ export const webhookAttemptJobId = (deliveryId: number, attempt: number) => `whd
 export function createWebhookQueue(queue: TypedQueue<'webhooks'>) {
   return {
     async enqueueEvents(eventIds: number[]): Promise<void> {
-      await queue.addBulk(eventIds.map((eventId) => ({ name: 'event', data: { kind: 'event' as const, eventId }, opts: { jobId: webhookEventJobId(eventId) } })));
+      await queue.addBulk(
+        eventIds.map((eventId) => ({
+          name: 'event',
+          data: { kind: 'event' as const, eventId },
+          opts: { jobId: webhookEventJobId(eventId) },
+        })),
+      );
     },
     async enqueueAttempts(items: Array<{ id: number; attempt: number; delayMs?: number }>): Promise<void> {
-      await queue.addBulk(items.map((d) => ({
-        name: 'attempt',
-        data: { kind: 'attempt' as const, deliveryId: d.id, attempt: d.attempt },
-        opts: { jobId: webhookAttemptJobId(d.id, d.attempt), delay: d.delayMs ?? 0 },
-      })));
+      await queue.addBulk(
+        items.map((d) => ({
+          name: 'attempt',
+          data: { kind: 'attempt' as const, deliveryId: d.id, attempt: d.attempt },
+          opts: { jobId: webhookAttemptJobId(d.id, d.attempt), delay: d.delayMs ?? 0 },
+        })),
+      );
     },
   };
 }

@@ -16,17 +16,30 @@ export interface RunSignals {
   listen(runId: number, fn: (kind: RunSignalKind) => void): { ready: Promise<void>; close(): void };
 }
 
-export function createRunSignals(redisUrl: string, prefix: string, opts: { timeoutMs: number; log: Pick<Logger, 'warn'> }): RunSignals & { close(): Promise<void> } {
+export function createRunSignals(
+  redisUrl: string,
+  prefix: string,
+  opts: { timeoutMs: number; log: Pick<Logger, 'warn'> },
+): RunSignals & { close(): Promise<void> } {
   const channel = `${prefix}:runs:signals`;
   // Fail fast: a signal is never worth waiting for (the database carries the same state).
-  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: opts.timeoutMs, commandTimeout: opts.timeoutMs, lazyConnect: true };
+  const options = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: opts.timeoutMs,
+    commandTimeout: opts.timeoutMs,
+    lazyConnect: true,
+  };
   let publisher: Redis | null = null;
   let subscriber: Redis | null = null;
   let subscribed: Promise<void> | null = null;
   const listeners = new Map<number, Set<(kind: RunSignalKind) => void>>();
 
   const connection = (role: string) => {
-    const r = new Redis(redisUrl, role === 'subscriber' ? { ...options, enableOfflineQueue: true, commandTimeout: undefined } : options);
+    const r = new Redis(
+      redisUrl,
+      role === 'subscriber' ? { ...options, enableOfflineQueue: true, commandTimeout: undefined } : options,
+    );
     r.on('error', (err) => opts.log.warn({ err: { message: err.message }, role }, 'run signals: redis error'));
     return r;
   };
@@ -41,7 +54,11 @@ export function createRunSignals(redisUrl: string, prefix: string, opts: { timeo
         } catch {
           return;
         }
-        if (typeof signal.runId !== 'number' || (signal.kind !== 'stop' && signal.kind !== 'kill' && signal.kind !== 'ended')) return;
+        if (
+          typeof signal.runId !== 'number' ||
+          (signal.kind !== 'stop' && signal.kind !== 'kill' && signal.kind !== 'ended')
+        )
+          return;
         for (const fn of listeners.get(signal.runId) ?? []) fn(signal.kind);
       });
     }
@@ -63,7 +80,10 @@ export function createRunSignals(redisUrl: string, prefix: string, opts: { timeo
         if (publisher.status === 'wait') await publisher.connect();
         await publisher.publish(channel, JSON.stringify({ runId, kind }));
       } catch (err) {
-        opts.log.warn({ runId, kind, err: { message: (err as Error).message } }, 'run signal not published; the database fallback carries it');
+        opts.log.warn(
+          { runId, kind, err: { message: (err as Error).message } },
+          'run signal not published; the database fallback carries it',
+        );
       }
     },
 
@@ -71,7 +91,12 @@ export function createRunSignals(redisUrl: string, prefix: string, opts: { timeo
       let set = listeners.get(runId);
       if (!set) listeners.set(runId, (set = new Set()));
       set.add(fn);
-      const ready = subscribe().catch((err) => opts.log.warn({ err: { message: (err as Error).message } }, 'run signals: not subscribed; falling back to the database'));
+      const ready = subscribe().catch((err) =>
+        opts.log.warn(
+          { err: { message: (err as Error).message } },
+          'run signals: not subscribed; falling back to the database',
+        ),
+      );
       return {
         ready,
         close: () => {

@@ -4,8 +4,17 @@ import { AgentDefinitionSchema } from '../engine/definition.js';
 import { DateTime, IdParam, Nullable } from './common.js';
 
 export const SessionStatusSchema = Type.Union(
-  [Type.Literal('processing'), Type.Literal('ready'), Type.Literal('completed'), Type.Literal('error'), Type.Literal('cancelled')],
-  { description: 'processing -> ready (a draft exists) -> completed (finished into an Agent); error; cancelled (stopped).' },
+  [
+    Type.Literal('processing'),
+    Type.Literal('ready'),
+    Type.Literal('completed'),
+    Type.Literal('error'),
+    Type.Literal('cancelled'),
+  ],
+  {
+    description:
+      'processing -> ready (a draft exists) -> completed (finished into an Agent); error; cancelled (stopped).',
+  },
 );
 
 const PreviewRecord = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]));
@@ -18,8 +27,12 @@ export const BuilderSessionSchema = Type.Object(
     url: Nullable(Type.String()),
     spaceId: Nullable(Type.Integer()),
     mode: Type.String(),
-    draft: Type.Union([Type.Ref(AgentDefinitionSchema), Type.Null()], { description: 'The proposed Agent definition, once one exists.' }),
-    preview: Type.Union([Type.Array(PreviewRecord), Type.Null()], { description: 'The first records the draft extracts from the page.' }),
+    draft: Type.Union([Type.Ref(AgentDefinitionSchema), Type.Null()], {
+      description: 'The proposed Agent definition, once one exists.',
+    }),
+    preview: Type.Union([Type.Array(PreviewRecord), Type.Null()], {
+      description: 'The first records the draft extracts from the page.',
+    }),
     agentId: Nullable(Type.Integer({ description: 'The Agent made by finish.' })),
     error: Nullable(Type.String({ description: 'Why the session ended in error, and what to do about it.' })),
     created: DateTime,
@@ -31,7 +44,9 @@ export const BuilderSessionSchema = Type.Object(
 export const BuilderEventSchema = Type.Object(
   {
     index: Type.Integer({ description: '1-based, consecutive within the session.' }),
-    type: Type.String({ description: 'started, fetched, candidates, llm, draft, preview, ready, message, error, cancelled, completed.' }),
+    type: Type.String({
+      description: 'started, fetched, candidates, llm, draft, preview, ready, message, error, cancelled, completed.',
+    }),
     message: Type.String(),
     data: Type.Unknown({ description: 'Details of the event (candidates, the draft, preview records...), or null.' }),
     created: DateTime,
@@ -46,15 +61,29 @@ export const BuilderEventsSchema = Type.Object(
 
 export const StartSessionBody = Type.Object(
   {
-    prompt: Type.String({ minLength: 10, maxLength: 5000, description: 'What to extract, in plain words; may hold the page URL.' }),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'The list page to read; default: the first http(s) URL in the prompt.' })),
+    prompt: Type.String({
+      minLength: 10,
+      maxLength: 5000,
+      description: 'What to extract, in plain words; may hold the page URL.',
+    }),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'The list page to read; default: the first http(s) URL in the prompt.',
+      }),
+    ),
     spaceId: Type.Optional(IdParam('space', 'Space of the Agent that finish creates (editor access needed).')),
     mode: Type.Optional(Type.Union([Type.Literal('prompt')], { description: "Only 'prompt'." })),
-    proxyPoolId: Type.Optional(IdParam('proxy pool', 'Self-hosted extension: fetch through this proxy pool; the finished Agent uses it too.')),
+    proxyPoolId: Type.Optional(
+      IdParam('proxy pool', 'Self-hosted extension: fetch through this proxy pool; the finished Agent uses it too.'),
+    ),
   },
   {
     additionalProperties: false,
-    examples: [{ prompt: 'Get the title, price and link of every product', url: 'https://shop.example.com/catalog', spaceId: 1 }],
+    examples: [
+      { prompt: 'Get the title, price and link of every product', url: 'https://shop.example.com/catalog', spaceId: 1 },
+    ],
   },
 );
 export type StartSessionInput = Static<typeof StartSessionBody>;
@@ -66,7 +95,9 @@ export const MessageBody = Type.Object(
 
 export const FinishBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Default: taken from the prompt.' })),
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Default: taken from the prompt.' }),
+    ),
     spaceId: Type.Optional(IdParam('space', "Default: the session's Space.")),
   },
   { additionalProperties: false, examples: [{ name: 'Catalog products', spaceId: 1 }] },
@@ -75,7 +106,9 @@ export type FinishInput = Static<typeof FinishBody>;
 
 export const SessionParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const EventsQuery = Type.Object({
-  lastEventIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'Events after this index; default 0 (all).' })),
+  lastEventIndex: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2147483647, description: 'Events after this index; default 0 (all).' }),
+  ),
 });
 
 export const StartSessionResult = Type.Object({ success: Type.Literal(true), sessionId: Type.String() });

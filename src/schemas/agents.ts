@@ -25,15 +25,23 @@ export const AgentSchema = Type.Object(
     configType: ConfigType,
     inputParameters: Type.Record(Type.String(), Type.String(), {
       description:
-        "`{ name: defaultValue }` of the active definition's parameters; encrypted parameters show \"********\", parameters without a default show \"\".",
+        '`{ name: defaultValue }` of the active definition\'s parameters; encrypted parameters show "********", parameters without a default show "".',
     }),
     isActive: Type.Boolean(),
-    isArchived: Type.Boolean({ description: 'Archived Agents are hidden from agent/all, agent/search and spaces/{id}/agents.' }),
+    isArchived: Type.Boolean({
+      description: 'Archived Agents are hidden from agent/all, agent/search and spaces/{id}/agents.',
+    }),
     lastActivity: DateTime,
     proxyPoolId: Nullable(Type.Integer()),
     spaceId: Type.Integer(),
     startUrl: Type.String(),
-    status: Nullable(Type.Integer({ minimum: 0, maximum: 12, description: `RunStatus of the latest Run; null if the Agent never ran. ${RUN_STATUS_DESCRIPTION}` })),
+    status: Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 12,
+        description: `RunStatus of the latest Run; null if the Agent never ran. ${RUN_STATUS_DESCRIPTION}`,
+      }),
+    ),
     userId: Type.Integer(),
     validationStatus: ValidationStatus,
     version: Type.Integer({ description: 'The active (largest) version number.' }),
@@ -104,7 +112,9 @@ export const AgentDefinitionDocumentSchema = Type.Object(
     agentId: Type.Integer(),
     version: Type.Integer(),
     validationStatus: ValidationStatus,
-    problems: Type.Array(Type.String(), { description: 'Validation problems of the active version; empty for historical versions.' }),
+    problems: Type.Array(Type.String(), {
+      description: 'Validation problems of the active version; empty for historical versions.',
+    }),
     definition: Type.Unsafe<Record<string, unknown>>({
       ...DefinitionValue,
       description: 'The stored definition; default values of encrypted parameters are masked as "********".',
@@ -119,7 +129,12 @@ export const AgentVersionParams = Type.Object({ agentId: IdParam('agent'), versi
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const Text = (maxLength: number) => Type.String({ maxLength });
 const Image = Nullable(
-  Type.String({ maxLength: 700_000, pattern: '^[A-Za-z0-9+/]*={0,2}$', contentEncoding: 'base64', description: 'Base64-encoded image bytes.' }),
+  Type.String({
+    maxLength: 700_000,
+    pattern: '^[A-Za-z0-9+/]*={0,2}$',
+    contentEncoding: 'base64',
+    description: 'Base64-encoded image bytes.',
+  }),
 );
 
 /** The README's first Agent: the example of the create and update bodies. */
@@ -149,7 +164,18 @@ export const CreateAgentBody = Type.Object(
     definition: DefinitionValue,
     comments: Type.Optional(Text(4000)),
   },
-  { additionalProperties: false, examples: [{ name: 'Books', spaceId: 1, description: 'Book titles and prices', definition: BOOKS_DEFINITION, comments: 'First version' }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Books',
+        spaceId: 1,
+        description: 'Book titles and prices',
+        definition: BOOKS_DEFINITION,
+        comments: 'First version',
+      },
+    ],
+  },
 );
 export type CreateAgentInput = Static<typeof CreateAgentBody>;
 
@@ -165,10 +191,22 @@ export const UpdateAgentBody = Type.Object(
     definition: Type.Optional(DefinitionValue),
     comments: Type.Optional(Text(4000)),
   },
-  { additionalProperties: false, examples: [
-    { description: 'Book titles and prices, ten pages', definition: { ...BOOKS_DEFINITION, next: { selector: 'li.next a', maxPages: 10 } }, comments: 'Ten pages' },
-    { description: 'A list built by script', definition: { ...BOOKS_DEFINITION, render: 'browser', waitFor: 'article.product_pod', scroll: 5 }, comments: 'Rendered in Chromium' },
-  ], minProperties: 1 },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        description: 'Book titles and prices, ten pages',
+        definition: { ...BOOKS_DEFINITION, next: { selector: 'li.next a', maxPages: 10 } },
+        comments: 'Ten pages',
+      },
+      {
+        description: 'A list built by script',
+        definition: { ...BOOKS_DEFINITION, render: 'browser', waitFor: 'article.product_pod', scroll: 5 },
+        comments: 'Rendered in Chromium',
+      },
+    ],
+    minProperties: 1,
+  },
 );
 export type UpdateAgentInput = Static<typeof UpdateAgentBody>;
 
@@ -182,24 +220,41 @@ export const DefinitionQuery = Type.Object({
 });
 
 export const AgentSearchQuery = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive contains match on name or description.' }),
-  maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Default 50; values over 1000 are clamped to 1000.' })),
+  query: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Case-insensitive contains match on name or description.',
+  }),
+  maxRecords: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Default 50; values over 1000 are clamped to 1000.' }),
+  ),
 });
 
 export const AgentListQuery = Type.Object({
   pageIndex: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 2147483647, description: '1-based page; pagination is enabled when given with recordsPerPage.' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: '1-based page; pagination is enabled when given with recordsPerPage.',
+    }),
   ),
-  recordsPerPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Page size; values over 1000 are clamped to 1000.' })),
+  recordsPerPage: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Page size; values over 1000 are clamped to 1000.' }),
+  ),
   sortColumn: Type.Optional(
-    Type.String({ description: 'name (default), lastActivity, created, updated, status or configType; case-insensitive. Ties are broken by id.' }),
+    Type.String({
+      description:
+        'name (default), lastActivity, created, updated, status or configType; case-insensitive. Ties are broken by id.',
+    }),
   ),
   sortOrder: Type.Optional(Type.Integer({ enum: [0, 1], description: '0 ascending (default), 1 descending.' })),
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive contains match on the name.' })),
   status: Type.Optional(RunStatus),
   spaceId: Type.Optional(IdParam('space')),
   configType: Type.Optional(
-    Type.String({ description: `${CONFIG_TYPE_DESCRIPTION}; the names Agent, SharedFile (or Shared), Template and Command are accepted too, case-insensitively.` }),
+    Type.String({
+      description: `${CONFIG_TYPE_DESCRIPTION}; the names Agent, SharedFile (or Shared), Template and Command are accepted too, case-insensitively.`,
+    }),
   ),
 });
 export type AgentListQueryInput = Static<typeof AgentListQuery>;

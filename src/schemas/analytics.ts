@@ -16,17 +16,20 @@ export const RunsSummaryQuery = Type.Object({
   ...RangeQuery,
   status: Type.Optional(
     Type.String({
-      description: 'A RunStatus integer (0-12), or a bucket name (case-insensitive): Completed, CompletedWithErrors, Failed, Running, Queued, Stopped.',
+      description:
+        'A RunStatus integer (0-12), or a bucket name (case-insensitive): Completed, CompletedWithErrors, Failed, Running, Queued, Stopped.',
     }),
   ),
-  includeDetails: Type.Optional(Type.Boolean({ default: true, description: 'Include failedRunDetails (default true).' })),
-  agentId: Type.Optional(IdParam('agent', 'Only this Agent\'s Runs.')),
+  includeDetails: Type.Optional(
+    Type.Boolean({ default: true, description: 'Include failedRunDetails (default true).' }),
+  ),
+  agentId: Type.Optional(IdParam('agent', "Only this Agent's Runs.")),
 });
 export type RunsSummaryQuery = Static<typeof RunsSummaryQuery>;
 
 export const RecordsSummaryQuery = Type.Object({
   ...RangeQuery,
-  agentId: Type.Optional(IdParam('agent', 'Only this Agent\'s Runs.')),
+  agentId: Type.Optional(IdParam('agent', "Only this Agent's Runs.")),
 });
 export type RecordsSummaryQuery = Static<typeof RecordsSummaryQuery>;
 
@@ -57,7 +60,9 @@ export const RunsSummarySchema = Type.Object(
     queuedRuns: Type.Integer({ description: 'Queuing (4) + Waiting (12).' }),
     stoppedRuns: Type.Integer({ description: 'Stopped (8).' }),
     failedRunDetails: Type.Optional(
-      Type.Array(Type.Ref(FailedRunSummarySchema), { description: 'With includeDetails (default): the newest 100 failed Runs of the range, newest first.' }),
+      Type.Array(Type.Ref(FailedRunSummarySchema), {
+        description: 'With includeDetails (default): the newest 100 failed Runs of the range, newest first.',
+      }),
     ),
   },
   { $id: 'RunsSummary', description: RANGE_RULE },

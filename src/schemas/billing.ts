@@ -4,18 +4,31 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, IdParam, NullableDateTime, QueryDate } from './common.js';
 
 const Page = {
-  pageIndex: Type.Optional(Type.Integer({ maximum: 2147483647, description: '1-based page number (default 1); less than 1 is a 400.' })),
+  pageIndex: Type.Optional(
+    Type.Integer({ maximum: 2147483647, description: '1-based page number (default 1); less than 1 is a 400.' }),
+  ),
 };
 const UsageTypesQuery = Type.Optional(
-  Type.String({ description: 'Comma-separated usage types (case-insensitive): Server Time, Export GB, Agent Inputs, Proxy Data, Export CPM. Default: all.' }),
+  Type.String({
+    description:
+      'Comma-separated usage types (case-insensitive): Server Time, Export GB, Agent Inputs, Proxy Data, Export CPM. Default: all.',
+  }),
 );
 const SortOrderQuery = Type.Optional(Type.Integer({ enum: [0, 1], description: '0 ascending, 1 descending.' }));
-const RequiredStart = Type.String({ ...QueryDate, description: 'Start of the range (inclusive): ISO 8601 date or date-time, UTC. Required.' });
-const RequiredEnd = Type.String({ ...QueryDate, description: 'End of the range (inclusive; a date covers that whole day): ISO 8601 date or date-time, UTC. Required.' });
+const RequiredStart = Type.String({
+  ...QueryDate,
+  description: 'Start of the range (inclusive): ISO 8601 date or date-time, UTC. Required.',
+});
+const RequiredEnd = Type.String({
+  ...QueryDate,
+  description: 'End of the range (inclusive; a date covers that whole day): ISO 8601 date or date-time, UTC. Required.',
+});
 
 export const CreditsBalanceSchema = Type.Object(
   {
-    availableCredits: Type.Number({ description: 'Sum of the remaining credits of the unexpired grants; 0 when exhausted.' }),
+    availableCredits: Type.Number({
+      description: 'Sum of the remaining credits of the unexpired grants; 0 when exhausted.',
+    }),
     organizationId: Type.Integer(),
     retrievedAt: DateTime,
   },
@@ -25,9 +38,12 @@ export const CreditsBalanceSchema = Type.Object(
 export const CreditTransactionSchema = Type.Object(
   {
     id: Type.Integer(),
-    transactionType: Type.String({ description: 'Grant (credits added), Usage (a Run\'s cost taken from one grant), Uncovered (cost no credit covered), Expiry (unused credits of an expired grant).' }),
+    transactionType: Type.String({
+      description:
+        "Grant (credits added), Usage (a Run's cost taken from one grant), Uncovered (cost no credit covered), Expiry (unused credits of an expired grant).",
+    }),
     amount: Type.Number({ description: 'Positive for a Grant; negative for Usage, Uncovered and Expiry.' }),
-    balance: Type.Number({ description: 'The organization\'s available credits after this transaction.' }),
+    balance: Type.Number({ description: "The organization's available credits after this transaction." }),
     created: DateTime,
     expiresAt: NullableDateTime,
     message: Type.String(),
@@ -64,7 +80,9 @@ export const AgentCostEntrySchema = Type.Object(
 export const AgentsCostSchema = Type.Object(
   {
     agents: Type.Array(Type.Ref(AgentCostEntrySchema)),
-    totalRecordCount: Type.Integer({ description: 'Agents with a cost (of the selected usage types) in the range that match the filters.' }),
+    totalRecordCount: Type.Integer({
+      description: 'Agents with a cost (of the selected usage types) in the range that match the filters.',
+    }),
     totalCost: Type.Number({ description: 'Cost of every matching Agent in the range (all pages).' }),
     startDate: DateTime,
     endDate: DateTime,
@@ -76,7 +94,9 @@ export const AgentCostBreakdownSchema = Type.Object(
   {
     agentId: Type.Integer(),
     agentName: Type.String(),
-    labels: Type.Array(Type.String(), { description: 'One per period: YYYY-MM-DD (day; week: its Monday) or YYYY-MM (month).' }),
+    labels: Type.Array(Type.String(), {
+      description: 'One per period: YYYY-MM-DD (day; week: its Monday) or YYYY-MM (month).',
+    }),
     usageTypes: Type.Array(
       Type.Object({
         type: Type.String(),
@@ -100,7 +120,9 @@ export const AgentRunsCostSchema = Type.Object(
         startTime: NullableDateTime,
         endTime: NullableDateTime,
         cost: Type.Number(),
-        billingType: Type.String({ description: 'Credits (paid from grants) or Uncovered (part of the cost exceeded the available credits).' }),
+        billingType: Type.String({
+          description: 'Credits (paid from grants) or Uncovered (part of the cost exceeded the available credits).',
+        }),
       }),
     ),
     totalRecordCount: Type.Integer(),
@@ -113,7 +135,9 @@ export const AgentRunsCostSchema = Type.Object(
 
 export const HistoryQuery = Type.Object({
   ...Page,
-  recordsPerPage: Type.Optional(Type.Integer({ maximum: 2147483647, description: 'Default 50; over 100 is clamped to 100.' })),
+  recordsPerPage: Type.Optional(
+    Type.Integer({ maximum: 2147483647, description: 'Default 50; over 100 is clamped to 100.' }),
+  ),
 });
 
 export const SpendingQuery = Type.Object({
@@ -125,10 +149,14 @@ export const AgentsCostQuery = Type.Object({
   startDate: RequiredStart,
   endDate: RequiredEnd,
   ...Page,
-  recordsPerPage: Type.Optional(Type.Integer({ maximum: 2147483647, description: 'Default 50; over 1000 is clamped to 1000.' })),
+  recordsPerPage: Type.Optional(
+    Type.Integer({ maximum: 2147483647, description: 'Default 50; over 1000 is clamped to 1000.' }),
+  ),
   sortColumn: Type.Optional(Type.String({ description: 'name (default) or cost.' })),
   sortOrder: SortOrderQuery,
-  name: Type.Optional(Type.String({ maxLength: 500, description: 'Case-insensitive contains match on the Agent name.' })),
+  name: Type.Optional(
+    Type.String({ maxLength: 500, description: 'Case-insensitive contains match on the Agent name.' }),
+  ),
   usageTypes: UsageTypesQuery,
 });
 
@@ -145,9 +173,16 @@ export const AgentRunsCostQuery = Type.Object({
   startDate: RequiredStart,
   endDate: RequiredEnd,
   ...Page,
-  recordsPerPage: Type.Optional(Type.Integer({ maximum: 2147483647, description: 'Default 50; over 1000 is clamped to 1000.' })),
+  recordsPerPage: Type.Optional(
+    Type.Integer({ maximum: 2147483647, description: 'Default 50; over 1000 is clamped to 1000.' }),
+  ),
   sortColumn: Type.Optional(Type.String({ description: 'date (default), cost or duration.' })),
-  sortOrder: Type.Optional(Type.Integer({ enum: [0, 1], description: '0 ascending, 1 descending; default: descending for date (newest first), ascending otherwise.' })),
+  sortOrder: Type.Optional(
+    Type.Integer({
+      enum: [0, 1],
+      description: '0 ascending, 1 descending; default: descending for date (newest first), ascending otherwise.',
+    }),
+  ),
   usageTypes: UsageTypesQuery,
 });
 

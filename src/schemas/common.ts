@@ -41,7 +41,15 @@ export const BadRequestErrorSchema = Type.Object(
   {
     $id: 'BadRequestError',
     description: 'The answer to every 400.',
-    examples: [{ statusCode: 400, statusDescription: 'Bad Request', message: "body: missing required property 'name'", severity: 0, errorCode: 'VALIDATION_FAILED' }],
+    examples: [
+      {
+        statusCode: 400,
+        statusDescription: 'Bad Request',
+        message: "body: missing required property 'name'",
+        severity: 0,
+        errorCode: 'VALIDATION_FAILED',
+      },
+    ],
   },
 );
 export type BadRequestError = Static<typeof BadRequestErrorSchema>;
@@ -62,19 +70,50 @@ const problemExample = (status: number, title: string, errorCode: string, detail
 const PROBLEM_SECTIONS: Record<number, number> = { 401: 2, 403: 4, 404: 5, 409: 10, 413: 14, 415: 16, 422: 21, 503: 4 };
 /** An example of each error status, shown in the OpenAPI description (plugins/external/swagger.ts). */
 export const ERROR_EXAMPLES: Record<number, unknown> = {
-  400: { statusCode: 400, statusDescription: 'Bad Request', message: "body: missing required property 'name'", severity: 0, errorCode: 'VALIDATION_FAILED' },
+  400: {
+    statusCode: 400,
+    statusDescription: 'Bad Request',
+    message: "body: missing required property 'name'",
+    severity: 0,
+    errorCode: 'VALIDATION_FAILED',
+  },
   401: problemExample(401, 'Unauthorized', 'UNAUTHENTICATED', 'Missing or invalid credentials.'),
   403: problemExample(403, 'Forbidden', 'FORBIDDEN', 'You have read-only access to agent 42.'),
   404: problemExample(404, 'Not Found', 'NOT_FOUND', 'Agent 42 was not found.'),
   409: problemExample(409, 'Conflict', 'RUN_ALREADY_ACTIVE', 'Agent 42 already has an active Run (7).'),
-  413: problemExample(413, 'Payload Too Large', 'PAYLOAD_TOO_LARGE', 'The request body is larger than the server accepts.'),
-  415: problemExample(415, 'Unsupported Media Type', 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type text/plain; send application/json.'),
+  413: problemExample(
+    413,
+    'Payload Too Large',
+    'PAYLOAD_TOO_LARGE',
+    'The request body is larger than the server accepts.',
+  ),
+  415: problemExample(
+    415,
+    'Unsupported Media Type',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Unsupported media type text/plain; send application/json.',
+  ),
   422: {
-    ...problemExample(422, 'Unprocessable Entity', 'AGENT_INVALID', "Agent 42 has an invalid definition; fix it before starting it: list.fields[0].selector: invalid CSS selector 'h3 a[': Expected name, found end of input"),
+    ...problemExample(
+      422,
+      'Unprocessable Entity',
+      'AGENT_INVALID',
+      "Agent 42 has an invalid definition; fix it before starting it: list.fields[0].selector: invalid CSS selector 'h3 a[': Expected name, found end of input",
+    ),
     problems: ["list.fields[0].selector: invalid CSS selector 'h3 a[': Expected name, found end of input"],
   },
-  429: problemExample(429, 'Too Many Requests', 'RATE_LIMITED', 'Rate limit exceeded; retry after the delay in Retry-After.'),
-  503: problemExample(503, 'Service Unavailable', 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable (its database cannot be reached); retry after the delay in Retry-After.'),
+  429: problemExample(
+    429,
+    'Too Many Requests',
+    'RATE_LIMITED',
+    'Rate limit exceeded; retry after the delay in Retry-After.',
+  ),
+  503: problemExample(
+    503,
+    'Service Unavailable',
+    'SERVICE_UNAVAILABLE',
+    'The service is temporarily unavailable (its database cannot be reached); retry after the delay in Retry-After.',
+  ),
 };
 
 /**
@@ -109,7 +148,12 @@ export const INT64_MAX = Number(2n ** 63n - 1n);
  * representable range to "not found" (see lib/ids.ts).
  */
 export const Int64IdParam = (name: string, description?: string) =>
-  Type.Integer({ format: 'int64', minimum: 1, maximum: INT64_MAX, description: description ?? `${name} identifier (int64)` });
+  Type.Integer({
+    format: 'int64',
+    minimum: 1,
+    maximum: INT64_MAX,
+    description: description ?? `${name} identifier (int64)`,
+  });
 
 /** A proxy pool chosen in a request (service-spec: proxyPoolId is an int32); 0 or less means none. */
 export const ProxyPoolIdInput = (description = '0 or less means unset.') => Nullable(Int32({ description }));
@@ -124,9 +168,15 @@ export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 /** Paging of list routes: both at least 1 (400 otherwise); recordsPerPage over 1000 is clamped to 1000. */
 export const PagingQuery = {
   pageIndex: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: INT32_MAX, description: '1-based page number; pagination is enabled when given with recordsPerPage.' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: INT32_MAX,
+      description: '1-based page number; pagination is enabled when given with recordsPerPage.',
+    }),
   ),
-  recordsPerPage: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Page size; values over 1000 are clamped to 1000.' })),
+  recordsPerPage: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Page size; values over 1000 are clamped to 1000.' }),
+  ),
 };
 
 /** Query dates: a date (2026-01-31) or a date-time. */
@@ -137,4 +187,6 @@ export const LogLevelSchema = Type.Union(
   { $id: 'LogLevel' },
 );
 export const LogModeSchema = Type.Union([Type.Literal('Text'), Type.Literal('TextAndHtml')], { $id: 'LogMode' });
-export const ParallelExportSchema = Type.Union([Type.Literal('Combined'), Type.Literal('Separated')], { $id: 'ParallelExport' });
+export const ParallelExportSchema = Type.Union([Type.Literal('Combined'), Type.Literal('Separated')], {
+  $id: 'ParallelExport',
+});

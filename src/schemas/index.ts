@@ -1,8 +1,21 @@
 // Every named model schema, registered once with Fastify so routes can $ref them and the OpenAPI
 // description lists them under components.schemas.
 import type { TSchema } from '@sinclair/typebox';
-import { BadRequestErrorSchema, LogLevelSchema, LogModeSchema, ParallelExportSchema, ProblemDetailsSchema } from './common.js';
-import { AgentDefinitionDocumentSchema, AgentPageSchema, AgentSchema, AgentVersionSchema, InputParameterSchema, SavedAgentSchema } from './agents.js';
+import {
+  BadRequestErrorSchema,
+  LogLevelSchema,
+  LogModeSchema,
+  ParallelExportSchema,
+  ProblemDetailsSchema,
+} from './common.js';
+import {
+  AgentDefinitionDocumentSchema,
+  AgentPageSchema,
+  AgentSchema,
+  AgentVersionSchema,
+  InputParameterSchema,
+  SavedAgentSchema,
+} from './agents.js';
 import { AgentDefinitionSchema } from '../engine/definition.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ProxyPoolSchema } from './proxy-pools.js';
@@ -56,4 +69,10 @@ export function registerModelSchemas(extra: TSchema[]): void {
 // Analytics (issue 10).
 import { FailedRunSummarySchema, RecordsSummarySchema, RunDiagnosticsSchema, RunsSummarySchema } from './analytics.js';
 import { RunEvidenceSchema } from '../engine/evidence.js';
-registerModelSchemas([RunEvidenceSchema, FailedRunSummarySchema, RunsSummarySchema, RecordsSummarySchema, RunDiagnosticsSchema]);
+registerModelSchemas([
+  RunEvidenceSchema,
+  FailedRunSummarySchema,
+  RunsSummarySchema,
+  RecordsSummarySchema,
+  RunDiagnosticsSchema,
+]);

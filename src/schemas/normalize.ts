@@ -26,7 +26,12 @@ function enumValues(schema: JsonSchema): string[] | null {
   return null;
 }
 
-export function normalizeValue(value: unknown, schema: JsonSchema | undefined, resolve: SchemaResolver, depth = 0): unknown {
+export function normalizeValue(
+  value: unknown,
+  schema: JsonSchema | undefined,
+  resolve: SchemaResolver,
+  depth = 0,
+): unknown {
   if (!schema || depth > 16) return value;
   if (schema.$ref) {
     const alias = typeof value === 'string' ? schema['x-aliases']?.[value.toLowerCase()] : undefined;

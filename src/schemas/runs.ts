@@ -1,12 +1,30 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, Int64IdParam, INT32_MAX, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, ProxyPoolIdInput, QueryDate } from './common.js';
+import {
+  DateTime,
+  IdParam,
+  Int64IdParam,
+  INT32_MAX,
+  LogLevelSchema,
+  LogModeSchema,
+  Nullable,
+  NullableDateTime,
+  PagingQuery,
+  ParallelExportSchema,
+  ProxyPoolIdInput,
+  QueryDate,
+} from './common.js';
 
 export const RunSchema = Type.Object(
   {
     id: Type.Integer(),
     configId: Type.Integer({ description: 'The Agent id.' }),
     organizationId: Type.Integer(),
-    status: Type.Integer({ minimum: 0, maximum: 12, description: 'RunStatus: 0 Invalid, 1 Running, 2 Exporting, 3 Starting, 4 Queuing, 5 Stopping, 6 Failure, 7 Failed, 8 Stopped, 9 Completed, 10 Success, 11 Skipped, 12 Waiting.' }),
+    status: Type.Integer({
+      minimum: 0,
+      maximum: 12,
+      description:
+        'RunStatus: 0 Invalid, 1 Running, 2 Exporting, 3 Starting, 4 Queuing, 5 Stopping, 6 Failure, 7 Failed, 8 Stopped, 9 Completed, 10 Success, 11 Skipped, 12 Waiting.',
+    }),
     startTime: NullableDateTime,
     endTime: NullableDateTime,
     startedBy: Type.String(),
@@ -17,8 +35,15 @@ export const RunSchema = Type.Object(
     parallelSet: Nullable(Type.Integer()),
     logLevel: Type.String(),
     logMode: Type.String(),
-    scheduleId: Nullable(Type.Integer({ description: 'The Schedule that started the Run; null when started by hand.' })),
-    progress: Nullable(Type.Object({ pageCount: Type.Integer(), dataCount: Type.Integer(), errorCount: Type.Integer() }, { description: 'While the Run is active.' })),
+    scheduleId: Nullable(
+      Type.Integer({ description: 'The Schedule that started the Run; null when started by hand.' }),
+    ),
+    progress: Nullable(
+      Type.Object(
+        { pageCount: Type.Integer(), dataCount: Type.Integer(), errorCount: Type.Integer() },
+        { description: 'While the Run is active.' },
+      ),
+    ),
     created: DateTime,
   },
   { $id: 'Run' },
@@ -29,7 +54,13 @@ export const RunFileSchema = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String(),
-    fileType: Type.Union([Type.Literal('Csv'), Type.Literal('Json'), Type.Literal('Ndjson'), Type.Literal('Log'), Type.Literal('Html')]),
+    fileType: Type.Union([
+      Type.Literal('Csv'),
+      Type.Literal('Json'),
+      Type.Literal('Ndjson'),
+      Type.Literal('Log'),
+      Type.Literal('Html'),
+    ]),
     fileSize: Type.Integer(),
     created: DateTime,
   },
@@ -37,23 +68,44 @@ export const RunFileSchema = Type.Object(
 );
 export type RunFileModel = Static<typeof RunFileSchema>;
 
-const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({ ...Type.Ref(ParallelExportSchema), 'x-aliases': { separate: 'Separated' } });
+const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({
+  ...Type.Ref(ParallelExportSchema),
+  'x-aliases': { separate: 'Separated' },
+});
 
 export const StartRunBody = Type.Object(
   {
-    inputParameters: Type.Optional(Nullable(Type.String({ description: 'JSON object string of parameter values; a `?name` key is encrypted at rest and hidden in logs.' }))),
+    inputParameters: Type.Optional(
+      Nullable(
+        Type.String({
+          description: 'JSON object string of parameter values; a `?name` key is encrypted at rest and hidden in logs.',
+        }),
+      ),
+    ),
     parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
     parallelMaxConcurrency: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
     parallelExport: Type.Optional(Nullable(ParallelExportInput)),
     proxyPoolId: Type.Optional(ProxyPoolIdInput()),
-    timeout: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Synchronous start: seconds to wait (default 60, at most 300).' }))),
+    timeout: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: INT32_MAX,
+          description: 'Synchronous start: seconds to wait (default 60, at most 300).',
+        }),
+      ),
+    ),
     isExclusive: Type.Optional(Nullable(Type.Boolean({ default: true }))),
     isWaitOnFailure: Type.Optional(Nullable(Type.Boolean({ default: false }))),
     isRunSynchronously: Type.Optional(Nullable(Type.Boolean({ default: false }))),
     logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
     logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   },
-  { additionalProperties: false, examples: [{ isExclusive: true, isWaitOnFailure: false, logLevel: 'Info', logMode: 'Text' }], title: 'StartRunRequest' },
+  {
+    additionalProperties: false,
+    examples: [{ isExclusive: true, isWaitOnFailure: false, logLevel: 'Info', logMode: 'Text' }],
+    title: 'StartRunRequest',
+  },
 );
 export type StartRunInput = Static<typeof StartRunBody>;
 
@@ -83,7 +135,12 @@ export const RunAllResultSchema = Type.Object(
         agentName: Type.String(),
         success: Type.Boolean(),
         runId: Nullable(Type.Integer()),
-        errorCode: Nullable(Type.String({ description: 'Why this Agent did not start, as a single start would answer it (see docs/errors.md); null on success.' })),
+        errorCode: Nullable(
+          Type.String({
+            description:
+              'Why this Agent did not start, as a single start would answer it (see docs/errors.md); null on success.',
+          }),
+        ),
         errorMessage: Nullable(Type.String()),
       }),
     ),
@@ -95,7 +152,13 @@ export type RunAllResult = Static<typeof RunAllResultSchema>;
 export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
 
 export const RunListQuery = Type.Object({
-  maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).' })),
+  maxRecords: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: INT32_MAX,
+      description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).',
+    }),
+  ),
   ...PagingQuery,
 });
 
@@ -105,8 +168,21 @@ export const OrgRunsQuerySchema = Type.Object({
   agentId: Type.Optional(IdParam('agent', 'Only Runs of this Agent.')),
   spaceId: Type.Optional(IdParam('space', 'Only Runs of Agents in this Space.')),
   scheduleId: Type.Optional(Int64IdParam('schedule', 'Only Runs this Schedule started.')),
-  startDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or after this ISO 8601 date or date-time (UTC).' }),
-  endDate: Type.Optional({ ...QueryDate, description: 'Only Runs created at or before this ISO 8601 date-time, or on or before this date (its whole day, UTC).' }),
-  maxRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).' })),
+  startDate: Type.Optional({
+    ...QueryDate,
+    description: 'Only Runs created at or after this ISO 8601 date or date-time (UTC).',
+  }),
+  endDate: Type.Optional({
+    ...QueryDate,
+    description:
+      'Only Runs created at or before this ISO 8601 date-time, or on or before this date (its whole day, UTC).',
+  }),
+  maxRecords: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: INT32_MAX,
+      description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).',
+    }),
+  ),
   ...PagingQuery,
 });

@@ -1,13 +1,30 @@
 // Schedules (service-spec "Schedule" model and update body; design.md section 5).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, DateTimeInput, IdParam, Int64IdParam, LogLevelSchema, LogModeSchema, Nullable, NullableDateTime, PagingQuery, ParallelExportSchema, QueryDate } from './common.js';
+import {
+  DateTime,
+  DateTimeInput,
+  IdParam,
+  Int64IdParam,
+  LogLevelSchema,
+  LogModeSchema,
+  Nullable,
+  NullableDateTime,
+  PagingQuery,
+  ParallelExportSchema,
+  QueryDate,
+} from './common.js';
 
 export const ScheduleSchema = Type.Object(
   {
     id: Type.Integer({ format: 'int64' }),
     configId: Type.Integer({ description: 'The Agent id.' }),
     name: Nullable(Type.String()),
-    schedule: Nullable(Type.String({ description: 'The stored expression: the cron expression (CRON), the ISO 8601 instant (RunOnce), or an ISO 8601 repeating interval `R/<start>/<period>` (RunEvery).' })),
+    schedule: Nullable(
+      Type.String({
+        description:
+          'The stored expression: the cron expression (CRON), the ISO 8601 instant (RunOnce), or an ISO 8601 repeating interval `R/<start>/<period>` (RunEvery).',
+      }),
+    ),
     localSchedule: Nullable(Type.String({ description: 'A human-readable sentence, with the time zone.' })),
     timezone: Nullable(Type.String({ description: 'IANA time-zone name; null means UTC.' })),
     nextRunTime: Nullable(DateTime),
@@ -16,7 +33,12 @@ export const ScheduleSchema = Type.Object(
     isEnabled: Type.Boolean(),
     runEveryCount: Nullable(Type.Integer()),
     runEveryPeriod: Nullable(Type.Integer({ description: '1 minutes, 2 hours, 3 days, 4 weeks, 5 months' })),
-    inputParameters: Nullable(Type.String({ description: 'JSON object string as stored; the values of `?name` (encrypted) parameters are never returned and show `********`.' })),
+    inputParameters: Nullable(
+      Type.String({
+        description:
+          'JSON object string as stored; the values of `?name` (encrypted) parameters are never returned and show `********`.',
+      }),
+    ),
     parallelism: Nullable(Type.Integer()),
     parallelMaxConcurrency: Nullable(Type.Integer()),
     parallelExport: Type.Ref(ParallelExportSchema),
@@ -24,7 +46,9 @@ export const ScheduleSchema = Type.Object(
     serverGroupId: Nullable(Type.Integer()),
     logLevel: Type.Ref(LogLevelSchema),
     logMode: Type.Ref(LogModeSchema),
-    isExclusive: Type.Boolean({ description: 'No concurrent Runs: a fire while the Agent has an active Run records a Skipped (11) Run.' }),
+    isExclusive: Type.Boolean({
+      description: 'No concurrent Runs: a fire while the Agent has an active Run records a Skipped (11) Run.',
+    }),
     isWaitOnFailure: Type.Boolean(),
     created: DateTime,
     updated: DateTime,
@@ -51,24 +75,46 @@ export const UpcomingScheduleSchema = Type.Object(
   { $id: 'UpcomingSchedule', title: 'UpcomingScheduleApiModel' },
 );
 
-const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({ ...Type.Ref(ParallelExportSchema), 'x-aliases': { separate: 'Separated' } });
+const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({
+  ...Type.Ref(ParallelExportSchema),
+  'x-aliases': { separate: 'Separated' },
+});
 
 const scheduleBodyProperties = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  cronExpression: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'CRON (3): 5 or 6 fields, evaluated in `timezone`.' }))),
-  localSchedule: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Accepted for compatibility; the response computes it from the Schedule.' }))),
+  cronExpression: Type.Optional(
+    Nullable(Type.String({ maxLength: 200, description: 'CRON (3): 5 or 6 fields, evaluated in `timezone`.' })),
+  ),
+  localSchedule: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 500,
+        description: 'Accepted for compatibility; the response computes it from the Schedule.',
+      }),
+    ),
+  ),
   timezone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'IANA time-zone name (default UTC).' }))),
   startTime: Type.Optional(Nullable(DateTimeInput)),
-  inputParameters: Type.Optional(Nullable(Type.String({ description: 'JSON object string; a `?name` key is encrypted at rest and never returned.' }))),
-  scheduleType: Type.Optional(Type.Integer({ enum: [0, 1, 2, 3], description: '0 None, 1 RunOnce, 2 RunEvery, 3 CRON' })),
+  inputParameters: Type.Optional(
+    Nullable(
+      Type.String({ description: 'JSON object string; a `?name` key is encrypted at rest and never returned.' }),
+    ),
+  ),
+  scheduleType: Type.Optional(
+    Type.Integer({ enum: [0, 1, 2, 3], description: '0 None, 1 RunOnce, 2 RunEvery, 3 CRON' }),
+  ),
   isEnabled: Type.Optional(Type.Boolean()),
   runEveryCount: Type.Optional(Nullable(Type.Integer())),
-  runEveryPeriod: Type.Optional(Nullable(Type.Integer({ description: '1 minutes, 2 hours, 3 days, 4 weeks, 5 months' }))),
+  runEveryPeriod: Type.Optional(
+    Nullable(Type.Integer({ description: '1 minutes, 2 hours, 3 days, 4 weeks, 5 months' })),
+  ),
   parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
   parallelMaxConcurrency: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
   parallelExport: Type.Optional(Nullable(ParallelExportInput)),
   proxyPoolId: Type.Optional(Nullable(Type.Integer({ description: '0 or less means unset.' }))),
-  serverGroupId: Type.Optional(Nullable(Type.Integer({ description: 'Runs execute only on workers serving this group; 0 or less means unset.' }))),
+  serverGroupId: Type.Optional(
+    Nullable(Type.Integer({ description: 'Runs execute only on workers serving this group; 0 or less means unset.' })),
+  ),
   logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
   logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
   isExclusive: Type.Optional(Nullable(Type.Boolean())),
@@ -79,7 +125,14 @@ export const CreateScheduleBody = Type.Object(scheduleBodyProperties, {
   additionalProperties: false,
   title: 'CreateScheduleRequest',
   examples: [
-    { name: 'Nightly', scheduleType: 3, cronExpression: '0 3 * * *', timezone: 'Europe/Paris', isEnabled: true, parallelism: 1 },
+    {
+      name: 'Nightly',
+      scheduleType: 3,
+      cronExpression: '0 3 * * *',
+      timezone: 'Europe/Paris',
+      isEnabled: true,
+      parallelism: 1,
+    },
     { name: 'Every 2 hours', scheduleType: 2, runEveryCount: 2, runEveryPeriod: 2, timezone: 'America/New_York' },
   ],
 });
@@ -89,7 +142,15 @@ export const UpdateScheduleBody = Type.Object(scheduleBodyProperties, {
   additionalProperties: false,
   title: 'UpdateScheduleRequest',
   description: 'Properties left out keep their value; null clears a nullable one.',
-  examples: [{ name: 'Weekdays at 06:30', scheduleType: 3, cronExpression: '30 6 * * 1-5', timezone: 'America/New_York', isExclusive: true }],
+  examples: [
+    {
+      name: 'Weekdays at 06:30',
+      scheduleType: 3,
+      cronExpression: '30 6 * * 1-5',
+      timezone: 'America/New_York',
+      isExclusive: true,
+    },
+  ],
 });
 
 export const ScheduleParams = Type.Object({ agentId: IdParam('agent'), scheduleId: Int64IdParam('schedule') });

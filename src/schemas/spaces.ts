@@ -23,7 +23,13 @@ export const SpaceAgentSchema = Type.Object(
     name: Type.String(),
     description: Type.String(),
     configType: Type.Integer({ enum: [1, 2, 3, 4], description: CONFIG_TYPE_DESCRIPTION }),
-    status: Nullable(Type.Integer({ minimum: 0, maximum: 12, description: `RunStatus of the latest Run; null if never ran. ${RUN_STATUS_DESCRIPTION}` })),
+    status: Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 12,
+        description: `RunStatus of the latest Run; null if never ran. ${RUN_STATUS_DESCRIPTION}`,
+      }),
+    ),
     validationStatus: Type.Integer({ enum: [1, 2, 3], description: VALIDATION_STATUS_DESCRIPTION }),
     lastActivity: DateTime,
   },
@@ -55,7 +61,10 @@ export const CreateSpaceBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 4000 })),
     isDefaultAccess: Type.Optional(Type.Boolean({ description: 'Default false.' })),
   },
-  { additionalProperties: false, examples: [{ name: 'Marketing', description: 'Competitor prices', isDefaultAccess: false }] },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Marketing', description: 'Competitor prices', isDefaultAccess: false }],
+  },
 );
 export type CreateSpaceInput = Static<typeof CreateSpaceBody>;
 

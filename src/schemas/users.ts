@@ -22,7 +22,10 @@ export const CreateUserBody = Type.Object(
     role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('member')])),
     password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
   },
-  { additionalProperties: false, examples: [{ email: 'jane@acme.test', name: 'Jane Doe', role: 'member', password: 'a-long-passphrase' }] },
+  {
+    additionalProperties: false,
+    examples: [{ email: 'jane@acme.test', name: 'Jane Doe', role: 'member', password: 'a-long-passphrase' }],
+  },
 );
 
 export const ApiKeySchema = Type.Object(
@@ -40,7 +43,10 @@ export const ApiKeySchema = Type.Object(
 );
 
 export const CreatedApiKeySchema = Type.Composite(
-  [ApiKeySchema, Type.Object({ key: Type.String({ description: 'The API key. Shown once; only its digest is stored.' }) })],
+  [
+    ApiKeySchema,
+    Type.Object({ key: Type.String({ description: 'The API key. Shown once; only its digest is stored.' }) }),
+  ],
   { $id: 'CreatedApiKey' },
 );
 

@@ -21,7 +21,12 @@ const EventTypeSchema = Type.Union([Type.Literal('*'), ...WEBHOOK_EVENT_TYPES.ma
 });
 
 const subscriptionFields = {
-  url: Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description: 'Where events are POSTed (http or https).' }),
+  url: Type.String({
+    format: 'uri',
+    maxLength: 2048,
+    pattern: '^https?://',
+    description: 'Where events are POSTed (http or https).',
+  }),
   description: Type.String({ maxLength: 500 }),
   eventTypes: Type.Array(EventTypeSchema, { minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length + 1, uniqueItems: true }),
   agentId: Nullable(IdParam('agent', 'Only events about Runs of this Agent; null for every Agent.')),
@@ -64,7 +69,9 @@ export const WebhookSchema = Type.Object(
   {
     id: Type.Integer(),
     ...subscriptionFields,
-    disabledReason: Nullable(Type.String({ description: 'Why the service disabled the subscription (410 Gone, failing for 5 days).' })),
+    disabledReason: Nullable(
+      Type.String({ description: 'Why the service disabled the subscription (410 Gone, failing for 5 days).' }),
+    ),
     failingSince: NullableDateTime,
     created: DateTime,
     updated: DateTime,
@@ -85,13 +92,19 @@ export const WebhookWithSecretSchema = Type.Object(
 export const WebhookAttemptSchema = Type.Object({
   attempt: Type.Integer({ minimum: 1 }),
   at: DateTime,
-  statusCode: Nullable(Type.Integer({ description: 'null when no answer came (refused, timed out, connection failed).' })),
+  statusCode: Nullable(
+    Type.Integer({ description: 'null when no answer came (refused, timed out, connection failed).' }),
+  ),
   durationMs: Type.Integer(),
   responseBody: Type.String({ description: 'The first 4 KB of the answer.' }),
   error: Nullable(Type.String()),
 });
 
-export const DeliveryStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]);
+export const DeliveryStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('succeeded'),
+  Type.Literal('failed'),
+]);
 
 const deliveryExample = {
   id: 311,
@@ -125,7 +138,12 @@ export const WebhookDeliverySchema = Type.Object(
 export type WebhookDeliveryModel = Static<typeof WebhookDeliverySchema>;
 
 export const WebhookDeliveryPageSchema = Type.Object(
-  { total: Type.Integer(), pageIndex: Type.Integer(), recordsPerPage: Type.Integer(), data: Type.Array(Type.Ref(WebhookDeliverySchema)) },
+  {
+    total: Type.Integer(),
+    pageIndex: Type.Integer(),
+    recordsPerPage: Type.Integer(),
+    data: Type.Array(Type.Ref(WebhookDeliverySchema)),
+  },
   { $id: 'WebhookDeliveryPage', examples: [{ total: 1, pageIndex: 1, recordsPerPage: 50, data: [deliveryExample] }] },
 );
 
@@ -141,7 +159,17 @@ export const WebhookTestResultSchema = Type.Object(
   },
   {
     $id: 'WebhookTestResult',
-    examples: [{ outcome: 'success', deliveryId: 312, eventId: 'evt_1043', statusCode: 200, durationMs: 15, responseBody: 'ok', error: null }],
+    examples: [
+      {
+        outcome: 'success',
+        deliveryId: 312,
+        eventId: 'evt_1043',
+        statusCode: 200,
+        durationMs: 15,
+        responseBody: 'ok',
+        error: null,
+      },
+    ],
   },
 );
 export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
@@ -150,4 +178,10 @@ export const WebhookParams = Type.Object({ webhookId: IdParam('webhook') });
 export const DeliveryParams = Type.Object({ webhookId: IdParam('webhook'), deliveryId: IdParam('delivery') });
 export const DeliveriesQuery = Type.Object(PagingQuery, { additionalProperties: false });
 
-export const webhookModelSchemas = [WebhookSchema, WebhookWithSecretSchema, WebhookDeliverySchema, WebhookDeliveryPageSchema, WebhookTestResultSchema];
+export const webhookModelSchemas = [
+  WebhookSchema,
+  WebhookWithSecretSchema,
+  WebhookDeliverySchema,
+  WebhookDeliveryPageSchema,
+  WebhookTestResultSchema,
+];

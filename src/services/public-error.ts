@@ -6,7 +6,14 @@
 import { isDatabaseUnreachable, isPoolWaitTimeout, isRedisUnavailable, isSchemaMissing } from '../db/failures.js';
 import { isDatabaseBusy } from '../db/prisma.js';
 import type { DependencyName } from '../lib/dependencies.js';
-import { AgentInvalidError, AppError, ErrorCodes, RateLimitedError, ServiceUnavailableError, type ErrorCode } from '../lib/errors.js';
+import {
+  AgentInvalidError,
+  AppError,
+  ErrorCodes,
+  RateLimitedError,
+  ServiceUnavailableError,
+  type ErrorCode,
+} from '../lib/errors.js';
 
 /** How long a caller should wait before retrying while a dependency is down. */
 export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
@@ -32,10 +39,20 @@ export interface PublicError {
  * dependency monitor already knows PostgreSQL is down, so a pool wait that ran out is that outage,
  * not load.
  */
-export function toPublicError(err: unknown, reference: string, opts: { postgresKnownDown?: boolean } = {}): PublicError {
+export function toPublicError(
+  err: unknown,
+  reference: string,
+  opts: { postgresKnownDown?: boolean } = {},
+): PublicError {
   if (err instanceof AppError) {
-    const shown: PublicError = { statusCode: err.statusCode, errorCode: err.errorCode, message: err.message, internal: false };
-    if (err instanceof RateLimitedError || err instanceof ServiceUnavailableError) shown.retryAfterSeconds = err.retryAfterSeconds;
+    const shown: PublicError = {
+      statusCode: err.statusCode,
+      errorCode: err.errorCode,
+      message: err.message,
+      internal: false,
+    };
+    if (err instanceof RateLimitedError || err instanceof ServiceUnavailableError)
+      shown.retryAfterSeconds = err.retryAfterSeconds;
     if (err instanceof AgentInvalidError) shown.extensions = { problems: err.problems };
     return shown;
   }
@@ -51,7 +68,12 @@ export function toPublicError(err: unknown, reference: string, opts: { postgresK
   if (postgresDown || isRedisUnavailable(err)) {
     const which: DependencyName = postgresDown ? 'postgres' : 'redis';
     const what = which === 'postgres' ? 'its database' : 'its queue store';
-    return { ...unavailable(`The service is temporarily unavailable (${what} cannot be reached); retry after the delay in Retry-After.`), dependencyDown: which };
+    return {
+      ...unavailable(
+        `The service is temporarily unavailable (${what} cannot be reached); retry after the delay in Retry-After.`,
+      ),
+      dependencyDown: which,
+    };
   }
   if (isSchemaMissing(err)) {
     return {
@@ -59,7 +81,11 @@ export function toPublicError(err: unknown, reference: string, opts: { postgresK
       log: { level: 'error', message: 'the database is not migrated: run `cli migrate`' },
     };
   }
-  if (isDatabaseBusy(err)) return { ...unavailable('The service is busy; retry after the delay in Retry-After.', 1), log: { level: 'warn', message: 'database saturated' } };
+  if (isDatabaseBusy(err))
+    return {
+      ...unavailable('The service is busy; retry after the delay in Retry-After.', 1),
+      log: { level: 'warn', message: 'database saturated' },
+    };
   return {
     statusCode: 500,
     errorCode: ErrorCodes.INTERNAL_ERROR,

@@ -18,14 +18,25 @@ let hidden: number; // private, not the reader's
 let reader: string;
 
 type Json = Record<string, unknown>;
-const definition = { startUrl: 'https://example.com/?q={{query}}', parameters: [{ name: 'query', defaultValue: 'x' }], list: { selector: '.item', fields: [{ name: 'title' }] } };
+const definition = {
+  startUrl: 'https://example.com/?q={{query}}',
+  parameters: [{ name: 'query', defaultValue: 'x' }],
+  list: { selector: '.item', fields: [{ name: 'title' }] },
+};
 
 const get = (url: string, key = org.apiKey) => ctx.app.inject({ method: 'GET', url, headers: auth(key) });
-const post = (url: string, payload?: Json) => ctx.app.inject({ method: 'POST', url, headers: auth(org.apiKey), ...(payload && { payload }) });
-const move = (id: number, spaceId: number) => ctx.app.inject({ method: 'PUT', url: `/api/v1/agent/${id}`, headers: auth(org.apiKey), payload: { spaceId } });
+const post = (url: string, payload?: Json) =>
+  ctx.app.inject({ method: 'POST', url, headers: auth(org.apiKey), ...(payload && { payload }) });
+const move = (id: number, spaceId: number) =>
+  ctx.app.inject({ method: 'PUT', url: `/api/v1/agent/${id}`, headers: auth(org.apiKey), payload: { spaceId } });
 
 async function create(name: string, spaceId: number, configType = 1, key = org.apiKey): Promise<number> {
-  const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/agent', headers: auth(key), payload: { name, spaceId, configType, definition } });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/agent',
+    headers: auth(key),
+    payload: { name, spaceId, configType, definition },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
@@ -54,7 +65,9 @@ function queries(): Array<{ q: string; key?: string; where: string }> {
 /** Every filter's totalRecordCount equals a plain count, on page 1 and past the last page. */
 async function expectExactCounts() {
   for (const { q, key, where } of queries()) {
-    const [{ n }] = await ctx.db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM "Agent" WHERE ${where}`);
+    const [{ n }] = await ctx.db.$queryRawUnsafe<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM "Agent" WHERE ${where}`,
+    );
     for (const page of [1, 100000]) {
       const res = await get(`/api/v1/agent/all?pageIndex=${page}&recordsPerPage=2&${q}`, key);
       expect(res.statusCode, res.body).toBe(200);
@@ -88,7 +101,16 @@ describe('totalRecordCount of agent/all', () => {
 
   it('counts created Agents per filter', async () => {
     await expectExactCounts();
-    for (const [i, [space, type]] of [[s1, 1], [s1, 2], [s2, 1], [s2, 3], [s1, 1], [s2, 2], [hidden, 1], [hidden, 4]].entries()) {
+    for (const [i, [space, type]] of [
+      [s1, 1],
+      [s1, 2],
+      [s2, 1],
+      [s2, 3],
+      [s1, 1],
+      [s2, 2],
+      [hidden, 1],
+      [hidden, 4],
+    ].entries()) {
       ids.push(await create(`${i % 2 ? 'Beta' : 'Alpha'} ${i}`, space, type));
     }
     await create('Elsewhere', other.spaceId, 1, other.apiKey);
@@ -113,7 +135,9 @@ describe('totalRecordCount of agent/all', () => {
   });
 
   it('stays exact under concurrent moves in both directions (no deadlock on the counter rows)', async () => {
-    const a = await Promise.all(Array.from({ length: 6 }, (_, i) => create(`Mover ${i}`, [s1, s2, hidden][i % 3], 1 + (i % 2))));
+    const a = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => create(`Mover ${i}`, [s1, s2, hidden][i % 3], 1 + (i % 2))),
+    );
     for (let round = 0; round < 3; round++) {
       const res = await Promise.all(a.map((id, i) => move(id, [s1, s2, hidden][(i + round + 1) % 3])));
       expect(res.map((r) => r.statusCode)).toEqual(a.map(() => 200));
@@ -186,7 +210,10 @@ describe('the unpaged array of agent/all', () => {
     expect(whole.headers['content-type']).toBe('application/json; charset=utf-8');
     const parts: string[] = [];
     for (let page = 1; ; page++) {
-      const res = await get(`/api/v1/agent/all?sortColumn=created&sortOrder=1&pageIndex=${page}&recordsPerPage=1000`, other.apiKey);
+      const res = await get(
+        `/api/v1/agent/all?sortColumn=created&sortOrder=1&pageIndex=${page}&recordsPerPage=1000`,
+        other.apiKey,
+      );
       const body = res.body;
       const inner = body.slice(body.indexOf('[') + 1, body.lastIndexOf(']'));
       if (inner === '') break;

@@ -31,18 +31,34 @@ let otherOrgId: number;
 type Json = Record<string, unknown>;
 const definition = (query = 'books'): Json => ({
   startUrl: 'https://example.com/list?q={{query}}',
-  parameters: [{ name: 'query', defaultValue: query }, { name: 'key', defaultValue: 'k', encrypted: true }],
+  parameters: [
+    { name: 'query', defaultValue: query },
+    { name: 'key', defaultValue: 'k', encrypted: true },
+  ],
   list: { selector: '.item', fields: [{ name: 'title' }] },
 });
 
 function expectBadRequest(res: LightMyRequestResponse) {
   expect(res.statusCode, res.body).toBe(400);
-  expect(res.json()).toEqual({ statusCode: 400, statusDescription: 'Bad Request', message: expect.any(String), severity: 0, errorCode: 'VALIDATION_FAILED' });
+  expect(res.json()).toEqual({
+    statusCode: 400,
+    statusDescription: 'Bad Request',
+    message: expect.any(String),
+    severity: 0,
+    errorCode: 'VALIDATION_FAILED',
+  });
 }
 
 function expectProblem(res: LightMyRequestResponse, status: number, errorCode: string) {
   expect(res.statusCode).toBe(status);
-  expect(res.json()).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String), errorCode });
+  expect(res.json()).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    instance: expect.any(String),
+    errorCode,
+  });
 }
 
 const get = (url: string, key = orgA.apiKey) => ctx.app.inject({ method: 'GET', url, headers: auth(key) });
@@ -85,17 +101,42 @@ beforeAll(async () => {
   orgA = await ctx.bootstrap({ org: 'A' });
   orgB = await ctx.bootstrap({ org: 'B' });
   spaceA1 = orgA.spaceId;
-  const mk = async (name: string) => (await ctx.app.inject({ method: 'POST', url: '/api/v1/spaces', headers: auth(orgA.apiKey), payload: { name } })).json().id;
+  const mk = async (name: string) =>
+    (
+      await ctx.app.inject({ method: 'POST', url: '/api/v1/spaces', headers: auth(orgA.apiKey), payload: { name } })
+    ).json().id;
   spaceA2 = await mk('Team');
   spaceA3 = await mk('Hidden');
-  const user = await ctx.app.inject({ method: 'POST', url: '/api/v1/users', headers: auth(orgA.apiKey), payload: { email: 'reader@example.com', name: 'Reader' } });
-  const key = await ctx.app.inject({ method: 'POST', url: `/api/v1/users/${user.json().id}/api-keys`, headers: auth(orgA.apiKey), payload: {} });
+  const user = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/users',
+    headers: auth(orgA.apiKey),
+    payload: { email: 'reader@example.com', name: 'Reader' },
+  });
+  const key = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/users/${user.json().id}/api-keys`,
+    headers: auth(orgA.apiKey),
+    payload: {},
+  });
   reader = { userId: user.json().id, apiKey: key.json().key };
-  await ctx.app.inject({ method: 'POST', url: `/api/v1/spaces/${spaceA2}/members`, headers: auth(orgA.apiKey), payload: { userId: reader.userId, role: 'reader' } });
+  await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/spaces/${spaceA2}/members`,
+    headers: auth(orgA.apiKey),
+    payload: { userId: reader.userId, role: 'reader' },
+  });
 
   // Names chosen for case, wildcard and tie cases; statuses, types and dates set directly so that
   // every sort has ties and nulls to break.
-  const specs: Array<{ name: string; description?: string; space: number; configType: number; status: number | null; day: number }> = [
+  const specs: Array<{
+    name: string;
+    description?: string;
+    space: number;
+    configType: number;
+    status: number | null;
+    day: number;
+  }> = [
     { name: 'Alpha books', description: 'Book shop', space: spaceA1, configType: 1, status: 10, day: 5 },
     { name: 'alpha News', space: spaceA1, configType: 2, status: null, day: 3 },
     { name: 'Beta 100% deals', space: spaceA2, configType: 3, status: 6, day: 5 },
@@ -107,19 +148,45 @@ beforeAll(async () => {
   ];
   const base = Date.UTC(2026, 0, 1);
   for (const [i, s] of specs.entries()) {
-    const id = await create(orgA.apiKey, { name: s.name, description: s.description ?? '', spaceId: s.space, configType: s.configType, definition: definition(`q${i}`) });
+    const id = await create(orgA.apiKey, {
+      name: s.name,
+      description: s.description ?? '',
+      spaceId: s.space,
+      configType: s.configType,
+      definition: definition(`q${i}`),
+    });
     const lastActivity = new Date(base + s.day * 86_400_000);
     const created = new Date(base + ((i * 3) % 5) * 86_400_000);
     const updated = new Date(base + ((i * 7) % 4) * 86_400_000);
     await ctx.db.agent.update({ where: { id }, data: { status: s.status, lastActivity, created, updated } });
-    agentsA.push({ id, name: s.name, description: s.description ?? '', spaceId: s.space, configType: s.configType, status: s.status, lastActivity, created, updated });
+    agentsA.push({
+      id,
+      name: s.name,
+      description: s.description ?? '',
+      spaceId: s.space,
+      configType: s.configType,
+      status: s.status,
+      lastActivity,
+      created,
+      updated,
+    });
   }
   const ranks = await ctx.db.$queryRaw<Array<{ name: string; r: number }>>`
     SELECT "name", (dense_rank() OVER (ORDER BY "name"))::int AS "r" FROM "Agent" WHERE "id" = ANY(${agentsA.map((a) => a.id)}::int[])`;
   for (const { name, r } of ranks) nameRank.set(name, r);
-  archivedId = await create(orgA.apiKey, { name: 'Alpha archived', description: 'Book archive', spaceId: spaceA1, definition: definition() });
+  archivedId = await create(orgA.apiKey, {
+    name: 'Alpha archived',
+    description: 'Book archive',
+    spaceId: spaceA1,
+    definition: definition(),
+  });
   await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${archivedId}/archive`, headers: auth(orgA.apiKey) });
-  otherOrgId = await create(orgB.apiKey, { name: 'Alpha of B', description: 'Book', spaceId: orgB.spaceId, definition: definition() });
+  otherOrgId = await create(orgB.apiKey, {
+    name: 'Alpha of B',
+    description: 'Book',
+    spaceId: orgB.spaceId,
+    definition: definition(),
+  });
 });
 afterAll(async () => ctx?.close());
 
@@ -132,7 +199,10 @@ describe('GET /api/v1/agent/all: shapes and paging', () => {
     expect(ids(res)).toEqual(expected(agentsA, 'name'));
     expect(ids(res)).not.toContain(archivedId);
     expect(ids(res)).not.toContain(otherOrgId);
-    expect(body[0]).toMatchObject({ inputParameters: { query: expect.stringMatching(/^q\d$/), key: '********' }, isArchived: false });
+    expect(body[0]).toMatchObject({
+      inputParameters: { query: expect.stringMatching(/^q\d$/), key: '********' },
+      isArchived: false,
+    });
   });
 
   it('answers { agents, totalRecordCount } with both paging parameters', async () => {
@@ -165,7 +235,15 @@ describe('GET /api/v1/agent/all: shapes and paging', () => {
   });
 
   it('refuses paging values below 1 and non-integers', async () => {
-    for (const q of ['pageIndex=2147483648&recordsPerPage=5', 'pageIndex=0&recordsPerPage=5', 'pageIndex=1&recordsPerPage=0', 'pageIndex=-1', 'recordsPerPage=0', 'pageIndex=x&recordsPerPage=5', 'pageIndex=1.5&recordsPerPage=5']) {
+    for (const q of [
+      'pageIndex=2147483648&recordsPerPage=5',
+      'pageIndex=0&recordsPerPage=5',
+      'pageIndex=1&recordsPerPage=0',
+      'pageIndex=-1',
+      'recordsPerPage=0',
+      'pageIndex=x&recordsPerPage=5',
+      'pageIndex=1.5&recordsPerPage=5',
+    ]) {
       expectBadRequest(await get(`/api/v1/agent/all?${q}`));
     }
   });
@@ -184,14 +262,18 @@ describe('GET /api/v1/agent/all: sorting', () => {
     it(`sorts by ${param} both ways, ties broken by id`, async () => {
       expect(ids(await get(`/api/v1/agent/all?sortColumn=${param}`))).toEqual(expected(agentsA, column));
       expect(ids(await get(`/api/v1/agent/all?sortColumn=${param}&sortOrder=0`))).toEqual(expected(agentsA, column));
-      expect(ids(await get(`/api/v1/agent/all?sortColumn=${param}&sortOrder=1`))).toEqual(expected(agentsA, column, true));
+      expect(ids(await get(`/api/v1/agent/all?sortColumn=${param}&sortOrder=1`))).toEqual(
+        expected(agentsA, column, true),
+      );
       const paged = await get(`/api/v1/agent/all?sortColumn=${param}&sortOrder=1&pageIndex=2&recordsPerPage=3`);
       expect(ids(paged)).toEqual(expected(agentsA, column, true).slice(3, 6));
     });
   }
 
   it('matches sortColumn case-insensitively and defaults to name ascending', async () => {
-    expect(ids(await get('/api/v1/agent/all?sortColumn=LASTACTIVITY&sortOrder=1'))).toEqual(expected(agentsA, 'lastActivity', true));
+    expect(ids(await get('/api/v1/agent/all?sortColumn=LASTACTIVITY&sortOrder=1'))).toEqual(
+      expected(agentsA, 'lastActivity', true),
+    );
     expect(ids(await get('/api/v1/agent/all?sortOrder=1'))).toEqual(expected(agentsA, 'name', true));
   });
 
@@ -207,8 +289,12 @@ describe('GET /api/v1/agent/all: filters', () => {
   const where = (f: (a: Seeded) => boolean, column: keyof Seeded = 'name') => expected(agentsA.filter(f), column);
 
   it('filters by name, case-insensitive contains, wildcards taken literally', async () => {
-    expect(ids(await get('/api/v1/agent/all?name=ALPHA'))).toEqual(where((a) => a.name.toLowerCase().includes('alpha')));
-    expect(ids(await get(`/api/v1/agent/all?name=${encodeURIComponent('%')}`))).toEqual(where((a) => a.name.includes('%')));
+    expect(ids(await get('/api/v1/agent/all?name=ALPHA'))).toEqual(
+      where((a) => a.name.toLowerCase().includes('alpha')),
+    );
+    expect(ids(await get(`/api/v1/agent/all?name=${encodeURIComponent('%')}`))).toEqual(
+      where((a) => a.name.includes('%')),
+    );
     expect(ids(await get('/api/v1/agent/all?name=_'))).toEqual(where((a) => a.name.includes('_')));
     expect(ids(await get('/api/v1/agent/all?name=a_u'))).toEqual([agentsA[3].id]);
     expect(ids(await get('/api/v1/agent/all?name=nothing-like-this'))).toEqual([]);
@@ -230,8 +316,16 @@ describe('GET /api/v1/agent/all: filters', () => {
 
   it('filters by configType as a number or a name', async () => {
     const cases: Array<[string, number]> = [
-      ['1', 1], ['2', 2], ['3', 3], ['4', 4],
-      ['Agent', 1], ['SharedFile', 2], ['shared', 2], ['TEMPLATE', 3], ['Template', 3], ['command', 4],
+      ['1', 1],
+      ['2', 2],
+      ['3', 3],
+      ['4', 4],
+      ['Agent', 1],
+      ['SharedFile', 2],
+      ['shared', 2],
+      ['TEMPLATE', 3],
+      ['Template', 3],
+      ['command', 4],
     ];
     for (const [param, n] of cases) {
       expect(ids(await get(`/api/v1/agent/all?configType=${param}`)), param).toEqual(where((a) => a.configType === n));
@@ -240,13 +334,21 @@ describe('GET /api/v1/agent/all: filters', () => {
   });
 
   it('combines filters, sort and paging', async () => {
-    const p = await get(`/api/v1/agent/all?name=A&spaceId=${spaceA1}&sortColumn=lastActivity&sortOrder=1&pageIndex=1&recordsPerPage=2`);
-    const inSpace1 = expected(agentsA.filter((a) => a.name.toLowerCase().includes('a') && a.spaceId === spaceA1), 'lastActivity', true);
+    const p = await get(
+      `/api/v1/agent/all?name=A&spaceId=${spaceA1}&sortColumn=lastActivity&sortOrder=1&pageIndex=1&recordsPerPage=2`,
+    );
+    const inSpace1 = expected(
+      agentsA.filter((a) => a.name.toLowerCase().includes('a') && a.spaceId === spaceA1),
+      'lastActivity',
+      true,
+    );
     expect(inSpace1.length).toBeGreaterThan(2);
     expect(p.json().totalRecordCount).toBe(inSpace1.length);
     expect(ids(p)).toEqual(inSpace1.slice(0, 2));
 
-    const q = await get('/api/v1/agent/all?name=gamma&configType=Template&status=6&sortColumn=created&pageIndex=1&recordsPerPage=10');
+    const q = await get(
+      '/api/v1/agent/all?name=gamma&configType=Template&status=6&sortColumn=created&pageIndex=1&recordsPerPage=10',
+    );
     expect(q.json().totalRecordCount).toBe(1);
     expect(ids(q)).toEqual(where((a) => a.name.startsWith('Gamma') && a.configType === 3 && a.status === 6));
   });
@@ -272,7 +374,12 @@ describe('GET /api/v1/agent/search', () => {
     expect(res.statusCode).toBe(200);
     expect(ids(res)).toEqual([agentsA[0].id]);
     expect(ids(await get('/api/v1/agent/search?query=percent'))).toEqual([agentsA[4].id]);
-    expect(ids(await get('/api/v1/agent/search?query=100'))).toEqual(expected(agentsA.filter((a) => (a.name + a.description).includes('100')), 'name'));
+    expect(ids(await get('/api/v1/agent/search?query=100'))).toEqual(
+      expected(
+        agentsA.filter((a) => (a.name + a.description).includes('100')),
+        'name',
+      ),
+    );
     expect(ids(await get(`/api/v1/agent/search?query=${encodeURIComponent('%')}`))).toEqual([agentsA[2].id]);
     expect(ids(await get('/api/v1/agent/search?query=Book', orgB.apiKey))).toEqual([otherOrgId]);
     // The reader cannot see spaceA3's 'Careers scraper'.
@@ -281,8 +388,15 @@ describe('GET /api/v1/agent/search', () => {
   });
 
   it('limits with maxRecords (default 50, clamped to 1000)', async () => {
-    expect(ids(await get('/api/v1/agent/search?query=a&maxRecords=2'))).toEqual(expected(agentsA.filter((a) => /a/i.test(a.name + a.description)), 'name').slice(0, 2));
-    expect(ids(await get('/api/v1/agent/search?query=a&maxRecords=100000')).length).toBe(agentsA.filter((a) => /a/i.test(a.name + a.description)).length);
+    expect(ids(await get('/api/v1/agent/search?query=a&maxRecords=2'))).toEqual(
+      expected(
+        agentsA.filter((a) => /a/i.test(a.name + a.description)),
+        'name',
+      ).slice(0, 2),
+    );
+    expect(ids(await get('/api/v1/agent/search?query=a&maxRecords=100000')).length).toBe(
+      agentsA.filter((a) => /a/i.test(a.name + a.description)).length,
+    );
     expectBadRequest(await get('/api/v1/agent/search?query=a&maxRecords=0'));
     expectBadRequest(await get('/api/v1/agent/search?query=a&maxRecords=x'));
     expectBadRequest(await get('/api/v1/agent/search'));
@@ -309,7 +423,12 @@ describe('archived Agents leave and come back', () => {
 
   it('lists inputParameters of the active version', async () => {
     const target = agentsA[1];
-    await ctx.app.inject({ method: 'PUT', url: `/api/v1/agent/${target.id}`, headers: auth(orgA.apiKey), payload: { definition: definition('changed') } });
+    await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/v1/agent/${target.id}`,
+      headers: auth(orgA.apiKey),
+      payload: { definition: definition('changed') },
+    });
     const row = (await get('/api/v1/agent/all')).json().find((a: Json) => a.id === target.id);
     expect(row).toMatchObject({ version: 2, inputParameters: { query: 'changed', key: '********' } });
   });

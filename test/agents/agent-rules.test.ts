@@ -7,7 +7,13 @@ import {
   keepMaskedSecrets,
   maskDefinition,
 } from '../../src/services/agents/agent-definition.js';
-import { clampSearchRecords, containsPattern, parseAgentListQuery, parseConfigType, parseSortColumn } from '../../src/services/agents/agent-query.js';
+import {
+  clampSearchRecords,
+  containsPattern,
+  parseAgentListQuery,
+  parseConfigType,
+  parseSortColumn,
+} from '../../src/services/agents/agent-query.js';
 import { ValidationError } from '../../src/lib/errors.js';
 
 const def = {
@@ -59,16 +65,25 @@ describe('agent list query', () => {
 
 describe('definitions', () => {
   it('tells structural problems (400) from semantic ones (Invalid)', () => {
-    expect(() => checkDefinitionInput({ startUrl: 1 })).toThrow(/definition\.list: Expected required property; definition\.startUrl: Expected string/);
+    expect(() => checkDefinitionInput({ startUrl: 1 })).toThrow(
+      /definition\.list: Expected required property; definition\.startUrl: Expected string/,
+    );
     const invalid = checkDefinitionInput({ ...def, export: { columns: [{ name: 'zz', required: true }] } });
     expect(invalid.validationStatus).toBe(2);
     expect(invalid.problems.join()).toMatch(/zz/);
     const valid = checkDefinitionInput(def);
-    expect(valid).toMatchObject({ validationStatus: 3, problems: [], fileSize: Buffer.byteLength(JSON.stringify(def)) });
+    expect(valid).toMatchObject({
+      validationStatus: 3,
+      problems: [],
+      fileSize: Buffer.byteLength(JSON.stringify(def)),
+    });
   });
 
   it('matches definition property names case-insensitively', () => {
-    const { definition } = checkDefinitionInput({ STARTURL: 'https://example.com/', list: { SELECTOR: 'li', fields: [{ NAME: 'a' }] } });
+    const { definition } = checkDefinitionInput({
+      STARTURL: 'https://example.com/',
+      list: { SELECTOR: 'li', fields: [{ NAME: 'a' }] },
+    });
     expect(definition).toEqual({ startUrl: 'https://example.com/', list: { selector: 'li', fields: [{ name: 'a' }] } });
   });
 
@@ -98,11 +113,20 @@ describe('definitions', () => {
 });
 
 describe('secrets in inputs rows', () => {
-  const withInputs = { ...def, inputs: [{ q: 'a', secret: 'row-secret-1' }, { q: 'b', secret: 'row-secret-2' }] };
+  const withInputs = {
+    ...def,
+    inputs: [
+      { q: 'a', secret: 'row-secret-1' },
+      { q: 'b', secret: 'row-secret-2' },
+    ],
+  };
 
   it('masks encrypted parameters in inputs rows', () => {
     const masked = maskDefinition(withInputs);
-    expect(masked.inputs).toEqual([{ q: 'a', secret: '********' }, { q: 'b', secret: '********' }]);
+    expect(masked.inputs).toEqual([
+      { q: 'a', secret: '********' },
+      { q: 'b', secret: '********' },
+    ]);
     expect(JSON.stringify(masked)).not.toMatch(/row-secret|hunter2/);
     expect(maskDefinition({ ...withInputs, parameters: [] }).inputs).toEqual(withInputs.inputs);
   });

@@ -31,7 +31,13 @@ const invalidDefinition = () => definition({ export: { format: 'csv', columns: [
 function expectBadRequest(res: LightMyRequestResponse, errorCode = 'VALIDATION_FAILED'): Json {
   expect(res.statusCode).toBe(400);
   const body = res.json();
-  expect(body).toEqual({ statusCode: 400, statusDescription: 'Bad Request', message: expect.any(String), severity: 0, errorCode });
+  expect(body).toEqual({
+    statusCode: 400,
+    statusDescription: 'Bad Request',
+    message: expect.any(String),
+    severity: 0,
+    errorCode,
+  });
   return body;
 }
 
@@ -51,7 +57,12 @@ function expectProblem(res: LightMyRequestResponse, status: number, errorCode: s
 }
 
 async function call(method: 'GET' | 'POST' | 'PUT', url: string, key: string | null, payload?: unknown) {
-  return ctx.app.inject({ method, url, headers: key ? auth(key) : {}, ...(payload !== undefined && { payload: payload as Json }) });
+  return ctx.app.inject({
+    method,
+    url,
+    headers: key ? auth(key) : {},
+    ...(payload !== undefined && { payload: payload as Json }),
+  });
 }
 
 async function newUser(adminKey: string, role: 'admin' | 'member' = 'member') {
@@ -79,7 +90,10 @@ beforeAll(async () => {
   member = await newUser(orgA.apiKey);
   reader = await newUser(orgA.apiKey);
   editor = await newUser(orgA.apiKey);
-  for (const [u, role] of [[reader, 'reader'], [editor, 'editor']] as const) {
+  for (const [u, role] of [
+    [reader, 'reader'],
+    [editor, 'editor'],
+  ] as const) {
     const m = await call('POST', `/api/v1/spaces/${privateSpaceId}/members`, orgA.apiKey, { userId: u.userId, role });
     expect(m.statusCode).toBe(200);
   }
@@ -144,7 +158,13 @@ describe('POST /api/v1/agent', () => {
       Definition: { StartUrl: 'https://example.com/', List: { Selector: 'li', Fields: [{ Name: 'x' }] } },
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'Cased', configType: 1, validationStatus: 3, startUrl: 'https://example.com/', inputParameters: {} });
+    expect(res.json()).toMatchObject({
+      name: 'Cased',
+      configType: 1,
+      validationStatus: 3,
+      startUrl: 'https://example.com/',
+      inputParameters: {},
+    });
   });
 
   it('refuses a structurally invalid definition with every problem in the message', async () => {
@@ -162,7 +182,11 @@ describe('POST /api/v1/agent', () => {
   });
 
   it('saves a semantically invalid definition with validationStatus 2', async () => {
-    const agent = await createAgent(orgA.apiKey, { name: 'Invalid one', spaceId: orgA.spaceId, definition: invalidDefinition() });
+    const agent = await createAgent(orgA.apiKey, {
+      name: 'Invalid one',
+      spaceId: orgA.spaceId,
+      definition: invalidDefinition(),
+    });
     expect(agent.validationStatus).toBe(2);
     const doc = await call('GET', `/api/v1/agent/${agent.id}/definition`, orgA.apiKey);
     expect(doc.statusCode).toBe(200);
@@ -174,11 +198,40 @@ describe('POST /api/v1/agent', () => {
 
   it('validates the body', async () => {
     expectBadRequest(await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: orgA.spaceId }));
-    expectBadRequest(await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: orgA.spaceId, definition: definition(), extra: 1 }));
-    expectBadRequest(await call('POST', '/api/v1/agent', orgA.apiKey, { name: '   ', spaceId: orgA.spaceId, definition: definition() }));
-    expectBadRequest(await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: orgA.spaceId, configType: 5, definition: definition() }));
-    expectBadRequest(await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: 'one', definition: definition() }));
-    expectBadRequest(await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: orgA.spaceId, image: 'not base64!', definition: definition() }));
+    expectBadRequest(
+      await call('POST', '/api/v1/agent', orgA.apiKey, {
+        name: 'x',
+        spaceId: orgA.spaceId,
+        definition: definition(),
+        extra: 1,
+      }),
+    );
+    expectBadRequest(
+      await call('POST', '/api/v1/agent', orgA.apiKey, {
+        name: '   ',
+        spaceId: orgA.spaceId,
+        definition: definition(),
+      }),
+    );
+    expectBadRequest(
+      await call('POST', '/api/v1/agent', orgA.apiKey, {
+        name: 'x',
+        spaceId: orgA.spaceId,
+        configType: 5,
+        definition: definition(),
+      }),
+    );
+    expectBadRequest(
+      await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: 'one', definition: definition() }),
+    );
+    expectBadRequest(
+      await call('POST', '/api/v1/agent', orgA.apiKey, {
+        name: 'x',
+        spaceId: orgA.spaceId,
+        image: 'not base64!',
+        definition: definition(),
+      }),
+    );
     const malformed = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/agent',
@@ -189,25 +242,67 @@ describe('POST /api/v1/agent', () => {
   });
 
   it('needs editor access to the Space', async () => {
-    expectProblem(await call('POST', '/api/v1/agent', orgB.apiKey, { name: 'x', spaceId: orgA.spaceId, definition: definition() }), 404, 'NOT_FOUND');
-    expectProblem(await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: 999_999, definition: definition() }), 404, 'NOT_FOUND');
-    expectProblem(await call('POST', '/api/v1/agent', member.apiKey, { name: 'x', spaceId: privateSpaceId, definition: definition() }), 403, 'FORBIDDEN');
-    expectProblem(await call('POST', '/api/v1/agent', reader.apiKey, { name: 'x', spaceId: privateSpaceId, definition: definition() }), 403, 'FORBIDDEN');
-    await createAgent(editor.apiKey, { name: 'By editor', spaceId: privateSpaceId, definition: definition() });
-    // Every member can write a default-access Space.
-    await createAgent(member.apiKey, { name: 'By member', spaceId: orgA.spaceId, definition: definition() });
-    expectProblem(await call('POST', '/api/v1/agent', null, { name: 'x', spaceId: orgA.spaceId, definition: definition() }), 401, 'UNAUTHENTICATED');
-  });
-
-  it('checks the proxy pool', async () => {
-    const poolB = await ctx.db.proxyPool.create({ data: { organizationId: orgB.organizationId, name: 'B pool', proxies: '' } });
-    const poolA = await ctx.db.proxyPool.create({ data: { organizationId: orgA.organizationId, name: 'A pool', proxies: '' } });
     expectProblem(
-      await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: orgA.spaceId, proxyPoolId: poolB.id, definition: definition() }),
+      await call('POST', '/api/v1/agent', orgB.apiKey, { name: 'x', spaceId: orgA.spaceId, definition: definition() }),
       404,
       'NOT_FOUND',
     );
-    const agent = await createAgent(orgA.apiKey, { name: 'Proxied', spaceId: orgA.spaceId, proxyPoolId: poolA.id, definition: definition() });
+    expectProblem(
+      await call('POST', '/api/v1/agent', orgA.apiKey, { name: 'x', spaceId: 999_999, definition: definition() }),
+      404,
+      'NOT_FOUND',
+    );
+    expectProblem(
+      await call('POST', '/api/v1/agent', member.apiKey, {
+        name: 'x',
+        spaceId: privateSpaceId,
+        definition: definition(),
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    expectProblem(
+      await call('POST', '/api/v1/agent', reader.apiKey, {
+        name: 'x',
+        spaceId: privateSpaceId,
+        definition: definition(),
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    await createAgent(editor.apiKey, { name: 'By editor', spaceId: privateSpaceId, definition: definition() });
+    // Every member can write a default-access Space.
+    await createAgent(member.apiKey, { name: 'By member', spaceId: orgA.spaceId, definition: definition() });
+    expectProblem(
+      await call('POST', '/api/v1/agent', null, { name: 'x', spaceId: orgA.spaceId, definition: definition() }),
+      401,
+      'UNAUTHENTICATED',
+    );
+  });
+
+  it('checks the proxy pool', async () => {
+    const poolB = await ctx.db.proxyPool.create({
+      data: { organizationId: orgB.organizationId, name: 'B pool', proxies: '' },
+    });
+    const poolA = await ctx.db.proxyPool.create({
+      data: { organizationId: orgA.organizationId, name: 'A pool', proxies: '' },
+    });
+    expectProblem(
+      await call('POST', '/api/v1/agent', orgA.apiKey, {
+        name: 'x',
+        spaceId: orgA.spaceId,
+        proxyPoolId: poolB.id,
+        definition: definition(),
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    const agent = await createAgent(orgA.apiKey, {
+      name: 'Proxied',
+      spaceId: orgA.spaceId,
+      proxyPoolId: poolA.id,
+      definition: definition(),
+    });
     expect(agent.proxyPoolId).toBe(poolA.id);
     const cleared = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { proxyPoolId: 0 });
     expect(cleared.json().proxyPoolId).toBeNull();
@@ -218,8 +313,11 @@ describe('GET /api/v1/agent/{agentId}', () => {
   let publicAgent: number;
   let privateAgent: number;
   beforeAll(async () => {
-    publicAgent = (await createAgent(orgA.apiKey, { name: 'Public', spaceId: orgA.spaceId, definition: definition() })).id;
-    privateAgent = (await createAgent(orgA.apiKey, { name: 'Secret', spaceId: privateSpaceId, definition: definition() })).id;
+    publicAgent = (await createAgent(orgA.apiKey, { name: 'Public', spaceId: orgA.spaceId, definition: definition() }))
+      .id;
+    privateAgent = (
+      await createAgent(orgA.apiKey, { name: 'Secret', spaceId: privateSpaceId, definition: definition() })
+    ).id;
   });
 
   it('answers the Agent to anyone who can read its Space', async () => {
@@ -271,7 +369,12 @@ describe('PUT /api/v1/agent/{agentId} and versions', () => {
   it('edits fields without a new version and bumps lastActivity and updated', async () => {
     const agent = await createAgent(orgA.apiKey, { name: 'Editable', spaceId: orgA.spaceId, definition: definition() });
     await new Promise((r) => setTimeout(r, 5));
-    const res = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { name: 'Edited', description: 'd', documentation: 'doc', icon: 'i' });
+    const res = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, {
+      name: 'Edited',
+      description: 'd',
+      documentation: 'doc',
+      icon: 'i',
+    });
     expect(res.statusCode).toBe(200);
     const edited = res.json();
     expect(edited).toMatchObject({ name: 'Edited', description: 'd', documentation: 'doc', icon: 'i', version: 1 });
@@ -280,19 +383,38 @@ describe('PUT /api/v1/agent/{agentId} and versions', () => {
   });
 
   it('makes a new active version for a new definition; the largest is active', async () => {
-    const agent = await createAgent(orgA.apiKey, { name: 'Versioned', spaceId: orgA.spaceId, definition: definition(), comments: 'v1' });
-    const def2 = definition({ startUrl: 'https://example.org/{{query}}', parameters: [{ name: 'query', defaultValue: 'news' }] });
+    const agent = await createAgent(orgA.apiKey, {
+      name: 'Versioned',
+      spaceId: orgA.spaceId,
+      definition: definition(),
+      comments: 'v1',
+    });
+    const def2 = definition({
+      startUrl: 'https://example.org/{{query}}',
+      parameters: [{ name: 'query', defaultValue: 'news' }],
+    });
     const res = await call('PUT', `/api/v1/agent/${agent.id}`, editor.apiKey, { definition: def2, comments: 'v2' });
     // The editor of the private Space is a plain member: the default Space is writable by all.
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ version: 2, startUrl: 'https://example.org/{{query}}', inputParameters: { query: 'news' }, validationStatus: 3 });
-    const v3 = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { definition: invalidDefinition(), comments: 'v3' });
+    expect(res.json()).toMatchObject({
+      version: 2,
+      startUrl: 'https://example.org/{{query}}',
+      inputParameters: { query: 'news' },
+      validationStatus: 3,
+    });
+    const v3 = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, {
+      definition: invalidDefinition(),
+      comments: 'v3',
+    });
     expect(v3.json()).toMatchObject({ version: 3, validationStatus: 2 });
 
     const versions = (await call('GET', `/api/v1/agent/${agent.id}/versions`, orgA.apiKey)).json();
     expect(versions.map((v: Json) => v.version)).toEqual([3, 2, 1]);
     expect(versions.map((v: Json) => v.comments)).toEqual(['v3', 'v2', 'v1']);
-    expect(versions[1]).toMatchObject({ userName: expect.stringContaining('User u-'), fileSize: Buffer.byteLength(JSON.stringify(def2)) });
+    expect(versions[1]).toMatchObject({
+      userName: expect.stringContaining('User u-'),
+      fileSize: Buffer.byteLength(JSON.stringify(def2)),
+    });
     expect(versions[0].userName).toBe(orgA.email);
 
     const active = (await call('GET', `/api/v1/agent/${agent.id}/definition`, orgA.apiKey)).json();
@@ -316,17 +438,34 @@ describe('PUT /api/v1/agent/{agentId} and versions', () => {
 
   it('masks encrypted defaults and keeps them when the masked definition is sent back', async () => {
     const inputs = [{ query: 'a', token: 'row-secret' }];
-    const agent = await createAgent(orgA.apiKey, { name: 'Secretive', spaceId: orgA.spaceId, definition: definition({ inputs }) });
+    const agent = await createAgent(orgA.apiKey, {
+      name: 'Secretive',
+      spaceId: orgA.spaceId,
+      definition: definition({ inputs }),
+    });
     const doc = (await call('GET', `/api/v1/agent/${agent.id}/definition`, orgA.apiKey)).json();
     expect(JSON.stringify(doc)).not.toMatch(/s3cret|row-secret/);
     expect(doc.definition.inputs).toEqual([{ query: 'a', token: '********' }]);
-    expect(doc.definition.parameters[1]).toEqual({ name: 'token', defaultValue: '********', encrypted: true, description: 'API token' });
-    const res = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { definition: doc.definition, comments: 'round trip' });
+    expect(doc.definition.parameters[1]).toEqual({
+      name: 'token',
+      defaultValue: '********',
+      encrypted: true,
+      description: 'API token',
+    });
+    const res = await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, {
+      definition: doc.definition,
+      comments: 'round trip',
+    });
     expect(res.json().version).toBe(2);
-    const stored = await ctx.db.agentVersion.findUniqueOrThrow({ where: { agentId_version: { agentId: agent.id, version: 2 } } });
+    const stored = await ctx.db.agentVersion.findUniqueOrThrow({
+      where: { agentId_version: { agentId: agent.id, version: 2 } },
+    });
     // Sealed at rest, and the same secrets as before once opened.
     expect(JSON.stringify(stored.definition)).not.toMatch(/s3cret|row-secret/);
-    const opened = openDefinitionSecrets(stored.definition, ctx.config.encryptionKey) as { parameters: Json[]; inputs: Json[] };
+    const opened = openDefinitionSecrets(stored.definition, ctx.config.encryptionKey) as {
+      parameters: Json[];
+      inputs: Json[];
+    };
     expect(opened.parameters[1].defaultValue).toBe('s3cret');
     expect(opened.inputs).toEqual(inputs);
     const params = await call('GET', `/api/v1/agent/${agent.id}/input-parameters`, orgA.apiKey);
@@ -340,7 +479,9 @@ describe('PUT /api/v1/agent/{agentId} and versions', () => {
   it('gives concurrent saves consecutive versions', async () => {
     const agent = await createAgent(orgA.apiKey, { name: 'Busy', spaceId: orgA.spaceId, definition: definition() });
     const results = await Promise.all(
-      [1, 2, 3, 4].map((n) => call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { definition: definition(), comments: `c${n}` })),
+      [1, 2, 3, 4].map((n) =>
+        call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { definition: definition(), comments: `c${n}` }),
+      ),
     );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     const versions = (await call('GET', `/api/v1/agent/${agent.id}/versions`, orgA.apiKey)).json();
@@ -349,20 +490,36 @@ describe('PUT /api/v1/agent/{agentId} and versions', () => {
 
   it('moves an Agent only with editor access to both Spaces', async () => {
     const agent = await createAgent(member.apiKey, { name: 'Mover', spaceId: orgA.spaceId, definition: definition() });
-    expectProblem(await call('PUT', `/api/v1/agent/${agent.id}`, member.apiKey, { spaceId: privateSpaceId }), 403, 'FORBIDDEN');
-    expectProblem(await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { spaceId: orgB.spaceId }), 404, 'NOT_FOUND');
+    expectProblem(
+      await call('PUT', `/api/v1/agent/${agent.id}`, member.apiKey, { spaceId: privateSpaceId }),
+      403,
+      'FORBIDDEN',
+    );
+    expectProblem(
+      await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { spaceId: orgB.spaceId }),
+      404,
+      'NOT_FOUND',
+    );
     const moved = await call('PUT', `/api/v1/agent/${agent.id}`, editor.apiKey, { spaceId: privateSpaceId });
     expect(moved.statusCode).toBe(200);
     expect(moved.json().spaceId).toBe(privateSpaceId);
     // Now in the private Space: the member lost access, the reader can read but not move it back.
     expectProblem(await call('GET', `/api/v1/agent/${agent.id}`, member.apiKey), 403, 'FORBIDDEN');
-    expectProblem(await call('PUT', `/api/v1/agent/${agent.id}`, reader.apiKey, { spaceId: orgA.spaceId }), 403, 'FORBIDDEN');
+    expectProblem(
+      await call('PUT', `/api/v1/agent/${agent.id}`, reader.apiKey, { spaceId: orgA.spaceId }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('POST /api/v1/agent/{agentId}/version/{version}/restore', () => {
   it('creates a NEW version holding the old definition, with content as comments', async () => {
-    const agent = await createAgent(orgA.apiKey, { name: 'Restorable', spaceId: orgA.spaceId, definition: definition() });
+    const agent = await createAgent(orgA.apiKey, {
+      name: 'Restorable',
+      spaceId: orgA.spaceId,
+      definition: definition(),
+    });
     await call('PUT', `/api/v1/agent/${agent.id}`, orgA.apiKey, { definition: invalidDefinition() });
     const res = await ctx.app.inject({
       method: 'POST',
@@ -374,24 +531,45 @@ describe('POST /api/v1/agent/{agentId}/version/{version}/restore', () => {
     expect(res.json()).toMatchObject({ id: agent.id, version: 3, validationStatus: 3 });
     const versions = (await call('GET', `/api/v1/agent/${agent.id}/versions`, orgA.apiKey)).json();
     expect(versions[0]).toMatchObject({ version: 3, comments: 'back to the first', fileSize: versions[2].fileSize });
-    const v3 = await ctx.db.agentVersion.findUniqueOrThrow({ where: { agentId_version: { agentId: agent.id, version: 3 } } });
+    const v3 = await ctx.db.agentVersion.findUniqueOrThrow({
+      where: { agentId_version: { agentId: agent.id, version: 3 } },
+    });
     expect(openDefinitionSecrets(v3.definition, ctx.config.encryptionKey)).toEqual(definition());
 
     const noBody = await call('POST', `/api/v1/agent/${agent.id}/version/2/restore`, orgA.apiKey);
     expect(noBody.json()).toMatchObject({ version: 4, validationStatus: 2 });
-    expect((await call('GET', `/api/v1/agent/${agent.id}/versions`, orgA.apiKey)).json()[0].comments).toBe('Restored from version 2');
+    expect((await call('GET', `/api/v1/agent/${agent.id}/versions`, orgA.apiKey)).json()[0].comments).toBe(
+      'Restored from version 2',
+    );
 
-    expectProblem(await call('POST', `/api/v1/agent/${agent.id}/version/42/restore`, orgA.apiKey, { content: 'x' }), 404, 'NOT_FOUND');
+    expectProblem(
+      await call('POST', `/api/v1/agent/${agent.id}/version/42/restore`, orgA.apiKey, { content: 'x' }),
+      404,
+      'NOT_FOUND',
+    );
     expectBadRequest(await call('POST', `/api/v1/agent/${agent.id}/version/x/restore`, orgA.apiKey, { content: 'x' }));
-    expectBadRequest(await call('POST', `/api/v1/agent/${agent.id}/version/1/restore`, orgA.apiKey, { content: 'x', other: 1 }));
+    expectBadRequest(
+      await call('POST', `/api/v1/agent/${agent.id}/version/1/restore`, orgA.apiKey, { content: 'x', other: 1 }),
+    );
   });
 });
 
 describe('archive and unarchive', () => {
   it('hides an archived Agent, disables its Schedules and does not re-enable them', async () => {
-    const agent = await createAgent(orgA.apiKey, { name: 'Archivable', spaceId: orgA.spaceId, definition: definition() });
+    const agent = await createAgent(orgA.apiKey, {
+      name: 'Archivable',
+      spaceId: orgA.spaceId,
+      definition: definition(),
+    });
     const schedule = await ctx.db.schedule.create({
-      data: { organizationId: orgA.organizationId, agentId: agent.id, name: 'nightly', scheduleType: 3, cronExpression: '0 3 * * *', isEnabled: true },
+      data: {
+        organizationId: orgA.organizationId,
+        agentId: agent.id,
+        name: 'nightly',
+        scheduleType: 3,
+        cronExpression: '0 3 * * *',
+        isEnabled: true,
+      },
     });
     const archived = await call('POST', `/api/v1/agent/${agent.id}/archive`, orgA.apiKey);
     expect(archived.statusCode).toBe(200);
@@ -413,7 +591,11 @@ describe('archive and unarchive', () => {
   });
 
   it('accepts the empty JSON body clients send on body-less POSTs', async () => {
-    const agent = await createAgent(orgA.apiKey, { name: 'Empty body', spaceId: orgA.spaceId, definition: definition() });
+    const agent = await createAgent(orgA.apiKey, {
+      name: 'Empty body',
+      spaceId: orgA.spaceId,
+      definition: definition(),
+    });
     const res = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/agent/${agent.id}/archive`,

@@ -14,16 +14,27 @@ describe('runSeed', () => {
   it('bootstraps an organization with Spaces, Agents, version-1 definitions and some Runs', async () => {
     const lines: string[] = [];
     const result = await runSeed(ctx.config, { agents: 12, spaces: 3 }, (m) => lines.push(m));
-    expect(result).toEqual({ organizationId: expect.any(Number), spaceIds: expect.any(Array), agents: 12, apiKey: expect.stringMatching(/^cx_/) });
+    expect(result).toEqual({
+      organizationId: expect.any(Number),
+      spaceIds: expect.any(Array),
+      agents: 12,
+      apiKey: expect.stringMatching(/^cx_/),
+    });
     expect(result.spaceIds).toHaveLength(3);
     expect(lines.at(-1)).toMatch(/seeded 12 agents in 3 spaces/);
 
-    const agents = await ctx.db.agent.findMany({ where: { organizationId: result.organizationId }, include: { versions: true } });
+    const agents = await ctx.db.agent.findMany({
+      where: { organizationId: result.organizationId },
+      include: { versions: true },
+    });
     expect(agents).toHaveLength(12);
     expect(new Set(agents.map((a) => a.spaceId))).toEqual(new Set(result.spaceIds));
     for (const a of agents) {
       expect(a.versions).toHaveLength(1);
-      expect(a.versions[0]).toMatchObject({ version: 1, fileSize: Buffer.byteLength(JSON.stringify(a.versions[0].definition)) });
+      expect(a.versions[0]).toMatchObject({
+        version: 1,
+        fileSize: Buffer.byteLength(JSON.stringify(a.versions[0].definition)),
+      });
       expect(a.startUrl).toBe((a.versions[0].definition as { startUrl: string }).startUrl);
     }
     const runs = await ctx.db.run.findMany({ where: { organizationId: result.organizationId } });
@@ -34,7 +45,11 @@ describe('runSeed', () => {
     }
     expect(agents.filter((a) => a.status === null)).toHaveLength(8);
 
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/agent/all?pageIndex=1&recordsPerPage=5', headers: auth(result.apiKey as string) });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/agent/all?pageIndex=1&recordsPerPage=5',
+      headers: auth(result.apiKey as string),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().totalRecordCount).toBe(12);
     expect(res.json().agents[0].inputParameters).toEqual({ query: expect.any(String), token: '********' });
@@ -42,9 +57,17 @@ describe('runSeed', () => {
 
   it('marks one Agent in fifty Invalid and spreads configTypes', async () => {
     const result = await runSeed(ctx.config, { agents: 100, spaces: 2 });
-    const byStatus = await ctx.db.agent.groupBy({ by: ['validationStatus'], where: { organizationId: result.organizationId }, _count: true });
+    const byStatus = await ctx.db.agent.groupBy({
+      by: ['validationStatus'],
+      where: { organizationId: result.organizationId },
+      _count: true,
+    });
     expect(Object.fromEntries(byStatus.map((g) => [g.validationStatus, g._count]))).toEqual({ 2: 2, 3: 98 });
-    const byType = await ctx.db.agent.groupBy({ by: ['configType'], where: { organizationId: result.organizationId }, _count: true });
+    const byType = await ctx.db.agent.groupBy({
+      by: ['configType'],
+      where: { organizationId: result.organizationId },
+      _count: true,
+    });
     expect(Object.fromEntries(byType.map((g) => [g.configType, g._count]))).toEqual({ 1: 70, 2: 10, 3: 10, 4: 10 });
   });
 
@@ -52,7 +75,11 @@ describe('runSeed', () => {
     const org = await ctx.bootstrap();
     const result = await runSeed(ctx.config, { agents: 3, org: org.organizationId, spaces: 1 });
     expect(result).toEqual({ organizationId: org.organizationId, spaceIds: [expect.any(Number)], agents: 3 });
-    const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/spaces/${result.spaceIds[0]}/agents`, headers: auth(org.apiKey) });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/spaces/${result.spaceIds[0]}/agents`,
+      headers: auth(org.apiKey),
+    });
     expect(res.json()).toHaveLength(3);
     expect((await ctx.db.agent.findFirstOrThrow({ where: { spaceId: result.spaceIds[0] } })).userId).toBe(org.userId);
   });

@@ -14,7 +14,12 @@ const runs: Record<string, { agentId: number; runId: number; run: any }> = {};
 
 const get = (url: string, key = h.org.apiKey) => h.ctx.app.inject({ method: 'GET', url, headers: auth(key) });
 const post = (url: string, payload: unknown = {}) =>
-  h.ctx.app.inject({ method: 'POST', url, headers: { ...auth(h.org.apiKey), 'content-type': 'application/json' }, payload: payload as object });
+  h.ctx.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...auth(h.org.apiKey), 'content-type': 'application/json' },
+    payload: payload as object,
+  });
 
 async function runToEnd(name: string, definition: unknown, until?: (r: any) => boolean) {
   const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, definition, name);
@@ -32,36 +37,81 @@ const diagnostics = async (name: string) => {
   return res.json();
 };
 
-const hangDefinition = (extra: Record<string, unknown> = {}) => ({ startUrl: `${h.site.url}/hang`, list: { selector: 'div.product', fields: [{ name: 'x' }] }, ...extra });
+const hangDefinition = (extra: Record<string, unknown> = {}) => ({
+  startUrl: `${h.site.url}/hang`,
+  list: { selector: 'div.product', fields: [{ name: 'x' }] },
+  ...extra,
+});
 
 describe('Runs of every outcome and their diagnoses', () => {
   it('a successful Run: Success, no causes', async () => {
     const { run } = await runToEnd('success', catalogDefinition(h.site.url));
     expect(run).toMatchObject({ status: 10, recordsExtracted: 30, errorMessage: null });
     const d = await diagnostics('success');
-    expect(d).toMatchObject({ runId: run.id, agentName: 'success', status: 10, errorMessage: null, possibleCauses: [], suggestedActions: [] });
-    expect(d.stats).toEqual({ dataCount: 30, inputCount: 1, errorCount: 0, pageCount: 3, exportCount: 30, traffic: expect.any(Number) });
+    expect(d).toMatchObject({
+      runId: run.id,
+      agentName: 'success',
+      status: 10,
+      errorMessage: null,
+      possibleCauses: [],
+      suggestedActions: [],
+    });
+    expect(d.stats).toEqual({
+      dataCount: 30,
+      inputCount: 1,
+      errorCount: 0,
+      pageCount: 3,
+      exportCount: 30,
+      traffic: expect.any(Number),
+    });
     expect(d.runtimeSeconds).toBeGreaterThanOrEqual(0);
-    expect(d.evidence).toMatchObject({ requests: 3, responsesByClass: { '2xx': 3 }, responsesByCode: { '200': 3 }, listPages: 3, emptyListPages: 0, listMatches: 30 });
+    expect(d.evidence).toMatchObject({
+      requests: 3,
+      responsesByClass: { '2xx': 3 },
+      responsesByCode: { '200': 3 },
+      listPages: 3,
+      emptyListPages: 0,
+      listMatches: 30,
+    });
   });
 
   it('a 403 site: Failure, blocked with the count of 403 answers, add a proxy pool', async () => {
-    const { run } = await runToEnd('blocked', { startUrl: `${h.site.url}/blocked`, list: { selector: 'div.product', fields: [{ name: 'x' }] } });
+    const { run } = await runToEnd('blocked', {
+      startUrl: `${h.site.url}/blocked`,
+      list: { selector: 'div.product', fields: [{ name: 'x' }] },
+    });
     expect(run.status).toBe(6);
     const d = await diagnostics('blocked');
-    expect(d.evidence).toMatchObject({ requests: 1, responsesByCode: { '403': 1 }, firstUrls: { http403: `${h.site.url}/blocked` } });
+    expect(d.evidence).toMatchObject({
+      requests: 1,
+      responsesByCode: { '403': 1 },
+      firstUrls: { http403: `${h.site.url}/blocked` },
+    });
     expect(d.findings.map((f: any) => f.rule)).toEqual(['blocked']);
-    expect(d.possibleCauses[0]).toBe(`The target site blocked the Run: of 1 page request, 1 answered 403 Forbidden (first: ${h.site.url}/blocked).`);
-    expect(d.suggestedActions[0]).toMatch(/^Assign a proxy pool to the Agent \(PUT \/api\/v1\/agent\/\d+ with proxyPoolId\)/);
+    expect(d.possibleCauses[0]).toBe(
+      `The target site blocked the Run: of 1 page request, 1 answered 403 Forbidden (first: ${h.site.url}/blocked).`,
+    );
+    expect(d.suggestedActions[0]).toMatch(
+      /^Assign a proxy pool to the Agent \(PUT \/api\/v1\/agent\/\d+ with proxyPoolId\)/,
+    );
   });
 
   it('an unresolvable host: Failure, DNS failure naming the host', async () => {
-    const { run } = await runToEnd('dns', { startUrl: 'http://no-such-host.invalid/list', list: { selector: 'li', fields: [{ name: 'x' }] } });
+    const { run } = await runToEnd('dns', {
+      startUrl: 'http://no-such-host.invalid/list',
+      list: { selector: 'li', fields: [{ name: 'x' }] },
+    });
     expect(run.status).toBe(6);
     const d = await diagnostics('dns');
-    expect(d.evidence).toMatchObject({ requests: 1, networkErrors: { dns: 1 }, firstUrls: { dns: 'http://no-such-host.invalid/list' } });
+    expect(d.evidence).toMatchObject({
+      requests: 1,
+      networkErrors: { dns: 1 },
+      firstUrls: { dns: 'http://no-such-host.invalid/list' },
+    });
     expect(d.findings.map((f: any) => f.rule)).toEqual(['dnsFailure']);
-    expect(d.possibleCauses[0]).toBe('1 of 1 page request failed because the host name could not be resolved (DNS) (first: http://no-such-host.invalid/list).');
+    expect(d.possibleCauses[0]).toBe(
+      '1 of 1 page request failed because the host name could not be resolved (DNS) (first: http://no-such-host.invalid/list).',
+    );
     expect(d.suggestedActions[0]).toMatch(/^Check the host name 'no-such-host.invalid' in the Agent's startUrl/);
   });
 
@@ -69,7 +119,9 @@ describe('Runs of every outcome and their diagnoses', () => {
     const def = catalogDefinition(h.site.url);
     const { run } = await runToEnd('selector', { ...def, list: { ...def.list, selector: 'div.item' } });
     expect(run).toMatchObject({ status: 9, recordsExtracted: 0 });
-    expect(run.errorMessage).toBe("The list selector 'div.item' matched nothing on any of the 3 pages fetched: no records were extracted (has the page layout changed?).");
+    expect(run.errorMessage).toBe(
+      "The list selector 'div.item' matched nothing on any of the 3 pages fetched: no records were extracted (has the page layout changed?).",
+    );
     const d = await diagnostics('selector');
     expect(d.findings.map((f: any) => f.rule)).toEqual(['selectorMatchedNothing']);
     expect(d.possibleCauses[0]).toBe(
@@ -80,23 +132,41 @@ describe('Runs of every outcome and their diagnoses', () => {
 
   it('a required field empty in every record: Completed with a message naming the field', async () => {
     const def = catalogDefinition(h.site.url);
-    const { run } = await runToEnd('required', { ...def, next: undefined, list: { selector: 'div.product', fields: [{ name: 'sku', selector: 'p.sku', required: true }] } });
-    expect(run).toMatchObject({ status: 9, recordsExtracted: 0, errorMessage: "Required field 'sku' was empty in every record: all 10 records were dropped." });
+    const { run } = await runToEnd('required', {
+      ...def,
+      next: undefined,
+      list: { selector: 'div.product', fields: [{ name: 'sku', selector: 'p.sku', required: true }] },
+    });
+    expect(run).toMatchObject({
+      status: 9,
+      recordsExtracted: 0,
+      errorMessage: "Required field 'sku' was empty in every record: all 10 records were dropped.",
+    });
     const d = await diagnostics('required');
     expect(d.findings.map((f: any) => f.rule)).toEqual(['requiredFieldsMissing']);
-    expect(d.possibleCauses[0]).toBe(`10 of 10 records were dropped because a required field was empty: 'sku' in 10 (first: ${h.site.url}/catalog?page=1).`);
+    expect(d.possibleCauses[0]).toBe(
+      `10 of 10 records were dropped because a required field was empty: 'sku' in 10 (first: ${h.site.url}/catalog?page=1).`,
+    );
     expect(d.suggestedActions[0]).toBe("Check the selector `p.sku` of field 'sku' against the page.");
   });
 
   it('pagination stopped early: Completed (a failed page), the next page named', async () => {
-    const { run } = await runToEnd('dead-end', { startUrl: `${h.site.url}/dead-end`, list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] }, next: { selector: 'a.next' } });
+    const { run } = await runToEnd('dead-end', {
+      startUrl: `${h.site.url}/dead-end`,
+      list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] },
+      next: { selector: 'a.next' },
+    });
     expect(run).toMatchObject({ status: 9, recordsExtracted: 1, errorMessage: null });
     const d = await diagnostics('dead-end');
     expect(d.findings.map((f: any) => f.rule)).toEqual(['paginationStoppedEarly']);
     expect(d.possibleCauses[0]).toBe(
       `Pagination stopped early on 1 input: a next page could not be fetched or led back to a page already visited (first: ${h.site.url}/status/404).`,
     );
-    expect(d.evidence).toMatchObject({ requests: 2, responsesByCode: { '200': 1, '404': 1 }, paginationStoppedEarly: 1 });
+    expect(d.evidence).toMatchObject({
+      requests: 2,
+      responsesByCode: { '200': 1, '404': 1 },
+      paginationStoppedEarly: 1,
+    });
   });
 
   it('a run timeout: Failure, raise timeoutSeconds', async () => {
@@ -109,7 +179,13 @@ describe('Runs of every outcome and their diagnoses', () => {
   });
 
   it('a stopped Run: Stopped by a user, data so far exported', async () => {
-    const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, catalogDefinition(h.site.url, { ms: 800 }), 'stopped');
+    const agent = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      catalogDefinition(h.site.url, { ms: 800 }),
+      'stopped',
+    );
     const runId = (await post(`/api/v1/agent/${agent.id}/start`)).json().id;
     await waitForRun(h.ctx.app, h.org.apiKey, agent.id, runId, (r) => r.status === 1);
     expect((await post(`/api/v1/agent/${agent.id}/run/${runId}/stop`)).statusCode).toBe(200);
@@ -128,7 +204,9 @@ describe('Runs of every outcome and their diagnoses', () => {
     const runId = (await post(`/api/v1/agent/${agent.id}/start`)).json().id;
     await waitForRun(h.ctx.app, h.org.apiKey, agent.id, runId, (r) => r.status === 1);
     // Active Runs are counted live.
-    const live = (await get(`/api/v1/analytics/runs/summary?startDate=${t0.toISOString()}&status=Running&includeDetails=false`)).json();
+    const live = (
+      await get(`/api/v1/analytics/runs/summary?startDate=${t0.toISOString()}&status=Running&includeDetails=false`)
+    ).json();
     expect(live).toMatchObject({ totalRuns: 1, runningRuns: 1, completedRuns: 0 });
     await post(`/api/v1/agent/${agent.id}/run/${runId}/kill`);
     await post(`/api/v1/agent/${agent.id}/run/${runId}/kill`);
@@ -137,7 +215,9 @@ describe('Runs of every outcome and their diagnoses', () => {
     expect(run.status).toBe(8);
     const d = await diagnostics('killed');
     expect(d.findings.map((f: any) => f.rule)).toEqual(['killedByUser']);
-    expect(d.possibleCauses[0]).toBe('Killed by a user: the run process was terminated at once after 0 pages and 0 records; records not yet exported were lost.');
+    expect(d.possibleCauses[0]).toBe(
+      'Killed by a user: the run process was terminated at once after 0 pages and 0 records; records not yet exported were lost.',
+    );
   });
 
   it('a Run that lost its worker: Failure, worker lost; it is the latest failure of its Agent', async () => {
@@ -154,7 +234,9 @@ describe('Runs of every outcome and their diagnoses', () => {
     expect(run.status).toBe(6);
     const d = await diagnostics('lost');
     expect(d.findings.map((f: any) => f.rule)).toEqual(['workerLost']);
-    expect(d.possibleCauses[0]).toMatch(/^The worker process executing the Run stopped \(crashed, was killed or lost its machine\) after 0 pages and 0 records/);
+    expect(d.possibleCauses[0]).toMatch(
+      /^The worker process executing the Run stopped \(crashed, was killed or lost its machine\) after 0 pages and 0 records/,
+    );
     const latest = await get(`/api/v1/analytics/agents/${agent.id}/latest-failure`);
     expect(latest.statusCode).toBe(200);
     expect(latest.json()).toEqual(d);
@@ -185,9 +267,19 @@ describe('summaries', () => {
     // The same from the database.
     const byStatus = await h.ctx.db.run.groupBy({ by: ['status'], where: { created: { gte: t0 } }, _count: true });
     const n = (ss: number[]) => byStatus.filter((b) => ss.includes(b.status)).reduce((a, b) => a + b._count, 0);
-    expect([n([9, 10]), n([9]), n([6, 7]), n([8])]).toEqual([counts.completedRuns, counts.completedWithErrorsRuns, counts.failedRuns, counts.stoppedRuns]);
+    expect([n([9, 10]), n([9]), n([6, 7]), n([8])]).toEqual([
+      counts.completedRuns,
+      counts.completedWithErrorsRuns,
+      counts.failedRuns,
+      counts.stoppedRuns,
+    ]);
     // Failed Runs, newest first, with their Agent and Space.
-    expect(failedRunDetails.map((f: any) => f.runId)).toEqual([runs.lost.runId, runs.timeout.runId, runs.dns.runId, runs.blocked.runId]);
+    expect(failedRunDetails.map((f: any) => f.runId)).toEqual([
+      runs.lost.runId,
+      runs.timeout.runId,
+      runs.dns.runId,
+      runs.blocked.runId,
+    ]);
     expect(failedRunDetails[0]).toEqual({
       runId: runs.lost.runId,
       agentId: runs.lost.agentId,
@@ -202,7 +294,8 @@ describe('summaries', () => {
   });
 
   it('filters by RunStatus integer or bucket name (case-insensitive), and omits details on request', async () => {
-    const by = async (status: string) => (await get(`/api/v1/analytics/runs/summary?${range}&status=${status}&includeDetails=false`)).json();
+    const by = async (status: string) =>
+      (await get(`/api/v1/analytics/runs/summary?${range}&status=${status}&includeDetails=false`)).json();
     expect(await by('9')).toMatchObject({ totalRuns: 3, completedRuns: 3, completedWithErrorsRuns: 3, failedRuns: 0 });
     expect(await by('completedwitherrors')).toMatchObject({ totalRuns: 3, completedWithErrorsRuns: 3 });
     expect(await by('Completed')).toMatchObject({ totalRuns: 4, completedRuns: 4 });
@@ -221,7 +314,11 @@ describe('summaries', () => {
   it('records summary: totals equal to the Runs themselves, overall and per Agent', async () => {
     const res = await get(`/api/v1/analytics/records/summary?${range}`);
     expect(res.statusCode).toBe(200);
-    const agg = await h.ctx.db.run.aggregate({ where: { created: { gte: t0 } }, _sum: { recordsExtracted: true, recordsExported: true, errorCount: true, pageCount: true }, _count: true });
+    const agg = await h.ctx.db.run.aggregate({
+      where: { created: { gte: t0 } },
+      _sum: { recordsExtracted: true, recordsExported: true, errorCount: true, pageCount: true },
+      _count: true,
+    });
     expect(res.json()).toEqual({
       startDate: t0.toISOString(),
       endDate: expect.any(String),
@@ -233,7 +330,14 @@ describe('summaries', () => {
     });
     expect(agg._sum.recordsExtracted).toBeGreaterThanOrEqual(31);
     const one = (await get(`/api/v1/analytics/records/summary?${range}&agentId=${runs.success.agentId}`)).json();
-    expect(one).toMatchObject({ totalRecordsExtracted: 30, totalRecordsExported: 30, totalErrors: 0, totalPageLoads: 3, runCount: 1, agentId: runs.success.agentId });
+    expect(one).toMatchObject({
+      totalRecordsExtracted: 30,
+      totalRecordsExported: 30,
+      totalErrors: 0,
+      totalPageLoads: 3,
+      runCount: 1,
+      agentId: runs.success.agentId,
+    });
   });
 
   it('defaults: the last day up to now', async () => {
@@ -267,14 +371,25 @@ describe('access', () => {
     const other = await h.ctx.bootstrap();
     const s = (await get('/api/v1/analytics/runs/summary', other.apiKey)).json();
     expect(s).toMatchObject({ totalRuns: 0, failedRunDetails: [] });
-    expect((await get('/api/v1/analytics/records/summary', other.apiKey)).json()).toMatchObject({ runCount: 0, totalRecordsExtracted: 0 });
+    expect((await get('/api/v1/analytics/records/summary', other.apiKey)).json()).toMatchObject({
+      runCount: 0,
+      totalRecordsExtracted: 0,
+    });
     const { agentId, runId } = runs.blocked;
-    expectProblem(await get(`/api/v1/analytics/agents/${agentId}/runs/${runId}/diagnostics`, other.apiKey), 404, 'NOT_FOUND');
+    expectProblem(
+      await get(`/api/v1/analytics/agents/${agentId}/runs/${runId}/diagnostics`, other.apiKey),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await get(`/api/v1/analytics/agents/${agentId}/latest-failure`, other.apiKey), 404, 'NOT_FOUND');
     expectProblem(await get(`/api/v1/analytics/runs/summary?agentId=${agentId}`, other.apiKey), 404, 'NOT_FOUND');
     expectProblem(await get(`/api/v1/analytics/records/summary?agentId=${agentId}`, other.apiKey), 404, 'NOT_FOUND');
     // A Run of another Agent under this Agent's path, and unknown ids.
-    expectProblem(await get(`/api/v1/analytics/agents/${agentId}/runs/${runs.dns.runId}/diagnostics`), 404, 'NOT_FOUND');
+    expectProblem(
+      await get(`/api/v1/analytics/agents/${agentId}/runs/${runs.dns.runId}/diagnostics`),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await get(`/api/v1/analytics/agents/${agentId}/runs/999999/diagnostics`), 404, 'NOT_FOUND');
     expectProblem(await get('/api/v1/analytics/agents/999999/latest-failure'), 404, 'NOT_FOUND');
     expectProblem(await get(`/api/v1/analytics/agents/${runs.success.agentId}/latest-failure`), 404, 'NOT_FOUND');
@@ -288,7 +403,7 @@ describe('access', () => {
 });
 
 describe('history', () => {
-  it('a Run far below the Agent\'s recent median is diagnosed as a drop', async () => {
+  it("a Run far below the Agent's recent median is diagnosed as a drop", async () => {
     const def = catalogDefinition(h.site.url);
     const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, def, 'drop');
     const runOnce = async () => {
@@ -308,6 +423,8 @@ describe('history', () => {
     expect(run).toMatchObject({ status: 10, recordsExtracted: 10 });
     const d = (await get(`/api/v1/analytics/agents/${agent.id}/runs/${runId}/diagnostics`)).json();
     expect(d.findings.map((f: any) => f.rule)).toEqual(['recordDrop']);
-    expect(d.possibleCauses[0]).toBe("This Run extracted 10 records, 67% below this Agent's median of 30 over its last 3 successful Runs.");
+    expect(d.possibleCauses[0]).toBe(
+      "This Run extracted 10 records, 67% below this Agent's median of 30 over its last 3 successful Runs.",
+    );
   });
 });

@@ -21,11 +21,16 @@ const windowStart = now - 3 * 24 * HOUR;
 
 // A small deterministic generator, so a failure can be replayed.
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
 
 const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, key: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { ...auth(key), ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: payload } : {}) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { ...auth(key), ...(payload ? { 'content-type': 'application/json' } : {}) },
+    ...(payload ? { payload: payload } : {}),
+  });
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -34,14 +39,20 @@ beforeAll(async () => {
   spaceB = (await req('POST', '/api/v1/spaces', org.apiKey, { name: 'B' })).json().id;
   const user = (await req('POST', '/api/v1/users', org.apiKey, { email: 'reader@example.com', name: 'Reader' })).json();
   member = (await req('POST', `/api/v1/users/${user.id}/api-keys`, org.apiKey, {})).json().key;
-  expect((await req('POST', `/api/v1/spaces/${spaceB}/members`, org.apiKey, { userId: user.id, role: 'reader' })).statusCode).toBe(200);
+  expect(
+    (await req('POST', `/api/v1/spaces/${spaceB}/members`, org.apiKey, { userId: user.id, role: 'reader' })).statusCode,
+  ).toBe(200);
   const def = { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } };
   for (const [i, spaceId] of [org.spaceId, spaceA, spaceA, spaceB, spaceB].entries()) {
     agents.push({ id: (await createAgent(ctx.app, org.apiKey, spaceId, def, `R${i}`)).id, spaceId });
   }
 
   // 400 Runs over three days; terminal ones are settled (rollups) except every tenth, active ones never are.
-  const settlement = createSettlement(ctx.db, { clock: systemClock, log: { warn: () => {} }, config: loadConfig(ctx.env) });
+  const settlement = createSettlement(ctx.db, {
+    clock: systemClock,
+    log: { warn: () => {} },
+    config: loadConfig(ctx.env),
+  });
   const statuses = [1, 2, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 10, 10, 11, 12];
   for (let i = 0; i < 400; i++) {
     const agent = pick(agents);
@@ -74,7 +85,11 @@ async function expected(start: Date, end: Date, spaceIds?: number[], agentId?: n
   };
   const byStatus = await ctx.db.run.groupBy({ by: ['status'], where, _count: true });
   const n = (ss: number[]) => byStatus.filter((b) => ss.includes(b.status)).reduce((a, b) => a + b._count, 0);
-  const sums = await ctx.db.run.aggregate({ where, _sum: { recordsExtracted: true, recordsExported: true, errorCount: true, pageCount: true }, _count: true });
+  const sums = await ctx.db.run.aggregate({
+    where,
+    _sum: { recordsExtracted: true, recordsExported: true, errorCount: true, pageCount: true },
+    _count: true,
+  });
   return {
     runs: {
       totalRuns: sums._count,
@@ -123,7 +138,9 @@ function randomRanges(count: number): Array<[Date, Date]> {
 describe('summaries equal the Runs themselves', () => {
   it('for an admin, over random ranges, with and without an Agent filter', async () => {
     for (const [start, end] of randomRanges(25)) {
-      expect(await actual(start, end, org.apiKey), `${start.toISOString()}..${end.toISOString()}`).toEqual(await expected(start, end));
+      expect(await actual(start, end, org.apiKey), `${start.toISOString()}..${end.toISOString()}`).toEqual(
+        await expected(start, end),
+      );
       const agent = pick(agents);
       expect(await actual(start, end, org.apiKey, agent.id)).toEqual(await expected(start, end, undefined, agent.id));
     }
@@ -138,9 +155,16 @@ describe('summaries equal the Runs themselves', () => {
   });
 
   it('a terminal Run settled later moves from the live count to the rollups without changing the totals', async () => {
-    const all: [Date, Date] = [new Date(Math.floor(windowStart / HOUR) * HOUR), new Date(Math.floor(now / HOUR) * HOUR)];
+    const all: [Date, Date] = [
+      new Date(Math.floor(windowStart / HOUR) * HOUR),
+      new Date(Math.floor(now / HOUR) * HOUR),
+    ];
     const before = await actual(...all, org.apiKey);
-    const settlement = createSettlement(ctx.db, { clock: systemClock, log: { warn: () => {} }, config: loadConfig(ctx.env) });
+    const settlement = createSettlement(ctx.db, {
+      clock: systemClock,
+      log: { warn: () => {} },
+      config: loadConfig(ctx.env),
+    });
     const { settled } = await settlement.settlePending();
     expect(settled).toBeGreaterThan(0);
     expect(await actual(...all, org.apiKey)).toEqual(before);
@@ -148,9 +172,17 @@ describe('summaries equal the Runs themselves', () => {
   });
 
   it('after RemoveEntireRun of settled Runs, the summaries drop by exactly those Runs', async () => {
-    const victims = await ctx.db.run.findMany({ where: { status: { in: [6, 8, 9, 10] }, settledAt: { not: null } }, take: 5, orderBy: { id: 'asc' } });
+    const victims = await ctx.db.run.findMany({
+      where: { status: { in: [6, 8, 9, 10] }, settledAt: { not: null } },
+      take: 5,
+      orderBy: { id: 'asc' },
+    });
     for (const v of victims) {
-      const res = await req('DELETE', `/api/v1/agent/${v.agentId}/run/${v.id}?removeMethod=RemoveEntireRun`, org.apiKey);
+      const res = await req(
+        'DELETE',
+        `/api/v1/agent/${v.agentId}/run/${v.id}?removeMethod=RemoveEntireRun`,
+        org.apiKey,
+      );
       expect(res.statusCode, res.body).toBeLessThan(300);
     }
     expect(await ctx.db.run.count({ where: { id: { in: victims.map((v) => v.id) } } })).toBe(0);
@@ -181,11 +213,20 @@ describe('concurrency', () => {
     const ids: number[] = [];
     for (let i = 0; i < 40; i++) {
       const run = await ctx.db.run.create({
-        data: { organizationId: org.organizationId, agentId: agent.id, agentVersion: 1, status: 10, created: new Date(hour.getTime() + i * 1000), recordsExtracted: 3 },
+        data: {
+          organizationId: org.organizationId,
+          agentId: agent.id,
+          agentVersion: 1,
+          status: 10,
+          created: new Date(hour.getTime() + i * 1000),
+          recordsExtracted: 3,
+        },
       });
       ids.push(run.id);
     }
-    const services = Array.from({ length: 4 }, () => createSettlement(ctx.db, { clock: systemClock, log: { warn: () => {} }, config: loadConfig(ctx.env) }));
+    const services = Array.from({ length: 4 }, () =>
+      createSettlement(ctx.db, { clock: systemClock, log: { warn: () => {} }, config: loadConfig(ctx.env) }),
+    );
     const move = req('PUT', `/api/v1/agent/${agent.id}`, org.apiKey, { spaceId: spaceB });
     const results = await Promise.all([...services.flatMap((s) => ids.map((id) => s.settle(id))), move]);
     expect(results.filter((r) => r === true)).toHaveLength(ids.length);

@@ -13,7 +13,10 @@ const DAY = 24 * HOUR;
 // Five days ago, at midnight UTC: every usage below lies in the past.
 const D0 = new Date(Math.floor(Date.now() / DAY) * DAY - 5 * DAY);
 const at = (ms: number) => new Date(D0.getTime() + ms);
-const day = (n: number) => at(n * DAY).toISOString().slice(0, 10);
+const day = (n: number) =>
+  at(n * DAY)
+    .toISOString()
+    .slice(0, 10);
 
 let ctx: TestContext;
 let orgA: Awaited<ReturnType<TestContext['bootstrap']>>;
@@ -22,13 +25,16 @@ let member: string;
 const agents = {} as Record<'alpha' | 'bravo' | 'charlie', number>;
 const runs = {} as Record<'a1' | 'a2' | 'a3', number>;
 
-const get = (url: string, key: string | null = orgA.apiKey) => ctx.app.inject({ method: 'GET', url, headers: key ? auth(key) : {} });
+const get = (url: string, key: string | null = orgA.apiKey) =>
+  ctx.app.inject({ method: 'GET', url, headers: key ? auth(key) : {} });
 
 async function meter(agentId: number, time: Date, inputCount: number, extra: { serverHours?: number } = {}) {
   const run = await queuedRun(ctx.db, orgA.organizationId, agentId, time);
   const clock: Clock = { now: () => time };
   const prices = extra.serverHours ? { ...INPUTS_ONLY_PRICES, PRICE_SERVER_TIME_HOUR: '2' } : INPUTS_ONLY_PRICES;
-  const patch = extra.serverHours ? { inputCount, startTime: new Date(time.getTime() - extra.serverHours * HOUR), endTime: time } : { inputCount };
+  const patch = extra.serverHours
+    ? { inputCount, startTime: new Date(time.getTime() - extra.serverHours * HOUR), endTime: time }
+    : { inputCount };
   expect(await endRun(ctx.db, ctx.env, clock, run.id, patch, prices)).toEqual([]);
   return run.id;
 }
@@ -37,7 +43,8 @@ beforeAll(async () => {
   ctx = await createTestContext();
   orgA = await ctx.bootstrap();
   orgB = await ctx.bootstrap();
-  const post = (url: string, payload: object) => ctx.app.inject({ method: 'POST', url, headers: auth(orgA.apiKey), payload });
+  const post = (url: string, payload: object) =>
+    ctx.app.inject({ method: 'POST', url, headers: auth(orgA.apiKey), payload });
   const privateSpace = (await post('/api/v1/spaces', { name: 'Private', isDefaultAccess: false })).json();
   const user = (await post('/api/v1/users', { email: 'billing-member@example.com', name: 'Member' })).json();
   member = (await post(`/api/v1/users/${user.id}/api-keys`, {})).json().key;
@@ -67,7 +74,7 @@ const entry = (name: 'alpha' | 'bravo' | 'charlie', cost: number, spaceId?: numb
 describe('GET /api/v1/billing/agents', () => {
   const range = () => `startDate=${day(0)}&endDate=${day(2)}`;
 
-  it('sums each Agent\'s cost over whole days, sorted by name by default, with the totals of all matches', async () => {
+  it("sums each Agent's cost over whole days, sorted by name by default, with the totals of all matches", async () => {
     const res = await get(`/api/v1/billing/agents?${range()}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -82,7 +89,9 @@ describe('GET /api/v1/billing/agents', () => {
   it('sorts by cost, pages (a page past the end still carries the totals), filters by name and usage type', async () => {
     const byCost = (await get(`/api/v1/billing/agents?${range()}&sortColumn=COST&sortOrder=1`)).json();
     expect(byCost.agents.map((a: { cost: number }) => a.cost)).toEqual([26, 13, 3]);
-    const page2 = (await get(`/api/v1/billing/agents?${range()}&sortColumn=cost&sortOrder=1&pageIndex=2&recordsPerPage=1`)).json();
+    const page2 = (
+      await get(`/api/v1/billing/agents?${range()}&sortColumn=cost&sortOrder=1&pageIndex=2&recordsPerPage=1`)
+    ).json();
     expect(page2).toMatchObject({ agents: [entry('charlie', 13)], totalRecordCount: 3, totalCost: 42 });
     const past = (await get(`/api/v1/billing/agents?${range()}&pageIndex=9&recordsPerPage=5000`)).json();
     expect(past).toMatchObject({ agents: [], totalRecordCount: 3, totalCost: 42 });
@@ -90,7 +99,9 @@ describe('GET /api/v1/billing/agents', () => {
     expect(named).toMatchObject({ agents: [entry('alpha', 26)], totalRecordCount: 1, totalCost: 26 });
     const literal = (await get(`/api/v1/billing/agents?${range()}&name=%25`)).json();
     expect(literal).toMatchObject({ agents: [], totalRecordCount: 0, totalCost: 0 });
-    const serverTime = (await get(`/api/v1/billing/agents?${range()}&usageTypes=${encodeURIComponent('Server Time, export gb')}`)).json();
+    const serverTime = (
+      await get(`/api/v1/billing/agents?${range()}&usageTypes=${encodeURIComponent('Server Time, export gb')}`)
+    ).json();
     expect(serverTime).toMatchObject({ agents: [entry('alpha', 3)], totalRecordCount: 1, totalCost: 3 });
   });
 
@@ -98,9 +109,19 @@ describe('GET /api/v1/billing/agents', () => {
     const start = at(DAY + 90 * 60_000).toISOString();
     const end = at(3 * DAY + HOUR).toISOString();
     const res = (await get(`/api/v1/billing/agents?startDate=${start}&endDate=${end}`)).json();
-    expect(res).toEqual({ agents: [entry('alpha', 21), entry('bravo', 5)], totalRecordCount: 2, totalCost: 26, startDate: start, endDate: end });
+    expect(res).toEqual({
+      agents: [entry('alpha', 21), entry('bravo', 5)],
+      totalRecordCount: 2,
+      totalCost: 26,
+      startDate: start,
+      endDate: end,
+    });
     // A range inside one day, its end included to the millisecond.
-    const inside = (await get(`/api/v1/billing/agents?startDate=${at(2 * DAY + 22 * HOUR).toISOString()}&endDate=${at(2 * DAY + 23 * HOUR).toISOString()}`)).json();
+    const inside = (
+      await get(
+        `/api/v1/billing/agents?startDate=${at(2 * DAY + 22 * HOUR).toISOString()}&endDate=${at(2 * DAY + 23 * HOUR).toISOString()}`,
+      )
+    ).json();
     expect(inside).toMatchObject({ agents: [entry('alpha', 11)], totalCost: 11 });
   });
 
@@ -111,7 +132,7 @@ describe('GET /api/v1/billing/agents', () => {
 });
 
 describe('GET /api/v1/billing/agents/{agentId}', () => {
-  it('breaks an Agent\'s cost down per usage type and day', async () => {
+  it("breaks an Agent's cost down per usage type and day", async () => {
     const res = await get(`/api/v1/billing/agents/${agents.alpha}?startDate=${day(0)}&endDate=${day(2)}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -133,11 +154,21 @@ describe('GET /api/v1/billing/agents/{agentId}', () => {
 
   it('groups by ISO week (labelled by Monday) and by month', async () => {
     for (const unit of ['week', 'month'] as const) {
-      const res = (await get(`/api/v1/billing/agents/${agents.alpha}?startDate=${day(0)}&endDate=${day(2)}&timeUnit=${unit}&usageTypes=Agent%20Inputs`)).json();
-      const expected = [...new Set([0, 1, 2].map((n) => {
-        const d = at(n * DAY);
-        return unit === 'month' ? d.toISOString().slice(0, 7) : new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
-      }))];
+      const res = (
+        await get(
+          `/api/v1/billing/agents/${agents.alpha}?startDate=${day(0)}&endDate=${day(2)}&timeUnit=${unit}&usageTypes=Agent%20Inputs`,
+        )
+      ).json();
+      const expected = [
+        ...new Set(
+          [0, 1, 2].map((n) => {
+            const d = at(n * DAY);
+            return unit === 'month'
+              ? d.toISOString().slice(0, 7)
+              : new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
+          }),
+        ),
+      ];
       expect(res.labels).toEqual(expected);
       expect(res.usageTypes).toHaveLength(1);
       expect(res.usageTypes[0].data.reduce((s: number, v: number) => s + v, 0)).toBe(23);
@@ -149,12 +180,21 @@ describe('GET /api/v1/billing/agents/{agentId}', () => {
 describe('GET /api/v1/billing/agents/{agentId}/runs', () => {
   const url = (q = '') => `/api/v1/billing/agents/${agents.alpha}/runs?startDate=${day(0)}&endDate=${day(2)}${q}`;
 
-  it('lists each Run\'s cost, newest first by default, sorted and paged on request', async () => {
+  it("lists each Run's cost, newest first by default, sorted and paged on request", async () => {
     const res = await get(url());
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ totalRecordCount: 3, totalCost: 26, agentId: agents.alpha, agentName: 'Alpha widget' });
-    expect(body.runs.map((r: { runId: number; cost: number }) => [r.runId, r.cost])).toEqual([[runs.a3, 11], [runs.a2, 10], [runs.a1, 5]]);
+    expect(body).toMatchObject({
+      totalRecordCount: 3,
+      totalCost: 26,
+      agentId: agents.alpha,
+      agentName: 'Alpha widget',
+    });
+    expect(body.runs.map((r: { runId: number; cost: number }) => [r.runId, r.cost])).toEqual([
+      [runs.a3, 11],
+      [runs.a2, 10],
+      [runs.a1, 5],
+    ]);
     expect(body.runs[1]).toEqual({
       runId: runs.a2,
       date: at(DAY + 2 * HOUR).toISOString(),
@@ -177,16 +217,30 @@ describe('GET /api/v1/billing/agents/{agentId}/runs', () => {
 describe('access and isolation', () => {
   it('another organization sees nothing of this one', async () => {
     const wide = `startDate=${day(-30)}&endDate=${day(30)}`;
-    expect((await get(`/api/v1/billing/agents?${wide}`, orgB.apiKey)).json()).toMatchObject({ agents: [], totalRecordCount: 0, totalCost: 0 });
+    expect((await get(`/api/v1/billing/agents?${wide}`, orgB.apiKey)).json()).toMatchObject({
+      agents: [],
+      totalRecordCount: 0,
+      totalCost: 0,
+    });
     const history = (await get('/api/v1/billing/history', orgB.apiKey)).json();
     expect(history.transactions.map((t: { transactionType: string }) => t.transactionType)).toEqual(['Grant']);
-    expect((await get('/api/v1/billing/credits', orgB.apiKey)).json()).toMatchObject({ availableCredits: 1000, organizationId: orgB.organizationId });
-    expect((await get(`/api/v1/billing/spending?${wide}`, orgB.apiKey)).json()).toMatchObject({ totalSpent: 0, currentBalance: 1000 });
+    expect((await get('/api/v1/billing/credits', orgB.apiKey)).json()).toMatchObject({
+      availableCredits: 1000,
+      organizationId: orgB.organizationId,
+    });
+    expect((await get(`/api/v1/billing/spending?${wide}`, orgB.apiKey)).json()).toMatchObject({
+      totalSpent: 0,
+      currentBalance: 1000,
+    });
     expectProblem(await get(`/api/v1/billing/agents/${agents.alpha}?${wide}`, orgB.apiKey), 404, 'NOT_FOUND');
     expectProblem(await get(`/api/v1/billing/agents/${agents.alpha}/runs?${wide}`, orgB.apiKey), 404, 'NOT_FOUND');
     // This organization's own figures.
     expect((await get('/api/v1/billing/credits')).json()).toMatchObject({ availableCredits: 1000 - 144 });
-    expect((await get(`/api/v1/billing/spending?${wide}`)).json()).toMatchObject({ totalSpent: 144, currentBalance: 856, organizationId: orgA.organizationId });
+    expect((await get(`/api/v1/billing/spending?${wide}`)).json()).toMatchObject({
+      totalSpent: 144,
+      currentBalance: 856,
+      organizationId: orgA.organizationId,
+    });
   });
 
   it('a member cannot read the costs of an Agent in a Space they cannot read (403)', async () => {
@@ -198,15 +252,30 @@ describe('access and isolation', () => {
 
   it('answers 401 without credentials on every billing endpoint', async () => {
     const q = `startDate=${day(0)}&endDate=${day(2)}`;
-    for (const url of ['/api/v1/billing/credits', '/api/v1/billing/history', '/api/v1/billing/spending', `/api/v1/billing/agents?${q}`, `/api/v1/billing/agents/${agents.alpha}?${q}`, `/api/v1/billing/agents/${agents.alpha}/runs?${q}`]) {
+    for (const url of [
+      '/api/v1/billing/credits',
+      '/api/v1/billing/history',
+      '/api/v1/billing/spending',
+      `/api/v1/billing/agents?${q}`,
+      `/api/v1/billing/agents/${agents.alpha}?${q}`,
+      `/api/v1/billing/agents/${agents.alpha}/runs?${q}`,
+    ]) {
       expectProblem(await get(url, null), 401, 'UNAUTHENTICATED');
     }
   });
 
   it('refuses a start with no credits left: 422 INSUFFICIENT_CREDITS', async () => {
     const broke = await ctx.bootstrap({ credits: 0 });
-    const agent = await createAgent(ctx.app, broke.apiKey, broke.spaceId, { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } });
-    const res = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agent.id}/start`, headers: auth(broke.apiKey), payload: {} });
+    const agent = await createAgent(ctx.app, broke.apiKey, broke.spaceId, {
+      startUrl: 'http://127.0.0.1:1/',
+      list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] },
+    });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/${agent.id}/start`,
+      headers: auth(broke.apiKey),
+      payload: {},
+    });
     expectProblem(res, 422, 'INSUFFICIENT_CREDITS');
     expect((await get('/api/v1/billing/credits', broke.apiKey)).json()).toMatchObject({ availableCredits: 0 });
   });
@@ -226,7 +295,10 @@ describe('validation: 400 VALIDATION_FAILED', () => {
     ['pageIndex 0', () => `/api/v1/billing/agents?${ok()}&pageIndex=0`],
     ['recordsPerPage 0', () => `/api/v1/billing/agents?${ok()}&recordsPerPage=0`],
     ['an unknown timeUnit', () => `/api/v1/billing/agents/${agents.alpha}?${ok()}&timeUnit=year`],
-    ['more than 1000 periods', () => `/api/v1/billing/agents/${agents.alpha}?startDate=2000-01-01&endDate=2010-01-01&timeUnit=day`],
+    [
+      'more than 1000 periods',
+      () => `/api/v1/billing/agents/${agents.alpha}?startDate=2000-01-01&endDate=2010-01-01&timeUnit=day`,
+    ],
     ['a breakdown without dates', () => `/api/v1/billing/agents/${agents.alpha}`],
     ['an unknown usage type in a breakdown', () => `/api/v1/billing/agents/${agents.alpha}?${ok()}&usageTypes=Gold`],
     ['an unknown runs sort column', () => `/api/v1/billing/agents/${agents.alpha}/runs?${ok()}&sortColumn=name`],
@@ -239,4 +311,3 @@ describe('validation: 400 VALIDATION_FAILED', () => {
     expectBadRequest(await get(url()), 'VALIDATION_FAILED');
   });
 });
-

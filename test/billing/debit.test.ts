@@ -35,7 +35,10 @@ afterAll(async () => {
 
 async function newOrg(credits = 0) {
   const org = await ctx.bootstrap({ credits });
-  const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } });
+  const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, {
+    startUrl: 'http://127.0.0.1:1/',
+    list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] },
+  });
   return { org, agentId: agent.id };
 }
 
@@ -46,14 +49,27 @@ function grant(organizationId: number, amount: string, expiresAt: Date | null, a
 const queuedRun = (organizationId: number, agentId: number) => queuedRunAt(ctx.db, organizationId, agentId, now);
 const endRun = (db: Db, runId: number, inputCount: number) => endRunAt(db, ctx.env, clock, runId, { inputCount });
 
-const ledger = (organizationId: number) => ctx.db.creditTransaction.findMany({ where: { organizationId }, orderBy: { id: 'asc' } });
+const ledger = (organizationId: number) =>
+  ctx.db.creditTransaction.findMany({ where: { organizationId }, orderBy: { id: 'asc' } });
 
 describe('debits under concurrency', () => {
   it('100 Runs ending at once never spend a credit twice: every Run is paid or recorded uncovered, exactly once', async () => {
     const { org } = await newOrg();
     // Ten Agents, so the Runs do not queue behind one Agent's daily rollup row.
     const agentIds = await Promise.all(
-      Array.from({ length: 10 }, async (_, i) => (await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } }, `A${i}`)).id),
+      Array.from(
+        { length: 10 },
+        async (_, i) =>
+          (
+            await createAgent(
+              ctx.app,
+              org.apiKey,
+              org.spaceId,
+              { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } },
+              `A${i}`,
+            )
+          ).id,
+      ),
     );
     const agentId = agentIds[0];
     const grants = [
@@ -61,7 +77,9 @@ describe('debits under concurrency', () => {
       (await grant(org.organizationId, '20', null)).grant,
       (await grant(org.organizationId, '25.5', new Date(T0.getTime() + 48 * HOUR))).grant,
     ];
-    const runs = await Promise.all(Array.from({ length: 100 }, (_, i) => queuedRun(org.organizationId, agentIds[i % 10])));
+    const runs = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => queuedRun(org.organizationId, agentIds[i % 10])),
+    );
     const costOf = (i: number) => (i % 3) + 1;
     const warnings = (await Promise.all(runs.map((r, i) => endRun(processes[i % 2], r.id, costOf(i))))).flat();
     expect(warnings).toEqual([]);
@@ -79,7 +97,12 @@ describe('debits under concurrency', () => {
     const sum = (list: typeof txs) => list.reduce((s, t) => s.plus(t.amount), new D(0));
     expect(sum(usage).negated().toString()).toBe('75.5');
     expect(sum(uncovered).negated().toString()).toBe(new D(totalCost).minus('75.5').toString());
-    for (const g of grants) expect(sum(usage.filter((t) => t.grantId === g.id)).negated().toString()).toBe(g.amount.toString());
+    for (const g of grants)
+      expect(
+        sum(usage.filter((t) => t.grantId === g.id))
+          .negated()
+          .toString(),
+      ).toBe(g.amount.toString());
 
     // Each Run's transactions add up to its cost.
     runs.forEach((r, i) => {
@@ -100,11 +123,24 @@ describe('debits under concurrency', () => {
     expect(await ctx.db.usageRecord.count({ where: { organizationId: org.organizationId } })).toBe(100);
 
     // A start now meets the same rule the debit used: nothing left.
-    const start = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/start`, headers: auth(org.apiKey), payload: { isExclusive: false } });
+    const start = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/${agentId}/start`,
+      headers: auth(org.apiKey),
+      payload: { isExclusive: false },
+    });
     expectProblem(start, 422, 'INSUFFICIENT_CREDITS');
-    const credits = (await ctx.app.inject({ method: 'GET', url: '/api/v1/billing/credits', headers: auth(org.apiKey) })).json();
+    const credits = (
+      await ctx.app.inject({ method: 'GET', url: '/api/v1/billing/credits', headers: auth(org.apiKey) })
+    ).json();
     expect(credits.availableCredits).toBe(0);
-    const history = (await ctx.app.inject({ method: 'GET', url: '/api/v1/billing/history?pageIndex=1&recordsPerPage=500', headers: auth(org.apiKey) })).json();
+    const history = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v1/billing/history?pageIndex=1&recordsPerPage=500',
+        headers: auth(org.apiKey),
+      })
+    ).json();
     expect(history.recordsPerPage).toBe(100);
     expect(history.totalCount).toBe(txs.length);
     expect(history.transactions[0].id).toBe(txs[txs.length - 1].id);
@@ -114,7 +150,9 @@ describe('debits under concurrency', () => {
   it('the database refuses a grant below zero whatever the code does', async () => {
     const { org } = await newOrg();
     const { grant: g } = await grant(org.organizationId, '1', null);
-    await expect(ctx.db.creditGrant.update({ where: { id: g.id }, data: { remaining: { decrement: 2 } } })).rejects.toThrow(/CreditGrant_remaining_nonnegative|check constraint/i);
+    await expect(
+      ctx.db.creditGrant.update({ where: { id: g.id }, data: { remaining: { decrement: 2 } } }),
+    ).rejects.toThrow(/CreditGrant_remaining_nonnegative|check constraint/i);
   });
 });
 
@@ -124,9 +162,18 @@ describe('the debit statement', () => {
     const credits = createCreditsRepository(ctx.db);
     await ctx.db.$transaction(async (tx) => {
       await tx.$queryRaw`${credits.debitLock(organizationId)}`;
-      await credits.debit(tx, { organizationId, runId, cost: new D(cost), at: now, message: 'usage', uncoveredMessage: 'short by {uncovered} of ' + cost });
+      await credits.debit(tx, {
+        organizationId,
+        runId,
+        cost: new D(cost),
+        at: now,
+        message: 'usage',
+        uncoveredMessage: 'short by {uncovered} of ' + cost,
+      });
     });
-    return (await ledger(organizationId)).filter((t) => t.runId === runId).map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString(), t.message]);
+    return (await ledger(organizationId))
+      .filter((t) => t.runId === runId)
+      .map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString(), t.message]);
   }
 
   it('takes from grants in consumption order with the balance after each, and records what none covers', async () => {
@@ -147,10 +194,16 @@ describe('the debit statement', () => {
       ['Uncovered', null, '-0.25', '0', 'short by 0.25 of 10.75'],
     ]);
     expect(await debit(o, runs[2].id, '3')).toEqual([['Uncovered', null, '-3', '0', 'short by 3 of 3']]);
-    expect((await ctx.db.creditGrant.findMany({ where: { organizationId: o }, orderBy: { id: 'asc' } })).map((g) => g.remaining.toString())).toEqual(['0', '0', '0']);
+    expect(
+      (await ctx.db.creditGrant.findMany({ where: { organizationId: o }, orderBy: { id: 'asc' } })).map((g) =>
+        g.remaining.toString(),
+      ),
+    ).toEqual(['0', '0', '0']);
     // An exact fit leaves nothing uncovered.
     await grant(o, '0.000001', null);
-    expect((await debit(o, runs[3].id, '0.000001')).map((t) => t.slice(0, 4))).toEqual([['Usage', expect.any(Number), '-0.000001', '0']]);
+    expect((await debit(o, runs[3].id, '0.000001')).map((t) => t.slice(0, 4))).toEqual([
+      ['Usage', expect.any(Number), '-0.000001', '0'],
+    ]);
   });
 });
 
@@ -168,20 +221,28 @@ describe('grants over time', () => {
     const r1 = await queuedRun(o, agentId);
     expect(await endRun(ctx.db, r1.id, 4)).toEqual([]);
     let txs = await ledger(o);
-    expect(txs.filter((t) => t.runId === r1.id).map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString()])).toEqual([
-      ['Usage', soonExpiring.id, '-4', '216'],
-    ]);
+    expect(
+      txs
+        .filter((t) => t.runId === r1.id)
+        .map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString()]),
+    ).toEqual([['Usage', soonExpiring.id, '-4', '216']]);
 
     // An hour later the 6 credits left on that grant no longer count.
     now = new Date(T0.getTime() + HOUR);
-    const balance = (await ctx.app.inject({ method: 'GET', url: '/api/v1/billing/credits', headers: auth(org.apiKey) })).json();
+    const balance = (
+      await ctx.app.inject({ method: 'GET', url: '/api/v1/billing/credits', headers: auth(org.apiKey) })
+    ).json();
     expect(balance).toMatchObject({ availableCredits: 210, retrievedAt: now.toISOString() });
 
     // 12 credits: the rest of the grant expiring next, then the oldest grant without expiry.
     const r2 = await queuedRun(o, agentId);
     expect(await endRun(ctx.db, r2.id, 12)).toEqual([]);
     txs = await ledger(o);
-    expect(txs.filter((t) => t.runId === r2.id).map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString()])).toEqual([
+    expect(
+      txs
+        .filter((t) => t.runId === r2.id)
+        .map((t) => [t.transactionType, t.grantId, t.amount.toString(), t.balance.toString()]),
+    ).toEqual([
       ['Usage', laterExpiring.id, '-10', '200'],
       ['Usage', older.id, '-2', '198'],
     ]);
@@ -193,23 +254,61 @@ describe('grants over time', () => {
     expect(await expiry.expireGrants()).toEqual({ organizations: 0, expired: 0 });
     txs = await ledger(o);
     const expiries = txs.filter((t) => t.transactionType === 'Expiry');
-    expect(expiries.map((t) => [t.grantId, t.amount.toString(), t.balance.toString(), t.expiresAt?.toISOString(), t.created.toISOString()])).toEqual([
-      [soonExpiring.id, '-6', '198', soonExpiring.expiresAt!.toISOString(), now.toISOString()],
-    ]);
-    const history = (await ctx.app.inject({ method: 'GET', url: '/api/v1/billing/history?recordsPerPage=2', headers: auth(org.apiKey) })).json();
+    expect(
+      expiries.map((t) => [
+        t.grantId,
+        t.amount.toString(),
+        t.balance.toString(),
+        t.expiresAt?.toISOString(),
+        t.created.toISOString(),
+      ]),
+    ).toEqual([[soonExpiring.id, '-6', '198', soonExpiring.expiresAt!.toISOString(), now.toISOString()]]);
+    const history = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v1/billing/history?recordsPerPage=2',
+        headers: auth(org.apiKey),
+      })
+    ).json();
     expect(history).toMatchObject({ totalCount: 8, pageIndex: 1, recordsPerPage: 2 });
-    expect(history.transactions.map((t: { transactionType: string; amount: number; balance: number }) => [t.transactionType, t.amount, t.balance])).toEqual([
+    expect(
+      history.transactions.map((t: { transactionType: string; amount: number; balance: number }) => [
+        t.transactionType,
+        t.amount,
+        t.balance,
+      ]),
+    ).toEqual([
       ['Expiry', -6, 198],
       ['Usage', -2, 198],
     ]);
-    const page4 = (await ctx.app.inject({ method: 'GET', url: '/api/v1/billing/history?pageIndex=4&recordsPerPage=2', headers: auth(org.apiKey) })).json();
-    expect(page4.transactions.map((t: { transactionType: string; amount: number }) => [t.transactionType, t.amount])).toEqual([
+    const page4 = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v1/billing/history?pageIndex=4&recordsPerPage=2',
+        headers: auth(org.apiKey),
+      })
+    ).json();
+    expect(
+      page4.transactions.map((t: { transactionType: string; amount: number }) => [t.transactionType, t.amount]),
+    ).toEqual([
       ['Grant', 10],
       ['Grant', 100],
     ]);
 
     // Spending in the window: 16 credits debited.
-    const spending = (await ctx.app.inject({ method: 'GET', url: `/api/v1/billing/spending?startDate=${T0.toISOString().slice(0, 10)}`, headers: auth(org.apiKey) })).json();
-    expect(spending).toEqual({ totalSpent: 16, startDate: `${T0.toISOString().slice(0, 10)}T00:00:00.000Z`, endDate: now.toISOString(), organizationId: o, currentBalance: 198 });
+    const spending = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/billing/spending?startDate=${T0.toISOString().slice(0, 10)}`,
+        headers: auth(org.apiKey),
+      })
+    ).json();
+    expect(spending).toEqual({
+      totalSpent: 16,
+      startDate: `${T0.toISOString().slice(0, 10)}T00:00:00.000Z`,
+      endDate: now.toISOString(),
+      organizationId: o,
+      currentBalance: 198,
+    });
   });
 });

@@ -32,13 +32,18 @@ beforeAll(async () => {
   ctx = await createTestContext();
   org = await ctx.bootstrap({ credits: 1_000_000 });
   const def = { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } };
-  for (const name of ['One', 'Two', 'Three']) agentIds.push((await createAgent(ctx.app, org.apiKey, org.spaceId, def, `Rollup ${name}`)).id);
+  for (const name of ['One', 'Two', 'Three'])
+    agentIds.push((await createAgent(ctx.app, org.apiKey, org.spaceId, def, `Rollup ${name}`)).id);
   for (let i = 0; i < 45; i++) {
     const time = new Date(START + Math.floor(random() * (END - START)));
     const agentId = agentIds[i % 3];
     const run = await queuedRun(ctx.db, org.organizationId, agentId, time);
     const clock: Clock = { now: () => time };
-    const patch = { inputCount: 1 + Math.floor(random() * 20), startTime: new Date(time.getTime() - Math.floor(random() * 2 * HOUR)), endTime: time };
+    const patch = {
+      inputCount: 1 + Math.floor(random() * 20),
+      startTime: new Date(time.getTime() - Math.floor(random() * 2 * HOUR)),
+      endTime: time,
+    };
     expect(await endRun(ctx.db, ctx.env, clock, run.id, patch, PRICES)).toEqual([]);
   }
 }, 120_000);
@@ -64,7 +69,11 @@ describe('usage rollups', () => {
       const [diff] = await ctx.db.$queryRawUnsafe<Array<{ missing: bigint; extra: bigint; rows: bigint }>>(`
         SELECT (SELECT count(*) FROM (${fromRecords} EXCEPT ${rollup}) x) AS missing, (SELECT count(*) FROM (${rollup} EXCEPT ${fromRecords}) y) AS extra,
                (SELECT count(*) FROM (${rollup}) z) AS rows`);
-      expect({ table, missing: Number(diff.missing), extra: Number(diff.extra) }).toEqual({ table, missing: 0, extra: 0 });
+      expect({ table, missing: Number(diff.missing), extra: Number(diff.extra) }).toEqual({
+        table,
+        missing: 0,
+        extra: 0,
+      });
       expect(Number(diff.rows)).toBeGreaterThan(2);
     }
   });
@@ -73,7 +82,11 @@ describe('usage rollups', () => {
     const ranges: Array<[string, string, string | null]> = [
       // Whole days (date-only), several weeks, and ranges that start and end anywhere.
       [new Date(START).toISOString().slice(0, 10), new Date(END - DAY).toISOString().slice(0, 10), null],
-      [new Date(START + 3 * DAY).toISOString().slice(0, 10), new Date(START + 17 * DAY).toISOString().slice(0, 10), 'Agent Inputs'],
+      [
+        new Date(START + 3 * DAY).toISOString().slice(0, 10),
+        new Date(START + 17 * DAY).toISOString().slice(0, 10),
+        'Agent Inputs',
+      ],
     ];
     for (let i = 0; i < 20; i++) {
       const a = START - DAY + Math.floor(random() * (END - START + 2 * DAY));
@@ -82,15 +95,24 @@ describe('usage rollups', () => {
     }
     for (const [startDate, endDate, usageType] of ranges) {
       const qs = `startDate=${startDate}&endDate=${endDate}&recordsPerPage=1000${usageType ? `&usageTypes=${encodeURIComponent(usageType)}` : ''}`;
-      const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/billing/agents?${qs}`, headers: auth(org.apiKey) });
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/billing/agents?${qs}`,
+        headers: auth(org.apiKey),
+      });
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json() as { agents: Array<{ agentId: number; cost: number }>; totalCost: number };
       // The same range read straight from the usage records (a date-only end covers its whole day).
       const from = new Date(startDate);
-      const to = endDate.length === 10 ? new Date(new Date(endDate).getTime() + DAY) : new Date(new Date(endDate).getTime() + 1);
+      const to =
+        endDate.length === 10 ? new Date(new Date(endDate).getTime() + DAY) : new Date(new Date(endDate).getTime() + 1);
       const expected = await ctx.db.usageRecord.groupBy({
         by: ['agentId'],
-        where: { organizationId: org.organizationId, created: { gte: from, lt: to }, ...(usageType ? { usageType } : {}) },
+        where: {
+          organizationId: org.organizationId,
+          created: { gte: from, lt: to },
+          ...(usageType ? { usageType } : {}),
+        },
         _sum: { cost: true },
       });
       const want = expected

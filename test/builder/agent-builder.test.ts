@@ -44,7 +44,16 @@ describe('a session from prompt to Agent', () => {
 
     const session = await b.session(sessionId);
     const expected = expectedRecords(grid.expected, pages.url);
-    expect(session).toMatchObject({ sessionId, status: 'ready', prompt: grid.prompt, url: `${pages.url}/grid`, spaceId: org.spaceId, mode: 'prompt', agentId: null, error: null });
+    expect(session).toMatchObject({
+      sessionId,
+      status: 'ready',
+      prompt: grid.prompt,
+      url: `${pages.url}/grid`,
+      spaceId: org.spaceId,
+      mode: 'prompt',
+      agentId: null,
+      error: null,
+    });
     expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toEqual(['title', 'price', 'link']);
     expect(session.preview).toHaveLength(10);
     expect(session.preview[0]).toEqual(expected[0]);
@@ -53,7 +62,7 @@ describe('a session from prompt to Agent', () => {
     expect(finish.statusCode, finish.body).toBe(201);
     const agent = finish.json();
     expect(agent).toMatchObject({ name: 'Grid products', spaceId: org.spaceId, validationStatus: 3, version: 1 });
-    expect((await b.session(sessionId))).toMatchObject({ status: 'completed', agentId: agent.id });
+    expect(await b.session(sessionId)).toMatchObject({ status: 'completed', agentId: agent.id });
 
     const run = await b.call('POST', `/api/v1/agent/${agent.id}/start`, { isRunSynchronously: true, timeout: 60 });
     expect(run.statusCode, run.body).toBe(200);
@@ -61,7 +70,11 @@ describe('a session from prompt to Agent', () => {
 
     // A finished session: finishing, messaging and stopping again are state-machine conflicts.
     expectProblem(await b.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, {}), 409, 'SESSION_STATE_CONFLICT');
-    expectProblem(await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, { message: 'also take the rating' }), 409, 'SESSION_STATE_CONFLICT');
+    expectProblem(
+      await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, { message: 'also take the rating' }),
+      409,
+      'SESSION_STATE_CONFLICT',
+    );
     expectProblem(await b.call('POST', `/api/v1/agent-builder/${sessionId}/stop`), 409, 'SESSION_STATE_CONFLICT');
     const after = await b.until(sessionId, ['completed'], 6);
     expect(after.events.map((e) => e.type)).toEqual(['completed']);
@@ -83,14 +96,24 @@ describe('a session from prompt to Agent', () => {
     };
 
     let { session, events } = await say('also take the rating');
-    expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toEqual(['title', 'price', 'link', 'rating']);
+    expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toEqual([
+      'title',
+      'price',
+      'link',
+      'rating',
+    ]);
     expect(session.preview.map((r: { rating: number }) => r.rating)).toEqual([1, 2, 3, 4, 5, 1, 2, 3, 4, 5]);
     expect(events.find((e) => e.type === 'draft')!.message).toMatch(/Added from the list page: rating/);
 
     ({ session } = await say('also take the image'));
     expect(session.preview[0].image).toBe(`${pages.url}/img/p1.jpg`);
     ({ session } = await say('drop the image'));
-    expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toEqual(['title', 'price', 'link', 'rating']);
+    expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toEqual([
+      'title',
+      'price',
+      'link',
+      'rating',
+    ]);
     expect(session.preview[0]).not.toHaveProperty('image');
     ({ session } = await say('rename link to url'));
     expect(session.preview[0].url).toBe(`${pages.url}/grid/item/p1`);
@@ -98,10 +121,16 @@ describe('a session from prompt to Agent', () => {
 
   it('follows each link for the description when asked', async () => {
     const books = fixture('detail-links');
-    const sessionId = await b.start({ prompt: 'Get the title and price of each book', url: `${pages.url}${books.start}`, spaceId: org.spaceId });
+    const sessionId = await b.start({
+      prompt: 'Get the title and price of each book',
+      url: `${pages.url}${books.start}`,
+      spaceId: org.spaceId,
+    });
     const first = await b.until(sessionId, ['ready']);
     expect((await b.session(sessionId)).draft.follow).toBeUndefined();
-    const res = await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, { message: 'follow each link for the description' });
+    const res = await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, {
+      message: 'follow each link for the description',
+    });
     expect(res.statusCode, res.body).toBe(200);
     await b.until(sessionId, ['ready'], first.events.at(-1)!.index);
     const session = await b.session(sessionId);
@@ -131,9 +160,17 @@ describe('closing the API', () => {
     const { events } = await b.until(sessionId, ['ready']);
     const second = await buildApp(ctx.config, { logger: false });
     await second.ready();
-    const poll = second.inject({ method: 'GET', url: `/api/v1/agent-builder/${sessionId}/events?lastEventIndex=${events.at(-1)!.index}`, headers: auth(org.apiKey) });
+    const poll = second.inject({
+      method: 'GET',
+      url: `/api/v1/agent-builder/${sessionId}/events?lastEventIndex=${events.at(-1)!.index}`,
+      headers: auth(org.apiKey),
+    });
     // The request is waiting once its waiter is registered; closing must release it.
-    await waitFor(async () => (await ctx.app.redis.pubsub('NUMSUB', `${ctx.config.redisPrefix}:builder:sessions`))[1] === 3, 10_000, 20);
+    await waitFor(
+      async () => (await ctx.app.redis.pubsub('NUMSUB', `${ctx.config.redisPrefix}:builder:sessions`))[1] === 3,
+      10_000,
+      20,
+    );
     await second.close();
     const res = await poll;
     expect(res.statusCode).toBe(200);
@@ -143,19 +180,30 @@ describe('closing the API', () => {
 
 describe('stop', () => {
   it('cancels a running step (its request is aborted), twice is 204, and finish or message afterwards is 409', async () => {
-    const sessionId = await b.start({ prompt: 'Get every product on this page', url: `${env.site.url}/hang`, spaceId: org.spaceId });
+    const sessionId = await b.start({
+      prompt: 'Get every product on this page',
+      url: `${env.site.url}/hang`,
+      spaceId: org.spaceId,
+    });
     await waitFor(async () => (await b.session(sessionId)) && env.site.inFlight > 0, 20_000, 50);
     const stop = await b.call('POST', `/api/v1/agent-builder/${sessionId}/stop`);
     expect(stop.statusCode).toBe(204);
     expect(stop.body).toBe('');
     expect(await b.session(sessionId)).toMatchObject({ status: 'cancelled', draft: null });
     // The job ends at once (not after the 30 s request timeout) and the page request is gone.
-    const queue = new Queue('builder', { connection: redisConnection(ctx.config.redisUrl), prefix: ctx.config.redisPrefix });
+    const queue = new Queue('builder', {
+      connection: redisConnection(ctx.config.redisUrl),
+      prefix: ctx.config.redisPrefix,
+    });
     try {
-      const state = await waitFor(async () => {
-        const s = await (await queue.getJob(builderJobId(sessionId, 1)))?.getState();
-        return s === 'completed' ? s : null;
-      }, 10_000, 50);
+      const state = await waitFor(
+        async () => {
+          const s = await (await queue.getJob(builderJobId(sessionId, 1)))?.getState();
+          return s === 'completed' ? s : null;
+        },
+        10_000,
+        50,
+      );
       expect(state).toBe('completed');
     } finally {
       await queue.close();
@@ -164,7 +212,11 @@ describe('stop', () => {
 
     expect((await b.call('POST', `/api/v1/agent-builder/${sessionId}/stop`)).statusCode).toBe(204);
     expectProblem(await b.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, {}), 409, 'SESSION_STATE_CONFLICT');
-    expectProblem(await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, { message: 'also take the price' }), 409, 'SESSION_STATE_CONFLICT');
+    expectProblem(
+      await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, { message: 'also take the price' }),
+      409,
+      'SESSION_STATE_CONFLICT',
+    );
     const { status, events } = await b.until(sessionId, ['cancelled']);
     expect(status).toBe('cancelled');
     expect(events.map((e) => e.type)).toEqual(['started', 'cancelled']);
@@ -173,21 +225,57 @@ describe('stop', () => {
 
 describe('errors', () => {
   it('answers 400 for a short prompt, a missing or non-http URL, and unknown properties', async () => {
-    expectBadRequest(await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'too short', url: `${pages.url}/grid` }), 'VALIDATION_FAILED');
-    expectBadRequest(await b.call('POST', '/api/v1/agent-builder/start', { prompt: '          x         ', url: `${pages.url}/grid` }), 'VALIDATION_FAILED');
-    expectBadRequest(await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'x'.repeat(5001), url: `${pages.url}/grid` }), 'VALIDATION_FAILED');
-    const noUrl = expectBadRequest(await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'Get the title of every product' }), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'too short', url: `${pages.url}/grid` }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await b.call('POST', '/api/v1/agent-builder/start', { prompt: '          x         ', url: `${pages.url}/grid` }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'x'.repeat(5001), url: `${pages.url}/grid` }),
+      'VALIDATION_FAILED',
+    );
+    const noUrl = expectBadRequest(
+      await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'Get the title of every product' }),
+      'VALIDATION_FAILED',
+    );
     expect(noUrl.message).toMatch(/send `url`/);
-    expectBadRequest(await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'Get the title of every product', url: 'ftp://example.com/x' }), 'VALIDATION_FAILED');
-    expectBadRequest(await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'Get the title of every product', url: `${pages.url}/grid`, extra: 1 }), 'VALIDATION_FAILED');
-    expectBadRequest(await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'Get the title of every product', url: `${pages.url}/grid`, mode: 'chat' }), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await b.call('POST', '/api/v1/agent-builder/start', {
+        prompt: 'Get the title of every product',
+        url: 'ftp://example.com/x',
+      }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await b.call('POST', '/api/v1/agent-builder/start', {
+        prompt: 'Get the title of every product',
+        url: `${pages.url}/grid`,
+        extra: 1,
+      }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await b.call('POST', '/api/v1/agent-builder/start', {
+        prompt: 'Get the title of every product',
+        url: `${pages.url}/grid`,
+        mode: 'chat',
+      }),
+      'VALIDATION_FAILED',
+    );
   });
 
   it('answers 404 for an unknown session on every operation', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     expectProblem(await b.call('GET', `/api/v1/agent-builder/${id}`), 404, 'NOT_FOUND');
     expectProblem(await b.call('GET', `/api/v1/agent-builder/${id}/events`), 404, 'NOT_FOUND');
-    expectProblem(await b.call('POST', `/api/v1/agent-builder/${id}/message`, { message: 'also take the rating' }), 404, 'NOT_FOUND');
+    expectProblem(
+      await b.call('POST', `/api/v1/agent-builder/${id}/message`, { message: 'also take the rating' }),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await b.call('POST', `/api/v1/agent-builder/${id}/finish`, {}), 404, 'NOT_FOUND');
     expectProblem(await b.call('POST', `/api/v1/agent-builder/${id}/stop`), 404, 'NOT_FOUND');
   });
@@ -196,23 +284,60 @@ describe('errors', () => {
     const other = await ctx.bootstrap({ org: 'Other' });
     const grid = fixture('card-grid');
     const sessionId = await b.start({ prompt: grid.prompt, url: `${pages.url}${grid.start}`, spaceId: org.spaceId });
-    for (const [method, path] of [['GET', ''], ['GET', '/events'], ['POST', '/stop'], ['POST', '/finish']] as const) {
-      expectProblem(await b.call(method, `/api/v1/agent-builder/${sessionId}${path}`, method === 'POST' ? {} : undefined, other.apiKey), 404, 'NOT_FOUND');
+    for (const [method, path] of [
+      ['GET', ''],
+      ['GET', '/events'],
+      ['POST', '/stop'],
+      ['POST', '/finish'],
+    ] as const) {
+      expectProblem(
+        await b.call(
+          method,
+          `/api/v1/agent-builder/${sessionId}${path}`,
+          method === 'POST' ? {} : undefined,
+          other.apiKey,
+        ),
+        404,
+        'NOT_FOUND',
+      );
     }
-    expectProblem(await b.call('POST', '/api/v1/agent-builder/start', { prompt: grid.prompt, url: `${pages.url}/grid`, spaceId: other.spaceId }), 404, 'NOT_FOUND');
+    expectProblem(
+      await b.call('POST', '/api/v1/agent-builder/start', {
+        prompt: grid.prompt,
+        url: `${pages.url}/grid`,
+        spaceId: other.spaceId,
+      }),
+      404,
+      'NOT_FOUND',
+    );
     // A member who is not in a private Space.
     const space = (await b.call('POST', '/api/v1/spaces', { name: 'Private builder space' })).json();
-    const user = (await b.call('POST', '/api/v1/users', { email: 'builder-member@example.com', name: 'Member' })).json();
+    const user = (
+      await b.call('POST', '/api/v1/users', { email: 'builder-member@example.com', name: 'Member' })
+    ).json();
     const key = (await b.call('POST', `/api/v1/users/${user.id}/api-keys`, {})).json().key as string;
     const privateSession = await b.start({ prompt: grid.prompt, url: `${pages.url}${grid.start}`, spaceId: space.id });
     expectProblem(await b.call('GET', `/api/v1/agent-builder/${privateSession}`, undefined, key), 403, 'FORBIDDEN');
-    expectProblem(await b.call('POST', '/api/v1/agent-builder/start', { prompt: grid.prompt, url: `${pages.url}/grid`, spaceId: space.id }, key), 403, 'FORBIDDEN');
+    expectProblem(
+      await b.call(
+        'POST',
+        '/api/v1/agent-builder/start',
+        { prompt: grid.prompt, url: `${pages.url}/grid`, spaceId: space.id },
+        key,
+      ),
+      403,
+      'FORBIDDEN',
+    );
     await b.call('POST', `/api/v1/agent-builder/${sessionId}/stop`);
     await b.call('POST', `/api/v1/agent-builder/${privateSession}/stop`);
   });
 
   it('ends in error with an actionable message when the URL is unreachable; finish is then 409', async () => {
-    const sessionId = await b.start({ prompt: 'Get the title of every product', url: 'http://127.0.0.1:1/catalog', spaceId: org.spaceId });
+    const sessionId = await b.start({
+      prompt: 'Get the title of every product',
+      url: 'http://127.0.0.1:1/catalog',
+      spaceId: org.spaceId,
+    });
     const { status, events } = await b.until(sessionId, ['error']);
     expect(status).toBe('error');
     const session = await b.session(sessionId);
@@ -220,14 +345,28 @@ describe('errors', () => {
     expect(session.error).toMatch(/Check the address/);
     expect(events.at(-1)).toMatchObject({ type: 'error', message: session.error });
     expectProblem(await b.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, {}), 409, 'SESSION_STATE_CONFLICT');
-    expectProblem(await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, { message: 'try again' }), 409, 'SESSION_STATE_CONFLICT');
+    expectProblem(
+      await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, { message: 'try again' }),
+      409,
+      'SESSION_STATE_CONFLICT',
+    );
   });
 
   it('ends in error when the page refuses the request or holds no repeated records', async () => {
-    const blocked = await b.start({ prompt: 'Get the title of every product', url: `${env.site.url}/blocked`, spaceId: org.spaceId });
+    const blocked = await b.start({
+      prompt: 'Get the title of every product',
+      url: `${env.site.url}/blocked`,
+      spaceId: org.spaceId,
+    });
     await b.until(blocked, ['error']);
-    expect((await b.session(blocked)).error).toMatch(/answered 403 Forbidden: the site blocked the request; try a proxy pool/);
-    const single = await b.start({ prompt: 'Get the title of every product', url: `${env.site.url}/product/1`, spaceId: org.spaceId });
+    expect((await b.session(blocked)).error).toMatch(
+      /answered 403 Forbidden: the site blocked the request; try a proxy pool/,
+    );
+    const single = await b.start({
+      prompt: 'Get the title of every product',
+      url: `${env.site.url}/product/1`,
+      spaceId: org.spaceId,
+    });
     await b.until(single, ['error']);
     expect((await b.session(single)).error).toMatch(/^No repeated records were found on the page/);
   });
@@ -252,10 +391,24 @@ describe('proxy pool', () => {
       const pool = await b.call('POST', '/api/v1/proxy-pools', { name: 'Builder pool', proxies: [proxyUrl] });
       expect(pool.statusCode, pool.body).toBe(201);
       const other = await ctx.bootstrap({ org: 'Pool owner elsewhere' });
-      expectProblem(await b.call('POST', '/api/v1/agent-builder/start', { prompt: 'Get every product please', url: `${pages.url}/grid`, proxyPoolId: pool.json().id }, other.apiKey), 404, 'NOT_FOUND');
+      expectProblem(
+        await b.call(
+          'POST',
+          '/api/v1/agent-builder/start',
+          { prompt: 'Get every product please', url: `${pages.url}/grid`, proxyPoolId: pool.json().id },
+          other.apiKey,
+        ),
+        404,
+        'NOT_FOUND',
+      );
 
       const grid = fixture('card-grid');
-      const sessionId = await b.start({ prompt: grid.prompt, url: `${pages.url}${grid.start}`, spaceId: org.spaceId, proxyPoolId: pool.json().id });
+      const sessionId = await b.start({
+        prompt: grid.prompt,
+        url: `${pages.url}${grid.start}`,
+        spaceId: org.spaceId,
+        proxyPoolId: pool.json().id,
+      });
       const { status, events } = await b.until(sessionId, ['ready', 'error']);
       expect(status).toBe('ready');
       expect(proxied).toContain(`CONNECT ${new URL(pages.url).host}`);

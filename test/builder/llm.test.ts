@@ -18,9 +18,18 @@ const requests: Array<{ authorization?: string; body: any }> = [];
 function llmAnswer(body: any): string {
   const user = JSON.parse(body.messages.find((m: { role: string }) => m.role === 'user').content);
   const candidate = user.candidates[0];
-  const byLook = (look: string) => candidate.fields.find((f: { looksLike?: string; kind: string }) => f.looksLike === look);
-  const title = candidate.fields.find((f: { kind: string; hints: string[] }) => f.kind === 'text' && f.hints.some((h) => /title/.test(h)));
-  return JSON.stringify({ candidate: 0, fields: [{ id: title.id, name: 'product_name' }, { id: byLook('price').id, name: 'cost' }] });
+  const byLook = (look: string) =>
+    candidate.fields.find((f: { looksLike?: string; kind: string }) => f.looksLike === look);
+  const title = candidate.fields.find(
+    (f: { kind: string; hints: string[] }) => f.kind === 'text' && f.hints.some((h) => /title/.test(h)),
+  );
+  return JSON.stringify({
+    candidate: 0,
+    fields: [
+      { id: title.id, name: 'product_name' },
+      { id: byLook('price').id, name: 'cost' },
+    ],
+  });
 }
 
 let llm: http.Server;
@@ -46,15 +55,33 @@ beforeAll(async () => {
         mode === 'garbage'
           ? 'Sure! Here is what I think about this page...'
           : mode === 'unworkable'
-            ? JSON.stringify({ definition: { startUrl: 'http://x.invalid/', list: { selector: 'div.does-not-exist', fields: [{ name: 'title', selector: 'h3' }] } } })
+            ? JSON.stringify({
+                definition: {
+                  startUrl: 'http://x.invalid/',
+                  list: { selector: 'div.does-not-exist', fields: [{ name: 'title', selector: 'h3' }] },
+                },
+              })
             : `\`\`\`json\n${llmAnswer(body)}\n\`\`\``;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
   const llmUrl = `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`;
-  ctx = await createTestContext({ env: { BUILDER_LLM_URL: llmUrl, BUILDER_LLM_MODEL: 'tiny-test-model', BUILDER_LLM_API_KEY: API_KEY, BUILDER_LLM_TIMEOUT_MS: '1500' } });
+  ctx = await createTestContext({
+    env: {
+      BUILDER_LLM_URL: llmUrl,
+      BUILDER_LLM_MODEL: 'tiny-test-model',
+      BUILDER_LLM_API_KEY: API_KEY,
+      BUILDER_LLM_TIMEOUT_MS: '1500',
+    },
+  });
   worker = await startWorker(ctx.env);
   pages = await startBuilderSite();
   org = await ctx.bootstrap();

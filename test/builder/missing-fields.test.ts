@@ -32,7 +32,9 @@ describe('fields the prompt names that the page does not hold', () => {
     const { status, events } = await b.until(sessionId, ['ready', 'error']);
     expect(status).toBe('ready');
     const draft = events.find((e) => e.type === 'draft')!;
-    expect(draft.message).toMatch(/Field "warranty" not found on the page: no value is labelled, classed or shaped like "warranty"\. Closest candidates: '[^']+'/);
+    expect(draft.message).toMatch(
+      /Field "warranty" not found on the page: no value is labelled, classed or shaped like "warranty"\. Closest candidates: '[^']+'/,
+    );
     expect(draft.data.notes.some((n: string) => n.startsWith('Field "warranty" not found'))).toBe(true);
     // The records' noun is not a field; the fields that exist are all in the draft.
     expect(draft.message).not.toMatch(/"product"/);
@@ -42,11 +44,17 @@ describe('fields the prompt names that the page does not hold', () => {
 
   it('with a concept the page lacks and no detail page to follow, say so with the candidates', async () => {
     const grid = BUILDER_FIXTURES.find((f) => f.name === 'card-grid')!;
-    const sessionId = await b.start({ prompt: 'title and email of each product', url: `${pages.url}${grid.start}`, spaceId: org.spaceId });
+    const sessionId = await b.start({
+      prompt: 'title and email of each product',
+      url: `${pages.url}${grid.start}`,
+      spaceId: org.spaceId,
+    });
     const { status, events } = await b.until(sessionId, ['ready', 'error']);
     expect(status).toBe('ready');
     const draft = events.find((e) => e.type === 'draft')!;
-    expect(draft.message).toMatch(/Field "email" not found on the (?:page|list page)[^.]*: no value is labelled, classed or shaped like "email"\. Closest candidates: /);
+    expect(draft.message).toMatch(
+      /Field "email" not found on the (?:page|list page)[^.]*: no value is labelled, classed or shaped like "email"\. Closest candidates: /,
+    );
     const session = await b.session(sessionId);
     expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toContain('title');
   });

@@ -29,7 +29,11 @@ describe('builder drafts over the fixture pages', () => {
     const rows: string[] = [];
     for (const fixture of BUILDER_FIXTURES) {
       const controller = new AbortController();
-      const reader = createPageReader({ allowPrivateTargets: true, requestTimeoutMs: 10_000, signal: controller.signal });
+      const reader = createPageReader({
+        allowPrivateTargets: true,
+        requestTimeoutMs: 10_000,
+        signal: controller.signal,
+      });
       try {
         const read = await reader.read(`${site.url}${fixture.start}`);
         if (!read.ok) throw new Error(read.message);
@@ -41,7 +45,11 @@ describe('builder drafts over the fixture pages', () => {
             return r.ok ? r.page : null;
           },
         });
-        const result = await runExtraction({ definition: proposal.definition, inputRows: [], allowPrivateTargets: true });
+        const result = await runExtraction({
+          definition: proposal.definition,
+          inputRows: [],
+          allowPrivateTargets: true,
+        });
         const got = result.sets.flatMap((s) => s.records);
         const expected = expectedRecords(fixture.expected, site.url);
         let ok = 0;
@@ -54,12 +62,18 @@ describe('builder drafts over the fixture pages', () => {
         });
         matched += ok;
         total += count;
-        rows.push(`| ${fixture.name} | ${fixture.about} | ${expected.length} | ${got.length} | ${ok}/${count} (${((100 * ok) / count).toFixed(1)}%) |`);
+        rows.push(
+          `| ${fixture.name} | ${fixture.about} | ${expected.length} | ${got.length} | ${ok}/${count} (${((100 * ok) / count).toFixed(1)}%) |`,
+        );
       } finally {
         await reader.close();
       }
     }
-    console.log(['| page | structure | expected records | extracted | field values |', '|---|---|---|---|---|', ...rows].join('\n'));
+    console.log(
+      ['| page | structure | expected records | extracted | field values |', '|---|---|---|---|---|', ...rows].join(
+        '\n',
+      ),
+    );
     console.log(`overall: ${matched}/${total} (${((100 * matched) / total).toFixed(1)}%)`);
     expect(matched / total).toBeGreaterThanOrEqual(0.95);
   });

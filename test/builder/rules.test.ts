@@ -48,21 +48,30 @@ describe('request bodies', () => {
 
 describe('prompts', () => {
   it('finds the URL and the requested words', () => {
-    expect(urlInPrompt('Scrape https://shop.example.com/list?page=1, please.')).toBe('https://shop.example.com/list?page=1');
+    expect(urlInPrompt('Scrape https://shop.example.com/list?page=1, please.')).toBe(
+      'https://shop.example.com/list?page=1',
+    );
     expect(urlInPrompt('no address here')).toBeUndefined();
     expect(promptRequests('Get the title, price and link of each product').map((r) => [r.word, r.concept])).toEqual([
       ['title', 'title'],
       ['price', 'price'],
       ['link', 'link'],
     ]);
-    expect(promptRequests('I want the name, cost and photo of every item').map((r) => r.concept)).toEqual(['title', 'price', 'image']);
-    expect(nameFromPrompt('Get the title, price and link of each product on https://x.example/', null)).toBe('Get the title, price and link of each product');
+    expect(promptRequests('I want the name, cost and photo of every item').map((r) => r.concept)).toEqual([
+      'title',
+      'price',
+      'image',
+    ]);
+    expect(nameFromPrompt('Get the title, price and link of each product on https://x.example/', null)).toBe(
+      'Get the title, price and link of each product',
+    );
   });
 });
 
 describe('stable selectors', () => {
   it('treats generated and state classes as unstable', () => {
-    for (const c of ['css-1k2x9z4', 'sc-bdVaJa', 'Card_title__3xYz1', 'active', 'md:flex', 'item--featured']) expect(isUnstableClass(c), c).toBe(true);
+    for (const c of ['css-1k2x9z4', 'sc-bdVaJa', 'Card_title__3xYz1', 'active', 'md:flex', 'item--featured'])
+      expect(isUnstableClass(c), c).toBe(true);
     for (const c of ['product-card', 'price', 'book__title', 'col-md-4']) expect(isUnstableClass(c), c).toBe(false);
   });
 });
@@ -73,9 +82,15 @@ describe('pagination', () => {
     ['<a rel="next" href="?page=3">Older</a>', 'a[rel~="next"]'],
     ['<a class="next-page" href="?page=3">→</a>', 'a.next-page'],
     ['<a href="?page=1">Back</a><a href="?page=3">Next »</a>', 'a:contains("Next »")'],
-    ['<ul><li><a href="?page=1">1</a></li><li class="active"><span>2</span></li><li><a href="?page=3">3</a></li></ul>', 'li.active + li a'],
+    [
+      '<ul><li><a href="?page=1">1</a></li><li class="active"><span>2</span></li><li><a href="?page=3">3</a></li></ul>',
+      'li.active + li a',
+    ],
   ])('recognises %s', (html, selector) => {
-    expect(detectPagination(load(`<body>${html}</body>`), base)).toMatchObject({ selector, nextUrl: 'https://example.com/list?page=3' });
+    expect(detectPagination(load(`<body>${html}</body>`), base)).toMatchObject({
+      selector,
+      nextUrl: 'https://example.com/list?page=3',
+    });
   });
 
   it('never goes back to an earlier page', () => {
@@ -86,14 +101,31 @@ describe('pagination', () => {
 describe('a prompt that names no field', () => {
   it('gets the meaningful fields once each, named by labels and concepts, without secondary links', async () => {
     const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
-    const rows = Array.from({ length: 5 }, (_, i) => `<tr><td><a href="/c/${i}">City ${i}</a></td><td>${1000 + i}</td></tr>`).join('');
-    const table = load(`<body><table><thead><tr><th>City</th><th>Population</th></tr></thead><tbody>${rows}</tbody></table></body>`);
-    const tableDraft = await proposeDraft({ page: { $: table, url: 'https://example.com/' }, prompt: 'Scrape this page for me please', fetchPage: async () => null });
+    const rows = Array.from(
+      { length: 5 },
+      (_, i) => `<tr><td><a href="/c/${i}">City ${i}</a></td><td>${1000 + i}</td></tr>`,
+    ).join('');
+    const table = load(
+      `<body><table><thead><tr><th>City</th><th>Population</th></tr></thead><tbody>${rows}</tbody></table></body>`,
+    );
+    const tableDraft = await proposeDraft({
+      page: { $: table, url: 'https://example.com/' },
+      prompt: 'Scrape this page for me please',
+      fetchPage: async () => null,
+    });
     expect(tableDraft.definition.list.fields.map((f) => f.name)).toEqual(['city', 'link', 'population']);
 
-    const cards = Array.from({ length: 4 }, (_, i) => `<div class="card"><a class="thumb" href="/p/${i}"><img src="/i/${i}.jpg"></a><h3><a href="/p/${i}">Item ${i}</a></h3><p class="byline">By <span class="author">Ann ${i}</span></p><a class="cart" href="/cart?add=${i}">Add to cart</a></div>`).join('');
+    const cards = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<div class="card"><a class="thumb" href="/p/${i}"><img src="/i/${i}.jpg"></a><h3><a href="/p/${i}">Item ${i}</a></h3><p class="byline">By <span class="author">Ann ${i}</span></p><a class="cart" href="/cart?add=${i}">Add to cart</a></div>`,
+    ).join('');
     const page = load(`<body><div class="cards">${cards}</div></body>`);
-    const draft = await proposeDraft({ page: { $: page, url: 'https://example.com/' }, prompt: 'Scrape this page for me please', fetchPage: async () => null });
+    const draft = await proposeDraft({
+      page: { $: page, url: 'https://example.com/' },
+      prompt: 'Scrape this page for me please',
+      fetchPage: async () => null,
+    });
     expect(draft.definition.list.fields.map((f) => f.name)).toEqual(['image', 'title', 'link', 'author']);
     expect(draft.definition.list.fields.find((f) => f.name === 'author')?.selector).toBe('span.author');
   });
@@ -103,8 +135,17 @@ describe('values the engine cannot turn into numbers', () => {
   it('keeps a rating written as classes and a decimal-comma price as text', async () => {
     const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
     const words = ['One', 'Two', 'Three', 'Four', 'Five'];
-    const items = words.map((w, i) => `<article class="pod"><h3><a href="/b/${i}">Book ${i}</a></h3><p class="star-rating ${w}"><i class="icon-star"></i></p><p class="price">€ ${10 + i},99</p></article>`).join('');
-    const draft = await proposeDraft({ page: { $: load(`<body><section>${items}</section></body>`), url: 'https://example.com/' }, prompt: 'title, price and rating of each book', fetchPage: async () => null });
+    const items = words
+      .map(
+        (w, i) =>
+          `<article class="pod"><h3><a href="/b/${i}">Book ${i}</a></h3><p class="star-rating ${w}"><i class="icon-star"></i></p><p class="price">€ ${10 + i},99</p></article>`,
+      )
+      .join('');
+    const draft = await proposeDraft({
+      page: { $: load(`<body><section>${items}</section></body>`), url: 'https://example.com/' },
+      prompt: 'title, price and rating of each book',
+      fetchPage: async () => null,
+    });
     expect(draft.definition.list.fields).toEqual([
       { name: 'title', selector: 'a', transform: 'trim', required: true },
       { name: 'price', selector: 'p.price', transform: 'trim' },

@@ -21,7 +21,13 @@ afterAll(async () => {
   await site.close();
 });
 
-const list = { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }, { name: 'price', selector: '.price', transform: 'number' as const }] };
+const list = {
+  selector: 'li.item',
+  fields: [
+    { name: 'name', selector: 'a.name' },
+    { name: 'price', selector: '.price', transform: 'number' as const },
+  ],
+};
 
 async function run(definition: AgentDefinition, extra: Partial<ExtractionOptions> = {}) {
   const logs: string[] = [];
@@ -57,7 +63,11 @@ describe('render modes on a list loaded by XHR', () => {
   });
 
   it('auto keeps a server-rendered page on HTTP', async () => {
-    const auto = await run({ startUrl: `${site.url}/static`, list: { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] }, render: 'auto' });
+    const auto = await run({
+      startUrl: `${site.url}/static`,
+      list: { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] },
+      render: 'auto',
+    });
     expect(auto.records).toHaveLength(3);
     expect(auto.evidence.renderedPages ?? 0).toBe(0);
   });
@@ -65,9 +75,21 @@ describe('render modes on a list loaded by XHR', () => {
 
 describe('browser pages', () => {
   it('scrolls an infinite list and clicks a Load more button given as next', async () => {
-    const scrolled = await run({ startUrl: `${site.url}/scroll`, list, render: 'browser', waitFor: 'li.item', scroll: 10 });
+    const scrolled = await run({
+      startUrl: `${site.url}/scroll`,
+      list,
+      render: 'browser',
+      waitFor: 'li.item',
+      scroll: 10,
+    });
     expect(scrolled.records).toHaveLength(SCRIPT_ITEMS);
-    const clicked = await run({ startUrl: `${site.url}/more`, list, render: 'browser', waitFor: 'li.item', next: { selector: '#more' } });
+    const clicked = await run({
+      startUrl: `${site.url}/more`,
+      list,
+      render: 'browser',
+      waitFor: 'li.item',
+      next: { selector: '#more' },
+    });
     expect(clicked.records).toHaveLength(SCRIPT_ITEMS);
   });
 
@@ -86,19 +108,33 @@ describe('browser pages', () => {
   });
 
   it('fails a page that never settles with a timeout', async () => {
-    const result = await run({ startUrl: `${site.url}/never`, list, render: 'browser', waitFor: 'li.item', pageTimeoutSeconds: 1 });
+    const result = await run({
+      startUrl: `${site.url}/never`,
+      list,
+      render: 'browser',
+      waitFor: 'li.item',
+      pageTimeoutSeconds: 1,
+    });
     expect(result.fatalError).toMatch(/did not finish rendering within 1 s/);
     expect(result.stats.errorCount).toBe(1);
   });
 
   it('refuses a browser Run when Chromium is missing, naming the setting', async () => {
-    const result = await run({ startUrl: `${site.url}/xhr`, list, render: 'browser' }, { browser: { ...browser, executablePath: '/nonexistent/chromium' } });
-    expect(result.fatalError).toBe("render 'browser' needs Chromium, which this worker does not have: set CHROMIUM_PATH to a Chromium binary (Debian: apt-get install chromium)");
+    const result = await run(
+      { startUrl: `${site.url}/xhr`, list, render: 'browser' },
+      { browser: { ...browser, executablePath: '/nonexistent/chromium' } },
+    );
+    expect(result.fatalError).toBe(
+      "render 'browser' needs Chromium, which this worker does not have: set CHROMIUM_PATH to a Chromium binary (Debian: apt-get install chromium)",
+    );
   });
 
   it('stops within a second while pages render, and leaves the process tree as it found it', async () => {
     const controller = new AbortController();
-    const started = run({ startUrl: `${site.url}/never`, list, render: 'browser', waitFor: 'li.item', pageTimeoutSeconds: 60 }, { signal: controller.signal });
+    const started = run(
+      { startUrl: `${site.url}/never`, list, render: 'browser', waitFor: 'li.item', pageTimeoutSeconds: 60 },
+      { signal: controller.signal },
+    );
     while ((site.hits.get('/never') ?? 0) === 0) await new Promise((r) => setTimeout(r, 20));
     const at = Date.now();
     controller.abort();
@@ -133,22 +169,33 @@ describe('browser pages', () => {
 describe('the guard on browser requests', () => {
   it('refuses loopback, metadata and private names a page reaches for, and the Run still gets its page', async () => {
     const other = await startScriptSite();
-    const targets = [`${other.url}/static`, 'http://169.254.169.254/latest/meta-data/', `http://localhost:${other.port}/static`];
+    const targets = [
+      `${other.url}/static`,
+      'http://169.254.169.254/latest/meta-data/',
+      `http://localhost:${other.port}/static`,
+    ];
     const source = new BrowserPageSource({
       pool: sharedBrowserPool(browser),
       definition: { startUrl: site.url, list, render: 'browser', waitFor: 'li.item' },
       signal: new AbortController().signal,
       allowPrivateTargets: false,
       // The fixture site itself is on loopback: only its port is let through, as a public site would be.
-      isRefusedAddress: (address, port) => !(port === site.port && address === '127.0.0.1') && isPrivateAddress(address),
+      isRefusedAddress: (address, port) =>
+        !(port === site.port && address === '127.0.0.1') && isPrivateAddress(address),
       log: () => undefined,
     });
     try {
-      const result = await source.get(`${site.url}/reach?${targets.map((t) => `t=${encodeURIComponent(t)}`).join('&')}`);
+      const result = await source.get(
+        `${site.url}/reach?${targets.map((t) => `t=${encodeURIComponent(t)}`).join('&')}`,
+      );
       expect(result.ok).toBe(true);
       const html = result.ok ? result.page.body.toString() : '';
       const $ = load(html);
-      expect($('li.item a.name').map((_, a) => $(a).text()).get()).toEqual(['refused', 'refused', 'refused']);
+      expect(
+        $('li.item a.name')
+          .map((_, a) => $(a).text())
+          .get(),
+      ).toEqual(['refused', 'refused', 'refused']);
       expect(other.hits.size).toBe(0);
       const direct = await source.get(`${other.url}/static`);
       expect(direct.ok ? 'ok' : direct.failure.kind).toBe('target-refused');

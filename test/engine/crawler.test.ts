@@ -36,7 +36,10 @@ interface LogEntry {
   message: string;
 }
 
-function options(definition: AgentDefinition, extra: Partial<ExtractionOptions> = {}): ExtractionOptions & { logs: LogEntry[] } {
+function options(
+  definition: AgentDefinition,
+  extra: Partial<ExtractionOptions> = {},
+): ExtractionOptions & { logs: LogEntry[] } {
   const logs: LogEntry[] = [];
   return {
     definition,
@@ -82,17 +85,33 @@ describe('runExtraction over the fixture catalog', () => {
     expect(records).toHaveLength(30);
     expect(records).toEqual(Array.from({ length: 30 }, (_, i) => expectedProduct(i + 1)));
     expect(records[0]).toEqual({ name: 'Product 1', url: `${site.url}/product/1`, price: 1.25, priceText: '$1.25' });
-    expect(records[29]).toEqual({ name: 'Product 30', url: `${site.url}/product/30`, price: 37.5, priceText: '$37.50' });
+    expect(records[29]).toEqual({
+      name: 'Product 30',
+      url: `${site.url}/product/30`,
+      price: 37.5,
+      priceText: '$37.50',
+    });
 
     const traffic =
-      (await bytesOf('/catalog?page=1&v=exact')) + (await bytesOf('/catalog?page=2&v=exact')) + (await bytesOf('/catalog?page=3&v=exact'));
-    expect(result.stats).toEqual({ pageCount: 3, dataCount: 30, exportCount: 0, errorCount: 0, inputCount: 1, traffic });
+      (await bytesOf('/catalog?page=1&v=exact')) +
+      (await bytesOf('/catalog?page=2&v=exact')) +
+      (await bytesOf('/catalog?page=3&v=exact'));
+    expect(result.stats).toEqual({
+      pageCount: 3,
+      dataCount: 30,
+      exportCount: 0,
+      errorCount: 0,
+      inputCount: 1,
+      traffic,
+    });
     for (const page of [1, 2, 3]) {
       const key = `/catalog?page=${page}&v=exact`;
       expect(site.hits.get(key)! - (before.get(key) ?? 0)).toBe(2); // one by the run, one by bytesOf
     }
     expect(result.failedPages).toEqual([]);
-    expect(opts.logs.some((l) => l.level === 'Info' && l.message.includes('Extraction finished: 30 records'))).toBe(true);
+    expect(opts.logs.some((l) => l.level === 'Info' && l.message.includes('Extraction finished: 30 records'))).toBe(
+      true,
+    );
   });
 
   it('follows detail links and merges their fields into each record', async () => {
@@ -176,15 +195,24 @@ describe('runExtraction over the fixture catalog', () => {
   });
 
   it('drops records missing a required field, counting and logging each', async () => {
-    const def = catalog({ list: { selector: 'div.product', fields: [...catalogFields, { name: 'badge', selector: '.badge', required: true }] } });
+    const def = catalog({
+      list: {
+        selector: 'div.product',
+        fields: [...catalogFields, { name: 'badge', selector: '.badge', required: true }],
+      },
+    });
     const opts = options(def);
     const result = await runExtraction(opts);
     expect(result.sets[0].records.map((r) => r.name)).toEqual([5, 10, 15, 20, 25, 30].map((n) => `Product ${n}`));
     expect(result.stats).toMatchObject({ dataCount: 6, errorCount: 24, pageCount: 3 });
     expect(result.fatalError).toBeUndefined();
-    const drops = opts.logs.filter((l) => l.level === 'Error' && l.message.includes("required field 'badge' has no value"));
+    const drops = opts.logs.filter(
+      (l) => l.level === 'Error' && l.message.includes("required field 'badge' has no value"),
+    );
     expect(drops).toHaveLength(24);
-    expect(drops[0].message).toBe(`record 1 on ${site.url}/catalog?page=1 dropped: required field 'badge' has no value`);
+    expect(drops[0].message).toBe(
+      `record 1 on ${site.url}/catalog?page=1 dropped: required field 'badge' has no value`,
+    );
   });
 
   it('treats a required export column like a required field', async () => {
@@ -215,11 +243,17 @@ describe('runExtraction over the fixture catalog', () => {
     expect(result.failedPages).toHaveLength(1);
     expect(result.failedPages[0]).toMatchObject({ url: `${site.url}/blocked`, status: 403 });
     expect(result.fatalError).toBeUndefined();
-    expect(opts.logs).toContainEqual({ level: 'Warning', message: `follow selector 'a.title' found no link in record 3 on ${site.url}/links` });
+    expect(opts.logs).toContainEqual({
+      level: 'Warning',
+      message: `follow selector 'a.title' found no link in record 3 on ${site.url}/links`,
+    });
   });
 
   it('decodes gzip bodies and non-UTF-8 charsets', async () => {
-    const def: AgentDefinition = { startUrl: `${site.url}/gzip`, list: { selector: '.product', fields: [{ name: 'name', selector: '.title' }] } };
+    const def: AgentDefinition = {
+      startUrl: `${site.url}/gzip`,
+      list: { selector: '.product', fields: [{ name: 'name', selector: '.title' }] },
+    };
     const gzip = await runExtraction(options(def));
     expect(gzip.sets[0].records).toEqual([{ name: 'Product 1' }, { name: 'Product 2' }]);
     const latin1 = await runExtraction(options({ ...def, startUrl: `${site.url}/latin1` }));
@@ -232,13 +266,19 @@ describe('runExtraction over the fixture catalog', () => {
     expect(result.sets[0].records).toEqual([]);
     expect(result.stats).toMatchObject({ pageCount: 1, dataCount: 0, errorCount: 0 });
     expect(result.fatalError).toBeUndefined();
-    expect(opts.logs).toContainEqual({ level: 'Warning', message: `list selector '.nothing' matched nothing on ${site.url}/catalog?page=1` });
+    expect(opts.logs).toContainEqual({
+      level: 'Warning',
+      message: `list selector '.nothing' matched nothing on ${site.url}/catalog?page=1`,
+    });
   });
 });
 
 describe('retries and errors a user can act on', () => {
   it('retries a 500 with backoff and then succeeds', async () => {
-    const opts = options({ startUrl: `${site.url}/flaky?key=retry-ok`, list: { selector: '.product', fields: [{ name: 'name', selector: '.title' }] } });
+    const opts = options({
+      startUrl: `${site.url}/flaky?key=retry-ok`,
+      list: { selector: '.product', fields: [{ name: 'name', selector: '.title' }] },
+    });
     const result = await runExtraction(opts);
     expect(site.hits.get('/flaky?key=retry-ok')).toBe(3);
     expect(result.sets[0].records).toEqual([{ name: 'Product 1' }]);
@@ -246,13 +286,20 @@ describe('retries and errors a user can act on', () => {
     const retries = opts.logs.filter((l) => l.level === 'Warning' && l.message.includes('retrying'));
     expect(retries).toHaveLength(2);
     expect(retries[0].message).toMatch(
-      new RegExp(`^GET ${site.url}/flaky\\?key=retry-ok answered 500 Internal Server Error; retrying in \\d+ ms \\(attempt 2 of 3\\)$`),
+      new RegExp(
+        `^GET ${site.url}/flaky\\?key=retry-ok answered 500 Internal Server Error; retrying in \\d+ ms \\(attempt 2 of 3\\)$`,
+      ),
     );
   });
 
   it('gives up after maxRetries and reports the last status', async () => {
     const url = `${site.url}/flaky?key=retry-exhausted`;
-    const result = await runExtraction(options({ startUrl: url, list: { selector: '.product', fields: [{ name: 'n', selector: '.title' }] } }, { maxRetries: 1 }));
+    const result = await runExtraction(
+      options(
+        { startUrl: url, list: { selector: '.product', fields: [{ name: 'n', selector: '.title' }] } },
+        { maxRetries: 1 },
+      ),
+    );
     expect(site.hits.get('/flaky?key=retry-exhausted')).toBe(2);
     expect(result.stats).toMatchObject({ pageCount: 0, errorCount: 1 });
     expect(result.fatalError).toBe(
@@ -267,8 +314,13 @@ describe('retries and errors a user can act on', () => {
     const result = await runExtraction(opts);
     expect(site.hits.get('/blocked')! - before).toBe(1);
     expect(result.stats).toMatchObject({ pageCount: 0, errorCount: 1, inputCount: 1 });
-    expect(opts.logs).toContainEqual({ level: 'Error', message: `GET ${url} answered 403 Forbidden: the site blocked the request` });
-    expect(result.fatalError).toBe(`Start page ${url} answered 403 Forbidden: the site blocked the request; try a proxy pool or lower concurrency`);
+    expect(opts.logs).toContainEqual({
+      level: 'Error',
+      message: `GET ${url} answered 403 Forbidden: the site blocked the request`,
+    });
+    expect(result.fatalError).toBe(
+      `Start page ${url} answered 403 Forbidden: the site blocked the request; try a proxy pool or lower concurrency`,
+    );
     expect(opts.logs).toContainEqual({ level: 'Fatal', message: result.fatalError });
     expect(result.failedPages).toHaveLength(1);
     expect(result.failedPages[0].status).toBe(403);
@@ -310,13 +362,18 @@ describe('retries and errors a user can act on', () => {
       list: { selector: '.product', fields: [{ name: 'name' }] },
     };
     const result = await runExtraction(options(def, { inputRows: [{ code: '410' }, { code: '403' }] }));
-    expect(result.fatalError).toBe(`Start page ${site.url}/status/410 answered 410 Gone (the start pages of all 2 inputs failed)`);
+    expect(result.fatalError).toBe(
+      `Start page ${site.url}/status/410 answered 410 Gone (the start pages of all 2 inputs failed)`,
+    );
   });
 
   it('times out a page that never answers', async () => {
     const url = `${site.url}/hang`;
     const started = Date.now();
-    const opts = options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { requestTimeoutMs: 300, maxRetries: 0 });
+    const opts = options(
+      { startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } },
+      { requestTimeoutMs: 300, maxRetries: 0 },
+    );
     const result = await runExtraction(opts);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result.fatalError).toBe(`Start page ${url} failed: timed out after 300 ms`);
@@ -332,23 +389,34 @@ describe('retries and errors a user can act on', () => {
       });
     });
     const url = `http://127.0.0.1:${port}/`;
-    const result = await runExtraction(options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { maxRetries: 0 }));
+    const result = await runExtraction(
+      options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { maxRetries: 0 }),
+    );
     expect(result.fatalError).toBe(`Start page ${url} failed: connection refused by 127.0.0.1:${port}`);
   });
 
   it('reports a host that does not resolve', async () => {
     const url = 'http://no-such-host.invalid/';
-    const result = await runExtraction(options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { maxRetries: 0 }));
-    expect(result.fatalError).toMatch(/^Start page http:\/\/no-such-host\.invalid\/ failed: could not resolve host no-such-host\.invalid/);
+    const result = await runExtraction(
+      options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { maxRetries: 0 }),
+    );
+    expect(result.fatalError).toMatch(
+      /^Start page http:\/\/no-such-host\.invalid\/ failed: could not resolve host no-such-host\.invalid/,
+    );
     // The guard's own DNS check reports the same way.
     const guarded = await runExtraction(
-      options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { maxRetries: 0, allowPrivateTargets: false }),
+      options(
+        { startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } },
+        { maxRetries: 0, allowPrivateTargets: false },
+      ),
     );
     expect(guarded.fatalError).toMatch(/could not resolve host no-such-host\.invalid/);
   });
 
   it('reports too many redirects', async () => {
-    const result = await runExtraction(options({ startUrl: `${site.url}/redirect-loop?n=0`, list: { selector: 'x', fields: [{ name: 'n' }] } }));
+    const result = await runExtraction(
+      options({ startUrl: `${site.url}/redirect-loop?n=0`, list: { selector: 'x', fields: [{ name: 'n' }] } }),
+    );
     expect(result.fatalError).toBe(`Start page ${site.url}/redirect-loop?n=0 failed: too many redirects (more than 5)`);
     expect(site.hits.get('/redirect-loop?n=5')).toBe(1);
     expect(site.hits.get('/redirect-loop?n=6')).toBeUndefined();
@@ -365,14 +433,20 @@ describe('retries and errors a user can act on', () => {
   });
 
   it('reports a start URL that is not http(s) after substitution', async () => {
-    const def: AgentDefinition = { startUrl: '{{u}}', parameters: [{ name: 'u' }], list: { selector: 'x', fields: [{ name: 'n' }] } };
+    const def: AgentDefinition = {
+      startUrl: '{{u}}',
+      parameters: [{ name: 'u' }],
+      list: { selector: 'x', fields: [{ name: 'n' }] },
+    };
     const result = await runExtraction(options(def, { inputRows: [{ u: 'ftp://example.com/' }] }));
     expect(result.fatalError).toBe("Input 1: start URL 'ftp://example.com/' is not an http(s) URL");
     expect(result.stats).toMatchObject({ errorCount: 1, inputCount: 1 });
   });
 
   it('returns a fatal error for an invalid definition without fetching', async () => {
-    const result = await runExtraction(options({ startUrl: 'http://x/', list: { selector: 'div[', fields: [{ name: 'n' }] } }));
+    const result = await runExtraction(
+      options({ startUrl: 'http://x/', list: { selector: 'div[', fields: [{ name: 'n' }] } }),
+    );
     expect(result.fatalError).toMatch(/^definition is invalid: list\.selector: invalid CSS selector 'div\['/);
     expect(result.sets).toEqual([]);
   });
@@ -381,8 +455,17 @@ describe('retries and errors a user can act on', () => {
 describe('parameters, parallel sets and concurrency', () => {
   const searchDefinition = (): AgentDefinition => ({
     startUrl: '{{base}}/search?q={{q}}',
-    parameters: [{ name: 'base', defaultValue: site.url }, { name: 'q', defaultValue: 'default' }],
-    list: { selector: '.result', fields: [{ name: 'query', selector: '.query' }, { name: 'n', selector: '.n', transform: 'number' }] },
+    parameters: [
+      { name: 'base', defaultValue: site.url },
+      { name: 'q', defaultValue: 'default' },
+    ],
+    list: {
+      selector: '.result',
+      fields: [
+        { name: 'query', selector: '.query' },
+        { name: 'n', selector: '.n', transform: 'number' },
+      ],
+    },
   });
 
   it('uses parameter defaults when there are no input rows, and encodes values in the query', async () => {
@@ -397,7 +480,17 @@ describe('parameters, parallel sets and concurrency', () => {
     const rows = ['a', 'b', 'c', 'd', 'e'].map((q) => ({ q }));
     const result = await runExtraction(options(searchDefinition(), { inputRows: rows, parallelism: 2 }));
     expect(result.sets.map((s) => s.set)).toEqual([1, 2]);
-    expect(result.sets[0].records.map((r) => `${r.query}${r.n}`)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3', 'c1', 'c2', 'c3']);
+    expect(result.sets[0].records.map((r) => `${r.query}${r.n}`)).toEqual([
+      'a1',
+      'a2',
+      'a3',
+      'b1',
+      'b2',
+      'b3',
+      'c1',
+      'c2',
+      'c3',
+    ]);
     expect(result.sets[1].records.map((r) => `${r.query}${r.n}`)).toEqual(['d1', 'd2', 'd3', 'e1', 'e2', 'e3']);
     expect(result.stats).toMatchObject({ inputCount: 5, pageCount: 5, dataCount: 15 });
   });
@@ -405,14 +498,21 @@ describe('parameters, parallel sets and concurrency', () => {
   it('runs no more sets than there are inputs', async () => {
     const result = await runExtraction(options(searchDefinition(), { inputRows: [{ q: 'x' }], parallelism: 4 }));
     expect(result.sets).toHaveLength(1);
-    expect(splitIntoSets([1, 2, 3, 4, 5, 6, 7], 3)).toEqual([[1, 2, 3], [4, 5], [6, 7]]);
+    expect(splitIntoSets([1, 2, 3, 4, 5, 6, 7], 3)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+      [6, 7],
+    ]);
   });
 
   it('masks secrets in every log message, failed page and error', async () => {
     const secret = 'hunter2 & co';
     const def: AgentDefinition = {
       startUrl: '{{base}}/status/403?token={{token}}',
-      parameters: [{ name: 'base', defaultValue: site.url }, { name: 'token', encrypted: true, defaultValue: 'default-secret' }],
+      parameters: [
+        { name: 'base', defaultValue: site.url },
+        { name: 'token', encrypted: true, defaultValue: 'default-secret' },
+      ],
       list: { selector: '.x', fields: [{ name: 'n' }] },
     };
     const opts = options(def, { inputRows: [{ token: secret }], secrets: [secret] });
@@ -424,10 +524,13 @@ describe('parameters, parallel sets and concurrency', () => {
       `Start page ${site.url}/status/403?token=******** answered 403 Forbidden: the site blocked the request; try a proxy pool or lower concurrency`,
     );
     const badUrl = await runExtraction(
-      options({ startUrl: '{{u}}', parameters: [{ name: 'u' }], list: { selector: 'x', fields: [{ name: 'n' }] } }, {
-        inputRows: [{ u: 'ftp://hunter2 & co/' }],
-        secrets: [secret],
-      }),
+      options(
+        { startUrl: '{{u}}', parameters: [{ name: 'u' }], list: { selector: 'x', fields: [{ name: 'n' }] } },
+        {
+          inputRows: [{ u: 'ftp://hunter2 & co/' }],
+          secrets: [secret],
+        },
+      ),
     );
     expect(badUrl.fatalError).toBe("Input 1: start URL 'ftp://********/' is not an http(s) URL");
     // The encrypted parameter's default is a secret too.
@@ -438,7 +541,10 @@ describe('parameters, parallel sets and concurrency', () => {
 
   it('never has more requests in flight than maxConcurrency across parallel sets', async () => {
     const def = catalog(
-      { follow: { selector: 'a.title', fields: [{ name: 'sku', selector: '.sku' }] }, next: { selector: 'a.next', maxPages: 2 } },
+      {
+        follow: { selector: 'a.title', fields: [{ name: 'sku', selector: '.sku' }] },
+        next: { selector: 'a.next', maxPages: 2 },
+      },
       '&detailMs=40',
     );
     site.resetMaxInFlight();
@@ -477,7 +583,10 @@ describe('stopping', () => {
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
     const result = await runExtraction(
-      options({ startUrl: `${site.url}/hang`, list: { selector: 'x', fields: [{ name: 'n' }] } }, { signal: controller.signal }),
+      options(
+        { startUrl: `${site.url}/hang`, list: { selector: 'x', fields: [{ name: 'n' }] } },
+        { signal: controller.signal },
+      ),
     );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result).toMatchObject({ stopped: true, failedPages: [], stats: { errorCount: 0, inputCount: 1 } });
@@ -521,7 +630,9 @@ describe('proxy', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
     const proxyPort = (proxy.address() as AddressInfo).port;
     try {
-      const opts = options(catalog({ next: undefined }, '&v=proxy'), { proxyUrl: `http://user:pr0xy-pass@127.0.0.1:${proxyPort}` });
+      const opts = options(catalog({ next: undefined }, '&v=proxy'), {
+        proxyUrl: `http://user:pr0xy-pass@127.0.0.1:${proxyPort}`,
+      });
       const result = await runExtraction(opts);
       expect(result.sets[0].records).toHaveLength(10);
       const sitePort = new URL(site.url).port;
@@ -545,7 +656,9 @@ describe('failed pages: HTML kept only when asked, and capped', () => {
     expect(none.failedPages).toHaveLength(2);
     expect(none.failedPages.every((p) => p.html === undefined)).toBe(true);
 
-    const capped = await runExtraction(options(blockedTwice(), { inputRows: [{}, {}], failedPageHtml: { maxPages: 1, maxBytes: 20 } }));
+    const capped = await runExtraction(
+      options(blockedTwice(), { inputRows: [{}, {}], failedPageHtml: { maxPages: 1, maxBytes: 20 } }),
+    );
     expect(capped.failedPages).toHaveLength(2);
     expect(capped.failedPages.filter((p) => p.html !== undefined)).toHaveLength(1);
     expect(Buffer.byteLength(capped.failedPages.find((p) => p.html !== undefined)!.html!)).toBeLessThanOrEqual(20);

@@ -54,7 +54,9 @@ describe('AgentDefinitionSchema', () => {
 
   it('accepts a complete definition and a minimal one', () => {
     expect(validateDefinition(valid)).toEqual({ valid: true, problems: [] });
-    expect(validateDefinition({ startUrl: 'http://a.example/', list: { selector: 'li', fields: [{ name: 'text' }] } })).toEqual({
+    expect(
+      validateDefinition({ startUrl: 'http://a.example/', list: { selector: 'li', fields: [{ name: 'text' }] } }),
+    ).toEqual({
       valid: true,
       problems: [],
     });
@@ -71,15 +73,19 @@ describe('validateDefinition', () => {
     expect(result.problems).toContain('/list/fields: Expected array length to be greater or equal to 1');
     expect(result.problems.some((p) => p.startsWith('/extra:'))).toBe(true);
     expect(problemsOf(null)).toEqual(['/: Expected object']);
-    expect(problemsOf({ ...valid, timeoutSeconds: 0 })).toEqual(['/timeoutSeconds: Expected integer to be greater or equal to 1']);
+    expect(problemsOf({ ...valid, timeoutSeconds: 0 })).toEqual([
+      '/timeoutSeconds: Expected integer to be greater or equal to 1',
+    ]);
     expect(problemsOf({ ...valid, export: { format: 'xml' } }).length).toBeGreaterThan(0);
-    expect(problemsOf({ ...valid, list: { ...valid.list, fields: [{ name: 'x', transform: 'upper' }] } }).length).toBeGreaterThan(0);
+    expect(
+      problemsOf({ ...valid, list: { ...valid.list, fields: [{ name: 'x', transform: 'upper' }] } }).length,
+    ).toBeGreaterThan(0);
   });
 
   it('reports a required export column that no field produces', () => {
-    expect(problemsOf({ ...valid, export: { columns: [{ name: 'name' }, { name: 'rating', required: true }] } })).toEqual([
-      "export column 'rating' is required but no field produces it",
-    ]);
+    expect(
+      problemsOf({ ...valid, export: { columns: [{ name: 'name' }, { name: 'rating', required: true }] } }),
+    ).toEqual(["export column 'rating' is required but no field produces it"]);
     // Not required: allowed, it is exported empty.
     expect(problemsOf({ ...valid, export: { columns: [{ name: 'rating' }] } })).toEqual([]);
   });
@@ -97,7 +103,11 @@ describe('validateDefinition', () => {
   });
 
   it('reports invalid CSS selectors where they are', () => {
-    const problems = problemsOf({ ...valid, next: { selector: 'a[' }, follow: { selector: 'a', fields: [{ name: 'sku', selector: 'p::before' }] } });
+    const problems = problemsOf({
+      ...valid,
+      next: { selector: 'a[' },
+      follow: { selector: 'a', fields: [{ name: 'sku', selector: 'p::before' }] },
+    });
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^next\.selector: invalid CSS selector 'a\['/);
     expect(problems[1]).toMatch(/^follow\.fields\[0\]\.selector: invalid CSS selector 'p::before'/);
@@ -107,15 +117,31 @@ describe('validateDefinition', () => {
     expect(problemsOf({ ...valid, startUrl: 'ftp://files.example/{{q}}' })).toEqual([
       "startUrl 'ftp://files.example/shoes' is not an http(s) URL (after substituting parameter defaults)",
     ]);
-    expect(problemsOf({ ...valid, startUrl: '{{base}}/x', parameters: [{ name: 'base', defaultValue: 'javascript:alert(1)' }] })).toHaveLength(1);
+    expect(
+      problemsOf({
+        ...valid,
+        startUrl: '{{base}}/x',
+        parameters: [{ name: 'base', defaultValue: 'javascript:alert(1)' }],
+      }),
+    ).toHaveLength(1);
     // A whole-URL parameter without default cannot be judged before the run.
     expect(problemsOf({ ...valid, startUrl: '{{base}}/x', parameters: [{ name: 'base' }] })).toEqual([]);
-    expect(problemsOf({ ...valid, startUrl: '{{base}}/x', parameters: [{ name: 'base', defaultValue: 'https://ok.example' }] })).toEqual([]);
+    expect(
+      problemsOf({
+        ...valid,
+        startUrl: '{{base}}/x',
+        parameters: [{ name: 'base', defaultValue: 'https://ok.example' }],
+      }),
+    ).toEqual([]);
   });
 
   it('reports duplicate parameters and export columns', () => {
     expect(
-      problemsOf({ ...valid, parameters: [{ name: 'q' }, { name: 'q' }], export: { columns: [{ name: 'name' }, { name: 'name' }] } }),
+      problemsOf({
+        ...valid,
+        parameters: [{ name: 'q' }, { name: 'q' }],
+        export: { columns: [{ name: 'name' }, { name: 'name' }] },
+      }),
     ).toEqual(["duplicate parameter name 'q'", "duplicate export column 'name'"]);
   });
 });
@@ -134,7 +160,9 @@ describe('definition helpers', () => {
       { q: 'boots', apiKey: 's3cret' },
       { q: 'sandals', apiKey: 's3cret' },
     ]);
-    expect(resolveInputRows({ ...valid, inputs: undefined }, { apiKey: 'run-key' })).toEqual([{ q: 'shoes', apiKey: 'run-key' }]);
+    expect(resolveInputRows({ ...valid, inputs: undefined }, { apiKey: 'run-key' })).toEqual([
+      { q: 'shoes', apiKey: 'run-key' },
+    ]);
   });
 
   it('export columns default to list fields then follow fields', () => {
@@ -151,7 +179,9 @@ describe('placeholders', () => {
   });
 
   it('encodes values in path and query but not in the scheme and host part', () => {
-    expect(substitutePlaceholders('{{base}}/s/{{path}}?q={{q}}', { base: 'https://x.example', path: 'a/b', q: 'a b&c=d' })).toEqual({
+    expect(
+      substitutePlaceholders('{{base}}/s/{{path}}?q={{q}}', { base: 'https://x.example', path: 'a/b', q: 'a b&c=d' }),
+    ).toEqual({
       text: 'https://x.example/s/a%2Fb?q=a%20b%26c%3Dd',
       missing: [],
     });
@@ -185,18 +215,32 @@ describe('browser rendering fields (issue 23)', () => {
   const base = { startUrl: 'http://a.example/', list: { selector: 'li', fields: [{ name: 'text' }] } };
 
   it('accepts render modes with their browser options', () => {
-    for (const render of ['http', 'browser', 'auto']) expect(validateDefinition({ ...base, render }).problems).toEqual([]);
-    const def = { ...base, render: 'browser', waitFor: 'li.item', scroll: 3, pageTimeoutSeconds: 20, blockResources: ['image'] };
+    for (const render of ['http', 'browser', 'auto'])
+      expect(validateDefinition({ ...base, render }).problems).toEqual([]);
+    const def = {
+      ...base,
+      render: 'browser',
+      waitFor: 'li.item',
+      scroll: 3,
+      pageTimeoutSeconds: 20,
+      blockResources: ['image'],
+    };
     expect(validateDefinition(def)).toEqual({ valid: true, problems: [] });
-    expect(validateDefinition({ ...base, render: 'auto', waitFor: 'networkidle', blockResources: [] }).valid).toBe(true);
+    expect(validateDefinition({ ...base, render: 'auto', waitFor: 'networkidle', blockResources: [] }).valid).toBe(
+      true,
+    );
   });
 
   it('lists each problem of the browser options', () => {
     const problems = validateDefinition({ ...base, render: 'chrome', scroll: -1 }).problems;
     expect(problems.some((p) => p.startsWith('/render:'))).toBe(true);
     expect(problems.some((p) => p.startsWith('/scroll:'))).toBe(true);
-    expect(validateDefinition({ ...base, render: 'browser', pageTimeoutSeconds: 301 }).problems[0]).toMatch(/^\/pageTimeoutSeconds:/);
-    expect(validateDefinition({ ...base, render: 'browser', blockResources: ['script'] }).problems[0]).toMatch(/^\/blockResources\/0:/);
+    expect(validateDefinition({ ...base, render: 'browser', pageTimeoutSeconds: 301 }).problems[0]).toMatch(
+      /^\/pageTimeoutSeconds:/,
+    );
+    expect(validateDefinition({ ...base, render: 'browser', blockResources: ['script'] }).problems[0]).toMatch(
+      /^\/blockResources\/0:/,
+    );
     expect(validateDefinition({ ...base, render: 'browser', waitFor: 'li[' }).problems).toEqual([
       expect.stringMatching(/^waitFor: invalid CSS selector 'li\['/),
     ]);

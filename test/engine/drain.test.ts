@@ -38,14 +38,19 @@ function options(definition: AgentDefinition, extra: Partial<ExtractionOptions> 
 }
 
 const product = (n: number) => ({ title: `Product ${n}`, price: productPrice(n) });
-const hitsMatching = (re: RegExp) => [...site.hits.entries()].filter(([path]) => re.test(path)).reduce((n, [, c]) => n + c, 0);
+const hitsMatching = (re: RegExp) =>
+  [...site.hits.entries()].filter(([path]) => re.test(path)).reduce((n, [, c]) => n + c, 0);
 
 describe('draining (graceful stop)', () => {
   it('lets the slow list page in flight finish, keeps its records and starts no further page', async () => {
     const drain = new AbortController();
     const signal = new AbortController();
     const { opts, logs } = options(
-      { startUrl: `${site.url}/catalog?page=1&ms=700&v=drain1`, list: { selector: 'div.product', fields }, next: { selector: 'a.next' } },
+      {
+        startUrl: `${site.url}/catalog?page=1&ms=700&v=drain1`,
+        list: { selector: 'div.product', fields },
+        next: { selector: 'a.next' },
+      },
       { drainSignal: drain.signal, signal: signal.signal },
     );
     const running = runExtraction(opts);
@@ -123,9 +128,16 @@ describe('draining (graceful stop)', () => {
   it('drained before it starts, requests nothing', async () => {
     const drain = new AbortController();
     drain.abort();
-    const { opts } = options({ startUrl: `${site.url}/catalog?page=1&v=drain4`, list: { selector: 'div.product', fields } }, { drainSignal: drain.signal });
+    const { opts } = options(
+      { startUrl: `${site.url}/catalog?page=1&v=drain4`, list: { selector: 'div.product', fields } },
+      { drainSignal: drain.signal },
+    );
     const result = await runExtraction(opts);
-    expect(result).toMatchObject({ stopped: true, sets: [{ set: 1, records: [] }], stats: { inputCount: 0, pageCount: 0 } });
+    expect(result).toMatchObject({
+      stopped: true,
+      sets: [{ set: 1, records: [] }],
+      stats: { inputCount: 0, pageCount: 0 },
+    });
     expect(result.fatalError).toBeUndefined();
     expect(hitsMatching(/v=drain4/)).toBe(0);
   });
@@ -133,7 +145,10 @@ describe('draining (graceful stop)', () => {
   it('stuck on /hang, a drain does not end the run; only the hard signal does', async () => {
     const drain = new AbortController();
     const signal = new AbortController();
-    const { opts } = options({ startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } }, { drainSignal: drain.signal, signal: signal.signal });
+    const { opts } = options(
+      { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      { drainSignal: drain.signal, signal: signal.signal },
+    );
     const hangBefore = site.hits.get('/hang') ?? 0;
     let settled = false;
     const running = runExtraction(opts).finally(() => {

@@ -12,7 +12,14 @@ beforeAll(async () => {
 afterAll(() => site.close());
 
 const run = (definition: any, extra: Record<string, unknown> = {}) =>
-  runExtraction({ definition, inputRows: [], allowPrivateTargets: true, retryBaseDelayMs: 1, requestTimeoutMs: 2000, ...extra });
+  runExtraction({
+    definition,
+    inputRows: [],
+    allowPrivateTargets: true,
+    retryBaseDelayMs: 1,
+    requestTimeoutMs: 2000,
+    ...extra,
+  });
 
 describe('runExtraction evidence', () => {
   it('counts answers by class and code, failed detail pages with their first URL', async () => {
@@ -40,19 +47,41 @@ describe('runExtraction evidence', () => {
   });
 
   it('a list selector matching nothing on every page: a warning; network errors by kind', async () => {
-    const r = await run({ startUrl: `${site.url}/empty-list`, list: { selector: 'div.product', fields: [{ name: 'x' }] } });
-    expect(r.evidence).toMatchObject({ requests: 1, listPages: 1, emptyListPages: 1, firstUrls: { emptyList: `${site.url}/empty-list` } });
-    expect(r.warning).toBe("The list selector 'div.product' matched nothing on the 1 page fetched: no records were extracted (has the page layout changed?).");
-    const refused = await run({ startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x' }] } }, { maxRetries: 0 });
-    expect(refused.evidence).toMatchObject({ requests: 1, networkErrors: { refused: 1 }, firstUrls: { refused: 'http://127.0.0.1:1/' } });
+    const r = await run({
+      startUrl: `${site.url}/empty-list`,
+      list: { selector: 'div.product', fields: [{ name: 'x' }] },
+    });
+    expect(r.evidence).toMatchObject({
+      requests: 1,
+      listPages: 1,
+      emptyListPages: 1,
+      firstUrls: { emptyList: `${site.url}/empty-list` },
+    });
+    expect(r.warning).toBe(
+      "The list selector 'div.product' matched nothing on the 1 page fetched: no records were extracted (has the page layout changed?).",
+    );
+    const refused = await run(
+      { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x' }] } },
+      { maxRetries: 0 },
+    );
+    expect(refused.evidence).toMatchObject({
+      requests: 1,
+      networkErrors: { refused: 1 },
+      firstUrls: { refused: 'http://127.0.0.1:1/' },
+    });
     expect(refused.warning).toBeUndefined();
   });
 
   it('every kept record empty: a warning', async () => {
-    const r = await run({ startUrl: `${site.url}/catalog?page=3`, list: { selector: 'div.product', fields: [{ name: 'x', selector: 'span.nothing' }] } });
+    const r = await run({
+      startUrl: `${site.url}/catalog?page=3`,
+      list: { selector: 'div.product', fields: [{ name: 'x', selector: 'span.nothing' }] },
+    });
     expect(r.stats.dataCount).toBe(10);
     expect(r.evidence.emptyRecords).toBe(10);
-    expect(r.warning).toBe('Every field was empty in all 10 records: the field selectors matched nothing inside the list items.');
+    expect(r.warning).toBe(
+      'Every field was empty in all 10 records: the field selectors matched nothing inside the list items.',
+    );
   });
 });
 

@@ -70,20 +70,45 @@ describe('JSON and NDJSON', () => {
   ];
 
   it('JSON: one compact object per line inside [ ], in column order', async () => {
-    const [file] = await exportRecords({ storage, keyPrefix: 'runs/3', format: 'json', columns: ['a', 'b', '2024'], sets: [{ set: 1, records }] });
-    const expected = '[\n{"a":1,"b":"two","2024":"year"},\n{"a":null,"b":"quote \\" and \\\\ and \\n","2024":null}\n]\n';
+    const [file] = await exportRecords({
+      storage,
+      keyPrefix: 'runs/3',
+      format: 'json',
+      columns: ['a', 'b', '2024'],
+      sets: [{ set: 1, records }],
+    });
+    const expected =
+      '[\n{"a":1,"b":"two","2024":"year"},\n{"a":null,"b":"quote \\" and \\\\ and \\n","2024":null}\n]\n';
     expect(await read('runs/3/data.json')).toBe(expected);
     expect(JSON.parse(expected)).toHaveLength(2);
-    expect(file).toMatchObject({ name: 'data.json', fileType: 'Json', contentType: 'application/json', size: Buffer.byteLength(expected), records: 2 });
+    expect(file).toMatchObject({
+      name: 'data.json',
+      fileType: 'Json',
+      contentType: 'application/json',
+      size: Buffer.byteLength(expected),
+      records: 2,
+    });
   });
 
   it('JSON: an empty export is []', async () => {
-    await exportRecords({ storage, keyPrefix: 'runs/4', format: 'json', columns: ['a'], sets: [{ set: 1, records: [] }] });
+    await exportRecords({
+      storage,
+      keyPrefix: 'runs/4',
+      format: 'json',
+      columns: ['a'],
+      sets: [{ set: 1, records: [] }],
+    });
     expect(await read('runs/4/data.json')).toBe('[]\n');
   });
 
   it('NDJSON: one object per line, each terminated by \\n', async () => {
-    const [file] = await exportRecords({ storage, keyPrefix: 'runs/5', format: 'ndjson', columns: ['b', 'a'], sets: [{ set: 1, records }] });
+    const [file] = await exportRecords({
+      storage,
+      keyPrefix: 'runs/5',
+      format: 'ndjson',
+      columns: ['b', 'a'],
+      sets: [{ set: 1, records }],
+    });
     const expected = '{"b":"two","a":1}\n{"b":"quote \\" and \\\\ and \\n","a":null}\n';
     expect(await read('runs/5/data.ndjson')).toBe(expected);
     expect(file).toMatchObject({ fileType: 'Ndjson', contentType: 'application/x-ndjson', records: 2 });
@@ -99,13 +124,28 @@ describe('parallel export', () => {
   ];
 
   it('Combined writes one file with all sets in order', async () => {
-    const files = await exportRecords({ storage, keyPrefix: 'runs/7/', baseName: 'products', format: 'csv', columns: ['n'], sets, parallelExport: 'Combined' });
+    const files = await exportRecords({
+      storage,
+      keyPrefix: 'runs/7/',
+      baseName: 'products',
+      format: 'csv',
+      columns: ['n'],
+      sets,
+      parallelExport: 'Combined',
+    });
     expect(files.map((f) => [f.key, f.records])).toEqual([['runs/7/products.csv', 3]]);
     expect(await read('runs/7/products.csv')).toBe('n\r\n1\r\n2\r\n3\r\n');
   });
 
   it('Separated writes one file per set', async () => {
-    const files = await exportRecords({ storage, keyPrefix: 'runs/8', format: 'ndjson', columns: ['n'], sets, parallelExport: 'Separated' });
+    const files = await exportRecords({
+      storage,
+      keyPrefix: 'runs/8',
+      format: 'ndjson',
+      columns: ['n'],
+      sets,
+      parallelExport: 'Separated',
+    });
     expect(files.map((f) => [f.name, f.records, f.size])).toEqual([
       ['data-set1.ndjson', 2, 16],
       ['data-set2.ndjson', 1, 8],
@@ -116,7 +156,13 @@ describe('parallel export', () => {
 
   it('streams large exports correctly', async () => {
     const many = Array.from({ length: 20_000 }, (_, i) => ({ id: i, text: `row ${i}, "quoted"` }));
-    const [file] = await exportRecords({ storage, keyPrefix: 'runs/9', format: 'csv', columns: ['id', 'text'], sets: [{ set: 1, records: many }] });
+    const [file] = await exportRecords({
+      storage,
+      keyPrefix: 'runs/9',
+      format: 'csv',
+      columns: ['id', 'text'],
+      sets: [{ set: 1, records: many }],
+    });
     const content = await read('runs/9/data.csv');
     expect(file.size).toBe(Buffer.byteLength(content));
     const lines = content.split('\r\n');
@@ -132,7 +178,11 @@ describe('run log', () => {
   };
 
   it('writes timestamped lines filtered by level with secrets masked', async () => {
-    const runLog = createRunLog(storage, 'runs/10/log.txt', { logLevel: 'Warning', secrets: ['p@ss word'], now: clock() });
+    const runLog = createRunLog(storage, 'runs/10/log.txt', {
+      logLevel: 'Warning',
+      secrets: ['p@ss word'],
+      now: clock(),
+    });
     runLog.log('Info', 'not kept');
     runLog.log('Warning', 'fetching https://x.example/?key=p%40ss%20word');
     runLog.log('Error', 'bad p@ss word\nsecond line');
@@ -144,7 +194,13 @@ describe('run log', () => {
       '2026-01-01T00:00:02.000Z [Fatal] the end\n';
     expect(await read('runs/10/log.txt')).toBe(expected);
     expect(files).toEqual([
-      { key: 'runs/10/log.txt', name: 'log.txt', fileType: 'Log', contentType: 'text/plain; charset=utf-8', size: Buffer.byteLength(expected) },
+      {
+        key: 'runs/10/log.txt',
+        name: 'log.txt',
+        fileType: 'Log',
+        contentType: 'text/plain; charset=utf-8',
+        size: Buffer.byteLength(expected),
+      },
     ]);
     runLog.log('Fatal', 'after finish is ignored');
     expect(runLog.lines()).toHaveLength(3);
@@ -158,7 +214,9 @@ describe('run log', () => {
   ] as const)('level %s keeps %j', (logLevel, kept) => {
     const runLog = createRunLog(storage, 'x/log.txt', { logLevel });
     for (const level of ['Info', 'Warning', 'Error', 'Fatal'] as const) runLog.log(level, level);
-    expect(runLog.lines().map((l) => l.split(' ')[1])).toEqual(['Info', 'Warning', 'Error', 'Fatal'].filter((l) => kept.includes(l as never)).map((l) => `[${l}]`));
+    expect(runLog.lines().map((l) => l.split(' ')[1])).toEqual(
+      ['Info', 'Warning', 'Error', 'Fatal'].filter((l) => kept.includes(l as never)).map((l) => `[${l}]`),
+    );
   });
 
   it('saves failed pages as HTML only in TextAndHtml mode, masked', async () => {
@@ -170,7 +228,11 @@ describe('run log', () => {
     const text = createRunLog(storage, 'runs/11/log.txt', { logMode: 'Text' });
     expect((await text.finish(failedPages)).map((f) => f.name)).toEqual(['log.txt']);
 
-    const withHtml = createRunLog(storage, 'runs/12/log.txt', { logMode: 'TextAndHtml', secrets: ['token-123'], now: clock() });
+    const withHtml = createRunLog(storage, 'runs/12/log.txt', {
+      logMode: 'TextAndHtml',
+      secrets: ['token-123'],
+      now: clock(),
+    });
     const files = await withHtml.finish(failedPages);
     expect(files.map((f) => [f.key, f.fileType, f.contentType])).toEqual([
       ['runs/12/log.txt', 'Log', 'text/plain; charset=utf-8'],
@@ -189,7 +251,11 @@ describe('run log', () => {
     const site = await startFixtureSite();
     try {
       const secret = 'S3cr3t/Value+1';
-      const runLog = createRunLog(storage, 'runs/13/log.txt', { logLevel: 'Info', logMode: 'TextAndHtml', secrets: [secret] });
+      const runLog = createRunLog(storage, 'runs/13/log.txt', {
+        logLevel: 'Info',
+        logMode: 'TextAndHtml',
+        secrets: [secret],
+      });
       const result = await runExtraction({
         definition: {
           startUrl: `${site.url}/search?q={{q}}`,

@@ -25,7 +25,12 @@ async function withServer<T>(handler: http.RequestListener, use: (url: string) =
 }
 
 async function withClient<T>(options: Partial<HttpClientOptions>, use: (client: HttpClient) => Promise<T>): Promise<T> {
-  const client = new HttpClient({ maxConcurrency: 2, allowPrivateTargets: true, signal: new AbortController().signal, ...options });
+  const client = new HttpClient({
+    maxConcurrency: 2,
+    allowPrivateTargets: true,
+    signal: new AbortController().signal,
+    ...options,
+  });
   try {
     return await use(client);
   } finally {
@@ -65,12 +70,12 @@ describe('retry timing', () => {
 describe('options', () => {
   it('refuses an invalid proxy URL without quoting it', () => {
     const signal = new AbortController().signal;
-    expect(() => new HttpClient({ maxConcurrency: 1, allowPrivateTargets: true, signal, proxyUrl: 'not a url:pw@' })).toThrow(
-      'proxyUrl is not a valid URL',
-    );
-    expect(() => new HttpClient({ maxConcurrency: 1, allowPrivateTargets: true, signal, proxyUrl: 'ftp://proxy:21' })).toThrow(
-      'proxyUrl must be an http, https or socks5 URL, not ftp:',
-    );
+    expect(
+      () => new HttpClient({ maxConcurrency: 1, allowPrivateTargets: true, signal, proxyUrl: 'not a url:pw@' }),
+    ).toThrow('proxyUrl is not a valid URL');
+    expect(
+      () => new HttpClient({ maxConcurrency: 1, allowPrivateTargets: true, signal, proxyUrl: 'ftp://proxy:21' }),
+    ).toThrow('proxyUrl must be an http, https or socks5 URL, not ftp:');
   });
 });
 
@@ -92,7 +97,12 @@ describe('responses', () => {
   it('refuses bodies over the size limit', async () => {
     const result = await withClient({ maxBodyBytes: 100 }, (client) => client.get(`${site.url}/catalog?page=1`));
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.failure).toMatchObject({ kind: 'too-large', message: 'response body exceeds 100 bytes', attempts: 1 });
+    if (!result.ok)
+      expect(result.failure).toMatchObject({
+        kind: 'too-large',
+        message: 'response body exceeds 100 bytes',
+        attempts: 1,
+      });
   });
 
   it('counts the bytes of error answers and of a body cut at the size limit', async () => {
@@ -110,7 +120,10 @@ describe('responses', () => {
   it('times out a request that gets no answer', async () => {
     await withClient({ requestTimeoutMs: 200, maxRetries: 0 }, async (client) => {
       const result = await client.get(`${site.url}/hang`);
-      expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout', message: 'timed out after 200 ms', attempts: 1 } });
+      expect(result).toMatchObject({
+        ok: false,
+        failure: { kind: 'timeout', message: 'timed out after 200 ms', attempts: 1 },
+      });
     });
   });
 
@@ -141,7 +154,10 @@ describe('responses', () => {
       async (url) =>
         withClient({ requestTimeoutMs: 300, maxRetries: 0 }, async (client) => {
           const result = await client.get(url);
-          expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout', message: 'timed out after 300 ms', attempts: 1 } });
+          expect(result).toMatchObject({
+            ok: false,
+            failure: { kind: 'timeout', message: 'timed out after 300 ms', attempts: 1 },
+          });
           expect(client.receivedBytes).toBeGreaterThan(0);
         }),
     );

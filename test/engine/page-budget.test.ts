@@ -16,8 +16,16 @@ afterAll(() => site.close());
 const DEEP = 20_000;
 const fields = [{ name: 'title', selector: 'a.title' }];
 const run = (definition: AgentDefinition, extra: Partial<ExtractionOptions> = {}) =>
-  runExtraction({ definition, inputRows: [], allowPrivateTargets: true, pageCpuSeconds: 1, requestTimeoutMs: 10_000, ...extra });
-const message = (url: string) => `Page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`;
+  runExtraction({
+    definition,
+    inputRows: [],
+    allowPrivateTargets: true,
+    pageCpuSeconds: 1,
+    requestTimeoutMs: 10_000,
+    ...extra,
+  });
+const message = (url: string) =>
+  `Page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`;
 
 describe('the page CPU budget', () => {
   it('fails a list page over budget with its reason, counts it, and goes on with the other inputs', async () => {
@@ -30,7 +38,9 @@ describe('the page CPU budget', () => {
     const result = await run(definition, { inputRows: [{ levels: String(DEEP) }, { levels: '0' }] });
     expect(result.fatalError).toBeUndefined();
     expect(result.sets[0].records).toEqual([{ title: 'Product 1' }]);
-    expect(result.failedPages).toEqual([{ url: deepUrl, status: 200, error: message(deepUrl), html: expect.stringContaining('<div>') }]);
+    expect(result.failedPages).toEqual([
+      { url: deepUrl, status: 200, error: message(deepUrl), html: expect.stringContaining('<div>') },
+    ]);
     expect(result.stats).toMatchObject({ pageCount: 2, dataCount: 1, errorCount: 1, inputCount: 2 });
     expect(result.evidence).toMatchObject({ requests: 2, overBudgetPages: 1, firstUrls: { overBudget: deepUrl } });
   });
@@ -38,7 +48,9 @@ describe('the page CPU budget', () => {
   it('fails the run when its only start page is over budget', async () => {
     const url = `${site.url}/deep?levels=${DEEP}`;
     const result = await run({ startUrl: url, list: { selector: 'div.product', fields } });
-    expect(result.fatalError).toBe(`Start page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`);
+    expect(result.fatalError).toBe(
+      `Start page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`,
+    );
     expect(result.sets[0].records).toEqual([]);
   });
 
@@ -63,14 +75,19 @@ describe('the page CPU budget', () => {
       startUrl: url,
       list: { selector: 'div:has(div:has(div:has(span)))', fields },
     });
-    expect(result.fatalError).toBe(`Start page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`);
+    expect(result.fatalError).toBe(
+      `Start page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`,
+    );
   });
 
   it('a stop ends a page being processed at once, whatever its budget, and the next run gets a fresh thread', async () => {
     // Processing this page would take minutes, far beyond the test's timeout, were the stop to wait for it.
     const path = '/deep?levels=80000';
     const stop = new AbortController();
-    const running = run({ startUrl: `${site.url}${path}`, list: { selector: 'div.product', fields } }, { pageCpuSeconds: 600, signal: stop.signal });
+    const running = run(
+      { startUrl: `${site.url}${path}`, list: { selector: 'div.product', fields } },
+      { pageCpuSeconds: 600, signal: stop.signal },
+    );
     while (!site.hits.has(path)) await delay(20);
     await delay(300); // the body is on its way to the page thread
     stop.abort();
@@ -78,7 +95,11 @@ describe('the page CPU budget', () => {
     expect(stopped.stopped).toBe(true);
     expect(stopped.failedPages).toEqual([]);
 
-    const after = await run({ startUrl: `${site.url}/catalog?page=1`, list: { selector: 'div.product', fields }, next: { selector: 'a.next' } });
+    const after = await run({
+      startUrl: `${site.url}/catalog?page=1`,
+      list: { selector: 'div.product', fields },
+      next: { selector: 'a.next' },
+    });
     expect(after.sets[0].records).toHaveLength(30);
   });
 });

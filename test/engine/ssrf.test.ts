@@ -76,11 +76,19 @@ describe('assertPublicTarget', () => {
   };
 
   it('accepts hosts resolving only to public addresses', async () => {
-    await expect(assertPublicTarget(new URL('https://shop.example/x'), resolver({ 'shop.example': ['93.184.216.34', '2606:2800:220:1::1'] }))).resolves.toBeUndefined();
+    await expect(
+      assertPublicTarget(
+        new URL('https://shop.example/x'),
+        resolver({ 'shop.example': ['93.184.216.34', '2606:2800:220:1::1'] }),
+      ),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses a host when any of its addresses is private, with a plain message', async () => {
-    const check = assertPublicTarget(new URL('http://internal.example/admin'), resolver({ 'internal.example': ['93.184.216.34', '10.0.0.5'] }));
+    const check = assertPublicTarget(
+      new URL('http://internal.example/admin'),
+      resolver({ 'internal.example': ['93.184.216.34', '10.0.0.5'] }),
+    );
     await expect(check).rejects.toBeInstanceOf(TargetRefusedError);
     await expect(check).rejects.toThrow(
       'refused to fetch http://internal.example/admin: target resolves to a private address (10.0.0.5); set ENGINE_ALLOW_PRIVATE_TARGETS=true to allow',
@@ -91,7 +99,9 @@ describe('assertPublicTarget', () => {
     const noDns = async () => {
       throw new Error('DNS must not be used');
     };
-    await expect(assertPublicTarget(new URL('http://169.254.169.254/latest/meta-data'), noDns)).rejects.toThrow('(169.254.169.254)');
+    await expect(assertPublicTarget(new URL('http://169.254.169.254/latest/meta-data'), noDns)).rejects.toThrow(
+      '(169.254.169.254)',
+    );
     await expect(assertPublicTarget(new URL('http://2130706433/'), noDns)).rejects.toThrow('(127.0.0.1)');
     await expect(assertPublicTarget(new URL('http://0x7f.1/'), noDns)).rejects.toThrow('(127.0.0.1)');
     await expect(assertPublicTarget(new URL('http://[::ffff:127.0.0.1]/'), noDns)).rejects.toThrow('private address');
@@ -136,7 +146,11 @@ describe('HttpClient and the guard', () => {
   });
 
   it('refuses a private target on every request, not only the first', async () => {
-    const client = new HttpClient({ maxConcurrency: 1, allowPrivateTargets: false, signal: new AbortController().signal });
+    const client = new HttpClient({
+      maxConcurrency: 1,
+      allowPrivateTargets: false,
+      signal: new AbortController().signal,
+    });
     try {
       for (const v of ['a', 'b']) {
         const result = await client.get(`${site.url}/catalog?page=1&v=${v}`);
@@ -151,14 +165,21 @@ describe('HttpClient and the guard', () => {
 
   it('re-checks addresses at connect time (DNS rebinding)', async () => {
     // The pre-flight check is bypassed here, so only the connect-time lookup can refuse.
-    const client = new HttpClient({ maxConcurrency: 1, allowPrivateTargets: false, signal: new AbortController().signal, checkTarget: async () => {} });
+    const client = new HttpClient({
+      maxConcurrency: 1,
+      allowPrivateTargets: false,
+      signal: new AbortController().signal,
+      checkTarget: async () => {},
+    });
     try {
       const url = site.url.replace('127.0.0.1', 'localhost') + '/catalog?page=1&v=rebind';
       const result = await client.get(url);
       expect(result.ok).toBe(false);
       if (!result.ok) {
         expect(result.failure.kind).toBe('target-refused');
-        expect(result.failure.message).toMatch(/^refused to fetch http:\/\/localhost:\d+\/catalog\?page=1&v=rebind: target resolves to a private address \((127\.0\.0\.1|::1)\)/);
+        expect(result.failure.message).toMatch(
+          /^refused to fetch http:\/\/localhost:\d+\/catalog\?page=1&v=rebind: target resolves to a private address \((127\.0\.0\.1|::1)\)/,
+        );
       }
       expect(site.hits.get('/catalog?page=1&v=rebind')).toBeUndefined();
     } finally {

@@ -70,7 +70,9 @@ describe.each(drivers)('Storage contract: $name', (driver) => {
   });
 
   it('puts, stats, gets and replaces objects from streams and async iterables', async () => {
-    expect(await storage.put('runs/1/data.csv', Readable.from(['a,b\r\n', Buffer.from('1,2\r\n')]))).toEqual({ size: 10 });
+    expect(await storage.put('runs/1/data.csv', Readable.from(['a,b\r\n', Buffer.from('1,2\r\n')]))).toEqual({
+      size: 10,
+    });
     expect(await storage.stat('runs/1/data.csv')).toEqual({ size: 10 });
     expect(await text(await storage.get('runs/1/data.csv'))).toBe('a,b\r\n1,2\r\n');
     async function* generate() {
@@ -116,7 +118,8 @@ describe.each(drivers)('Storage contract: $name', (driver) => {
     writer.write('first line\n');
     writer.write('second line\n');
     // A process killed now keeps these lines: the local file has them at once, S3 within its ship interval.
-    for (let i = 0; i < 100 && (await storage.stat('runs/4/run.log'))?.size !== 23; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await storage.stat('runs/4/run.log'))?.size !== 23; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await text(await storage.get('runs/4/run.log'))).toBe('first line\nsecond line\n');
     writer.write('third\n');
     expect(await writer.close()).toEqual({ size: 29 });
@@ -126,7 +129,9 @@ describe.each(drivers)('Storage contract: $name', (driver) => {
   it('a put whose source fails leaves the previous object, no object part and no half-written file', async () => {
     await storage.put('runs/9/data.csv', Readable.from(['old']));
     // More than two parts, so S3 has a multipart upload under way when the source fails.
-    await expect(storage.put('runs/9/data.csv', failingAfter(S3_PART_BYTES * 2 + 1))).rejects.toThrow(/records source failed/);
+    await expect(storage.put('runs/9/data.csv', failingAfter(S3_PART_BYTES * 2 + 1))).rejects.toThrow(
+      /records source failed/,
+    );
     expect(await text(await storage.get('runs/9/data.csv'))).toBe('old');
     await expect(storage.put('runs/9/new.csv', failingAfter(1))).rejects.toThrow(/records source failed/);
     expect(await storage.stat('runs/9/new.csv')).toBeNull();

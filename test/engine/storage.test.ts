@@ -22,7 +22,9 @@ afterEach(async () => {
 
 describe('LocalStorage', () => {
   it('puts, stats, gets and replaces files from streams and async iterables', async () => {
-    expect(await storage.put('runs/1/data.csv', Readable.from(['a,b\r\n', Buffer.from('1,2\r\n')]))).toEqual({ size: 10 });
+    expect(await storage.put('runs/1/data.csv', Readable.from(['a,b\r\n', Buffer.from('1,2\r\n')]))).toEqual({
+      size: 10,
+    });
     expect(await storage.stat('runs/1/data.csv')).toEqual({ size: 10 });
     expect(await text(await storage.get('runs/1/data.csv'))).toBe('a,b\r\n1,2\r\n');
 
@@ -155,7 +157,9 @@ describe('ConcurrencyLimiter', () => {
 describe('createMasker', () => {
   it('masks raw, URL-encoded and HTML-escaped forms, longest first', () => {
     const mask = createMasker(['a b&c', 'abc', '']);
-    expect(mask('x a b&c y a%20b%26c z a+b%26c w a b&amp;c abcd')).toBe('x ******** y ******** z ******** w ******** ********d');
+    expect(mask('x a b&c y a%20b%26c z a+b%26c w a b&amp;c abcd')).toBe(
+      'x ******** y ******** z ******** w ******** ********d',
+    );
     expect(createMasker([])('unchanged')).toBe('unchanged');
   });
 });

@@ -30,7 +30,11 @@ async function waitUntil(condition: () => boolean | Promise<boolean>) {
 }
 
 async function token(email = admin.email, pw = password) {
-  const res = await ctx.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: email, password: pw } });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'password', username: email, password: pw },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { access_token: string; refresh_token: string; expires_in: number; token_type: string };
 }
@@ -56,12 +60,21 @@ describe('API keys', () => {
   });
 
   it('accepts the scheme name case-insensitively', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: { authorization: `apikey ${admin.apiKey}` } });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/users',
+      headers: { authorization: `apikey ${admin.apiKey}` },
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('revocation takes effect on the next request on every instance, even where the key is cached', async () => {
-    const created = await ctx.app.inject({ method: 'POST', url: `/api/v1/users/${admin.userId}/api-keys`, headers: auth(admin.apiKey), payload: { description: 'temp' } });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${admin.userId}/api-keys`,
+      headers: auth(admin.apiKey),
+      payload: { description: 'temp' },
+    });
     expect(created.statusCode).toBe(201);
     const { key, id } = created.json();
     const other = await buildApp(ctx.config, { logger: false });
@@ -70,11 +83,27 @@ describe('API keys', () => {
       // Both instances have the key cached now.
       expect((await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) })).statusCode).toBe(200);
       expect((await other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) })).statusCode).toBe(200);
-      const revoke = await ctx.app.inject({ method: 'DELETE', url: `/api/v1/users/${admin.userId}/api-keys/${id}`, headers: auth(admin.apiKey) });
+      const revoke = await ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/users/${admin.userId}/api-keys/${id}`,
+        headers: auth(admin.apiKey),
+      });
       expect(revoke.statusCode).toBe(204);
-      expectProblem(await other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }), 401, 'UNAUTHENTICATED');
-      expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }), 401, 'UNAUTHENTICATED');
-      const listed = await ctx.app.inject({ method: 'GET', url: `/api/v1/users/${admin.userId}/api-keys`, headers: auth(admin.apiKey) });
+      expectProblem(
+        await other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      expectProblem(
+        await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      const listed = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/${admin.userId}/api-keys`,
+        headers: auth(admin.apiKey),
+      });
       const row = listed.json().find((k: { id: number }) => k.id === id);
       expect(row.revokedAt).not.toBeNull();
       expect(JSON.stringify(listed.json())).not.toContain(key);
@@ -84,7 +113,12 @@ describe('API keys', () => {
   });
 
   it('a request served from the cache while the key is revoked elsewhere is answered 401, not from the stale cache', async () => {
-    const created = await ctx.app.inject({ method: 'POST', url: `/api/v1/users/${admin.userId}/api-keys`, headers: auth(admin.apiKey), payload: { description: 'race' } });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${admin.userId}/api-keys`,
+      headers: auth(admin.apiKey),
+      payload: { description: 'race' },
+    });
     const { key, id } = created.json();
     const other = await buildApp(ctx.config, { logger: false });
     await other.ready();
@@ -99,7 +133,8 @@ describe('API keys', () => {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE "User" IN ACCESS EXCLUSIVE MODE');
       const pending = other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) });
-      const waiting = "SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+      const waiting =
+        'SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())';
       await waitUntil(() => locker.query(waiting).then((r) => Number(r.rows[0].n) > 0));
       // Revoked on this instance (the User table is locked; the key row is not).
       await ctx.db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
@@ -107,7 +142,11 @@ describe('API keys', () => {
       await waitUntil(() => other.identity.epoch.current() !== before);
       await locker.query('COMMIT');
       expectProblem(await pending, 401, 'UNAUTHENTICATED');
-      expectProblem(await other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }), 401, 'UNAUTHENTICATED');
+      expectProblem(
+        await other.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }),
+        401,
+        'UNAUTHENTICATED',
+      );
     } finally {
       await locker.end();
       await other.close();
@@ -125,14 +164,23 @@ describe('API keys', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) })).statusCode).toBe(200);
     offsetMs = 120_000;
     try {
-      expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }), 401, 'UNAUTHENTICATED');
+      expectProblem(
+        await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }),
+        401,
+        'UNAUTHENTICATED',
+      );
     } finally {
       offsetMs = 0;
     }
   });
 
   it('defaults the expiry to one year and rejects one in the past', async () => {
-    const created = await ctx.app.inject({ method: 'POST', url: `/api/v1/users/${admin.userId}/api-keys`, headers: auth(admin.apiKey), payload: {} });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${admin.userId}/api-keys`,
+      headers: auth(admin.apiKey),
+      payload: {},
+    });
     const days = (new Date(created.json().expiresAt).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(364);
     expect(days).toBeLessThan(366);
@@ -146,28 +194,66 @@ describe('API keys', () => {
   });
 
   it('lets only admins manage users and keys (403), and hides other organizations (404)', async () => {
-    const member = await ctx.app.inject({ method: 'POST', url: '/api/v1/users', headers: auth(admin.apiKey), payload: { email: 'member@example.com', password: 'member-password' } });
+    const member = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: auth(admin.apiKey),
+      payload: { email: 'member@example.com', password: 'member-password' },
+    });
     expect(member.statusCode).toBe(201);
-    const memberKey = (await ctx.app.inject({ method: 'POST', url: `/api/v1/users/${member.json().id}/api-keys`, headers: auth(admin.apiKey), payload: {} })).json().key;
-    expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(memberKey) }), 403, 'FORBIDDEN');
+    const memberKey = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${member.json().id}/api-keys`,
+        headers: auth(admin.apiKey),
+        payload: {},
+      })
+    ).json().key;
     expectProblem(
-      await ctx.app.inject({ method: 'POST', url: `/api/v1/users/${member.json().id}/api-keys`, headers: auth(memberKey), payload: {} }),
+      await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(memberKey) }),
+      403,
+      'FORBIDDEN',
+    );
+    expectProblem(
+      await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${member.json().id}/api-keys`,
+        headers: auth(memberKey),
+        payload: {},
+      }),
       403,
       'FORBIDDEN',
     );
     const otherOrg = await ctx.bootstrap({ org: 'Elsewhere' });
-    expectProblem(await ctx.app.inject({ method: 'GET', url: `/api/v1/users/${otherOrg.userId}`, headers: auth(admin.apiKey) }), 404, 'NOT_FOUND');
     expectProblem(
-      await ctx.app.inject({ method: 'GET', url: `/api/v1/users/${otherOrg.userId}/api-keys`, headers: auth(admin.apiKey) }),
+      await ctx.app.inject({ method: 'GET', url: `/api/v1/users/${otherOrg.userId}`, headers: auth(admin.apiKey) }),
       404,
       'NOT_FOUND',
     );
     expectProblem(
-      await ctx.app.inject({ method: 'DELETE', url: `/api/v1/users/${admin.userId}/api-keys/999999`, headers: auth(admin.apiKey) }),
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/${otherOrg.userId}/api-keys`,
+        headers: auth(admin.apiKey),
+      }),
       404,
       'NOT_FOUND',
     );
-    const dup = await ctx.app.inject({ method: 'POST', url: '/api/v1/users', headers: auth(admin.apiKey), payload: { email: 'MEMBER@example.com' } });
+    expectProblem(
+      await ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/users/${admin.userId}/api-keys/999999`,
+        headers: auth(admin.apiKey),
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    const dup = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: auth(admin.apiKey),
+      payload: { email: 'MEMBER@example.com' },
+    });
     expectProblem(dup, 409, 'CONFLICT');
   });
 });
@@ -199,7 +285,12 @@ describe('OAuth 2.0 and bearer tokens', () => {
 
   it.each([
     ['a wrong password', { grant_type: 'password', username: 'x', password: 'wrong-password' }, 400, 'invalid_grant'],
-    ['an unknown user', { grant_type: 'password', username: 'nobody@example.com', password: 'whatever-pw' }, 400, 'invalid_grant'],
+    [
+      'an unknown user',
+      { grant_type: 'password', username: 'nobody@example.com', password: 'whatever-pw' },
+      400,
+      'invalid_grant',
+    ],
     ['a missing password', { grant_type: 'password', username: 'x' }, 400, 'invalid_request'],
     ['no grant type', {}, 400, 'invalid_request'],
     ['an unsupported grant type', { grant_type: 'client_credentials' }, 400, 'unsupported_grant_type'],
@@ -215,14 +306,26 @@ describe('OAuth 2.0 and bearer tokens', () => {
 
   it('rotates refresh tokens, and a replayed one ends the whole family', async () => {
     const first = await token();
-    const r1 = await ctx.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'refresh_token', refresh_token: first.refresh_token } });
+    const r1 = await ctx.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+    });
     expect(r1.statusCode).toBe(200);
     const second = r1.json();
     expect(second.refresh_token).not.toBe(first.refresh_token);
-    const replay = await ctx.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'refresh_token', refresh_token: first.refresh_token } });
+    const replay = await ctx.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+    });
     expect(replay.json().error).toBe('invalid_grant');
     // The stolen family is dead: the newest token no longer works either.
-    const after = await ctx.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'refresh_token', refresh_token: second.refresh_token } });
+    const after = await ctx.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'refresh_token', refresh_token: second.refresh_token },
+    });
     expect(after.json().error).toBe('invalid_grant');
   });
 
@@ -231,24 +334,50 @@ describe('OAuth 2.0 and bearer tokens', () => {
     const [h, p, s] = t.access_token.split('.');
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
     const forged = [h, Buffer.from(JSON.stringify({ ...claims, sub: '999' })).toString('base64url'), s].join('.');
-    expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(forged) }), 401, 'UNAUTHENTICATED');
+    expectProblem(
+      await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(forged) }),
+      401,
+      'UNAUTHENTICATED',
+    );
     offsetMs = 16 * 60_000;
     try {
-      expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(t.access_token) }), 401, 'UNAUTHENTICATED');
+      expectProblem(
+        await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(t.access_token) }),
+        401,
+        'UNAUTHENTICATED',
+      );
     } finally {
       offsetMs = 0;
     }
     const { privateKey } = await jose.generateKeyPair('ES256');
-    const foreign = await new jose.SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'foreign' }).setSubject(String(admin.userId)).setIssuer(ctx.config.jwt.issuer).setAudience(ctx.config.jwt.audience).setExpirationTime('5m').sign(privateKey);
-    expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(foreign) }), 401, 'UNAUTHENTICATED');
+    const foreign = await new jose.SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'foreign' })
+      .setSubject(String(admin.userId))
+      .setIssuer(ctx.config.jwt.issuer)
+      .setAudience(ctx.config.jwt.audience)
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    expectProblem(
+      await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(foreign) }),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   it('a token from another instance verifies here (keys are shared through the database)', async () => {
     const other = await buildApp(ctx.config, { logger: false });
     await other.ready();
     try {
-      const res = await other.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: admin.email, password } });
-      const ok = await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(res.json().access_token) });
+      const res = await other.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        payload: { grant_type: 'password', username: admin.email, password },
+      });
+      const ok = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v1/users',
+        headers: bearer(res.json().access_token),
+      });
       expect(ok.statusCode).toBe(200);
     } finally {
       await other.close();
@@ -268,7 +397,14 @@ describe('external issuer', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     const app = await buildApp(
-      { ...ctx.config, externalOAuth: { issuer: 'https://idp.example.com/', audience: 'cx-api', jwksUrl: `http://127.0.0.1:${port}/jwks` } },
+      {
+        ...ctx.config,
+        externalOAuth: {
+          issuer: 'https://idp.example.com/',
+          audience: 'cx-api',
+          jwksUrl: `http://127.0.0.1:${port}/jwks`,
+        },
+      },
       { logger: false },
     );
     await app.ready();
@@ -287,7 +423,11 @@ describe('external issuer', () => {
         .setAudience('someone-else')
         .setExpirationTime('5m')
         .sign(privateKey);
-      expectProblem(await app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(wrongAud) }), 401, 'UNAUTHENTICATED');
+      expectProblem(
+        await app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(wrongAud) }),
+        401,
+        'UNAUTHENTICATED',
+      );
     } finally {
       await app.close();
       server.close();

@@ -9,7 +9,9 @@ import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
 let ctx: TestContext;
 let key: string;
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { BODY_LIMIT_BYTES: '2048', RATE_LIMIT_MAX: '123', RATE_LIMIT_WINDOW_SECONDS: '45' } });
+  ctx = await createTestContext({
+    env: { BODY_LIMIT_BYTES: '2048', RATE_LIMIT_MAX: '123', RATE_LIMIT_WINDOW_SECONDS: '45' },
+  });
   key = (await ctx.bootstrap()).apiKey;
 });
 afterAll(async () => ctx?.close());
@@ -32,7 +34,11 @@ describe('request ids and rate-limit headers', () => {
   it('echoes a caller X-Request-Id that is a plain token, and replaces one that is not', async () => {
     const ok = await ctx.app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': 'abc-123' } });
     expect(ok.headers['x-request-id']).toBe('abc-123');
-    const bad = await ctx.app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': 'a b\nforged log line' } });
+    const bad = await ctx.app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { 'x-request-id': 'a b\nforged log line' },
+    });
     expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -55,7 +61,12 @@ describe('error shapes', () => {
   });
 
   it('rejects an unknown body property with 400 VALIDATION_FAILED naming it', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/users', headers: auth(key), payload: { email: 'x@example.com', nope: 1 } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: auth(key),
+      payload: { email: 'x@example.com', nope: 1 },
+    });
     expectBadRequest(res, 'VALIDATION_FAILED');
     expect(res.json().message).toContain("unknown property 'nope'");
   });
@@ -72,7 +83,12 @@ describe('error shapes', () => {
   });
 
   it('matches string enum values case-insensitively', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/users', headers: auth(key), payload: { email: 'enum@example.com', role: 'ADMIN' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: auth(key),
+      payload: { email: 'enum@example.com', role: 'ADMIN' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().role).toBe('admin');
   });
@@ -150,7 +166,9 @@ describe('a saturated database', () => {
   it('answers 503 ProblemDetails with Retry-After, so clients retry with backoff', async () => {
     const app = await buildApp(ctx.config, { logger: false });
     app.get('/api/v1/saturated', async () => {
-      throw Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
+      throw Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), {
+        code: 'P2028',
+      });
     });
     await app.ready();
     try {
@@ -169,7 +187,10 @@ describe('health', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok' });
     const ready = await ctx.app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'ok' } });
+    expect(ready.json()).toEqual({
+      status: 'ok',
+      checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'ok' },
+    });
   });
 
   it('reports not ready with 503 when Redis is unreachable', async () => {
@@ -178,7 +199,10 @@ describe('health', () => {
     try {
       const res = await app.inject({ method: 'GET', url: '/health/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down', migrations: 'ok', storage: 'ok' } });
+      expect(res.json()).toEqual({
+        status: 'unavailable',
+        checks: { postgres: 'ok', redis: 'down', migrations: 'ok', storage: 'ok' },
+      });
     } finally {
       await app.close();
     }
@@ -189,12 +213,18 @@ describe('health', () => {
     const blocked = path.join(ctx.config.storageDir, 'not-a-folder');
     fs.writeFileSync(blocked, '');
     const dir = path.join(blocked, 'storage');
-    const app = await buildApp({ ...ctx.config, storageDir: dir, storage: { driver: 'local', dir } }, { logger: false });
+    const app = await buildApp(
+      { ...ctx.config, storageDir: dir, storage: { driver: 'local', dir } },
+      { logger: false },
+    );
     await app.ready();
     try {
       const res = await app.inject({ method: 'GET', url: '/health/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'down' } });
+      expect(res.json()).toEqual({
+        status: 'unavailable',
+        checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'down' },
+      });
     } finally {
       await app.close();
     }

@@ -44,7 +44,7 @@ async function catalog(url: string) {
 }
 
 describe('migrations', () => {
-  it('records each migration in _prisma_migrations with Prisma\'s checksum, and is idempotent', async () => {
+  it("records each migration in _prisma_migrations with Prisma's checksum, and is idempotent", async () => {
     const db = await createEmptyDatabase();
     created.push(db);
     const first = await migrate(db.url);
@@ -54,7 +54,9 @@ describe('migrations', () => {
     expect(again.applied).toEqual([]);
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
-    const { rows } = await c.query('SELECT migration_name, checksum, finished_at, applied_steps_count, rolled_back_at FROM "_prisma_migrations" ORDER BY migration_name');
+    const { rows } = await c.query(
+      'SELECT migration_name, checksum, finished_at, applied_steps_count, rolled_back_at FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     await c.end();
     expect(rows).toHaveLength(files.length);
     rows.forEach((r, i) => {
@@ -64,7 +66,9 @@ describe('migrations', () => {
       expect(r.applied_steps_count).toBe(1);
       expect(r.rolled_back_at).toBeNull();
     });
-    expect(fs.readFileSync(path.join(defaultMigrationsDir, 'migration_lock.toml'), 'utf8')).toContain('provider = "postgresql"');
+    expect(fs.readFileSync(path.join(defaultMigrationsDir, 'migration_lock.toml'), 'utf8')).toContain(
+      'provider = "postgresql"',
+    );
   });
 
   it('produces exactly the database Prisma derives from schema.prisma', async () => {

@@ -54,7 +54,10 @@ describe('OpenAPI operations', () => {
     const routes = registeredRoutes().filter((r) => !isSwaggerUi(r.path));
     expect(routes.length).toBeGreaterThan(30);
     for (const r of routes) {
-      expect(doc.paths[toOpenApiPath(r.path)]?.[r.method.toLowerCase()], `${r.method} ${r.path} is missing from the OpenAPI description (hidden?)`).toBeDefined();
+      expect(
+        doc.paths[toOpenApiPath(r.path)]?.[r.method.toLowerCase()],
+        `${r.method} ${r.path} is missing from the OpenAPI description (hidden?)`,
+      ).toBeDefined();
     }
   });
 
@@ -74,7 +77,8 @@ describe('OpenAPI operations', () => {
     for (const { method, path, op } of operations()) {
       if (!op.requestBody) continue;
       for (const [type, media] of Object.entries<any>(op.requestBody.content)) {
-        const examples = media.example !== undefined ? [media.example] : Object.values<any>(media.examples ?? {}).map((e) => e.value);
+        const examples =
+          media.example !== undefined ? [media.example] : Object.values<any>(media.examples ?? {}).map((e) => e.value);
         expect(examples.length, `${method} ${path} ${type}: example`).toBeGreaterThan(0);
       }
     }
@@ -87,17 +91,30 @@ describe('OpenAPI operations', () => {
         const example = response.content?.['application/json']?.example;
         expect(example, `${method} ${path} ${code}`).toBeDefined();
         if (code === '400') expect(example).toMatchObject({ statusCode: 400, errorCode: expect.any(String) });
-        else expect(example).toMatchObject({ status: Number(code), errorCode: expect.any(String), title: expect.any(String) });
+        else
+          expect(example).toMatchObject({
+            status: Number(code),
+            errorCode: expect.any(String),
+            title: expect.any(String),
+          });
       }
     }
     expect(doc.components.schemas.ProblemDetails.example).toMatchObject({ status: 404, errorCode: 'NOT_FOUND' });
-    expect(doc.components.schemas.BadRequestError.example).toMatchObject({ statusCode: 400, errorCode: 'VALIDATION_FAILED' });
+    expect(doc.components.schemas.BadRequestError.example).toMatchObject({
+      statusCode: 400,
+      errorCode: 'VALIDATION_FAILED',
+    });
   });
 
   it('shows the AgentDefinition schema in the Agent create and update bodies', () => {
-    for (const [path, method] of [['/api/v1/agent', 'post'], ['/api/v1/agent/{agentId}', 'put']]) {
+    for (const [path, method] of [
+      ['/api/v1/agent', 'post'],
+      ['/api/v1/agent/{agentId}', 'put'],
+    ]) {
       const body = doc.paths[path][method].requestBody.content['application/json'].schema;
-      expect(body.properties.definition.allOf, `${method} ${path}`).toEqual([{ $ref: '#/components/schemas/AgentDefinition' }]);
+      expect(body.properties.definition.allOf, `${method} ${path}`).toEqual([
+        { $ref: '#/components/schemas/AgentDefinition' },
+      ]);
     }
     expect(doc.components.schemas.AgentDefinition.properties).toHaveProperty('startUrl');
   });
@@ -127,10 +144,19 @@ describe('documented request examples', () => {
       if (!op.requestBody) continue;
       const url = path.replace(/\{(\w+)\}/g, (_, name) => (name === 'agentId' ? String(agentId) : '1'));
       for (const [type, media] of Object.entries<any>(op.requestBody.content)) {
-        const examples = media.example !== undefined ? [media.example] : Object.values<any>(media.examples ?? {}).map((e) => e.value);
+        const examples =
+          media.example !== undefined ? [media.example] : Object.values<any>(media.examples ?? {}).map((e) => e.value);
         for (const example of examples) {
-          const payload = type === 'application/x-www-form-urlencoded' ? new URLSearchParams(example).toString() : JSON.stringify(example);
-          const res = await ctx.app.inject({ method: method as 'POST', url, headers: { ...auth(apiKey), 'content-type': type }, payload });
+          const payload =
+            type === 'application/x-www-form-urlencoded'
+              ? new URLSearchParams(example).toString()
+              : JSON.stringify(example);
+          const res = await ctx.app.inject({
+            method: method as 'POST',
+            url,
+            headers: { ...auth(apiKey), 'content-type': type },
+            payload,
+          });
           expect(res.statusCode, `${method} ${path} (${type}) answered ${res.statusCode}: ${res.body}`).not.toBe(400);
           expect(res.statusCode, `${method} ${path} (${type}): ${res.body}`).toBeLessThan(500);
           sent++;

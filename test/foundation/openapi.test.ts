@@ -22,7 +22,11 @@ describe('OpenAPI description', () => {
   });
 
   it('declares both security schemes', () => {
-    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
     expect(doc.components.securitySchemes.Bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
@@ -45,7 +49,10 @@ describe('OpenAPI description', () => {
       expect(op.summary, where).toBeTruthy();
       expect(op.tags?.length, where).toBeGreaterThan(0);
       const codes = Object.keys(op.responses);
-      expect(codes.some((c) => c.startsWith('2')), where).toBe(true);
+      expect(
+        codes.some((c) => c.startsWith('2')),
+        where,
+      ).toBe(true);
       expect(codes, where).toContain('401');
       expect(codes, where).toContain('429');
       for (const c of codes.filter((c) => /^[45]/.test(c))) {

@@ -30,7 +30,21 @@ describe('cli', () => {
   });
 
   it('bootstrap prints exactly one JSON object with a working key; create-api-key and grant-credits work', async () => {
-    const res = await runNode(['src/cli.ts', 'bootstrap', '--org', 'Acme', '--email', 'Ops@Acme.test', '--password', 'very-secret-pw', '--credits', '250'], env);
+    const res = await runNode(
+      [
+        'src/cli.ts',
+        'bootstrap',
+        '--org',
+        'Acme',
+        '--email',
+        'Ops@Acme.test',
+        '--password',
+        'very-secret-pw',
+        '--credits',
+        '250',
+      ],
+      env,
+    );
     expect(res.code, res.stderr).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -40,7 +54,10 @@ describe('cli', () => {
     expect(out.apiKey).toMatch(/^cx_/);
     expect(res.stderr).not.toContain(out.apiKey);
 
-    const again = await runNode(['src/cli.ts', 'bootstrap', '--org', 'Acme', '--email', 'ops@acme.test', '--password', 'very-secret-pw'], env);
+    const again = await runNode(
+      ['src/cli.ts', 'bootstrap', '--org', 'Acme', '--email', 'ops@acme.test', '--password', 'very-secret-pw'],
+      env,
+    );
     expect(again.code).toBe(2);
     expect(again.stdout).toBe('');
 
@@ -48,9 +65,16 @@ describe('cli', () => {
     expect(key.code, key.stderr).toBe(0);
     expect(JSON.parse(key.stdout).apiKey).toMatch(/^cx_/);
 
-    const grant = await runNode(['src/cli.ts', 'grant-credits', '--org', String(out.organizationId), '--amount', '50'], env);
+    const grant = await runNode(
+      ['src/cli.ts', 'grant-credits', '--org', String(out.organizationId), '--amount', '50'],
+      env,
+    );
     expect(grant.code, grant.stderr).toBe(0);
-    expect(JSON.parse(grant.stdout)).toMatchObject({ organizationId: out.organizationId, amount: 50, availableCredits: 300 });
+    expect(JSON.parse(grant.stdout)).toMatchObject({
+      organizationId: out.organizationId,
+      amount: 50,
+      availableCredits: 300,
+    });
 
     const bad = await runNode(['src/cli.ts', 'grant-credits', '--org', 'x', '--amount', '5'], env);
     expect(bad.code).toBe(2);
@@ -73,9 +97,15 @@ describe('cli', () => {
     const srv = await runNode(['src/server.ts'], { ...env, RATE_LIMIT_MAX: '0' });
     expect(srv.code).toBe(1);
     expect(srv.stderr).toContain('RATE_LIMIT_MAX must be between');
-    const timeouts = await runNode(['src/server.ts'], { ...env, HTTP_HEADERS_TIMEOUT_SECONDS: '40', HTTP_REQUEST_TIMEOUT_SECONDS: '30' });
+    const timeouts = await runNode(['src/server.ts'], {
+      ...env,
+      HTTP_HEADERS_TIMEOUT_SECONDS: '40',
+      HTTP_REQUEST_TIMEOUT_SECONDS: '30',
+    });
     expect(timeouts.code).toBe(1);
-    expect(timeouts.stderr).toContain('HTTP_HEADERS_TIMEOUT_SECONDS (40) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (30)');
+    expect(timeouts.stderr).toContain(
+      'HTTP_HEADERS_TIMEOUT_SECONDS (40) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (30)',
+    );
   });
 });
 
@@ -85,7 +115,8 @@ describe('server and worker processes', () => {
     const srv = startNode(['src/server.ts'], { ...env, PORT: String(port), LOG_LEVEL: 'info' });
     try {
       await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).ok, 30_000);
-      for (const probe of ['live', 'ready', 'live', 'ready']) expect((await fetch(`http://127.0.0.1:${port}/health/${probe}`)).status).toBe(200);
+      for (const probe of ['live', 'ready', 'live', 'ready'])
+        expect((await fetch(`http://127.0.0.1:${port}/health/${probe}`)).status).toBe(200);
       // Health probes write no line; the request after them does (lines are written in order).
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/users`)).status).toBe(401);
       await waitFor(async () => srv.output().includes('"route":"/api/v1/users"'), 30_000);

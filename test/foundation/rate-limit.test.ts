@@ -54,7 +54,9 @@ describe('per-key budgets and the shared line, on two instances', () => {
   let adminKey: string;
 
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_S), RATE_LIMIT_QUEUE: '10' } });
+    ctx = await createTestContext({
+      env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_S), RATE_LIMIT_QUEUE: '10' },
+    });
     second = await buildApp(ctx.config, { logger: false });
     a = await listen(ctx.app);
     b = await listen(second);
@@ -72,7 +74,8 @@ describe('per-key budgets and the shared line, on two instances', () => {
   it('serves a fresh key its budget at once, lines up the next 10 in order across both instances, refuses the 16th, frees the place of a waiter that went away, and leaves another key of the user alone', async () => {
     const [k1, k2] = [await createKey(a, adminKey, userId), await createKey(b, adminKey, userId)];
     const { line, grants } = bucketKeys(ctx.config.redisPrefix, `key:${k1.id}`);
-    const get = (base: string, key: string, signal?: AbortSignal) => call(base, `/api/v1/users/${userId}`, { headers: auth(key), signal });
+    const get = (base: string, key: string, signal?: AbortSignal) =>
+      call(base, `/api/v1/users/${userId}`, { headers: auth(key), signal });
 
     // The budget: 5 at once, 3 on one instance and 2 on the other, all drawing on one shared budget.
     const budget = await Promise.all([a, b, a, b, a].map((base) => get(base, k1.key)));
@@ -146,7 +149,8 @@ describe('per-key budgets and the shared line, on two instances', () => {
       expect(live.headers['x-ratelimit-limit']).toBe('5');
       expect(live.headers['x-ratelimit-remaining']).toBeUndefined();
     }
-    for (const path of ['/swagger/v1/swagger.json', '/.well-known/jwks.json']) expect((await call(b, path)).statusCode).toBe(200);
+    for (const path of ['/swagger/v1/swagger.json', '/.well-known/jwks.json'])
+      expect((await call(b, path)).statusCode).toBe(200);
 
     const ip = bucketKeys(ctx.config.redisPrefix, 'ip:127.0.0.1').grants;
     const used = await redis.zcard(ip);
@@ -166,7 +170,9 @@ describe('Retry-After', () => {
   let ctx: TestContext;
   let base: string;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '2', RATE_LIMIT_QUEUE: '0' } });
+    ctx = await createTestContext({
+      env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '2', RATE_LIMIT_QUEUE: '0' },
+    });
     base = await listen(ctx.app);
   });
   afterAll(async () => ctx?.close());
@@ -192,7 +198,9 @@ describe('the line on the real clock', () => {
   let ctx: TestContext;
   let base: string;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_SECONDS: '1', RATE_LIMIT_QUEUE: '2' } });
+    ctx = await createTestContext({
+      env: { RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_SECONDS: '1', RATE_LIMIT_QUEUE: '2' },
+    });
     base = await listen(ctx.app);
   });
   afterAll(async () => ctx?.close());
@@ -226,7 +234,12 @@ describe('/oauth/token', () => {
   let email: string;
   beforeAll(async () => {
     ctx = await createTestContext({
-      env: { RATE_LIMIT_MAX: '100', LOGIN_RATE_LIMIT_MAX: '3', LOGIN_RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'true' },
+      env: {
+        RATE_LIMIT_MAX: '100',
+        LOGIN_RATE_LIMIT_MAX: '3',
+        LOGIN_RATE_LIMIT_WINDOW_SECONDS: '60',
+        TRUST_PROXY: 'true',
+      },
     });
     email = (await ctx.bootstrap()).email;
   });
@@ -283,10 +296,12 @@ describe('Redis unreachable', () => {
       upstream.on('error', end).on('close', end);
     });
     proxy = server;
-    return new Promise((resolve) => server.listen(port, '127.0.0.1', () => {
-      port = (server.address() as net.AddressInfo).port;
-      resolve();
-    }));
+    return new Promise((resolve) =>
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as net.AddressInfo).port;
+        resolve();
+      }),
+    );
   }
   function cutProxy(): Promise<void> {
     const server = proxy!;
@@ -301,7 +316,12 @@ describe('Redis unreachable', () => {
     const upstream = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     expect(upstream.port || '6379').toBe('6379');
     ctx = await createTestContext({
-      env: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_QUEUE: '0' },
+      env: {
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        RATE_LIMIT_MAX: '3',
+        RATE_LIMIT_WINDOW_SECONDS: '60',
+        RATE_LIMIT_QUEUE: '0',
+      },
     });
   });
   afterAll(async () => {
@@ -336,10 +356,14 @@ describe('Redis unreachable', () => {
 
     await openProxy();
     // Back on the shared budget, where one of 3 was used before the cut.
-    const back = await waitFor(async () => {
-      const res = await miss();
-      return res.statusCode === 404 ? res : null;
-    }, 20_000, 100);
+    const back = await waitFor(
+      async () => {
+        const res = await miss();
+        return res.statusCode === 404 ? res : null;
+      },
+      20_000,
+      100,
+    );
     expect(back.headers['x-ratelimit-remaining']).toBe('1');
     expect(ctx.app.rateLimit.limiter.degraded).toBe(false);
   }, 30_000);
@@ -355,10 +379,14 @@ describe('load shedding', () => {
 
   it('answers 503 ProblemDetails with Retry-After while /health/live keeps answering', async () => {
     const { apiKey } = await ctx.bootstrap();
-    const shed = await waitFor(async () => {
-      const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(apiKey) });
-      return res.statusCode === 503 ? res : null;
-    }, 10_000, 50);
+    const shed = await waitFor(
+      async () => {
+        const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(apiKey) });
+        return res.statusCode === 503 ? res : null;
+      },
+      10_000,
+      50,
+    );
     expectProblem(shed, 503, 'SERVICE_UNAVAILABLE');
     expect(shed.headers['retry-after']).toBe('7');
     expect(shed.headers['x-request-id']).toBeTruthy();

@@ -11,7 +11,11 @@ import { createRunsRepository } from '../../src/services/runs/runs.repository.js
 import { auth, bearer, createTestContext, type TestContext } from '../helpers/app.js';
 import { manualRunInput } from '../helpers/run-input.js';
 import { catalogDefinition } from '../helpers/runs.js';
-import { startRedisCommandCounter, startStatementCounter, type StatementCounter } from '../helpers/statement-counter.js';
+import {
+  startRedisCommandCounter,
+  startStatementCounter,
+  type StatementCounter,
+} from '../helpers/statement-counter.js';
 
 let ctx: TestContext;
 let counter: StatementCounter;
@@ -36,16 +40,32 @@ beforeAll(async () => {
   app = await buildApp({ ...ctx.config, databaseUrl: counter.url, redisUrl: redisCounter.url }, { logger: false });
   await app.ready();
   const definition = catalogDefinition('http://127.0.0.1:9');
-  const created = await call('POST', '/api/v1/agent', auth(admin.apiKey), { name: 'Counted', spaceId: admin.spaceId, definition });
+  const created = await call('POST', '/api/v1/agent', auth(admin.apiKey), {
+    name: 'Counted',
+    spaceId: admin.spaceId,
+    definition,
+  });
   expect(created.statusCode, created.body).toBe(201);
   agentId = created.json().id;
   const space = await call('POST', '/api/v1/spaces', auth(admin.apiKey), { name: 'Private', isDefaultAccess: false });
-  const hidden = await call('POST', '/api/v1/agent', auth(admin.apiKey), { name: 'Hidden', spaceId: space.json().id, definition });
+  const hidden = await call('POST', '/api/v1/agent', auth(admin.apiKey), {
+    name: 'Hidden',
+    spaceId: space.json().id,
+    definition,
+  });
   privateAgentId = hidden.json().id;
-  const member = await call('POST', '/api/v1/users', auth(admin.apiKey), { email: 'member-rt@example.com', name: 'Member', role: 'member' });
+  const member = await call('POST', '/api/v1/users', auth(admin.apiKey), {
+    email: 'member-rt@example.com',
+    name: 'Member',
+    role: 'member',
+  });
   memberKey = (await call('POST', `/api/v1/users/${member.json().id}/api-keys`, auth(admin.apiKey), {})).json().key;
   runId = (await createRunsRepository(ctx.db).createRun(manualRunInput(admin.organizationId, agentId), new Date())).id;
-  const login = await app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: admin.email, password: 'correct horse battery' } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'password', username: admin.email, password: 'correct horse battery' },
+  });
   token = login.json().access_token;
 });
 afterAll(async () => {
@@ -108,14 +128,26 @@ describe('Db.$rows (statements run on the pool, bypassing Prisma)', () => {
   });
 
   it('returns the values Prisma returns: UTC timestamps, int8 as BigInt, numeric as Decimal, json parsed, nulls', async () => {
-    await ctx.db.run.update({ where: { id: runId }, data: { traffic: 12_345_678_901n, evidence: { statuses: { '200': 3 } }, startTime: new Date('2026-03-29T01:30:00.123Z') } });
+    await ctx.db.run.update({
+      where: { id: runId },
+      data: {
+        traffic: 12_345_678_901n,
+        evidence: { statuses: { '200': 3 } },
+        startTime: new Date('2026-03-29T01:30:00.123Z'),
+      },
+    });
     const [raw] = await ctx.db.$rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM "Run" WHERE "id" = ${runId}`);
     const orm = await ctx.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(raw).toEqual(orm);
     expect(raw.traffic).toBe(12_345_678_901n);
     expect((raw.startTime as Date).toISOString()).toBe('2026-03-29T01:30:00.123Z');
-    const [grantRaw] = await ctx.db.$rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM "CreditGrant" WHERE "organizationId" = ${admin.organizationId} ORDER BY "id" LIMIT 1`);
-    const grant = await ctx.db.creditGrant.findFirstOrThrow({ where: { organizationId: admin.organizationId }, orderBy: { id: 'asc' } });
+    const [grantRaw] = await ctx.db.$rows<Record<string, unknown>>(
+      Prisma.sql`SELECT * FROM "CreditGrant" WHERE "organizationId" = ${admin.organizationId} ORDER BY "id" LIMIT 1`,
+    );
+    const grant = await ctx.db.creditGrant.findFirstOrThrow({
+      where: { organizationId: admin.organizationId },
+      orderBy: { id: 'asc' },
+    });
     expect(grantRaw).toEqual(grant);
     expect(String(grantRaw.amount)).toBe(String(grant.amount));
   });

@@ -65,8 +65,10 @@ describe('clients too slow to send their request are closed', () => {
 
   it('closes a client that drips its body, with 408', async () => {
     const c = await connect();
-    c.socket.write(`POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
-      'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":');
+    c.socket.write(
+      `POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
+    );
     drip(c.socket, ' ', 200);
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 408 /);
@@ -91,8 +93,10 @@ describe('clients slow for a good reason are served', () => {
   it('accepts a body sent steadily for longer than the headers timeout', async () => {
     const body = JSON.stringify({ email: 'steady@example.com', name: 'Steady Sender', role: 'member' });
     const c = await connect();
-    c.socket.write(`POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+    c.socket.write(
+      `POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+    );
     // Four pieces 500 ms apart: 1.5 s in all, past the 1 s headers timeout, each gap within the idle timeout.
     const pieces = [0, 1, 2, 3].map((i) => body.slice((i * body.length) / 4, ((i + 1) * body.length) / 4));
     for (const piece of pieces) {
@@ -106,7 +110,13 @@ describe('clients slow for a good reason are served', () => {
 
   it('answers a synchronous start that waits longer than the idle timeout', async () => {
     // Three pages 1.5 s apart: the request waits about 4.5 s with no byte on the socket.
-    const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, catalogDefinition(h.site.url, { ms: 1500 }), 'Slow sync');
+    const agent = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      catalogDefinition(h.site.url, { ms: 1500 }),
+      'Slow sync',
+    );
     const res = await fetch(`${base}/api/v1/agent/${agent.id}/start`, {
       method: 'POST',
       headers: { ...auth(h.org.apiKey), 'content-type': 'application/json' },
@@ -124,38 +134,50 @@ describe('an oversized body', () => {
   const chunk = Buffer.alloc(64 * 1024, 0x20);
   it.each([
     ['declares its length', `Content-Length: ${size}`, (c: Buffer) => c],
-    ['is chunked', 'Transfer-Encoding: chunked', (c: Buffer) => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')])],
-  ])('answers 413 that a client writing its whole body before it reads can read, when the body %s', async (_, header, frame) => {
-    const c = await connect();
-    // Reads nothing until its body is written, as simple clients do.
-    c.socket.pause();
-    c.socket.write(`POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
-      `Content-Type: application/json\r\n${header}\r\n\r\n`);
-    let sent = 0;
-    await new Promise<void>((resolve) => {
-      const pump = () => {
-        while (sent < size) {
-          if (c.socket.destroyed || !c.socket.writable) return resolve();
-          sent += chunk.length;
-          if (!c.socket.write(frame(chunk), () => undefined)) return;
-        }
-        resolve();
-      };
-      c.socket.on('drain', pump).on('close', () => resolve());
-      pump();
-    });
-    c.socket.resume();
-    await c.closed;
-    expect(c.received()).toMatch(/^HTTP\/1\.1 413 /);
-    expect(c.received()).toMatch(/connection: close/i);
-    expect(c.received()).toContain('"errorCode":"PAYLOAD_TOO_LARGE"');
-    expect(c.wasReset()).toBe(false);
-  }, 20_000);
+    [
+      'is chunked',
+      'Transfer-Encoding: chunked',
+      (c: Buffer) => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')]),
+    ],
+  ])(
+    'answers 413 that a client writing its whole body before it reads can read, when the body %s',
+    async (_, header, frame) => {
+      const c = await connect();
+      // Reads nothing until its body is written, as simple clients do.
+      c.socket.pause();
+      c.socket.write(
+        `POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
+          `Content-Type: application/json\r\n${header}\r\n\r\n`,
+      );
+      let sent = 0;
+      await new Promise<void>((resolve) => {
+        const pump = () => {
+          while (sent < size) {
+            if (c.socket.destroyed || !c.socket.writable) return resolve();
+            sent += chunk.length;
+            if (!c.socket.write(frame(chunk), () => undefined)) return;
+          }
+          resolve();
+        };
+        c.socket.on('drain', pump).on('close', () => resolve());
+        pump();
+      });
+      c.socket.resume();
+      await c.closed;
+      expect(c.received()).toMatch(/^HTTP\/1\.1 413 /);
+      expect(c.received()).toMatch(/connection: close/i);
+      expect(c.received()).toContain('"errorCode":"PAYLOAD_TOO_LARGE"');
+      expect(c.wasReset()).toBe(false);
+    },
+    20_000,
+  );
 
   it('closes the connection of a client that never stops writing, after its 413', async () => {
     const c = await connect();
-    c.socket.write(`POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
-      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    c.socket.write(
+      `POST /api/v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey ${h.org.apiKey}\r\n` +
+        'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
     const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
     const pump = () => {
       while (!c.socket.destroyed && c.socket.writable && c.socket.write(frame, () => undefined));

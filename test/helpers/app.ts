@@ -20,10 +20,14 @@ export interface TestContext {
   database: TestDatabase;
   env: Record<string, string>;
   close(): Promise<void>;
-  bootstrap(input?: Partial<{ org: string; email: string; password: string; credits: number }>): Promise<BootstrapResult>;
+  bootstrap(
+    input?: Partial<{ org: string; email: string; password: string; credits: number }>,
+  ): Promise<BootstrapResult>;
 }
 
-export async function testConfig(env: Record<string, string> = {}): Promise<{ config: Config; database: TestDatabase; env: Record<string, string> }> {
+export async function testConfig(
+  env: Record<string, string> = {},
+): Promise<{ config: Config; database: TestDatabase; env: Record<string, string> }> {
   const database = await createTestDatabase();
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-test-'));
   const fullEnv: Record<string, string> = {
@@ -64,7 +68,9 @@ export async function clearRedisPrefix(redisUrl: string, prefix: string): Promis
   }
 }
 
-export async function createTestContext(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestContext> {
+export async function createTestContext(
+  opts: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<TestContext> {
   const { config, database, env } = await testConfig(opts.env);
   const app = await buildApp(config, { clock: opts.clock, logger: false });
   await app.ready();

@@ -14,7 +14,12 @@ export interface BuilderEvent {
 
 export function builderClient(app: FastifyInstance, key: () => string) {
   const call = (method: 'GET' | 'POST', url: string, payload?: unknown, apiKey = key()) =>
-    app.inject({ method, url, headers: { ...auth(apiKey), 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    app.inject({
+      method,
+      url,
+      headers: { ...auth(apiKey), 'content-type': 'application/json' },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   return {
     call,
     async start(body: Record<string, unknown>): Promise<string> {
@@ -24,7 +29,12 @@ export function builderClient(app: FastifyInstance, key: () => string) {
       return res.json().sessionId;
     },
     /** Long-polls events until the status is one of `statuses`; returns every event seen after `from`. */
-    async until(sessionId: string, statuses: string[], from = 0, limitMs = 60_000): Promise<{ status: string; events: BuilderEvent[] }> {
+    async until(
+      sessionId: string,
+      statuses: string[],
+      from = 0,
+      limitMs = 60_000,
+    ): Promise<{ status: string; events: BuilderEvent[] }> {
       const deadline = Date.now() + limitMs;
       const events: BuilderEvent[] = [];
       let last = from;
@@ -35,10 +45,16 @@ export function builderClient(app: FastifyInstance, key: () => string) {
         events.push(...body.events);
         if (body.events.length > 0) last = body.events[body.events.length - 1].index;
         if (statuses.includes(body.status) && body.events.length === 0) return { status: body.status, events };
-        if (statuses.includes(body.status) && events.some((e) => ['ready', 'error', 'cancelled', 'completed'].includes(e.type))) {
+        if (
+          statuses.includes(body.status) &&
+          events.some((e) => ['ready', 'error', 'cancelled', 'completed'].includes(e.type))
+        ) {
           return { status: body.status, events };
         }
-        if (Date.now() > deadline) throw new Error(`session ${sessionId} did not reach ${statuses.join('/')}: ${JSON.stringify(events.map((e) => e.type))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `session ${sessionId} did not reach ${statuses.join('/')}: ${JSON.stringify(events.map((e) => e.type))}`,
+          );
       }
     },
     async session(sessionId: string) {

@@ -98,11 +98,16 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       const detailMs = url.searchParams.get('detailMs');
       const linkSuffix = detailMs ? `?ms=${detailMs}` : '';
       const first = (pageNumber - 1) * PRODUCTS_PER_PAGE + 1;
-      const products = Array.from({ length: PRODUCTS_PER_PAGE }, (_, i) => productHtml(first + i, linkSuffix)).join('\n');
+      const products = Array.from({ length: PRODUCTS_PER_PAGE }, (_, i) => productHtml(first + i, linkSuffix)).join(
+        '\n',
+      );
       const nextParams = new URLSearchParams(url.searchParams);
       nextParams.set('page', String(pageNumber + 1));
-      const next = pageNumber < CATALOG_PAGES ? `<a class="next" href="/catalog?${nextParams.toString()}">Next</a>` : '';
-      return respond(() => send(200, page(`Catalog page ${pageNumber}`, `<div class="catalog">\n${products}\n</div>\n${next}`)));
+      const next =
+        pageNumber < CATALOG_PAGES ? `<a class="next" href="/catalog?${nextParams.toString()}">Next</a>` : '';
+      return respond(() =>
+        send(200, page(`Catalog page ${pageNumber}`, `<div class="catalog">\n${products}\n</div>\n${next}`)),
+      );
     }
 
     const product = path.match(/^\/product\/(\d+)$/);
@@ -165,7 +170,13 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     }
 
     if (path === '/latin1') {
-      const body = Buffer.from(page('Latin-1', '<div class="product"><a class="title" href="/product/1">Café</a></div>').replace('utf-8', 'iso-8859-1'), 'latin1');
+      const body = Buffer.from(
+        page('Latin-1', '<div class="product"><a class="title" href="/product/1">Café</a></div>').replace(
+          'utf-8',
+          'iso-8859-1',
+        ),
+        'latin1',
+      );
       return send(200, body, { 'content-type': 'text/html; charset=iso-8859-1' });
     }
 
@@ -198,7 +209,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
 
     if (path === '/empty-list') return send(200, page('Redesigned', '<main><section class="items"></section></main>'));
 
-    if (path === '/dead-end') return send(200, page('Dead end', `${productHtml(1)}\n<a class="next" href="/status/404">Next</a>`));
+    if (path === '/dead-end')
+      return send(200, page('Dead end', `${productHtml(1)}\n<a class="next" href="/status/404">Next</a>`));
 
     if (path === '/deep') {
       const levels = Number(url.searchParams.get('levels') ?? 0);

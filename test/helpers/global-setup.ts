@@ -33,7 +33,12 @@ async function checkPostgres(): Promise<string | null> {
 }
 
 async function checkRedis(): Promise<string | null> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  const r = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 3000,
+    retryStrategy: () => null,
+  });
   let cause: Error | null = null;
   r.on('error', (err) => (cause ??= err));
   try {

@@ -21,7 +21,11 @@ export async function privateRedis(): Promise<PrivateRedis> {
     async start() {
       // Already running: nothing to do (a second server could not bind the port anyway).
       if (child && child.exitCode === null && child.signalCode === null) return;
-      const c = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       child = c;
       await new Promise<void>((resolve, reject) => {
         let out = '';

@@ -20,20 +20,46 @@ export async function startWorker(env: Record<string, string>) {
   };
 }
 
-export async function createAgent(app: FastifyInstance, key: string, spaceId: number, definition: unknown, name = 'Agent') {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/agent', headers: auth(key), payload: { name, spaceId, definition } });
+export async function createAgent(
+  app: FastifyInstance,
+  key: string,
+  spaceId: number,
+  definition: unknown,
+  name = 'Agent',
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/agent',
+    headers: auth(key),
+    payload: { name, spaceId, definition },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: number; name: string };
 }
 
 export const TERMINAL = [6, 8, 9, 10, 11];
 
-export async function waitForRun(app: FastifyInstance, key: string, agentId: number, runId: number, until: (run: any) => boolean = (r) => TERMINAL.includes(r.status), timeoutMs = 30_000) {
-  return waitFor(async () => {
-    const res = await app.inject({ method: 'GET', url: `/api/v1/agent/${agentId}/run/${runId}/status`, headers: auth(key) });
-    const run = res.json();
-    return until(run) ? run : null;
-  }, timeoutMs, 100);
+export async function waitForRun(
+  app: FastifyInstance,
+  key: string,
+  agentId: number,
+  runId: number,
+  until: (run: any) => boolean = (r) => TERMINAL.includes(r.status),
+  timeoutMs = 30_000,
+) {
+  return waitFor(
+    async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/v1/agent/${agentId}/run/${runId}/status`,
+        headers: auth(key),
+      });
+      const run = res.json();
+      return until(run) ? run : null;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 export function catalogDefinition(siteUrl: string, opts: { format?: 'csv' | 'json' | 'ndjson'; ms?: number } = {}) {

@@ -27,13 +27,20 @@ export function ensureS3Server(): boolean {
     try {
       execFileSync(SCRIPT, ['start'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
     } catch (err) {
-      const stderr = String((err as { stderr?: Buffer }).stderr ?? '').trim().split('\n').slice(-3).join('\n');
-      throw new Error(`The test suite needs an S3-compatible server: scripts/s3-server.sh start failed (${stderr}). Run it by hand, or set TEST_S3_ENDPOINT.`);
+      const stderr = String((err as { stderr?: Buffer }).stderr ?? '')
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join('\n');
+      throw new Error(
+        `The test suite needs an S3-compatible server: scripts/s3-server.sh start failed (${stderr}). Run it by hand, or set TEST_S3_ENDPOINT.`,
+      );
     }
     started = true;
     env = scriptEnv();
   }
-  if (!env) throw new Error('The test suite needs an S3-compatible server: scripts/s3-server.sh env reports none running.');
+  if (!env)
+    throw new Error('The test suite needs an S3-compatible server: scripts/s3-server.sh env reports none running.');
   for (const [k, v] of Object.entries(env)) process.env[`TEST_${k}`] = v;
   return started;
 }

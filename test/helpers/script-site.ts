@@ -19,7 +19,11 @@ const renderItems = `function add(items){const ul=document.querySelector('#list'
 li.className='item';li.innerHTML='<a class="name" href="/detail/'+it.id+'">'+it.name+'</a><span class="price">'+it.price+'</span>';ul.appendChild(li);}}`;
 
 function items(from: number, to: number) {
-  return Array.from({ length: to - from }, (_, i) => ({ id: from + i + 1, name: `Item ${from + i + 1}`, price: `${from + i + 1}.50` }));
+  return Array.from({ length: to - from }, (_, i) => ({
+    id: from + i + 1,
+    name: `Item ${from + i + 1}`,
+    price: `${from + i + 1}.50`,
+  }));
 }
 
 /** `/xhr`: the list from a JSON XHR; `/scroll`: 4 items more per scroll (12 in all); `/more`: a "Load more" button;
@@ -31,7 +35,8 @@ export async function startScriptSite(): Promise<ScriptSite> {
     const url = new URL(req.url ?? '/', 'http://x');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     const html = (text: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(text);
-    const json = (value: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const json = (value: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     const from = Number(url.searchParams.get('from') ?? 0);
     switch (url.pathname) {
       case '/xhr':
@@ -55,7 +60,14 @@ export async function startScriptSite(): Promise<ScriptSite> {
           ),
         );
       case '/static':
-        return html(page(`<ul id="list">${items(0, 3).map((i) => `<li class="item"><a class="name" href="/detail/${i.id}">${i.name}</a></li>`).join('')}</ul>`, ''));
+        return html(
+          page(
+            `<ul id="list">${items(0, 3)
+              .map((i) => `<li class="item"><a class="name" href="/detail/${i.id}">${i.name}</a></li>`)
+              .join('')}</ul>`,
+            '',
+          ),
+        );
       case '/never':
         return html(page('<ul id="list"></ul>', 'setInterval(()=>{},1000);'));
       case '/reach': {
@@ -67,7 +79,9 @@ export async function startScriptSite(): Promise<ScriptSite> {
       default: {
         const detail = /^\/detail\/(\d+)$/.exec(url.pathname);
         if (detail) {
-          return html(page('<div id="d"></div>', `document.querySelector('#d').innerHTML='<p class="sku">SKU-${detail[1]}</p>';`));
+          return html(
+            page('<div id="d"></div>', `document.querySelector('#d').innerHTML='<p class="sku">SKU-${detail[1]}</p>';`),
+          );
         }
         return res.writeHead(404).end('not found');
       }

@@ -12,59 +12,69 @@ export interface StatementCounter {
 
 export async function startStatementCounter(databaseUrl: string): Promise<StatementCounter> {
   let statements = 0;
-  return startCountingProxy(databaseUrl, 5432, () => {
-    let buf = Buffer.alloc(0);
-    let started = false;
-    return (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      for (;;) {
-        if (!started) {
-          // The startup message has no type byte.
-          if (buf.length < 4) break;
-          const len = buf.readInt32BE(0);
-          if (buf.length < len) break;
-          buf = buf.subarray(len);
-          started = true;
-          continue;
+  return startCountingProxy(
+    databaseUrl,
+    5432,
+    () => {
+      let buf = Buffer.alloc(0);
+      let started = false;
+      return (chunk: Buffer) => {
+        buf = Buffer.concat([buf, chunk]);
+        for (;;) {
+          if (!started) {
+            // The startup message has no type byte.
+            if (buf.length < 4) break;
+            const len = buf.readInt32BE(0);
+            if (buf.length < len) break;
+            buf = buf.subarray(len);
+            started = true;
+            continue;
+          }
+          if (buf.length < 5) break;
+          const len = buf.readInt32BE(1);
+          if (buf.length < len + 1) break;
+          const type = String.fromCharCode(buf[0]);
+          if (type === 'E' || type === 'Q') statements++;
+          buf = buf.subarray(len + 1);
         }
-        if (buf.length < 5) break;
-        const len = buf.readInt32BE(1);
-        if (buf.length < len + 1) break;
-        const type = String.fromCharCode(buf[0]);
-        if (type === 'E' || type === 'Q') statements++;
-        buf = buf.subarray(len + 1);
-      }
-    };
-  }, () => statements);
+      };
+    },
+    () => statements,
+  );
 }
 
 /** Counts the commands Redis clients send (RESP arrays), whatever connection sends them. */
 export async function startRedisCommandCounter(redisUrl: string): Promise<StatementCounter> {
   let commands = 0;
-  return startCountingProxy(redisUrl, 6379, () => {
-    let buf = '';
-    return (chunk: Buffer) => {
-      buf += chunk.toString('latin1');
-      // Commands are arrays of bulk strings: *<n>\r\n then n times $<len>\r\n<bytes>\r\n.
-      for (;;) {
-        const head = /^\*(\d+)\r\n/.exec(buf);
-        if (!head) break;
-        let at = head[0].length;
-        let whole = true;
-        for (let i = 0; i < Number(head[1]); i++) {
-          const bulk = /^\$(\d+)\r\n/.exec(buf.slice(at, at + 24));
-          if (!bulk || buf.length < at + bulk[0].length + Number(bulk[1]) + 2) {
-            whole = false;
-            break;
+  return startCountingProxy(
+    redisUrl,
+    6379,
+    () => {
+      let buf = '';
+      return (chunk: Buffer) => {
+        buf += chunk.toString('latin1');
+        // Commands are arrays of bulk strings: *<n>\r\n then n times $<len>\r\n<bytes>\r\n.
+        for (;;) {
+          const head = /^\*(\d+)\r\n/.exec(buf);
+          if (!head) break;
+          let at = head[0].length;
+          let whole = true;
+          for (let i = 0; i < Number(head[1]); i++) {
+            const bulk = /^\$(\d+)\r\n/.exec(buf.slice(at, at + 24));
+            if (!bulk || buf.length < at + bulk[0].length + Number(bulk[1]) + 2) {
+              whole = false;
+              break;
+            }
+            at += bulk[0].length + Number(bulk[1]) + 2;
           }
-          at += bulk[0].length + Number(bulk[1]) + 2;
+          if (!whole) break;
+          commands++;
+          buf = buf.slice(at);
         }
-        if (!whole) break;
-        commands++;
-        buf = buf.slice(at);
-      }
-    };
-  }, () => commands);
+      };
+    },
+    () => commands,
+  );
 }
 
 async function startCountingProxy(

@@ -12,9 +12,11 @@ export interface Received {
 }
 
 type Answer = (req: Received, res: http.ServerResponse) => void;
-export const answer = (status: number, headers: Record<string, string> = {}, body = 'ok'): Answer => (_req, res) => {
-  res.writeHead(status, headers).end(body);
-};
+export const answer =
+  (status: number, headers: Record<string, string> = {}, body = 'ok'): Answer =>
+  (_req, res) => {
+    res.writeHead(status, headers).end(body);
+  };
 
 export async function startReceiver() {
   const received: Received[] = [];
@@ -24,7 +26,12 @@ export async function startReceiver() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const r: Received = { path: req.url ?? '/', headers: req.headers as Record<string, string>, body, json: JSON.parse(body || 'null') };
+      const r: Received = {
+        path: req.url ?? '/',
+        headers: req.headers as Record<string, string>,
+        body,
+        json: JSON.parse(body || 'null'),
+      };
       received.push(r);
       const next = script.get(r.path)?.shift();
       (next ?? answer(200))(r, res);
@@ -40,10 +47,11 @@ export async function startReceiver() {
       script.set(path, [...(script.get(path) ?? []), ...answers]);
     },
     at: (path: string) => received.filter((r) => r.path === path),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

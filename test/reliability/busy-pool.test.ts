@@ -12,7 +12,9 @@ let ctx: TestContext;
 let key: string;
 beforeAll(async () => {
   // One pooled connection, a short wait in line, and API keys checked against the database each time.
-  ctx = await createTestContext({ env: { DATABASE_POOL_SIZE: '1', DATABASE_POOL_WAIT_MS: '300', API_KEY_CACHE_SECONDS: '0' } });
+  ctx = await createTestContext({
+    env: { DATABASE_POOL_SIZE: '1', DATABASE_POOL_WAIT_MS: '300', API_KEY_CACHE_SECONDS: '0' },
+  });
   key = (await ctx.bootstrap()).apiKey;
 });
 afterAll(async () => ctx?.close());
@@ -25,14 +27,18 @@ async function holdThePool() {
   await locker.query('LOCK TABLE "User" IN ACCESS EXCLUSIVE MODE');
   // inject() starts its request when it is awaited (then'd): started here, awaited by the caller.
   const holder = Promise.resolve(ctx.app.inject({ method: 'GET', url: '/api/v1/users', headers: auth(key) }));
-  await waitFor(async () => {
-    // A transaction sees one snapshot of the activity view unless told to take a new one.
-    await locker.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await locker.query(
-      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
-    );
-    return rows.length > 0;
-  }, 10_000, 20);
+  await waitFor(
+    async () => {
+      // A transaction sees one snapshot of the activity view unless told to take a new one.
+      await locker.query('SELECT pg_stat_clear_snapshot()');
+      const { rows } = await locker.query(
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+      );
+      return rows.length > 0;
+    },
+    10_000,
+    20,
+  );
   return {
     holder,
     async release() {

@@ -28,8 +28,19 @@ const write = (runId: number, name: string, text: string) => {
 describe('orphaned run files', () => {
   it('adopts the files of an ended Run, leaves an active Run alone and removes the folder of a deleted Run', async () => {
     const start = async (name: string) => {
-      const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: 'http://127.0.0.1:9/', list: { selector: 'div', fields: [{ name: 'x' }] } }, name);
-      const res = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agent.id}/start`, headers: auth(org.apiKey), payload: {} });
+      const agent = await createAgent(
+        ctx.app,
+        org.apiKey,
+        org.spaceId,
+        { startUrl: 'http://127.0.0.1:9/', list: { selector: 'div', fields: [{ name: 'x' }] } },
+        name,
+      );
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/agent/${agent.id}/start`,
+        headers: auth(org.apiKey),
+        payload: {},
+      });
       return { agentId: agent.id, runId: res.json().id as number };
     };
     const ended = await start('Ended');
@@ -44,14 +55,33 @@ describe('orphaned run files', () => {
     const goneId = 2_000_000_000;
     write(goneId, 'data.csv', 'title\r\n');
 
-    const sweep = createOrphanFileSweep({ repo: createRunsRepository(ctx.db), storage: new LocalStorage(ctx.config.storageDir) });
+    const sweep = createOrphanFileSweep({
+      repo: createRunsRepository(ctx.db),
+      storage: new LocalStorage(ctx.config.storageDir),
+    });
     expect(await sweep()).toEqual({ adopted: 2, removed: 1 });
-    const files = (await ctx.app.inject({ method: 'GET', url: `/api/v1/agent/${ended.agentId}/run/${ended.runId}/files`, headers: auth(org.apiKey) })).json();
-    expect(files.map((f: { name: string; fileType: string; fileSize: number }) => [f.name, f.fileType, f.fileSize]).sort()).toEqual([
+    const files = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/agent/${ended.agentId}/run/${ended.runId}/files`,
+        headers: auth(org.apiKey),
+      })
+    ).json();
+    expect(
+      files.map((f: { name: string; fileType: string; fileSize: number }) => [f.name, f.fileType, f.fileSize]).sort(),
+    ).toEqual([
       ['data.csv', 'Csv', 10],
       ['run.log', 'Log', 7],
     ]);
-    expect((await ctx.app.inject({ method: 'GET', url: `/api/v1/agent/${active.agentId}/run/${active.runId}/files`, headers: auth(org.apiKey) })).json()).toEqual([]);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/api/v1/agent/${active.agentId}/run/${active.runId}/files`,
+          headers: auth(org.apiKey),
+        })
+      ).json(),
+    ).toEqual([]);
     expect(fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(goneId)))).toBe(false);
     // Repeating it changes nothing.
     expect(await sweep()).toEqual({ adopted: 0, removed: 0 });

@@ -25,7 +25,12 @@ afterAll(async () => {
 });
 
 const inject = (app: FastifyInstance, key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
-  app.inject({ method, url, headers: { ...auth(key), ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
+  app.inject({
+    method,
+    url,
+    headers: { ...auth(key), ...(payload ? { 'content-type': 'application/json' } : {}) },
+    ...(payload ? { payload } : {}),
+  });
 
 describe('a Run start while Redis is down', () => {
   it('answers 503 ProblemDetails with Retry-After, creates no Run, and starts normally once Redis is back without its data', async () => {
@@ -51,11 +56,15 @@ describe('a Run start while Redis is down', () => {
 
     await redis.start();
     // A client honouring Retry-After gets its Run once the API has reconnected.
-    const again = await waitFor(async () => {
-      const res = await inject(ctx.app, org.apiKey, 'POST', `/api/v1/agent/${agent.id}/start`, {});
-      if (res.statusCode === 503) return null;
-      return res;
-    }, 15_000, 200);
+    const again = await waitFor(
+      async () => {
+        const res = await inject(ctx.app, org.apiKey, 'POST', `/api/v1/agent/${agent.id}/start`, {});
+        if (res.statusCode === 503) return null;
+        return res;
+      },
+      15_000,
+      200,
+    );
     expect(again.statusCode, again.body).toBe(202);
     expect(again.json().status).toBe(4);
     const after = (await inject(ctx.app, org.apiKey, 'GET', `/api/v1/agent/${agent.id}/runs`)).json();
@@ -68,7 +77,9 @@ describe('API-key revocation when Redis loses its data', () => {
     const other = await buildApp(ctx.config, { logger: false });
     await other.ready();
     try {
-      const created = await inject(ctx.app, org.apiKey, 'POST', `/api/v1/users/${org.userId}/api-keys`, { description: 'to revoke' });
+      const created = await inject(ctx.app, org.apiKey, 'POST', `/api/v1/users/${org.userId}/api-keys`, {
+        description: 'to revoke',
+      });
       expect(created.statusCode, created.body).toBe(201);
       const { id: keyId, key } = created.json();
       // The other instance authenticates the key and caches it.

@@ -22,11 +22,24 @@ afterAll(async () => {
 
 async function failedRun(ctx: TestContext, apiKey: string, spaceId: number) {
   const agent = await createAgent(ctx.app, apiKey, spaceId, catalogDefinition(site.url), 'Stored nowhere');
-  const start = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agent.id}/start`, headers: auth(apiKey), payload: {} });
+  const start = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/agent/${agent.id}/start`,
+    headers: auth(apiKey),
+    payload: {},
+  });
   expect(start.statusCode, start.body).toBe(202);
   const run = await waitForRun(ctx.app, apiKey, agent.id, start.json().id, undefined, 60_000);
-  const files = (await ctx.app.inject({ method: 'GET', url: `/api/v1/agent/${agent.id}/run/${run.id}/files`, headers: auth(apiKey) })).json();
-  const diagnosis = (await ctx.app.inject({ method: 'GET', url: `/api/v1/analytics/agents/${agent.id}/runs/${run.id}/diagnostics`, headers: auth(apiKey) })).json();
+  const files = (
+    await ctx.app.inject({ method: 'GET', url: `/api/v1/agent/${agent.id}/run/${run.id}/files`, headers: auth(apiKey) })
+  ).json();
+  const diagnosis = (
+    await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/analytics/agents/${agent.id}/runs/${run.id}/diagnostics`,
+      headers: auth(apiKey),
+    })
+  ).json();
   return { run, files: files as Array<{ name: string }>, diagnosis };
 }
 
@@ -42,20 +55,24 @@ describe('an S3 bucket that does not exist', () => {
     await ctx?.close();
   });
 
-  it('fails the Run with a message naming S3_BUCKET, a storageFailure diagnosis, and readiness down', { timeout: 120_000 }, async () => {
-    const org = await ctx.bootstrap();
-    const { run, files, diagnosis } = await failedRun(ctx, org.apiKey, org.spaceId);
-    expect(run.status).toBe(6);
-    expect(run.errorMessage).toBe(
-      "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET.",
-    );
-    expect(files).toEqual([]);
-    expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
-    const ready = await ctx.app.inject({ method: 'GET', url: '/health/ready' });
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json().checks.storage).toBe('down');
-    expect(worker.output()).toContain('run file storage is not writable');
-  });
+  it(
+    'fails the Run with a message naming S3_BUCKET, a storageFailure diagnosis, and readiness down',
+    { timeout: 120_000 },
+    async () => {
+      const org = await ctx.bootstrap();
+      const { run, files, diagnosis } = await failedRun(ctx, org.apiKey, org.spaceId);
+      expect(run.status).toBe(6);
+      expect(run.errorMessage).toBe(
+        "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET.",
+      );
+      expect(files).toEqual([]);
+      expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
+      const ready = await ctx.app.inject({ method: 'GET', url: '/health/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().checks.storage).toBe('down');
+      expect(worker.output()).toContain('run file storage is not writable');
+    },
+  );
 });
 
 // A real full disk: a tiny tmpfs (needs root, as in CI and the dev container).
@@ -79,16 +96,25 @@ describe.runIf(canMount)('a full local volume', () => {
     fs.rmSync(mount, { recursive: true, force: true });
   });
 
-  it('fails the Run with "storage volume is full", lists no half-written file, and the worker warned first', { timeout: 120_000 }, async () => {
-    expect(worker.output()).toMatch(/disk nearly full: .*cxs-full-/);
-    const org = await ctx.bootstrap();
-    const { run, files, diagnosis } = await failedRun(ctx, org.apiKey, org.spaceId);
-    expect(run.status).toBe(6);
-    expect(run.errorMessage).toMatch(/^The Run's files could not be stored: the storage volume is full \(no space left on device\)/);
-    expect(files.map((f) => f.name)).not.toContain('data.csv');
-    expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
-    // Nothing half-written is left next to the filler (temp files are removed on failure).
-    const left = fs.readdirSync(mount, { recursive: true }).map(String).filter((n) => n.endsWith('.tmp') || n.endsWith('.csv'));
-    expect(left).toEqual([]);
-  });
+  it(
+    'fails the Run with "storage volume is full", lists no half-written file, and the worker warned first',
+    { timeout: 120_000 },
+    async () => {
+      expect(worker.output()).toMatch(/disk nearly full: .*cxs-full-/);
+      const org = await ctx.bootstrap();
+      const { run, files, diagnosis } = await failedRun(ctx, org.apiKey, org.spaceId);
+      expect(run.status).toBe(6);
+      expect(run.errorMessage).toMatch(
+        /^The Run's files could not be stored: the storage volume is full \(no space left on device\)/,
+      );
+      expect(files.map((f) => f.name)).not.toContain('data.csv');
+      expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
+      // Nothing half-written is left next to the filler (temp files are removed on failure).
+      const left = fs
+        .readdirSync(mount, { recursive: true })
+        .map(String)
+        .filter((n) => n.endsWith('.tmp') || n.endsWith('.csv'));
+      expect(left).toEqual([]);
+    },
+  );
 });

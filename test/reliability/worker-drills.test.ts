@@ -53,12 +53,21 @@ async function newWorker(env: Record<string, string> = {}): Promise<Worker> {
 }
 
 const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  ctx.app.inject({ method, url, headers: { ...auth(org.apiKey), ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { ...auth(org.apiKey), ...(payload ? { 'content-type': 'application/json' } : {}) },
+    ...(payload ? { payload } : {}),
+  });
 const hang = { startUrl: '', list: { selector: 'div', fields: [{ name: 'x' }] } };
 const hangDefinition = () => ({ ...hang, startUrl: `${site.url}/hang` });
 const files = async (agentId: number, runId: number) =>
-  (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`)).json().map((f: { name: string }) => f.name).sort();
-const readRunFile = (runId: number, name: string) => fs.readFileSync(path.join(ctx.config.storageDir, 'runs', String(runId), name), 'utf8');
+  (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`))
+    .json()
+    .map((f: { name: string }) => f.name)
+    .sort();
+const readRunFile = (runId: number, name: string) =>
+  fs.readFileSync(path.join(ctx.config.storageDir, 'runs', String(runId), name), 'utf8');
 
 describe('stop and kill', () => {
   it('a stop on a page that never answers aborts it after the stop grace and exports (8 Stopped with files)', async () => {
@@ -103,7 +112,10 @@ describe('planned shutdown', () => {
     expect(await first.exited).toBe(0);
     expect(first.output()).toMatch(/handing running Runs back to the queue/);
     // Routine, not an error: one info line for the job, no `job failed`.
-    const handedBack = first.output().split('\n').filter((l) => l.includes('job handed back'));
+    const handedBack = first
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('job handed back'));
     expect(handedBack).toHaveLength(1);
     expect(JSON.parse(handedBack[0])).toMatchObject({ level: 30, queue: 'runs', msg: 'job handed back' });
     expect(first.output()).not.toContain('job failed');
@@ -129,18 +141,35 @@ describe('Redis restarted without its data', () => {
     const queued: Array<{ agentId: number; runId: number }> = [];
     for (const name of ['Queued A', 'Queued B']) {
       const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), name);
-      queued.push({ agentId: agent.id, runId: (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id });
+      queued.push({
+        agentId: agent.id,
+        runId: (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id,
+      });
     }
 
     await redis.stop();
     await redis.start();
-    const maintenance = new Queue('maintenance', { connection: { host: '127.0.0.1', port: redis.port }, prefix: ctx.config.redisPrefix });
+    const maintenance = new Queue('maintenance', {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: ctx.config.redisPrefix,
+    });
     try {
-      const schedulers = await waitFor(async () => {
-        const list = await maintenance.getJobSchedulers();
-        return list.length === 6 ? list : null;
-      }, 60_000, 250);
-      expect(schedulers.map((s) => s.key).sort()).toEqual(['expire-credits', 'purge-builder-sessions', 'purge-expired-tokens', 'reconcile-runs', 'settle-runs', 'sweep-orphan-files']);
+      const schedulers = await waitFor(
+        async () => {
+          const list = await maintenance.getJobSchedulers();
+          return list.length === 6 ? list : null;
+        },
+        60_000,
+        250,
+      );
+      expect(schedulers.map((s) => s.key).sort()).toEqual([
+        'expire-credits',
+        'purge-builder-sessions',
+        'purge-expired-tokens',
+        'reconcile-runs',
+        'settle-runs',
+        'sweep-orphan-files',
+      ]);
     } finally {
       await maintenance.close();
     }
@@ -169,15 +198,31 @@ describe('PostgreSQL away from the worker', () => {
     const dbUrl = new URL(ctx.config.databaseUrl);
     dbUrl.port = String(proxy.port);
     const w = await newWorker({ DATABASE_URL: dbUrl.toString() });
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1500 }), 'DB away');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      catalogDefinition(site.url, { ms: 1500 }),
+      'DB away',
+    );
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
     await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 60_000);
     await proxy.down();
     // The child finishes its 3 pages and exports while the worker cannot reach the database.
-    await waitFor(async () => fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(runId), 'data.csv')), 60_000, 100);
+    await waitFor(
+      async () => fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(runId), 'data.csv')),
+      60_000,
+      100,
+    );
     await waitFor(async () => w.output().includes('terminal write failed; retrying'), 60_000, 100);
     // Queued meanwhile: its pick-up fails and is retried.
-    const later = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Queued while DB away');
+    const later = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      catalogDefinition(site.url),
+      'Queued while DB away',
+    );
     const laterId = (await inject('POST', `/api/v1/agent/${later.id}/start`, {})).json().id;
     await proxy.up();
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 60_000);
@@ -196,7 +241,17 @@ describe('synchronous start', () => {
       ctx.app,
       org.apiKey,
       org.spaceId,
-      { startUrl: `${site.url}/search?q={{q}}`, parameters: [{ name: 'q', defaultValue: q }], list: { selector: '.result', fields: [{ name: 'query', selector: '.query' }, { name: 'n', selector: '.n' }] } },
+      {
+        startUrl: `${site.url}/search?q={{q}}`,
+        parameters: [{ name: 'q', defaultValue: q }],
+        list: {
+          selector: '.result',
+          fields: [
+            { name: 'query', selector: '.query' },
+            { name: 'n', selector: '.n' },
+          ],
+        },
+      },
       'Sync multibyte',
     );
     const inline = await inject('POST', `/api/v1/agent/${search.id}/start`, { isRunSynchronously: true, timeout: 60 });

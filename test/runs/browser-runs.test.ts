@@ -30,7 +30,12 @@ afterAll(async () => {
 const inject = (method: 'GET' | 'POST', url: string) => ctx.app.inject({ method, url, headers: auth(org.apiKey) });
 const list = { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] };
 const agentFor = (extra: Record<string, unknown>, path = '/xhr') =>
-  createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: `${site.url}${path}`, list, export: { format: 'json' }, ...extra });
+  createAgent(ctx.app, org.apiKey, org.spaceId, {
+    startUrl: `${site.url}${path}`,
+    list,
+    export: { format: 'json' },
+    ...extra,
+  });
 
 async function runToEnd(agentId: number, started?: number) {
   let runId = started;
@@ -40,7 +45,10 @@ async function runToEnd(agentId: number, started?: number) {
     runId = start.json().id as number;
   }
   const run = await waitForRun(ctx.app, org.apiKey, agentId, runId, undefined, 90_000);
-  const files = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`)).json() as Array<{ id: number; name: string }>;
+  const files = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`)).json() as Array<{
+    id: number;
+    name: string;
+  }>;
   const log = files.find((f) => f.name === 'run.log');
   const text = log ? (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${log.id}/download`)).body : '';
   return { run, log: text, runId };

@@ -17,7 +17,9 @@ let org: Awaited<ReturnType<TestContext['bootstrap']>>;
 const workers: Worker[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { RUN_STALE_SECONDS: String(STALE_SECONDS), RUN_RECONCILE_INTERVAL_SECONDS: '1' } });
+  ctx = await createTestContext({
+    env: { RUN_STALE_SECONDS: String(STALE_SECONDS), RUN_RECONCILE_INTERVAL_SECONDS: '1' },
+  });
   site = await startFixtureSite();
   org = await ctx.bootstrap();
 });
@@ -34,7 +36,12 @@ async function newWorker(): Promise<Worker> {
 }
 
 const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { ...auth(org.apiKey), 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { ...auth(org.apiKey), 'content-type': 'application/json' },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 /** Process ids whose parent is `pid` (Linux /proc). */
 function childrenOf(pid: number): number[] {
@@ -67,7 +74,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const hangDefinition = (extra: Record<string, unknown> = {}) => ({ startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] }, ...extra });
+const hangDefinition = (extra: Record<string, unknown> = {}) => ({
+  startUrl: `${site.url}/hang`,
+  list: { selector: 'div', fields: [{ name: 'x' }] },
+  ...extra,
+});
 
 /**
  * SIGKILLs every live worker (each keeps warm run processes, so whichever executes the Run is among
@@ -96,7 +107,10 @@ describe('a worker lost while executing a Run', () => {
     // Sampled for twice RUN_STALE_SECONDS: every sample is still Running.
     for (let i = 0; i < STALE_SECONDS * 2; i++) {
       await new Promise((r) => setTimeout(r, 1000));
-      expect((await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`)).json()).toMatchObject({ status: 1, errorMessage: null });
+      expect((await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`)).json()).toMatchObject({
+        status: 1,
+        errorMessage: null,
+      });
     }
     const alive = (await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`)).json();
     expect(alive).toMatchObject({ id: runId, status: 1, errorMessage: null, endTime: null });
@@ -152,7 +166,13 @@ describe('a worker lost while executing a Run', () => {
 describe('a Run being stopped ends Stopped, never Failed or retried', () => {
   it('stop while stuck on a page, then the run timeout: 8 Stopped with the data so far exported, not 12 Waiting', async () => {
     if (!workers.some((w) => w.child.exitCode === null && w.child.signalCode === null)) await newWorker();
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition({ timeoutSeconds: 2 }), 'Stopped then timed out');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      hangDefinition({ timeoutSeconds: 2 }),
+      'Stopped then timed out',
+    );
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, { isWaitOnFailure: true })).json().id;
     await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1, 15_000);
     const stop = await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`);

@@ -23,14 +23,21 @@ describe('a page over the page CPU budget', () => {
       list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] },
       export: { format: 'json' },
     });
-    const start = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agent.id}/start`, headers: auth(org.apiKey), payload: {} });
+    const start = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/${agent.id}/start`,
+      headers: auth(org.apiKey),
+      payload: {},
+    });
     expect(start.statusCode, start.body).toBe(202);
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, start.json().id);
     expect(run).toMatchObject({ status: 9, recordsExtracted: 1, recordsExported: 1, errorMessage: null });
 
     const files = (await get(`/api/v1/agent/${agent.id}/run/${run.id}/files`)).json();
     const data = files.find((f: { fileType: string }) => f.fileType === 'Json');
-    expect((await get(`/api/v1/agent/${agent.id}/run/${run.id}/file/${data.id}/download`)).json()).toEqual([{ title: 'Product 1' }]);
+    expect((await get(`/api/v1/agent/${agent.id}/run/${run.id}/file/${data.id}/download`)).json()).toEqual([
+      { title: 'Product 1' },
+    ]);
     const log = files.find((f: { fileType: string }) => f.fileType === 'Log');
     expect((await get(`/api/v1/agent/${agent.id}/run/${run.id}/file/${log.id}/download`)).body).toContain(
       `[Error] Page ${deepUrl} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`,
@@ -43,6 +50,8 @@ describe('a page over the page CPU budget', () => {
     expect(d.possibleCauses[0]).toBe(
       `1 page took longer than the page processing limit to parse and extract and failed (first: ${deepUrl}): they are unusually large or deeply nested.`,
     );
-    expect(d.suggestedActions).toContain('If such pages are expected, ask the operator to raise ENGINE_PAGE_CPU_SECONDS.');
+    expect(d.suggestedActions).toContain(
+      'If such pages are expected, ask the operator to raise ENGINE_PAGE_CPU_SECONDS.',
+    );
   });
 });

@@ -28,7 +28,13 @@ beforeAll(async () => {
       startUrl: `${site.url}/search?q={{q}}`,
       parameters: [{ name: 'q' }],
       inputs: QUERIES.map((q) => ({ q })),
-      list: { selector: 'div.result', fields: [{ name: 'query', selector: 'span.query' }, { name: 'n', selector: 'span.n' }] },
+      list: {
+        selector: 'div.result',
+        fields: [
+          { name: 'query', selector: 'span.query' },
+          { name: 'n', selector: 'span.n' },
+        ],
+      },
       export: { format: 'csv' },
     },
     'Three inputs',
@@ -42,19 +48,30 @@ afterAll(async () => {
 });
 
 const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: { ...auth(org.apiKey), 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { ...auth(org.apiKey), 'content-type': 'application/json' },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 /** CSV of the given queries' results, 3 per query, in order. */
-const csvOf = (queries: string[]) => 'query,n\r\n' + queries.flatMap((q) => [1, 2, 3].map((n) => `${q},${n}\r\n`)).join('');
+const csvOf = (queries: string[]) =>
+  'query,n\r\n' + queries.flatMap((q) => [1, 2, 3].map((n) => `${q},${n}\r\n`)).join('');
 
 async function runWith(body: Record<string, unknown>) {
   const start = await inject('POST', `/api/v1/agent/${agentId}/start`, body);
   expect(start.statusCode, start.body).toBe(202);
   const runId = start.json().id;
   const run = await waitForRun(ctx.app, org.apiKey, agentId, runId, undefined, 20_000);
-  const files = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`)).json() as Array<{ id: number; name: string; fileType: string }>;
+  const files = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/files`)).json() as Array<{
+    id: number;
+    name: string;
+    fileType: string;
+  }>;
   const contents: Record<string, string> = {};
-  for (const f of files) contents[f.name] = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${f.id}/download`)).body;
+  for (const f of files)
+    contents[f.name] = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${f.id}/download`)).body;
   const row = await ctx.db.run.findUniqueOrThrow({ where: { id: runId } });
   return { run, files: files.map((f) => [f.name, f.fileType]), contents, row };
 }
@@ -62,13 +79,26 @@ async function runWith(body: Record<string, unknown>) {
 describe('parallelism 2 over 3 inputs', () => {
   it('Combined: one data file with all 9 records, sets in order', async () => {
     const { run, files, contents, row } = await runWith({ parallelism: 2, parallelExport: 'Combined' });
-    expect(run).toMatchObject({ status: 10, parallelism: 2, recordsExtracted: 9, recordsExported: 9, errorMessage: null });
+    expect(run).toMatchObject({
+      status: 10,
+      parallelism: 2,
+      recordsExtracted: 9,
+      recordsExported: 9,
+      errorMessage: null,
+    });
     expect(files).toEqual([
       ['data.csv', 'Csv'],
       ['run.log', 'Log'],
     ]);
     expect(contents['data.csv']).toBe(csvOf(['alpha', 'beta', 'gamma']));
-    expect(row).toMatchObject({ inputCount: 3, pageCount: 3, exportCount: 9, parallelExport: 'Combined', parallelMaxConcurrency: 2, errorCount: 0 });
+    expect(row).toMatchObject({
+      inputCount: 3,
+      pageCount: 3,
+      exportCount: 9,
+      parallelExport: 'Combined',
+      parallelMaxConcurrency: 2,
+      errorCount: 0,
+    });
     expect(contents['run.log']).toContain('3 input(s), parallelism 2, concurrency 2');
   });
 
@@ -120,7 +150,10 @@ describe('parallelism 2 over 3 inputs', () => {
   });
 
   it('refuses an unknown parallelExport with 400 VALIDATION_FAILED', async () => {
-    expectBadRequest(await inject('POST', `/api/v1/agent/${agentId}/start`, { parallelism: 2, parallelExport: 'Split' }), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await inject('POST', `/api/v1/agent/${agentId}/start`, { parallelism: 2, parallelExport: 'Split' }),
+      'VALIDATION_FAILED',
+    );
   });
 });
 

@@ -13,7 +13,12 @@ let org: Awaited<ReturnType<TestContext['bootstrap']>>;
 beforeAll(() => ({ ctx, site, org } = env));
 
 const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, key = org.apiKey) =>
-  ctx.app.inject({ method, url, headers: { ...auth(key), 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: { ...auth(key), 'content-type': 'application/json' },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 function expectedCsv(count: number) {
   let csv = 'title,price,url\r\n';
@@ -27,9 +32,20 @@ describe('a Run of a 3-page catalog', () => {
     const start = await inject('POST', `/api/v1/agent/${agent.id}/start`, {});
     expect(start.statusCode, start.body).toBe(202);
     const queued = start.json();
-    expect(queued).toMatchObject({ configId: agent.id, organizationId: org.organizationId, status: 4, scheduleId: null });
+    expect(queued).toMatchObject({
+      configId: agent.id,
+      organizationId: org.organizationId,
+      status: 4,
+      scheduleId: null,
+    });
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, queued.id);
-    expect(run).toMatchObject({ status: 10, recordsExtracted: 30, recordsExported: 30, errorMessage: null, progress: null });
+    expect(run).toMatchObject({
+      status: 10,
+      recordsExtracted: 30,
+      recordsExported: 30,
+      errorMessage: null,
+      progress: null,
+    });
     expect(new Date(run.endTime).getTime()).toBeGreaterThanOrEqual(new Date(run.startTime).getTime());
 
     const files = (await inject('GET', `/api/v1/agent/${agent.id}/run/${run.id}/files`)).json();
@@ -59,7 +75,13 @@ describe('a Run of a 3-page catalog', () => {
   });
 
   it('starts synchronously with PascalCase properties and returns the records inline (200)', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { format: 'json' }), 'Sync');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      catalogDefinition(site.url, { format: 'json' }),
+      'Sync',
+    );
     // Exactly what the public client sends.
     const res = await inject('POST', `/api/v1/agent/${agent.id}/start`, {
       Parallelism: 1,
@@ -82,7 +104,13 @@ describe('a Run of a 3-page catalog', () => {
   });
 
   it('answers 202 with the Run when a synchronous start does not finish within its timeout', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1500 }), 'Slow sync');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      catalogDefinition(site.url, { ms: 1500 }),
+      'Slow sync',
+    );
     const res = await inject('POST', `/api/v1/agent/${agent.id}/start`, { isRunSynchronously: true, timeout: 1 });
     expect(res.statusCode).toBe(202);
     expect([3, 1, 4]).toContain(res.json().status);
@@ -94,10 +122,23 @@ describe('a Run of a 3-page catalog', () => {
 
 describe('stop and kill', () => {
   it('stop yields Stopped with the data so far exported', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1200 }), 'Stoppable');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      catalogDefinition(site.url, { ms: 1200 }),
+      'Stoppable',
+    );
     const start = await inject('POST', `/api/v1/agent/${agent.id}/start`, {});
     const runId = start.json().id;
-    await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1 && r.progress?.dataCount >= 10, 20_000);
+    await waitForRun(
+      ctx.app,
+      org.apiKey,
+      agent.id,
+      runId,
+      (r) => r.status === 1 && r.progress?.dataCount >= 10,
+      20_000,
+    );
     const stop = await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`);
     expect(stop.statusCode).toBe(200);
     expect([5, 8]).toContain(stop.json().status);
@@ -114,7 +155,13 @@ describe('stop and kill', () => {
   });
 
   it('kill twice terminates a Run stuck on a page that never answers', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Stuck');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Stuck',
+    );
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
     await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 1);
     const first = await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`);
@@ -141,7 +188,13 @@ describe('stop and kill', () => {
 
 describe('failures a user can act on', () => {
   it('a target that answers 403 ends in Failure with an actionable errorMessage', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: `${site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Blocked');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { startUrl: `${site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Blocked',
+    );
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId);
     expect(run.status).toBe(6);
@@ -150,7 +203,13 @@ describe('failures a user can act on', () => {
   });
 
   it('isWaitOnFailure goes Failed -> Waiting and is retried', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: `${site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Retry');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { startUrl: `${site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Retry',
+    );
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, { isWaitOnFailure: true })).json().id;
     const waiting = await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => r.status === 12);
     expect(waiting.errorMessage).toMatch(/403/);
@@ -164,11 +223,23 @@ describe('failures a user can act on', () => {
 
 describe('documented errors of start', () => {
   it('409 RUN_ALREADY_ACTIVE for an exclusive start while a Run is active, also under concurrent starts', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Busy');
-    const results = await Promise.all(Array.from({ length: 5 }, () => inject('POST', `/api/v1/agent/${agent.id}/start`, {})));
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Busy',
+    );
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => inject('POST', `/api/v1/agent/${agent.id}/start`, {})),
+    );
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([202, 409, 409, 409, 409]);
-    expectProblem(results.find((r) => r.statusCode === 409)!, 409, 'RUN_ALREADY_ACTIVE');
+    expectProblem(
+      results.find((r) => r.statusCode === 409)!,
+      409,
+      'RUN_ALREADY_ACTIVE',
+    );
     const runId = results.find((r) => r.statusCode === 202)!.json().id;
     // Active Runs cannot be deleted.
     expectProblem(await inject('DELETE', `/api/v1/agent/${agent.id}/run/${runId}`), 409, 'RUN_ACTIVE_CANNOT_DELETE');
@@ -182,21 +253,37 @@ describe('documented errors of start', () => {
     await inject('POST', `/api/v1/agent/${archived.id}/archive`);
     expectBadRequest(await inject('POST', `/api/v1/agent/${archived.id}/start`, {}), 'AGENT_ARCHIVED');
 
-    const invalid = await createAgent(ctx.app, org.apiKey, org.spaceId, { ...catalogDefinition(site.url), export: { format: 'csv', columns: [{ name: 'missing', required: true }] } }, 'Invalid');
+    const invalid = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { ...catalogDefinition(site.url), export: { format: 'csv', columns: [{ name: 'missing', required: true }] } },
+      'Invalid',
+    );
     expectProblem(await inject('POST', `/api/v1/agent/${invalid.id}/start`, {}), 422, 'AGENT_INVALID');
 
     const ok = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Params');
-    expectBadRequest(await inject('POST', `/api/v1/agent/${ok.id}/start`, { inputParameters: 'not json' }), 'VALIDATION_FAILED');
-    expectBadRequest(await inject('POST', `/api/v1/agent/${ok.id}/start`, { inputParameters: '[1,2]' }), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await inject('POST', `/api/v1/agent/${ok.id}/start`, { inputParameters: 'not json' }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await inject('POST', `/api/v1/agent/${ok.id}/start`, { inputParameters: '[1,2]' }),
+      'VALIDATION_FAILED',
+    );
     expectBadRequest(await inject('POST', `/api/v1/agent/${ok.id}/start`, { parallelism: 0 }), 'VALIDATION_FAILED');
     expectBadRequest(await inject('POST', `/api/v1/agent/${ok.id}/start`, { bogus: 1 }), 'VALIDATION_FAILED');
 
     const poor = await ctx.bootstrap({ credits: 0 });
     const poorAgent = await createAgent(ctx.app, poor.apiKey, poor.spaceId, catalogDefinition(site.url), 'Poor');
-    expectProblem(await inject('POST', `/api/v1/agent/${poorAgent.id}/start`, {}, poor.apiKey), 422, 'INSUFFICIENT_CREDITS');
+    expectProblem(
+      await inject('POST', `/api/v1/agent/${poorAgent.id}/start`, {}, poor.apiKey),
+      422,
+      'INSUFFICIENT_CREDITS',
+    );
   });
 
-  it('404 for another organization\'s agent or an unknown run, 403 for a reader', async () => {
+  it("404 for another organization's agent or an unknown run, 403 for a reader", async () => {
     const other = await ctx.bootstrap();
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Mine');
     expectProblem(await inject('POST', `/api/v1/agent/${agent.id}/start`, {}, other.apiKey), 404, 'NOT_FOUND');
@@ -226,18 +313,38 @@ describe('delete and run-all', () => {
     expect((await inject('DELETE', `/api/v1/agent/${agent.id}/run/${runId}`)).statusCode).toBe(204);
     expectProblem(await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`), 404, 'NOT_FOUND');
     expect((await inject('GET', `/api/v1/agent/${agent.id}`)).json().status).toBeNull();
-    expectBadRequest(await inject('DELETE', `/api/v1/agent/${agent.id}/run/${runId}?removeMethod=Everything`), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await inject('DELETE', `/api/v1/agent/${agent.id}/run/${runId}?removeMethod=Everything`),
+      'VALIDATION_FAILED',
+    );
   });
 
   it('run-all starts every Agent of a Space independently and reports a busy one as a failure', async () => {
-    const space = await ctx.db.space.create({ data: { organizationId: org.organizationId, name: 'Batch', isDefaultAccess: true } });
-    const busy = await createAgent(ctx.app, org.apiKey, space.id, { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'A busy');
+    const space = await ctx.db.space.create({
+      data: { organizationId: org.organizationId, name: 'Batch', isDefaultAccess: true },
+    });
+    const busy = await createAgent(
+      ctx.app,
+      org.apiKey,
+      space.id,
+      { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'A busy',
+    );
     const fine = await createAgent(ctx.app, org.apiKey, space.id, catalogDefinition(site.url), 'B fine');
     const busyRun = (await inject('POST', `/api/v1/agent/${busy.id}/start`, {})).json().id;
-    const res = await inject('POST', `/api/v1/spaces/${space.id}/run-all`, { InputParameters: undefined, logLevel: 'warning' });
+    const res = await inject('POST', `/api/v1/spaces/${space.id}/run-all`, {
+      InputParameters: undefined,
+      logLevel: 'warning',
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ spaceId: space.id, spaceName: 'Batch', totalAgents: 2, agentsStarted: 1, agentsFailed: 1 });
+    expect(body).toMatchObject({
+      spaceId: space.id,
+      spaceName: 'Batch',
+      totalAgents: 2,
+      agentsStarted: 1,
+      agentsFailed: 1,
+    });
     const failed = body.results.find((r: { agentId: number }) => r.agentId === busy.id);
     expect(failed).toMatchObject({ agentName: 'A busy', success: false, runId: null });
     expect(failed.errorMessage).toMatch(/active Run/);
@@ -254,25 +361,54 @@ describe('delete and run-all', () => {
 
 describe('documented errors of run-all and of writes by a reader', () => {
   it('run-all: 400 for a malformed body or inputParameters, 403 for a reader, 404 for another organization', async () => {
-    expectBadRequest(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { inputParameters: 'not json' }), 'VALIDATION_FAILED');
-    expectBadRequest(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { serverOrganizationId: 5 }), 'VALIDATION_FAILED');
-    expectBadRequest(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { parallelism: 0 }), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { inputParameters: 'not json' }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { serverOrganizationId: 5 }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, { parallelism: 0 }),
+      'VALIDATION_FAILED',
+    );
     const other = await ctx.bootstrap();
     expectProblem(await inject('POST', `/api/v1/spaces/${org.spaceId}/run-all`, {}, other.apiKey), 404, 'NOT_FOUND');
-    const privateSpace = await ctx.db.space.create({ data: { organizationId: org.organizationId, name: 'Readers only' } });
+    const privateSpace = await ctx.db.space.create({
+      data: { organizationId: org.organizationId, name: 'Readers only' },
+    });
     const member = (await inject('POST', '/api/v1/users', { email: 'runall-reader@example.com' })).json();
     const key = (await inject('POST', `/api/v1/users/${member.id}/api-keys`, {})).json().key;
     await ctx.db.spaceMembership.create({ data: { spaceId: privateSpace.id, userId: member.id, role: 'reader' } });
     expectProblem(await inject('POST', `/api/v1/spaces/${privateSpace.id}/run-all`, {}, key), 403, 'FORBIDDEN');
 
     // A reader sees Runs but cannot stop, kill or delete them.
-    const agent = await createAgent(ctx.app, org.apiKey, privateSpace.id, catalogDefinition(site.url), 'Read only runs');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      privateSpace.id,
+      catalogDefinition(site.url),
+      'Read only runs',
+    );
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
     expect((await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/status`, undefined, key)).statusCode).toBe(200);
-    expectProblem(await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`, undefined, key), 403, 'FORBIDDEN');
-    expectProblem(await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`, undefined, key), 403, 'FORBIDDEN');
+    expectProblem(
+      await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`, undefined, key),
+      403,
+      'FORBIDDEN',
+    );
+    expectProblem(
+      await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`, undefined, key),
+      403,
+      'FORBIDDEN',
+    );
     await waitForRun(ctx.app, org.apiKey, agent.id, runId);
     expectProblem(await inject('DELETE', `/api/v1/agent/${agent.id}/run/${runId}`, undefined, key), 403, 'FORBIDDEN');
-    expectProblem(await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/files`, undefined, other.apiKey), 404, 'NOT_FOUND');
+    expectProblem(
+      await inject('GET', `/api/v1/agent/${agent.id}/run/${runId}/files`, undefined, other.apiKey),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

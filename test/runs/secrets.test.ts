@@ -59,7 +59,11 @@ async function runToEnd(agentId: number, body: Record<string, unknown>): Promise
   for (const f of files) {
     const dl = await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${f.id}/download`);
     expect(dl.statusCode).toBe(200);
-    bodies[f.name] = { body: dl.body, contentType: String(dl.headers['content-type']), disposition: String(dl.headers['content-disposition']) };
+    bodies[f.name] = {
+      body: dl.body,
+      contentType: String(dl.headers['content-type']),
+      disposition: String(dl.headers['content-disposition']),
+    };
   }
   const row = await ctx.db.run.findUniqueOrThrow({ where: { id: runId } });
   return { run, files, bodies, row };
@@ -79,7 +83,13 @@ describe('encrypted input parameters in a real Run', () => {
   it('rule 1 and rule 2: `?q` is used but hidden and sealed; a plain `token` is clear text in the log', async () => {
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, searchDefinition(), 'Secret search');
     const out = await runToEnd(agent.id, { inputParameters: '{"?q":"SECRET-Q-12345","token":"plain-token-value"}' });
-    expect(out.run).toMatchObject({ status: 10, recordsExtracted: 3, recordsExported: 3, errorMessage: null, logMode: 'Text' });
+    expect(out.run).toMatchObject({
+      status: 10,
+      recordsExtracted: 3,
+      recordsExported: 3,
+      errorMessage: null,
+      logMode: 'Text',
+    });
     // The secret value really reached the site (it was decrypted for the Run).
     expect(site.hits.get('/search?q=SECRET-Q-12345&t=plain-token-value')).toBe(1);
 
@@ -146,7 +156,13 @@ describe('logMode TextAndHtml keeps the HTML of failed pages', () => {
       'Links',
     );
     const out = await runToEnd(agent.id, { inputParameters: '{"?key":"SECRET-LINK-999"}', logMode: 'textandhtml' });
-    expect(out.run).toMatchObject({ status: 9, recordsExtracted: 3, recordsExported: 3, logMode: 'TextAndHtml', errorMessage: null });
+    expect(out.run).toMatchObject({
+      status: 9,
+      recordsExtracted: 3,
+      recordsExported: 3,
+      logMode: 'TextAndHtml',
+      errorMessage: null,
+    });
     expect(out.row.errorCount).toBe(1);
     expect(names(out.files)).toEqual([
       ['data.json', 'Json'],
@@ -170,7 +186,11 @@ describe('logMode TextAndHtml keeps the HTML of failed pages', () => {
       ctx.app,
       org.apiKey,
       org.spaceId,
-      { startUrl: `${site.url}/status/500?k={{key}}`, parameters: [{ name: 'key' }], list: { selector: 'div', fields: [{ name: 'x' }] } },
+      {
+        startUrl: `${site.url}/status/500?k={{key}}`,
+        parameters: [{ name: 'key' }],
+        list: { selector: 'div', fields: [{ name: 'x' }] },
+      },
       'Failing',
     );
     const out = await runToEnd(agent.id, { inputParameters: '{"?key":"SECRET-500-abc"}', logMode: 'TextAndHtml' });
@@ -190,7 +210,13 @@ describe('logMode TextAndHtml keeps the HTML of failed pages', () => {
   });
 
   it('logMode Text keeps no HTML', async () => {
-    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: `${site.url}/status/404`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Text only');
+    const agent = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { startUrl: `${site.url}/status/404`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Text only',
+    );
     const out = await runToEnd(agent.id, {});
     expect(out.run).toMatchObject({ status: 6, logMode: 'Text' });
     expect(names(out.files)).toEqual([['run.log', 'Log']]);

@@ -17,7 +17,12 @@ const silent = { warn: () => {} };
 beforeAll(async () => {
   ctx = await createTestContext();
   org = await ctx.bootstrap();
-  agentId = (await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: 'http://127.0.0.1:1/', list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] } })).id;
+  agentId = (
+    await createAgent(ctx.app, org.apiKey, org.spaceId, {
+      startUrl: 'http://127.0.0.1:1/',
+      list: { selector: 'li', fields: [{ name: 'x', selector: 'a' }] },
+    })
+  ).id;
 });
 afterAll(() => ctx?.close());
 
@@ -31,16 +36,30 @@ function countingStep(failing = { on: false }): SettlementStep {
     name: 'count',
     async apply(tx, run) {
       if (failing.on) throw new Error('step failed');
-      await tx.creditTransaction.create({ data: { organizationId: run.organizationId, runId: run.id, transactionType: 'TestSettle', amount: 0, balance: 0 } });
+      await tx.creditTransaction.create({
+        data: {
+          organizationId: run.organizationId,
+          runId: run.id,
+          transactionType: 'TestSettle',
+          amount: 0,
+          balance: 0,
+        },
+      });
     },
   };
 }
 
-const applications = (runId: number) => ctx.db.creditTransaction.count({ where: { runId, transactionType: 'TestSettle' } });
+const applications = (runId: number) =>
+  ctx.db.creditTransaction.count({ where: { runId, transactionType: 'TestSettle' } });
 
 describe('settlement', () => {
   it('settles a Run once when it reaches a terminal status, through the repository hook', async () => {
-    const settlement = createSettlementService({ repo: createSettlementRepository(ctx.db), steps: [countingStep()], clock: systemClock, log: silent });
+    const settlement = createSettlementService({
+      repo: createSettlementRepository(ctx.db),
+      steps: [countingStep()],
+      clock: systemClock,
+      log: silent,
+    });
     const repo = createRunsRepository(ctx.db, { onTerminal: settlement.afterTerminal });
     const run = await newRun(repo);
     await repo.transition(run.id, { type: 'stop' }, new Date());
@@ -60,7 +79,12 @@ describe('settlement', () => {
     await repoPlain.transition(run.id, { type: 'stop' }, new Date());
     await repoPlain.transition(run.id, { type: 'stopped' }, new Date());
     const services = Array.from({ length: 8 }, () =>
-      createSettlementService({ repo: createSettlementRepository(ctx.db), steps: [countingStep()], clock: systemClock, log: silent }),
+      createSettlementService({
+        repo: createSettlementRepository(ctx.db),
+        steps: [countingStep()],
+        clock: systemClock,
+        log: silent,
+      }),
     );
     const results = await Promise.all(services.map((s) => s.settle(run.id)));
     expect(results.filter(Boolean)).toHaveLength(1);
@@ -68,7 +92,12 @@ describe('settlement', () => {
   });
 
   it('does not settle an active Run', async () => {
-    const settlement = createSettlementService({ repo: createSettlementRepository(ctx.db), steps: [countingStep()], clock: systemClock, log: silent });
+    const settlement = createSettlementService({
+      repo: createSettlementRepository(ctx.db),
+      steps: [countingStep()],
+      clock: systemClock,
+      log: silent,
+    });
     const run = await newRun(createRunsRepository(ctx.db));
     expect(await settlement.settle(run.id)).toBe(false);
     expect((await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } })).settledAt).toBeNull();
@@ -100,10 +129,19 @@ describe('settlement', () => {
   });
 
   it('settles a Run stopped through the API before any worker took it', async () => {
-    const start = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/start`, headers: auth(org.apiKey), payload: { isExclusive: false } });
+    const start = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/${agentId}/start`,
+      headers: auth(org.apiKey),
+      payload: { isExclusive: false },
+    });
     expect(start.statusCode, start.body).toBe(202);
     const runId = start.json().id as number;
-    const stop = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/run/${runId}/stop`, headers: auth(org.apiKey) });
+    const stop = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/agent/${agentId}/run/${runId}/stop`,
+      headers: auth(org.apiKey),
+    });
     expect(stop.statusCode, stop.body).toBe(200);
     expect(stop.json().status).toBe(8);
     expect((await ctx.db.run.findUniqueOrThrow({ where: { id: runId } })).settledAt).not.toBeNull();

@@ -20,16 +20,29 @@ afterAll(async () => ctx?.close());
 describe('unique violations', () => {
   it('two concurrent proxy pools with one name: one 201, one 409 CONFLICT', async () => {
     const create = () =>
-      ctx.app.inject({ method: 'POST', url: '/api/v1/proxy-pools', headers: auth(key), payload: { name: 'Same', proxies: ['http://93.184.216.34:3128'] } });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/proxy-pools',
+        headers: auth(key),
+        payload: { name: 'Same', proxies: ['http://93.184.216.34:3128'] },
+      });
     const results = await Promise.all([create(), create(), create()]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
     for (const res of results.filter((r) => r.statusCode === 409)) {
-      expect(expectProblem(res, 409, 'CONFLICT').detail).toBe('A proxy pool with this name already exists in the organization.');
+      expect(expectProblem(res, 409, 'CONFLICT').detail).toBe(
+        'A proxy pool with this name already exists in the organization.',
+      );
     }
   });
 
   it('a taken email is 409 CONFLICT from the unique key', async () => {
-    const create = () => ctx.app.inject({ method: 'POST', url: '/api/v1/users', headers: auth(key), payload: { email: 'twice@example.com' } });
+    const create = () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/users',
+        headers: auth(key),
+        payload: { email: 'twice@example.com' },
+      });
     expect((await create()).statusCode).toBe(201);
     expect(expectProblem(await create(), 409, 'CONFLICT').detail).toBe('A user with this email already exists.');
   });
@@ -43,6 +56,10 @@ describe('unique violations', () => {
       })
       .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(UniqueViolationError);
-    expect(error).toMatchObject({ statusCode: 409, errorCode: 'CONFLICT', message: 'A space with this name already exists in the organization.' });
+    expect(error).toMatchObject({
+      statusCode: 409,
+      errorCode: 'CONFLICT',
+      message: 'A space with this name already exists in the organization.',
+    });
   });
 });

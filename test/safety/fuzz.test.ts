@@ -9,7 +9,8 @@ import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 /** Requests in all, spread over the routes (at least MIN_PER_ROUTE each). */
 const BUDGET = 520;
 const MIN_PER_ROUTE = 8;
-const INTERNAL_TEXT = /prisma|invalid `|\bat [\w.<>]+ \(|node_modules|\/src\/|\.ts:\d+|stack|ECONNREFUSED|syntaxerror|typeerror|referenceerror/i;
+const INTERNAL_TEXT =
+  /prisma|invalid `|\bat [\w.<>]+ \(|node_modules|\/src\/|\.ts:\d+|stack|ECONNREFUSED|syntaxerror|typeerror|referenceerror/i;
 
 type JsonSchema = Record<string, unknown>;
 interface Operation {
@@ -29,14 +30,73 @@ let key = '';
 let otherKey = '';
 
 // Values PostgreSQL refuses or that overflow its types: the ones that used to reach it as 500s.
-const dangerous = fc.constantFrom<unknown>('a\u0000b', '\u0000', 'x\ud800', '\udfff', 2147483648, -2147483649, 9007199254740993, 1e308, 'x'.repeat(3000));
-const hostileStrings = fc.constantFrom(
-  '\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '', ' ', '%00', "'; DROP TABLE \"User\";--", '../../etc/passwd', '{{x}}', '${x}',
-  '\u202eevil', '🙂', '0x1', '+1', '1.0', '01', '1e3', '-0', 'NaN', 'Infinity', 'null', 'true', '[]', '{}', 'x'.repeat(3000),
-  '2147483648', '-2147483649', '9223372036854775808', '99999999999999999999', '-1', '0', '=1+1', '@x', 'http://127.0.0.1:1/',
+const dangerous = fc.constantFrom<unknown>(
+  'a\u0000b',
+  '\u0000',
+  'x\ud800',
+  '\udfff',
+  2147483648,
+  -2147483649,
+  9007199254740993,
+  1e308,
+  'x'.repeat(3000),
 );
-const hostileNumbers = fc.constantFrom(0, -1, 1, 2147483647, 2147483648, -2147483648, -2147483649, 9007199254740993, 1e308, -1e308, 0.5, 1.5, -0);
-const hostileString = fc.oneof({ weight: 3, arbitrary: hostileStrings }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) });
+const hostileStrings = fc.constantFrom(
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  '',
+  ' ',
+  '%00',
+  '\'; DROP TABLE "User";--',
+  '../../etc/passwd',
+  '{{x}}',
+  '${x}',
+  '\u202eevil',
+  '🙂',
+  '0x1',
+  '+1',
+  '1.0',
+  '01',
+  '1e3',
+  '-0',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  'x'.repeat(3000),
+  '2147483648',
+  '-2147483649',
+  '9223372036854775808',
+  '99999999999999999999',
+  '-1',
+  '0',
+  '=1+1',
+  '@x',
+  'http://127.0.0.1:1/',
+);
+const hostileNumbers = fc.constantFrom(
+  0,
+  -1,
+  1,
+  2147483647,
+  2147483648,
+  -2147483648,
+  -2147483649,
+  9007199254740993,
+  1e308,
+  -1e308,
+  0.5,
+  1.5,
+  -0,
+);
+const hostileString = fc.oneof(
+  { weight: 3, arbitrary: hostileStrings },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+);
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: dangerous },
   { weight: 3, arbitrary: hostileString },
@@ -53,7 +113,9 @@ function textValue(name: string): fc.Arbitrary<string> {
   // Never revoke the fuzzing caller's own key.
   const ids = name === 'keyId' ? [] : (real[name] ?? []);
   const hostile = fc.oneof(dangerous.map(String), hostileString, hostileNumbers.map(String), fc.integer().map(String));
-  return ids.length > 0 ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...ids.map(String)) }, { weight: 1, arbitrary: hostile }) : hostile;
+  return ids.length > 0
+    ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...ids.map(String)) }, { weight: 1, arbitrary: hostile })
+    : hostile;
 }
 
 function encode(value: string): string {
@@ -68,7 +130,7 @@ function resolveRef(schema: JsonSchema): JsonSchema {
   const ref = schema.$ref as string | undefined;
   if (!ref) return schema;
   const name = ref.split('/').pop() as string;
-  return ((spec.components as { schemas?: Record<string, JsonSchema> })?.schemas?.[name] ?? {});
+  return (spec.components as { schemas?: Record<string, JsonSchema> })?.schemas?.[name] ?? {};
 }
 
 function bodyArbitrary(schema: JsonSchema): fc.Arbitrary<unknown> {
@@ -84,9 +146,15 @@ function bodyArbitrary(schema: JsonSchema): fc.Arbitrary<unknown> {
   }
   const mutate = (count: number) =>
     fc
-      .array(fc.tuple(props.length > 0 ? fc.constantFrom(...props) : fc.string({ maxLength: 8 }), hostileValue), { minLength: count, maxLength: count })
+      .array(fc.tuple(props.length > 0 ? fc.constantFrom(...props) : fc.string({ maxLength: 8 }), hostileValue), {
+        minLength: count,
+        maxLength: count,
+      })
       .map((changes) => {
-        const base = sample && typeof sample === 'object' && !Array.isArray(sample) ? structuredClone(sample as Record<string, unknown>) : {};
+        const base =
+          sample && typeof sample === 'object' && !Array.isArray(sample)
+            ? structuredClone(sample as Record<string, unknown>)
+            : {};
         for (const [k, v] of changes) base[k] = v;
         return base;
       });
@@ -102,7 +170,12 @@ const credentials = () =>
   fc.oneof(
     { weight: 12, arbitrary: fc.constant<Record<string, string | string[]>>(auth(key)) },
     { weight: 1, arbitrary: fc.constant<Record<string, string | string[]>>(auth(otherKey)) },
-    { weight: 1, arbitrary: fc.constant<Record<string, string | string[]>>({ authorization: [`ApiKey ${key}`, `ApiKey ${otherKey}`] }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant<Record<string, string | string[]>>({
+        authorization: [`ApiKey ${key}`, `ApiKey ${otherKey}`],
+      }),
+    },
     { weight: 1, arbitrary: hostileStrings.map((s) => ({ authorization: `ApiKey ${s.replace(/[\r\n]/g, '')}` })) },
   );
 
@@ -112,10 +185,28 @@ beforeAll(async () => {
   const other = await ctx.bootstrap();
   key = org.apiKey;
   otherKey = other.apiKey;
-  const definition = { startUrl: 'http://127.0.0.1:9/', list: { selector: 'p', fields: [{ name: 'p', selector: 'p' }] } };
-  const agent = await ctx.app.inject({ method: 'POST', url: '/api/v1/agent', headers: auth(key), payload: { name: 'Fuzz', spaceId: org.spaceId, definition } });
-  const pool = await ctx.app.inject({ method: 'POST', url: '/api/v1/proxy-pools', headers: auth(key), payload: { name: 'Fuzz', proxies: ['http://93.184.216.34:3128'] } });
-  const theirs = await ctx.app.inject({ method: 'POST', url: '/api/v1/agent', headers: auth(otherKey), payload: { name: 'Theirs', spaceId: other.spaceId, definition } });
+  const definition = {
+    startUrl: 'http://127.0.0.1:9/',
+    list: { selector: 'p', fields: [{ name: 'p', selector: 'p' }] },
+  };
+  const agent = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/agent',
+    headers: auth(key),
+    payload: { name: 'Fuzz', spaceId: org.spaceId, definition },
+  });
+  const pool = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/proxy-pools',
+    headers: auth(key),
+    payload: { name: 'Fuzz', proxies: ['http://93.184.216.34:3128'] },
+  });
+  const theirs = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/agent',
+    headers: auth(otherKey),
+    payload: { name: 'Theirs', spaceId: other.spaceId, definition },
+  });
   Object.assign(real, {
     agentId: [agent.json().id, theirs.json().id],
     spaceId: [org.spaceId, other.spaceId],
@@ -174,7 +265,10 @@ describe('fuzzing every route of the OpenAPI description', () => {
       const request = fc.record({
         path: fc.tuple(...op.pathParams.map((name) => textValue(name).map((v) => [name, v] as const))),
         query: fc.array(
-          fc.tuple(op.queryParams.length > 0 ? fc.constantFrom(...op.queryParams) : fc.constant('x'), fc.oneof(textValue('q'), fc.constantFrom(...(real.agentId ?? [1]).map(String)))),
+          fc.tuple(
+            op.queryParams.length > 0 ? fc.constantFrom(...op.queryParams) : fc.constant('x'),
+            fc.oneof(textValue('q'), fc.constantFrom(...(real.agentId ?? [1]).map(String))),
+          ),
           { maxLength: 3 },
         ),
         body: op.body ? bodyArbitrary(op.body) : fc.constant(undefined),

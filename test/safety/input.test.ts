@@ -8,36 +8,76 @@ import type { BootstrapResult } from '../../src/services/identity/bootstrap.js';
 let ctx: TestContext;
 let org: BootstrapResult;
 let agentId: number;
-const definition = { startUrl: 'https://shop.example/', list: { selector: '.item', fields: [{ name: 'title', selector: 'h2' }] } };
+const definition = {
+  startUrl: 'https://shop.example/',
+  list: { selector: '.item', fields: [{ name: 'title', selector: 'h2' }] },
+};
 
 beforeAll(async () => {
   ctx = await createTestContext();
   org = await ctx.bootstrap();
-  const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/agent', headers: auth(org.apiKey), payload: { name: 'Input', spaceId: org.spaceId, definition } });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/agent',
+    headers: auth(org.apiKey),
+    payload: { name: 'Input', spaceId: org.spaceId, definition },
+  });
   expect(res.statusCode).toBe(201);
   agentId = res.json().id;
 });
 afterAll(async () => ctx?.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers?: Record<string, string | string[]>) =>
-  ctx.app.inject({ method, url, headers: headers ?? auth(org.apiKey), ...(payload !== undefined ? { payload: payload as object } : {}) });
+const inject = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  headers?: Record<string, string | string[]>,
+) =>
+  ctx.app.inject({
+    method,
+    url,
+    headers: headers ?? auth(org.apiKey),
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 
 describe('strings PostgreSQL would refuse', () => {
   it.each([
     ['POST', '/api/v1/spaces', { name: 'a\u0000b' }, 'body.name must not contain NUL characters (U+0000)'],
     ['POST', '/api/v1/spaces', { name: 'a\ud800b' }, 'body.name must not contain unpaired UTF-16 surrogates'],
     ['POST', '/api/v1/users', { email: 'x\u0000@example.com' }, 'body.email must not contain NUL characters (U+0000)'],
-    ['POST', '/api/v1/proxy-pools', { name: 'p', proxies: ['http://proxy.example:8080/\u0000'] }, 'body.proxies.0 must not contain NUL characters (U+0000)'],
-    ['PUT', '/api/v1/agent/{agentId}', { description: '\udc00' }, 'body.description must not contain unpaired UTF-16 surrogates'],
-    ['POST', '/api/v1/agent/{agentId}/start', { inputParameters: '{"q":"\u0000"}' }, 'body.inputParameters must not contain NUL characters (U+0000)'],
+    [
+      'POST',
+      '/api/v1/proxy-pools',
+      { name: 'p', proxies: ['http://proxy.example:8080/\u0000'] },
+      'body.proxies.0 must not contain NUL characters (U+0000)',
+    ],
+    [
+      'PUT',
+      '/api/v1/agent/{agentId}',
+      { description: '\udc00' },
+      'body.description must not contain unpaired UTF-16 surrogates',
+    ],
+    [
+      'POST',
+      '/api/v1/agent/{agentId}/start',
+      { inputParameters: '{"q":"\u0000"}' },
+      'body.inputParameters must not contain NUL characters (U+0000)',
+    ],
   ] as const)('%s %s refuses it and names the field', async (method, url, payload, message) => {
-    const body = expectBadRequest(await inject(method, url.replace('{agentId}', String(agentId)), payload), 'VALIDATION_FAILED');
+    const body = expectBadRequest(
+      await inject(method, url.replace('{agentId}', String(agentId)), payload),
+      'VALIDATION_FAILED',
+    );
     expect(body.message).toBe(message);
   });
 
   it('refuses a NUL in a property name inside a free-form definition', async () => {
     const body = expectBadRequest(
-      await inject('POST', '/api/v1/agent', { name: 'x', spaceId: org.spaceId, definition: { ...definition, 'k\u0000': 1 } }),
+      await inject('POST', '/api/v1/agent', {
+        name: 'x',
+        spaceId: org.spaceId,
+        definition: { ...definition, 'k\u0000': 1 },
+      }),
       'VALIDATION_FAILED',
     );
     expect(body.message).toBe('body.definition has a property name that must not contain NUL characters (U+0000)');
@@ -58,7 +98,10 @@ describe('strings PostgreSQL would refuse', () => {
   it('refuses a NUL in the unauthenticated /oauth/token username, JSON or form-encoded, in the RFC 6749 shape', async () => {
     for (const req of [
       { payload: { grant_type: 'password', username: 'a\u0000b', password: 'x' } },
-      { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=password&username=a%00b&password=x' },
+      {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'grant_type=password&username=a%00b&password=x',
+      },
     ]) {
       const res = await ctx.app.inject({ method: 'POST', url: '/oauth/token', ...req });
       expect(res.statusCode).toBe(400);
@@ -71,7 +114,11 @@ describe('strings PostgreSQL would refuse', () => {
   });
 
   it('refuses a NUL in a refresh token', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'refresh_token', refresh_token: 'cxr_\u0000' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'refresh_token', refresh_token: 'cxr_\u0000' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'invalid_request', errorCode: 'VALIDATION_FAILED' });
   });
@@ -90,7 +137,7 @@ describe('integers follow the spec types', () => {
     expect(expectBadRequest(await inject(method, path, payload), 'VALIDATION_FAILED').message).toBe(message);
   });
 
-  it('a proxyPoolId above int32 from one organization does not fail another organization\'s concurrent requests', async () => {
+  it("a proxyPoolId above int32 from one organization does not fail another organization's concurrent requests", async () => {
     const other = await ctx.bootstrap();
     const [bad, ...good] = await Promise.all([
       inject('POST', `/api/v1/agent/${agentId}/start`, { proxyPoolId: 2147483648 }),
@@ -106,7 +153,10 @@ describe('integers follow the spec types', () => {
   });
 
   it.each(['0x2', '+2', '2.0'])('refuses the non-canonical integer %j in a query', async (value) => {
-    const body = expectBadRequest(await inject('GET', `/api/v1/agent/${agentId}/runs?maxRecords=${encodeURIComponent(value)}`), 'VALIDATION_FAILED');
+    const body = expectBadRequest(
+      await inject('GET', `/api/v1/agent/${agentId}/runs?maxRecords=${encodeURIComponent(value)}`),
+      'VALIDATION_FAILED',
+    );
     expect(body.message).toBe('querystring.maxRecords must be an integer written in decimal digits (e.g. 12)');
   });
 
@@ -120,12 +170,20 @@ describe('paging', () => {
     [`/api/v1/agent/{agentId}/runs?pageIndex=0&recordsPerPage=10`, 'querystring.pageIndex must be >= 1'],
     [`/api/v1/agent/{agentId}/runs?pageIndex=1&recordsPerPage=0`, 'querystring.recordsPerPage must be >= 1'],
     [`/api/v1/agent/{agentId}/runs?maxRecords=-1`, 'querystring.maxRecords must be >= 1'],
-    [`/api/v1/agent/{agentId}/runs?pageIndex=2147483648&recordsPerPage=10`, 'querystring.pageIndex must be <= 2147483647'],
+    [
+      `/api/v1/agent/{agentId}/runs?pageIndex=2147483648&recordsPerPage=10`,
+      'querystring.pageIndex must be <= 2147483647',
+    ],
     ['/api/v1/agent/all?pageIndex=-1&recordsPerPage=10', 'querystring.pageIndex must be >= 1'],
-    ['/api/v1/agent/all?pageIndex=1&recordsPerPage=abc', 'querystring.recordsPerPage must be an integer written in decimal digits (e.g. 12)'],
+    [
+      '/api/v1/agent/all?pageIndex=1&recordsPerPage=abc',
+      'querystring.recordsPerPage must be an integer written in decimal digits (e.g. 12)',
+    ],
     ['/api/v1/agent/search?query=a&maxRecords=0', 'querystring.maxRecords must be >= 1'],
   ])('%s answers 400', async (url, message) => {
-    expect(expectBadRequest(await inject('GET', url.replace('{agentId}', String(agentId))), 'VALIDATION_FAILED').message).toBe(message);
+    expect(
+      expectBadRequest(await inject('GET', url.replace('{agentId}', String(agentId))), 'VALIDATION_FAILED').message,
+    ).toBe(message);
   });
 
   it('the last possible page answers an empty page', async () => {
@@ -141,10 +199,14 @@ describe('paging', () => {
 describe('credentials', () => {
   it('refuses two Authorization headers, even when both are valid', async () => {
     const body = expectBadRequest(
-      await inject('GET', '/api/v1/spaces', undefined, { authorization: [`ApiKey ${org.apiKey}`, `ApiKey ${org.apiKey}`] }),
+      await inject('GET', '/api/v1/spaces', undefined, {
+        authorization: [`ApiKey ${org.apiKey}`, `ApiKey ${org.apiKey}`],
+      }),
       'VALIDATION_FAILED',
     );
-    expect(body.message).toBe('headers.authorization must be sent once; the request has several Authorization headers.');
+    expect(body.message).toBe(
+      'headers.authorization must be sent once; the request has several Authorization headers.',
+    );
   });
 
   it('answers 401 for an API key or token holding a NUL', async () => {

@@ -29,12 +29,15 @@ describe('classifier: translation and tunnelling ranges', () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  it.each(['64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001:db9::1', '2001:4860:4860::8888'])(
-    '%s is public',
-    (address) => {
-      expect(classifyAddress(address)).toBe('public');
-    },
-  );
+  it.each([
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001:db9::1',
+    '2001:4860:4860::8888',
+  ])('%s is public', (address) => {
+    expect(classifyAddress(address)).toBe('public');
+  });
 });
 
 /** A loopback service, a closed port and a port that accepts but never answers. */
@@ -56,7 +59,11 @@ async function privatePorts() {
   const closed = (closedServer.address() as net.AddressInfo).port;
   await new Promise<void>((r) => closedServer.close(() => r()));
   return {
-    ports: { open: (open.address() as net.AddressInfo).port, closed, silent: (silent.address() as net.AddressInfo).port },
+    ports: {
+      open: (open.address() as net.AddressInfo).port,
+      closed,
+      silent: (silent.address() as net.AddressInfo).port,
+    },
     contacted: () => contacted,
     async close() {
       for (const s of silentSockets) s.destroy();
@@ -105,7 +112,9 @@ describe('engine: a private proxy is refused with the guard on', () => {
   });
 
   it('refuses at connect time a proxy name that resolves to a private address', async () => {
-    const error = await new Promise<Error | null>((resolve) => guardedProxyLookup('localhost', {}, (err) => resolve(err)));
+    const error = await new Promise<Error | null>((resolve) =>
+      guardedProxyLookup('localhost', {}, (err) => resolve(err)),
+    );
     expect(error).toBeInstanceOf(TargetRefusedError);
     expect((error as TargetRefusedError).role).toBe('proxy');
   });
@@ -117,7 +126,9 @@ describe('masks never garble the URL shown', () => {
     expect(mask('GET https://shop.example.com/example/items?q=example&k=tok3n failed')).toBe(
       'GET https://shop.example.com/********/items?q=********&k=******** failed',
     );
-    expect(mask('proxy http://alice:s3cret@proxy.example.net:8080/ failed')).toBe('proxy http://alice:********@proxy.example.net:8080/ failed');
+    expect(mask('proxy http://alice:s3cret@proxy.example.net:8080/ failed')).toBe(
+      'proxy http://alice:********@proxy.example.net:8080/ failed',
+    );
     expect(mask('plain example text')).toBe('plain ******** text');
   });
 
@@ -143,7 +154,12 @@ describe('API: proxy pools under the guard', () => {
     ['http://169.254.169.254/', '169.254.169.254', '169.254.169.254'],
     ['http://[64:ff9b::7f00:1]:80', '[64:ff9b::7f00:1]', '64:ff9b::7f00:1'],
   ])('refuses %s at creation with 400 naming the proxy (not its credentials)', async (proxy, host, address) => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/proxy-pools', headers: auth(key), payload: { name: `p ${proxy}`, proxies: ['http://93.184.216.34:3128', proxy] } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/proxy-pools',
+      headers: auth(key),
+      payload: { name: `p ${proxy}`, proxies: ['http://93.184.216.34:3128', proxy] },
+    });
     const body = expectBadRequest(res, 'VALIDATION_FAILED');
     // localhost may resolve to ::1 first.
     const shown = host === 'localhost' ? body.message.replace('(::1)', `(${address})`) : body.message;
@@ -154,7 +170,12 @@ describe('API: proxy pools under the guard', () => {
   });
 
   it('accepts public proxies', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/proxy-pools', headers: auth(key), payload: { name: 'public', proxies: ['http://u:p@93.184.216.34:3128'] } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/proxy-pools',
+      headers: auth(key),
+      payload: { name: 'public', proxies: ['http://u:p@93.184.216.34:3128'] },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ name: 'public', proxyCount: 1 });
   });
@@ -174,17 +195,35 @@ describe('Run drill: a pool pointed inward with the guard on', () => {
     for (const [kind, port] of Object.entries(ports.ports)) {
       // Written directly: a pool created while the operator had lifted the guard.
       const pool = await ctx.db.proxyPool.create({
-        data: { organizationId: org.organizationId, name: `inward ${kind}`, proxies: seal(ctx.config.encryptionKey, JSON.stringify([`http://u:pw@127.0.0.1:${port}`])), proxyCount: 1 },
+        data: {
+          organizationId: org.organizationId,
+          name: `inward ${kind}`,
+          proxies: seal(ctx.config.encryptionKey, JSON.stringify([`http://u:pw@127.0.0.1:${port}`])),
+          proxyCount: 1,
+        },
       });
-      const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, { startUrl: 'http://93.184.216.34/', list: { selector: 'p', fields: [{ name: 'p', selector: 'p' }] } }, `Inward ${kind}`);
-      const start = await ctx.app.inject({ method: 'POST', url: `/api/v1/agent/${agent.id}/start`, headers: auth(org.apiKey), payload: { proxyPoolId: pool.id } });
+      const agent = await createAgent(
+        ctx.app,
+        org.apiKey,
+        org.spaceId,
+        { startUrl: 'http://93.184.216.34/', list: { selector: 'p', fields: [{ name: 'p', selector: 'p' }] } },
+        `Inward ${kind}`,
+      );
+      const start = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/agent/${agent.id}/start`,
+        headers: auth(org.apiKey),
+        payload: { proxyPoolId: pool.id },
+      });
       expect(start.statusCode, start.body).toBe(202);
       const run = await waitForRun(ctx.app, org.apiKey, agent.id, start.json().id);
       expect(run.status).toBe(6);
       messages.push(String(run.errorMessage).replace(String(port), 'PORT'));
     }
     expect(new Set(messages).size).toBe(1);
-    expect(messages[0]).toContain('refused to use the proxy 127.0.0.1:PORT: it resolves to a private address (127.0.0.1)');
+    expect(messages[0]).toContain(
+      'refused to use the proxy 127.0.0.1:PORT: it resolves to a private address (127.0.0.1)',
+    );
     expect(ports.contacted()).toBe(0);
   });
 });

@@ -5,7 +5,13 @@
 // reach the Run; Runs of a server group are queued in that group's queue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, type Db } from '../../src/db/prisma.js';
-import { createGroupQueues, createQueue, createRunScheduler, redisConnection, runJobId } from '../../src/queues/queues.js';
+import {
+  createGroupQueues,
+  createQueue,
+  createRunScheduler,
+  redisConnection,
+  runJobId,
+} from '../../src/queues/queues.js';
 import { unseal } from '../../src/lib/crypto.js';
 import { createCreditsRepository } from '../../src/services/billing/credits.repository.js';
 import type { BootstrapResult } from '../../src/services/identity/bootstrap.js';
@@ -24,7 +30,11 @@ const log = { info: () => {}, warn: (obj: Record<string, unknown>) => void warni
 const closers: Array<() => Promise<unknown>> = [];
 
 type Json = Record<string, any>;
-const definition = { startUrl: 'https://example.com/list', timeoutSeconds: 120, list: { selector: '.item', fields: [{ name: 'title', selector: 'h2' }] } };
+const definition = {
+  startUrl: 'https://example.com/list',
+  timeoutSeconds: 120,
+  list: { selector: '.item', fields: [{ name: 'title', selector: 'h2' }] },
+};
 
 /** A firing service of its own (as one worker process has), on its own connections. */
 function newFiring(batchSize = 50) {
@@ -32,15 +42,39 @@ function newFiring(batchSize = 50) {
   const connection = redisConnection(ctx.config.redisUrl);
   const runsQueue = createQueue('runs', connection, ctx.config.redisPrefix);
   const groups = createGroupQueues(connection, ctx.config.redisPrefix);
-  const runsRepo = createRunsRepository(db, { onTerminal: createSettlement(db, { clock, log, config: ctx.config }).afterTerminal });
-  const scheduler = createRunScheduler(runsQueue, { groups: { groupQueue: groups.get, serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null } });
-  closers.push(() => runsQueue.close(), () => groups.close(), () => db.$disconnect());
-  const firing = createScheduleFiring({ repo: createSchedulesRepository(db), runs: runsRepo, credits: createCreditsRepository(db), scheduler, clock, log, batchSize });
+  const runsRepo = createRunsRepository(db, {
+    onTerminal: createSettlement(db, { clock, log, config: ctx.config }).afterTerminal,
+  });
+  const scheduler = createRunScheduler(runsQueue, {
+    groups: {
+      groupQueue: groups.get,
+      serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null,
+    },
+  });
+  closers.push(
+    () => runsQueue.close(),
+    () => groups.close(),
+    () => db.$disconnect(),
+  );
+  const firing = createScheduleFiring({
+    repo: createSchedulesRepository(db),
+    runs: runsRepo,
+    credits: createCreditsRepository(db),
+    scheduler,
+    clock,
+    log,
+    batchSize,
+  });
   return { firing, runsQueue, groups, db };
 }
 
 async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
-  return ctx.app.inject({ method, url, headers: auth(org.apiKey), ...(payload !== undefined && { payload: payload as Json }) });
+  return ctx.app.inject({
+    method,
+    url,
+    headers: auth(org.apiKey),
+    ...(payload !== undefined && { payload: payload as Json }),
+  });
 }
 async function newAgent(name: string) {
   const res = await call('POST', '/api/v1/agent', { name, spaceId: org.spaceId, definition });
@@ -52,7 +86,8 @@ async function newSchedule(agentId: number, body: Json) {
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as Json;
 }
-const runsOf = (db: Db, scheduleId: number) => db.run.findMany({ where: { scheduleId: BigInt(scheduleId) }, orderBy: { id: 'asc' } });
+const runsOf = (db: Db, scheduleId: number) =>
+  db.run.findMany({ where: { scheduleId: BigInt(scheduleId) }, orderBy: { id: 'asc' } });
 
 beforeAll(async () => {
   ctx = await createTestContext({ clock });
@@ -112,7 +147,10 @@ describe('the tick', () => {
     const status = await call('GET', `/api/v1/agent/${agentId}/run/${run.id}/status`);
     expect(status.json()).toMatchObject({ scheduleId: s.id, status: 4 });
     expect(status.body).not.toContain('hunter2');
-    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json()).toMatchObject({ nextRunTime: '2026-06-02T10:00:00.000Z', isEnabled: true });
+    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json()).toMatchObject({
+      nextRunTime: '2026-06-02T10:00:00.000Z',
+      isEnabled: true,
+    });
   });
 
   it('two ticks racing (two workers) create exactly one Run per due Schedule', async () => {
@@ -121,7 +159,15 @@ describe('the tick', () => {
     const agents = await Promise.all([1, 2, 3, 4, 5].map((i) => newAgent(`Race ${i}`)));
     now = new Date('2026-06-01T10:30:00Z');
     const schedules: Json[] = [];
-    for (let i = 0; i < 40; i++) schedules.push(await newSchedule(agents[i % agents.length], { scheduleType: 2, runEveryCount: 1, runEveryPeriod: 1, isExclusive: false }));
+    for (let i = 0; i < 40; i++)
+      schedules.push(
+        await newSchedule(agents[i % agents.length], {
+          scheduleType: 2,
+          runEveryCount: 1,
+          runEveryPeriod: 1,
+          isExclusive: false,
+        }),
+      );
     now = new Date('2026-06-01T10:31:00.100Z');
     const [ra, rb] = await Promise.all([a.firing.tick(), b.firing.tick()]);
     expect(ra.claimed + rb.claimed).toBe(40);
@@ -131,16 +177,27 @@ describe('the tick', () => {
     expect(rc.claimed + rd.claimed).toBe(40);
     for (const s of schedules) {
       const runs = await runsOf(ctx.db, s.id);
-      expect(runs.map((r) => r.scheduledFor!.toISOString())).toEqual(['2026-06-01T10:31:00.000Z', '2026-06-01T10:32:00.000Z']);
+      expect(runs.map((r) => r.scheduledFor!.toISOString())).toEqual([
+        '2026-06-01T10:31:00.000Z',
+        '2026-06-01T10:32:00.000Z',
+      ]);
     }
     // Out of the way of the next tests.
-    for (const s of schedules) expect((await call('POST', `/api/v1/agent/${s.configId}/schedules/${s.id}/disable`)).statusCode).toBe(200);
+    for (const s of schedules)
+      expect((await call('POST', `/api/v1/agent/${s.configId}/schedules/${s.id}/disable`)).statusCode).toBe(200);
   });
 
   it('the database refuses a second Run for the same fire time', async () => {
     const agentId = await newAgent('Unique');
     const s = await newSchedule(agentId, { scheduleType: 3, cronExpression: '0 12 * * *' });
-    const data = { organizationId: org.organizationId, agentId, agentVersion: 1, status: 11, scheduleId: BigInt(s.id), scheduledFor: new Date('2026-06-01T12:00:00Z') };
+    const data = {
+      organizationId: org.organizationId,
+      agentId,
+      agentVersion: 1,
+      status: 11,
+      scheduleId: BigInt(s.id),
+      scheduledFor: new Date('2026-06-01T12:00:00Z'),
+    };
     await ctx.db.run.create({ data });
     // The data layer maps the unique violation to a 409 conflict.
     await expect(ctx.db.run.create({ data })).rejects.toMatchObject({ statusCode: 409, errorCode: 'CONFLICT' });
@@ -149,7 +206,9 @@ describe('the tick', () => {
     now = new Date('2026-06-01T12:00:30Z');
     await firing.tick();
     expect(await runsOf(ctx.db, s.id)).toHaveLength(1);
-    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json().nextRunTime).toBe('2026-06-02T12:00:00.000Z');
+    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json().nextRunTime).toBe(
+      '2026-06-02T12:00:00.000Z',
+    );
     await call('POST', `/api/v1/agent/${agentId}/schedules/${s.id}/disable`);
   });
 
@@ -164,8 +223,12 @@ describe('the tick', () => {
     await firing.tick();
     const runs = await runsOf(ctx.db, s.id);
     expect(runs.map((r) => r.scheduledFor!.toISOString())).toEqual(['2026-06-01T11:01:00.000Z']);
-    expect(warnings.filter((w) => w.scheduleId === String(s.id))).toEqual([expect.objectContaining({ missed: 3, dueAt: new Date('2026-06-01T11:01:00Z') })]);
-    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json().nextRunTime).toBe('2026-06-01T11:05:00.000Z');
+    expect(warnings.filter((w) => w.scheduleId === String(s.id))).toEqual([
+      expect.objectContaining({ missed: 3, dueAt: new Date('2026-06-01T11:01:00Z') }),
+    ]);
+    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json().nextRunTime).toBe(
+      '2026-06-01T11:05:00.000Z',
+    );
   });
 
   it('an exclusive Schedule whose Agent has an active Run records a Skipped Run (settled)', async () => {
@@ -178,7 +241,11 @@ describe('the tick', () => {
     now = new Date('2026-06-01T12:05:00Z');
     await firing.tick();
     const [run] = await runsOf(ctx.db, s.id);
-    expect(run).toMatchObject({ status: 11, endTime: now, errorMessage: `Skipped: Run ${started.json().id} of this exclusive Agent was still active.` });
+    expect(run).toMatchObject({
+      status: 11,
+      endTime: now,
+      errorMessage: `Skipped: Run ${started.json().id} of this exclusive Agent was still active.`,
+    });
     expect(run.settledAt).not.toBeNull();
   });
 
@@ -193,14 +260,21 @@ describe('the tick', () => {
     const [a] = await runsOf(ctx.db, first.id);
     const [b] = await runsOf(ctx.db, second.id);
     expect(a).toMatchObject({ status: 4, errorMessage: null });
-    expect(b).toMatchObject({ status: 11, errorMessage: `Skipped: Run ${a.id} of this exclusive Agent was still active.` });
+    expect(b).toMatchObject({
+      status: 11,
+      errorMessage: `Skipped: Run ${a.id} of this exclusive Agent was still active.`,
+    });
     const agent = (await call('GET', `/api/v1/agent/${agentId}`)).json();
     expect(agent.status).toBe(11);
   });
 
   it('a fire of an Agent with an invalid definition is recorded as a Skipped Run saying why', async () => {
     const { firing } = newFiring();
-    const res = await call('POST', '/api/v1/agent', { name: 'Invalid', spaceId: org.spaceId, definition: { ...definition, export: { format: 'csv', columns: [{ name: 'sku', required: true }] } } });
+    const res = await call('POST', '/api/v1/agent', {
+      name: 'Invalid',
+      spaceId: org.spaceId,
+      definition: { ...definition, export: { format: 'csv', columns: [{ name: 'sku', required: true }] } },
+    });
     expect(res.json().validationStatus).toBe(2);
     const agentId = res.json().id as number;
     now = new Date('2026-06-01T12:50:00Z');
@@ -208,7 +282,10 @@ describe('the tick', () => {
     now = new Date('2026-06-01T12:56:00Z');
     await firing.tick();
     const [run] = await runsOf(ctx.db, s.id);
-    expect(run).toMatchObject({ status: 11, errorMessage: 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.' });
+    expect(run).toMatchObject({
+      status: 11,
+      errorMessage: 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.',
+    });
     expect(run.settledAt).not.toBeNull();
   });
 
@@ -223,7 +300,10 @@ describe('the tick', () => {
     await firing.tick();
     expect(await runsOf(ctx.db, once.id)).toHaveLength(1);
     expect(await runsOf(ctx.db, off.id)).toHaveLength(0);
-    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${once.id}`)).json()).toMatchObject({ isEnabled: false, nextRunTime: null });
+    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${once.id}`)).json()).toMatchObject({
+      isEnabled: false,
+      nextRunTime: null,
+    });
   });
 
   it('a Schedule of an archived Agent does not fire, and stays disabled after unarchive', async () => {
@@ -236,10 +316,12 @@ describe('the tick', () => {
     now = new Date('2026-06-01T14:05:00Z');
     await firing.tick();
     expect(await runsOf(ctx.db, s.id)).toHaveLength(0);
-    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json()).toMatchObject({ isEnabled: false });
+    expect((await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json()).toMatchObject({
+      isEnabled: false,
+    });
   });
 
-  it('a Run of a Schedule with a server group is queued in that group\'s queue only', async () => {
+  it("a Run of a Schedule with a server group is queued in that group's queue only", async () => {
     const { firing, runsQueue, groups } = newFiring();
     const agentId = await newAgent('Grouped');
     now = new Date('2026-06-01T15:00:00Z');

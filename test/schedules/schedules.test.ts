@@ -22,10 +22,24 @@ let now = new Date('2026-03-20T12:00:00Z');
 const clock = { now: () => new Date(now) };
 
 type Json = Record<string, any>;
-const definition = { startUrl: 'https://example.com/list', list: { selector: '.item', fields: [{ name: 'title', selector: 'h2' }] } };
+const definition = {
+  startUrl: 'https://example.com/list',
+  list: { selector: '.item', fields: [{ name: 'title', selector: 'h2' }] },
+};
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, key: string, payload?: unknown, headers: Record<string, string> = {}) {
-  return ctx.app.inject({ method, url, headers: { ...auth(key), ...headers }, ...(payload !== undefined && { payload: payload as Json }) });
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  key: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
+  return ctx.app.inject({
+    method,
+    url,
+    headers: { ...auth(key), ...headers },
+    ...(payload !== undefined && { payload: payload as Json }),
+  });
 }
 async function createAgent(key: string, spaceId: number, name: string) {
   const res = await call('POST', '/api/v1/agent', key, { name, spaceId, definition });
@@ -40,9 +54,30 @@ async function create(body: Json, agent = agentId, key = orgA.apiKey) {
 const base = (agent = agentId) => `/api/v1/agent/${agent}/schedules`;
 
 const FIELDS = [
-  'configId', 'created', 'id', 'inputParameters', 'isEnabled', 'isExclusive', 'isWaitOnFailure', 'localSchedule', 'logLevel', 'logMode', 'name',
-  'nextRunTime', 'parallelExport', 'parallelMaxConcurrency', 'parallelism', 'proxyPoolId', 'runEveryCount', 'runEveryPeriod', 'schedule',
-  'scheduleType', 'serverGroupId', 'startTime', 'timezone', 'updated',
+  'configId',
+  'created',
+  'id',
+  'inputParameters',
+  'isEnabled',
+  'isExclusive',
+  'isWaitOnFailure',
+  'localSchedule',
+  'logLevel',
+  'logMode',
+  'name',
+  'nextRunTime',
+  'parallelExport',
+  'parallelMaxConcurrency',
+  'parallelism',
+  'proxyPoolId',
+  'runEveryCount',
+  'runEveryPeriod',
+  'schedule',
+  'scheduleType',
+  'serverGroupId',
+  'startTime',
+  'timezone',
+  'updated',
 ].sort();
 
 beforeAll(async () => {
@@ -55,10 +90,17 @@ beforeAll(async () => {
   const space = await call('POST', '/api/v1/spaces', orgA.apiKey, { name: 'Private', isDefaultAccess: false });
   privateSpaceId = space.json().id;
   privateAgentId = await createAgent(orgA.apiKey, privateSpaceId, 'Private agent');
-  const user = await call('POST', '/api/v1/users', orgA.apiKey, { email: 'reader@example.com', name: 'Reader', role: 'member' });
+  const user = await call('POST', '/api/v1/users', orgA.apiKey, {
+    email: 'reader@example.com',
+    name: 'Reader',
+    role: 'member',
+  });
   const key = await call('POST', `/api/v1/users/${user.json().id}/api-keys`, orgA.apiKey, {});
   reader = { userId: user.json().id, apiKey: key.json().key };
-  const m = await call('POST', `/api/v1/spaces/${privateSpaceId}/members`, orgA.apiKey, { userId: reader.userId, role: 'reader' });
+  const m = await call('POST', `/api/v1/spaces/${privateSpaceId}/members`, orgA.apiKey, {
+    userId: reader.userId,
+    role: 'reader',
+  });
   expect(m.statusCode).toBe(200);
 });
 afterAll(async () => ctx?.close());
@@ -96,7 +138,13 @@ describe('create and read', () => {
   });
 
   it('a RunEvery Schedule in America/New_York without startTime starts one period from now', async () => {
-    const s = await create({ name: 'Every 2h', scheduleType: 2, runEveryCount: 2, runEveryPeriod: 2, timezone: 'America/New_York' });
+    const s = await create({
+      name: 'Every 2h',
+      scheduleType: 2,
+      runEveryCount: 2,
+      runEveryPeriod: 2,
+      timezone: 'America/New_York',
+    });
     expect(s).toMatchObject({
       startTime: '2026-03-20T14:00:00.000Z',
       nextRunTime: '2026-03-20T14:00:00.000Z',
@@ -108,18 +156,51 @@ describe('create and read', () => {
   });
 
   it('a monthly RunEvery anchored at a given startTime', async () => {
-    const s = await create({ name: 'Monthly', scheduleType: 2, runEveryCount: 1, runEveryPeriod: 5, startTime: '2026-03-31T08:00:00Z', timezone: 'Australia/Lord_Howe' });
+    const s = await create({
+      name: 'Monthly',
+      scheduleType: 2,
+      runEveryCount: 1,
+      runEveryPeriod: 5,
+      startTime: '2026-03-31T08:00:00Z',
+      timezone: 'Australia/Lord_Howe',
+    });
     expect(s).toMatchObject({ nextRunTime: '2026-03-31T08:00:00.000Z', schedule: 'R/2026-03-31T08:00:00.000Z/P1M' });
   });
 
   it('a RunOnce Schedule in Australia/Lord_Howe', async () => {
-    const s = await create({ name: 'Once', scheduleType: 1, startTime: '2026-03-21T00:00:00Z', timezone: 'Australia/Lord_Howe' });
-    expect(s).toMatchObject({ nextRunTime: '2026-03-21T00:00:00.000Z', schedule: '2026-03-21T00:00:00.000Z', localSchedule: 'Once, at 2026-03-21 11:00 (Australia/Lord_Howe)' });
+    const s = await create({
+      name: 'Once',
+      scheduleType: 1,
+      startTime: '2026-03-21T00:00:00Z',
+      timezone: 'Australia/Lord_Howe',
+    });
+    expect(s).toMatchObject({
+      nextRunTime: '2026-03-21T00:00:00.000Z',
+      schedule: '2026-03-21T00:00:00.000Z',
+      localSchedule: 'Once, at 2026-03-21 11:00 (Australia/Lord_Howe)',
+    });
   });
 
-  it('the public client\'s PascalCase body and case-insensitive enums', async () => {
-    const s = await create({ Name: 'Pascal', ScheduleType: 3, CronExpression: '*/15 * * * *', IsEnabled: false, Parallelism: 2, LogLevel: 'warning', LogMode: 'textandhtml', ParallelExport: 'separate' });
-    expect(s).toMatchObject({ name: 'Pascal', isEnabled: false, nextRunTime: null, parallelism: 2, logLevel: 'Warning', logMode: 'TextAndHtml', parallelExport: 'Separated' });
+  it("the public client's PascalCase body and case-insensitive enums", async () => {
+    const s = await create({
+      Name: 'Pascal',
+      ScheduleType: 3,
+      CronExpression: '*/15 * * * *',
+      IsEnabled: false,
+      Parallelism: 2,
+      LogLevel: 'warning',
+      LogMode: 'textandhtml',
+      ParallelExport: 'separate',
+    });
+    expect(s).toMatchObject({
+      name: 'Pascal',
+      isEnabled: false,
+      nextRunTime: null,
+      parallelism: 2,
+      logLevel: 'Warning',
+      logMode: 'TextAndHtml',
+      parallelExport: 'Separated',
+    });
   });
 
   it('lists as a plain array, or paged with totalRecordCount', async () => {
@@ -152,11 +233,19 @@ describe('validation (400 BadRequestError with errorCode)', () => {
     ['cron with 7 fields', { scheduleType: 3, cronExpression: '0 0 0 * * * 2026' }, 'SCHEDULE_INVALID_CRON'],
     ['cron out of range', { scheduleType: 3, cronExpression: '61 * * * *' }, 'SCHEDULE_INVALID_CRON'],
     ['CRON without cronExpression', { scheduleType: 3 }, 'SCHEDULE_MISSING_FIELD'],
-    ['unknown zone', { scheduleType: 3, cronExpression: '0 3 * * *', timezone: 'Europe/Atlantis' }, 'SCHEDULE_INVALID_TIMEZONE'],
+    [
+      'unknown zone',
+      { scheduleType: 3, cronExpression: '0 3 * * *', timezone: 'Europe/Atlantis' },
+      'SCHEDULE_INVALID_TIMEZONE',
+    ],
     ['RunOnce without startTime', { scheduleType: 1 }, 'SCHEDULE_MISSING_FIELD'],
     ['RunOnce 30 s ahead', { scheduleType: 1, startTime: '2026-03-20T12:00:30Z' }, 'SCHEDULE_START_TIME_TOO_SOON'],
     ['RunOnce in the past', { scheduleType: 1, startTime: '2026-03-19T12:00:00Z' }, 'SCHEDULE_START_TIME_TOO_SOON'],
-    ['RunEvery with a past startTime', { scheduleType: 2, runEveryCount: 1, runEveryPeriod: 1, startTime: '2026-03-20T11:00:00Z' }, 'SCHEDULE_START_TIME_IN_PAST'],
+    [
+      'RunEvery with a past startTime',
+      { scheduleType: 2, runEveryCount: 1, runEveryPeriod: 1, startTime: '2026-03-20T11:00:00Z' },
+      'SCHEDULE_START_TIME_IN_PAST',
+    ],
     ['RunEvery without its count', { scheduleType: 2, runEveryPeriod: 1 }, 'SCHEDULE_MISSING_FIELD'],
     ['runEveryCount 0', { scheduleType: 2, runEveryCount: 0, runEveryPeriod: 1 }, 'VALIDATION_FAILED'],
     ['runEveryPeriod 6', { scheduleType: 2, runEveryCount: 1, runEveryPeriod: 6 }, 'VALIDATION_FAILED'],
@@ -173,9 +262,18 @@ describe('validation (400 BadRequestError with errorCode)', () => {
 
   it('update: the same rules apply, and a valid change is saved', async () => {
     const s = await create({ name: 'To update', scheduleType: 3, cronExpression: '0 3 * * *' });
-    expectBadRequest(await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { cronExpression: '0 3 * *' }), 'SCHEDULE_INVALID_CRON');
-    expectBadRequest(await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { timezone: 'Nowhere/Special' }), 'SCHEDULE_INVALID_TIMEZONE');
-    expectBadRequest(await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { scheduleType: 1 }), 'SCHEDULE_MISSING_FIELD');
+    expectBadRequest(
+      await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { cronExpression: '0 3 * *' }),
+      'SCHEDULE_INVALID_CRON',
+    );
+    expectBadRequest(
+      await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { timezone: 'Nowhere/Special' }),
+      'SCHEDULE_INVALID_TIMEZONE',
+    );
+    expectBadRequest(
+      await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { scheduleType: 1 }),
+      'SCHEDULE_MISSING_FIELD',
+    );
     expectBadRequest(await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { Name: 'x', Bogus: 1 }), 'VALIDATION_FAILED');
     expect((await call('GET', `${base()}/${s.id}`, orgA.apiKey)).json()).toEqual(s);
   });
@@ -183,8 +281,21 @@ describe('validation (400 BadRequestError with errorCode)', () => {
 
 describe('update', () => {
   it('keeps what is left out, applies names and enums case-insensitively, and recomputes nextRunTime', async () => {
-    const s = await create({ name: 'Before', scheduleType: 3, cronExpression: '0 3 * * *', timezone: 'UTC', parallelism: 3 });
-    const res = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { NAME: 'After', cronexpression: '30 6 * * 1-5', TimeZone: 'America/New_York', LOGMODE: 'TEXTANDHTML', isWaitOnFailure: true, serverGroupId: 7 });
+    const s = await create({
+      name: 'Before',
+      scheduleType: 3,
+      cronExpression: '0 3 * * *',
+      timezone: 'UTC',
+      parallelism: 3,
+    });
+    const res = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, {
+      NAME: 'After',
+      cronexpression: '30 6 * * 1-5',
+      TimeZone: 'America/New_York',
+      LOGMODE: 'TEXTANDHTML',
+      isWaitOnFailure: true,
+      serverGroupId: 7,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       id: s.id,
@@ -203,7 +314,12 @@ describe('update', () => {
   it('accepts text/json and application/*+json bodies', async () => {
     const s = await create({ name: 'Media', scheduleType: 3, cronExpression: '0 3 * * *' });
     for (const type of ['text/json', 'application/merge-patch+json', 'application/json; charset=utf-8']) {
-      const res = await ctx.app.inject({ method: 'PUT', url: `${base()}/${s.id}`, headers: { ...auth(orgA.apiKey), 'content-type': type }, payload: JSON.stringify({ name: type }) });
+      const res = await ctx.app.inject({
+        method: 'PUT',
+        url: `${base()}/${s.id}`,
+        headers: { ...auth(orgA.apiKey), 'content-type': type },
+        payload: JSON.stringify({ name: type }),
+      });
       expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
       expect(res.json().name).toBe(type);
     }
@@ -211,8 +327,16 @@ describe('update', () => {
 
   it('switching a CRON Schedule to RunEvery anchors it one period from now', async () => {
     const s = await create({ name: 'Switch', scheduleType: 3, cronExpression: '0 3 * * *' });
-    const res = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { scheduleType: 2, runEveryCount: 30, runEveryPeriod: 1 });
-    expect(res.json()).toMatchObject({ scheduleType: 2, startTime: '2026-03-20T12:30:00.000Z', nextRunTime: '2026-03-20T12:30:00.000Z' });
+    const res = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, {
+      scheduleType: 2,
+      runEveryCount: 30,
+      runEveryPeriod: 1,
+    });
+    expect(res.json()).toMatchObject({
+      scheduleType: 2,
+      startTime: '2026-03-20T12:30:00.000Z',
+      nextRunTime: '2026-03-20T12:30:00.000Z',
+    });
   });
 });
 
@@ -225,7 +349,9 @@ describe('enable, disable, delete', () => {
     expect(off.json()).toMatchObject({ isEnabled: false, nextRunTime: null });
     now = new Date('2026-03-20T15:10:00Z');
     try {
-      const on = await call('POST', `${base()}/${s.id}/enable`, orgA.apiKey, undefined, { 'content-type': 'application/json' });
+      const on = await call('POST', `${base()}/${s.id}/enable`, orgA.apiKey, undefined, {
+        'content-type': 'application/json',
+      });
       expect(on.statusCode).toBe(200);
       expect(on.json()).toMatchObject({ isEnabled: true, nextRunTime: '2026-03-20T16:00:00.000Z' });
       // Enabling twice changes nothing.
@@ -236,11 +362,19 @@ describe('enable, disable, delete', () => {
   });
 
   it('enabling a RunOnce whose time has passed asks for a new startTime', async () => {
-    const s = await create({ name: 'Once later', scheduleType: 1, startTime: '2026-03-20T13:00:00Z', isEnabled: false });
+    const s = await create({
+      name: 'Once later',
+      scheduleType: 1,
+      startTime: '2026-03-20T13:00:00Z',
+      isEnabled: false,
+    });
     now = new Date('2026-03-20T14:00:00Z');
     try {
       expectBadRequest(await call('POST', `${base()}/${s.id}/enable`, orgA.apiKey), 'SCHEDULE_START_TIME_TOO_SOON');
-      const moved = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { startTime: '2026-03-21T09:00:00Z', isEnabled: true });
+      const moved = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, {
+        startTime: '2026-03-21T09:00:00Z',
+        isEnabled: true,
+      });
       expect(moved.json()).toMatchObject({ isEnabled: true, nextRunTime: '2026-03-21T09:00:00.000Z' });
     } finally {
       now = new Date('2026-03-20T12:00:00Z');
@@ -259,7 +393,11 @@ describe('enable, disable, delete', () => {
 
 describe('encrypted input parameters', () => {
   it('seals ?name at rest, never returns it, returns clear values as stored; ?name wins over name', async () => {
-    const s = await create({ name: 'Secrets', scheduleType: 0, inputParameters: JSON.stringify({ query: 'shoes', '?token': 'hunter2', token: 'plain-loses' }) });
+    const s = await create({
+      name: 'Secrets',
+      scheduleType: 0,
+      inputParameters: JSON.stringify({ query: 'shoes', '?token': 'hunter2', token: 'plain-loses' }),
+    });
     expect(JSON.parse(s.inputParameters)).toEqual({ query: 'shoes', '?token': '********' });
     expect(JSON.stringify(s)).not.toContain('hunter2');
     expect(JSON.stringify(s)).not.toContain('plain-loses');
@@ -267,21 +405,28 @@ describe('encrypted input parameters', () => {
     expect(row.inputParameters).not.toContain('hunter2');
     const stored = JSON.parse(row.inputParameters!);
     expect(unseal(ctx.config.encryptionKey, stored['?token'])).toBe('hunter2');
-    for (const res of [await call('GET', base(), orgA.apiKey), await call('GET', `${base()}/${s.id}`, orgA.apiKey)]) expect(res.body).not.toContain('hunter2');
+    for (const res of [await call('GET', base(), orgA.apiKey), await call('GET', `${base()}/${s.id}`, orgA.apiKey)])
+      expect(res.body).not.toContain('hunter2');
 
     // Sent back masked (a read-modify-write client), the secret is kept; a new clear value is stored as sent.
-    const res = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { inputParameters: JSON.stringify({ query: 'boots', '?token': '********' }) });
+    const res = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, {
+      inputParameters: JSON.stringify({ query: 'boots', '?token': '********' }),
+    });
     expect(JSON.parse(res.json().inputParameters)).toEqual({ query: 'boots', '?token': '********' });
-    const after = JSON.parse((await ctx.db.schedule.findUniqueOrThrow({ where: { id: BigInt(s.id) } })).inputParameters!);
+    const after = JSON.parse(
+      (await ctx.db.schedule.findUniqueOrThrow({ where: { id: BigInt(s.id) } })).inputParameters!,
+    );
     expect(unseal(ctx.config.encryptionKey, after['?token'])).toBe('hunter2');
     // A parameter sent without the prefix is clear text, even if it was encrypted before (rule 2).
-    const clear = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, { inputParameters: JSON.stringify({ token: 'now-visible' }) });
+    const clear = await call('PUT', `${base()}/${s.id}`, orgA.apiKey, {
+      inputParameters: JSON.stringify({ token: 'now-visible' }),
+    });
     expect(JSON.parse(clear.json().inputParameters)).toEqual({ token: 'now-visible' });
   });
 });
 
 describe('access', () => {
-  it('another organization\'s Agent or Schedule answers 404; a Schedule of another Agent 404; unknown 404', async () => {
+  it("another organization's Agent or Schedule answers 404; a Schedule of another Agent 404; unknown 404", async () => {
     const s = await create({ name: 'Mine', scheduleType: 0 });
     for (const [method, url] of [
       ['GET', `${base()}/${s.id}`],
@@ -292,7 +437,11 @@ describe('access', () => {
       ['GET', base()],
       ['POST', base()],
     ] as const) {
-      expectProblem(await call(method, url, orgB.apiKey, method === 'POST' || method === 'PUT' ? { name: 'x' } : undefined), 404, 'NOT_FOUND');
+      expectProblem(
+        await call(method, url, orgB.apiKey, method === 'POST' || method === 'PUT' ? { name: 'x' } : undefined),
+        404,
+        'NOT_FOUND',
+      );
     }
     expectProblem(await call('GET', `${base(otherAgentId)}/${s.id}`, orgA.apiKey), 404, 'NOT_FOUND');
     expectProblem(await call('PUT', `${base(otherAgentId)}/${s.id}`, orgA.apiKey, { name: 'x' }), 404, 'NOT_FOUND');
@@ -310,7 +459,11 @@ describe('access', () => {
         ['POST', `${base()}/${id}/enable`],
         ['POST', `${base()}/${id}/disable`],
       ] as const) {
-        const problem = expectProblem(await call(method, url, orgA.apiKey, method === 'PUT' ? { name: 'x' } : undefined), 404, 'NOT_FOUND');
+        const problem = expectProblem(
+          await call(method, url, orgA.apiKey, method === 'PUT' ? { name: 'x' } : undefined),
+          404,
+          'NOT_FOUND',
+        );
         expect(problem.detail, `${method} ${url}`).toMatch(/^Schedule \d+ of agent \d+ was not found\.$/);
       }
     }
@@ -323,7 +476,11 @@ describe('access', () => {
     const s = await create({ name: 'Private one', scheduleType: 3, cronExpression: '0 3 * * *' }, privateAgentId);
     expect((await call('GET', base(privateAgentId), reader.apiKey)).statusCode).toBe(200);
     expect((await call('GET', `${base(privateAgentId)}/${s.id}`, reader.apiKey)).json()).toEqual(s);
-    expectProblem(await call('POST', base(privateAgentId), reader.apiKey, { name: 'x', scheduleType: 0 }), 403, 'FORBIDDEN');
+    expectProblem(
+      await call('POST', base(privateAgentId), reader.apiKey, { name: 'x', scheduleType: 0 }),
+      403,
+      'FORBIDDEN',
+    );
     expectProblem(await call('PUT', `${base(privateAgentId)}/${s.id}`, reader.apiKey, { name: 'x' }), 403, 'FORBIDDEN');
     expectProblem(await call('DELETE', `${base(privateAgentId)}/${s.id}`, reader.apiKey), 403, 'FORBIDDEN');
     expectProblem(await call('POST', `${base(privateAgentId)}/${s.id}/enable`, reader.apiKey), 403, 'FORBIDDEN');
@@ -346,7 +503,10 @@ describe('archived Agent', () => {
     expectBadRequest(await call('POST', base(agent), orgA.apiKey, { name: 'x', scheduleType: 0 }), 'AGENT_ARCHIVED');
     expectBadRequest(await call('POST', `${base(agent)}/${s.id}/enable`, orgA.apiKey), 'AGENT_ARCHIVED');
     expect((await call('POST', `/api/v1/agent/${agent}/unarchive`, orgA.apiKey)).statusCode).toBe(200);
-    expect((await call('GET', `${base(agent)}/${s.id}`, orgA.apiKey)).json()).toMatchObject({ isEnabled: false, nextRunTime: null });
+    expect((await call('GET', `${base(agent)}/${s.id}`, orgA.apiKey)).json()).toMatchObject({
+      isEnabled: false,
+      nextRunTime: null,
+    });
     const on = await call('POST', `${base(agent)}/${s.id}/enable`, orgA.apiKey);
     expect(on.json()).toMatchObject({ isEnabled: true, nextRunTime: '2026-03-20T13:00:00.000Z' });
   });
@@ -355,12 +515,28 @@ describe('archived Agent', () => {
 describe('GET /api/v1/analytics/schedules/upcoming', () => {
   it('one entry per fire time in the next 24 hours by default, earliest first, only readable Agents', async () => {
     const agent = await createAgent(orgB.apiKey, orgB.spaceId, 'Upcoming');
-    const every6h = await create({ name: '6h', scheduleType: 2, runEveryCount: 6, runEveryPeriod: 2 }, agent, orgB.apiKey);
-    const daily = await create({ name: 'daily', scheduleType: 3, cronExpression: '0 9 * * *', timezone: 'Europe/Paris' }, agent, orgB.apiKey);
+    const every6h = await create(
+      { name: '6h', scheduleType: 2, runEveryCount: 6, runEveryPeriod: 2 },
+      agent,
+      orgB.apiKey,
+    );
+    const daily = await create(
+      { name: 'daily', scheduleType: 3, cronExpression: '0 9 * * *', timezone: 'Europe/Paris' },
+      agent,
+      orgB.apiKey,
+    );
     await create({ name: 'off', scheduleType: 3, cronExpression: '* * * * *', isEnabled: false }, agent, orgB.apiKey);
     const res = await call('GET', '/api/v1/analytics/schedules/upcoming', orgB.apiKey);
     expect(res.statusCode).toBe(200);
-    const entry = (s: Json, at: string) => ({ scheduleId: s.id, agentId: agent, agentName: 'Upcoming', scheduleName: s.name, nextRunTime: at, timezone: s.timezone, isEnabled: true });
+    const entry = (s: Json, at: string) => ({
+      scheduleId: s.id,
+      agentId: agent,
+      agentName: 'Upcoming',
+      scheduleName: s.name,
+      nextRunTime: at,
+      timezone: s.timezone,
+      isEnabled: true,
+    });
     expect(res.json()).toEqual([
       entry(every6h, '2026-03-20T18:00:00.000Z'),
       entry(every6h, '2026-03-21T00:00:00.000Z'),
@@ -368,8 +544,17 @@ describe('GET /api/v1/analytics/schedules/upcoming', () => {
       entry(daily, '2026-03-21T08:00:00.000Z'),
       entry(every6h, '2026-03-21T12:00:00.000Z'),
     ]);
-    const range = await call('GET', '/api/v1/analytics/schedules/upcoming?startDate=2026-03-22&endDate=2026-03-22T12:00:00Z', orgB.apiKey);
-    expect(range.json().map((e: Json) => e.nextRunTime)).toEqual(['2026-03-22T00:00:00.000Z', '2026-03-22T06:00:00.000Z', '2026-03-22T08:00:00.000Z', '2026-03-22T12:00:00.000Z']);
+    const range = await call(
+      'GET',
+      '/api/v1/analytics/schedules/upcoming?startDate=2026-03-22&endDate=2026-03-22T12:00:00Z',
+      orgB.apiKey,
+    );
+    expect(range.json().map((e: Json) => e.nextRunTime)).toEqual([
+      '2026-03-22T00:00:00.000Z',
+      '2026-03-22T06:00:00.000Z',
+      '2026-03-22T08:00:00.000Z',
+      '2026-03-22T12:00:00.000Z',
+    ]);
   });
 
   it('at most 1000 entries', async () => {
@@ -385,8 +570,13 @@ describe('GET /api/v1/analytics/schedules/upcoming', () => {
   });
 
   it('a reader sees only the Schedules of Spaces they can read; bad dates are 400', async () => {
-    const user = await call('POST', '/api/v1/users', orgA.apiKey, { email: 'outsider@example.com', name: 'Outsider', role: 'member' });
-    const outsider = (await call('POST', `/api/v1/users/${user.json().id}/api-keys`, orgA.apiKey, {})).json().key as string;
+    const user = await call('POST', '/api/v1/users', orgA.apiKey, {
+      email: 'outsider@example.com',
+      name: 'Outsider',
+      role: 'member',
+    });
+    const outsider = (await call('POST', `/api/v1/users/${user.json().id}/api-keys`, orgA.apiKey, {})).json()
+      .key as string;
     const agentsSeenBy = async (key: string) => {
       const res = await call('GET', '/api/v1/analytics/schedules/upcoming?endDate=2026-03-22', key);
       expect(res.statusCode).toBe(200);
@@ -399,7 +589,13 @@ describe('GET /api/v1/analytics/schedules/upcoming', () => {
     const byOutsider = await agentsSeenBy(outsider);
     expect(byOutsider.has(privateAgentId)).toBe(false);
     expect(byOutsider.has(agentId)).toBe(true);
-    expectBadRequest(await call('GET', '/api/v1/analytics/schedules/upcoming?startDate=yesterday', orgA.apiKey), 'VALIDATION_FAILED');
-    expectBadRequest(await call('GET', '/api/v1/analytics/schedules/upcoming?startDate=2026-03-22&endDate=2026-03-21', orgA.apiKey), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await call('GET', '/api/v1/analytics/schedules/upcoming?startDate=yesterday', orgA.apiKey),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await call('GET', '/api/v1/analytics/schedules/upcoming?startDate=2026-03-22&endDate=2026-03-21', orgA.apiKey),
+      'VALIDATION_FAILED',
+    );
   });
 });

@@ -16,10 +16,19 @@ const workers: Array<Awaited<ReturnType<typeof startWorker>>> = [];
 type Json = Record<string, any>;
 
 async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
-  return ctx.app.inject({ method, url, headers: auth(org.apiKey), ...(payload !== undefined && { payload: payload as Json }) });
+  return ctx.app.inject({
+    method,
+    url,
+    headers: auth(org.apiKey),
+    ...(payload !== undefined && { payload: payload as Json }),
+  });
 }
 async function newAgent(name: string) {
-  const res = await call('POST', '/api/v1/agent', { name, spaceId: org.spaceId, definition: catalogDefinition(site.url) });
+  const res = await call('POST', '/api/v1/agent', {
+    name,
+    spaceId: org.spaceId,
+    definition: catalogDefinition(site.url),
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as number;
 }
@@ -34,8 +43,10 @@ async function spawnWorker(env: Record<string, string> = {}) {
   return w;
 }
 /** Makes Schedules due at `at` (as if that fire time had just come). */
-const makeDue = (ids: number[], at: Date) => ctx.db.schedule.updateMany({ where: { id: { in: ids.map(BigInt) } }, data: { nextRunTime: at } });
-const runsOf = (ids: number[]) => ctx.db.run.findMany({ where: { scheduleId: { in: ids.map(BigInt) } }, orderBy: { id: 'asc' } });
+const makeDue = (ids: number[], at: Date) =>
+  ctx.db.schedule.updateMany({ where: { id: { in: ids.map(BigInt) } }, data: { nextRunTime: at } });
+const runsOf = (ids: number[]) =>
+  ctx.db.run.findMany({ where: { scheduleId: { in: ids.map(BigInt) } }, orderBy: { id: 'asc' } });
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -58,7 +69,18 @@ describe('worker processes', () => {
     const ids: number[] = [];
     // Hourly, so no natural fire happens during the test; group 99 has no worker, so the Runs
     // stay Queuing and cost nothing to execute.
-    for (let i = 0; i < 24; i++) ids.push((await newSchedule(agents[i % 3], { scheduleType: 2, runEveryCount: 1, runEveryPeriod: 2, isExclusive: false, serverGroupId: 99 })).id);
+    for (let i = 0; i < 24; i++)
+      ids.push(
+        (
+          await newSchedule(agents[i % 3], {
+            scheduleType: 2,
+            runEveryCount: 1,
+            runEveryPeriod: 2,
+            isExclusive: false,
+            serverGroupId: 99,
+          })
+        ).id,
+      );
     const a = await spawnWorker();
     const b = await spawnWorker();
     const base = Date.now() - 60_000;
@@ -81,7 +103,10 @@ describe('worker processes', () => {
     const runs = await runsOf(ids);
     expect(runs).toHaveLength(72);
     for (const id of ids) {
-      const times = runs.filter((r) => r.scheduleId === BigInt(id)).map((r) => r.scheduledFor!.getTime()).sort();
+      const times = runs
+        .filter((r) => r.scheduleId === BigInt(id))
+        .map((r) => r.scheduledFor!.getTime())
+        .sort();
       expect(times).toEqual(fireTimes.map((t) => t.getTime()));
     }
     // Visibly Queuing: no worker serves group 99.
@@ -94,10 +119,19 @@ describe('worker processes', () => {
     const agentId = await newAgent('Catch-up');
     // Every 2 minutes, anchored 7 minutes ago: due 5 minutes ago, then -3 and -1 were missed too,
     // and the next one is a minute ahead (room for the test to finish before it).
-    const s = await newSchedule(agentId, { scheduleType: 2, runEveryCount: 2, runEveryPeriod: 1, isExclusive: false, serverGroupId: 99 });
+    const s = await newSchedule(agentId, {
+      scheduleType: 2,
+      runEveryCount: 2,
+      runEveryPeriod: 1,
+      isExclusive: false,
+      serverGroupId: 99,
+    });
     const minute = 60_000;
     const anchor = new Date(Date.now() - 7 * minute);
-    await ctx.db.schedule.update({ where: { id: BigInt(s.id) }, data: { startTime: anchor, nextRunTime: new Date(anchor.getTime() + 2 * minute) } });
+    await ctx.db.schedule.update({
+      where: { id: BigInt(s.id) },
+      data: { startTime: anchor, nextRunTime: new Date(anchor.getTime() + 2 * minute) },
+    });
     const w = await spawnWorker();
     const runs = await waitFor(async () => {
       const r = await runsOf([s.id]);
@@ -107,7 +141,12 @@ describe('worker processes', () => {
     await new Promise((r) => setTimeout(r, 2500));
     expect(await runsOf([s.id])).toHaveLength(1);
     expect(runs[0].scheduledFor).toEqual(new Date(anchor.getTime() + 2 * minute));
-    const line = JSON.parse(w.output().split('\n').find((l) => l.includes('schedule missed fire times'))!);
+    const line = JSON.parse(
+      w
+        .output()
+        .split('\n')
+        .find((l) => l.includes('schedule missed fire times'))!,
+    );
     expect(line).toMatchObject({ scheduleId: String(s.id), missed: expect.any(Number) });
     expect(line.missed).toBe(2);
     const after = (await call('GET', `/api/v1/agent/${agentId}/schedules/${s.id}`)).json();
@@ -116,10 +155,16 @@ describe('worker processes', () => {
     workers.length = 0;
   }, 90_000);
 
-  it('a Run of a server group runs only on a worker of that group; another group\'s Run waits in Queuing', async () => {
+  it("a Run of a server group runs only on a worker of that group; another group's Run waits in Queuing", async () => {
     const agent7 = await newAgent('Group 7');
     const agent8 = await newAgent('Group 8');
-    const s7 = await newSchedule(agent7, { scheduleType: 2, runEveryCount: 1, runEveryPeriod: 2, serverGroupId: 7, inputParameters: JSON.stringify({ '?token': 'hunter2' }) });
+    const s7 = await newSchedule(agent7, {
+      scheduleType: 2,
+      runEveryCount: 1,
+      runEveryPeriod: 2,
+      serverGroupId: 7,
+      inputParameters: JSON.stringify({ '?token': 'hunter2' }),
+    });
     const s8 = await newSchedule(agent8, { scheduleType: 2, runEveryCount: 1, runEveryPeriod: 2, serverGroupId: 8 });
     const w = await spawnWorker({ WORKER_SERVER_GROUPS: 'default,7' });
     expect(w.output()).toContain('runs-g7');

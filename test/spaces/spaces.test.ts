@@ -17,13 +17,26 @@ type Json = Record<string, unknown>;
 
 function expectBadRequest(res: LightMyRequestResponse) {
   expect(res.statusCode, res.body).toBe(400);
-  expect(res.json()).toEqual({ statusCode: 400, statusDescription: 'Bad Request', message: expect.any(String), severity: 0, errorCode: 'VALIDATION_FAILED' });
+  expect(res.json()).toEqual({
+    statusCode: 400,
+    statusDescription: 'Bad Request',
+    message: expect.any(String),
+    severity: 0,
+    errorCode: 'VALIDATION_FAILED',
+  });
 }
 
 function expectProblem(res: LightMyRequestResponse, status: number, errorCode: string) {
   expect(res.statusCode, res.body).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.json()).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String), errorCode });
+  expect(res.json()).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    instance: expect.any(String),
+    errorCode,
+  });
 }
 
 const req = (method: 'GET' | 'POST', url: string, key: string | null, payload?: Json) =>
@@ -51,7 +64,11 @@ afterAll(async () => ctx?.close());
 
 describe('POST /api/v1/spaces', () => {
   it('creates a Space with the Space model', async () => {
-    const res = await req('POST', '/api/v1/spaces', orgA.apiKey, { name: ' Research ', description: 'R&D', isDefaultAccess: true });
+    const res = await req('POST', '/api/v1/spaces', orgA.apiKey, {
+      name: ' Research ',
+      description: 'R&D',
+      isDefaultAccess: true,
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
       id: expect.any(Number),
@@ -89,16 +106,28 @@ describe('POST /api/v1/spaces/{spaceId}/members', () => {
     const space = await createSpace(orgA.apiKey, { name: 'Members only' });
     expectProblem(await req('GET', `/api/v1/spaces/${space.id}`, member.apiKey), 403, 'FORBIDDEN');
 
-    const add = await req('POST', `/api/v1/spaces/${space.id}/members`, orgA.apiKey, { userId: member.userId, role: 'reader' });
+    const add = await req('POST', `/api/v1/spaces/${space.id}/members`, orgA.apiKey, {
+      userId: member.userId,
+      role: 'reader',
+    });
     expect(add.statusCode).toBe(200);
     expect(add.json()).toEqual({ spaceId: space.id, userId: member.userId, role: 'reader' });
     expect((await req('GET', `/api/v1/spaces/${space.id}`, member.apiKey)).statusCode).toBe(200);
     const definition = { startUrl: 'https://example.com/', list: { selector: 'li', fields: [{ name: 'x' }] } };
-    expectProblem(await req('POST', '/api/v1/agent', member.apiKey, { name: 'a', spaceId: space.id, definition }), 403, 'FORBIDDEN');
+    expectProblem(
+      await req('POST', '/api/v1/agent', member.apiKey, { name: 'a', spaceId: space.id, definition }),
+      403,
+      'FORBIDDEN',
+    );
 
-    const promote = await req('POST', `/api/v1/spaces/${space.id}/members`, orgA.apiKey, { userId: member.userId, role: 'editor' });
+    const promote = await req('POST', `/api/v1/spaces/${space.id}/members`, orgA.apiKey, {
+      userId: member.userId,
+      role: 'editor',
+    });
     expect(promote.json()).toEqual({ spaceId: space.id, userId: member.userId, role: 'editor' });
-    expect((await req('POST', '/api/v1/agent', member.apiKey, { name: 'a', spaceId: space.id, definition })).statusCode).toBe(201);
+    expect(
+      (await req('POST', '/api/v1/agent', member.apiKey, { name: 'a', spaceId: space.id, definition })).statusCode,
+    ).toBe(201);
     expect(await ctx.db.spaceMembership.count({ where: { spaceId: space.id } })).toBe(1);
   });
 
@@ -106,11 +135,20 @@ describe('POST /api/v1/spaces/{spaceId}/members', () => {
     const url = `/api/v1/spaces/${sales.id}/members`;
     expectProblem(await req('POST', url, orgA.apiKey, { userId: orgB.userId, role: 'reader' }), 404, 'NOT_FOUND');
     expectProblem(await req('POST', url, orgA.apiKey, { userId: 999_999, role: 'reader' }), 404, 'NOT_FOUND');
-    expectProblem(await req('POST', `/api/v1/spaces/${orgB.spaceId}/members`, orgA.apiKey, { userId: member.userId, role: 'reader' }), 404, 'NOT_FOUND');
+    expectProblem(
+      await req('POST', `/api/v1/spaces/${orgB.spaceId}/members`, orgA.apiKey, {
+        userId: member.userId,
+        role: 'reader',
+      }),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await req('POST', url, member.apiKey, { userId: member.userId, role: 'editor' }), 403, 'FORBIDDEN');
     expectBadRequest(await req('POST', url, orgA.apiKey, { userId: member.userId, role: 'owner' }));
     expectBadRequest(await req('POST', url, orgA.apiKey, { userId: member.userId }));
-    expectBadRequest(await req('POST', '/api/v1/spaces/abc/members', orgA.apiKey, { userId: member.userId, role: 'reader' }));
+    expectBadRequest(
+      await req('POST', '/api/v1/spaces/abc/members', orgA.apiKey, { userId: member.userId, role: 'reader' }),
+    );
   });
 });
 
@@ -120,7 +158,9 @@ describe('GET /api/v1/spaces and /spaces/{spaceId}', () => {
     expect(res.statusCode).toBe(200);
     const names = res.json().map((s: Json) => s.name);
     expect(names).toEqual(expect.arrayContaining(['Default', 'Presales', 'Sales', 'Sales EU']));
-    const rows = await ctx.db.$queryRaw<Array<{ name: string }>>`SELECT "name" FROM "Space" WHERE "organizationId" = ${orgA.organizationId} ORDER BY "name", "id"`;
+    const rows = await ctx.db.$queryRaw<
+      Array<{ name: string }>
+    >`SELECT "name" FROM "Space" WHERE "organizationId" = ${orgA.organizationId} ORDER BY "name", "id"`;
     expect(names).toEqual(rows.map((r) => r.name));
     expect(res.json().every((s: Json) => s.organizationId === orgA.organizationId)).toBe(true);
   });
@@ -129,7 +169,9 @@ describe('GET /api/v1/spaces and /spaces/{spaceId}', () => {
     const fresh = await req('POST', '/api/v1/users', orgA.apiKey, { email: 'fresh@example.com' });
     const key = (await req('POST', `/api/v1/users/${fresh.json().id}/api-keys`, orgA.apiKey, {})).json().key;
     await req('POST', `/api/v1/spaces/${salesEu.id}/members`, orgA.apiKey, { userId: fresh.json().id, role: 'reader' });
-    const defaults = await ctx.db.space.findMany({ where: { organizationId: orgA.organizationId, isDefaultAccess: true } });
+    const defaults = await ctx.db.space.findMany({
+      where: { organizationId: orgA.organizationId, isDefaultAccess: true },
+    });
     const names = (await req('GET', '/api/v1/spaces', key)).json().map((s: Json) => s.name);
     expect([...names].sort()).toEqual([...defaults.map((s) => s.name), 'Sales EU'].sort());
   });
@@ -148,7 +190,8 @@ describe('GET /api/v1/spaces and /spaces/{spaceId}', () => {
 
 describe('GET /api/v1/spaces/search', () => {
   it('prefers the exact case-insensitive match, then the first containing one by name', async () => {
-    const find = async (name: string, key = orgA.apiKey) => req('GET', `/api/v1/spaces/search?name=${encodeURIComponent(name)}`, key);
+    const find = async (name: string, key = orgA.apiKey) =>
+      req('GET', `/api/v1/spaces/search?name=${encodeURIComponent(name)}`, key);
     expect((await find('sales')).json()).toEqual(sales);
     expect((await find('SALES eu')).json()).toEqual(salesEu);
     expect((await find('eu')).json()).toEqual(salesEu);
@@ -160,7 +203,8 @@ describe('GET /api/v1/spaces/search', () => {
   });
 
   it('searches only Spaces the caller can read', async () => {
-    const find = (name: string, key: string) => req('GET', `/api/v1/spaces/search?name=${encodeURIComponent(name)}`, key);
+    const find = (name: string, key: string) =>
+      req('GET', `/api/v1/spaces/search?name=${encodeURIComponent(name)}`, key);
     expect((await find('sales', orgB.apiKey)).json().organizationId).toBe(orgB.organizationId);
     expectProblem(await find('Presales', member.apiKey), 404, 'NOT_FOUND');
     expectProblem(await find('Presales', orgB.apiKey), 404, 'NOT_FOUND');
@@ -175,7 +219,13 @@ describe('GET /api/v1/spaces/{spaceId}/agents', () => {
     const definition = { startUrl: 'https://example.com/', list: { selector: 'li', fields: [{ name: 'x' }] } };
     const invalid = { ...definition, export: { columns: [{ name: 'missing', required: true }] } };
     const mk = async (name: string, def: Json, configType = 1) => {
-      const res = await req('POST', '/api/v1/agent', orgA.apiKey, { name, spaceId: space.id, description: `${name} desc`, configType, definition: def });
+      const res = await req('POST', '/api/v1/agent', orgA.apiKey, {
+        name,
+        spaceId: space.id,
+        description: `${name} desc`,
+        configType,
+        definition: def,
+      });
       return res.json().id as number;
     };
     const b = await mk('Bravo', definition, 3);
@@ -188,8 +238,24 @@ describe('GET /api/v1/spaces/{spaceId}/agents', () => {
     const res = await req('GET', `/api/v1/spaces/${space.id}/agents`, member.apiKey);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { id: a, name: 'Alpha', description: 'Alpha desc', configType: 1, status: null, validationStatus: 2, lastActivity: expect.stringMatching(/Z$/) },
-      { id: b, name: 'Bravo', description: 'Bravo desc', configType: 3, status: 9, validationStatus: 3, lastActivity: expect.stringMatching(/Z$/) },
+      {
+        id: a,
+        name: 'Alpha',
+        description: 'Alpha desc',
+        configType: 1,
+        status: null,
+        validationStatus: 2,
+        lastActivity: expect.stringMatching(/Z$/),
+      },
+      {
+        id: b,
+        name: 'Bravo',
+        description: 'Bravo desc',
+        configType: 3,
+        status: 9,
+        validationStatus: 3,
+        lastActivity: expect.stringMatching(/Z$/),
+      },
     ]);
     expectProblem(await req('GET', `/api/v1/spaces/${space.id}/agents`, orgB.apiKey), 404, 'NOT_FOUND');
     expectProblem(await req('GET', `/api/v1/spaces/${presales.id}/agents`, member.apiKey), 403, 'FORBIDDEN');

@@ -3,15 +3,33 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
-import { bucketLabel, bucketLabels, parsePage, parseRange, splitForRollups } from '../../src/services/billing/report-range.js';
+import {
+  bucketLabel,
+  bucketLabels,
+  parsePage,
+  parseRange,
+  splitForRollups,
+} from '../../src/services/billing/report-range.js';
 import { ValidationError } from '../../src/lib/errors.js';
 
 const prices = { serverTimeHour: '1.5', exportGb: '0.5', agentInput: '0.001', proxyDataGb: '5', exportCpm: '0.1' };
-const run = { startTime: new Date('2026-01-01T00:00:00Z'), endTime: new Date('2026-01-01T00:30:00Z'), inputCount: 3, traffic: 2_500_000_000n, proxyPoolId: 7, recordsExported: 1234 };
+const run = {
+  startTime: new Date('2026-01-01T00:00:00Z'),
+  endTime: new Date('2026-01-01T00:30:00Z'),
+  inputCount: 3,
+  traffic: 2_500_000_000n,
+  proxyPoolId: 7,
+  recordsExported: 1234,
+};
 
 describe('meterRun', () => {
   it('prices every usage type exactly', () => {
-    const lines = meterRun(run, 1_000_000n, prices).map((l) => [l.usageType, l.quantity.toString(), l.unitPrice.toString(), l.cost.toString()]);
+    const lines = meterRun(run, 1_000_000n, prices).map((l) => [
+      l.usageType,
+      l.quantity.toString(),
+      l.unitPrice.toString(),
+      l.cost.toString(),
+    ]);
     expect(lines).toEqual([
       ['Server Time', '0.5', '1.5', '0.75'],
       ['Export GB', '0.001', '0.5', '0.0005'],
@@ -28,8 +46,30 @@ describe('meterRun', () => {
 
   it('rounds half-up to 6 places: quantity first, then cost', () => {
     // 1 ms = 0.000000277... h -> 0.000000 (left out); 1800 ms = 0.0005 h.
-    expect(meterRun({ ...run, endTime: new Date(run.startTime.getTime() + 1), inputCount: 0, proxyPoolId: null, recordsExported: 0 }, 0n, prices)).toEqual([]);
-    const [st] = meterRun({ ...run, endTime: new Date(run.startTime.getTime() + 1800), inputCount: 0, proxyPoolId: null, recordsExported: 0 }, 0n, { ...prices, serverTimeHour: '0.333333' });
+    expect(
+      meterRun(
+        {
+          ...run,
+          endTime: new Date(run.startTime.getTime() + 1),
+          inputCount: 0,
+          proxyPoolId: null,
+          recordsExported: 0,
+        },
+        0n,
+        prices,
+      ),
+    ).toEqual([]);
+    const [st] = meterRun(
+      {
+        ...run,
+        endTime: new Date(run.startTime.getTime() + 1800),
+        inputCount: 0,
+        proxyPoolId: null,
+        recordsExported: 0,
+      },
+      0n,
+      { ...prices, serverTimeHour: '0.333333' },
+    );
     expect([st.quantity.toString(), st.cost.toString()]).toEqual(['0.0005', '0.000167']);
   });
 });
@@ -43,16 +83,24 @@ describe('report inputs', () => {
 
   it('reads a date-only end as the whole day, a date-time end to the millisecond', () => {
     const r = parseRange('2026-01-01', '2026-01-31');
-    expect([r.start.toISOString(), r.endExclusive.toISOString(), r.end.toISOString()]).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-01-31T23:59:59.999Z']);
+    expect([r.start.toISOString(), r.endExclusive.toISOString(), r.end.toISOString()]).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      '2026-02-01T00:00:00.000Z',
+      '2026-01-31T23:59:59.999Z',
+    ]);
     const t = parseRange('2026-01-01T10:00:00', '2026-01-02T10:00:00+02:00');
-    expect([t.start.toISOString(), t.end.toISOString()]).toEqual(['2026-01-01T10:00:00.000Z', '2026-01-02T08:00:00.000Z']);
+    expect([t.start.toISOString(), t.end.toISOString()]).toEqual([
+      '2026-01-01T10:00:00.000Z',
+      '2026-01-02T08:00:00.000Z',
+    ]);
     expect(() => parseRange('2026-02-30', '2026-03-01')).toThrow(ValidationError);
     expect(() => parseRange('2026-03-02', '2026-03-01')).toThrow(ValidationError);
     expect(() => parseRange(undefined, '2026-03-01')).toThrow(/startDate is required/);
   });
 
   it('splits a range into whole weeks, days and hours and partial edge hours', () => {
-    const parts = (a: string, b: string) => splitForRollups(parseRange(a, b)).map((p) => [p.source, p.from.toISOString(), p.to.toISOString()]);
+    const parts = (a: string, b: string) =>
+      splitForRollups(parseRange(a, b)).map((p) => [p.source, p.from.toISOString(), p.to.toISOString()]);
     // 2026-01-05 and 2026-01-19 are Mondays.
     expect(parts('2026-01-01T06:30:00Z', '2026-01-20T12:15:00Z')).toEqual([
       ['record', '2026-01-01T06:30:00.000Z', '2026-01-01T07:00:00.000Z'],
@@ -63,8 +111,12 @@ describe('report inputs', () => {
       ['hour', '2026-01-20T00:00:00.000Z', '2026-01-20T12:00:00.000Z'],
       ['record', '2026-01-20T12:00:00.000Z', '2026-01-20T12:15:00.001Z'],
     ]);
-    expect(parts('2026-01-01', '2026-01-03')).toEqual([['day', '2026-01-01T00:00:00.000Z', '2026-01-04T00:00:00.000Z']]);
-    expect(parts('2026-01-01T01:00:00Z', '2026-01-01T01:59:59.999Z')).toEqual([['hour', '2026-01-01T01:00:00.000Z', '2026-01-01T02:00:00.000Z']]);
+    expect(parts('2026-01-01', '2026-01-03')).toEqual([
+      ['day', '2026-01-01T00:00:00.000Z', '2026-01-04T00:00:00.000Z'],
+    ]);
+    expect(parts('2026-01-01T01:00:00Z', '2026-01-01T01:59:59.999Z')).toEqual([
+      ['hour', '2026-01-01T01:00:00.000Z', '2026-01-01T02:00:00.000Z'],
+    ]);
   });
 
   it('splits any range into aligned, contiguous parts that cover it exactly (property)', () => {
@@ -96,7 +148,11 @@ describe('report inputs', () => {
     expect(bucketLabel(new Date('2026-01-04T23:00:00Z'), 'week')).toBe('2025-12-29');
     expect(bucketLabel(new Date('2026-01-05T00:00:00Z'), 'week')).toBe('2026-01-05');
     expect(bucketLabels(parseRange('2026-01-30', '2026-03-01'), 'month')).toEqual(['2026-01', '2026-02', '2026-03']);
-    expect(bucketLabels(parseRange('2026-01-01', '2026-01-03'), 'day')).toEqual(['2026-01-01', '2026-01-02', '2026-01-03']);
+    expect(bucketLabels(parseRange('2026-01-01', '2026-01-03'), 'day')).toEqual([
+      '2026-01-01',
+      '2026-01-02',
+      '2026-01-03',
+    ]);
     expect(() => bucketLabels(parseRange('2000-01-01', '2010-01-01'), 'day')).toThrow(ValidationError);
   });
 

@@ -1,12 +1,20 @@
 // Which failures count as "a dependency is unavailable" (503) or "not migrated", and the monitor
 // that logs a dependency's loss and return once each.
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnreachable, isPoolWaitTimeout, isRedisUnavailable, isSchemaMissing } from '../../src/db/failures.js';
+import {
+  isDatabaseUnreachable,
+  isPoolWaitTimeout,
+  isRedisUnavailable,
+  isSchemaMissing,
+} from '../../src/db/failures.js';
 import { isDatabaseBusy } from '../../src/db/prisma.js';
 import { createDependencyMonitor } from '../../src/lib/dependencies.js';
 
 const prismaError = (code: string, cause: Record<string, unknown>) =>
-  Object.assign(new Error('Invalid `prisma.user.findFirst()` invocation:\n\nsomething'), { code, meta: { driverAdapterError: { cause } } });
+  Object.assign(new Error('Invalid `prisma.user.findFirst()` invocation:\n\nsomething'), {
+    code,
+    meta: { driverAdapterError: { cause } },
+  });
 
 describe('failure classification', () => {
   it('recognises PostgreSQL being unreachable, restarting or refusing us', () => {
@@ -33,10 +41,20 @@ describe('failure classification', () => {
   });
 
   it('recognises Redis being unreachable', () => {
-    expect(isRedisUnavailable(Object.assign(new Error('Reached the max retries per request limit (which is 2).'), { name: 'MaxRetriesPerRequestError' }))).toBe(true);
+    expect(
+      isRedisUnavailable(
+        Object.assign(new Error('Reached the max retries per request limit (which is 2).'), {
+          name: 'MaxRetriesPerRequestError',
+        }),
+      ),
+    ).toBe(true);
     expect(isRedisUnavailable(new Error('Connection is closed.'))).toBe(true);
-    expect(isRedisUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isRedisUnavailable(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
+    expect(
+      isRedisUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
+    expect(isRedisUnavailable(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(
+      false,
+    );
     expect(isRedisUnavailable(prismaError('P1001', { kind: 'DatabaseNotReachable' }))).toBe(false);
   });
 });
@@ -44,7 +62,10 @@ describe('failure classification', () => {
 describe('dependency monitor', () => {
   it('logs a loss once and the return once, found by probing while down', async () => {
     const lines: Array<[string, string]> = [];
-    const log = { warn: (_o: unknown, m: string) => lines.push(['warn', m]), info: (_o: unknown, m: string) => lines.push(['info', m]) };
+    const log = {
+      warn: (_o: unknown, m: string) => lines.push(['warn', m]),
+      info: (_o: unknown, m: string) => lines.push(['info', m]),
+    };
     let reachable = false;
     let probes = 0;
     let back: () => void = () => {};
@@ -68,7 +89,10 @@ describe('dependency monitor', () => {
     await returned;
     await new Promise((r) => setImmediate(r));
     expect(monitor.anyDown()).toBe(false);
-    expect(lines).toEqual([['warn', 'PostgreSQL is unreachable'], ['info', 'PostgreSQL is reachable again']]);
+    expect(lines).toEqual([
+      ['warn', 'PostgreSQL is unreachable'],
+      ['info', 'PostgreSQL is reachable again'],
+    ]);
     monitor.up('postgres');
     expect(lines).toHaveLength(2);
     expect(probes).toBeGreaterThan(0);

@@ -20,7 +20,9 @@ export function fakeTimers(start = 0) {
       const until = now + ms;
       for (;;) {
         await flush();
-        const next = [...pending.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+        const next = [...pending.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
         if (!next) break;
         pending.delete(next[0]);
         now = next[1].at;

@@ -6,7 +6,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../src/lib/errors.js';
 import { createRateLimiter } from '../../src/services/rate-limit/limiter.service.js';
 import { createRedisStore } from '../../src/services/rate-limit/redis-store.js';
-import { bucketFor, createMemoryStore, isExempt, retryAfterSeconds, servedAt, type LimiterStore } from '../../src/services/rate-limit/rules.js';
+import {
+  bucketFor,
+  createMemoryStore,
+  isExempt,
+  retryAfterSeconds,
+  servedAt,
+  type LimiterStore,
+} from '../../src/services/rate-limit/rules.js';
 import { clearRedisPrefix } from '../helpers/app.js';
 
 function fakeClock(start = Date.parse('2026-01-01T00:00:00Z')) {
@@ -24,7 +31,8 @@ describe('rate-limit rules', () => {
   });
 
   it('exempts /health/*, /swagger* and /.well-known/*, ignoring case', () => {
-    for (const p of ['/health/live', '/HEALTH/ready', '/swagger', '/swagger/v1/swagger.json', '/.well-known/jwks.json']) expect(isExempt(p), p).toBe(true);
+    for (const p of ['/health/live', '/HEALTH/ready', '/swagger', '/swagger/v1/swagger.json', '/.well-known/jwks.json'])
+      expect(isExempt(p), p).toBe(true);
     for (const p of ['/api/v1/users', '/oauth/token', '/healthz', '/']) expect(isExempt(p), p).toBe(false);
   });
 
@@ -93,15 +101,35 @@ describe('Redis store', () => {
     const run = async (store: LimiterStore) => {
       const out = [];
       for (let i = 0; i < 3; i++) out.push(await store.take('b', slow, `t${i}`, true));
-      out.push(await store.take('b', slow, 'w0', true), await store.take('b', slow, 'w1', true), await store.take('b', slow, 'x', true));
+      out.push(
+        await store.take('b', slow, 'w0', true),
+        await store.take('b', slow, 'w1', true),
+        await store.take('b', slow, 'x', true),
+      );
       await store.leave('b', 'w0');
-      out.push(await store.take('b', slow, 'w1', false), await store.take('b', slow, 'w2', true), await store.take('b', slow, 'y', true));
+      out.push(
+        await store.take('b', slow, 'w1', false),
+        await store.take('b', slow, 'w2', true),
+        await store.take('b', slow, 'y', true),
+      );
       // Times differ (Redis keeps its own clock): compare what was decided and where.
-      return out.map((d) => (d.kind === 'granted' ? d : d.kind === 'queued' ? { kind: d.kind, position: d.position } : { kind: d.kind }));
+      return out.map((d) =>
+        d.kind === 'granted' ? d : d.kind === 'queued' ? { kind: d.kind, position: d.position } : { kind: d.kind },
+      );
     };
     const expected = await run(createMemoryStore(fakeClock()));
     expect(await run(createRedisStore(redis, { prefix, leaseMs: 5000 }))).toEqual(expected);
-    expect(expected.map((d) => d.kind)).toEqual(['granted', 'granted', 'granted', 'queued', 'queued', 'rejected', 'queued', 'queued', 'rejected']);
+    expect(expected.map((d) => d.kind)).toEqual([
+      'granted',
+      'granted',
+      'granted',
+      'queued',
+      'queued',
+      'rejected',
+      'queued',
+      'queued',
+      'rejected',
+    ]);
   });
 
   it('gives the place of a waiter that stops polling back when its lease ends', async () => {
@@ -134,7 +162,14 @@ describe('batches of slots (limiter over the Redis store)', () => {
     let steps = 0;
     const counted: LimiterStore = { ...store, take: (...args) => ((steps += 1), store.take(...args)) };
     let t = 0;
-    const limiter = createRateLimiter({ shared: counted, sharedReady: () => true, local: createMemoryStore(fakeClock()), clock: fakeClock(), log: quiet, monotonicMs: () => t });
+    const limiter = createRateLimiter({
+      shared: counted,
+      sharedReady: () => true,
+      local: createMemoryStore(fakeClock()),
+      clock: fakeClock(),
+      log: quiet,
+      monotonicMs: () => t,
+    });
     return { limiter, steps: () => steps, advance: (ms: number) => (t += ms) };
   }
 
@@ -184,7 +219,10 @@ describe('batches of slots (limiter over the Redis store)', () => {
     const p = { max: 100, windowMs: 60_000, queue: 10 };
     let served = 0;
     for (;;) {
-      const refused = await limiter.acquire('full', { ...p, queue: 0 }).then(() => false, (err: unknown) => err instanceof RateLimitedError);
+      const refused = await limiter.acquire('full', { ...p, queue: 0 }).then(
+        () => false,
+        (err: unknown) => err instanceof RateLimitedError,
+      );
       if (refused) break;
       served++;
     }
@@ -203,7 +241,9 @@ describe('batches of slots (limiter over the Redis store)', () => {
     const { limiter, steps } = limiterWithSteps();
     for (let i = 0; i < 3; i++) await limiter.acquire('small', { max: 3, windowMs: 60_000, queue: 0 });
     expect(steps()).toBe(3);
-    await expect(limiter.acquire('small', { max: 3, windowMs: 60_000, queue: 0 })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(limiter.acquire('small', { max: 3, windowMs: 60_000, queue: 0 })).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
     const short = limiterWithSteps();
     for (let i = 0; i < 20; i++) await short.limiter.acquire('short', { max: 1000, windowMs: 5000, queue: 0 });
     expect(short.steps()).toBe(20);

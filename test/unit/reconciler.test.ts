@@ -27,9 +27,16 @@ function setup(runs: FakeRun[], jobs: Record<string, RunJobState> = {}) {
   const afterFailed: number[] = [];
   let onJobState: ((runId: number) => void) | null = null;
   const repo = {
-    findStaleRuns: async (before: Date) => [...byId.values()].filter((r) => [1, 2, 3, 5].includes(r.status) && r.updated < before).map((r) => ({ id: r.id, status: r.status })),
-    findFailedBefore: async (before: Date) => [...byId.values()].filter((r) => r.status === 7 && r.statusChanged < before) as never[],
-    findPendingRuns: async () => [...byId.values()].filter((r) => r.status === 4 || r.status === 12).map((r) => ({ id: r.id, status: r.status, retryCount: r.retryCount, waitUntil: r.waitUntil })),
+    findStaleRuns: async (before: Date) =>
+      [...byId.values()]
+        .filter((r) => [1, 2, 3, 5].includes(r.status) && r.updated < before)
+        .map((r) => ({ id: r.id, status: r.status })),
+    findFailedBefore: async (before: Date) =>
+      [...byId.values()].filter((r) => r.status === 7 && r.statusChanged < before) as never[],
+    findPendingRuns: async () =>
+      [...byId.values()]
+        .filter((r) => r.status === 4 || r.status === 12)
+        .map((r) => ({ id: r.id, status: r.status, retryCount: r.retryCount, waitUntil: r.waitUntil })),
     findRun: async (id: number) => (byId.get(id) ? ({ ...byId.get(id)! } as never) : null),
     transition: async (id: number, event: RunEvent, _at: Date, patch: object = {}) => {
       const r = byId.get(id);
@@ -70,7 +77,14 @@ function setup(runs: FakeRun[], jobs: Record<string, RunJobState> = {}) {
     clock: { now: () => now },
     config: { runs: { staleAfterSeconds: STALE } },
   });
-  return { reconcile, byId, requeued, failed, afterFailed, onJobState: (fn: (runId: number) => void) => (onJobState = fn) };
+  return {
+    reconcile,
+    byId,
+    requeued,
+    failed,
+    afterFailed,
+    onJobState: (fn: (runId: number) => void) => (onJobState = fn),
+  };
 }
 
 const at = (secondsAgo: number) => new Date(T0 - secondsAgo * 1000);
@@ -104,7 +118,10 @@ describe('reconciler', () => {
   });
 
   it('re-enqueues a Waiting Run for what is left of its wait, and at once when the wait is over', async () => {
-    const t = setup([run(1, 12, { retryCount: 1, waitUntil: new Date(T0 + 30_000) }), run(2, 12, { retryCount: 1, waitUntil: at(5) })]);
+    const t = setup([
+      run(1, 12, { retryCount: 1, waitUntil: new Date(T0 + 30_000) }),
+      run(2, 12, { retryCount: 1, waitUntil: at(5) }),
+    ]);
     await t.reconcile();
     expect(t.requeued).toEqual([
       [1, 1, 30_000],
@@ -121,10 +138,17 @@ describe('reconciler', () => {
   });
 
   it('ends Runs whose heartbeat is stale: Stopping -> Stopped, others through failOrRetry', async () => {
-    const t = setup([run(1, 1, { updated: at(STALE + 1) }), run(2, 5, { updated: at(STALE + 1) }), run(3, 1, { updated: at(STALE - 1) })]);
+    const t = setup([
+      run(1, 1, { updated: at(STALE + 1) }),
+      run(2, 5, { updated: at(STALE + 1) }),
+      run(3, 1, { updated: at(STALE - 1) }),
+    ]);
     const result = await t.reconcile();
     expect(t.failed).toEqual([[1, 'The worker executing this Run was lost (no heartbeat); the Run did not finish.']]);
-    expect(t.byId.get(2)).toMatchObject({ status: 8, errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.' });
+    expect(t.byId.get(2)).toMatchObject({
+      status: 8,
+      errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.',
+    });
     expect(t.byId.get(3)!.status).toBe(1);
     expect(result.failed).toBe(2);
   });
@@ -138,7 +162,10 @@ describe('reconciler', () => {
   });
 
   it('does nothing when every active Run has an owner', async () => {
-    const t = setup([run(1, 1), run(2, 4), run(3, 12, { waitUntil: new Date(T0 + 1000), retryCount: 1 })], { '2-0': 'pending', '3-1': 'pending' });
+    const t = setup([run(1, 1), run(2, 4), run(3, 12, { waitUntil: new Date(T0 + 1000), retryCount: 1 })], {
+      '2-0': 'pending',
+      '3-1': 'pending',
+    });
     expect(await t.reconcile()).toEqual({ failed: 0, finished: 0, requeued: 0 });
     expect(t.requeued).toEqual([]);
   });

@@ -13,7 +13,12 @@ const ndjson = Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join('')
 
 async function collect(chunks: Buffer[]): Promise<Buffer> {
   const out: Buffer[] = [];
-  for await (const b of jsonArrayFromNdjson((async function* () { yield* chunks; })())) out.push(b);
+  for await (const b of jsonArrayFromNdjson(
+    (async function* () {
+      yield* chunks;
+    })(),
+  ))
+    out.push(b);
   return Buffer.concat(out);
 }
 

@@ -7,9 +7,18 @@ import { createRunSupervisor, untilDone } from '../../src/jobs/run-supervisor.js
 import type { ControlAction } from '../../src/services/runs/execution.service.js';
 import { deferred, fakeTimers, flush } from './fake-timers.js';
 
-const stats = (pageCount: number): ExtractionStats => ({ pageCount, dataCount: pageCount * 10, exportCount: 0, errorCount: 0, inputCount: 1, traffic: 0 });
+const stats = (pageCount: number): ExtractionStats => ({
+  pageCount,
+  dataCount: pageCount * 10,
+  exportCount: 0,
+  errorCount: 0,
+  inputCount: 1,
+  traffic: 0,
+});
 
-function setup(opts: { heartbeat?: () => Promise<ControlAction>; write?: (what: string, arg?: unknown) => Promise<void> } = {}) {
+function setup(
+  opts: { heartbeat?: () => Promise<ControlAction>; write?: (what: string, arg?: unknown) => Promise<void> } = {},
+) {
   const timers = fakeTimers();
   const calls: string[] = [];
   const writes: Array<[string, unknown]> = [];
@@ -57,7 +66,10 @@ describe('run supervisor', () => {
     gate.resolve();
     await t.supervisor.settled();
     // Five progress messages while the first write was pending: one write, with the last figures.
-    expect(t.writes).toEqual([['firstPage', null], ['progress', 5]]);
+    expect(t.writes).toEqual([
+      ['firstPage', null],
+      ['progress', 5],
+    ]);
     // Exporting carries the final figures: progress still queued behind a write is superseded.
     t.supervisor.progress(stats(6));
     t.supervisor.progress(stats(7));
@@ -68,7 +80,9 @@ describe('run supervisor', () => {
   });
 
   it('a failed write is reported and does not block the next ones', async () => {
-    const t = setup({ write: (what) => (what === 'firstPage' ? Promise.reject(new Error('db down')) : Promise.resolve()) });
+    const t = setup({
+      write: (what) => (what === 'firstPage' ? Promise.reject(new Error('db down')) : Promise.resolve()),
+    });
     t.supervisor.firstPage();
     t.supervisor.progress(stats(2));
     await t.supervisor.settled();

@@ -12,7 +12,14 @@ import {
   type ScheduleTiming,
 } from '../../src/services/schedules/schedule-time.js';
 
-const cron = (expr: string, timezone: string | null): ScheduleTiming => ({ scheduleType: 3, cronExpression: expr, timezone, startTime: null, runEveryCount: null, runEveryPeriod: null });
+const cron = (expr: string, timezone: string | null): ScheduleTiming => ({
+  scheduleType: 3,
+  cronExpression: expr,
+  timezone,
+  startTime: null,
+  runEveryCount: null,
+  runEveryPeriod: null,
+});
 const every = (start: string, count: number, period: number, timezone: string | null = null): ScheduleTiming => ({
   scheduleType: 2,
   cronExpression: null,
@@ -22,7 +29,8 @@ const every = (start: string, count: number, period: number, timezone: string | 
   runEveryPeriod: period,
 });
 const iso = (ds: Date[]) => ds.map((d) => d.toISOString());
-const between = (t: ScheduleTiming, from: string, to: string, limit = 50) => iso(fireTimesBetween(t, new Date(from), new Date(to), limit));
+const between = (t: ScheduleTiming, from: string, to: string, limit = 50) =>
+  iso(fireTimesBetween(t, new Date(from), new Date(to), limit));
 
 describe('cron validation and zones', () => {
   it('accepts 5 and 6 fields and refuses other counts and out-of-range values', () => {
@@ -43,9 +51,15 @@ describe('cron validation and zones', () => {
 
 describe('cron in the Schedule zone', () => {
   it('evaluates on the zone wall clock (summer and winter offsets)', () => {
-    expect(between(cron('0 9 * * *', 'Europe/Paris'), '2026-01-10T00:00:00Z', '2026-01-11T00:00:00Z')).toEqual(['2026-01-10T08:00:00.000Z']);
-    expect(between(cron('0 9 * * *', 'Europe/Paris'), '2026-07-10T00:00:00Z', '2026-07-11T00:00:00Z')).toEqual(['2026-07-10T07:00:00.000Z']);
-    expect(between(cron('0 9 * * *', null), '2026-07-10T00:00:00Z', '2026-07-11T00:00:00Z')).toEqual(['2026-07-10T09:00:00.000Z']);
+    expect(between(cron('0 9 * * *', 'Europe/Paris'), '2026-01-10T00:00:00Z', '2026-01-11T00:00:00Z')).toEqual([
+      '2026-01-10T08:00:00.000Z',
+    ]);
+    expect(between(cron('0 9 * * *', 'Europe/Paris'), '2026-07-10T00:00:00Z', '2026-07-11T00:00:00Z')).toEqual([
+      '2026-07-10T07:00:00.000Z',
+    ]);
+    expect(between(cron('0 9 * * *', null), '2026-07-10T00:00:00Z', '2026-07-11T00:00:00Z')).toEqual([
+      '2026-07-10T09:00:00.000Z',
+    ]);
   });
 
   it('Europe/Paris spring forward: a fire time in the gap runs once, at the end of the gap', () => {
@@ -104,8 +118,12 @@ describe('cron in the Schedule zone', () => {
   });
 
   it('the next fire is strictly after the given instant', () => {
-    expect(nextFireAfter(cron('0 * * * *', 'UTC'), new Date('2026-01-01T05:00:00Z'))?.toISOString()).toBe('2026-01-01T06:00:00.000Z');
-    expect(nextFireAfter(cron('0 * * * *', 'UTC'), new Date('2026-01-01T04:59:59.999Z'))?.toISOString()).toBe('2026-01-01T05:00:00.000Z');
+    expect(nextFireAfter(cron('0 * * * *', 'UTC'), new Date('2026-01-01T05:00:00Z'))?.toISOString()).toBe(
+      '2026-01-01T06:00:00.000Z',
+    );
+    expect(nextFireAfter(cron('0 * * * *', 'UTC'), new Date('2026-01-01T04:59:59.999Z'))?.toISOString()).toBe(
+      '2026-01-01T05:00:00.000Z',
+    );
   });
 });
 
@@ -117,13 +135,19 @@ describe('RunEvery anchored at its start', () => {
       '2026-03-31T12:00:00.000Z',
       '2026-04-30T12:00:00.000Z',
     ]);
-    expect(between(every('2028-01-31T12:00:00Z', 1, 5), '2028-02-01T00:00:00Z', '2028-03-01T00:00:00Z')).toEqual(['2028-02-29T12:00:00.000Z']);
+    expect(between(every('2028-01-31T12:00:00Z', 1, 5), '2028-02-01T00:00:00Z', '2028-03-01T00:00:00Z')).toEqual([
+      '2028-02-29T12:00:00.000Z',
+    ]);
     // Years later, still the last day of the month, computed from the anchor.
-    expect(nextFireAfter(every('2026-01-31T12:00:00Z', 1, 5), new Date('2031-04-01T00:00:00Z'))?.toISOString()).toBe('2031-04-30T12:00:00.000Z');
+    expect(nextFireAfter(every('2026-01-31T12:00:00Z', 1, 5), new Date('2031-04-01T00:00:00Z'))?.toISOString()).toBe(
+      '2031-04-30T12:00:00.000Z',
+    );
   });
 
   it('days keep the local wall-clock time across daylight saving (Europe/Paris)', () => {
-    expect(between(every('2026-03-27T08:00:00Z', 1, 3, 'Europe/Paris'), '2026-03-27T00:00:00Z', '2026-03-31T00:00:00Z')).toEqual([
+    expect(
+      between(every('2026-03-27T08:00:00Z', 1, 3, 'Europe/Paris'), '2026-03-27T00:00:00Z', '2026-03-31T00:00:00Z'),
+    ).toEqual([
       '2026-03-27T08:00:00.000Z', // 09:00 CET
       '2026-03-28T08:00:00.000Z',
       '2026-03-29T07:00:00.000Z', // 09:00 CEST
@@ -138,12 +162,21 @@ describe('RunEvery anchored at its start', () => {
       '2026-01-01T04:30:00.000Z',
       '2026-01-01T06:00:00.000Z',
     ]);
-    expect(nextFireAfter(every('2026-01-01T00:00:00Z', 2, 2), new Date('2026-01-05T01:00:00Z'))?.toISOString()).toBe('2026-01-05T02:00:00.000Z');
-    expect(nextFireAfter(every('2026-10-20T01:00:00Z', 1, 4, 'America/New_York'), new Date('2026-10-28T00:00:00Z'))?.toISOString()).toBe('2026-11-03T02:00:00.000Z');
+    expect(nextFireAfter(every('2026-01-01T00:00:00Z', 2, 2), new Date('2026-01-05T01:00:00Z'))?.toISOString()).toBe(
+      '2026-01-05T02:00:00.000Z',
+    );
+    expect(
+      nextFireAfter(
+        every('2026-10-20T01:00:00Z', 1, 4, 'America/New_York'),
+        new Date('2026-10-28T00:00:00Z'),
+      )?.toISOString(),
+    ).toBe('2026-11-03T02:00:00.000Z');
   });
 
   it('the first fire is the start itself; nothing before it', () => {
-    expect(nextFireAfter(every('2026-06-01T10:00:00Z', 1, 2), new Date('2026-01-01T00:00:00Z'))?.toISOString()).toBe('2026-06-01T10:00:00.000Z');
+    expect(nextFireAfter(every('2026-06-01T10:00:00Z', 1, 2), new Date('2026-01-01T00:00:00Z'))?.toISOString()).toBe(
+      '2026-06-01T10:00:00.000Z',
+    );
   });
 
   it('a period landing in a gap moves to the end of the gap (Lord Howe, days)', () => {
@@ -156,7 +189,14 @@ describe('RunEvery anchored at its start', () => {
 
 describe('RunOnce and None', () => {
   it('RunOnce fires once at its start time', () => {
-    const t: ScheduleTiming = { scheduleType: 1, cronExpression: null, timezone: null, startTime: new Date('2026-05-01T10:00:00Z'), runEveryCount: null, runEveryPeriod: null };
+    const t: ScheduleTiming = {
+      scheduleType: 1,
+      cronExpression: null,
+      timezone: null,
+      startTime: new Date('2026-05-01T10:00:00Z'),
+      runEveryCount: null,
+      runEveryPeriod: null,
+    };
     expect(nextFireAfter(t, new Date('2026-05-01T09:00:00Z'))?.toISOString()).toBe('2026-05-01T10:00:00.000Z');
     expect(nextFireAfter(t, new Date('2026-05-01T10:00:00Z'))).toBeNull();
   });
@@ -168,8 +208,12 @@ describe('RunOnce and None', () => {
 
 describe('descriptions and expressions', () => {
   it('describes cron with cronstrue and the zone, and the other types in words', () => {
-    expect(describeSchedule(cron('0 3 * * 1-5', 'Europe/Paris'))).toBe('At 03:00, Monday through Friday (Europe/Paris)');
-    expect(describeSchedule(every('2026-01-31T09:00:00Z', 2, 2, 'Europe/Paris'))).toBe('Every 2 hours, starting 2026-01-31 10:00 (Europe/Paris)');
+    expect(describeSchedule(cron('0 3 * * 1-5', 'Europe/Paris'))).toBe(
+      'At 03:00, Monday through Friday (Europe/Paris)',
+    );
+    expect(describeSchedule(every('2026-01-31T09:00:00Z', 2, 2, 'Europe/Paris'))).toBe(
+      'Every 2 hours, starting 2026-01-31 10:00 (Europe/Paris)',
+    );
     expect(describeSchedule(every('2026-01-31T09:00:00Z', 1, 3))).toBe('Every day, starting 2026-01-31 09:00 (UTC)');
   });
 

@@ -43,10 +43,30 @@ describe('allowed transitions: every row of the design table', () => {
     [S.Queuing, { type: 'picked' }, S.Starting, '4 Queuing | a worker takes it | 3 Starting'],
     [S.Starting, { type: 'firstPage' }, S.Running, '3 Starting | first page requested | 1 Running'],
     [S.Running, { type: 'extracted' }, S.Exporting, '1 Running | extraction done | 2 Exporting'],
-    [S.Exporting, { type: 'exported', errorCount: 0 }, S.Success, '2 Exporting | files written, no errors | 10 Success'],
-    [S.Exporting, { type: 'exported', errorCount: 1 }, S.Completed, '2 Exporting | files written, errorCount > 0 | 9 Completed'],
-    [S.Exporting, { type: 'exported', errorCount: 57 }, S.Completed, '2 Exporting | files written, errorCount > 0 | 9 Completed'],
-    [S.Exporting, { type: 'exported', errorCount: 0, degraded: true }, S.Completed, '2 Exporting | files written, nothing usable extracted | 9 Completed'],
+    [
+      S.Exporting,
+      { type: 'exported', errorCount: 0 },
+      S.Success,
+      '2 Exporting | files written, no errors | 10 Success',
+    ],
+    [
+      S.Exporting,
+      { type: 'exported', errorCount: 1 },
+      S.Completed,
+      '2 Exporting | files written, errorCount > 0 | 9 Completed',
+    ],
+    [
+      S.Exporting,
+      { type: 'exported', errorCount: 57 },
+      S.Completed,
+      '2 Exporting | files written, errorCount > 0 | 9 Completed',
+    ],
+    [
+      S.Exporting,
+      { type: 'exported', errorCount: 0, degraded: true },
+      S.Completed,
+      '2 Exporting | files written, nothing usable extracted | 9 Completed',
+    ],
     [S.Running, { type: 'failed' }, S.Failed, '1 | unrecoverable error, timeout, worker lost | 7 Failed'],
     [S.Exporting, { type: 'failed' }, S.Failed, '2 | unrecoverable error, timeout, worker lost | 7 Failed'],
     [S.Starting, { type: 'failed' }, S.Failed, '3 | unrecoverable error, timeout, worker lost | 7 Failed'],
@@ -100,7 +120,9 @@ describe('disallowed transitions throw InvalidTransitionError', () => {
     [S.Queuing, { type: 'waitOver' }],
     [S.Failed, { type: 'waitOver' }],
     // Terminal statuses take no stop; Stopping does not stop again; Failed is on its way to 6 or 12.
-    ...[S.Failure, S.Stopped, S.Completed, S.Success, S.Skipped, S.Invalid, S.Stopping, S.Failed].map((s): [number, RunEvent] => [s, { type: 'stop' }]),
+    ...[S.Failure, S.Stopped, S.Completed, S.Success, S.Skipped, S.Invalid, S.Stopping, S.Failed].map(
+      (s): [number, RunEvent] => [s, { type: 'stop' }],
+    ),
     [S.Running, { type: 'stopped' }],
     [S.Stopped, { type: 'stopped' }],
     // Kill terminates only a Run that is already stopping (the first kill is a stop).
@@ -143,7 +165,8 @@ describe('disallowed transitions throw InvalidTransitionError', () => {
       { type: 'kill' },
     ];
     for (const terminal of [6, 8, 9, 10, 11, 0]) {
-      for (const e of events) expect(() => nextStatus(terminal, e), `${terminal} ${e.type}`).toThrow(InvalidTransitionError);
+      for (const e of events)
+        expect(() => nextStatus(terminal, e), `${terminal} ${e.type}`).toThrow(InvalidTransitionError);
     }
   });
 });
@@ -190,7 +213,13 @@ describe('statusesAllowing (the WHERE of conditional updates)', () => {
     expect(statusesAllowing({ type: 'retry' })).toEqual([S.Failed]);
     expect(statusesAllowing({ type: 'giveUp' })).toEqual([S.Failed]);
     expect(statusesAllowing({ type: 'waitOver' })).toEqual([S.Waiting]);
-    expect(statusesAllowing({ type: 'stop' }).sort((a, b) => a - b)).toEqual([S.Running, S.Exporting, S.Starting, S.Queuing, S.Waiting]);
+    expect(statusesAllowing({ type: 'stop' }).sort((a, b) => a - b)).toEqual([
+      S.Running,
+      S.Exporting,
+      S.Starting,
+      S.Queuing,
+      S.Waiting,
+    ]);
     expect(statusesAllowing({ type: 'stopped' })).toEqual([S.Stopping]);
     expect(statusesAllowing({ type: 'kill' })).toEqual([S.Stopping]);
   });

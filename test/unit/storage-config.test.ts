@@ -17,15 +17,35 @@ describe('storage settings', () => {
 
   it('reads the s3 settings, with AWS and the default credential chain when endpoint and keys are empty', () => {
     expect(load(S3).storage).toEqual({
-      driver: 's3', endpoint: '', region: 'us-east-1', bucket: 'run-files', prefix: '', accessKeyId: '', secretAccessKey: '',
-      forcePathStyle: false, presignSeconds: 300,
+      driver: 's3',
+      endpoint: '',
+      region: 'us-east-1',
+      bucket: 'run-files',
+      prefix: '',
+      accessKeyId: '',
+      secretAccessKey: '',
+      forcePathStyle: false,
+      presignSeconds: 300,
     });
     const custom = load({
-      ...S3, S3_ENDPOINT: 'http://127.0.0.1:7480/', S3_REGION: 'eu-west-3', S3_PREFIX: '/prod/files/', S3_ACCESS_KEY_ID: 'id',
-      S3_SECRET_ACCESS_KEY: 'secret', S3_PRESIGN_SECONDS: '604800',
+      ...S3,
+      S3_ENDPOINT: 'http://127.0.0.1:7480/',
+      S3_REGION: 'eu-west-3',
+      S3_PREFIX: '/prod/files/',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_PRESIGN_SECONDS: '604800',
     }).storage;
-    expect(custom).toMatchObject({ endpoint: 'http://127.0.0.1:7480', region: 'eu-west-3', prefix: 'prod/files', forcePathStyle: true, presignSeconds: 604800 });
-    expect(load({ ...S3, S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({ forcePathStyle: false });
+    expect(custom).toMatchObject({
+      endpoint: 'http://127.0.0.1:7480',
+      region: 'eu-west-3',
+      prefix: 'prod/files',
+      forcePathStyle: true,
+      presignSeconds: 604800,
+    });
+    expect(load({ ...S3, S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({
+      forcePathStyle: false,
+    });
   });
 
   it('reads the key from ENCRYPTION_KEY_FILE (compose shares one this way), ENCRYPTION_KEY winning', () => {
@@ -34,7 +54,9 @@ describe('storage settings', () => {
     expect(load({ ...S3, ENCRYPTION_KEY: '', ENCRYPTION_KEY_FILE: file }).encryptionKey.toString('hex')).toBe(KEY);
     const other = crypto.randomBytes(32).toString('hex');
     expect(load({ ENCRYPTION_KEY: other, ENCRYPTION_KEY_FILE: file }).encryptionKey.toString('hex')).toBe(other);
-    expect(() => load({ ENCRYPTION_KEY_FILE: `${file}.missing` })).toThrow(/ENCRYPTION_KEY_FILE .* cannot be read: ENOENT/);
+    expect(() => load({ ENCRYPTION_KEY_FILE: `${file}.missing` })).toThrow(
+      /ENCRYPTION_KEY_FILE .* cannot be read: ENOENT/,
+    );
     fs.writeFileSync(file, 'short');
     expect(() => load({ ENCRYPTION_KEY_FILE: file })).toThrow(/must be 32 bytes/);
     fs.rmSync(path.dirname(file), { recursive: true });

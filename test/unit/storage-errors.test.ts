@@ -1,7 +1,12 @@
 // Storage errors told as causes users can act on (issue 26): errno codes of a local volume and the
 // S3 error names, also when wrapped; anything else is not a storage failure.
 import { describe, expect, it } from 'vitest';
-import { STORAGE_FAILURE_PREFIX, storageFailureKind, storageFailureOf, StorageFailureKind as K } from '../../src/engine/index.js';
+import {
+  STORAGE_FAILURE_PREFIX,
+  storageFailureKind,
+  storageFailureOf,
+  StorageFailureKind as K,
+} from '../../src/engine/index.js';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: something happened`), { code });
 const s3 = (name: string) => Object.assign(new Error('from the store'), { name, $metadata: { httpStatusCode: 403 } });
@@ -25,7 +30,10 @@ describe('storage failures', () => {
 
   it('gives a message that names the cause and what to do, and null for other errors', () => {
     const failure = storageFailureOf(errno('ENOSPC'));
-    expect(failure).toEqual({ kind: K.DiskFull, message: expect.stringMatching(new RegExp(`^${STORAGE_FAILURE_PREFIX} the storage volume is full.*free space`)) });
+    expect(failure).toEqual({
+      kind: K.DiskFull,
+      message: expect.stringMatching(new RegExp(`^${STORAGE_FAILURE_PREFIX} the storage volume is full.*free space`)),
+    });
     expect(storageFailureOf(s3('NoSuchBucket'))?.message).toMatch(/S3_BUCKET does not exist/);
     expect(storageFailureOf(new Error('boom'))).toBeNull();
     expect(storageFailureOf(errno('ENOENT'))).toBeNull();

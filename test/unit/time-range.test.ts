@@ -2,7 +2,12 @@
 // and the status filter.
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/lib/errors.js';
-import { parseQueryDate, parseStatusFilter, resolveRange, splitRange } from '../../src/services/analytics/time-range.js';
+import {
+  parseQueryDate,
+  parseStatusFilter,
+  resolveRange,
+  splitRange,
+} from '../../src/services/analytics/time-range.js';
 
 const d = (s: string) => new Date(s);
 
@@ -25,7 +30,10 @@ describe('resolveRange', () => {
   const now = d('2026-03-10T12:00:00Z');
   it('defaults to the day before now, and to the day before a given end', () => {
     expect(resolveRange({}, now)).toEqual({ start: d('2026-03-09T12:00:00Z'), end: now });
-    expect(resolveRange({ endDate: '2026-03-01' }, now)).toEqual({ start: d('2026-02-28T00:00:00Z'), end: d('2026-03-01T00:00:00Z') });
+    expect(resolveRange({ endDate: '2026-03-01' }, now)).toEqual({
+      start: d('2026-02-28T00:00:00Z'),
+      end: d('2026-03-01T00:00:00Z'),
+    });
     expect(resolveRange({ startDate: '2026-03-01' }, now)).toEqual({ start: d('2026-03-01T00:00:00Z'), end: now });
   });
 
@@ -74,7 +82,12 @@ describe('splitRange', () => {
     expect(splitRange(inside)).toEqual({ covered: null, days: null, hours: [], edges: [inside] });
     const across = { start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T11:45:00Z') };
     expect(splitRange(across)).toEqual({ covered: null, days: null, hours: [], edges: [across] });
-    expect(splitRange({ start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T10:15:00Z') })).toEqual({ covered: null, days: null, hours: [], edges: [] });
+    expect(splitRange({ start: d('2026-03-01T10:15:00Z'), end: d('2026-03-01T10:15:00Z') })).toEqual({
+      covered: null,
+      days: null,
+      hours: [],
+      edges: [],
+    });
   });
 });
 

@@ -1,7 +1,12 @@
 // The webhook retry schedule (now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, +-10% jitter), Retry-After
 // and the 5-day disabling rule, with an injected clock and random source.
 import { describe, expect, it } from 'vitest';
-import { DISABLE_AFTER_FAILING_MS, failedTooLong, MAX_ATTEMPTS, nextAttemptAt } from '../../src/services/webhooks/retry-schedule.js';
+import {
+  DISABLE_AFTER_FAILING_MS,
+  failedTooLong,
+  MAX_ATTEMPTS,
+  nextAttemptAt,
+} from '../../src/services/webhooks/retry-schedule.js';
 
 const now = new Date('2026-11-25T12:00:00Z');
 const delay = (attemptsMade: number, random: () => number, retryAfterMs?: number) => {
@@ -15,7 +20,15 @@ const H = 60 * M;
 describe('retry schedule', () => {
   it('follows the schedule exactly at zero jitter, then gives up after the 8th attempt', () => {
     const mid = () => 0.5;
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => delay(n, mid))).toEqual([5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 10 * H]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => delay(n, mid))).toEqual([
+      5 * S,
+      5 * M,
+      30 * M,
+      2 * H,
+      5 * H,
+      10 * H,
+      10 * H,
+    ]);
     expect(MAX_ATTEMPTS).toBe(8);
     expect(delay(8, mid)).toBeNull();
     expect(delay(9, mid)).toBeNull();

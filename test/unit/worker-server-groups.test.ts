@@ -5,7 +5,13 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { runQueueName } from '../../src/queues/queues.js';
 
 const load = (value?: string) =>
-  loadConfig({ ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'), ...(value === undefined ? {} : { WORKER_SERVER_GROUPS: value }) }, () => {}).schedules.workerServerGroups;
+  loadConfig(
+    {
+      ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+      ...(value === undefined ? {} : { WORKER_SERVER_GROUPS: value }),
+    },
+    () => {},
+  ).schedules.workerServerGroups;
 
 describe('WORKER_SERVER_GROUPS', () => {
   it('defaults to the default queue only', () => {

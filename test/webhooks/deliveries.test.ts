@@ -35,9 +35,18 @@ afterAll(async () => {
   await h.ctx?.close();
 }, 60_000);
 const inject = (method: string, url: string, payload?: unknown) =>
-  h.ctx.app.inject({ method: method as 'GET', url, headers: auth(h.org.apiKey), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  h.ctx.app.inject({
+    method: method as 'GET',
+    url,
+    headers: auth(h.org.apiKey),
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 
-async function subscribe(receiver: Awaited<ReturnType<typeof startReceiver>>, path: string, body: Record<string, unknown> = {}) {
+async function subscribe(
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  path: string,
+  body: Record<string, unknown> = {},
+) {
   const res = await inject('POST', '/api/v1/webhooks', { url: receiver.url(path), eventTypes: ['*'], ...body });
   expect(res.statusCode).toBe(201);
   return res.json() as { id: number; secret: string };
@@ -53,11 +62,17 @@ describe('Run events', () => {
     const runId = (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id;
     const run = await waitForRun(h.ctx.app, h.org.apiKey, agent.id, runId);
     expect(run.status).toBe(10);
-    const got = await waitFor(async () => (ofRun(receiver.at('/ok'), runId).length >= 2 ? ofRun(receiver.at('/ok'), runId) : null), 20_000);
+    const got = await waitFor(
+      async () => (ofRun(receiver.at('/ok'), runId).length >= 2 ? ofRun(receiver.at('/ok'), runId) : null),
+      20_000,
+    );
     for (const r of got) verify(w.secret, r);
     const byType = Object.fromEntries(got.map((r) => [r.json.type, r.json]));
     expect(byType['run.created'].data).toMatchObject({ id: runId, configId: agent.id, status: 4 });
-    expect(byType['run.succeeded'].data).toMatchObject({ ...run, files: expect.arrayContaining([expect.objectContaining({ fileType: 'CSV' })]) });
+    expect(byType['run.succeeded'].data).toMatchObject({
+      ...run,
+      files: expect.arrayContaining([expect.objectContaining({ fileType: 'CSV' })]),
+    });
     expect(new Date(byType['run.succeeded'].timestamp).getTime()).toBeGreaterThan(0);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(2);
     await receiver.close();
@@ -66,10 +81,28 @@ describe('Run events', () => {
   it('run.failed, run.completed_with_errors and run.stopped; filters by Agent and event type', async () => {
     const receiver = await startReceiver();
     const all = await subscribe(receiver, '/all');
-    const blocked = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Blocked');
+    const blocked = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Blocked',
+    );
     const only = await subscribe(receiver, '/only-failed', { eventTypes: ['run.failed'], agentId: blocked.id });
-    const empty = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, { ...catalogDefinition(h.site.url), list: { selector: 'div.nothing', fields: [{ name: 'x' }] } }, 'Empty');
-    const hang = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, { startUrl: `${h.site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Hang');
+    const empty = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      { ...catalogDefinition(h.site.url), list: { selector: 'div.nothing', fields: [{ name: 'x' }] } },
+      'Empty',
+    );
+    const hang = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      { startUrl: `${h.site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Hang',
+    );
 
     const failedId = (await inject('POST', `/api/v1/agent/${blocked.id}/start`, {})).json().id;
     const emptyId = (await inject('POST', `/api/v1/agent/${empty.id}/start`, {})).json().id;
@@ -77,7 +110,11 @@ describe('Run events', () => {
     await waitForRun(h.ctx.app, h.org.apiKey, hang.id, hangId, (r) => r.status === 1);
     await inject('POST', `/api/v1/agent/${hang.id}/run/${hangId}/kill`);
     await inject('POST', `/api/v1/agent/${hang.id}/run/${hangId}/kill`);
-    const expected: Array<[number, string, number]> = [[failedId, 'run.failed', 6], [emptyId, 'run.completed_with_errors', 9], [hangId, 'run.stopped', 8]];
+    const expected: Array<[number, string, number]> = [
+      [failedId, 'run.failed', 6],
+      [emptyId, 'run.completed_with_errors', 9],
+      [hangId, 'run.stopped', 8],
+    ];
     for (const [runId, type, status] of expected) {
       const r = await waitFor(async () => ofRun(receiver.at('/all'), runId).find((x) => x.json.type === type), 30_000);
       expect(verify(all.secret, r)).toMatchObject({ type, data: { id: runId, status } });
@@ -96,9 +133,18 @@ describe('delivery rules', () => {
     const receiver = await startReceiver();
     const w = await subscribe(receiver, '/flaky', { eventTypes: ['run.failed'] });
     receiver.script('/flaky', answer(500, {}, 'down'));
-    const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Flaky');
+    const agent = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Flaky',
+    );
     await inject('POST', `/api/v1/agent/${agent.id}/start`, {});
-    const [a, b] = await waitFor(async () => (receiver.at('/flaky').length >= 2 ? receiver.at('/flaky') : null), 30_000);
+    const [a, b] = await waitFor(
+      async () => (receiver.at('/flaky').length >= 2 ? receiver.at('/flaky') : null),
+      30_000,
+    );
     expect(a.headers['webhook-id']).toBe(b.headers['webhook-id']);
     expect(a.body).toBe(b.body);
     expect(a.json).toMatchObject({ type: 'run.failed', data: { status: 6 } });
@@ -116,7 +162,13 @@ describe('delivery rules', () => {
     const receiver = await startReceiver();
     const w = await subscribe(receiver, '/gone', { eventTypes: ['run.failed'] });
     receiver.script('/gone', answer(410, {}, 'gone'));
-    const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Gone');
+    const agent = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Gone',
+    );
     await inject('POST', `/api/v1/agent/${agent.id}/start`, {});
     const sub = await waitFor(async () => {
       const x = (await inject('GET', `/api/v1/webhooks/${w.id}`)).json();
@@ -151,15 +203,26 @@ describe('delivery rules', () => {
     const w = await subscribe(receiver, '/kill', { eventTypes: ['run.failed'] });
     let release: () => void = () => {};
     // The first request is held open: the worker is killed while it waits for the answer.
-    receiver.script('/kill', (_r, res) => { release = () => res.destroy(); });
-    const agent = await createAgent(h.ctx.app, h.org.apiKey, h.org.spaceId, { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } }, 'Killed');
+    receiver.script('/kill', (_r, res) => {
+      release = () => res.destroy();
+    });
+    const agent = await createAgent(
+      h.ctx.app,
+      h.org.apiKey,
+      h.org.spaceId,
+      { startUrl: `${h.site.url}/blocked`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Killed',
+    );
     await inject('POST', `/api/v1/agent/${agent.id}/start`, {});
     await waitFor(async () => receiver.at('/kill').length === 1, 30_000);
     h.worker.child.kill('SIGKILL');
     await h.worker.exited;
     release();
     h.worker = await startWorker(h.ctx.env);
-    const [first, second] = await waitFor(async () => (receiver.at('/kill').length >= 2 ? receiver.at('/kill') : null), 90_000);
+    const [first, second] = await waitFor(
+      async () => (receiver.at('/kill').length >= 2 ? receiver.at('/kill') : null),
+      90_000,
+    );
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     verify(w.secret, second);
     const d = await waitFor(async () => {

@@ -19,8 +19,19 @@ it('refuses a private target and sends nothing', async () => {
   const org = await ctx.bootstrap();
   const port = new URL(receiver.url('/')).port;
   for (const url of [receiver.url('/private'), `http://localhost:${port}/private`]) {
-    const w = (await ctx.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: auth(org.apiKey), payload: { url, eventTypes: ['*'] } })).json();
-    const res = await ctx.app.inject({ method: 'POST', url: `/api/v1/webhooks/${w.id}/test`, headers: auth(org.apiKey) });
+    const w = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers: auth(org.apiKey),
+        payload: { url, eventTypes: ['*'] },
+      })
+    ).json();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${w.id}/test`,
+      headers: auth(org.apiKey),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ outcome: 'failed', statusCode: null });
     expect(res.json().error).toMatch(/private address \(127\.0\.0\.1\)/);

@@ -11,7 +11,12 @@ let memberKey: string;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 const inject = (method: string, url: string, key: string, payload?: unknown) =>
-  ctx.app.inject({ method: method as 'GET', url, headers: auth(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  ctx.app.inject({
+    method: method as 'GET',
+    url,
+    headers: auth(key),
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -27,10 +32,22 @@ afterAll(async () => {
 
 describe('subscriptions', () => {
   it('creates, reads, replaces and deletes; the secret only at creation, sealed at rest', async () => {
-    const created = await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/crud'), eventTypes: ['run.succeeded'], description: 'd' });
+    const created = await inject('POST', '/api/v1/webhooks', org.apiKey, {
+      url: receiver.url('/crud'),
+      eventTypes: ['run.succeeded'],
+      description: 'd',
+    });
     expect(created.statusCode).toBe(201);
     const w = created.json();
-    expect(w).toMatchObject({ url: receiver.url('/crud'), eventTypes: ['run.succeeded'], description: 'd', agentId: null, spaceId: null, enabled: true, disabledReason: null });
+    expect(w).toMatchObject({
+      url: receiver.url('/crud'),
+      eventTypes: ['run.succeeded'],
+      description: 'd',
+      agentId: null,
+      spaceId: null,
+      enabled: true,
+      disabledReason: null,
+    });
     expect(w.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(w.secret.slice(6), 'base64')).toHaveLength(32);
     const row = await ctx.db.webhook.findUniqueOrThrow({ where: { id: w.id } });
@@ -38,11 +55,24 @@ describe('subscriptions', () => {
 
     const got = await inject('GET', `/api/v1/webhooks/${w.id}`, org.apiKey);
     expect(got.json()).not.toHaveProperty('secret');
-    expect((await inject('GET', '/api/v1/webhooks', org.apiKey)).json().map((x: { id: number }) => x.id)).toContain(w.id);
+    expect((await inject('GET', '/api/v1/webhooks', org.apiKey)).json().map((x: { id: number }) => x.id)).toContain(
+      w.id,
+    );
 
-    const put = await inject('PUT', `/api/v1/webhooks/${w.id}`, org.apiKey, { url: receiver.url('/crud2'), eventTypes: ['*'], spaceId: org.spaceId, enabled: false });
+    const put = await inject('PUT', `/api/v1/webhooks/${w.id}`, org.apiKey, {
+      url: receiver.url('/crud2'),
+      eventTypes: ['*'],
+      spaceId: org.spaceId,
+      enabled: false,
+    });
     expect(put.statusCode).toBe(200);
-    expect(put.json()).toMatchObject({ url: receiver.url('/crud2'), eventTypes: ['*'], spaceId: org.spaceId, enabled: false, description: '' });
+    expect(put.json()).toMatchObject({
+      url: receiver.url('/crud2'),
+      eventTypes: ['*'],
+      spaceId: org.spaceId,
+      enabled: false,
+      description: '',
+    });
 
     expect((await inject('DELETE', `/api/v1/webhooks/${w.id}`, org.apiKey)).statusCode).toBe(204);
     expectProblem(await inject('GET', `/api/v1/webhooks/${w.id}`, org.apiKey), 404, 'NOT_FOUND');
@@ -50,7 +80,9 @@ describe('subscriptions', () => {
   });
 
   it('members get 403 on every route; another organization gets 404', async () => {
-    const w = (await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['*'] })).json();
+    const w = (
+      await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['*'] })
+    ).json();
     const routes: Array<[string, string, unknown?]> = [
       ['POST', '/api/v1/webhooks', { url: receiver.url('/x'), eventTypes: ['*'] }],
       ['GET', '/api/v1/webhooks'],
@@ -62,7 +94,8 @@ describe('subscriptions', () => {
       ['GET', `/api/v1/webhooks/${w.id}/deliveries`],
       ['POST', `/api/v1/webhooks/${w.id}/deliveries/1/redeliver`],
     ];
-    for (const [method, url, body] of routes) expectProblem(await inject(method, url, memberKey, body), 403, 'FORBIDDEN');
+    for (const [method, url, body] of routes)
+      expectProblem(await inject(method, url, memberKey, body), 403, 'FORBIDDEN');
     const other = await ctx.bootstrap();
     expectProblem(await inject('GET', `/api/v1/webhooks/${w.id}`, other.apiKey), 404, 'NOT_FOUND');
     expectProblem(await inject('POST', `/api/v1/webhooks/${w.id}/test`, other.apiKey), 404, 'NOT_FOUND');
@@ -70,22 +103,62 @@ describe('subscriptions', () => {
   });
 
   it('400 for invalid bodies, 404 for filters outside the organization, 401 without credentials', async () => {
-    expectBadRequest(await inject('POST', '/api/v1/webhooks', org.apiKey, { url: 'ftp://x.test/', eventTypes: ['*'] }), 'VALIDATION_FAILED');
-    expectBadRequest(await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['run.exploded'] }), 'VALIDATION_FAILED');
-    expectBadRequest(await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: [] }), 'VALIDATION_FAILED');
-    expectBadRequest(await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['*', 'run.failed'] }), 'VALIDATION_FAILED');
-    expectBadRequest(await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['*'], secret: 'mine' }), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await inject('POST', '/api/v1/webhooks', org.apiKey, { url: 'ftp://x.test/', eventTypes: ['*'] }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['run.exploded'] }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: [] }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await inject('POST', '/api/v1/webhooks', org.apiKey, {
+        url: receiver.url('/x'),
+        eventTypes: ['*', 'run.failed'],
+      }),
+      'VALIDATION_FAILED',
+    );
+    expectBadRequest(
+      await inject('POST', '/api/v1/webhooks', org.apiKey, {
+        url: receiver.url('/x'),
+        eventTypes: ['*'],
+        secret: 'mine',
+      }),
+      'VALIDATION_FAILED',
+    );
     expectBadRequest(await inject('GET', '/api/v1/webhooks/0', org.apiKey), 'VALIDATION_FAILED');
     expectBadRequest(await inject('GET', '/api/v1/webhooks/1/deliveries?pageIndex=0', org.apiKey), 'VALIDATION_FAILED');
-    expectProblem(await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['*'], agentId: 999999 }), 404, 'NOT_FOUND');
-    expectProblem(await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/x'), eventTypes: ['*'], spaceId: 999999 }), 404, 'NOT_FOUND');
+    expectProblem(
+      await inject('POST', '/api/v1/webhooks', org.apiKey, {
+        url: receiver.url('/x'),
+        eventTypes: ['*'],
+        agentId: 999999,
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expectProblem(
+      await inject('POST', '/api/v1/webhooks', org.apiKey, {
+        url: receiver.url('/x'),
+        eventTypes: ['*'],
+        spaceId: 999999,
+      }),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1/webhooks' }), 401, 'UNAUTHENTICATED');
   });
 });
 
 describe('test event, rotation and the delivery log', () => {
   it('sends webhook.test signed with the secret; after rotation both secrets sign', async () => {
-    const w = (await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/t'), eventTypes: ['*'] })).json();
+    const w = (
+      await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/t'), eventTypes: ['*'] })
+    ).json();
     const res = await inject('POST', `/api/v1/webhooks/${w.id}/test`, org.apiKey);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ outcome: 'success', statusCode: 200, responseBody: 'ok', error: null });
@@ -110,25 +183,44 @@ describe('test event, rotation and the delivery log', () => {
     const log = await inject('GET', `/api/v1/webhooks/${w.id}/deliveries?pageIndex=1&recordsPerPage=1`, org.apiKey);
     expect(log.statusCode).toBe(200);
     expect(log.json()).toMatchObject({ total: 2, pageIndex: 1, recordsPerPage: 1 });
-    expect(log.json().data[0]).toMatchObject({ eventType: 'webhook.test', status: 'succeeded', attemptCount: 1, nextAttemptAt: null });
+    expect(log.json().data[0]).toMatchObject({
+      eventType: 'webhook.test',
+      status: 'succeeded',
+      attemptCount: 1,
+      nextAttemptAt: null,
+    });
     expect(log.json().data[0].attempts[0]).toMatchObject({ attempt: 1, statusCode: 200, responseBody: 'ok' });
   });
 
   it('reports a failing answer, keeps the first 4 KB of it; redeliver of a pending delivery is 409, of an unknown one 404', async () => {
-    const w = (await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/fail'), eventTypes: ['*'] })).json();
+    const w = (
+      await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/fail'), eventTypes: ['*'] })
+    ).json();
     receiver.script('/fail', answer(500, {}, 'x'.repeat(10_000)));
     const res = await inject('POST', `/api/v1/webhooks/${w.id}/test`, org.apiKey);
     expect(res.json()).toMatchObject({ outcome: 'failed', statusCode: 500 });
     expect(res.json().responseBody).toHaveLength(4096);
     const d = (await inject('GET', `/api/v1/webhooks/${w.id}/deliveries`, org.apiKey)).json().data[0];
     expect(d).toMatchObject({ status: 'failed', finalReason: 'The receiver answered 500.' });
-    expect((await inject('POST', `/api/v1/webhooks/${w.id}/deliveries/${d.id}/redeliver`, org.apiKey)).statusCode).toBe(202);
-    expectProblem(await inject('POST', `/api/v1/webhooks/${w.id}/deliveries/${d.id}/redeliver`, org.apiKey), 409, 'CONFLICT');
-    expectProblem(await inject('POST', `/api/v1/webhooks/${w.id}/deliveries/999999/redeliver`, org.apiKey), 404, 'NOT_FOUND');
+    expect((await inject('POST', `/api/v1/webhooks/${w.id}/deliveries/${d.id}/redeliver`, org.apiKey)).statusCode).toBe(
+      202,
+    );
+    expectProblem(
+      await inject('POST', `/api/v1/webhooks/${w.id}/deliveries/${d.id}/redeliver`, org.apiKey),
+      409,
+      'CONFLICT',
+    );
+    expectProblem(
+      await inject('POST', `/api/v1/webhooks/${w.id}/deliveries/999999/redeliver`, org.apiKey),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('does not follow redirects', async () => {
-    const w = (await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/moved'), eventTypes: ['*'] })).json();
+    const w = (
+      await inject('POST', '/api/v1/webhooks', org.apiKey, { url: receiver.url('/moved'), eventTypes: ['*'] })
+    ).json();
     receiver.script('/moved', answer(302, { location: receiver.url('/elsewhere') }, ''));
     const res = await inject('POST', `/api/v1/webhooks/${w.id}/test`, org.apiKey);
     expect(res.json()).toMatchObject({ outcome: 'failed', statusCode: 302 });

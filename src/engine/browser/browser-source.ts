@@ -65,7 +65,10 @@ export class BrowserPageSource implements PageSource {
     const maxAttempts = (this.options.maxRetries ?? DEFAULT_MAX_RETRIES) + 1;
     for (let attempt = 1; ; attempt++) {
       if (this.options.signal.aborted || opts?.canStart?.() === false) {
-        return { ok: false, failure: { url, kind: 'aborted', message: 'stopped before rendering', attempts: attempt - 1 } };
+        return {
+          ok: false,
+          failure: { url, kind: 'aborted', message: 'stopped before rendering', attempts: attempt - 1 },
+        };
       }
       try {
         return { ok: true, page: await this.#render(url) };
@@ -73,10 +76,23 @@ export class BrowserPageSource implements PageSource {
         const failure = this.#classify(error, url);
         const retryable = ['network', 'reset'].includes(failure.kind) || (failure.status ?? 0) >= 500;
         if (!retryable || attempt >= maxAttempts || this.options.signal.aborted) {
-          return { ok: false, failure: { url, kind: failure.kind, status: failure.status, message: failure.message, body: failure.body, attempts: attempt } };
+          return {
+            ok: false,
+            failure: {
+              url,
+              kind: failure.kind,
+              status: failure.status,
+              message: failure.message,
+              body: failure.body,
+              attempts: attempt,
+            },
+          };
         }
         const delayMs = backoffDelay(attempt, this.options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
-        this.options.log('Warning', `render ${url} ${failure.message}; retrying in ${delayMs} ms (attempt ${attempt + 1} of ${maxAttempts})`);
+        this.options.log(
+          'Warning',
+          `render ${url} ${failure.message}; retrying in ${delayMs} ms (attempt ${attempt + 1} of ${maxAttempts})`,
+        );
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
@@ -114,7 +130,8 @@ export class BrowserPageSource implements PageSource {
     });
     await context.route('**/*', (route) => {
       const request = route.request();
-      if (this.#blocked.has(request.resourceType()) || !/^https?:/.test(request.url())) return route.abort('blockedbyclient');
+      if (this.#blocked.has(request.resourceType()) || !/^https?:/.test(request.url()))
+        return route.abort('blockedbyclient');
       return route.continue();
     });
     context.on('page', (page) => page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined)));
@@ -132,9 +149,11 @@ export class BrowserPageSource implements PageSource {
       const left = () => Math.max(1, deadline - Date.now());
       const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
       const refusal = this.#guard.refusals.get(hostOf(url));
-      if (refusal && (response === null || response.status() === 403)) throw new PageFailure('target-refused', refusal.message);
+      if (refusal && (response === null || response.status() === 403))
+        throw new PageFailure('target-refused', refusal.message);
       const finalUrl = page.url();
-      if (!isHttpUrl(finalUrl)) throw new PageFailure('invalid-url', `navigated to a refused URL scheme (${new URL(finalUrl).protocol})`);
+      if (!isHttpUrl(finalUrl))
+        throw new PageFailure('invalid-url', `navigated to a refused URL scheme (${new URL(finalUrl).protocol})`);
       const status = response?.status() ?? 200;
       if (status >= 400) {
         const body = Buffer.from(await page.content(), 'utf8');
@@ -142,7 +161,14 @@ export class BrowserPageSource implements PageSource {
       }
       await this.#settle(page, left);
       const html = await page.content();
-      return { url, finalUrl, status, contentType: 'text/html; charset=utf-8', body: Buffer.from(html, 'utf8'), renderer: 'browser' as const };
+      return {
+        url,
+        finalUrl,
+        status,
+        contentType: 'text/html; charset=utf-8',
+        body: Buffer.from(html, 'utf8'),
+        renderer: 'browser' as const,
+      };
     } finally {
       await page?.close().catch(() => undefined);
       lease.release();
@@ -175,7 +201,8 @@ export class BrowserPageSource implements PageSource {
     if (def.next) {
       const button = page.locator(def.next.selector).first();
       for (let i = 1; i < (def.next.maxPages ?? Infinity); i++) {
-        if ((await button.count()) === 0 || (await button.getAttribute('href')) !== null || !(await button.isVisible())) break;
+        if ((await button.count()) === 0 || (await button.getAttribute('href')) !== null || !(await button.isVisible()))
+          break;
         const before = await count();
         await button.click({ timeout: left() });
         if (!(await grew(before))) break;
@@ -189,11 +216,14 @@ export class BrowserPageSource implements PageSource {
     if (this.options.signal.aborted) return new PageFailure('aborted', 'stopped while rendering');
     const refusal = this.#guard.refusals.get(hostOf(url));
     if (refusal) return new PageFailure('target-refused', refusal.message);
-    if (error instanceof errors.TimeoutError) return new PageFailure('timeout', `did not finish rendering within ${this.#timeoutMs / 1000} s`);
+    if (error instanceof errors.TimeoutError)
+      return new PageFailure('timeout', `did not finish rendering within ${this.#timeoutMs / 1000} s`);
     const code = /net::(ERR_[A-Z_]+)/.exec(text)?.[1];
     if (code === 'ERR_NAME_NOT_RESOLVED') return new PageFailure('dns', `could not resolve the host of ${url}`);
-    if (code === 'ERR_CONNECTION_REFUSED' || code === 'ERR_TUNNEL_CONNECTION_FAILED') return new PageFailure('refused', `connection failed (${code})`);
-    if (code === 'ERR_CONNECTION_RESET' || code === 'ERR_EMPTY_RESPONSE') return new PageFailure('reset', `connection reset (${code})`);
+    if (code === 'ERR_CONNECTION_REFUSED' || code === 'ERR_TUNNEL_CONNECTION_FAILED')
+      return new PageFailure('refused', `connection failed (${code})`);
+    if (code === 'ERR_CONNECTION_RESET' || code === 'ERR_EMPTY_RESPONSE')
+      return new PageFailure('reset', `connection reset (${code})`);
     if (code?.includes('CERT') || code?.includes('SSL')) return new PageFailure('tls', `TLS failed (${code})`);
     // A crashed or closed browser, or any other network failure: retried.
     return new PageFailure('network', `rendering failed: ${text.split('\n')[0]}`);

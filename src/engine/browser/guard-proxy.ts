@@ -5,7 +5,13 @@
 // nothing else on the machine can borrow it to reach private addresses.
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isPrivateAddress, TargetRefusedError } from '../ssrf.js';
@@ -43,9 +49,14 @@ export class GuardProxy {
     if (this.#upstream && this.#upstream.protocol !== 'http:') {
       throw new TypeError(`a browser Run's proxy must be an http proxy, not ${this.#upstream.protocol}`);
     }
-    this.#isRefused = options.allowPrivateTargets ? () => false : (options.isRefusedAddress ?? ((address) => isPrivateAddress(address)));
+    this.#isRefused = options.allowPrivateTargets
+      ? () => false
+      : (options.isRefusedAddress ?? ((address) => isPrivateAddress(address)));
     this.#server = createServer((req, res) => void this.#forward(req, res));
-    this.#server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.#tunnel(req, socket, head));
+    this.#server.on(
+      'connect',
+      (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.#tunnel(req, socket, head),
+    );
     // A WebSocket over plain HTTP comes as an upgrade only without CONNECT; Chromium tunnels them, so refuse.
     this.#server.on('upgrade', (_req, socket: Duplex) => socket.destroy());
     this.#server.on('connection', (socket: Socket) => this.#track(socket));
@@ -78,7 +89,9 @@ export class GuardProxy {
   /** The checked address to connect to: the first address of the host, refused if any is private. */
   async #resolve(host: string, port: number): Promise<string> {
     const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-    const addresses = isIP(bare) ? [bare] : (await dnsLookup(bare, { all: true, verbatim: true })).map((a) => a.address);
+    const addresses = isIP(bare)
+      ? [bare]
+      : (await dnsLookup(bare, { all: true, verbatim: true })).map((a) => a.address);
     const refused = addresses.find((address) => this.#isRefused(address, port));
     if (refused !== undefined) {
       const error = new TargetRefusedError(`host ${bare}`, refused);
@@ -94,7 +107,10 @@ export class GuardProxy {
     const target = this.#upstream ? null : await this.#resolve(host, port);
     const upstream = this.#upstream;
     const socket = upstream
-      ? connect({ host: await this.#resolve(upstream.hostname, Number(upstream.port || 80)), port: Number(upstream.port || 80) })
+      ? connect({
+          host: await this.#resolve(upstream.hostname, Number(upstream.port || 80)),
+          port: Number(upstream.port || 80),
+        })
       : connect({ host: target!, port });
     this.#track(socket);
     socket.on('data', (chunk: Buffer) => (this.receivedBytes += chunk.length));

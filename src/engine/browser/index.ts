@@ -27,7 +27,11 @@ let sharedPool: BrowserPool | null = null;
 
 /** The process's browser pool, created with the first settings it is asked for. */
 export function sharedBrowserPool(settings: BrowserSettings): BrowserPool {
-  sharedPool ??= new BrowserPool({ executablePath: settings.executablePath, maxPages: settings.maxPages, maxRssMb: settings.maxRssMb });
+  sharedPool ??= new BrowserPool({
+    executablePath: settings.executablePath,
+    maxPages: settings.maxPages,
+    maxRssMb: settings.maxRssMb,
+  });
   return sharedPool;
 }
 
@@ -65,7 +69,10 @@ class AutoPageSource implements PageSource {
   async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
     const fetched = await this.http.get(url, opts);
     if (!fetched.ok || !needsBrowser(fetched.page, this.def)) return fetched;
-    this.log('Info', `auto: ${url}: the selectors match nothing in the served HTML and the page carries scripts; rendering it in the browser`);
+    this.log(
+      'Info',
+      `auto: ${url}: the selectors match nothing in the served HTML and the page carries scripts; rendering it in the browser`,
+    );
     this.evidence.rendered(url, true);
     this.#browser ??= this.openBrowser();
     return this.#browser.get(url, opts);
@@ -105,5 +112,11 @@ export function openRenderer(
   if (!pool) throw new Error(`render '${mode}' needs a browser pool`);
   const browserOptions = { ...rest, pool };
   if (mode === 'browser') return new CountingBrowserSource({ ...browserOptions, signal, log }, evidence);
-  return new AutoPageSource(openHttp(), () => new BrowserPageSource({ ...browserOptions, signal, log }), browserOptions.definition, log, evidence);
+  return new AutoPageSource(
+    openHttp(),
+    () => new BrowserPageSource({ ...browserOptions, signal, log }),
+    browserOptions.definition,
+    log,
+    evidence,
+  );
 }

@@ -17,7 +17,13 @@ export const DEFAULT_PAGES_PER_BROWSER = 500;
 export const DEFAULT_BROWSER_IDLE_MS = 60_000;
 const RSS_POLL_MS = 250;
 /** Chromium flags: no sandbox (containers run it unprivileged), nothing phoning home, no crash handler. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-dev-shm-usage', '--disable-crash-reporter', '--no-first-run', '--mute-audio'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-dev-shm-usage',
+  '--disable-crash-reporter',
+  '--no-first-run',
+  '--mute-audio',
+];
 
 interface Slot {
   browser: Browser;
@@ -111,7 +117,11 @@ export class BrowserPool {
   async #launch(): Promise<Slot> {
     const launching = this.#current;
     try {
-      const browser = await chromium.launch({ executablePath: this.options.executablePath, args: CHROMIUM_ARGS, handleSIGINT: false });
+      const browser = await chromium.launch({
+        executablePath: this.options.executablePath,
+        args: CHROMIUM_ARGS,
+        handleSIGINT: false,
+      });
       const slot: Slot = { browser, open: 0, served: 0, retiring: false };
       this.#slots.add(slot);
       // A crash fails the pages it had (their renderer retries them) and the next page gets a new browser.

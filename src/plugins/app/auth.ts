@@ -46,7 +46,10 @@ function credentialOf(request: FastifyRequest, reply: FastifyReply): { apiKey: b
   let count = 0;
   for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') count++;
   const header = request.headers.authorization;
-  if (count > 1 || Array.isArray(header)) throw new ValidationError('headers.authorization must be sent once; the request has several Authorization headers.');
+  if (count > 1 || Array.isArray(header))
+    throw new ValidationError(
+      'headers.authorization must be sent once; the request has several Authorization headers.',
+    );
   const match = header ? CREDENTIAL.exec(header) : null;
   if (!match) {
     reply.header('WWW-Authenticate', 'ApiKey, Bearer');
@@ -55,72 +58,76 @@ function credentialOf(request: FastifyRequest, reply: FastifyReply): { apiKey: b
   return { apiKey: (match[1].charCodeAt(0) | 32) === 97 /* a */, credential: match[2] };
 }
 
-export default fp(async function authPlugin(app: FastifyInstance) {
-  const { identity, rateLimit } = app;
-  app.decorateRequest('principal', null);
-  app.decorateRequest('credentialStamp', null);
+export default fp(
+  async function authPlugin(app: FastifyInstance) {
+    const { identity, rateLimit } = app;
+    app.decorateRequest('principal', null);
+    app.decorateRequest('credentialStamp', null);
 
-  /** The credential's principal: from the cache when it holds one under `stamp`, else the database. */
-  function resolve(apiKey: boolean, credential: string, stamp: EpochStamp | null): Principal | Promise<Principal> {
-    if (apiKey) return identity.apiKeys.cached(credential, stamp) ?? identity.apiKeys.authenticate(credential, stamp);
-    const claims = identity.tokens.verified(credential);
-    const principal = claims && identity.tokens.cachedPrincipal(claims, stamp);
-    if (principal) return principal;
-    return (async () => identity.tokens.principalFor(claims ?? (await identity.tokens.verify(credential)), stamp))();
-  }
-
-  const challenge = (reply: FastifyReply, apiKey: boolean) => reply.header('WWW-Authenticate', apiKey ? 'ApiKey' : 'Bearer error="invalid_token"');
-
-  // Callback style: a request served from the caches completes this hook without a promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!requiresCredentials(request)) return done();
-    let apiKey = true;
-    let resolved: Principal | Promise<Principal>;
-    const stamp = identity.epoch.current();
-    try {
-      const c = credentialOf(request, reply);
-      apiKey = c.apiKey;
-      resolved = resolve(apiKey, c.credential, stamp);
-    } catch (err) {
-      if (!(err instanceof ValidationError) && !reply.hasHeader('WWW-Authenticate')) challenge(reply, apiKey);
-      return done(err as Error);
+    /** The credential's principal: from the cache when it holds one under `stamp`, else the database. */
+    function resolve(apiKey: boolean, credential: string, stamp: EpochStamp | null): Principal | Promise<Principal> {
+      if (apiKey) return identity.apiKeys.cached(credential, stamp) ?? identity.apiKeys.authenticate(credential, stamp);
+      const claims = identity.tokens.verified(credential);
+      const principal = claims && identity.tokens.cachedPrincipal(claims, stamp);
+      if (principal) return principal;
+      return (async () => identity.tokens.principalFor(claims ?? (await identity.tokens.verify(credential)), stamp))();
     }
-    const admit = (principal: Principal, cached: boolean) => {
-      request.principal = principal;
-      if (cached) request.credentialStamp = stamp;
-      const limited = rateLimit.take(request, reply, principal);
-      if (limited) limited.then(() => done(), done);
-      else done();
-    };
-    if (!(resolved instanceof Promise)) return admit(resolved, stamp !== null);
-    resolved.then(
-      (principal) => admit(principal, false),
-      (err: Error) => {
-        challenge(reply, apiKey);
-        done(err);
-      },
-    );
-  });
 
-  // The epoch changed while the request was served from the cache: the database decides.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const stamp = request.credentialStamp;
-    // Falsy, not null: routes of plugins registered before this one do not have the decoration.
-    if (!stamp || stamp === identity.epoch.current()) return done(null, payload);
-    request.credentialStamp = null;
-    let apiKey = true;
-    (async () => {
-      const c = credentialOf(request, reply);
-      apiKey = c.apiKey;
-      await resolve(apiKey, c.credential, identity.epoch.current());
-    })().then(
-      () => done(null, payload),
-      (err: Error) => {
-        // A streamed body (a file, the unpaged Agent list) is not sent: release what it holds.
-        (payload as { destroy?: () => void } | null)?.destroy?.();
-        challenge(reply, apiKey);
-        done(err);
-      },
-    );
-  });
-}, { name: 'auth', dependencies: ['identity', 'rate-limit'] });
+    const challenge = (reply: FastifyReply, apiKey: boolean) =>
+      reply.header('WWW-Authenticate', apiKey ? 'ApiKey' : 'Bearer error="invalid_token"');
+
+    // Callback style: a request served from the caches completes this hook without a promise.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!requiresCredentials(request)) return done();
+      let apiKey = true;
+      let resolved: Principal | Promise<Principal>;
+      const stamp = identity.epoch.current();
+      try {
+        const c = credentialOf(request, reply);
+        apiKey = c.apiKey;
+        resolved = resolve(apiKey, c.credential, stamp);
+      } catch (err) {
+        if (!(err instanceof ValidationError) && !reply.hasHeader('WWW-Authenticate')) challenge(reply, apiKey);
+        return done(err as Error);
+      }
+      const admit = (principal: Principal, cached: boolean) => {
+        request.principal = principal;
+        if (cached) request.credentialStamp = stamp;
+        const limited = rateLimit.take(request, reply, principal);
+        if (limited) limited.then(() => done(), done);
+        else done();
+      };
+      if (!(resolved instanceof Promise)) return admit(resolved, stamp !== null);
+      resolved.then(
+        (principal) => admit(principal, false),
+        (err: Error) => {
+          challenge(reply, apiKey);
+          done(err);
+        },
+      );
+    });
+
+    // The epoch changed while the request was served from the cache: the database decides.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const stamp = request.credentialStamp;
+      // Falsy, not null: routes of plugins registered before this one do not have the decoration.
+      if (!stamp || stamp === identity.epoch.current()) return done(null, payload);
+      request.credentialStamp = null;
+      let apiKey = true;
+      (async () => {
+        const c = credentialOf(request, reply);
+        apiKey = c.apiKey;
+        await resolve(apiKey, c.credential, identity.epoch.current());
+      })().then(
+        () => done(null, payload),
+        (err: Error) => {
+          // A streamed body (a file, the unpaged Agent list) is not sent: release what it holds.
+          (payload as { destroy?: () => void } | null)?.destroy?.();
+          challenge(reply, apiKey);
+          done(err);
+        },
+      );
+    });
+  },
+  { name: 'auth', dependencies: ['identity', 'rate-limit'] },
+);

@@ -37,7 +37,14 @@ const TITLE_BY_STATUS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  errorCode: ErrorCode,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+) {
   return reply
     .code(status)
     .type('application/problem+json; charset=utf-8')
@@ -53,7 +60,11 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, status
     });
 }
 
-export function sendBadRequest(reply: FastifyReply, message: string, errorCode: ErrorCode = ErrorCodes.VALIDATION_FAILED) {
+export function sendBadRequest(
+  reply: FastifyReply,
+  message: string,
+  errorCode: ErrorCode = ErrorCodes.VALIDATION_FAILED,
+) {
   return reply.code(400).type('application/json; charset=utf-8').send({
     statusCode: 400,
     statusDescription: 'Bad Request',
@@ -64,7 +75,11 @@ export function sendBadRequest(reply: FastifyReply, message: string, errorCode: 
 }
 
 /** `<where>.<path> <problem>`: names the field that failed validation. */
-export function validationMessage(error: { validation?: FastifyError['validation']; validationContext?: string; message: string }): string {
+export function validationMessage(error: {
+  validation?: FastifyError['validation'];
+  validationContext?: string;
+  message: string;
+}): string {
   const v = error.validation?.[0];
   if (!v) return error.message;
   const where = error.validationContext ?? 'body';
@@ -80,26 +95,38 @@ export function validationMessage(error: { validation?: FastifyError['validation
   return `${where}${path ? '.' + path : ''} ${v.message ?? 'is invalid'}`.trim();
 }
 
-export default fp(async function errorsPlugin(app: FastifyInstance) {
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, 404, ErrorCodes.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}.`),
-  );
+export default fp(
+  async function errorsPlugin(app: FastifyInstance) {
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(
+        request,
+        reply,
+        404,
+        ErrorCodes.NOT_FOUND,
+        `No route for ${request.method} ${request.url.split('?')[0]}.`,
+      ),
+    );
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    // Errors of the HTTP layer itself (validation, body parsing); everything else is translated by
-    // the one rule that run-all's per-Agent results use too (services/public-error.ts).
-    if (!(error instanceof AppError)) {
-      const answered = answerHttpError(error, request, reply);
-      if (answered) return answered;
-    }
-    const shown = toPublicError(error, `request id ${request.id}`, { postgresKnownDown: app.dependencies.isDown('postgres') });
-    if (shown.dependencyDown) app.dependencies.down(shown.dependencyDown, error);
-    if (shown.log) request.log[shown.log.level]({ err: shown.internal ? error : { message: error.message } }, shown.log.message);
-    if (shown.retryAfterSeconds !== undefined) reply.header('Retry-After', String(shown.retryAfterSeconds));
-    if (shown.statusCode === 400) return sendBadRequest(reply, shown.message, shown.errorCode);
-    return sendProblem(request, reply, shown.statusCode, shown.errorCode, shown.message, shown.extensions);
-  });
-}, { name: 'errors', dependencies: ['infra'] });
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      // Errors of the HTTP layer itself (validation, body parsing); everything else is translated by
+      // the one rule that run-all's per-Agent results use too (services/public-error.ts).
+      if (!(error instanceof AppError)) {
+        const answered = answerHttpError(error, request, reply);
+        if (answered) return answered;
+      }
+      const shown = toPublicError(error, `request id ${request.id}`, {
+        postgresKnownDown: app.dependencies.isDown('postgres'),
+      });
+      if (shown.dependencyDown) app.dependencies.down(shown.dependencyDown, error);
+      if (shown.log)
+        request.log[shown.log.level]({ err: shown.internal ? error : { message: error.message } }, shown.log.message);
+      if (shown.retryAfterSeconds !== undefined) reply.header('Retry-After', String(shown.retryAfterSeconds));
+      if (shown.statusCode === 400) return sendBadRequest(reply, shown.message, shown.errorCode);
+      return sendProblem(request, reply, shown.statusCode, shown.errorCode, shown.message, shown.extensions);
+    });
+  },
+  { name: 'errors', dependencies: ['infra'] },
+);
 
 /** The answer to an error raised by Fastify's own request handling, or undefined for any other error. */
 function answerHttpError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -108,9 +135,21 @@ function answerHttpError(error: FastifyError, request: FastifyRequest, reply: Fa
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       // Answered before the body arrived; the client may still be sending it.
       if (!request.raw.complete) lingerOnClose(request.raw.socket);
-      return sendProblem(request, reply, 413, ErrorCodes.PAYLOAD_TOO_LARGE, 'The request body is larger than the server accepts.');
+      return sendProblem(
+        request,
+        reply,
+        413,
+        ErrorCodes.PAYLOAD_TOO_LARGE,
+        'The request body is larger than the server accepts.',
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return sendProblem(request, reply, 415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, `Unsupported media type ${request.headers['content-type'] ?? ''}; send application/json.`);
+      return sendProblem(
+        request,
+        reply,
+        415,
+        ErrorCodes.UNSUPPORTED_MEDIA_TYPE,
+        `Unsupported media type ${request.headers['content-type'] ?? ''}; send application/json.`,
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return sendBadRequest(reply, 'Content-Length does not match the body.', ErrorCodes.VALIDATION_FAILED);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -119,11 +158,18 @@ function answerHttpError(error: FastifyError, request: FastifyRequest, reply: Fa
     default:
       break;
   }
-  if (error instanceof SyntaxError) return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
+  if (error instanceof SyntaxError)
+    return sendBadRequest(reply, 'The request body is not valid JSON.', ErrorCodes.MALFORMED_JSON);
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     if (status === 400) return sendBadRequest(reply, error.message);
-    return sendProblem(request, reply, status, status === 404 ? ErrorCodes.NOT_FOUND : ErrorCodes.VALIDATION_FAILED, error.message);
+    return sendProblem(
+      request,
+      reply,
+      status,
+      status === 404 ? ErrorCodes.NOT_FOUND : ErrorCodes.VALIDATION_FAILED,
+      error.message,
+    );
   }
   return undefined;
 }

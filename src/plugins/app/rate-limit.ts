@@ -13,7 +13,13 @@ import { RateLimitedError } from '../../lib/errors.js';
 import { recordRateLimitDecision, type RateLimitScope } from '../../lib/metrics.js';
 import { createRateLimiter, type RateLimiter } from '../../services/rate-limit/limiter.service.js';
 import { createRedisStore } from '../../services/rate-limit/redis-store.js';
-import { bucketFor, createMemoryStore, isExempt, type BudgetOwner, type LimitPolicy } from '../../services/rate-limit/rules.js';
+import {
+  bucketFor,
+  createMemoryStore,
+  isExempt,
+  type BudgetOwner,
+  type LimitPolicy,
+} from '../../services/rate-limit/rules.js';
 import { requiresCredentials } from './auth.js';
 
 declare module 'fastify' {
@@ -43,7 +49,11 @@ export default fp(
       queue: config.rateLimit.queue,
     };
     // Password guesses are refused, not queued.
-    const loginPolicy: LimitPolicy = { max: config.loginRateLimit.max, windowMs: config.loginRateLimit.windowSeconds * 1000, queue: 0 };
+    const loginPolicy: LimitPolicy = {
+      max: config.loginRateLimit.max,
+      windowMs: config.loginRateLimit.windowSeconds * 1000,
+      queue: 0,
+    };
 
     // Fails at once while Redis is away, so requests fall back to in-memory budgets instead of
     // waiting for reconnection attempts; the limiter logs the change of state once.

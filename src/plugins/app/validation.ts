@@ -16,7 +16,6 @@ import { INT32_MAX, INT32_MIN } from '../../schemas/common.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-
 type Schema = Record<string, unknown>;
 
 function isIntegerSchema(schema: Schema): boolean {
@@ -32,8 +31,10 @@ function withIntegerBounds<T>(schema: T): T {
   for (const [key, value] of Object.entries(schema as Schema)) out[key] = withIntegerBounds(value);
   if (isIntegerSchema(out)) {
     const wide = out.format === 'int64';
-    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = wide ? Number.MIN_SAFE_INTEGER : INT32_MIN;
-    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = wide ? Number.MAX_SAFE_INTEGER : INT32_MAX;
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined)
+      out.minimum = wide ? Number.MIN_SAFE_INTEGER : INT32_MIN;
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined)
+      out.maximum = wide ? Number.MAX_SAFE_INTEGER : INT32_MAX;
   }
   return out as T;
 }
@@ -53,7 +54,11 @@ function unsafeReason(text: string): string | null {
 }
 
 // eslint-disable-next-line no-control-regex -- a NUL in a property name is escaped for the message
-const pointerEscape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1').replace(/\u0000/g, '\\u0000');
+const pointerEscape = (key: string) =>
+  key
+    .replace(/~/g, '~0')
+    .replace(/\//g, '~1')
+    .replace(/\u0000/g, '\\u0000');
 
 /** The first string (or property name) PostgreSQL would refuse, as an Ajv-style error. */
 function findUnsafeText(value: unknown): ErrorObject | null {
@@ -61,7 +66,10 @@ function findUnsafeText(value: unknown): ErrorObject | null {
   const path: string[] = [];
   const found = scan(value, path, 0);
   if (!found) return null;
-  const instancePath = path.reverse().map((k) => `/${pointerEscape(k)}`).join('');
+  const instancePath = path
+    .reverse()
+    .map((k) => `/${pointerEscape(k)}`)
+    .join('');
   return { instancePath, schemaPath: '#', keyword: 'safeText', params: {}, message: found };
 }
 
@@ -107,7 +115,13 @@ function nonCanonicalInteger(data: unknown, names: string[]): ErrorObject | null
     const raw = (data as Record<string, unknown>)[name];
     for (const v of Array.isArray(raw) ? raw : [raw]) {
       if (typeof v === 'string' && !CANONICAL_INTEGER.test(v)) {
-        return { instancePath: `/${name}`, schemaPath: '#', keyword: 'canonicalInteger', params: {}, message: 'must be an integer written in decimal digits (e.g. 12)' };
+        return {
+          instancePath: `/${name}`,
+          schemaPath: '#',
+          keyword: 'canonicalInteger',
+          params: {},
+          message: 'must be an integer written in decimal digits (e.g. 12)',
+        };
       }
     }
   }
@@ -144,7 +158,7 @@ function validatorFor(externalSchemas: Record<string, unknown> | undefined) {
         check.errors = [refused];
         return false;
       }
-      const ok = (ctx === undefined ? validate(data) : validate(data, ctx as never));
+      const ok = ctx === undefined ? validate(data) : validate(data, ctx as never);
       check.errors = validate.errors ?? null;
       return ok;
     };
@@ -154,5 +168,7 @@ function validatorFor(externalSchemas: Record<string, unknown> | undefined) {
   };
 }
 
-type BuildValidator = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']>;
+type BuildValidator = NonNullable<
+  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
+>;
 export const buildValidator = validatorFor as unknown as BuildValidator;

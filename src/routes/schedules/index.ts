@@ -20,105 +20,144 @@ const schedulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Schedules'];
   const AgentParams = Type.Object({ agentId: IdParam('agent') });
 
-  app.get('/api/v1/agent/:agentId/schedules', {
-    schema: {
-      tags,
-      operationId: 'listAgentSchedules',
-      summary: 'List an Agent\'s Schedules',
-      description: 'Without pageIndex and recordsPerPage: a plain array of every Schedule. With both: `{ schedules, totalRecordCount }` (recordsPerPage clamped to 1000). Needs read access to the Agent\'s Space.',
-      params: AgentParams,
-      querystring: ScheduleListQuery,
-      response: { 200: Type.Union([Type.Array(Schedule), Type.Ref(SchedulePageSchema)]), ...errorResponses(400, 401, 403, 404, 429) },
+  app.get(
+    '/api/v1/agent/:agentId/schedules',
+    {
+      schema: {
+        tags,
+        operationId: 'listAgentSchedules',
+        summary: "List an Agent's Schedules",
+        description:
+          "Without pageIndex and recordsPerPage: a plain array of every Schedule. With both: `{ schedules, totalRecordCount }` (recordsPerPage clamped to 1000). Needs read access to the Agent's Space.",
+        params: AgentParams,
+        querystring: ScheduleListQuery,
+        response: {
+          200: Type.Union([Type.Array(Schedule), Type.Ref(SchedulePageSchema)]),
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
+      },
     },
-  }, async (req) => {
-    const res = await app.schedules.list(principalOf(req), req.params.agentId, req.query);
-    return res.paged ? { schedules: res.schedules, totalRecordCount: res.totalRecordCount } : res.schedules;
-  });
+    async (req) => {
+      const res = await app.schedules.list(principalOf(req), req.params.agentId, req.query);
+      return res.paged ? { schedules: res.schedules, totalRecordCount: res.totalRecordCount } : res.schedules;
+    },
+  );
 
-  app.post('/api/v1/agent/:agentId/schedules', {
-    schema: {
-      tags,
-      operationId: 'createAgentSchedule',
-      summary: 'Create a Schedule',
-      description:
-        'CRON (3) needs cronExpression (5 or 6 fields, evaluated in timezone); RunOnce (1) needs startTime at least 1 minute ahead; RunEvery (2) needs runEveryCount >= 1 and runEveryPeriod 1..5, and a given startTime (the first run) must be in the future. ' +
-        'Errors: SCHEDULE_INVALID_CRON, SCHEDULE_INVALID_TIMEZONE, SCHEDULE_MISSING_FIELD, SCHEDULE_START_TIME_TOO_SOON, SCHEDULE_START_TIME_IN_PAST, AGENT_ARCHIVED (400).',
-      params: AgentParams,
-      body: CreateScheduleBody,
-      response: { 201: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+  app.post(
+    '/api/v1/agent/:agentId/schedules',
+    {
+      schema: {
+        tags,
+        operationId: 'createAgentSchedule',
+        summary: 'Create a Schedule',
+        description:
+          'CRON (3) needs cronExpression (5 or 6 fields, evaluated in timezone); RunOnce (1) needs startTime at least 1 minute ahead; RunEvery (2) needs runEveryCount >= 1 and runEveryPeriod 1..5, and a given startTime (the first run) must be in the future. ' +
+          'Errors: SCHEDULE_INVALID_CRON, SCHEDULE_INVALID_TIMEZONE, SCHEDULE_MISSING_FIELD, SCHEDULE_START_TIME_TOO_SOON, SCHEDULE_START_TIME_IN_PAST, AGENT_ARCHIVED (400).',
+        params: AgentParams,
+        body: CreateScheduleBody,
+        response: { 201: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req, reply) => reply.code(201).send(await app.schedules.create(principalOf(req), req.params.agentId, req.body)));
+    async (req, reply) =>
+      reply.code(201).send(await app.schedules.create(principalOf(req), req.params.agentId, req.body)),
+  );
 
-  app.get('/api/v1/agent/:agentId/schedules/:scheduleId', {
-    schema: {
-      tags,
-      operationId: 'getAgentSchedule',
-      summary: 'Get a Schedule',
-      description: 'A Schedule of another Agent answers 404.',
-      params: ScheduleParams,
-      response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+  app.get(
+    '/api/v1/agent/:agentId/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        operationId: 'getAgentSchedule',
+        summary: 'Get a Schedule',
+        description: 'A Schedule of another Agent answers 404.',
+        params: ScheduleParams,
+        response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req) => app.schedules.get(principalOf(req), req.params.agentId, req.params.scheduleId));
+    async (req) => app.schedules.get(principalOf(req), req.params.agentId, req.params.scheduleId),
+  );
 
-  app.put('/api/v1/agent/:agentId/schedules/:scheduleId', {
-    schema: {
-      tags,
-      operationId: 'updateAgentSchedule',
-      summary: 'Update a Schedule',
-      description:
-        'Only the documented properties are allowed (names case-insensitive); properties left out keep their value. Accepts application/json, text/json and application/*+json. ' +
-        'An archived Agent answers 400 AGENT_ARCHIVED. A `?name` input parameter sent back as `********` keeps its stored secret.',
-      params: ScheduleParams,
-      body: UpdateScheduleBody,
-      response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+  app.put(
+    '/api/v1/agent/:agentId/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        operationId: 'updateAgentSchedule',
+        summary: 'Update a Schedule',
+        description:
+          'Only the documented properties are allowed (names case-insensitive); properties left out keep their value. Accepts application/json, text/json and application/*+json. ' +
+          'An archived Agent answers 400 AGENT_ARCHIVED. A `?name` input parameter sent back as `********` keeps its stored secret.',
+        params: ScheduleParams,
+        body: UpdateScheduleBody,
+        response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req) => app.schedules.update(principalOf(req), req.params.agentId, req.params.scheduleId, req.body));
+    async (req) => app.schedules.update(principalOf(req), req.params.agentId, req.params.scheduleId, req.body),
+  );
 
-  app.delete('/api/v1/agent/:agentId/schedules/:scheduleId', {
-    schema: {
-      tags,
-      operationId: 'deleteAgentSchedule',
-      summary: 'Delete a Schedule permanently',
-      description: 'Runs it started are kept (their scheduleId becomes null).',
-      params: ScheduleParams,
-      response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) },
+  app.delete(
+    '/api/v1/agent/:agentId/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteAgentSchedule',
+        summary: 'Delete a Schedule permanently',
+        description: 'Runs it started are kept (their scheduleId becomes null).',
+        params: ScheduleParams,
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req, reply) => {
-    await app.schedules.remove(principalOf(req), req.params.agentId, req.params.scheduleId);
-    return reply.code(204).send(null);
-  });
+    async (req, reply) => {
+      await app.schedules.remove(principalOf(req), req.params.agentId, req.params.scheduleId);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post('/api/v1/agent/:agentId/schedules/:scheduleId/enable', {
-    schema: {
-      tags,
-      operationId: 'enableAgentSchedule',
-      summary: 'Enable a Schedule',
-      description: 'nextRunTime is computed from now. A RunOnce Schedule whose startTime is not a minute ahead any more answers 400 SCHEDULE_START_TIME_TOO_SOON; an archived Agent 400 AGENT_ARCHIVED.',
-      params: ScheduleParams,
-      response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+  app.post(
+    '/api/v1/agent/:agentId/schedules/:scheduleId/enable',
+    {
+      schema: {
+        tags,
+        operationId: 'enableAgentSchedule',
+        summary: 'Enable a Schedule',
+        description:
+          'nextRunTime is computed from now. A RunOnce Schedule whose startTime is not a minute ahead any more answers 400 SCHEDULE_START_TIME_TOO_SOON; an archived Agent 400 AGENT_ARCHIVED.',
+        params: ScheduleParams,
+        response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req) => app.schedules.setEnabled(principalOf(req), req.params.agentId, req.params.scheduleId, true));
+    async (req) => app.schedules.setEnabled(principalOf(req), req.params.agentId, req.params.scheduleId, true),
+  );
 
-  app.post('/api/v1/agent/:agentId/schedules/:scheduleId/disable', {
-    schema: {
-      tags,
-      operationId: 'disableAgentSchedule',
-      summary: 'Disable a Schedule',
-      description: 'The Schedule does not run until enabled again; nextRunTime becomes null.',
-      params: ScheduleParams,
-      response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+  app.post(
+    '/api/v1/agent/:agentId/schedules/:scheduleId/disable',
+    {
+      schema: {
+        tags,
+        operationId: 'disableAgentSchedule',
+        summary: 'Disable a Schedule',
+        description: 'The Schedule does not run until enabled again; nextRunTime becomes null.',
+        params: ScheduleParams,
+        response: { 200: Schedule, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req) => app.schedules.setEnabled(principalOf(req), req.params.agentId, req.params.scheduleId, false));
+    async (req) => app.schedules.setEnabled(principalOf(req), req.params.agentId, req.params.scheduleId, false),
+  );
 
-  app.get('/api/v1/analytics/schedules/upcoming', {
-    schema: {
-      tags: ['Analytics'],
-      operationId: 'getUpcomingSchedules',
-      summary: 'Upcoming Schedule fire times',
-      description: 'One entry per fire time of an enabled Schedule the caller can read, in [startDate, endDate] (default: the next 24 hours), earliest first, at most 1000.',
-      querystring: UpcomingQuery,
-      response: { 200: Type.Array(Type.Ref(UpcomingScheduleSchema)), ...errorResponses(400, 401, 429) },
+  app.get(
+    '/api/v1/analytics/schedules/upcoming',
+    {
+      schema: {
+        tags: ['Analytics'],
+        operationId: 'getUpcomingSchedules',
+        summary: 'Upcoming Schedule fire times',
+        description:
+          'One entry per fire time of an enabled Schedule the caller can read, in [startDate, endDate] (default: the next 24 hours), earliest first, at most 1000.',
+        querystring: UpcomingQuery,
+        response: { 200: Type.Array(Type.Ref(UpcomingScheduleSchema)), ...errorResponses(400, 401, 429) },
+      },
     },
-  }, async (req) => app.schedules.upcoming(principalOf(req), req.query));
+    async (req) => app.schedules.upcoming(principalOf(req), req.query),
+  );
 };
 export default schedulesRoutes;

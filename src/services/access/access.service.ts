@@ -28,7 +28,12 @@ export function spaceRole(principal: Principal, space: SpaceAccess): SpaceRole |
  * The one access rule for a resource found (or not) with its Space access: 404 when missing or of
  * another organization, 403 when the caller cannot reach it (or only read it and `need` is write).
  */
-export function checkAccess(principal: Principal, found: SpaceAccess | null, need: Need, what: { missing: string; name: string }): void {
+export function checkAccess(
+  principal: Principal,
+  found: SpaceAccess | null,
+  need: Need,
+  what: { missing: string; name: string },
+): void {
   if (!found || found.organizationId !== principal.organizationId) throw new NotFoundError(what.missing);
   const role = spaceRole(principal, found);
   if (!role) throw new ForbiddenError(`You do not have access to ${what.name}.`);
@@ -36,7 +41,10 @@ export function checkAccess(principal: Principal, found: SpaceAccess | null, nee
 }
 
 /** How an Agent is named in the 404 and 403 answers about it. */
-export const agentSubject = (agentId: number) => ({ missing: `Agent ${agentId} was not found.`, name: `agent ${agentId}` });
+export const agentSubject = (agentId: number) => ({
+  missing: `Agent ${agentId} was not found.`,
+  name: `agent ${agentId}`,
+});
 
 export function createAccessService(deps: { repo: AccessRepository }) {
   const { repo } = deps;
@@ -44,7 +52,11 @@ export function createAccessService(deps: { repo: AccessRepository }) {
   return {
     async requireSpace(principal: Principal, spaceId: number, need: Need) {
       const found = await repo.findSpace(spaceId, principal.userId);
-      const access = found && { organizationId: found.organizationId, isDefaultAccess: found.isDefaultAccess, membershipRole: found.membershipRole };
+      const access = found && {
+        organizationId: found.organizationId,
+        isDefaultAccess: found.isDefaultAccess,
+        membershipRole: found.membershipRole,
+      };
       checkAccess(principal, access, need, { missing: `Space ${spaceId} was not found.`, name: `space ${spaceId}` });
       const { membershipRole: _role, ...space } = found!;
       return space;
@@ -60,7 +72,12 @@ export function createAccessService(deps: { repo: AccessRepository }) {
     /** A Run of an Agent the caller can reach (404 for a Run the Agent does not have), in one query. */
     async requireAgentRun(principal: Principal, agentId: number, runId: number, need: Need) {
       const found = await repo.findAgentRun(agentId, runId, principal.userId);
-      checkAccess(principal, found && { organizationId: found.organizationId, ...found.access }, need, agentSubject(agentId));
+      checkAccess(
+        principal,
+        found && { organizationId: found.organizationId, ...found.access },
+        need,
+        agentSubject(agentId),
+      );
       if (!found!.run) throw new NotFoundError(`Run ${runId} of agent ${agentId} was not found.`);
       return found!.run;
     },

@@ -10,6 +10,9 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function accessModule(app: FastifyInstance) {
-  app.decorate('access', createAccessService({ repo: createAccessRepository(app.db) }));
-}, { name: 'access', dependencies: ['infra'] });
+export default fp(
+  async function accessModule(app: FastifyInstance) {
+    app.decorate('access', createAccessService({ repo: createAccessRepository(app.db) }));
+  },
+  { name: 'access', dependencies: ['infra'] },
+);

@@ -2,7 +2,12 @@
 // structural problems (refused with 400) from semantic ones (saved, Agent marked Invalid), sizing
 // it, and masking encrypted defaults wherever a definition leaves the service.
 import { Value } from '@sinclair/typebox/value';
-import { AgentDefinitionSchema, parametersOf, validateDefinition, type AgentDefinition } from '../../engine/definition.js';
+import {
+  AgentDefinitionSchema,
+  parametersOf,
+  validateDefinition,
+  type AgentDefinition,
+} from '../../engine/definition.js';
 import { SECRET_MASK } from '../../engine/secrets.js';
 import { ValidationError } from '../../lib/errors.js';
 import { normalizeValue } from '../../schemas/normalize.js';
@@ -38,8 +43,12 @@ export function checkDefinitionInput(input: unknown, previous?: unknown): Checke
     if (!byPath.has(path)) byPath.set(path, `${path}: ${e.message}`);
     if (byPath.size >= 20) break;
   }
-  if (byPath.size > 0) throw new ValidationError(`definition is not a valid Agent definition: ${[...byPath.values()].join('; ')}`);
-  const definition = previous === undefined ? (normalized as AgentDefinition) : keepMaskedSecrets(normalized as AgentDefinition, previous);
+  if (byPath.size > 0)
+    throw new ValidationError(`definition is not a valid Agent definition: ${[...byPath.values()].join('; ')}`);
+  const definition =
+    previous === undefined
+      ? (normalized as AgentDefinition)
+      : keepMaskedSecrets(normalized as AgentDefinition, previous);
   return { definition, ...statusOf(definition), fileSize: definitionSize(definition) };
 }
 
@@ -63,7 +72,9 @@ interface StoredParameter {
 /** The parameters of a stored definition, tolerating definitions saved under older rules. */
 export function storedParameters(parameters: unknown): StoredParameter[] {
   if (!Array.isArray(parameters)) return [];
-  const valid = parameters.filter((p): p is Record<string, unknown> & { name: string } => isObject(p) && typeof p.name === 'string');
+  const valid = parameters.filter(
+    (p): p is Record<string, unknown> & { name: string } => isObject(p) && typeof p.name === 'string',
+  );
   return parametersOf({ parameters: valid } as unknown as AgentDefinition).map((p) => ({
     ...p,
     defaultValue: typeof p.defaultValue === 'string' ? p.defaultValue : null,
@@ -87,7 +98,11 @@ export function inputParameterList(parameters: unknown): StoredParameter[] {
 }
 
 function encryptedNames(parameters: unknown): Set<string> {
-  return new Set(storedParameters(parameters).filter((p) => p.encrypted).map((p) => p.name));
+  return new Set(
+    storedParameters(parameters)
+      .filter((p) => p.encrypted)
+      .map((p) => p.name),
+  );
 }
 
 /**
@@ -104,7 +119,11 @@ export function maskDefinition(definition: unknown): Record<string, unknown> {
   );
   if (Array.isArray(definition.inputs)) {
     out.inputs = (definition.inputs as unknown[]).map((row) =>
-      isObject(row) ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, secret.has(k) && typeof v === 'string' ? SECRET_MASK : v])) : row,
+      isObject(row)
+        ? Object.fromEntries(
+            Object.entries(row).map(([k, v]) => [k, secret.has(k) && typeof v === 'string' ? SECRET_MASK : v]),
+          )
+        : row,
     );
   }
   return out;
@@ -137,7 +156,7 @@ export function keepMaskedSecrets(definition: AgentDefinition, previous: unknown
         Object.entries(row).map(([k, v]) => {
           const oldValue = isObject(oldRow) ? oldRow[k] : undefined;
           const keep = secretNow.has(k) && v === SECRET_MASK && wasSecret(k) && typeof oldValue === 'string';
-          return [k, keep ? (oldValue) : v];
+          return [k, keep ? oldValue : v];
         }),
       );
     });

@@ -43,7 +43,8 @@ export function parseSortColumn(value: string | undefined): SortColumn {
   if (value === undefined || value.trim() === '') return 'name';
   const lower = value.trim().toLowerCase();
   const hit = SORT_COLUMNS.find((c) => c.toLowerCase() === lower);
-  if (!hit) throw new ValidationError(`querystring.sortColumn must be one of ${SORT_COLUMNS.join(', ')}; got '${value}'.`);
+  if (!hit)
+    throw new ValidationError(`querystring.sortColumn must be one of ${SORT_COLUMNS.join(', ')}; got '${value}'.`);
   return hit;
 }
 

@@ -78,7 +78,11 @@ function selectAgents(where: Prisma.Sql, order: Prisma.Sql, paging: Prisma.Sql =
  * primary key. The OFFSET 0 keeps those lookups per row: flattened into the outer query, the planner
  * prefers for 1,000 ids a hash join over the whole table and a memoized version join (40 ms slower).
  */
-function selectPage(ids: Prisma.Sql, order: Prisma.Sql, opts: { columns?: Prisma.Sql; where?: Prisma.Sql } = {}): Prisma.Sql {
+function selectPage(
+  ids: Prisma.Sql,
+  order: Prisma.Sql,
+  opts: { columns?: Prisma.Sql; where?: Prisma.Sql } = {},
+): Prisma.Sql {
   return Prisma.sql`
     SELECT a.* ${opts.columns ?? Prisma.empty}
     FROM (${ids}) p
@@ -119,7 +123,8 @@ function orderBy(sort: AgentSort): Prisma.Sql {
 /** totalRecordCount without a name filter, from "AgentCount" (kept by triggers) or, with a status
  * filter, an index-only count over Agent_list_status_idx. */
 function countSql(scope: AgentScope, filter: AgentListFilter): Prisma.Sql {
-  if (filter.status !== undefined) return Prisma.sql`SELECT count(*)::int FROM "Agent" a WHERE ${listWhere(scope, filter)}`;
+  if (filter.status !== undefined)
+    return Prisma.sql`SELECT count(*)::int FROM "Agent" a WHERE ${listWhere(scope, filter)}`;
   const parts = [Prisma.sql`c."organizationId" = ${scope.organizationId}`];
   if (scope.spaceIds !== 'all') parts.push(Prisma.sql`c."spaceId" = ANY(${scope.spaceIds}::int[])`);
   if (filter.spaceId !== undefined) parts.push(Prisma.sql`c."spaceId" = ${filter.spaceId}`);
@@ -142,7 +147,10 @@ export function agentListStatements(
   const paging = page ? Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}` : Prisma.empty;
   if (filter.name === undefined) {
     const ids = Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${where} ORDER BY ${orderBy(sort)} ${paging}`;
-    return { page: selectPage(ids, orderBy(sort), { columns: Prisma.sql`, (${countSql(scope, filter)}) AS "total"` }), count: countSql(scope, filter) };
+    return {
+      page: selectPage(ids, orderBy(sort), { columns: Prisma.sql`, (${countSql(scope, filter)}) AS "total"` }),
+      count: countSql(scope, filter),
+    };
   }
   // A contains filter: the matching set comes once from the trigram index (a sort-column index
   // scan filtering on the name can read most of the index before it finds a page: names cluster),
@@ -198,7 +206,9 @@ export function createAgentsRepository(db: Db) {
 
     /** The ids of every matching Agent in list order (index-only when no name filter is given). */
     async listAgentIds(scope: AgentScope, filter: AgentListFilter, sort: AgentSort): Promise<number[]> {
-      const rows = await db.$rows<{ id: number }>(Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${listWhere(scope, filter)} ORDER BY ${orderBy(sort)}`);
+      const rows = await db.$rows<{ id: number }>(
+        Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${listWhere(scope, filter)} ORDER BY ${orderBy(sort)}`,
+      );
       return rows.map((r) => r.id);
     },
 
@@ -206,14 +216,19 @@ export function createAgentsRepository(db: Db) {
     async listAgentsById(scope: AgentScope, filter: AgentListFilter, ids: number[]): Promise<AgentRow[]> {
       const order = Prisma.sql`p."n"`;
       return db.$rows<AgentRow>(
-        selectPage(Prisma.sql`SELECT x."id", x."n" FROM unnest(${ids}::int[]) WITH ORDINALITY AS x("id", "n")`, order, { where: listWhere(scope, filter) }),
+        selectPage(Prisma.sql`SELECT x."id", x."n" FROM unnest(${ids}::int[]) WITH ORDINALITY AS x("id", "n")`, order, {
+          where: listWhere(scope, filter),
+        }),
       );
     },
 
     /** Name or description contains `text`, case-insensitively; archived Agents hidden. */
     async searchAgents(scope: AgentScope, text: string, limit: number): Promise<AgentRow[]> {
       const where = Prisma.join(
-        [...scopeSql(scope), Prisma.sql`(${containsSql(Prisma.sql`a."name"`, text)} OR ${containsSql(Prisma.sql`a."description"`, text)})`],
+        [
+          ...scopeSql(scope),
+          Prisma.sql`(${containsSql(Prisma.sql`a."name"`, text)} OR ${containsSql(Prisma.sql`a."description"`, text)})`,
+        ],
         ' AND ',
       );
       return db.$rows<AgentRow>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
@@ -226,12 +241,15 @@ export function createAgentsRepository(db: Db) {
 
     /** The Agent row with what decides the user's access to it (see access.repository), in one statement. */
     async findAgentRowWithAccess(agentId: number, userId: number): Promise<(AgentRow & AccessColumns) | null> {
-      const rows = await db.$rows<AgentRow & AccessColumns>(Prisma.sql`
+      const rows = await db.$rows<AgentRow & AccessColumns>(
+        Prisma.sql`
         SELECT a.*, v."definition" -> 'parameters' AS "parameters", s."isDefaultAccess", m."role" AS "membershipRole"
         FROM (SELECT ${AGENT_COLUMNS} FROM "Agent" a WHERE a."id" = ${agentId}) a
         JOIN "Space" s ON s."id" = a."spaceId"
         LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${userId}
-        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`, { prepared: 'agent-row-with-access' });
+        LEFT JOIN "AgentVersion" v ON v."agentId" = a."id" AND v."version" = a."version"`,
+        { prepared: 'agent-row-with-access' },
+      );
       return rows[0] ?? null;
     },
 
@@ -263,7 +281,13 @@ export function createAgentsRepository(db: Db) {
         validationStatus: number;
         at: Date;
       },
-      version: { definition: Prisma.InputJsonValue; comments: string; fileSize: number; userId: number; userName: string },
+      version: {
+        definition: Prisma.InputJsonValue;
+        comments: string;
+        fileSize: number;
+        userId: number;
+        userName: string;
+      },
       tx: Tx,
     ) {
       const { at, ...fields } = data;
@@ -338,15 +362,25 @@ export function createAgentsRepository(db: Db) {
       at: Date,
       tx: Tx = db,
     ) {
-      return tx.agent.update({ where: { id: agentId }, data: { ...data, lastActivity: at, updated: at }, select: { id: true } });
+      return tx.agent.update({
+        where: { id: agentId },
+        data: { ...data, lastActivity: at, updated: at },
+        select: { id: true },
+      });
     },
 
     /** Archives the Agent and disables its Schedules in the same transaction (design.md section 3). */
     async archive(agentId: number, at: Date, tx: Tx) {
       // A second archive keeps the first archive time.
-      await tx.agent.updateMany({ where: { id: agentId, isArchived: false }, data: { isArchived: true, archivedAt: at } });
+      await tx.agent.updateMany({
+        where: { id: agentId, isArchived: false },
+        data: { isArchived: true, archivedAt: at },
+      });
       await tx.agent.update({ where: { id: agentId }, data: { lastActivity: at, updated: at } });
-      await tx.schedule.updateMany({ where: { agentId, isEnabled: true }, data: { isEnabled: false, nextRunTime: null, updated: at } });
+      await tx.schedule.updateMany({
+        where: { agentId, isEnabled: true },
+        data: { isEnabled: false, nextRunTime: null, updated: at },
+      });
     },
 
     /** Unarchives; Schedules stay disabled (service-spec "Agent archive"). */
@@ -358,7 +392,10 @@ export function createAgentsRepository(db: Db) {
       });
     },
 
-    transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>, opts?: { timeout?: number; maxWait?: number }): Promise<T> {
+    transaction<T>(
+      fn: (tx: Prisma.TransactionClient) => Promise<T>,
+      opts?: { timeout?: number; maxWait?: number },
+    ): Promise<T> {
       return db.$transaction(fn, opts);
     },
 
@@ -413,7 +450,8 @@ export function createAgentsRepository(db: Db) {
 
     /** Fresh planner statistics and visibility map after a bulk load (index-only counts rely on it). */
     async vacuumAnalyze(): Promise<void> {
-      for (const table of ['Agent', 'AgentVersion', 'Run', 'Space']) await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
+      for (const table of ['Agent', 'AgentVersion', 'Run', 'Space'])
+        await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
     },
   };
 }

@@ -48,9 +48,16 @@ export function createAgentsService(deps: {
   }
 
   /** null and values <= 0 mean "no proxy pool"; the ownership rule is the proxy-pools domain's. */
-  const proxyPoolOf = (principal: Principal, proxyPoolId: number | null | undefined) => proxyPools.resolve(principal.organizationId, proxyPoolId);
+  const proxyPoolOf = (principal: Principal, proxyPoolId: number | null | undefined) =>
+    proxyPools.resolve(principal.organizationId, proxyPoolId);
 
-  async function saveVersion(principal: Principal, agentId: number, checked: CheckedDefinition, comments: string, tx: Prisma.TransactionClient) {
+  async function saveVersion(
+    principal: Principal,
+    agentId: number,
+    checked: CheckedDefinition,
+    comments: string,
+    tx: Prisma.TransactionClient,
+  ) {
     return repo.addVersion(
       agentId,
       {
@@ -150,9 +157,14 @@ export function createAgentsService(deps: {
     },
 
     /** Edits fields; a definition makes a new (active) version. Moving needs editor on both Spaces. */
-    async update(principal: Principal, agentId: number, input: UpdateAgentInput): Promise<AgentView & { problems: string[] }> {
+    async update(
+      principal: Principal,
+      agentId: number,
+      input: UpdateAgentInput,
+    ): Promise<AgentView & { problems: string[] }> {
       const agent = await access.requireAgent(principal, agentId, 'write');
-      if (input.spaceId !== undefined && input.spaceId !== agent.spaceId) await access.requireSpace(principal, input.spaceId, 'write');
+      if (input.spaceId !== undefined && input.spaceId !== agent.spaceId)
+        await access.requireSpace(principal, input.spaceId, 'write');
       const proxyPoolId = await proxyPoolOf(principal, input.proxyPoolId);
       let checked: CheckedDefinition | null = null;
       if (input.definition !== undefined) {
@@ -173,7 +185,9 @@ export function createAgentsService(deps: {
         if (checked) await saveVersion(principal, agentId, checked, input.comments ?? '', tx);
       });
       const view = await viewOf(agentId);
-      const problems = checked ? checked.problems : statusOf((await repo.findVersion(agentId, view.version))?.definition).problems;
+      const problems = checked
+        ? checked.problems
+        : statusOf((await repo.findVersion(agentId, view.version))?.definition).problems;
       return { ...view, problems };
     },
 
@@ -184,7 +198,9 @@ export function createAgentsService(deps: {
       const row = await repo.findVersion(agentId, wanted);
       if (!row) throw new NotFoundError(`Version ${wanted} of agent ${agentId} was not found.`);
       const active = row.version === agent.version;
-      const status = active ? statusOf(row.definition) : { validationStatus: ValidationStatus.Unknown, problems: [] as string[] };
+      const status = active
+        ? statusOf(row.definition)
+        : { validationStatus: ValidationStatus.Unknown, problems: [] as string[] };
       return {
         agentId,
         version: row.version,

@@ -7,7 +7,11 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 function secretNames(def: Json): Set<string> {
   const params = Array.isArray(def.parameters) ? def.parameters : [];
-  return new Set(params.filter((p): p is Json => isObject(p) && p.encrypted === true && typeof p.name === 'string').map((p) => p.name as string));
+  return new Set(
+    params
+      .filter((p): p is Json => isObject(p) && p.encrypted === true && typeof p.name === 'string')
+      .map((p) => p.name as string),
+  );
 }
 
 function mapSecrets(definition: unknown, fn: (value: string) => string): unknown {
@@ -17,12 +21,18 @@ function mapSecrets(definition: unknown, fn: (value: string) => string): unknown
   const out: Json = { ...definition };
   if (Array.isArray(definition.parameters)) {
     out.parameters = (definition.parameters as unknown[]).map((p) =>
-      isObject(p) && p.encrypted === true && typeof p.defaultValue === 'string' && p.defaultValue !== '' ? { ...p, defaultValue: fn(p.defaultValue) } : p,
+      isObject(p) && p.encrypted === true && typeof p.defaultValue === 'string' && p.defaultValue !== ''
+        ? { ...p, defaultValue: fn(p.defaultValue) }
+        : p,
     );
   }
   if (Array.isArray(definition.inputs)) {
     out.inputs = (definition.inputs as unknown[]).map((row) =>
-      isObject(row) ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, secret.has(k) && typeof v === 'string' && v !== '' ? fn(v) : v])) : row,
+      isObject(row)
+        ? Object.fromEntries(
+            Object.entries(row).map(([k, v]) => [k, secret.has(k) && typeof v === 'string' && v !== '' ? fn(v) : v]),
+          )
+        : row,
     );
   }
   return out;

@@ -13,15 +13,18 @@ declare module 'fastify' {
 }
 
 // Registered after the access module, whose service it uses for every decision.
-export default fp(async function agentsModule(app: FastifyInstance) {
-  app.decorate(
-    'agents',
-    createAgentsService({
-      repo: createAgentsRepository(app.db),
-      access: app.access,
-      proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
-      clock: app.clock,
-      config: app.config,
-    }),
-  );
-}, { name: 'agents', dependencies: ['infra', 'access'] });
+export default fp(
+  async function agentsModule(app: FastifyInstance) {
+    app.decorate(
+      'agents',
+      createAgentsService({
+        repo: createAgentsRepository(app.db),
+        access: app.access,
+        proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
+        clock: app.clock,
+        config: app.config,
+      }),
+    );
+  },
+  { name: 'agents', dependencies: ['infra', 'access'] },
+);

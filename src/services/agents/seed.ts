@@ -31,8 +31,34 @@ export const SEED_CHUNK = 5000;
 const MAX_AGENTS = 5_000_000;
 const MAX_SPACES = 1000;
 
-const ADJECTIVES = ['Daily', 'Weekly', 'Fast', 'Deep', 'Retail', 'Travel', 'Market', 'Product', 'Job', 'News', 'Price', 'Review'];
-const NOUNS = ['books', 'shoes', 'hotels', 'flights', 'cars', 'phones', 'laptops', 'listings', 'jobs', 'articles', 'stocks', 'recipes'];
+const ADJECTIVES = [
+  'Daily',
+  'Weekly',
+  'Fast',
+  'Deep',
+  'Retail',
+  'Travel',
+  'Market',
+  'Product',
+  'Job',
+  'News',
+  'Price',
+  'Review',
+];
+const NOUNS = [
+  'books',
+  'shoes',
+  'hotels',
+  'flights',
+  'cars',
+  'phones',
+  'laptops',
+  'listings',
+  'jobs',
+  'articles',
+  'stocks',
+  'recipes',
+];
 // Terminal statuses a finished Run can leave (design.md section 4).
 const RUN_STATUSES = [10, 10, 9, 6, 8];
 
@@ -54,7 +80,12 @@ function definitionFor(i: number, invalid: boolean) {
     },
     next: { selector: 'a.next', maxPages: 5 },
     // One Agent in fifty asks for a column no field produces: an Invalid Agent (validationStatus 2).
-    export: { format: 'csv', columns: invalid ? [{ name: 'title' }, { name: 'sku', required: true }] : [{ name: 'title' }, { name: 'price' }, { name: 'url' }] },
+    export: {
+      format: 'csv',
+      columns: invalid
+        ? [{ name: 'title' }, { name: 'sku', required: true }]
+        : [{ name: 'title' }, { name: 'price' }, { name: 'url' }],
+    },
   };
 }
 
@@ -77,14 +108,25 @@ async function seedOwner(db: Db, config: Config, opts: SeedOptions, log: (msg: s
     now: new Date(),
   });
   log(`created organization ${created.organizationId} (admin ${created.email})`);
-  return { organizationId: created.organizationId, userId: created.userId, userName: created.email, apiKey: created.apiKey };
+  return {
+    organizationId: created.organizationId,
+    userId: created.userId,
+    userName: created.email,
+    apiKey: created.apiKey,
+  };
 }
 
-export async function runSeed(config: Config, opts: SeedOptions, log: (msg: string) => void = () => {}): Promise<SeedResult> {
+export async function runSeed(
+  config: Config,
+  opts: SeedOptions,
+  log: (msg: string) => void = () => {},
+): Promise<SeedResult> {
   const total = opts.agents;
   const spaceCount = opts.spaces ?? 10;
-  if (!Number.isInteger(total) || total < 0 || total > MAX_AGENTS) throw new Error(`--agents must be an integer from 0 to ${MAX_AGENTS}`);
-  if (!Number.isInteger(spaceCount) || spaceCount < 1 || spaceCount > MAX_SPACES) throw new Error(`--spaces must be an integer from 1 to ${MAX_SPACES}`);
+  if (!Number.isInteger(total) || total < 0 || total > MAX_AGENTS)
+    throw new Error(`--agents must be an integer from 0 to ${MAX_AGENTS}`);
+  if (!Number.isInteger(spaceCount) || spaceCount < 1 || spaceCount > MAX_SPACES)
+    throw new Error(`--spaces must be an integer from 1 to ${MAX_SPACES}`);
 
   const db = createPrisma(config.databaseUrl, { max: 4 });
   try {

@@ -48,7 +48,8 @@ const AGENT_JOIN = Prisma.sql`JOIN "Agent" a ON a."id" = r."agentId"`;
 /** Runs of the scope (joins Agent only when a member's Spaces restrict it). */
 function runScope(scope: AnalyticsScope) {
   if (scope.agentId !== undefined) return { join: Prisma.empty, where: Prisma.sql`r."agentId" = ${scope.agentId}` };
-  if (scope.spaceIds === 'all') return { join: Prisma.empty, where: Prisma.sql`r."organizationId" = ${scope.organizationId}` };
+  if (scope.spaceIds === 'all')
+    return { join: Prisma.empty, where: Prisma.sql`r."organizationId" = ${scope.organizationId}` };
   return {
     join: AGENT_JOIN,
     where: Prisma.sql`r."organizationId" = ${scope.organizationId} AND a."spaceId" = ANY(${scope.spaceIds}::int[])`,
@@ -65,7 +66,10 @@ function rollupPart(scope: AnalyticsScope, range: DateRange, table: 'hour' | 'da
   if (scope.agentId !== undefined) {
     return Prisma.sql`SELECT ${ROLLUP_SUMS} FROM "AgentRunHour" h WHERE h."agentId" = ${scope.agentId} AND ${inRange} GROUP BY h."status"`;
   }
-  const where = scope.spaceIds === 'all' ? Prisma.sql`h."organizationId" = ${scope.organizationId}` : Prisma.sql`h."spaceId" = ANY(${scope.spaceIds}::int[])`;
+  const where =
+    scope.spaceIds === 'all'
+      ? Prisma.sql`h."organizationId" = ${scope.organizationId}`
+      : Prisma.sql`h."spaceId" = ANY(${scope.spaceIds}::int[])`;
   const from = Prisma.raw(table === 'day' ? '"SpaceRunDay"' : '"SpaceRunHour"');
   return Prisma.sql`SELECT ${ROLLUP_SUMS} FROM ${from} h WHERE ${where} AND ${inRange} GROUP BY h."status"`;
 }
@@ -98,7 +102,16 @@ export function createAnalyticsRepository(db: Db) {
       // Parallel workers cost more to start than these small aggregates take (worse on a busy machine).
       const [, rows] = await db.$transaction([
         db.$executeRaw`SET LOCAL max_parallel_workers_per_gather = 0`,
-        db.$queryRaw<Array<{ status: number; runs: bigint; ex: bigint | null; exp: bigint | null; err: bigint | null; pages: bigint | null }>>`
+        db.$queryRaw<
+          Array<{
+            status: number;
+            runs: bigint;
+            ex: bigint | null;
+            exp: bigint | null;
+            err: bigint | null;
+            pages: bigint | null;
+          }>
+        >`
           SELECT p."status", SUM(p.runs)::bigint AS runs, SUM(p.ex)::bigint AS ex, SUM(p.exp)::bigint AS exp, SUM(p.err)::bigint AS err, SUM(p.pages)::bigint AS pages
           FROM (${Prisma.join(parts, ' UNION ALL ')}) p
           -- Filtered here, not in the parts: a status condition on the unsettled Runs can make the
@@ -140,7 +153,10 @@ export function createAnalyticsRepository(db: Db) {
     },
 
     findDefinition(agentId: number, version: number) {
-      return db.agentVersion.findUnique({ where: { agentId_version: { agentId, version } }, select: { definition: true } });
+      return db.agentVersion.findUnique({
+        where: { agentId_version: { agentId, version } },
+        select: { definition: true },
+      });
     },
 
     /** Records extracted by the Agent's latest `limit` Runs before `beforeRunId` that ended Success or Completed. */

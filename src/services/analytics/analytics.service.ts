@@ -2,7 +2,13 @@
 import type { AgentDefinition, RunEvidence } from '../../engine/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
-import type { RecordsSummary, RecordsSummaryQuery, RunDiagnostics, RunsSummary, RunsSummaryQuery } from '../../schemas/analytics.js';
+import type {
+  RecordsSummary,
+  RecordsSummaryQuery,
+  RunDiagnostics,
+  RunsSummary,
+  RunsSummaryQuery,
+} from '../../schemas/analytics.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { RunRow } from '../runs/runs.repository.js';
@@ -15,7 +21,11 @@ import { parseStatusFilter, resolveRange, RUN_BUCKETS } from './time-range.js';
 export const HISTORY_RUNS = 20;
 const FAILED_STATUSES: readonly number[] = RUN_BUCKETS.failedRuns;
 
-export function createAnalyticsService(deps: { repo: AnalyticsRepository; access: Pick<AccessService, 'requireAgent' | 'readableSpaceIds'>; clock: Clock }) {
+export function createAnalyticsService(deps: {
+  repo: AnalyticsRepository;
+  access: Pick<AccessService, 'requireAgent' | 'readableSpaceIds'>;
+  clock: Clock;
+}) {
   const { repo, access, clock } = deps;
 
   async function scopeOf(principal: Principal, agentId: number | undefined): Promise<AnalyticsScope> {
@@ -48,7 +58,11 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepository; access
       errorMessage: run.errorMessage,
       stats,
       evidence,
-      run: { proxyPoolId: run.proxyPoolId, parallelMaxConcurrency: run.parallelMaxConcurrency, timeoutSeconds: run.timeoutSeconds },
+      run: {
+        proxyPoolId: run.proxyPoolId,
+        parallelMaxConcurrency: run.parallelMaxConcurrency,
+        timeoutSeconds: run.timeoutSeconds,
+      },
       definition: def
         ? {
             startUrl: def.startUrl,
@@ -90,7 +104,8 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepository; access
         repo.totalsByStatus(scope, range, statuses),
         withDetails && failed.length > 0 ? repo.failedRuns(scope, range, failed) : [],
       ]);
-      const runsIn = (bucket: readonly number[]) => totals.filter((t) => bucket.includes(t.status)).reduce((n, t) => n + t.runs, 0);
+      const runsIn = (bucket: readonly number[]) =>
+        totals.filter((t) => bucket.includes(t.status)).reduce((n, t) => n + t.runs, 0);
       const summary: RunsSummary = {
         startDate: range.start,
         endDate: range.end,
@@ -109,7 +124,8 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepository; access
     async recordsSummary(principal: Principal, q: RecordsSummaryQuery): Promise<RecordsSummary> {
       const range = resolveRange(q, clock.now());
       const totals = await repo.totalsByStatus(await scopeOf(principal, q.agentId), range);
-      const sum = (k: 'recordsExtracted' | 'recordsExported' | 'errorCount' | 'pageCount' | 'runs') => totals.reduce((n, t) => n + t[k], 0);
+      const sum = (k: 'recordsExtracted' | 'recordsExported' | 'errorCount' | 'pageCount' | 'runs') =>
+        totals.reduce((n, t) => n + t[k], 0);
       return {
         startDate: range.start,
         endDate: range.end,

@@ -85,7 +85,10 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         ? {
             rule: 'storageFailure',
             cause: `The service could not store the Run's files: ${msg(i).slice(STORAGE_FAILURE_PREFIX.length).trim()}`,
-            actions: ['Ask the operator to fix the storage named above (GET /health/ready reports storage: down while it cannot be written).', restart(i)],
+            actions: [
+              'Ask the operator to fix the storage named above (GET /health/ready reports storage: down while it cannot be written).',
+              restart(i),
+            ],
           }
         : null,
   },
@@ -96,7 +99,10 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         ? {
             rule: 'killedByUser',
             cause: `Killed by a user: the run process was terminated at once after ${plural(i.stats.pageCount, 'page')} and ${plural(i.stats.dataCount, 'record')}; records not yet exported were lost.`,
-            actions: [restart(i), 'To keep the data extracted so far, stop a Run (one stop or kill call) and let it finish stopping instead of killing it twice.'],
+            actions: [
+              restart(i),
+              'To keep the data extracted so far, stop a Run (one stop or kill call) and let it finish stopping instead of killing it twice.',
+            ],
           }
         : null,
   },
@@ -104,7 +110,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
     name: 'stoppedByUser',
     diagnose: (i) => {
       if (!isStopped(i) || /^Killed by user/.test(msg(i))) return null;
-      const lost = /worker .* was lost/.test(msg(i)) ? ' The worker executing it was lost before it finished stopping.' : '';
+      const lost = /worker .* was lost/.test(msg(i))
+        ? ' The worker executing it was lost before it finished stopping.'
+        : '';
       return {
         rule: 'stoppedByUser',
         cause: `Stopped by a user after ${plural(i.stats.pageCount, 'page')} and ${plural(i.stats.dataCount, 'record')}; ${plural(i.stats.exportCount, 'record')} extracted until then were exported.${lost}`,
@@ -150,16 +158,29 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
       const fromMessage = !e && /answered (403|429)/.test(msg(i));
       if (n403 + n429 === 0 && !fromMessage) return null;
       if (fromMessage) {
-        return { rule: 'blocked', cause: `The target site refused the Run's requests: ${msg(i)}`, actions: [proxyAction(i)] };
+        return {
+          rule: 'blocked',
+          cause: `The target site refused the Run's requests: ${msg(i)}`,
+          actions: [proxyAction(i)],
+        };
       }
-      const parts = [n403 > 0 ? `${n403} answered 403 Forbidden${firstAt(e, 'http403')}` : '', n429 > 0 ? `${n429} answered 429 Too Many Requests${firstAt(e, 'http429')}` : '']
+      const parts = [
+        n403 > 0 ? `${n403} answered 403 Forbidden${firstAt(e, 'http403')}` : '',
+        n429 > 0 ? `${n429} answered 429 Too Many Requests${firstAt(e, 'http429')}` : '',
+      ]
         .filter(Boolean)
         .join(' and ');
       const actions = [proxyAction(i)];
       if (n429 > 0 || i.run.parallelMaxConcurrency > 1) {
-        actions.push(`Lower parallelMaxConcurrency (now ${i.run.parallelMaxConcurrency}) when starting or scheduling the Agent, so the site sees fewer simultaneous requests.`);
+        actions.push(
+          `Lower parallelMaxConcurrency (now ${i.run.parallelMaxConcurrency}) when starting or scheduling the Agent, so the site sees fewer simultaneous requests.`,
+        );
       }
-      return { rule: 'blocked', cause: `The target site blocked the Run: of ${plural(e!.requests, 'page request')}, ${parts}.`, actions };
+      return {
+        rule: 'blocked',
+        cause: `The target site blocked the Run: of ${plural(e!.requests, 'page request')}, ${parts}.`,
+        actions,
+      };
     },
   },
   {
@@ -168,7 +189,10 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
       const n = count(i.evidence?.networkErrors, 'dns');
       if (n === 0 && !/could not resolve host/.test(msg(i))) return null;
       const host = i.definition ? safeHost(i.definition.startUrl) : null;
-      const what = n > 0 ? `${n} of ${plural(i.evidence!.requests, 'page request')} failed because the host name could not be resolved (DNS)${firstAt(i.evidence, 'dns')}.` : `${msg(i)}.`;
+      const what =
+        n > 0
+          ? `${n} of ${plural(i.evidence!.requests, 'page request')} failed because the host name could not be resolved (DNS)${firstAt(i.evidence, 'dns')}.`
+          : `${msg(i)}.`;
       return {
         rule: 'dnsFailure',
         cause: what,
@@ -183,7 +207,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
     name: 'connectionFailure',
     diagnose: (i) => {
       const e = i.evidence;
-      const kinds = (['refused', 'reset', 'tls'] as const).map((k) => [k, count(e?.networkErrors, k)] as const).filter(([, n]) => n > 0);
+      const kinds = (['refused', 'reset', 'tls'] as const)
+        .map((k) => [k, count(e?.networkErrors, k)] as const)
+        .filter(([, n]) => n > 0);
       const fromMessage = !e && /connection (refused|reset)|TLS error/.test(msg(i));
       if (kinds.length === 0 && !fromMessage) return null;
       const label = { refused: 'connection refused', reset: 'connection reset', tls: 'TLS error' };
@@ -195,7 +221,10 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         cause,
         actions: [
           'Check that the site is up and that the startUrl has the right scheme and port (https vs http).',
-          proxyAction(i).replace('so requests come from other addresses', 'in case the site drops connections from this server'),
+          proxyAction(i).replace(
+            'so requests come from other addresses',
+            'in case the site drops connections from this server',
+          ),
         ],
       };
     },
@@ -258,7 +287,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         cause:
           `The list selector '${sel}' matched nothing on ${scripted} of ${plural(e.listPages, 'list page')}${firstAt(e, 'emptyList')}, ` +
           'and those pages carry scripts: the list is probably built by JavaScript in the browser, which an HTTP fetch does not run.',
-        actions: [`Set render: "browser" (or "auto") in the Agent definition with PUT /api/v1/agent/${i.agentId}, optionally with waitFor: '${sel}'.`],
+        actions: [
+          `Set render: "browser" (or "auto") in the Agent definition with PUT /api/v1/agent/${i.agentId}, optionally with waitFor: '${sel}'.`,
+        ],
       };
     },
   },
@@ -274,7 +305,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         rule: 'selectorMatchedNothing',
         cause:
           `The list selector '${sel}' matched nothing on ${e.emptyListPages} of ${plural(e.listPages, 'list page')}${firstAt(e, 'emptyList')}` +
-          (ok > 0 ? `, although those pages answered 200: ${all ? 'the page layout has probably changed' : 'some pages have a different layout or are empty'}.` : '.'),
+          (ok > 0
+            ? `, although those pages answered 200: ${all ? 'the page layout has probably changed' : 'some pages have a different layout or are empty'}.`
+            : '.'),
         actions: [
           `Open ${e.firstUrls.emptyList ?? 'the page'} and check the list selector \`${sel}\` in the Agent definition; update it with PUT /api/v1/agent/${i.agentId}.`,
           'Or start an Agent Builder session (POST /api/v1/agent-builder/start) on the page to propose a new definition.',
@@ -295,7 +328,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         actions: [
           ...byField.slice(0, 3).map(([f]) => {
             const sel = selectorOf(f);
-            return sel ? `Check the selector \`${sel}\` of field '${f}' against the page.` : `Check which selector produces '${f}' (a required export column).`;
+            return sel
+              ? `Check the selector \`${sel}\` of field '${f}' against the page.`
+              : `Check which selector produces '${f}' (a required export column).`;
           }),
           'If the value is legitimately absent on some items, make the field not required.',
         ],
@@ -311,7 +346,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
       return {
         rule: 'emptyFields',
         cause: `Every field was empty in all ${plural(e.emptyRecords, 'record')}: the list selector matched, the field selectors did not.`,
-        actions: [`Check the field selectors${sels.length ? ` (${sels.join(', ')})` : ''}: they are relative to each list item \`${i.definition?.listSelector ?? ''}\`.`],
+        actions: [
+          `Check the field selectors${sels.length ? ` (${sels.join(', ')})` : ''}: they are relative to each list item \`${i.definition?.listSelector ?? ''}\`.`,
+        ],
       };
     },
   },
@@ -333,7 +370,8 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
     name: 'recordDrop',
     diagnose: (i) => {
       // Only Runs that ended normally: a failed or stopped Run is explained by its own rule.
-      if (i.recentRecordCounts.length < RECORD_DROP_MIN_HISTORY || (i.status !== S.Completed && i.status !== S.Success)) return null;
+      if (i.recentRecordCounts.length < RECORD_DROP_MIN_HISTORY || (i.status !== S.Completed && i.status !== S.Success))
+        return null;
       const m = median(i.recentRecordCounts);
       if (m <= 0 || i.stats.dataCount >= m * RECORD_DROP_RATIO) return null;
       const pct = Math.round((1 - i.stats.dataCount / m) * 100);
@@ -354,7 +392,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         ? {
             rule: 'targetRefused',
             cause: `The start page resolves to a private network address and the server-side request forgery guard refused it: ${msg(i)}`,
-            actions: ['Use a public URL; for an intranet deployment the operator can set ENGINE_ALLOW_PRIVATE_TARGETS=true.'],
+            actions: [
+              'Use a public URL; for an intranet deployment the operator can set ENGINE_ALLOW_PRIVATE_TARGETS=true.',
+            ],
           }
         : null,
   },
@@ -365,14 +405,20 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         ? {
             rule: 'invalidDefinition',
             cause: `The Agent definition could not be executed: ${msg(i)}`,
-            actions: [`Fix the definition with PUT /api/v1/agent/${i.agentId} (GET /api/v1/agent/${i.agentId} shows its validationStatus).`],
+            actions: [
+              `Fix the definition with PUT /api/v1/agent/${i.agentId} (GET /api/v1/agent/${i.agentId} shows its validationStatus).`,
+            ],
           }
         : null,
   },
 ];
 
 /** Applies every rule; a failed Run that no rule explains still gets its message and the run log as a lead. */
-export function diagnose(input: DiagnosisInput): { possibleCauses: string[]; suggestedActions: string[]; findings: Finding[] } {
+export function diagnose(input: DiagnosisInput): {
+  possibleCauses: string[];
+  suggestedActions: string[];
+  findings: Finding[];
+} {
   const findings = DIAGNOSIS_RULES.map((r) => r.diagnose(input)).filter((f): f is Finding => f !== null);
   if (findings.length === 0 && (isFailed(input) || input.status === S.Completed)) {
     findings.push({
@@ -380,7 +426,9 @@ export function diagnose(input: DiagnosisInput): { possibleCauses: string[]; sug
       cause: input.errorMessage
         ? `The Run ended with: ${input.errorMessage}`
         : `The Run ended with ${plural(input.stats.errorCount, 'error')} (failed pages or dropped records).`,
-      actions: [`Read the run log (GET /api/v1/agent/${input.agentId}/run/${input.runId}/files, file run.log) for the failing pages.`],
+      actions: [
+        `Read the run log (GET /api/v1/agent/${input.agentId}/run/${input.runId}/files, file run.log) for the failing pages.`,
+      ],
     });
   }
   return {

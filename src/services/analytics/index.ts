@@ -10,6 +10,12 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function analyticsModule(app: FastifyInstance) {
-  app.decorate('analytics', createAnalyticsService({ repo: createAnalyticsRepository(app.db), access: app.access, clock: app.clock }));
-}, { name: 'analytics', dependencies: ['infra', 'access'] });
+export default fp(
+  async function analyticsModule(app: FastifyInstance) {
+    app.decorate(
+      'analytics',
+      createAnalyticsService({ repo: createAnalyticsRepository(app.db), access: app.access, clock: app.clock }),
+    );
+  },
+  { name: 'analytics', dependencies: ['infra', 'access'] },
+);

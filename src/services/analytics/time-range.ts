@@ -24,7 +24,8 @@ export function parseQueryDate(name: string, value: string): Date {
 export function resolveRange(q: { startDate?: string; endDate?: string }, now: Date): DateRange {
   const end = q.endDate !== undefined ? parseQueryDate('endDate', q.endDate) : now;
   const start = q.startDate !== undefined ? parseQueryDate('startDate', q.startDate) : new Date(end.getTime() - DAY_MS);
-  if (end < start) throw new ValidationError(`endDate (${end.toISOString()}) is before startDate (${start.toISOString()}).`);
+  if (end < start)
+    throw new ValidationError(`endDate (${end.toISOString()}) is before startDate (${start.toISOString()}).`);
   return { start, end };
 }
 

@@ -9,7 +9,15 @@ import type { Principal } from '../identity/principal.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
 import type { CreditsRepository } from './credits.repository.js';
 import { Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
-import { bucketLabel, bucketLabels, parsePage, parseRange, parseSort, parseTimeUnit, splitForRollups } from './report-range.js';
+import {
+  bucketLabel,
+  bucketLabels,
+  parsePage,
+  parseRange,
+  parseSort,
+  parseTimeUnit,
+  splitForRollups,
+} from './report-range.js';
 import type { UsageRepository } from './usage.repository.js';
 
 export const HISTORY_MAX_PER_PAGE = 100;
@@ -20,7 +28,10 @@ const num = (d: Decimal) => d.toNumber();
 
 function usageTypesOrThrow(value: string | undefined): UsageType[] {
   const types = parseUsageTypes(value);
-  if (!types) throw new ValidationError(`querystring.usageTypes must be a comma-separated list of: Server Time, Export GB, Agent Inputs, Proxy Data, Export CPM; got '${value}'.`);
+  if (!types)
+    throw new ValidationError(
+      `querystring.usageTypes must be a comma-separated list of: Server Time, Export GB, Agent Inputs, Proxy Data, Export CPM; got '${value}'.`,
+    );
   return types;
 }
 
@@ -87,12 +98,19 @@ export function createBillingService(deps: BillingDeps) {
   return {
     async credits(principal: Principal) {
       const at = clock.now();
-      return { availableCredits: num(await credits.balanceDecimal(principal.organizationId, at)), organizationId: principal.organizationId, retrievedAt: at };
+      return {
+        availableCredits: num(await credits.balanceDecimal(principal.organizationId, at)),
+        organizationId: principal.organizationId,
+        retrievedAt: at,
+      };
     },
 
     async history(principal: Principal, q: { pageIndex?: number; recordsPerPage?: number }) {
       const page = parsePage(q.pageIndex, q.recordsPerPage, HISTORY_MAX_PER_PAGE);
-      const { rows, total } = await credits.history(principal.organizationId, { offset: page.offset, limit: page.recordsPerPage });
+      const { rows, total } = await credits.history(principal.organizationId, {
+        offset: page.offset,
+        limit: page.recordsPerPage,
+      });
       return {
         transactions: rows.map((t) => ({
           id: t.id,
@@ -111,17 +129,35 @@ export function createBillingService(deps: BillingDeps) {
 
     async spending(principal: Principal, q: { startDate?: string; endDate?: string }) {
       const now = clock.now();
-      const range = parseRange(q.startDate, q.endDate, { start: new Date(now.getTime() - SPENDING_DEFAULT_DAYS * 86_400_000), end: now });
+      const range = parseRange(q.startDate, q.endDate, {
+        start: new Date(now.getTime() - SPENDING_DEFAULT_DAYS * 86_400_000),
+        end: now,
+      });
       const [spent, balance] = await Promise.all([
         credits.spent(principal.organizationId, range.start, range.endExclusive),
         credits.balanceDecimal(principal.organizationId, now),
       ]);
-      return { totalSpent: num(spent), startDate: range.start, endDate: range.end, organizationId: principal.organizationId, currentBalance: num(balance) };
+      return {
+        totalSpent: num(spent),
+        startDate: range.start,
+        endDate: range.end,
+        organizationId: principal.organizationId,
+        currentBalance: num(balance),
+      };
     },
 
     async agents(
       principal: Principal,
-      q: { startDate?: string; endDate?: string; pageIndex?: number; recordsPerPage?: number; sortColumn?: string; sortOrder?: number; name?: string; usageTypes?: string },
+      q: {
+        startDate?: string;
+        endDate?: string;
+        pageIndex?: number;
+        recordsPerPage?: number;
+        sortColumn?: string;
+        sortOrder?: number;
+        name?: string;
+        usageTypes?: string;
+      },
     ) {
       const range = parseRange(q.startDate, q.endDate);
       const usageTypes = usageTypesOrThrow(q.usageTypes);
@@ -138,7 +174,12 @@ export function createBillingService(deps: BillingDeps) {
         page: { offset: page.offset, limit: page.recordsPerPage },
       });
       return {
-        agents: report.rows.map((r) => ({ agentId: r.agentId, agentName: r.agentName, cost: num(new Decimal(r.cost)), spaceId: r.spaceId })),
+        agents: report.rows.map((r) => ({
+          agentId: r.agentId,
+          agentName: r.agentName,
+          cost: num(new Decimal(r.cost)),
+          spaceId: r.spaceId,
+        })),
         totalRecordCount: report.total,
         totalCost: num(report.totalCost),
         startDate: range.start,
@@ -146,7 +187,11 @@ export function createBillingService(deps: BillingDeps) {
       };
     },
 
-    async agentBreakdown(principal: Principal, agentId: number, q: { startDate?: string; endDate?: string; timeUnit?: string; usageTypes?: string }) {
+    async agentBreakdown(
+      principal: Principal,
+      agentId: number,
+      q: { startDate?: string; endDate?: string; timeUnit?: string; usageTypes?: string },
+    ) {
       const range = parseRange(q.startDate, q.endDate);
       const unit = parseTimeUnit(q.timeUnit);
       const usageTypes = usageTypesOrThrow(q.usageTypes);
@@ -163,14 +208,33 @@ export function createBillingService(deps: BillingDeps) {
         const data = series.get(type)!;
         return { type, data: data.map(num), totalCost: num(totalCost(data.map((cost) => ({ cost })))) };
       });
-      const total = usageTypes.reduce((sum, t) => sum.plus(totalCost(series.get(t)!.map((cost) => ({ cost })))), new Decimal(0));
-      return { agentId, agentName: agent.name, labels, usageTypes: types, totalCost: num(total), startDate: range.start, endDate: range.end };
+      const total = usageTypes.reduce(
+        (sum, t) => sum.plus(totalCost(series.get(t)!.map((cost) => ({ cost })))),
+        new Decimal(0),
+      );
+      return {
+        agentId,
+        agentName: agent.name,
+        labels,
+        usageTypes: types,
+        totalCost: num(total),
+        startDate: range.start,
+        endDate: range.end,
+      };
     },
 
     async agentRuns(
       principal: Principal,
       agentId: number,
-      q: { startDate?: string; endDate?: string; pageIndex?: number; recordsPerPage?: number; sortColumn?: string; sortOrder?: number; usageTypes?: string },
+      q: {
+        startDate?: string;
+        endDate?: string;
+        pageIndex?: number;
+        recordsPerPage?: number;
+        sortColumn?: string;
+        sortOrder?: number;
+        usageTypes?: string;
+      },
     ) {
       const range = parseRange(q.startDate, q.endDate);
       const usageTypes = usageTypesOrThrow(q.usageTypes);

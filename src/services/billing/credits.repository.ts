@@ -24,7 +24,10 @@ export interface LedgerEntry {
 }
 
 /** Grants that count at `at`: not expired (a grant expiring exactly at `at` no longer counts). */
-const activeGrants = (organizationId: number, at: Date) => ({ organizationId, OR: [{ expiresAt: null }, { expiresAt: { gt: at } }] });
+const activeGrants = (organizationId: number, at: Date) => ({
+  organizationId,
+  OR: [{ expiresAt: null }, { expiresAt: { gt: at } }],
+});
 
 export function createCreditsRepository(db: Db) {
   async function balanceDecimal(organizationId: number, at: Date, tx: Tx = db): Promise<Decimal> {
@@ -99,12 +102,25 @@ export function createCreditsRepository(db: Db) {
     },
 
     /** Adds a grant and its ledger entry in one transaction. */
-    grant(input: { organizationId: number; amount: number | string; expiresAt: Date | null; message: string; at: Date }) {
+    grant(input: {
+      organizationId: number;
+      amount: number | string;
+      expiresAt: Date | null;
+      message: string;
+      at: Date;
+    }) {
       return db.$transaction(async (tx) => {
         await lockOrganization(tx, input.organizationId);
         const amount = new Decimal(input.amount);
         const grant = await tx.creditGrant.create({
-          data: { organizationId: input.organizationId, amount, remaining: amount, expiresAt: input.expiresAt, message: input.message, created: input.at },
+          data: {
+            organizationId: input.organizationId,
+            amount,
+            remaining: amount,
+            expiresAt: input.expiresAt,
+            message: input.message,
+            created: input.at,
+          },
         });
         const after = await balanceDecimal(input.organizationId, input.at, tx);
         await tx.creditTransaction.create({
@@ -145,7 +161,10 @@ export function createCreditsRepository(db: Db) {
           orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],
         });
         if (due.length === 0) return 0;
-        await tx.creditGrant.updateMany({ where: { id: { in: due.map((g) => g.id) } }, data: { expiredAt: at, remaining: 0 } });
+        await tx.creditGrant.updateMany({
+          where: { id: { in: due.map((g) => g.id) } },
+          data: { expiredAt: at, remaining: 0 },
+        });
         // Expired grants are already outside the balance, so the balance after each entry is the same.
         const after = await balanceDecimal(organizationId, at, tx);
         const entries: LedgerEntry[] = due
@@ -184,7 +203,11 @@ export function createCreditsRepository(db: Db) {
       const [balance, grants, transactions] = await Promise.all([
         balanceDecimal(organizationId, at),
         db.creditGrant.findMany({ where: { organizationId }, orderBy: { id: 'asc' } }),
-        db.creditTransaction.findMany({ where: { organizationId }, orderBy: [{ created: 'desc' }, { id: 'desc' }], take: limit }),
+        db.creditTransaction.findMany({
+          where: { organizationId },
+          orderBy: [{ created: 'desc' }, { id: 'desc' }],
+          take: limit,
+        }),
       ]);
       const n = (d: Decimal) => d.toString();
       return {

@@ -11,15 +11,18 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function billingModule(app: FastifyInstance) {
-  app.decorate(
-    'billing',
-    createBillingService({
-      credits: createCreditsRepository(app.db),
-      usage: createUsageRepository(app.db),
-      access: app.access,
-      clock: app.clock,
-      prices: app.config.billing.prices,
-    }),
-  );
-}, { name: 'billing', dependencies: ['infra', 'access'] });
+export default fp(
+  async function billingModule(app: FastifyInstance) {
+    app.decorate(
+      'billing',
+      createBillingService({
+        credits: createCreditsRepository(app.db),
+        usage: createUsageRepository(app.db),
+        access: app.access,
+        clock: app.clock,
+        prices: app.config.billing.prices,
+      }),
+    );
+  },
+  { name: 'billing', dependencies: ['infra', 'access'] },
+);

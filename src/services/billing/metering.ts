@@ -59,7 +59,11 @@ export function meterRun(run: MeteredRun, exportBytes: bigint, prices: Prices): 
     ['Server Time', new Decimal(runtimeMs).div(MS_PER_HOUR), prices.serverTimeHour],
     ['Export GB', new Decimal(exportBytes.toString()).div(BYTES_PER_GB), prices.exportGb],
     ['Agent Inputs', new Decimal(run.inputCount), prices.agentInput],
-    ['Proxy Data', run.proxyPoolId ? new Decimal(run.traffic.toString()).div(BYTES_PER_GB) : new Decimal(0), prices.proxyDataGb],
+    [
+      'Proxy Data',
+      run.proxyPoolId ? new Decimal(run.traffic.toString()).div(BYTES_PER_GB) : new Decimal(0),
+      prices.proxyDataGb,
+    ],
     ['Export CPM', new Decimal(run.recordsExported).div(1000), prices.exportCpm],
   ];
   const lines: UsageLine[] = [];

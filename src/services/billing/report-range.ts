@@ -26,11 +26,17 @@ function parseDate(value: string, name: string, edge: 'start' | 'end'): { at: Da
     const at = new Date(withZone);
     if (!Number.isNaN(at.getTime())) return { at, dateOnly: false };
   }
-  throw new ValidationError(`querystring.${name} must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z); got '${value}' (${edge} of the range).`);
+  throw new ValidationError(
+    `querystring.${name} must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z); got '${value}' (${edge} of the range).`,
+  );
 }
 
 /** A range from the two query dates; `fallback` supplies missing ones (required ones have none). */
-export function parseRange(startDate: string | undefined, endDate: string | undefined, fallback?: { start: Date; end: Date }): DateRange {
+export function parseRange(
+  startDate: string | undefined,
+  endDate: string | undefined,
+  fallback?: { start: Date; end: Date },
+): DateRange {
   if (startDate === undefined || startDate.trim() === '') {
     if (!fallback) throw new ValidationError('querystring.startDate is required.');
   }
@@ -60,7 +66,8 @@ const WEEK_MS = 7 * DAY_MS;
 const MONDAY_OFFSET_MS = 3 * DAY_MS;
 
 /** The Monday 00:00 UTC that starts the ISO week of `d`. */
-export const startOfUtcWeek = (d: Date) => new Date(Math.floor((d.getTime() + MONDAY_OFFSET_MS) / WEEK_MS) * WEEK_MS - MONDAY_OFFSET_MS);
+export const startOfUtcWeek = (d: Date) =>
+  new Date(Math.floor((d.getTime() + MONDAY_OFFSET_MS) / WEEK_MS) * WEEK_MS - MONDAY_OFFSET_MS);
 
 /** Where a part of a report range is summed from: a rollup (UsageWeekly, UsageDaily, UsageHourly) or the usage records. */
 export type RangeSource = 'week' | 'day' | 'hour' | 'record';
@@ -135,7 +142,9 @@ export function bucketLabels(range: DateRange, unit: TimeUnit): string[] {
     if (labels[labels.length - 1] !== label) {
       labels.push(label);
       if (labels.length > MAX_BUCKETS) {
-        throw new ValidationError(`The range has more than ${MAX_BUCKETS} ${unit}s; choose a shorter range or a coarser timeUnit.`);
+        throw new ValidationError(
+          `The range has more than ${MAX_BUCKETS} ${unit}s; choose a shorter range or a coarser timeUnit.`,
+        );
       }
     }
     cursor = addDays(cursor, 1);
@@ -144,7 +153,11 @@ export function bucketLabels(range: DateRange, unit: TimeUnit): string[] {
 }
 
 /** Paging of the billing lists: 1-based, default 50, clamped to `max` (design.md section 1). */
-export function parsePage(pageIndex: number | undefined, recordsPerPage: number | undefined, max: number): { pageIndex: number; recordsPerPage: number; offset: number } {
+export function parsePage(
+  pageIndex: number | undefined,
+  recordsPerPage: number | undefined,
+  max: number,
+): { pageIndex: number; recordsPerPage: number; offset: number } {
   const page = pageIndex ?? 1;
   const size = recordsPerPage ?? 50;
   if (page < 1) throw new ValidationError('querystring.pageIndex must be 1 or more.');

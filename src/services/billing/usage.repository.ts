@@ -35,7 +35,10 @@ export function createUsageRepository(db: Db) {
   return {
     /** Bytes of a Run's export files (everything but its log and kept HTML). */
     async exportBytes(tx: Prisma.TransactionClient, runId: number): Promise<bigint> {
-      const agg = await tx.runFile.aggregate({ _sum: { fileSize: true }, where: { runId, fileType: { notIn: NON_EXPORT_FILE_TYPES } } });
+      const agg = await tx.runFile.aggregate({
+        _sum: { fileSize: true },
+        where: { runId, fileType: { notIn: NON_EXPORT_FILE_TYPES } },
+      });
       return agg._sum.fileSize ?? 0n;
     },
 
@@ -47,15 +50,23 @@ export function createUsageRepository(db: Db) {
      * Run of the Agent in that day updates, only after it: Runs of one Agent then wait for each other
      * only inside the organization's lock, not also before it.
      */
-    async record(tx: Prisma.TransactionClient, run: { id: number; organizationId: number; agentId: number }, lines: UsageLine[], at: Date, lock?: P.Sql): Promise<void> {
+    async record(
+      tx: Prisma.TransactionClient,
+      run: { id: number; organizationId: number; agentId: number },
+      lines: UsageLine[],
+      at: Date,
+      lock?: P.Sql,
+    ): Promise<void> {
       const rows = lines.map(
-        (l) => P.sql`(${run.organizationId}, ${run.agentId}, ${run.id}, ${l.usageType}, ${l.quantity.toString()}::numeric, ${l.unitPrice.toString()}::numeric, ${l.cost.toString()}::numeric, ${at})`,
+        (l) =>
+          P.sql`(${run.organizationId}, ${run.agentId}, ${run.id}, ${l.usageType}, ${l.quantity.toString()}::numeric, ${l.unitPrice.toString()}::numeric, ${l.cost.toString()}::numeric, ${at})`,
       );
       const costOf = (t: UsageType) => (lines.find((l) => l.usageType === t)?.cost ?? new Decimal(0)).toString();
       const [st, eg, ai, pd, ec] = USAGE_TYPES.map(costOf);
       const total = lines.reduce((sum, l) => sum.plus(l.cost), new Decimal(0)).toString();
       const costs = P.sql`${run.organizationId}, ${st}::numeric, ${eg}::numeric, ${ai}::numeric, ${pd}::numeric, ${ec}::numeric, ${total}::numeric`;
-      const add = (table: string) => P.raw(`
+      const add = (table: string) =>
+        P.raw(`
           "serverTimeCost" = "${table}"."serverTimeCost" + EXCLUDED."serverTimeCost",
           "exportGbCost" = "${table}"."exportGbCost" + EXCLUDED."exportGbCost",
           "agentInputsCost" = "${table}"."agentInputsCost" + EXCLUDED."agentInputsCost",
@@ -93,7 +104,11 @@ export function createUsageRepository(db: Db) {
      */
     async agentsReport(q: AgentsReportQuery): Promise<{ rows: AgentCostRow[]; total: number; totalCost: Decimal }> {
       // One column per row for all types (the rollups keep the total), else the chosen types' columns.
-      const rollupCost = P.raw(q.usageTypes.length === USAGE_TYPES.length ? '"totalCost"' : q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '));
+      const rollupCost = P.raw(
+        q.usageTypes.length === USAGE_TYPES.length
+          ? '"totalCost"'
+          : q.usageTypes.map((t) => `"${USAGE_COST_COLUMN[t]}"`).join(' + '),
+      );
       const o = q.organizationId;
       const parts = q.parts.map((p) => {
         switch (p.source) {
@@ -111,7 +126,10 @@ export function createUsageRepository(db: Db) {
       const filters: P.Sql[] = [];
       if (q.spaceIds) filters.push(q.spaceIds.length > 0 ? P.sql`"spaceId" IN (${P.join(q.spaceIds)})` : P.sql`FALSE`);
       if (q.name) filters.push(P.sql`name ILIKE ${likePattern(q.name)}`);
-      const only = filters.length > 0 ? P.sql`WHERE u."agentId" IN (SELECT id FROM "Agent" WHERE "organizationId" = ${o} AND ${P.join(filters, ' AND ')})` : P.empty;
+      const only =
+        filters.length > 0
+          ? P.sql`WHERE u."agentId" IN (SELECT id FROM "Agent" WHERE "organizationId" = ${o} AND ${P.join(filters, ' AND ')})`
+          : P.empty;
       const matching = P.sql`
         WITH c AS (
           SELECT u."agentId", SUM(u.cost) AS cost FROM (${P.join(parts, ' UNION ALL ')}) u
@@ -123,7 +141,10 @@ export function createUsageRepository(db: Db) {
           FROM c JOIN "Agent" a ON a.id = c."agentId"
         )`;
       const dir = P.raw(q.sort.descending ? 'DESC' : 'ASC');
-      const order = q.sort.column === 'cost' ? P.sql`m.cost ${dir}, m."agentId" ${dir}` : P.sql`m."agentName" ${dir}, m."agentId" ${dir}`;
+      const order =
+        q.sort.column === 'cost'
+          ? P.sql`m.cost ${dir}, m."agentId" ${dir}`
+          : P.sql`m."agentName" ${dir}, m."agentId" ${dir}`;
       // Window aggregates are computed before LIMIT: every row carries the totals of all matches.
       // The hot read of the billing report (up to 1000 rows): on the pool, without Prisma's per-row cost.
       const rows = await db.$rows<AgentCostRow & { total: bigint; totalCost: Decimal }>(P.sql`
@@ -131,10 +152,16 @@ export function createUsageRepository(db: Db) {
         SELECT m.*, COUNT(*) OVER () AS total, SUM(m.cost) OVER () AS "totalCost"
         FROM m ORDER BY ${order} LIMIT ${q.page.limit} OFFSET ${q.page.offset}`);
       if (rows.length > 0) {
-        return { rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r), total: Number(rows[0].total), totalCost: new Decimal(rows[0].totalCost) };
+        return {
+          rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r),
+          total: Number(rows[0].total),
+          totalCost: new Decimal(rows[0].totalCost),
+        };
       }
       // A page past the end: the totals still count.
-      const [t] = await db.$rows<{ total: bigint; totalCost: Decimal | null }>(P.sql`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`);
+      const [t] = await db.$rows<{ total: bigint; totalCost: Decimal | null }>(
+        P.sql`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`,
+      );
       return { rows: [], total: Number(t.total), totalCost: new Decimal(t.totalCost ?? 0) };
     },
 
@@ -147,7 +174,14 @@ export function createUsageRepository(db: Db) {
     },
 
     /** An Agent's Runs with usage in [from, to): cost per Run, sorted and paged, with the totals of all. */
-    async runsReport(q: { agentId: number; from: Date; to: Date; usageTypes: UsageType[]; sort: { column: 'date' | 'cost' | 'duration'; descending: boolean }; page: { offset: number; limit: number } }) {
+    async runsReport(q: {
+      agentId: number;
+      from: Date;
+      to: Date;
+      usageTypes: UsageType[];
+      sort: { column: 'date' | 'cost' | 'duration'; descending: boolean };
+      page: { offset: number; limit: number };
+    }) {
       const matching = P.sql`
         WITH r AS (
           SELECT u."runId", SUM(u.cost) AS cost, MIN(u.created) AS date FROM "UsageRecord" u
@@ -167,9 +201,15 @@ export function createUsageRepository(db: Db) {
         SELECT m."runId", m.cost, m.date, m."startTime", m."endTime", COUNT(*) OVER () AS total, SUM(m.cost) OVER () AS "totalCost"
         FROM m ORDER BY ${column} ${dir}, m."runId" ${dir} LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
       if (rows.length > 0) {
-        return { rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r), total: Number(rows[0].total), totalCost: new Decimal(rows[0].totalCost) };
+        return {
+          rows: rows.map(({ total: _t, totalCost: _c, ...r }) => r),
+          total: Number(rows[0].total),
+          totalCost: new Decimal(rows[0].totalCost),
+        };
       }
-      const [t] = await db.$queryRaw<Array<{ total: bigint; totalCost: Decimal | null }>>`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`;
+      const [t] = await db.$queryRaw<
+        Array<{ total: bigint; totalCost: Decimal | null }>
+      >`${matching} SELECT COUNT(*) AS total, SUM(m.cost) AS "totalCost" FROM m`;
       return { rows: [] as Row[], total: Number(t.total), totalCost: new Decimal(t.totalCost ?? 0) };
     },
   };

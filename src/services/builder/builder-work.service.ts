@@ -9,7 +9,14 @@ import { unseal } from '../../lib/crypto.js';
 import type { Clock } from '../../lib/clock.js';
 import type { BuilderRepository, NewEvent } from './builder.repository.js';
 import type { EventsPublisher } from './events-bus.js';
-import { checkDraft, NoRecordsError, proposeDraft, refineDraft, type BuilderPage, type Proposal } from './inference/draft.js';
+import {
+  checkDraft,
+  NoRecordsError,
+  proposeDraft,
+  refineDraft,
+  type BuilderPage,
+  type Proposal,
+} from './inference/draft.js';
 import { describeCandidates, refineWithLlm, type LlmConfig } from './llm.js';
 import { createPageReader } from './page-reader.js';
 import { SessionStatus } from './session-state.js';
@@ -33,7 +40,12 @@ export function createBuilderWorkService(deps: {
   const { repo, publisher, clock, config } = deps;
 
   /** Appends events (and applies a change) only while the session is processing this step. */
-  async function write(sessionId: string, step: number, events: NewEvent[], data?: Prisma.AgentBuilderSessionUpdateInput): Promise<void> {
+  async function write(
+    sessionId: string,
+    step: number,
+    events: NewEvent[],
+    data?: Prisma.AgentBuilderSessionUpdateInput,
+  ): Promise<void> {
     const ok = await repo.withLocked(sessionId, clock.now(), (row) => {
       if (row.status !== SessionStatus.Processing || row.step !== step) return { result: false };
       return { data, events, result: true };
@@ -54,16 +66,19 @@ export function createBuilderWorkService(deps: {
   }
 
   async function fail(sessionId: string, step: number, message: string): Promise<void> {
-    await write(sessionId, step, [{ type: 'error', message }], { status: SessionStatus.Error, error: message }).catch((err) => {
-      if (!(err instanceof StepAbandoned)) throw err;
-    });
+    await write(sessionId, step, [{ type: 'error', message }], { status: SessionStatus.Error, error: message }).catch(
+      (err) => {
+        if (!(err instanceof StepAbandoned)) throw err;
+      },
+    );
   }
 
   return {
     /** Runs one step of a session; resolves quietly when the session was stopped meanwhile. */
     async runStep(sessionId: string, step: number, signal: AbortSignal): Promise<'ready' | 'error' | 'skipped'> {
       const session = await repo.find(sessionId);
-      if (!session || session.status !== SessionStatus.Processing || session.step !== step || !session.url) return 'skipped';
+      if (!session || session.status !== SessionStatus.Processing || session.step !== step || !session.url)
+        return 'skipped';
       const proxyUrl = await proxyOf(session.proxyPoolId);
       const reader = createPageReader({
         allowPrivateTargets: config.engineAllowPrivateTargets,
@@ -75,12 +90,22 @@ export function createBuilderWorkService(deps: {
         const read = await reader.read(session.url);
         if (!read.ok) {
           if (read.aborted || signal.aborted) return 'skipped';
-          await fail(sessionId, step, `${read.message}. Check the address (it must be reachable from the server), then start a new session.`);
+          await fail(
+            sessionId,
+            step,
+            `${read.message}. Check the address (it must be reachable from the server), then start a new session.`,
+          );
           return 'error';
         }
         const page: BuilderPage = read.page;
         const redirected = page.url !== session.url ? ` (redirected to ${page.url})` : '';
-        await emit(sessionId, step, 'fetched', `Fetched ${session.url}${redirected}: HTTP ${read.status}, ${read.bytes} bytes.`, { url: page.url, status: read.status, bytes: read.bytes });
+        await emit(
+          sessionId,
+          step,
+          'fetched',
+          `Fetched ${session.url}${redirected}: HTTP ${read.status}, ${read.bytes} bytes.`,
+          { url: page.url, status: read.status, bytes: read.bytes },
+        );
         const fetchPage = async (url: string) => {
           const r = await reader.read(url);
           return r.ok ? r.page : null;
@@ -90,24 +115,59 @@ export function createBuilderWorkService(deps: {
         try {
           if (step === 1 || !session.draft) {
             proposal = await proposeDraft({ page, prompt: session.prompt, fetchPage });
-            const top = proposal.candidates.slice(0, 3).map((c) => `'${c.selector}' (${c.count} records)`).join(', ');
-            await emit(sessionId, step, 'candidates', `Found ${proposal.candidates.length} repeated structures; the best: ${top}.`, {
-              candidates: describeCandidates(proposal.candidates.slice(0, 3)) as unknown as Prisma.InputJsonValue,
-            });
+            const top = proposal.candidates
+              .slice(0, 3)
+              .map((c) => `'${c.selector}' (${c.count} records)`)
+              .join(', ');
+            await emit(
+              sessionId,
+              step,
+              'candidates',
+              `Found ${proposal.candidates.length} repeated structures; the best: ${top}.`,
+              {
+                candidates: describeCandidates(proposal.candidates.slice(0, 3)) as unknown as Prisma.InputJsonValue,
+              },
+            );
             if (config.builder.llm) {
-              await emit(sessionId, step, 'llm', 'Asking the configured LLM to choose among the candidates and name the fields.');
-              const outcome = await refineWithLlm({ config: config.builder.llm, prompt: session.prompt, candidates: proposal.candidates, heuristic: proposal.definition, page, signal });
+              await emit(
+                sessionId,
+                step,
+                'llm',
+                'Asking the configured LLM to choose among the candidates and name the fields.',
+              );
+              const outcome = await refineWithLlm({
+                config: config.builder.llm,
+                prompt: session.prompt,
+                candidates: proposal.candidates,
+                heuristic: proposal.definition,
+                page,
+                signal,
+              });
               if (signal.aborted) return 'skipped';
               if (outcome.accepted) {
-                proposal = { ...proposal, definition: outcome.definition, notes: [...proposal.notes, `LLM suggestion accepted: ${outcome.reason}.`] };
+                proposal = {
+                  ...proposal,
+                  definition: outcome.definition,
+                  notes: [...proposal.notes, `LLM suggestion accepted: ${outcome.reason}.`],
+                };
                 await emit(sessionId, step, 'llm', `LLM suggestion accepted: ${outcome.reason}.`);
               } else {
-                await emit(sessionId, step, 'llm', `LLM suggestion not used (${outcome.reason}); keeping the draft read from the page structure.`);
+                await emit(
+                  sessionId,
+                  step,
+                  'llm',
+                  `LLM suggestion not used (${outcome.reason}); keeping the draft read from the page structure.`,
+                );
               }
             }
           } else {
             const message = (await repo.latestEvent(sessionId, 'message'))?.message ?? '';
-            proposal = await refineDraft({ page, draft: session.draft as unknown as AgentDefinition, message, fetchPage });
+            proposal = await refineDraft({
+              page,
+              draft: session.draft as unknown as AgentDefinition,
+              message,
+              fetchPage,
+            });
           }
         } catch (err) {
           if (err instanceof NoRecordsError) {
@@ -122,7 +182,10 @@ export function createBuilderWorkService(deps: {
           return 'error';
         }
         const definition = proposal.definition;
-        await emit(sessionId, step, 'draft', `Draft proposed. ${proposal.notes.join(' ')}`, { definition: definition as unknown as Prisma.InputJsonValue, notes: proposal.notes });
+        await emit(sessionId, step, 'draft', `Draft proposed. ${proposal.notes.join(' ')}`, {
+          definition: definition as unknown as Prisma.InputJsonValue,
+          notes: proposal.notes,
+        });
 
         // The preview: the real engine on the first page only (detail pages followed as the Agent would).
         const { next: _next, ...firstPage } = definition;
@@ -143,17 +206,34 @@ export function createBuilderWorkService(deps: {
         const previewMessage = result.fatalError
           ? `Preview failed: ${result.fatalError}.`
           : `Preview: the draft extracts ${records.length} records from the first page${definition.next ? ' (more pages follow when the Agent runs)' : ''}.`;
-        await emit(sessionId, step, 'preview', previewMessage, { records: preview as Prisma.InputJsonValue, count: records.length });
+        await emit(sessionId, step, 'preview', previewMessage, {
+          records: preview as Prisma.InputJsonValue,
+          count: records.length,
+        });
         await write(
           sessionId,
           step,
-          [{ type: 'ready', message: "Draft ready: finish to create the Agent, or send a message to change it (e.g. 'also take the rating', 'drop the image')." }],
-          { status: SessionStatus.Ready, draft: definition as unknown as Prisma.InputJsonValue, preview: preview as Prisma.InputJsonValue },
+          [
+            {
+              type: 'ready',
+              message:
+                "Draft ready: finish to create the Agent, or send a message to change it (e.g. 'also take the rating', 'drop the image').",
+            },
+          ],
+          {
+            status: SessionStatus.Ready,
+            draft: definition as unknown as Prisma.InputJsonValue,
+            preview: preview as Prisma.InputJsonValue,
+          },
         );
         return 'ready';
       } catch (err) {
         if (err instanceof StepAbandoned || signal.aborted) return 'skipped';
-        await fail(sessionId, step, 'The builder failed unexpectedly while reading the page; try again or start a new session.');
+        await fail(
+          sessionId,
+          step,
+          'The builder failed unexpectedly while reading the page; try again or start a new session.',
+        );
         throw err;
       } finally {
         await reader.close();

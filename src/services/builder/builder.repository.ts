@@ -18,14 +18,31 @@ export function createBuilderRepository(db: Db) {
     const [{ next }] = await tx.$queryRaw<Array<{ next: number }>>`
       SELECT COALESCE(MAX("index"), 0)::int + 1 AS next FROM "AgentBuilderEvent" WHERE "sessionId" = ${sessionId}`;
     await tx.agentBuilderEvent.create({
-      data: { sessionId, index: next, type: event.type, message: event.message, ...(event.data !== undefined ? { data: event.data } : {}), created: at },
+      data: {
+        sessionId,
+        index: next,
+        type: event.type,
+        message: event.message,
+        ...(event.data !== undefined ? { data: event.data } : {}),
+        created: at,
+      },
     });
     return next;
   }
 
   return {
     async create(
-      session: { id: string; organizationId: number; userId: number; spaceId: number | null; prompt: string; url: string; mode: string; proxyPoolId: number | null; at: Date },
+      session: {
+        id: string;
+        organizationId: number;
+        userId: number;
+        spaceId: number | null;
+        prompt: string;
+        url: string;
+        mode: string;
+        proxyPoolId: number | null;
+        at: Date;
+      },
       first: NewEvent,
     ): Promise<void> {
       await db.$transaction(async (tx) => {
@@ -58,7 +75,11 @@ export function createBuilderRepository(db: Db) {
     },
 
     eventsAfter(sessionId: string, index: number) {
-      return db.agentBuilderEvent.findMany({ where: { sessionId, index: { gt: index } }, orderBy: { index: 'asc' }, take: 500 });
+      return db.agentBuilderEvent.findMany({
+        where: { sessionId, index: { gt: index } },
+        orderBy: { index: 'asc' },
+        take: 500,
+      });
     },
 
     /** Message of the latest event of a type (the refinement a step works on). */
@@ -76,7 +97,9 @@ export function createBuilderRepository(db: Db) {
       fn: (row: SessionRow) => { data?: Prisma.AgentBuilderSessionUpdateInput; events?: NewEvent[]; result: T },
     ): Promise<T | null> {
       return db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "AgentBuilderSession" WHERE id = ${id} FOR UPDATE`;
+        const locked = await tx.$queryRaw<
+          Array<{ id: string }>
+        >`SELECT id FROM "AgentBuilderSession" WHERE id = ${id} FOR UPDATE`;
         if (locked.length === 0) return null;
         const row = (await tx.agentBuilderSession.findUnique({ where: { id } })) as SessionRow;
         const { data, events, result } = fn(row);

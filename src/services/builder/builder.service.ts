@@ -52,7 +52,10 @@ export function urlInPrompt(prompt: string): string | undefined {
 
 /** A default Agent name: the prompt's first words. */
 export function nameFromPrompt(prompt: string, url: string | null): string {
-  let text = prompt.replace(/https?:\/\/\S+/g, '').replace(/\s+/g, ' ').trim();
+  let text = prompt
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length > 80) text = `${text.slice(0, 77).replace(/\s+\S*$/, '')}...`;
   // "... of each product on <url>": the words left dangling by the URL go too.
   text = text.replace(/(?:[\s:,;.-]+(?:on|at|from|in|of|here|this page|page))*[\s:,;.-]*$/i, '').trim();
@@ -80,7 +83,8 @@ export function createBuilderService(deps: {
   /** The session, if the caller may `need` it: another organization's answers 404, an unreachable Space 403. */
   async function reach(principal: Principal, sessionId: string, need: Need): Promise<SessionRow> {
     const row = await repo.find(sessionId);
-    if (!row || row.organizationId !== principal.organizationId) throw new NotFoundError(`Agent Builder session ${sessionId} was not found.`);
+    if (!row || row.organizationId !== principal.organizationId)
+      throw new NotFoundError(`Agent Builder session ${sessionId} was not found.`);
     if (row.spaceId !== null) await access.requireSpace(principal, row.spaceId, need);
     else if (row.userId !== principal.userId && principal.role !== 'admin') {
       throw new ForbiddenError(`Agent Builder session ${sessionId} belongs to another user and no Space.`);
@@ -108,12 +112,17 @@ export function createBuilderService(deps: {
   return {
     async start(principal: Principal, input: StartInput): Promise<{ success: true; sessionId: string }> {
       const prompt = input.prompt.trim();
-      if (prompt.length < 10) throw new ValidationError('prompt must be at least 10 characters (not counting surrounding spaces).');
+      if (prompt.length < 10)
+        throw new ValidationError('prompt must be at least 10 characters (not counting surrounding spaces).');
       const url = input.url?.trim() || urlInPrompt(prompt);
-      if (!url) throw new ValidationError('The builder needs a page to read: send `url` (the list page to extract from) or write its address in the prompt.');
+      if (!url)
+        throw new ValidationError(
+          'The builder needs a page to read: send `url` (the list page to extract from) or write its address in the prompt.',
+        );
       if (!isHttpUrl(url)) throw new ValidationError(`url '${url}' is not an http(s) URL.`);
       if (input.spaceId !== undefined) await access.requireSpace(principal, input.spaceId, 'write');
-      if (input.proxyPoolId !== undefined) await deps.proxyPools.requireOwned(principal.organizationId, input.proxyPoolId);
+      if (input.proxyPoolId !== undefined)
+        await deps.proxyPools.requireOwned(principal.organizationId, input.proxyPoolId);
       const sessionId = crypto.randomUUID();
       await repo.create(
         {
@@ -127,9 +136,16 @@ export function createBuilderService(deps: {
           proxyPoolId: input.proxyPoolId ?? null,
           at: clock.now(),
         },
-        { type: 'started', message: `Session started: the builder will read ${url} and propose an Agent for your prompt.`, data: { url } },
+        {
+          type: 'started',
+          message: `Session started: the builder will read ${url} and propose an Agent for your prompt.`,
+          data: { url },
+        },
       );
-      await enqueueOr(sessionId, 1, { status: SessionStatus.Error, error: 'The builder could not be queued; start a new session.' });
+      await enqueueOr(sessionId, 1, {
+        status: SessionStatus.Error,
+        error: 'The builder could not be queued; start a new session.',
+      });
       return { success: true, sessionId };
     },
 
@@ -143,7 +159,13 @@ export function createBuilderService(deps: {
       // The status is read after the events: a status and the event that announced it are written
       // together, so the answer never shows an event newer than its status.
       const read = async () => {
-        const events = (await repo.eventsAfter(sessionId, lastEventIndex)).map((e) => ({ index: e.index, type: e.type, message: e.message, data: e.data ?? null, created: e.created }));
+        const events = (await repo.eventsAfter(sessionId, lastEventIndex)).map((e) => ({
+          index: e.index,
+          type: e.type,
+          message: e.message,
+          data: e.data ?? null,
+          created: e.created,
+        }));
         const status = ((await repo.find(sessionId)) ?? reached).status as SessionStatus;
         return { status, events };
       };
@@ -179,7 +201,10 @@ export function createBuilderService(deps: {
       const row = await reach(principal, sessionId, 'write');
       assertCanFinish(sessionId, row.status);
       const spaceId = input.spaceId ?? row.spaceId;
-      if (spaceId === null) throw new ValidationError('spaceId is required: the session was started without a Space, so say where the Agent goes.');
+      if (spaceId === null)
+        throw new ValidationError(
+          'spaceId is required: the session was started without a Space, so say where the Agent goes.',
+        );
       await access.requireSpace(principal, spaceId, 'write');
       // Claimed first, so two finishes cannot both make an Agent.
       const claimed = await repo.withLocked(sessionId, clock.now(), (locked) => {
@@ -200,14 +225,23 @@ export function createBuilderService(deps: {
         });
       } catch (err) {
         await repo.withLocked(sessionId, clock.now(), (locked) => ({
-          data: locked.status === SessionStatus.Completed && locked.agentId === null ? { status: SessionStatus.Ready } : undefined,
+          data:
+            locked.status === SessionStatus.Completed && locked.agentId === null
+              ? { status: SessionStatus.Ready }
+              : undefined,
           result: null,
         }));
         throw err;
       }
       await repo.withLocked(sessionId, clock.now(), () => ({
         data: { agentId: agent.id, spaceId },
-        events: [{ type: 'completed', message: `Finished: Agent ${agent.id} '${agent.name}' was created.`, data: { agentId: agent.id } }],
+        events: [
+          {
+            type: 'completed',
+            message: `Finished: Agent ${agent.id} '${agent.name}' was created.`,
+            data: { agentId: agent.id },
+          },
+        ],
         result: null,
       }));
       await signal(sessionId, SessionStatus.Completed);

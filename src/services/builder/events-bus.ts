@@ -53,7 +53,11 @@ export function createEventsSubscriber(redisUrl: string, prefix: string, onError
 
   return {
     /** Registers first and returns the promise, so a signal between "read" and "wait" is not lost. */
-    async waiter(sessionId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ wait: Promise<boolean>; cancel: () => void }> {
+    async waiter(
+      sessionId: string,
+      timeoutMs: number,
+      signal?: AbortSignal,
+    ): Promise<{ wait: Promise<boolean>; cancel: () => void }> {
       await connect();
       let resolve: (v: boolean) => void = () => {};
       const wait = new Promise<boolean>((r) => (resolve = r));
@@ -83,7 +87,8 @@ export function createEventsSubscriber(redisUrl: string, prefix: string, onError
 
     /** Answers every waiting long poll now (a closing API process must not hold requests for 30 s). */
     releaseAll(): void {
-      for (const set of [...waiters.values()]) for (const waiter of [...set]) waiter({ sessionId: '', status: 'closing' });
+      for (const set of [...waiters.values()])
+        for (const waiter of [...set]) waiter({ sessionId: '', status: 'closing' });
     },
 
     async close(): Promise<void> {

@@ -14,7 +14,8 @@ export interface LlmConfig {
   timeoutMs: number;
 }
 
-export type LlmOutcome = { accepted: true; definition: AgentDefinition; reason: string } | { accepted: false; reason: string };
+export type LlmOutcome =
+  { accepted: true; definition: AgentDefinition; reason: string } | { accepted: false; reason: string };
 
 const MAX_CANDIDATES = 4;
 const MAX_FIELDS = 14;
@@ -50,7 +51,10 @@ const SYSTEM = [
 ].join(' ');
 
 function parseAnswer(content: string): unknown {
-  const text = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/```\s*$/, '');
+  const text = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/```\s*$/, '');
   return JSON.parse(text);
 }
 
@@ -64,24 +68,32 @@ function problemsOnPage(definition: AgentDefinition, $: CheerioAPI, pageUrl: str
   }
   if (elements.length === 0) return [`list selector '${definition.list.selector}' matches nothing on the page`];
   const records = elements.map((el) => extractFields($, $(el), definition.list.fields, pageUrl));
-  return definition.list.fields.filter((f) => records.every((r) => isMissing(r[f.name]))).map((f) => `field '${f.name}' is empty on every record`);
+  return definition.list.fields
+    .filter((f) => records.every((r) => isMissing(r[f.name])))
+    .map((f) => `field '${f.name}' is empty on every record`);
 }
 
-function definitionFromChoice(answer: unknown, candidates: Candidate[], heuristic: AgentDefinition): AgentDefinition | string {
+function definitionFromChoice(
+  answer: unknown,
+  candidates: Candidate[],
+  heuristic: AgentDefinition,
+): AgentDefinition | string {
   const a = answer as { candidate?: unknown; fields?: unknown; definition?: unknown };
   if (a && typeof a === 'object' && a.definition && typeof a.definition === 'object') {
     // A whole definition: the start page and pagination stay ours.
     const def = { ...(a.definition as AgentDefinition), startUrl: heuristic.startUrl };
     return def;
   }
-  if (typeof a?.candidate !== 'number' || !Array.isArray(a.fields)) return 'the answer is neither {candidate, fields} nor {definition}';
+  if (typeof a?.candidate !== 'number' || !Array.isArray(a.fields))
+    return 'the answer is neither {candidate, fields} nor {definition}';
   const candidate = candidates.slice(0, MAX_CANDIDATES)[a.candidate];
   if (!candidate) return `candidate ${a.candidate} does not exist`;
   const fields: AgentField[] = [];
   for (const item of a.fields as Array<{ id?: unknown; name?: unknown }>) {
     const f = typeof item?.id === 'number' ? candidate.fields.slice(0, MAX_FIELDS)[item.id] : undefined;
     if (!f) return `field ${String(item?.id)} does not exist in candidate ${a.candidate}`;
-    if (typeof item.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,59}$/.test(item.name)) return `field name ${JSON.stringify(item?.name)} is not a plain identifier`;
+    if (typeof item.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,59}$/.test(item.name))
+      return `field name ${JSON.stringify(item?.name)} is not a plain identifier`;
     fields.push({
       name: item.name,
       ...(f.selector ? { selector: f.selector } : {}),
@@ -115,13 +127,22 @@ export async function refineWithLlm(input: {
   try {
     const res = await fetch(chatUrl(config.url), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
+      },
       body: JSON.stringify({
         model: config.model,
         temperature: 0,
         messages: [
           { role: 'system', content: SYSTEM },
-          { role: 'user', content: JSON.stringify({ request: input.prompt.slice(0, 2000), candidates: describeCandidates(input.candidates) }) },
+          {
+            role: 'user',
+            content: JSON.stringify({
+              request: input.prompt.slice(0, 2000),
+              candidates: describeCandidates(input.candidates),
+            }),
+          },
         ],
       }),
       signal,
@@ -145,8 +166,14 @@ export async function refineWithLlm(input: {
   const definition = definitionFromChoice(answer, input.candidates, input.heuristic);
   if (typeof definition === 'string') return { accepted: false, reason: definition };
   const { problems } = validateDefinition(definition);
-  if (problems.length > 0) return { accepted: false, reason: `its definition is invalid: ${problems.slice(0, 3).join('; ')}` };
+  if (problems.length > 0)
+    return { accepted: false, reason: `its definition is invalid: ${problems.slice(0, 3).join('; ')}` };
   const onPage = problemsOnPage(definition, input.page.$, input.page.url);
-  if (onPage.length > 0) return { accepted: false, reason: `its definition does not work on the page: ${onPage.slice(0, 3).join('; ')}` };
-  return { accepted: true, definition, reason: `the LLM chose '${definition.list.selector}' with fields ${definition.list.fields.map((f) => f.name).join(', ')}` };
+  if (onPage.length > 0)
+    return { accepted: false, reason: `its definition does not work on the page: ${onPage.slice(0, 3).join('; ')}` };
+  return {
+    accepted: true,
+    definition,
+    reason: `the LLM chose '${definition.list.selector}' with fields ${definition.list.fields.map((f) => f.name).join(', ')}`,
+  };
 }

@@ -11,7 +11,8 @@ export interface PageReaderOptions {
   maxRetries?: number;
 }
 
-export type ReadResult = { ok: true; page: BuilderPage; bytes: number; status: number } | { ok: false; message: string; aborted: boolean };
+export type ReadResult =
+  { ok: true; page: BuilderPage; bytes: number; status: number } | { ok: false; message: string; aborted: boolean };
 
 export function createPageReader(options: PageReaderOptions) {
   const client = new HttpClient({
@@ -26,14 +27,27 @@ export function createPageReader(options: PageReaderOptions) {
     async read(url: string): Promise<ReadResult> {
       const result = await client.get(url);
       if (!result.ok) {
-        return { ok: false, aborted: result.failure.kind === 'aborted', message: startPageFailureMessage(result.failure).replace(/^Start page/, 'The page') };
+        return {
+          ok: false,
+          aborted: result.failure.kind === 'aborted',
+          message: startPageFailureMessage(result.failure).replace(/^Start page/, 'The page'),
+        };
       }
       const page = result.page;
       const type = page.contentType ?? '';
       if (type !== '' && !/html|xml/i.test(type)) {
-        return { ok: false, aborted: false, message: `The page ${url} is ${type.split(';')[0]}, not HTML: give the address of a web page that lists the records.` };
+        return {
+          ok: false,
+          aborted: false,
+          message: `The page ${url} is ${type.split(';')[0]}, not HTML: give the address of a web page that lists the records.`,
+        };
       }
-      return { ok: true, page: { $: parseHtml(page), url: page.finalUrl }, bytes: page.body.length, status: page.status };
+      return {
+        ok: true,
+        page: { $: parseHtml(page), url: page.finalUrl },
+        bytes: page.body.length,
+        status: page.status,
+      };
     },
     close: () => client.close(),
   };

@@ -25,14 +25,18 @@ function ended(status: string): string | null {
 export function assertCanMessage(sessionId: string, status: string): void {
   const why = ended(status);
   if (why) throw conflict(`Session ${sessionId} cannot take messages: ${why}.`);
-  if (status === SessionStatus.Processing) throw conflict(`Session ${sessionId} is still working on its draft; wait for status 'ready' before sending a message.`);
+  if (status === SessionStatus.Processing)
+    throw conflict(
+      `Session ${sessionId} is still working on its draft; wait for status 'ready' before sending a message.`,
+    );
 }
 
 /** Finishing needs a ready draft. */
 export function assertCanFinish(sessionId: string, status: string): void {
   const why = ended(status);
   if (why) throw conflict(`Session ${sessionId} cannot be finished: ${why}.`);
-  if (status === SessionStatus.Processing) throw conflict(`Session ${sessionId} has no draft yet; wait for status 'ready' before finishing.`);
+  if (status === SessionStatus.Processing)
+    throw conflict(`Session ${sessionId} has no draft yet; wait for status 'ready' before finishing.`);
 }
 
 /**
@@ -40,7 +44,8 @@ export function assertCanFinish(sessionId: string, status: string): void {
  * (204 again: nothing is left to release); stopping a completed one is a conflict.
  */
 export function stopDecision(sessionId: string, status: string): 'cancel' | 'nothing' {
-  if (status === SessionStatus.Completed) throw conflict(`Session ${sessionId} was already finished into an Agent; there is nothing to stop.`);
+  if (status === SessionStatus.Completed)
+    throw conflict(`Session ${sessionId} was already finished into an Agent; there is nothing to stop.`);
   if (status === SessionStatus.Processing || status === SessionStatus.Ready) return 'cancel';
   return 'nothing';
 }

@@ -5,7 +5,11 @@ import { probeMigrations, probeStores } from '../../db/health.js';
 import type { Db } from '../../db/prisma.js';
 
 export async function readiness(db: Db, redis: Pick<Redis, 'ping'>, storageWritable: () => Promise<boolean>) {
-  const [stores, migrations, writable] = await Promise.all([probeStores(db, redis), probeMigrations(db), storageWritable()]);
+  const [stores, migrations, writable] = await Promise.all([
+    probeStores(db, redis),
+    probeMigrations(db),
+    storageWritable(),
+  ]);
   const checks = { ...stores, migrations, storage: writable ? ('ok' as const) : ('down' as const) };
   return { ok: checks.postgres === 'ok' && checks.redis === 'ok' && migrations === 'ok' && writable, checks };
 }

@@ -59,7 +59,10 @@ export function createApiKeysService(deps: {
   config: { apiKeyDefaultDays: number; apiKeyCacheSeconds: number };
 }) {
   const { repo, epoch, clock, config } = deps;
-  const cache = createStampedCache<{ principal: Principal; expiresAt: Date }>({ ttlMs: config.apiKeyCacheSeconds * 1000, max: MAX_CACHE });
+  const cache = createStampedCache<{ principal: Principal; expiresAt: Date }>({
+    ttlMs: config.apiKeyCacheSeconds * 1000,
+    max: MAX_CACHE,
+  });
   const lastTouched = new Map<number, number>();
 
   return {
@@ -69,7 +72,8 @@ export function createApiKeysService(deps: {
       input: { description?: string; expiresAt?: string | null },
     ): Promise<ApiKeyView & { key: string }> {
       const user = await repo.findUserById(userId);
-      if (!user || user.organizationId !== actor.organizationId) throw new NotFoundError(`User ${userId} was not found.`);
+      if (!user || user.organizationId !== actor.organizationId)
+        throw new NotFoundError(`User ${userId} was not found.`);
       const now = clock.now();
       let expiresAt = new Date(now.getTime() + config.apiKeyDefaultDays * 86_400_000);
       if (input.expiresAt) {
@@ -88,7 +92,8 @@ export function createApiKeysService(deps: {
 
     async list(actor: Principal, userId: number): Promise<ApiKeyView[]> {
       const user = await repo.findUserById(userId);
-      if (!user || user.organizationId !== actor.organizationId) throw new NotFoundError(`User ${userId} was not found.`);
+      if (!user || user.organizationId !== actor.organizationId)
+        throw new NotFoundError(`User ${userId} was not found.`);
       return (await repo.listApiKeys(userId)).map(view);
     },
 

@@ -27,7 +27,10 @@ export async function bootstrapOrganization(
   const created = await repo.transaction(async (tx) => {
     const org = await repo.createOrganization(input.org, tx);
     const user = await repo.createUser({ organizationId: org.id, email, name: email, role: 'admin', passwordHash }, tx);
-    const space = await repo.createSpace({ organizationId: org.id, name: 'Default', description: 'Default space', isDefaultAccess: true }, tx);
+    const space = await repo.createSpace(
+      { organizationId: org.id, name: 'Default', description: 'Default space', isDefaultAccess: true },
+      tx,
+    );
     const { key } = await issueApiKey(
       repo,
       {
@@ -41,7 +44,19 @@ export async function bootstrapOrganization(
     return { org, user, space, key };
   });
   if (input.credits > 0) {
-    await createCreditsRepository(db).grant({ organizationId: created.org.id, amount: input.credits, expiresAt: null, message: 'Initial credits', at: input.now });
+    await createCreditsRepository(db).grant({
+      organizationId: created.org.id,
+      amount: input.credits,
+      expiresAt: null,
+      message: 'Initial credits',
+      at: input.now,
+    });
   }
-  return { organizationId: created.org.id, userId: created.user.id, spaceId: created.space.id, apiKey: created.key, email };
+  return {
+    organizationId: created.org.id,
+    userId: created.user.id,
+    spaceId: created.space.id,
+    apiKey: created.key,
+    email,
+  };
 }

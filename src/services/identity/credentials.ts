@@ -108,7 +108,14 @@ export function createStampedCache<V>(opts: { ttlMs: number; max: number; now?: 
     /** The value cached for `key` if it was cached under `stamp`. */
     get(key: string, stamp: EpochStamp | null): V | undefined {
       const e = entries.get(key);
-      if (!e || !stamp || now() - e.cachedAt >= opts.ttlMs || e.stamp.epoch !== stamp.epoch || e.stamp.generation !== stamp.generation) return undefined;
+      if (
+        !e ||
+        !stamp ||
+        now() - e.cachedAt >= opts.ttlMs ||
+        e.stamp.epoch !== stamp.epoch ||
+        e.stamp.generation !== stamp.generation
+      )
+        return undefined;
       return e.value;
     },
     /** Caches `value` under the stamp read BEFORE the value was read from the database. */

@@ -11,7 +11,10 @@ export function createIdentityRepository(db: Db) {
     findOrganization(id: number, tx: Tx = db) {
       return tx.organization.findUnique({ where: { id } });
     },
-    createUser(data: { organizationId: number; email: string; name: string; role: string; passwordHash: string | null }, tx: Tx = db) {
+    createUser(
+      data: { organizationId: number; email: string; name: string; role: string; passwordHash: string | null },
+      tx: Tx = db,
+    ) {
       return tx.user.create({ data });
     },
     findUserById(id: number, tx: Tx = db) {
@@ -26,7 +29,17 @@ export function createIdentityRepository(db: Db) {
     listUsers(organizationId: number, tx: Tx = db) {
       return tx.user.findMany({ where: { organizationId }, orderBy: { id: 'asc' } });
     },
-    createApiKey(data: { organizationId: number; userId: number; keyDigest: string; prefix: string; description: string; expiresAt: Date }, tx: Tx = db) {
+    createApiKey(
+      data: {
+        organizationId: number;
+        userId: number;
+        keyDigest: string;
+        prefix: string;
+        description: string;
+        expiresAt: Date;
+      },
+      tx: Tx = db,
+    ) {
       return tx.apiKey.create({ data });
     },
     findApiKeyByDigest(keyDigest: string, tx: Tx = db) {
@@ -68,10 +81,16 @@ export function createIdentityRepository(db: Db) {
     listSigningKeys(tx: Tx = db) {
       return tx.signingKey.findMany({ orderBy: { created: 'desc' } });
     },
-    createSigningKey(data: { kid: string; algorithm: string; publicJwk: Prisma.InputJsonValue; privateJwk: string }, tx: Tx = db) {
+    createSigningKey(
+      data: { kid: string; algorithm: string; publicJwk: Prisma.InputJsonValue; privateJwk: string },
+      tx: Tx = db,
+    ) {
       return tx.signingKey.create({ data });
     },
-    createSpace(data: { organizationId: number; name: string; description?: string; isDefaultAccess: boolean }, tx: Tx = db) {
+    createSpace(
+      data: { organizationId: number; name: string; description?: string; isDefaultAccess: boolean },
+      tx: Tx = db,
+    ) {
       return tx.space.create({ data });
     },
     /** The user that owns seeded data: the organization's first admin (else its first user). */

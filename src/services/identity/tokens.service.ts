@@ -87,7 +87,12 @@ export function createTokensService(deps: {
       const publicJwk = { ...(await jose.exportJWK(publicKey)), kid, alg: ALG, use: 'sig' };
       const privateJwk = await jose.exportJWK(privateKey);
       try {
-        await repo.createSigningKey({ kid, algorithm: ALG, publicJwk, privateJwk: seal(config.encryptionKey, JSON.stringify(privateJwk)) });
+        await repo.createSigningKey({
+          kid,
+          algorithm: ALG,
+          publicJwk,
+          privateJwk: seal(config.encryptionKey, JSON.stringify(privateJwk)),
+        });
       } catch {
         // Another instance created one at the same moment; both stay valid and published.
       }
@@ -105,11 +110,16 @@ export function createTokensService(deps: {
 
   async function signingKeys(): Promise<LoadedKey[]> {
     if (keys) return keys;
-    loading ??= loadKeys().then((k) => (keys = k)).finally(() => (loading = null));
+    loading ??= loadKeys()
+      .then((k) => (keys = k))
+      .finally(() => (loading = null));
     return loading;
   }
 
-  async function issue(user: { id: number; organizationId: number; role: string; email: string }, familyId?: string): Promise<TokenResponse> {
+  async function issue(
+    user: { id: number; organizationId: number; role: string; email: string },
+    familyId?: string,
+  ): Promise<TokenResponse> {
     const [key] = await signingKeys();
     const now = clock.now();
     const accessToken = await new jose.SignJWT({ org: user.organizationId, role: user.role, email: user.email })
@@ -128,7 +138,12 @@ export function createTokensService(deps: {
       familyId: familyId ?? crypto.randomUUID(),
       expiresAt: new Date(now.getTime() + config.jwt.refreshTokenDays * 86_400_000),
     });
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: config.jwt.accessTokenSeconds, refresh_token: refreshToken };
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: config.jwt.accessTokenSeconds,
+      refresh_token: refreshToken,
+    };
   }
 
   return {
@@ -137,16 +152,21 @@ export function createTokensService(deps: {
     },
 
     async passwordGrant(username: string | undefined, password: string | undefined): Promise<TokenResponse> {
-      if (!username || !password) throw new OAuthError('invalid_request', 'username and password are required for grant_type=password.');
+      if (!username || !password)
+        throw new OAuthError('invalid_request', 'username and password are required for grant_type=password.');
       const user = await repo.findUserByEmail(username);
       dummyHash ??= argon2.hash('not-a-password', ARGON2_OPTIONS);
-      const ok = user?.passwordHash ? await argon2.verify(user.passwordHash, password) : await argon2.verify(await dummyHash, password).then(() => false);
-      if (!user || !ok || !user.isActive) throw new OAuthError('invalid_grant', 'The username or password is incorrect.');
+      const ok = user?.passwordHash
+        ? await argon2.verify(user.passwordHash, password)
+        : await argon2.verify(await dummyHash, password).then(() => false);
+      if (!user || !ok || !user.isActive)
+        throw new OAuthError('invalid_grant', 'The username or password is incorrect.');
       return issue(user);
     },
 
     async refreshGrant(refreshToken: string | undefined): Promise<TokenResponse> {
-      if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required for grant_type=refresh_token.');
+      if (!refreshToken)
+        throw new OAuthError('invalid_request', 'refresh_token is required for grant_type=refresh_token.');
       const digest = sha256Hex(refreshToken);
       const now = clock.now();
       const row = await repo.consumeRefreshToken(digest, now);
@@ -203,11 +223,16 @@ export function createTokensService(deps: {
       }
       const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : nowMs;
       const claims: AccessClaims = isExternal
-        ? { external: { sub: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined }, expiresAt }
+        ? {
+            external: { sub: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined },
+            expiresAt,
+          }
         : { userId: Number(payload.sub), expiresAt };
-      if (!isExternal && !Number.isInteger(claims.userId)) throw new UnauthenticatedError('The bearer token is invalid or expired.');
+      if (!isExternal && !Number.isInteger(claims.userId))
+        throw new UnauthenticatedError('The bearer token is invalid or expired.');
       if (expiresAt > nowMs) {
-        if (verifiedTokens.size >= MAX_CACHED_TOKENS) verifiedTokens.delete(verifiedTokens.keys().next().value as string);
+        if (verifiedTokens.size >= MAX_CACHED_TOKENS)
+          verifiedTokens.delete(verifiedTokens.keys().next().value as string);
         verifiedTokens.set(token, claims);
       }
       return claims;

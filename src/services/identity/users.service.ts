@@ -16,7 +16,16 @@ export interface UserView {
   updated: Date;
 }
 
-export function toUserView(u: { id: number; organizationId: number; email: string; name: string; role: string; isActive: boolean; created: Date; updated: Date }): UserView {
+export function toUserView(u: {
+  id: number;
+  organizationId: number;
+  email: string;
+  name: string;
+  role: string;
+  isActive: boolean;
+  created: Date;
+  updated: Date;
+}): UserView {
   return {
     id: u.id,
     organizationId: u.organizationId,
@@ -42,7 +51,8 @@ export function createUsersService(deps: { repo: IdentityRepository }) {
     ): Promise<UserView> {
       const email = input.email.trim().toLowerCase();
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email is not a valid address.');
-      if (input.password !== undefined && input.password.length < 8) throw new ValidationError('password must be at least 8 characters.');
+      if (input.password !== undefined && input.password.length < 8)
+        throw new ValidationError('password must be at least 8 characters.');
       // A taken email is the unique key's 409, translated in the data layer (src/db/prisma.ts).
       const user = await repo.createUser({
         organizationId,
@@ -58,7 +68,8 @@ export function createUsersService(deps: { repo: IdentityRepository }) {
     },
     async get(actor: Principal, userId: number): Promise<UserView> {
       const user = await repo.findUserById(userId);
-      if (!user || user.organizationId !== actor.organizationId) throw new NotFoundError(`User ${userId} was not found.`);
+      if (!user || user.organizationId !== actor.organizationId)
+        throw new NotFoundError(`User ${userId} was not found.`);
       return toUserView(user);
     },
   };

@@ -10,6 +10,12 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function proxyPoolsModule(app: FastifyInstance) {
-  app.decorate('proxyPools', createProxyPoolsService({ repo: createProxyPoolsRepository(app.db), config: app.config }));
-}, { name: 'proxy-pools', dependencies: ['infra'] });
+export default fp(
+  async function proxyPoolsModule(app: FastifyInstance) {
+    app.decorate(
+      'proxyPools',
+      createProxyPoolsService({ repo: createProxyPoolsRepository(app.db), config: app.config }),
+    );
+  },
+  { name: 'proxy-pools', dependencies: ['infra'] },
+);

@@ -8,7 +8,14 @@ import type { ProxyPoolsRepository } from './proxy-pools.repository.js';
 
 type PoolRow = NonNullable<Awaited<ReturnType<ProxyPoolsRepository['find']>>>;
 
-const view = (p: PoolRow) => ({ id: p.id, organizationId: p.organizationId, name: p.name, proxyCount: p.proxyCount, created: p.created, updated: p.updated });
+const view = (p: PoolRow) => ({
+  id: p.id,
+  organizationId: p.organizationId,
+  name: p.name,
+  proxyCount: p.proxyCount,
+  created: p.created,
+  updated: p.updated,
+});
 
 /** How long pool creation waits for a proxy host's DNS answer before leaving the check to connect time. */
 const RESOLVE_TIMEOUT_MS = 2000;
@@ -72,7 +79,8 @@ export function createProxyPoolsService(deps: {
         } catch {
           throw new ValidationError(`proxies[${i}] is not a URL.`);
         }
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`proxies[${i}] must be an http:// or https:// proxy URL.`);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+          throw new ValidationError(`proxies[${i}] must be an http:// or https:// proxy URL.`);
         return url;
       });
       await Promise.all(urls.map((url, i) => checkPublic(url, i)));

@@ -52,7 +52,10 @@ export function createRateLimiter(deps: {
     if (next === degraded) return;
     degraded = next;
     if (next) {
-      log.warn({ err: err ? { message: (err as Error).message } : undefined }, 'rate limiter: Redis unreachable, limiting per instance in memory until it is back');
+      log.warn(
+        { err: err ? { message: (err as Error).message } : undefined },
+        'rate limiter: Redis unreachable, limiting per instance in memory until it is back',
+      );
     } else {
       log.info({}, 'rate limiter: Redis reachable again, budgets are shared by every instance again');
     }
@@ -102,11 +105,13 @@ export function createRateLimiter(deps: {
     if (batches.get(bucket) === batch) batches.delete(bucket);
     // Unused slots are given back; what was used was needed, so the next batch is sized on that.
     demand.set(bucket, { want: batch.used >= batch.size ? batch.size * 2 : Math.max(1, batch.used), at: monotonic() });
-    if (batch.used < batch.size) void batch.store.release?.(bucket, batch.ticket, batch.used, batch.size).catch(() => undefined);
+    if (batch.used < batch.size)
+      void batch.store.release?.(bucket, batch.ticket, batch.used, batch.size).catch(() => undefined);
   }
 
   /** Batch hold time for a policy; 0 for windows too short for batches to be worth their precision cost. */
-  const holdMs = (policy: LimitPolicy) => (policy.windowMs >= 10_000 ? Math.min(1000, Math.floor(policy.windowMs / 60)) : 0);
+  const holdMs = (policy: LimitPolicy) =>
+    policy.windowMs >= 10_000 ? Math.min(1000, Math.floor(policy.windowMs / 60)) : 0;
 
   /** Batches being asked for: the bucket's other requests wait for them instead of asking too. */
   const asking = new Map<string, Promise<unknown>>();
@@ -173,9 +178,11 @@ export function createRateLimiter(deps: {
         const want = arriving && hold > 0 ? wanted(bucket, hold, asked) : 1;
         const stepping = step(bucket, policy, ticket, arriving, want > 1 ? { want, holdMs: hold } : undefined);
         if (want > 1) {
-          const done = stepping.catch(() => undefined).then(() => {
-            if (asking.get(bucket) === done) asking.delete(bucket);
-          });
+          const done = stepping
+            .catch(() => undefined)
+            .then(() => {
+              if (asking.get(bucket) === done) asking.delete(bucket);
+            });
           asking.set(bucket, done);
         }
         const { store, decision } = await stepping;
@@ -189,7 +196,15 @@ export function createRateLimiter(deps: {
             // of by their own timers, the newer one serves.
             const previous = batches.get(bucket);
             if (previous) retire(bucket, previous);
-            const batch: Batch = { ticket, store, size: slots, used: 1, until: asked + hold, remainingAfter: decision.remaining, timer: undefined as never };
+            const batch: Batch = {
+              ticket,
+              store,
+              size: slots,
+              used: 1,
+              until: asked + hold,
+              remainingAfter: decision.remaining,
+              timer: undefined as never,
+            };
             batch.timer = setTimeout(() => retire(bucket, batch), Math.max(1, asked + hold - monotonic())).unref();
             batches.set(bucket, batch);
             return { remaining: decision.remaining + slots - 1 };
@@ -211,7 +226,10 @@ export function createRateLimiter(deps: {
           await sleep(Math.min(Math.max(0, decision.waitMs) + 1, pollMs(policy)), undefined, { signal });
         } catch {
           await holder.leave(bucket, ticket).catch(() => undefined);
-          throw new RateLimitedError('The client went away while waiting for budget.', retryAfterSeconds(decision.waitMs, policy.windowMs));
+          throw new RateLimitedError(
+            'The client went away while waiting for budget.',
+            retryAfterSeconds(decision.waitMs, policy.windowMs),
+          );
         }
       }
     },

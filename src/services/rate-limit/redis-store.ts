@@ -112,16 +112,37 @@ export function createRedisStore(redis: Redis, opts: { prefix: string; leaseMs: 
   redis.defineCommand('rateLimitTake', { numberOfKeys: 4, lua: TAKE });
   redis.defineCommand('rateLimitLeave', { numberOfKeys: 2, lua: LEAVE });
   redis.defineCommand('rateLimitRelease', { numberOfKeys: 1, lua: RELEASE });
-  const commands = redis as unknown as { rateLimitTake: ScriptCall; rateLimitLeave: ScriptCall; rateLimitRelease: ScriptCall };
+  const commands = redis as unknown as {
+    rateLimitTake: ScriptCall;
+    rateLimitLeave: ScriptCall;
+    rateLimitRelease: ScriptCall;
+  };
 
   return {
-    async take(bucket: string, policy: LimitPolicy, ticket: string, arriving: boolean, batch?: { want: number; holdMs: number }): Promise<Decision> {
+    async take(
+      bucket: string,
+      policy: LimitPolicy,
+      ticket: string,
+      arriving: boolean,
+      batch?: { want: number; holdMs: number },
+    ): Promise<Decision> {
       const k = bucketKeys(opts.prefix, bucket);
       const r = await commands.rateLimitTake(
-        k.grants, k.line, k.leases, k.seq,
-        ticket, policy.max, policy.windowMs, policy.queue, opts.leaseMs, arriving ? 1 : 0, batch?.want ?? 1, batch?.holdMs ?? 0,
+        k.grants,
+        k.line,
+        k.leases,
+        k.seq,
+        ticket,
+        policy.max,
+        policy.windowMs,
+        policy.queue,
+        opts.leaseMs,
+        arriving ? 1 : 0,
+        batch?.want ?? 1,
+        batch?.holdMs ?? 0,
       );
-      if (r[0] === 1) return r[2] > 1 ? { kind: 'granted', remaining: r[1], slots: r[2] } : { kind: 'granted', remaining: r[1] };
+      if (r[0] === 1)
+        return r[2] > 1 ? { kind: 'granted', remaining: r[1], slots: r[2] } : { kind: 'granted', remaining: r[1] };
       if (r[0] === 2) return { kind: 'queued', position: r[1], waitMs: r[2] };
       return { kind: 'rejected', retryAfterMs: r[1] };
     },

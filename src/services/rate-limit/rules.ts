@@ -31,7 +31,13 @@ export interface LimiterStore {
    * One atomic step for `ticket`: serve it, give or keep its place in line, or refuse it.
    * `arriving` is false when the ticket already holds a place (it is polling).
    */
-  take(bucket: string, policy: LimitPolicy, ticket: string, arriving: boolean, batch?: { want: number; holdMs: number }): Promise<Decision>;
+  take(
+    bucket: string,
+    policy: LimitPolicy,
+    ticket: string,
+    arriving: boolean,
+    batch?: { want: number; holdMs: number },
+  ): Promise<Decision>;
   /** Gives back slots `from` (inclusive) to `to` (exclusive) of the batch granted to `ticket`. */
   release?(bucket: string, ticket: string, from: number, to: number): Promise<void>;
   /** The ticket gives its place in line back (its client went away). */
@@ -74,7 +80,12 @@ export function retryAfterSeconds(ms: number, windowMs: number): number {
  * free one (now), else the expiry of the k-th oldest grant; beyond `max` places a slot is used
  * again by an earlier waiter, so it frees one window after that waiter is served.
  */
-export function servedAt(rank: number, oldest: readonly number[], now: number, policy: Pick<LimitPolicy, 'max' | 'windowMs'>): number {
+export function servedAt(
+  rank: number,
+  oldest: readonly number[],
+  now: number,
+  policy: Pick<LimitPolicy, 'max' | 'windowMs'>,
+): number {
   const free = policy.max - oldest.length;
   const round = Math.floor(rank / policy.max);
   const i = rank % policy.max;
@@ -101,7 +112,8 @@ export function createMemoryStore(clock: Clock, maxBuckets = 100_000): LimiterSt
     if (!b) {
       // Bounded memory: drop idle buckets first, then the oldest, as a bucket of a new name arrives.
       if (buckets.size >= maxBuckets) {
-        for (const [k, v] of buckets) if (v.line.length === 0 && (v.grants.at(-1) ?? 0) <= now - windowMs) buckets.delete(k);
+        for (const [k, v] of buckets)
+          if (v.line.length === 0 && (v.grants.at(-1) ?? 0) <= now - windowMs) buckets.delete(k);
         if (buckets.size >= maxBuckets) buckets.delete(buckets.keys().next().value as string);
       }
       b = { grants: [], line: [] };
@@ -128,7 +140,8 @@ export function createMemoryStore(clock: Clock, maxBuckets = 100_000): LimiterSt
         return { kind: 'granted', remaining: Math.max(0, free - 1 - b.line.length) };
       }
       if (!known) {
-        if (b.line.length >= policy.queue) return { kind: 'rejected', retryAfterMs: servedAt(rank, b.grants, now, policy) - now };
+        if (b.line.length >= policy.queue)
+          return { kind: 'rejected', retryAfterMs: servedAt(rank, b.grants, now, policy) - now };
         b.line.push(ticket);
       }
       return { kind: 'queued', position: rank, waitMs: servedAt(rank, b.grants, now, policy) - now };

@@ -4,7 +4,17 @@
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
-import { appendRunLogLine, CONTENT_TYPES, createStorage, resolveInputRows, storageFailureOf, type AgentDefinition, type BrowserSettings, type ExtractionStats, type StorageSettings } from '../../engine/index.js';
+import {
+  appendRunLogLine,
+  CONTENT_TYPES,
+  createStorage,
+  resolveInputRows,
+  storageFailureOf,
+  type AgentDefinition,
+  type BrowserSettings,
+  type ExtractionStats,
+  type StorageSettings,
+} from '../../engine/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { runKeyPrefix, runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
@@ -17,7 +27,15 @@ export interface ExecutionConfig {
   storage: StorageSettings;
   engineAllowPrivateTargets: boolean;
   browser?: BrowserSettings;
-  runs: { defaultTimeoutSeconds: number; waitOnFailureSeconds: number; waitOnFailureRetries: number; requestTimeoutMs: number; pageCpuSeconds: number; staleAfterSeconds: number; stopGraceSeconds: number };
+  runs: {
+    defaultTimeoutSeconds: number;
+    waitOnFailureSeconds: number;
+    waitOnFailureRetries: number;
+    requestTimeoutMs: number;
+    pageCpuSeconds: number;
+    staleAfterSeconds: number;
+    stopGraceSeconds: number;
+  };
 }
 
 export interface RunScheduler {
@@ -52,7 +70,10 @@ export function createRunExecutionService(deps: {
   async function afterFailed(failed: RunRow) {
     if (failed.isWaitOnFailure && failed.retryCount < config.runs.waitOnFailureRetries) {
       const waitUntil = new Date(clock.now().getTime() + config.runs.waitOnFailureSeconds * 1000);
-      const waiting = await repo.transition(failed.id, { type: 'retry' }, clock.now(), { retryCount: failed.retryCount + 1, waitUntil });
+      const waiting = await repo.transition(failed.id, { type: 'retry' }, clock.now(), {
+        retryCount: failed.retryCount + 1,
+        waitUntil,
+      });
       if (waiting) await scheduler.enqueueRun(failed.id, waiting.retryCount, config.runs.waitOnFailureSeconds * 1000);
       return waiting;
     }
@@ -63,7 +84,10 @@ export function createRunExecutionService(deps: {
     const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), { errorMessage: message });
     if (!failed) {
       // A Run being stopped that then fails (timeout, crash) still ends Stopped, as the user asked.
-      return repo.transition(runId, { type: 'stopped' }, clock.now(), { endTime: clock.now(), errorMessage: `Stopped by user; it did not finish stopping cleanly: ${message}` });
+      return repo.transition(runId, { type: 'stopped' }, clock.now(), {
+        endTime: clock.now(),
+        errorMessage: `Stopped by user; it did not finish stopping cleanly: ${message}`,
+      });
     }
     return afterFailed(failed);
   }
@@ -83,9 +107,15 @@ export function createRunExecutionService(deps: {
     } catch (err) {
       // A store that cannot be written must not hold the Run's end: it ends without its log file.
       if (!storageFailureOf(err)) throw err;
-      deps.log?.error({ runId, err: { message: (err as Error).message } }, 'run log could not be completed: storage failure');
+      deps.log?.error(
+        { runId, err: { message: (err as Error).message } },
+        'run log could not be completed: storage failure',
+      );
     }
-    if (size !== undefined) await repo.replaceFiles(runId, [{ name: 'run.log', fileType: 'Log', contentType: CONTENT_TYPES.Log, fileSize: size, storageKey: key }]);
+    if (size !== undefined)
+      await repo.replaceFiles(runId, [
+        { name: 'run.log', fileType: 'Log', contentType: CONTENT_TYPES.Log, fileSize: size, storageKey: key },
+      ]);
   }
 
   function statsPatch(stats: ExtractionStats) {
@@ -114,7 +144,14 @@ export function createRunExecutionService(deps: {
       if (taken) {
         const { run, definition, agentExists, proxies } = taken;
         try {
-          return { ...prepare(run, agentExists && definition ? (definition as AgentDefinition) : null, run.proxyPoolId && proxies !== null ? { proxies } : null), run };
+          return {
+            ...prepare(
+              run,
+              agentExists && definition ? (definition as AgentDefinition) : null,
+              run.proxyPoolId && proxies !== null ? { proxies } : null,
+            ),
+            run,
+          };
         } catch (err) {
           if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
           await failOrRetry(runId, err instanceof RunSetupError ? err.message : internalRunFailure(runId));
@@ -149,8 +186,12 @@ export function createRunExecutionService(deps: {
         setupError = err instanceof RunSetupError ? err.message : internalRunFailure(runId);
       }
 
-      if (run.status === RunStatus.Waiting && !(await repo.transition(runId, { type: 'waitOver' }, clock.now()))) return null;
-      const started = await repo.transition(runId, { type: 'picked' }, clock.now(), { startTime: clock.now(), errorMessage: null });
+      if (run.status === RunStatus.Waiting && !(await repo.transition(runId, { type: 'waitOver' }, clock.now())))
+        return null;
+      const started = await repo.transition(runId, { type: 'picked' }, clock.now(), {
+        startTime: clock.now(),
+        errorMessage: null,
+      });
       if (!started) return null;
       if (setupError !== null || !prepared) {
         await failOrRetry(runId, setupError ?? 'The Run could not be prepared.');
@@ -169,7 +210,8 @@ export function createRunExecutionService(deps: {
 
     async exporting(runId: number, stats: ExtractionStats) {
       // The figures go with the status change; a Run no longer Running (stopping) still gets them.
-      if (!(await repo.transition(runId, { type: 'extracted' }, clock.now(), statsPatch(stats)))) await repo.updateProgress(runId, statsPatch(stats), clock.now());
+      if (!(await repo.transition(runId, { type: 'extracted' }, clock.now(), statsPatch(stats))))
+        await repo.updateProgress(runId, statsPatch(stats), clock.now());
     },
 
     /** Marks the Run alive and reads back what to do about it (one query). */
@@ -185,11 +227,22 @@ export function createRunExecutionService(deps: {
     async finish(runId: number, result: ChildResult) {
       await repo.replaceFiles(
         runId,
-        result.files.map((f) => ({ name: f.name, fileType: f.fileType, contentType: f.contentType, fileSize: f.size, storageKey: f.key })),
+        result.files.map((f) => ({
+          name: f.name,
+          fileType: f.fileType,
+          contentType: f.contentType,
+          fileSize: f.size,
+          storageKey: f.key,
+        })),
       );
       const now = clock.now();
       const evidence = result.evidence ? { evidence: result.evidence } : {};
-      const patch = { ...statsPatch(result.stats), recordsExported: result.stats.exportCount, exportCount: result.stats.exportCount, ...evidence };
+      const patch = {
+        ...statsPatch(result.stats),
+        recordsExported: result.stats.exportCount,
+        exportCount: result.stats.exportCount,
+        ...evidence,
+      };
       if (result.fatalError && !result.stopped) {
         await repo.updateProgress(runId, { ...statsPatch(result.stats), ...evidence }, now);
         return failOrRetry(runId, result.fatalError);
@@ -204,7 +257,11 @@ export function createRunExecutionService(deps: {
       if (exported) return exported;
       const current = await repo.findRun(runId);
       if (current?.status === RunStatus.Stopping) {
-        return repo.transition(runId, { type: 'stopped' }, now, { ...patch, endTime: now, errorMessage: 'Stopped by user; the data extracted so far was exported.' });
+        return repo.transition(runId, { type: 'stopped' }, now, {
+          ...patch,
+          endTime: now,
+          errorMessage: 'Stopped by user; the data extracted so far was exported.',
+        });
       }
       if (current?.status === RunStatus.Running || current?.status === RunStatus.Starting) {
         await repo.transition(runId, { type: 'extracted' }, now);
@@ -223,7 +280,10 @@ export function createRunExecutionService(deps: {
     async killed(runId: number) {
       const now = clock.now();
       await attachLog(runId, 'Killed by user: the run process was terminated immediately.');
-      return repo.transition(runId, { type: 'kill' }, now, { endTime: now, errorMessage: 'Killed by user: the run process was terminated immediately; data not yet exported was lost.' });
+      return repo.transition(runId, { type: 'kill' }, now, {
+        endTime: now,
+        errorMessage: 'Killed by user: the run process was terminated immediately; data not yet exported was lost.',
+      });
     },
 
     /** The run process ended without a result (crash, run timeout): its log is kept, the Run fails. */
@@ -234,11 +294,17 @@ export function createRunExecutionService(deps: {
 
     /** A planned shutdown could not wait for the Run: it goes back to Queuing for another worker. */
     async handBack(runId: number) {
-      const back = await repo.transition(runId, { type: 'handBack' }, clock.now(), { startTime: null, errorMessage: null });
+      const back = await repo.transition(runId, { type: 'handBack' }, clock.now(), {
+        startTime: null,
+        errorMessage: null,
+      });
       if (!back) {
         // It was being stopped meanwhile: the stop wins, without the data (the process is gone).
         await attachLog(runId, 'The worker shut down while the Run was stopping.');
-        await repo.transition(runId, { type: 'stopped' }, clock.now(), { endTime: clock.now(), errorMessage: 'Stopped; the worker shut down before the data could be exported.' });
+        await repo.transition(runId, { type: 'stopped' }, clock.now(), {
+          endTime: clock.now(),
+          errorMessage: 'Stopped; the worker shut down before the data could be exported.',
+        });
       }
       return back;
     },

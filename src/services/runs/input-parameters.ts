@@ -28,7 +28,9 @@ export function parseSentParameters(json: string | null | undefined): SentParame
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new ValidationError('inputParameters must be a JSON object string, e.g. {"query":"shoes","?password":"secret"}.');
+    throw new ValidationError(
+      'inputParameters must be a JSON object string, e.g. {"query":"shoes","?password":"secret"}.',
+    );
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ValidationError('inputParameters must be a JSON object of parameter names to values.');
@@ -85,7 +87,11 @@ export function openSentParameters(key: Buffer, stored: string | null): SentPara
   const parsed = JSON.parse(stored) as Record<string, string>;
   return Object.entries(parsed).map(([rawName, value]) => {
     const encrypted = rawName.startsWith('?');
-    return { name: encrypted ? rawName.slice(1) : rawName, value: encrypted && isSealed(value) ? unseal(key, value) : value, encrypted };
+    return {
+      name: encrypted ? rawName.slice(1) : rawName,
+      value: encrypted && isSealed(value) ? unseal(key, value) : value,
+      encrypted,
+    };
   });
 }
 

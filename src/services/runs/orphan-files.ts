@@ -11,7 +11,10 @@ import { isTerminal } from './status-machine.js';
 const TYPES: Record<string, RunFileType> = { csv: 'Csv', json: 'Json', ndjson: 'Ndjson', log: 'Log', html: 'Html' };
 const BATCH = 500;
 
-export function createOrphanFileSweep(deps: { repo: Pick<RunsRepository, 'findRunsWithFileKeys' | 'replaceFiles'>; storage: Storage }) {
+export function createOrphanFileSweep(deps: {
+  repo: Pick<RunsRepository, 'findRunsWithFileKeys' | 'replaceFiles'>;
+  storage: Storage;
+}) {
   const { repo, storage } = deps;
 
   return async function sweepOrphanFiles(): Promise<{ adopted: number; removed: number }> {

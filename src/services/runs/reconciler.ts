@@ -38,9 +38,15 @@ export function createReconciler(deps: {
     const stale = await repo.findStaleRuns(staleBefore);
     for (const r of stale) {
       if (r.status === RunStatus.Stopping) {
-        await repo.transition(r.id, { type: 'stopped' }, now, { endTime: now, errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.' });
+        await repo.transition(r.id, { type: 'stopped' }, now, {
+          endTime: now,
+          errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.',
+        });
       } else {
-        await execution.failOrRetry(r.id, 'The worker executing this Run was lost (no heartbeat); the Run did not finish.');
+        await execution.failOrRetry(
+          r.id,
+          'The worker executing this Run was lost (no heartbeat); the Run did not finish.',
+        );
       }
     }
 
@@ -54,7 +60,10 @@ export function createReconciler(deps: {
       // Read again after the job: a Run picked meanwhile (its job then finished) has moved on.
       const current = await repo.findRun(r.id);
       if (!current || current.status !== r.status || current.retryCount !== r.retryCount) continue;
-      const delayMs = current.status === RunStatus.Waiting && current.waitUntil ? Math.max(0, current.waitUntil.getTime() - now.getTime()) : 0;
+      const delayMs =
+        current.status === RunStatus.Waiting && current.waitUntil
+          ? Math.max(0, current.waitUntil.getTime() - now.getTime())
+          : 0;
       await queue.requeueRun(r.id, r.retryCount, delayMs);
       requeued += 1;
     }

@@ -9,12 +9,17 @@ const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
-export async function* jsonArrayFromNdjson(source: Readable | AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<Buffer> {
+export async function* jsonArrayFromNdjson(
+  source: Readable | AsyncIterable<Buffer | Uint8Array>,
+): AsyncGenerator<Buffer> {
   yield OPEN;
   let records = 0;
   let atLineStart = true;
   for await (const chunk of source as AsyncIterable<Buffer | Uint8Array | string>) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'utf8')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
     while (start <= buf.length) {
       const lf = buf.indexOf(LF, start);

@@ -55,10 +55,28 @@ export async function runAll(
       return { agentId: a.id, agentName: a.name, success: true, runId: run.id, errorCode: null, errorMessage: null };
     } catch (err) {
       const shown = toPublicError(err, `request id ${ctx.requestId}`);
-      if (shown.log) ctx.log[shown.log.level]({ err: shown.internal ? err : { message: (err as Error).message }, agentId: a.id, spaceId }, `run-all: starting an Agent failed: ${shown.log.message}`);
-      return { agentId: a.id, agentName: a.name, success: false, runId: null, errorCode: shown.errorCode, errorMessage: shown.message };
+      if (shown.log)
+        ctx.log[shown.log.level](
+          { err: shown.internal ? err : { message: (err as Error).message }, agentId: a.id, spaceId },
+          `run-all: starting an Agent failed: ${shown.log.message}`,
+        );
+      return {
+        agentId: a.id,
+        agentName: a.name,
+        success: false,
+        runId: null,
+        errorCode: shown.errorCode,
+        errorMessage: shown.message,
+      };
     }
   });
   const started = results.filter((r) => r.success).length;
-  return { spaceId: space.id, spaceName: space.name, totalAgents: agents.length, agentsStarted: started, agentsFailed: agents.length - started, results };
+  return {
+    spaceId: space.id,
+    spaceName: space.name,
+    totalAgents: agents.length,
+    agentsStarted: started,
+    agentsFailed: agents.length - started,
+    results,
+  };
 }

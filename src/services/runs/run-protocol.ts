@@ -2,7 +2,15 @@
 // Run's resolved (decrypted) parameters over the IPC channel only: never argv, env or job data.
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentDefinition, BrowserSettings, ExtractionStats, RunEvidence, StorageFailure, StorageSettings, StoredFile } from '../../engine/index.js';
+import type {
+  AgentDefinition,
+  BrowserSettings,
+  ExtractionStats,
+  RunEvidence,
+  StorageFailure,
+  StorageSettings,
+  StoredFile,
+} from '../../engine/index.js';
 
 export interface ChildStartPayload {
   runId: number;
@@ -54,7 +62,8 @@ export const runSpoolKey = (set: number) => `_spool-${set}.ndjson`;
  * The scratch folder of a Run on this host: per worker process (`workerPid`) and never shared, so it
  * may vanish with the host. The worker removes it whatever way the Run ended.
  */
-export const runScratchDir = (workerPid: number, runId: number) => path.join(os.tmpdir(), `cxs-run-${workerPid}-${runId}`);
+export const runScratchDir = (workerPid: number, runId: number) =>
+  path.join(os.tmpdir(), `cxs-run-${workerPid}-${runId}`);
 /** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
 export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;
 

@@ -3,7 +3,15 @@
 // status (touchAgentSql: only the Agent's latest Run decides it).
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { ACTIVE_STATUSES, isTerminal, nextStatus, RunStatus, statusesAllowing, type RunEvent, type RunStatusValue } from './status-machine.js';
+import {
+  ACTIVE_STATUSES,
+  isTerminal,
+  nextStatus,
+  RunStatus,
+  statusesAllowing,
+  type RunEvent,
+  type RunStatusValue,
+} from './status-machine.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -58,7 +66,15 @@ function patchSql(patch: RunPatch): Prisma.Sql {
     if (!type) throw new Error(`not a Run patch column: ${key}`);
     if (value === undefined) continue;
     const param =
-      value === null ? null : type === 'timestamp' ? (value as Date).toISOString() : type === 'jsonb' ? JSON.stringify(value) : type === 'bigint' ? (value as bigint).toString() : value;
+      value === null
+        ? null
+        : type === 'timestamp'
+          ? (value as Date).toISOString()
+          : type === 'jsonb'
+            ? JSON.stringify(value)
+            : type === 'bigint'
+              ? (value as bigint).toString()
+              : value;
     sets.push(Prisma.sql`${Prisma.raw(`"${key}"`)} = ${param}::${Prisma.raw(type)}`);
   }
   return Prisma.join(sets, ', ');
@@ -99,22 +115,40 @@ function orgRunsWhere(f: OrgRunsFilter): Prisma.RunWhereInput {
     ...(f.status !== undefined ? { status: f.status } : {}),
     ...(f.agentId !== undefined ? { agentId: f.agentId } : {}),
     ...(f.scheduleId !== undefined ? { scheduleId: f.scheduleId } : {}),
-    ...(f.createdFrom || f.createdBefore ? { created: { ...(f.createdFrom ? { gte: f.createdFrom } : {}), ...(f.createdBefore ? { lt: f.createdBefore } : {}) } } : {}),
+    ...(f.createdFrom || f.createdBefore
+      ? {
+          created: {
+            ...(f.createdFrom ? { gte: f.createdFrom } : {}),
+            ...(f.createdBefore ? { lt: f.createdBefore } : {}),
+          },
+        }
+      : {}),
     ...(spaceIds || f.spaceId !== undefined
-      ? { agent: { spaceId: { ...(spaceIds ? { in: spaceIds } : {}), ...(f.spaceId !== undefined ? { equals: f.spaceId } : {}) } } }
+      ? {
+          agent: {
+            spaceId: {
+              ...(spaceIds ? { in: spaceIds } : {}),
+              ...(f.spaceId !== undefined ? { equals: f.spaceId } : {}),
+            },
+          },
+        }
       : {}),
   };
 }
-
 
 /**
  * The exclusivity rule of a new Run: refused (or Skipped, with skipIfActive) when it is exclusive
  * and the Agent has an active Run, or when that active Run is itself exclusive.
  */
-function admission(input: { agentId: number; isExclusive: boolean }, active: { id: number; isExclusive: boolean } | null, opts: { skipIfActive?: boolean; skipReason?: string }) {
+function admission(
+  input: { agentId: number; isExclusive: boolean },
+  active: { id: number; isExclusive: boolean } | null,
+  opts: { skipIfActive?: boolean; skipReason?: string },
+) {
   let skipped: string | null = opts.skipReason ?? null;
   if (!skipped && active && (input.isExclusive || active.isExclusive)) {
-    if (!opts.skipIfActive) throw new ActiveRunExistsError(`Agent ${input.agentId} already has an active Run (${active.id}).`);
+    if (!opts.skipIfActive)
+      throw new ActiveRunExistsError(`Agent ${input.agentId} already has an active Run (${active.id}).`);
     skipped = `Skipped: Run ${active.id} of this exclusive Agent was still active.`;
   }
   const status: RunStatusValue = skipped ? 11 : 4;
@@ -151,7 +185,11 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
      * `enqueue` runs inside the transaction for a Queuing Run: when it fails, the Run is never
      * committed, so no Run exists that nobody will execute (or that executes after its start failed).
      */
-    async createRun(input: NewRun, at: Date, opts: { skipIfActive?: boolean; enqueue?: (run: RunRow) => Promise<void> } = {}): Promise<RunRow> {
+    async createRun(
+      input: NewRun,
+      at: Date,
+      opts: { skipIfActive?: boolean; enqueue?: (run: RunRow) => Promise<void> } = {},
+    ): Promise<RunRow> {
       const created = await db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${input.agentId} FOR UPDATE`;
         const active = await tx.run.findFirst({
@@ -196,13 +234,23 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         ORDER BY "agentId", "isExclusive" DESC, id`;
       const active = new Map(activeRows.map((r) => [r.agentId, { id: r.id, isExclusive: r.isExclusive }]));
       // Ids first, so a Run skipped because of one created earlier in the batch can name it.
-      const ids = (await tx.$queryRaw<Array<{ id: number }>>`
-        SELECT nextval(pg_get_serial_sequence('"Run"', 'id'))::int AS id FROM generate_series(1, ${inputs.length}::int)`).map((r) => r.id);
+      const ids = (
+        await tx.$queryRaw<Array<{ id: number }>>`
+        SELECT nextval(pg_get_serial_sequence('"Run"', 'id'))::int AS id FROM generate_series(1, ${inputs.length}::int)`
+      ).map((r) => r.id);
       const data = inputs.map(({ run, skipReason }, i) => {
         const { status, skipped } = admission(run, active.get(run.agentId) ?? null, { skipIfActive: true, skipReason });
         const current = active.get(run.agentId);
-        if (status === RunStatus.Queuing && (!current || (run.isExclusive && !current.isExclusive))) active.set(run.agentId, { id: ids[i], isExclusive: run.isExclusive });
-        return { ...run, id: ids[i], status, statusChanged: at, endTime: status === RunStatus.Skipped ? at : null, errorMessage: skipped };
+        if (status === RunStatus.Queuing && (!current || (run.isExclusive && !current.isExclusive)))
+          active.set(run.agentId, { id: ids[i], isExclusive: run.isExclusive });
+        return {
+          ...run,
+          id: ids[i],
+          status,
+          statusChanged: at,
+          endTime: status === RunStatus.Skipped ? at : null,
+          errorMessage: skipped,
+        };
       });
       // One INSERT over column arrays (Prisma's createManyAndReturn costs milliseconds per row here).
       const col = <K extends keyof (typeof data)[number]>(k: K) => data.map((d) => d[k] ?? null);
@@ -266,8 +314,13 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
      * (the Agent version's definition, the proxy pool's sealed list), in one statement. Null when the
      * Run is not Queuing (or not committed yet): the caller then takes the general path.
      */
-    async takeQueued(runId: number, at: Date): Promise<{ run: RunRow; definition: unknown; agentExists: boolean; proxies: string | null } | null> {
-      const rows = await db.$queryRaw<Array<RunRow & { _definition: unknown; _agentExists: boolean; _proxies: string | null }>>`
+    async takeQueued(
+      runId: number,
+      at: Date,
+    ): Promise<{ run: RunRow; definition: unknown; agentExists: boolean; proxies: string | null } | null> {
+      const rows = await db.$queryRaw<
+        Array<RunRow & { _definition: unknown; _agentExists: boolean; _proxies: string | null }>
+      >`
         WITH moved AS (
           UPDATE "Run" SET status = ${RunStatus.Starting}::int, "statusChanged" = ${at.toISOString()}::timestamp,
             "startTime" = ${at.toISOString()}::timestamp, "errorMessage" = NULL, updated = ${new Date().toISOString()}::timestamp
@@ -287,7 +340,14 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     updateProgress(
       runId: number,
-      data: { pageCount: number; recordsExtracted: number; errorCount: number; inputCount: number; traffic: bigint; evidence?: Prisma.InputJsonValue },
+      data: {
+        pageCount: number;
+        recordsExtracted: number;
+        errorCount: number;
+        inputCount: number;
+        traffic: bigint;
+        evidence?: Prisma.InputJsonValue;
+      },
       at: Date,
     ) {
       // `updated` doubles as the heartbeat the reconciler reads.
@@ -296,7 +356,11 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     /** Marks the Run alive and returns what the worker needs to act on (null when it is gone). */
     async heartbeat(runId: number, at: Date): Promise<{ status: number; killRequested: Date | null } | null> {
-      const rows = await db.run.updateManyAndReturn({ where: { id: runId }, data: { updated: at }, select: { status: true, killRequested: true } });
+      const rows = await db.run.updateManyAndReturn({
+        where: { id: runId },
+        data: { updated: at },
+        select: { status: true, killRequested: true },
+      });
       return rows[0] ?? null;
     },
 
@@ -314,7 +378,12 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     /** Runs across the organization's Agents, newest first. */
     listOrgRuns(filter: OrgRunsFilter, opts: { skip: number; take: number }) {
-      return db.run.findMany({ where: orgRunsWhere(filter), orderBy: { id: 'desc' }, skip: opts.skip, take: opts.take });
+      return db.run.findMany({
+        where: orgRunsWhere(filter),
+        orderBy: { id: 'desc' },
+        skip: opts.skip,
+        take: opts.take,
+      });
     },
 
     countOrgRuns(filter: OrgRunsFilter) {
@@ -323,12 +392,18 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     /** Active Runs whose heartbeat is older than `before` (their worker is presumed lost). */
     findStaleRuns(before: Date) {
-      return db.run.findMany({ where: { status: { in: [1, 2, 3, 5] }, updated: { lt: before } }, select: { id: true, status: true } });
+      return db.run.findMany({
+        where: { status: { in: [1, 2, 3, 5] }, updated: { lt: before } },
+        select: { id: true, status: true },
+      });
     },
 
     /** Queuing and Waiting Runs (each should have a job in Redis). */
     findPendingRuns() {
-      return db.run.findMany({ where: { status: { in: [4, 12] } }, select: { id: true, status: true, retryCount: true, waitUntil: true } });
+      return db.run.findMany({
+        where: { status: { in: [4, 12] } },
+        select: { id: true, status: true, retryCount: true, waitUntil: true },
+      });
     },
 
     /** Runs left in 7 Failed (the step to 6 or 12 did not happen) since before `before`. */
@@ -341,7 +416,10 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     },
 
     /** Sets a Run's file rows to exactly these keys (repeatable: rows of the same keys are replaced). One statement. */
-    async replaceFiles(runId: number, files: Array<{ name: string; fileType: string; contentType: string; fileSize: number; storageKey: string }>) {
+    async replaceFiles(
+      runId: number,
+      files: Array<{ name: string; fileType: string; contentType: string; fileSize: number; storageKey: string }>,
+    ) {
       const col = <K extends keyof (typeof files)[number]>(k: K) => files.map((f) => f[k]);
       await db.$executeRaw`
         WITH gone AS (DELETE FROM "RunFile" WHERE "runId" = ${runId}::int AND "storageKey" = ANY(${col('storageKey')}::text[]))
@@ -352,7 +430,10 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     /** Status and recorded file keys of these Runs (those that exist). */
     findRunsWithFileKeys(ids: number[]) {
-      return db.run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, files: { select: { storageKey: true } } } });
+      return db.run.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, status: true, files: { select: { storageKey: true } } },
+      });
     },
 
     listFiles(runId: number) {
@@ -375,8 +456,15 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${run.agentId} FOR UPDATE`;
         const res = await tx.run.deleteMany({ where: { id: runId, status: { notIn: [...ACTIVE_STATUSES] } } });
         if (res.count !== 1) return false;
-        const latest = await tx.run.findFirst({ where: { agentId: run.agentId }, orderBy: { id: 'desc' }, select: { id: true, status: true } });
-        await tx.agent.update({ where: { id: run.agentId }, data: { lastRunId: latest?.id ?? null, status: latest?.status ?? null } });
+        const latest = await tx.run.findFirst({
+          where: { agentId: run.agentId },
+          orderBy: { id: 'desc' },
+          select: { id: true, status: true },
+        });
+        await tx.agent.update({
+          where: { id: run.agentId },
+          data: { lastRunId: latest?.id ?? null, status: latest?.status ?? null },
+        });
         return true;
       });
     },
@@ -401,7 +489,11 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     },
 
     listSpaceAgents(spaceId: number) {
-      return db.agent.findMany({ where: { spaceId, isArchived: false }, orderBy: [{ name: 'asc' }, { id: 'asc' }], select: { id: true, name: true } });
+      return db.agent.findMany({
+        where: { spaceId, isArchived: false },
+        orderBy: [{ name: 'asc' }, { id: 'asc' }],
+        select: { id: true, name: true },
+      });
     },
   };
 }

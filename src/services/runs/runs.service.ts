@@ -2,7 +2,15 @@
 // and run-all. Every start, single or run-all, goes through `start`.
 import type { Clock } from '../../lib/clock.js';
 import { attachmentDisposition } from '../../lib/content-disposition.js';
-import { AgentInvalidError, ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError, ErrorCodes } from '../../lib/errors.js';
+import {
+  AgentInvalidError,
+  ConflictError,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnprocessableError,
+  ValidationError,
+  ErrorCodes,
+} from '../../lib/errors.js';
 import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
@@ -40,7 +48,8 @@ export interface OrgRunsQuery {
 export function parseQueryDate(value: string, name: string, edge: 'start' | 'end'): Date {
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const d = new Date(dateOnly ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) throw new ValidationError(`querystring.${name} must be an ISO 8601 date or date-time; got '${value}'.`);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value))
+    throw new ValidationError(`querystring.${name} must be an ISO 8601 date or date-time; got '${value}'.`);
   if (edge === 'end') return dateOnly ? new Date(d.getTime() + 86_400_000) : new Date(d.getTime() + 1);
   return d;
 }
@@ -62,7 +71,9 @@ export function toRunView(r: RunRow): RunView {
     logLevel: r.logLevel,
     logMode: r.logMode,
     scheduleId: r.scheduleId === null ? null : Number(r.scheduleId),
-    progress: isActive(r.status) ? { pageCount: r.pageCount, dataCount: r.recordsExtracted, errorCount: r.errorCount } : null,
+    progress: isActive(r.status)
+      ? { pageCount: r.pageCount, dataCount: r.recordsExtracted, errorCount: r.errorCount }
+      : null,
     created: r.created,
   };
 }
@@ -96,7 +107,10 @@ export function createRunsService(deps: {
   config: RunsServiceConfig;
   credits: CreditsReader;
   proxyPools: Pick<ProxyPoolOwnership, 'resolve'>;
-  scheduler: { enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>; removeRun(runId: number, attempt: number): Promise<void> };
+  scheduler: {
+    enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>;
+    removeRun(runId: number, attempt: number): Promise<void>;
+  };
   signals: RunSignals;
   /** Whether some worker announced it has Chromium (browser and auto Runs need one). */
   canRender: () => Promise<boolean>;
@@ -114,7 +128,10 @@ export function createRunsService(deps: {
   async function inlineRecords(runId: number): Promise<AsyncIterable<Buffer> | null> {
     const key = runRecordsKey(runId);
     const size = (await storage.stat(key))?.size;
-    if (size === undefined) return (async function* () { yield Buffer.from('[]'); })();
+    if (size === undefined)
+      return (async function* () {
+        yield Buffer.from('[]');
+      })();
     if (size > config.runs.syncInlineMaxBytes) return null;
     return jsonArrayFromNdjson(await storage.get(key));
   }
@@ -125,7 +142,10 @@ export function createRunsService(deps: {
     try {
       await scheduler.enqueueRun(run.id, 0);
     } catch {
-      throw new ServiceUnavailableError('The run queue is unavailable; the Run was not created. Retry after the delay in Retry-After.', QUEUE_RETRY_AFTER_SECONDS);
+      throw new ServiceUnavailableError(
+        'The run queue is unavailable; the Run was not created. Retry after the delay in Retry-After.',
+        QUEUE_RETRY_AFTER_SECONDS,
+      );
     }
   }
 
@@ -133,15 +153,28 @@ export function createRunsService(deps: {
   async function createAndQueue(
     principal: Principal | null,
     agentId: number,
-    opts: StartOptions & { scheduleId?: bigint | null; scheduledFor?: Date | null; serverGroupId?: number | null; startedBy?: string; skipIfActive?: boolean },
+    opts: StartOptions & {
+      scheduleId?: bigint | null;
+      scheduledFor?: Date | null;
+      serverGroupId?: number | null;
+      startedBy?: string;
+      skipIfActive?: boolean;
+    },
     organizationId: number,
   ): Promise<RunRow> {
     const agent = await repo.findAgentWithDefinition(agentId);
     if (!agent) throw new NotFoundError(`Agent ${agentId} was not found.`);
-    if (agent.isArchived) throw new ValidationError(`Agent ${agentId} is archived; unarchive it before starting it.`, ErrorCodes.AGENT_ARCHIVED);
+    if (agent.isArchived)
+      throw new ValidationError(
+        `Agent ${agentId} is archived; unarchive it before starting it.`,
+        ErrorCodes.AGENT_ARCHIVED,
+      );
     if (agent.validationStatus === ValidationStatus.Invalid) {
       const { problems } = statusOf(agent.versions[0]?.definition);
-      throw new AgentInvalidError(`Agent ${agentId} has an invalid definition; fix it before starting it: ${problems.join('; ')}`, problems);
+      throw new AgentInvalidError(
+        `Agent ${agentId} has an invalid definition; fix it before starting it: ${problems.join('; ')}`,
+        problems,
+      );
     }
     const version = agent.versions[0];
     if (!version) throw new UnprocessableError(`Agent ${agentId} has no definition.`, ErrorCodes.AGENT_INVALID);
@@ -154,7 +187,10 @@ export function createRunsService(deps: {
       );
     }
     if ((await credits.balance(organizationId, clock.now())) <= 0) {
-      throw new UnprocessableError('The organization has no credits left; add credits to start Runs.', ErrorCodes.INSUFFICIENT_CREDITS);
+      throw new UnprocessableError(
+        'The organization has no credits left; add credits to start Runs.',
+        ErrorCodes.INSUFFICIENT_CREDITS,
+      );
     }
     const sent = parseSentParameters(opts.inputParameters);
     // null or <= 0 falls back to the Agent's own pool; the ownership rule is the proxy-pools domain's.
@@ -239,7 +275,9 @@ export function createRunsService(deps: {
       if (!ended) return { kind: 'queued', run: toRunView((await repo.findRun(run.id)) ?? run) };
       if (ended.status === RunStatus.Success || ended.status === RunStatus.Completed) {
         const records = await inlineRecords(run.id);
-        return records ? { kind: 'records', run: toRunView(ended), records } : { kind: 'tooLarge', run: toRunView(ended) };
+        return records
+          ? { kind: 'records', run: toRunView(ended), records }
+          : { kind: 'tooLarge', run: toRunView(ended) };
       }
       return { kind: 'finished', run: toRunView(ended) };
     },
@@ -248,12 +286,20 @@ export function createRunsService(deps: {
       return toRunView(await requireRun(principal, agentId, runId, 'read'));
     },
 
-    async list(principal: Principal, agentId: number, q: { maxRecords?: number; pageIndex?: number; recordsPerPage?: number }) {
+    async list(
+      principal: Principal,
+      agentId: number,
+      q: { maxRecords?: number; pageIndex?: number; recordsPerPage?: number },
+    ) {
       await access.requireAgent(principal, agentId, 'read');
       if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
-        if (q.pageIndex < 1 || q.recordsPerPage < 1) throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
+        if (q.pageIndex < 1 || q.recordsPerPage < 1)
+          throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
         const take = Math.min(q.recordsPerPage, 1000);
-        const [rows, total] = await Promise.all([repo.listRuns(agentId, { skip: (q.pageIndex - 1) * take, take }), repo.countRuns(agentId)]);
+        const [rows, total] = await Promise.all([
+          repo.listRuns(agentId, { skip: (q.pageIndex - 1) * take, take }),
+          repo.countRuns(agentId),
+        ]);
         return { paged: true as const, runs: rows.map(toRunView), totalRecordCount: total };
       }
       if (q.maxRecords !== undefined && q.maxRecords < 1) throw new ValidationError('maxRecords must be at least 1.');
@@ -267,7 +313,8 @@ export function createRunsService(deps: {
       if (q.spaceId !== undefined) await access.requireSpace(principal, q.spaceId, 'read');
       const createdFrom = q.startDate !== undefined ? parseQueryDate(q.startDate, 'startDate', 'start') : undefined;
       const createdBefore = q.endDate !== undefined ? parseQueryDate(q.endDate, 'endDate', 'end') : undefined;
-      if (createdFrom && createdBefore && createdFrom >= createdBefore) throw new ValidationError('startDate must be before endDate.');
+      if (createdFrom && createdBefore && createdFrom >= createdBefore)
+        throw new ValidationError('startDate must be before endDate.');
       const filter = {
         organizationId: principal.organizationId,
         readableSpaceIds: await access.readableSpaceIds(principal),
@@ -280,9 +327,13 @@ export function createRunsService(deps: {
         createdBefore,
       };
       if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
-        if (q.pageIndex < 1 || q.recordsPerPage < 1) throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
+        if (q.pageIndex < 1 || q.recordsPerPage < 1)
+          throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
         const take = Math.min(q.recordsPerPage, 1000);
-        const [rows, total] = await Promise.all([repo.listOrgRuns(filter, { skip: (q.pageIndex - 1) * take, take }), repo.countOrgRuns(filter)]);
+        const [rows, total] = await Promise.all([
+          repo.listOrgRuns(filter, { skip: (q.pageIndex - 1) * take, take }),
+          repo.countOrgRuns(filter),
+        ]);
         return { paged: true as const, runs: rows.map(toRunView), totalRecordCount: total };
       }
       const rows = await repo.listOrgRuns(filter, { skip: 0, take: Math.min(q.maxRecords ?? 50, 1000) });
@@ -304,7 +355,10 @@ export function createRunsService(deps: {
       // Nobody executes a queued or waiting Run yet: it stops here and now.
       if (run.status === RunStatus.Queuing || run.status === RunStatus.Waiting) {
         await scheduler.removeRun(runId, run.retryCount);
-        const stopped = await repo.transition(runId, { type: 'stopped' }, now, { endTime: now, errorMessage: 'Stopped by user before it started.' });
+        const stopped = await repo.transition(runId, { type: 'stopped' }, now, {
+          endTime: now,
+          errorMessage: 'Stopped by user before it started.',
+        });
         return toRunView(stopped ?? stopping);
       }
       return toRunView(stopping);
@@ -319,11 +373,21 @@ export function createRunsService(deps: {
       return toRunView((await repo.findRun(runId)) ?? run);
     },
 
-    async remove(principal: Principal, agentId: number, runId: number, method: 'RemoveEntireRun' | 'RemoveAllFiles' | 'RemoveAllFilesAndAgentInput') {
+    async remove(
+      principal: Principal,
+      agentId: number,
+      runId: number,
+      method: 'RemoveEntireRun' | 'RemoveAllFiles' | 'RemoveAllFilesAndAgentInput',
+    ) {
       const run = await requireRun(principal, agentId, runId, 'write');
-      if (isActive(run.status)) throw new ConflictError(`Run ${runId} is still active; stop it before deleting it.`, ErrorCodes.RUN_ACTIVE_CANNOT_DELETE);
+      if (isActive(run.status))
+        throw new ConflictError(
+          `Run ${runId} is still active; stop it before deleting it.`,
+          ErrorCodes.RUN_ACTIVE_CANNOT_DELETE,
+        );
       if (method === 'RemoveEntireRun') {
-        if (!(await repo.deleteRun(runId))) throw new ConflictError(`Run ${runId} is still active.`, ErrorCodes.RUN_ACTIVE_CANNOT_DELETE);
+        if (!(await repo.deleteRun(runId)))
+          throw new ConflictError(`Run ${runId} is still active.`, ErrorCodes.RUN_ACTIVE_CANNOT_DELETE);
       } else {
         await repo.deleteFiles(runId);
         if (method === 'RemoveAllFilesAndAgentInput') await repo.clearInputParameters(runId);
@@ -333,28 +397,45 @@ export function createRunsService(deps: {
 
     async files(principal: Principal, agentId: number, runId: number): Promise<RunFileModel[]> {
       await requireRun(principal, agentId, runId, 'read');
-      return (await repo.listFiles(runId)).map((f) => ({ id: f.id, name: f.name, fileType: f.fileType as RunFileModel['fileType'], fileSize: Number(f.fileSize), created: f.created }));
+      return (await repo.listFiles(runId)).map((f) => ({
+        id: f.id,
+        name: f.name,
+        fileType: f.fileType as RunFileModel['fileType'],
+        fileSize: Number(f.fileSize),
+        created: f.created,
+      }));
     },
 
     /** Whether the store of Run files can be written now (readiness). */
     async storageWritable(): Promise<boolean> {
-      return storage.probe().then(() => true, () => false);
+      return storage.probe().then(
+        () => true,
+        () => false,
+      );
     },
 
     /**
      * A Run file: a pre-signed URL of the object store when it has one and `redirect` is not turned
      * off, otherwise its bytes streamed through the API.
      */
-    async download(principal: Principal, agentId: number, runId: number, fileId: number, opts: { redirect: boolean } = { redirect: true }) {
+    async download(
+      principal: Principal,
+      agentId: number,
+      runId: number,
+      fileId: number,
+      opts: { redirect: boolean } = { redirect: true },
+    ) {
       await requireRun(principal, agentId, runId, 'read');
       const file = await repo.findFile(runId, fileId);
       if (!file) throw new NotFoundError(`File ${fileId} of run ${runId} was not found.`);
       const headers = { contentType: file.contentType, contentDisposition: attachmentDisposition(file.name) };
-      if (opts.redirect && storage.presignGet) return { redirectUrl: await storage.presignGet(file.storageKey, headers) };
+      if (opts.redirect && storage.presignGet)
+        return { redirectUrl: await storage.presignGet(file.storageKey, headers) };
       try {
         return { ...headers, size: Number(file.fileSize), stream: await storage.get(file.storageKey) };
       } catch (err) {
-        if (err instanceof StorageNotFoundError) throw new NotFoundError(`File ${fileId} of run ${runId} is no longer stored.`);
+        if (err instanceof StorageNotFoundError)
+          throw new NotFoundError(`File ${fileId} of run ${runId} is no longer stored.`);
         throw err;
       }
     },

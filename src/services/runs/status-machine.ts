@@ -32,7 +32,13 @@ export const RUN_STATUS_NAMES: Record<RunStatusValue, string> = {
   12: 'Waiting',
 };
 
-export const TERMINAL_STATUSES: readonly RunStatusValue[] = [RunStatus.Failure, RunStatus.Stopped, RunStatus.Completed, RunStatus.Success, RunStatus.Skipped];
+export const TERMINAL_STATUSES: readonly RunStatusValue[] = [
+  RunStatus.Failure,
+  RunStatus.Stopped,
+  RunStatus.Completed,
+  RunStatus.Success,
+  RunStatus.Skipped,
+];
 export const ACTIVE_STATUSES: readonly RunStatusValue[] = [1, 2, 3, 4, 5, 7, 12];
 
 export function isTerminal(status: number): boolean {
@@ -96,7 +102,8 @@ export function nextStatus(from: number, event: RunEvent): RunStatusValue {
       if (from === S.Waiting) return S.Queuing;
       break;
     case 'stop':
-      if (from === S.Running || from === S.Exporting || from === S.Starting || from === S.Queuing || from === S.Waiting) return S.Stopping;
+      if (from === S.Running || from === S.Exporting || from === S.Starting || from === S.Queuing || from === S.Waiting)
+        return S.Stopping;
       break;
     case 'stopped':
       if (from === S.Stopping) return S.Stopped;

@@ -38,7 +38,10 @@ export function wireRunsCore(
   });
   // Runs of a server group go to (and are retried, reconciled and stopped in) that group's queue.
   const groupQueues = createGroupQueues(deps.connection, deps.config.redisPrefix);
-  const groups = { groupQueue: (id: number) => groupQueues.get(id), serverGroupOf: async (runId: number) => (await repo.findRun(runId))?.serverGroupId ?? null };
+  const groups = {
+    groupQueue: (id: number) => groupQueues.get(id),
+    serverGroupOf: async (runId: number) => (await repo.findRun(runId))?.serverGroupId ?? null,
+  };
   const scheduler = () => createRunScheduler(deps.runQueue(), { timeoutMs: deps.timeoutMs, groups });
   return { settlement, repo, groupQueues, scheduler };
 }

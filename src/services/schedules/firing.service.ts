@@ -42,7 +42,8 @@ export function createScheduleFiring(deps: {
   /** Why a fire cannot execute, recorded on a Skipped Run so the user sees it (null: it can run). */
   function refusal(agent: FiringAgent, balance: number): string | null {
     if (agent.version === null) return 'Skipped: the Agent has no definition.';
-    if (agent.validationStatus === ValidationStatus.Invalid) return 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.';
+    if (agent.validationStatus === ValidationStatus.Invalid)
+      return 'Skipped: the Agent has an invalid definition; fix it for its Schedules to run.';
     if (balance <= 0) return 'Skipped: the organization has no credits left.';
     return null;
   }
@@ -80,7 +81,10 @@ export function createScheduleFiring(deps: {
       async (tx) => {
         const due = await repo.claimDue(now, batchSize, tx);
         // A fire time that already has its Run (the unique key held) is done: only advance past it.
-        const done = await repo.firedAlready(due.map((s) => ({ scheduleId: s.id, at: s.nextRunTime! })), tx);
+        const done = await repo.firedAlready(
+          due.map((s) => ({ scheduleId: s.id, at: s.nextRunTime! })),
+          tx,
+        );
         const agents = await repo.firingAgents([...new Set(due.map((s) => s.agentId))], tx);
         for (const orgId of new Set(due.map((s) => s.organizationId))) {
           if (!balances.has(orgId)) balances.set(orgId, await credits.balance(orgId, now));
@@ -95,11 +99,23 @@ export function createScheduleFiring(deps: {
           const next = s.scheduleType === ScheduleType.RunOnce ? null : nextFireAfter(t, now);
           const missed = fireTimesBetween(t, fireAt, now, MISSED_COUNT_CAP).length;
           if (missed > 0) {
-            log.warn({ scheduleId: String(s.id), agentId: s.agentId, dueAt: fireAt, missed, capped: missed >= MISSED_COUNT_CAP }, 'schedule missed fire times while no worker was ticking; running once now');
+            log.warn(
+              {
+                scheduleId: String(s.id),
+                agentId: s.agentId,
+                dueAt: fireAt,
+                missed,
+                capped: missed >= MISSED_COUNT_CAP,
+              },
+              'schedule missed fire times while no worker was ticking; running once now',
+            );
           }
           const agent = agents.get(s.agentId);
           if (agent && !agent.isArchived && !done.has(`${s.id}@${fireAt.getTime()}`)) {
-            toCreate.push({ run: runOf(s, agent, fireAt), skipReason: refusal(agent, balances.get(s.organizationId) ?? 0) ?? undefined });
+            toCreate.push({
+              run: runOf(s, agent, fireAt),
+              skipReason: refusal(agent, balances.get(s.organizationId) ?? 0) ?? undefined,
+            });
           }
           // RunOnce disables itself once fired; a Schedule without a next time has nothing left to do.
           const live = next !== null && agent !== undefined && !agent.isArchived;
@@ -115,7 +131,12 @@ export function createScheduleFiring(deps: {
     for (const lag of created.lags) recordScheduleFireLag(lag);
     for (const run of created.runs) await runs.afterCommit(run);
     const queued = created.runs.filter((r) => r.status === RunStatus.Queuing);
-    return { claimed: created.claimed, queued: queued.length, skipped: created.runs.length - queued.length, queuedRuns: queued };
+    return {
+      claimed: created.claimed,
+      queued: queued.length,
+      skipped: created.runs.length - queued.length,
+      queuedRuns: queued,
+    };
   }
 
   return {

@@ -12,15 +12,18 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function schedulesModule(app: FastifyInstance) {
-  app.decorate(
-    'schedules',
-    createSchedulesService({
-      repo: createSchedulesRepository(app.db),
-      access: app.access,
-      proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
-      clock: app.clock,
-      config: app.config,
-    }),
-  );
-}, { name: 'schedules', dependencies: ['infra', 'access'] });
+export default fp(
+  async function schedulesModule(app: FastifyInstance) {
+    app.decorate(
+      'schedules',
+      createSchedulesService({
+        repo: createSchedulesRepository(app.db),
+        access: app.access,
+        proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
+        clock: app.clock,
+        config: app.config,
+      }),
+    );
+  },
+  { name: 'schedules', dependencies: ['infra', 'access'] },
+);

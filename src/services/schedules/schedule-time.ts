@@ -35,7 +35,8 @@ export function zoneOf(t: Pick<ScheduleTiming, 'timezone'>): string {
 /** null when the expression is a valid 5- or 6-field cron expression, else why it is not. */
 export function cronProblem(expression: string): string | null {
   const fields = expression.trim().split(/\s+/).filter(Boolean);
-  if (fields.length !== 5 && fields.length !== 6) return `a cron expression has 5 or 6 fields, this one has ${fields.length}`;
+  if (fields.length !== 5 && fields.length !== 6)
+    return `a cron expression has 5 or 6 fields, this one has ${fields.length}`;
   try {
     CronExpressionParser.parse(fields.join(' '), { tz: 'UTC', strict: false });
     return null;
@@ -110,7 +111,15 @@ export function addPeriods(start: Date, k: number, count: number, period: number
 
 function approxPeriodMs(period: number): number {
   // Months are taken at their longest so the estimate below is never past the answer.
-  return period === RunEveryPeriod.Minutes ? 60_000 : period === RunEveryPeriod.Hours ? 3_600_000 : period === RunEveryPeriod.Days ? DAY_MS : period === RunEveryPeriod.Weeks ? 7 * DAY_MS : 31 * DAY_MS;
+  return period === RunEveryPeriod.Minutes
+    ? 60_000
+    : period === RunEveryPeriod.Hours
+      ? 3_600_000
+      : period === RunEveryPeriod.Days
+        ? DAY_MS
+        : period === RunEveryPeriod.Weeks
+          ? 7 * DAY_MS
+          : 31 * DAY_MS;
 }
 
 function nextRunEvery(t: ScheduleTiming, after: Date): Date | null {
@@ -163,7 +172,7 @@ const PERIOD_NAMES: Partial<Record<number, [string, string]>> = {
 };
 
 function localStamp(at: Date, zone: string): string {
-  return DateTime.fromJSDate(at, { zone }).toFormat("yyyy-MM-dd HH:mm");
+  return DateTime.fromJSDate(at, { zone }).toFormat('yyyy-MM-dd HH:mm');
 }
 
 /** A human-readable sentence for the Schedule (cronstrue for CRON). */

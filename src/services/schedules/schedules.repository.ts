@@ -98,7 +98,11 @@ export function createSchedulesRepository(db: Db) {
     },
 
     /** After fires: each Schedule's next due time (null: none), whether it stays enabled, and the fire time done. */
-    advance(rows: Array<{ id: bigint; nextRunTime: Date | null; isEnabled: boolean; lastFired: Date }>, at: Date, tx: Tx) {
+    advance(
+      rows: Array<{ id: bigint; nextRunTime: Date | null; isEnabled: boolean; lastFired: Date }>,
+      at: Date,
+      tx: Tx,
+    ) {
       if (rows.length === 0) return Promise.resolve(0);
       return tx.$executeRaw`
         UPDATE "Schedule" s SET "nextRunTime" = v.next, "isEnabled" = v.enabled, "lastFired" = v.fired, updated = ${at.toISOString()}::timestamp

@@ -79,7 +79,8 @@ export function toScheduleView(s: ScheduleRow): ScheduleView {
 function queryDate(value: string | undefined, name: string): Date | undefined {
   if (value === undefined || value === '') return undefined;
   const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(d.getTime())) throw new ValidationError(`${name} must be an ISO 8601 date or date-time, got "${value}".`);
+  if (Number.isNaN(d.getTime()))
+    throw new ValidationError(`${name} must be an ISO 8601 date or date-time, got "${value}".`);
   return d;
 }
 
@@ -96,19 +97,28 @@ export function createSchedulesService(deps: {
     const agent = await access.requireAgent(principal, agentId, need);
     const id = exactBigIntId(scheduleId);
     const schedule = id === null ? null : await repo.findSchedule(id);
-    if (!schedule || schedule.agentId !== agentId) throw new NotFoundError(`Schedule ${scheduleId} of agent ${agentId} was not found.`);
+    if (!schedule || schedule.agentId !== agentId)
+      throw new NotFoundError(`Schedule ${scheduleId} of agent ${agentId} was not found.`);
     return { agent, schedule };
   }
 
   function requireNotArchived(agent: { id: number; isArchived: boolean }) {
-    if (agent.isArchived) throw new ValidationError(`Agent ${agent.id} is archived; unarchive it before changing its Schedules.`, ErrorCodes.AGENT_ARCHIVED);
+    if (agent.isArchived)
+      throw new ValidationError(
+        `Agent ${agent.id} is archived; unarchive it before changing its Schedules.`,
+        ErrorCodes.AGENT_ARCHIVED,
+      );
   }
 
   /** Seals `?name` values; a masked value sent back keeps the stored secret. */
   function storedParameters(sent: string | null | undefined, previous: string | null): string | null {
     const params = parseSentParameters(sent);
     if (params.length === 0) return null;
-    const kept = new Map(openSentParameters(config.encryptionKey, previous).filter((p) => p.encrypted).map((p) => [p.name, p.value]));
+    const kept = new Map(
+      openSentParameters(config.encryptionKey, previous)
+        .filter((p) => p.encrypted)
+        .map((p) => [p.name, p.value]),
+    );
     return sealSentParameters(
       config.encryptionKey,
       params.map((p) => (p.encrypted && p.value === MASK && kept.has(p.name) ? { ...p, value: kept.get(p.name)! } : p)),
@@ -118,30 +128,57 @@ export function createSchedulesService(deps: {
   /** Validates the resulting timing; `sent` says which timing fields the request carried. */
   function checkTiming(t: ScheduleTiming, sent: ScheduleBody, enabled: boolean, now: Date) {
     if (t.timezone !== null && !isValidTimeZone(t.timezone)) {
-      throw new ValidationError(`timezone "${t.timezone}" is not an IANA time-zone name (e.g. Europe/Paris).`, ErrorCodes.SCHEDULE_INVALID_TIMEZONE);
+      throw new ValidationError(
+        `timezone "${t.timezone}" is not an IANA time-zone name (e.g. Europe/Paris).`,
+        ErrorCodes.SCHEDULE_INVALID_TIMEZONE,
+      );
     }
     switch (t.scheduleType) {
       case ScheduleType.Cron: {
-        if (!t.cronExpression) throw new ValidationError('A CRON Schedule (scheduleType 3) needs a cronExpression.', ErrorCodes.SCHEDULE_MISSING_FIELD);
+        if (!t.cronExpression)
+          throw new ValidationError(
+            'A CRON Schedule (scheduleType 3) needs a cronExpression.',
+            ErrorCodes.SCHEDULE_MISSING_FIELD,
+          );
         const problem = cronProblem(t.cronExpression);
-        if (problem) throw new ValidationError(`cronExpression "${t.cronExpression}" is invalid: ${problem}.`, ErrorCodes.SCHEDULE_INVALID_CRON);
+        if (problem)
+          throw new ValidationError(
+            `cronExpression "${t.cronExpression}" is invalid: ${problem}.`,
+            ErrorCodes.SCHEDULE_INVALID_CRON,
+          );
         break;
       }
       case ScheduleType.RunOnce:
-        if (!t.startTime) throw new ValidationError('A RunOnce Schedule (scheduleType 1) needs a startTime.', ErrorCodes.SCHEDULE_MISSING_FIELD);
+        if (!t.startTime)
+          throw new ValidationError(
+            'A RunOnce Schedule (scheduleType 1) needs a startTime.',
+            ErrorCodes.SCHEDULE_MISSING_FIELD,
+          );
         // A sent time must be a minute ahead; a stored one only matters if it would be enabled again.
         if ((sent.startTime !== undefined || enabled) && t.startTime.getTime() < now.getTime() + RUN_ONCE_MIN_LEAD_MS) {
-          throw new ValidationError('startTime of a RunOnce Schedule must be at least 1 minute in the future.', ErrorCodes.SCHEDULE_START_TIME_TOO_SOON);
+          throw new ValidationError(
+            'startTime of a RunOnce Schedule must be at least 1 minute in the future.',
+            ErrorCodes.SCHEDULE_START_TIME_TOO_SOON,
+          );
         }
         break;
       case ScheduleType.RunEvery:
         if (t.runEveryCount === null || t.runEveryPeriod === null) {
-          throw new ValidationError('A RunEvery Schedule (scheduleType 2) needs runEveryCount and runEveryPeriod.', ErrorCodes.SCHEDULE_MISSING_FIELD);
+          throw new ValidationError(
+            'A RunEvery Schedule (scheduleType 2) needs runEveryCount and runEveryPeriod.',
+            ErrorCodes.SCHEDULE_MISSING_FIELD,
+          );
         }
         if (t.runEveryCount < 1) throw new ValidationError('runEveryCount must be at least 1.');
-        if (t.runEveryPeriod < 1 || t.runEveryPeriod > 5) throw new ValidationError('runEveryPeriod must be 1 (minutes), 2 (hours), 3 (days), 4 (weeks) or 5 (months).');
+        if (t.runEveryPeriod < 1 || t.runEveryPeriod > 5)
+          throw new ValidationError(
+            'runEveryPeriod must be 1 (minutes), 2 (hours), 3 (days), 4 (weeks) or 5 (months).',
+          );
         if (sent.startTime && t.startTime && t.startTime <= now) {
-          throw new ValidationError('startTime of a RunEvery Schedule must be in the future.', ErrorCodes.SCHEDULE_START_TIME_IN_PAST);
+          throw new ValidationError(
+            'startTime of a RunEvery Schedule must be in the future.',
+            ErrorCodes.SCHEDULE_START_TIME_IN_PAST,
+          );
         }
         break;
     }
@@ -160,12 +197,19 @@ export function createSchedulesService(deps: {
       scheduleType: body.scheduleType ?? current?.scheduleType ?? ScheduleType.None,
       cronExpression: pick(body.cronExpression, current?.cronExpression ?? null)?.trim() || null,
       timezone: pick(body.timezone, current?.timezone ?? null)?.trim() || null,
-      startTime: body.startTime === undefined ? (current?.startTime ?? null) : body.startTime === null ? null : new Date(body.startTime),
+      startTime:
+        body.startTime === undefined
+          ? (current?.startTime ?? null)
+          : body.startTime === null
+            ? null
+            : new Date(body.startTime),
       runEveryCount: pick(body.runEveryCount, current?.runEveryCount ?? null),
       runEveryPeriod: pick(body.runEveryPeriod, current?.runEveryPeriod ?? null),
     };
     const isEnabled = body.isEnabled ?? current?.isEnabled ?? true;
-    const timingSent = (['scheduleType', 'cronExpression', 'timezone', 'startTime', 'runEveryCount', 'runEveryPeriod'] as const).some((k) => body[k] !== undefined);
+    const timingSent = (
+      ['scheduleType', 'cronExpression', 'timezone', 'startTime', 'runEveryCount', 'runEveryPeriod'] as const
+    ).some((k) => body[k] !== undefined);
     checkTiming(t, body, isEnabled && (!current?.isEnabled || timingSent), now);
     // RunEvery without a start: the first run is one period from now (whole seconds), and later ones follow from it.
     if (t.scheduleType === ScheduleType.RunEvery && !t.startTime) {
@@ -173,11 +217,17 @@ export function createSchedulesService(deps: {
       t.startTime = nextFireAfter({ ...t, startTime: anchor }, anchor);
     }
     // The proxy-pools domain's one ownership rule: another organization's pool is 404, as everywhere.
-    const proxyPoolId = (await proxyPools.resolve(principal.organizationId, pick(body.proxyPoolId, current?.proxyPoolId ?? null))) ?? null;
+    const proxyPoolId =
+      (await proxyPools.resolve(principal.organizationId, pick(body.proxyPoolId, current?.proxyPoolId ?? null))) ??
+      null;
     const becameEnabled = isEnabled && !current?.isEnabled;
     // A fire time already done is never due again, even if the clocks of API and worker disagree.
     const from = current?.lastFired && current.lastFired > now ? current.lastFired : now;
-    const nextRunTime = !isEnabled ? null : timingSent || becameEnabled || !current ? nextFireAfter(t, from) : current.nextRunTime;
+    const nextRunTime = !isEnabled
+      ? null
+      : timingSent || becameEnabled || !current
+        ? nextFireAfter(t, from)
+        : current.nextRunTime;
     return {
       organizationId: current?.organizationId ?? principal.organizationId,
       agentId: current?.agentId ?? 0,
@@ -187,7 +237,10 @@ export function createSchedulesService(deps: {
       localSchedule: null,
       nextRunTime,
       isEnabled,
-      inputParameters: body.inputParameters === undefined ? (current?.inputParameters ?? null) : storedParameters(body.inputParameters, current?.inputParameters ?? null),
+      inputParameters:
+        body.inputParameters === undefined
+          ? (current?.inputParameters ?? null)
+          : storedParameters(body.inputParameters, current?.inputParameters ?? null),
       parallelism: pick(body.parallelism, current?.parallelism ?? null),
       parallelMaxConcurrency: pick(body.parallelMaxConcurrency, current?.parallelMaxConcurrency ?? null),
       parallelExport: body.parallelExport ?? current?.parallelExport ?? 'Combined',
@@ -208,7 +261,10 @@ export function createSchedulesService(deps: {
       }
       if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
         const take = Math.min(q.recordsPerPage, 1000);
-        const [rows, total] = await Promise.all([repo.listSchedules(agentId, { skip: (q.pageIndex - 1) * take, take }), repo.countSchedules(agentId)]);
+        const [rows, total] = await Promise.all([
+          repo.listSchedules(agentId, { skip: (q.pageIndex - 1) * take, take }),
+          repo.countSchedules(agentId),
+        ]);
         return { paged: true as const, schedules: rows.map(toScheduleView), totalRecordCount: total };
       }
       return { paged: false as const, schedules: (await repo.listSchedules(agentId)).map(toScheduleView) };
@@ -243,7 +299,13 @@ export function createSchedulesService(deps: {
       if (enabled) requireNotArchived(agent);
       if (schedule.isEnabled === enabled) return toScheduleView(schedule);
       const data = await resolve(principal, { isEnabled: enabled }, schedule);
-      return toScheduleView(await repo.updateSchedule(schedule.id, { isEnabled: data.isEnabled, nextRunTime: data.nextRunTime }, clock.now()));
+      return toScheduleView(
+        await repo.updateSchedule(
+          schedule.id,
+          { isEnabled: data.isEnabled, nextRunTime: data.nextRunTime },
+          clock.now(),
+        ),
+      );
     },
 
     /** One entry per fire time in [startDate, endDate] (default: the next 24 hours), at most 1000. */
@@ -255,7 +317,15 @@ export function createSchedulesService(deps: {
       const spaces = await access.readableSpaceIds(principal);
       // The earliest UPCOMING_MAX Schedules hold the earliest UPCOMING_MAX fire times.
       const schedules = await repo.upcomingSchedules(principal.organizationId, spaces, end, UPCOMING_MAX);
-      const entries: Array<{ scheduleId: number; agentId: number; agentName: string; scheduleName: string | null; nextRunTime: Date; timezone: string | null; isEnabled: boolean }> = [];
+      const entries: Array<{
+        scheduleId: number;
+        agentId: number;
+        agentName: string;
+        scheduleName: string | null;
+        nextRunTime: Date;
+        timezone: string | null;
+        isEnabled: boolean;
+      }> = [];
       let cutoff = end;
       for (const s of schedules) {
         if (!s.nextRunTime || s.nextRunTime > cutoff) break;
@@ -263,7 +333,15 @@ export function createSchedulesService(deps: {
         const from = s.nextRunTime >= start ? s.nextRunTime : new Date(start.getTime() - 1);
         const times = [...first, ...fireTimesBetween(timingOf(s), from, cutoff, UPCOMING_MAX - first.length)];
         for (const at of times) {
-          entries.push({ scheduleId: Number(s.id), agentId: s.agentId, agentName: s.agent.name, scheduleName: s.name, nextRunTime: at, timezone: s.timezone, isEnabled: s.isEnabled });
+          entries.push({
+            scheduleId: Number(s.id),
+            agentId: s.agentId,
+            agentName: s.agent.name,
+            scheduleName: s.name,
+            nextRunTime: at,
+            timezone: s.timezone,
+            isEnabled: s.isEnabled,
+          });
         }
         if (entries.length >= UPCOMING_MAX) {
           entries.sort((a, b) => a.nextRunTime.getTime() - b.nextRunTime.getTime() || a.scheduleId - b.scheduleId);

@@ -15,7 +15,11 @@ import { createSettlementService, type SettlementLog, type SettlementStep } from
 export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLog; config: Config }) {
   const steps: SettlementStep[] = [
     // Usage metering and the credit debit (billing) first, then analytics rollups.
-    createBillingSettlementStep({ credits: createCreditsRepository(db), usage: createUsageRepository(db), prices: deps.config.billing.prices }),
+    createBillingSettlementStep({
+      credits: createCreditsRepository(db),
+      usage: createUsageRepository(db),
+      prices: deps.config.billing.prices,
+    }),
     createAnalyticsRollupStep(db),
     // The Run's terminal webhook event enters the outbox in the same transaction (issue 22).
     createWebhookSettlementStep(createWebhooksRepository(db)),

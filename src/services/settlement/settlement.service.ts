@@ -19,7 +19,12 @@ export interface SettlementLog {
   warn(obj: object, msg: string): void;
 }
 
-export function createSettlementService(deps: { repo: SettlementRepository; steps: readonly SettlementStep[]; clock: Clock; log: SettlementLog }) {
+export function createSettlementService(deps: {
+  repo: SettlementRepository;
+  steps: readonly SettlementStep[];
+  clock: Clock;
+  log: SettlementLog;
+}) {
   const { repo, steps, clock, log } = deps;
 
   /** Settles one Run; true when this call did it, false when it was not terminal or already settled. */
@@ -51,7 +56,10 @@ export function createSettlementService(deps: { repo: SettlementRepository; step
       try {
         await settle(run.id);
       } catch (err) {
-        log.warn({ runId: run.id, err: { message: (err as Error).message } }, 'run settlement failed; the sweep will retry it');
+        log.warn(
+          { runId: run.id, err: { message: (err as Error).message } },
+          'run settlement failed; the sweep will retry it',
+        );
       }
     },
 
@@ -65,7 +73,10 @@ export function createSettlementService(deps: { repo: SettlementRepository; step
         } catch (err) {
           // Left unsettled for the next sweep.
           failed += 1;
-          log.warn({ runId: id, err: { message: (err as Error).message } }, 'run settlement failed; the sweep will retry it');
+          log.warn(
+            { runId: id, err: { message: (err as Error).message } },
+            'run settlement failed; the sweep will retry it',
+          );
         }
       }
       return { settled, failed };

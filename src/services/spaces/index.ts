@@ -11,6 +11,12 @@ declare module 'fastify' {
 }
 
 // Registered after the access module, whose service it uses for every decision.
-export default fp(async function spacesModule(app: FastifyInstance) {
-  app.decorate('spaces', createSpacesService({ repo: createSpacesRepository(app.db), access: app.access, clock: app.clock }));
-}, { name: 'spaces', dependencies: ['infra', 'access'] });
+export default fp(
+  async function spacesModule(app: FastifyInstance) {
+    app.decorate(
+      'spaces',
+      createSpacesService({ repo: createSpacesRepository(app.db), access: app.access, clock: app.clock }),
+    );
+  },
+  { name: 'spaces', dependencies: ['infra', 'access'] },
+);

@@ -15,7 +15,15 @@ export interface SpaceRow {
   updated: Date;
 }
 
-const SPACE_FIELDS = { id: true, organizationId: true, name: true, description: true, isDefaultAccess: true, created: true, updated: true } as const;
+const SPACE_FIELDS = {
+  id: true,
+  organizationId: true,
+  name: true,
+  description: true,
+  isDefaultAccess: true,
+  created: true,
+  updated: true,
+} as const;
 
 export function createSpacesRepository(db: Db) {
   return {
@@ -36,7 +44,12 @@ export function createSpacesRepository(db: Db) {
      * The Space whose name equals `name` case-insensitively, otherwise the first (by name, then id)
      * whose name contains it. Wildcards in `name` are literal.
      */
-    async findSpaceByName(organizationId: number, ids: number[] | 'all', name: string, tx: Tx = db): Promise<SpaceRow | null> {
+    async findSpaceByName(
+      organizationId: number,
+      ids: number[] | 'all',
+      name: string,
+      tx: Tx = db,
+    ): Promise<SpaceRow | null> {
       const scope = ids === 'all' ? Prisma.empty : Prisma.sql`AND s."id" = ANY(${ids}::int[])`;
       const rows = await tx.$queryRaw<SpaceRow[]>`
         SELECT s."id", s."organizationId", s."name", s."description", s."isDefaultAccess", s."created", s."updated"
@@ -54,7 +67,10 @@ export function createSpacesRepository(db: Db) {
       return rows[0] ?? null;
     },
 
-    createSpace(data: { organizationId: number; name: string; description: string; isDefaultAccess: boolean; at: Date }, tx: Tx = db): Promise<SpaceRow> {
+    createSpace(
+      data: { organizationId: number; name: string; description: string; isDefaultAccess: boolean; at: Date },
+      tx: Tx = db,
+    ): Promise<SpaceRow> {
       const { at, ...fields } = data;
       return tx.space.create({ data: { ...fields, created: at, updated: at }, select: SPACE_FIELDS });
     },
@@ -64,7 +80,15 @@ export function createSpacesRepository(db: Db) {
       return tx.agent.findMany({
         where: { spaceId, isArchived: false },
         orderBy: [{ name: 'asc' }, { id: 'asc' }],
-        select: { id: true, name: true, description: true, configType: true, status: true, validationStatus: true, lastActivity: true },
+        select: {
+          id: true,
+          name: true,
+          description: true,
+          configType: true,
+          status: true,
+          validationStatus: true,
+          lastActivity: true,
+        },
       });
     },
 

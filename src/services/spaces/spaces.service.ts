@@ -59,7 +59,8 @@ export function createSpacesService(deps: {
       requireAdmin(principal);
       const name = input.name.trim();
       // Names are unique per organization ignoring case, so that search by name is unambiguous.
-      if (await repo.findSpaceNamedLike(principal.organizationId, name)) throw new ConflictError(`A space named '${name}' already exists.`);
+      if (await repo.findSpaceNamedLike(principal.organizationId, name))
+        throw new ConflictError(`A space named '${name}' already exists.`);
       // Two concurrent creations of the same name: the unique key's 409 (src/db/prisma.ts).
       const space = await repo.createSpace({
         organizationId: principal.organizationId,
@@ -76,9 +77,14 @@ export function createSpacesService(deps: {
       requireAdmin(principal);
       await access.requireSpace(principal, spaceId, 'write');
       const user = await repo.findUser(input.userId);
-      if (!user || user.organizationId !== principal.organizationId) throw new NotFoundError(`User ${input.userId} was not found.`);
+      if (!user || user.organizationId !== principal.organizationId)
+        throw new NotFoundError(`User ${input.userId} was not found.`);
       const m = await repo.upsertMembership(spaceId, user.id, input.role);
-      return { spaceId: m.spaceId, userId: m.userId, role: m.role === 'editor' ? ('editor' as const) : ('reader' as const) };
+      return {
+        spaceId: m.spaceId,
+        userId: m.userId,
+        role: m.role === 'editor' ? ('editor' as const) : ('reader' as const),
+      };
     },
   };
 }

@@ -30,9 +30,16 @@ export const RELAY_BATCH = 200;
 export const LOST_JOB_GRACE_MS = 10_000;
 
 /** The secrets that sign now: the current one, and the previous one during its grace after a rotation. */
-export function signingSecrets(key: Buffer, w: Pick<WebhookRow, 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil'>, at: Date): string[] {
+export function signingSecrets(
+  key: Buffer,
+  w: Pick<WebhookRow, 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil'>,
+  at: Date,
+): string[] {
   const current = unseal(key, w.secretSealed);
-  const previous = w.previousSecretSealed && w.previousSecretUntil && w.previousSecretUntil > at ? unseal(key, w.previousSecretSealed) : null;
+  const previous =
+    w.previousSecretSealed && w.previousSecretUntil && w.previousSecretUntil > at
+      ? unseal(key, w.previousSecretSealed)
+      : null;
   return previous ? [current, previous] : [current];
 }
 
@@ -50,13 +57,37 @@ export function createWebhookDeliveryService(deps: {
 
   /** The payload of an outbox event, built once from the Run's state (final for terminal events). */
   async function buildPayload(event: { type: string; runId: number | null; data: unknown; created: Date }) {
-    if (event.runId === null) return { payload: { type: event.type, timestamp: event.created.toISOString(), data: (event.data ?? {}) as Record<string, unknown> }, agentId: null, spaceId: null };
+    if (event.runId === null)
+      return {
+        payload: {
+          type: event.type,
+          timestamp: event.created.toISOString(),
+          data: (event.data ?? {}) as Record<string, unknown>,
+        },
+        agentId: null,
+        spaceId: null,
+      };
     const run = await repo.findRunForEvent(event.runId);
     if (!run) return null;
     const terminal = TERMINAL_EVENT[run.status] !== undefined && event.type !== 'run.created';
-    const files = terminal ? run.files.map((f) => ({ id: f.id, name: f.name, fileType: f.fileType as RunFileModel['fileType'], fileSize: Number(f.fileSize), created: f.created })) : null;
-    const view = event.type === 'run.created' ? { ...run, status: run.status === RunStatus.Skipped ? run.status : RunStatus.Queuing } : run;
-    return { payload: runPayload(event.type, event.created, view, files), agentId: run.agentId, spaceId: run.agent.spaceId };
+    const files = terminal
+      ? run.files.map((f) => ({
+          id: f.id,
+          name: f.name,
+          fileType: f.fileType as RunFileModel['fileType'],
+          fileSize: Number(f.fileSize),
+          created: f.created,
+        }))
+      : null;
+    const view =
+      event.type === 'run.created'
+        ? { ...run, status: run.status === RunStatus.Skipped ? run.status : RunStatus.Queuing }
+        : run;
+    return {
+      payload: runPayload(event.type, event.created, view, files),
+      agentId: run.agentId,
+      spaceId: run.agent.spaceId,
+    };
   }
 
   return {
@@ -80,7 +111,11 @@ export function createWebhookDeliveryService(deps: {
         subscriptionMatches(s, { type: event.type, agentId: built.agentId, spaceId: built.spaceId }),
       );
       const at = clock.now();
-      await repo.createDeliveries(eventId, subs.map((s) => s.id), at);
+      await repo.createDeliveries(
+        eventId,
+        subs.map((s) => s.id),
+        at,
+      );
       const due = await repo.dueDeliveries(at, eventId);
       if (due.length > 0) await queue.enqueueAttempts(due);
     },
@@ -91,39 +126,79 @@ export function createWebhookDeliveryService(deps: {
       if (!d || d.status !== 'pending' || d.attemptCount >= attempt) return;
       const at = clock.now();
       if (!d.webhook.enabled) {
-        await repo.recordAttempt(deliveryId, attempt, at, { statusCode: null, durationMs: 0, responseBody: '', error: 'subscription disabled', retryAfterMs: null }, {
-          status: 'failed', nextAttemptAt: null, finalReason: 'The subscription is disabled.',
-        });
+        await repo.recordAttempt(
+          deliveryId,
+          attempt,
+          at,
+          { statusCode: null, durationMs: 0, responseBody: '', error: 'subscription disabled', retryAfterMs: null },
+          {
+            status: 'failed',
+            nextAttemptAt: null,
+            finalReason: 'The subscription is disabled.',
+          },
+        );
         return;
       }
       const body = JSON.stringify(d.event.payload as unknown as WebhookPayload);
-      const headers = signedHeaders(webhookMessageId(d.eventId), at, body, signingSecrets(deps.encryptionKey, d.webhook, at));
+      const headers = signedHeaders(
+        webhookMessageId(d.eventId),
+        at,
+        body,
+        signingSecrets(deps.encryptionKey, d.webhook, at),
+      );
       const result = await sender.send(d.webhook.url, headers, body);
       const outcome = await settleAttempt(d.webhook, deliveryId, attempt, at, result);
       onAttempt({ outcome, latencySeconds: result.durationMs / 1000, result });
     },
 
     /** One attempt sent by the API for POST .../test: recorded like any other, never retried. */
-    async sendOnce(webhook: WebhookRow, deliveryId: number, eventId: number, payload: WebhookPayload): Promise<{ outcome: AttemptOutcome; result: AttemptResult }> {
+    async sendOnce(
+      webhook: WebhookRow,
+      deliveryId: number,
+      eventId: number,
+      payload: WebhookPayload,
+    ): Promise<{ outcome: AttemptOutcome; result: AttemptResult }> {
       const at = clock.now();
       const body = JSON.stringify(payload);
-      const result = await sender.send(webhook.url, signedHeaders(webhookMessageId(eventId), at, body, signingSecrets(deps.encryptionKey, webhook, at)), body);
+      const result = await sender.send(
+        webhook.url,
+        signedHeaders(webhookMessageId(eventId), at, body, signingSecrets(deps.encryptionKey, webhook, at)),
+        body,
+      );
       const ok = isSuccess(result);
-      await repo.recordAttempt(deliveryId, 1, at, result, { status: ok ? 'succeeded' : 'failed', nextAttemptAt: null, finalReason: ok ? null : describeFailure(result) });
+      await repo.recordAttempt(deliveryId, 1, at, result, {
+        status: ok ? 'succeeded' : 'failed',
+        nextAttemptAt: null,
+        finalReason: ok ? null : describeFailure(result),
+      });
       const outcome: AttemptOutcome = ok ? 'success' : 'failed';
       onAttempt({ outcome, latencySeconds: result.durationMs / 1000, result });
       return { outcome, result };
     },
   };
 
-  async function settleAttempt(webhook: WebhookRow, deliveryId: number, attempt: number, at: Date, result: AttemptResult): Promise<AttemptOutcome> {
+  async function settleAttempt(
+    webhook: WebhookRow,
+    deliveryId: number,
+    attempt: number,
+    at: Date,
+    result: AttemptResult,
+  ): Promise<AttemptOutcome> {
     if (isSuccess(result)) {
-      await repo.recordAttempt(deliveryId, attempt, at, result, { status: 'succeeded', nextAttemptAt: null, finalReason: null });
+      await repo.recordAttempt(deliveryId, attempt, at, result, {
+        status: 'succeeded',
+        nextAttemptAt: null,
+        finalReason: null,
+      });
       await repo.markHealthy(webhook.id);
       return 'success';
     }
     if (result.statusCode === 410) {
-      await repo.recordAttempt(deliveryId, attempt, at, result, { status: 'failed', nextAttemptAt: null, finalReason: 'The receiver answered 410 Gone.' });
+      await repo.recordAttempt(deliveryId, attempt, at, result, {
+        status: 'failed',
+        nextAttemptAt: null,
+        finalReason: 'The receiver answered 410 Gone.',
+      });
       await repo.disable(webhook.id, `Disabled at ${at.toISOString()}: the receiver answered 410 Gone.`);
       return 'disabled';
     }
@@ -136,7 +211,10 @@ export function createWebhookDeliveryService(deps: {
       finalReason: next && !tooLong ? null : describeFailure(result),
     });
     if (tooLong) {
-      await repo.disable(webhook.id, `Disabled at ${at.toISOString()}: every delivery failed since ${failingSince?.toISOString()} (5 days).`);
+      await repo.disable(
+        webhook.id,
+        `Disabled at ${at.toISOString()}: every delivery failed since ${failingSince?.toISOString()} (5 days).`,
+      );
       return 'disabled';
     }
     if (!next) return 'failed';

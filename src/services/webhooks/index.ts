@@ -29,6 +29,9 @@ export default fp(async function webhooksModule(app: FastifyInstance) {
     encryptionKey: app.config.encryptionKey,
     onAttempt: recordDeliveryAttempt,
   });
-  app.decorate('webhooks', createWebhooksService({ repo, delivery, clock: app.clock, encryptionKey: app.config.encryptionKey }));
+  app.decorate(
+    'webhooks',
+    createWebhooksService({ repo, delivery, clock: app.clock, encryptionKey: app.config.encryptionKey }),
+  );
   app.addHook('onClose', async () => sender.close());
 });

@@ -24,7 +24,11 @@ const MAX_RETRY_AFTER_MS = 10 * 3600_000;
  * When to try again after attempt `attemptsMade` failed, or null when that was the last one.
  * A `Retry-After` (429/503) lengthens the delay when it asks for more than the schedule.
  */
-export function nextAttemptAt(now: Date, attemptsMade: number, opts: { retryAfterMs?: number | null; random?: () => number } = {}): Date | null {
+export function nextAttemptAt(
+  now: Date,
+  attemptsMade: number,
+  opts: { retryAfterMs?: number | null; random?: () => number } = {},
+): Date | null {
   if (attemptsMade >= MAX_ATTEMPTS) return null;
   const base = RETRY_DELAYS_MS[attemptsMade - 1];
   const random = opts.random ?? Math.random;

@@ -35,10 +35,23 @@ export function createWebhookSender(opts: { allowPrivateTargets: boolean; timeou
     try {
       // An IP literal is never looked up, so the connect-time guard alone would not see it.
       if (!opts.allowPrivateTargets) await assertPublicTarget(new URL(url));
-      const res = await request(url, { method: 'POST', headers, body, dispatcher, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await request(url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       const excerpt = await readExcerpt(res.body);
-      const retryAfter = res.statusCode === 429 || res.statusCode === 503 ? headerValue(res.headers['retry-after']) : null;
-      return { statusCode: res.statusCode, durationMs: elapsed(), responseBody: excerpt, error: null, retryAfterMs: parseRetryAfter(retryAfter) };
+      const retryAfter =
+        res.statusCode === 429 || res.statusCode === 503 ? headerValue(res.headers['retry-after']) : null;
+      return {
+        statusCode: res.statusCode,
+        durationMs: elapsed(),
+        responseBody: excerpt,
+        error: null,
+        retryAfterMs: parseRetryAfter(retryAfter),
+      };
     } catch (err) {
       return { statusCode: null, durationMs: elapsed(), responseBody: '', error: describe(err), retryAfterMs: null };
     }
@@ -67,7 +80,12 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown })
 function describe(err: unknown): string {
   if (err instanceof TargetRefusedError) return err.message;
   const e = err as { name?: string; code?: string; message?: string };
-  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    e.name === 'TimeoutError' ||
+    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e.code === 'UND_ERR_BODY_TIMEOUT' ||
+    e.code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return 'timed out';
   }
   return e.code ? `${e.code}: ${e.message ?? ''}` : (e.message ?? String(err));

@@ -15,7 +15,12 @@ export function newWebhookSecret(): string {
 export const webhookMessageId = (eventId: number) => `evt_${eventId}`;
 
 /** Headers of one attempt; every secret signs (old and new during a rotation), space-separated. */
-export function signedHeaders(messageId: string, at: Date, body: string, secrets: readonly string[]): Record<string, string> {
+export function signedHeaders(
+  messageId: string,
+  at: Date,
+  body: string,
+  secrets: readonly string[],
+): Record<string, string> {
   // Standard Webhooks timestamps are whole seconds.
   const ts = new Date(Math.floor(at.getTime() / 1000) * 1000);
   return {

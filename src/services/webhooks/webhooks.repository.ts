@@ -51,7 +51,10 @@ export function createWebhooksRepository(db: Db) {
     },
 
     /** Whether the Agent and Space filters name things of this organization. */
-    async filtersBelongTo(organizationId: number, f: { agentId: number | null; spaceId: number | null }): Promise<{ agent: boolean; space: boolean }> {
+    async filtersBelongTo(
+      organizationId: number,
+      f: { agentId: number | null; spaceId: number | null },
+    ): Promise<{ agent: boolean; space: boolean }> {
       const [agent, space] = await Promise.all([
         f.agentId === null ? 1 : db.agent.count({ where: { id: f.agentId, organizationId } }),
         f.spaceId === null ? 1 : db.space.count({ where: { id: f.spaceId, organizationId } }),
@@ -60,7 +63,10 @@ export function createWebhooksRepository(db: Db) {
     },
 
     /** An outbox row, inside the caller's transaction, only when the organization has an enabled subscription. */
-    async insertEvent(tx: Tx, e: { organizationId: number; type: string; runId?: number | null; data?: unknown }): Promise<void> {
+    async insertEvent(
+      tx: Tx,
+      e: { organizationId: number; type: string; runId?: number | null; data?: unknown },
+    ): Promise<void> {
       await tx.$executeRaw`
         INSERT INTO "WebhookEvent" ("organizationId", type, "runId", data)
         SELECT ${e.organizationId}, ${e.type}, ${e.runId ?? null}::int, ${e.data === undefined ? null : JSON.stringify(e.data)}::jsonb
@@ -94,7 +100,10 @@ export function createWebhooksRepository(db: Db) {
       return (await db.webhookEvent.findUniqueOrThrow({ where: { id }, select: { payload: true } })).payload;
     },
     findRunForEvent(runId: number) {
-      return db.run.findUnique({ where: { id: runId }, include: { agent: { select: { spaceId: true } }, files: { orderBy: { id: 'asc' } } } });
+      return db.run.findUnique({
+        where: { id: runId },
+        include: { agent: { select: { spaceId: true } }, files: { orderBy: { id: 'asc' } } },
+      });
     },
     enabledSubscriptions(organizationId: number) {
       return db.webhook.findMany({ where: { organizationId, enabled: true } });
@@ -134,14 +143,25 @@ export function createWebhooksRepository(db: Db) {
     ): Promise<void> {
       await db.$transaction([
         db.webhookAttempt.create({
-          data: { deliveryId, attempt, at, statusCode: result.statusCode, durationMs: result.durationMs, responseBody: result.responseBody, error: result.error },
+          data: {
+            deliveryId,
+            attempt,
+            at,
+            statusCode: result.statusCode,
+            durationMs: result.durationMs,
+            responseBody: result.responseBody,
+            error: result.error,
+          },
         }),
         db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: attempt, ...next } }),
       ]);
     },
     /** A success ends the subscription's failing streak. */
     async markHealthy(webhookId: number): Promise<void> {
-      await db.webhook.updateMany({ where: { id: webhookId, failingSince: { not: null } }, data: { failingSince: null } });
+      await db.webhook.updateMany({
+        where: { id: webhookId, failingSince: { not: null } },
+        data: { failingSince: null },
+      });
     },
     /** Starts the failing streak at `at` unless one is running; returns the streak's start. */
     async markFailing(webhookId: number, at: Date): Promise<Date | null> {
@@ -151,7 +171,10 @@ export function createWebhooksRepository(db: Db) {
       return rows[0]?.failingSince ?? null;
     },
     async disable(webhookId: number, reason: string): Promise<void> {
-      await db.webhook.updateMany({ where: { id: webhookId, enabled: true }, data: { enabled: false, disabledReason: reason } });
+      await db.webhook.updateMany({
+        where: { id: webhookId, enabled: true },
+        data: { enabled: false, disabledReason: reason },
+      });
     },
 
     async listDeliveries(webhookId: number, skip: number, take: number) {
@@ -179,7 +202,9 @@ export function createWebhooksRepository(db: Db) {
     /** The `webhook.test` event and its delivery, written by the API before its one attempt. */
     async createTestDelivery(organizationId: number, webhookId: number, payload: object, at: Date) {
       return db.$transaction(async (tx) => {
-        const event = await tx.webhookEvent.create({ data: { organizationId, type: 'webhook.test', payload, relayedAt: at } });
+        const event = await tx.webhookEvent.create({
+          data: { organizationId, type: 'webhook.test', payload, relayedAt: at },
+        });
         const delivery = await tx.webhookDelivery.create({ data: { webhookId, eventId: event.id } });
         return { eventId: event.id, deliveryId: delivery.id };
       });
@@ -187,8 +212,12 @@ export function createWebhooksRepository(db: Db) {
 
     /** Maintenance: finished deliveries created before `before`, then relayed events left without any. */
     async purge(before: Date): Promise<number> {
-      const d = await db.webhookDelivery.deleteMany({ where: { created: { lt: before }, status: { in: ['succeeded', 'failed'] } } });
-      await db.webhookEvent.deleteMany({ where: { created: { lt: before }, relayedAt: { not: null }, deliveries: { none: {} } } });
+      const d = await db.webhookDelivery.deleteMany({
+        where: { created: { lt: before }, status: { in: ['succeeded', 'failed'] } },
+      });
+      await db.webhookEvent.deleteMany({
+        where: { created: { lt: before }, relayedAt: { not: null }, deliveries: { none: {} } },
+      });
       return d.count;
     },
   };

@@ -3,7 +3,12 @@
 import type { Clock } from '../../lib/clock.js';
 import { seal } from '../../lib/crypto.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import type { WebhookBodyInput, WebhookDeliveryModel, WebhookModel, WebhookTestResult } from '../../schemas/webhooks.js';
+import type {
+  WebhookBodyInput,
+  WebhookDeliveryModel,
+  WebhookModel,
+  WebhookTestResult,
+} from '../../schemas/webhooks.js';
 import { requireAdmin } from '../identity/api-keys.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { WebhookDeliveryService } from './delivery.service.js';
@@ -48,7 +53,8 @@ export function createWebhooksService(deps: {
       spaceId: body.spaceId ?? null,
       enabled: body.enabled ?? true,
     };
-    if (i.eventTypes.includes('*') && i.eventTypes.length > 1) throw new ValidationError('body.eventTypes: `*` stands alone.');
+    if (i.eventTypes.includes('*') && i.eventTypes.length > 1)
+      throw new ValidationError('body.eventTypes: `*` stands alone.');
     const owned = await repo.filtersBelongTo(principal.organizationId, i);
     if (!owned.agent) throw new NotFoundError(`Agent ${i.agentId} was not found.`);
     if (!owned.space) throw new NotFoundError(`Space ${i.spaceId} was not found.`);
@@ -66,7 +72,11 @@ export function createWebhooksService(deps: {
     async create(principal: Principal, body: WebhookBodyInput) {
       requireAdmin(principal);
       const secret = newWebhookSecret();
-      const w = await repo.create(principal.organizationId, await input(principal, body), seal(deps.encryptionKey, secret));
+      const w = await repo.create(
+        principal.organizationId,
+        await input(principal, body),
+        seal(deps.encryptionKey, secret),
+      );
       return { ...toWebhookView(w), secret };
     },
     async list(principal: Principal): Promise<WebhookModel[]> {
@@ -90,7 +100,8 @@ export function createWebhooksService(deps: {
       await find(principal, id);
       const secret = newWebhookSecret();
       const until = new Date(clock.now().getTime() + ROTATION_OVERLAP_MS);
-      if (!(await repo.rotate(principal.organizationId, id, seal(deps.encryptionKey, secret), until))) throw new NotFoundError(`Webhook ${id} was not found.`);
+      if (!(await repo.rotate(principal.organizationId, id, seal(deps.encryptionKey, secret), until)))
+        throw new NotFoundError(`Webhook ${id} was not found.`);
       return { ...toWebhookView(await find(principal, id)), secret };
     },
 
@@ -98,7 +109,11 @@ export function createWebhooksService(deps: {
     async test(principal: Principal, id: number): Promise<WebhookTestResult> {
       const w = await find(principal, id);
       const at = clock.now();
-      const payload = { type: 'webhook.test', timestamp: at.toISOString(), data: { webhookId: w.id, message: 'A test event sent on request.' } };
+      const payload = {
+        type: 'webhook.test',
+        timestamp: at.toISOString(),
+        data: { webhookId: w.id, message: 'A test event sent on request.' },
+      };
       const { eventId, deliveryId } = await repo.createTestDelivery(principal.organizationId, w.id, payload, at);
       const { outcome, result } = await deps.delivery.sendOnce(w, deliveryId, eventId, payload);
       return {
@@ -123,7 +138,14 @@ export function createWebhooksService(deps: {
         eventType: d.event.type,
         status: d.status as WebhookDeliveryModel['status'],
         attemptCount: d.attemptCount,
-        attempts: d.attempts.map((a) => ({ attempt: a.attempt, at: a.at, statusCode: a.statusCode, durationMs: a.durationMs, responseBody: a.responseBody, error: a.error })),
+        attempts: d.attempts.map((a) => ({
+          attempt: a.attempt,
+          at: a.at,
+          statusCode: a.statusCode,
+          durationMs: a.durationMs,
+          responseBody: a.responseBody,
+          error: a.error,
+        })),
         nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
         finalReason: d.finalReason,
         created: d.created,

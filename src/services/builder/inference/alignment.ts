@@ -20,7 +20,29 @@ function decimalComma(value: string): boolean {
 
 // Concepts an ancestor's class may give its text ("div.price > span"); "details", "title" or "image"
 // on a wrapper says nothing about the text inside.
-const WRAPPER_CONCEPTS = new Set<Concept>(['price', 'rating', 'date', 'author', 'location', 'company', 'salary', 'reviews', 'sku', 'stock', 'brand', 'email', 'phone', 'address', 'year', 'isbn', 'publisher', 'duration', 'points', 'comments', 'category']);
+const WRAPPER_CONCEPTS = new Set<Concept>([
+  'price',
+  'rating',
+  'date',
+  'author',
+  'location',
+  'company',
+  'salary',
+  'reviews',
+  'sku',
+  'stock',
+  'brand',
+  'email',
+  'phone',
+  'address',
+  'year',
+  'isbn',
+  'publisher',
+  'duration',
+  'points',
+  'comments',
+  'category',
+]);
 
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
@@ -35,7 +57,8 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     for (const v of valuesOf($, member)) add(member, v);
     const companion = companions.get(member);
     // Keyed under '+': their selectors are found relative to the companion row, then prefixed.
-    if (companion) for (const v of valuesOf($, companion)) add(member, { ...v, key: `+${v.key}`, order: v.order + 1000 });
+    if (companion)
+      for (const v of valuesOf($, companion)) add(member, { ...v, key: `+${v.key}`, order: v.order + 1000 });
   }
   const fields: CandidateField[] = [];
   for (const [key, { nodes }] of byKey) {
@@ -51,10 +74,21 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (viaCompanion) {
       const rows = members.filter((m) => companions.has(m));
       const targets = new Map([...nodes].map(([m, v]) => [companions.get(m) as Element, v.el]));
-      const inner = chooseSelector($, rows.map((m) => companions.get(m) as Element), targets, first.label, attribute);
-      selector = inner === null ? null : inner === undefined ? COMPANION : `${COMPANION} ${inner.replace(/^:scope > /, '> ')}`;
+      const inner = chooseSelector(
+        $,
+        rows.map((m) => companions.get(m) as Element),
+        targets,
+        first.label,
+        attribute,
+      );
+      selector =
+        inner === null ? null : inner === undefined ? COMPANION : `${COMPANION} ${inner.replace(/^:scope > /, '> ')}`;
       // The combined selector must find the same element from the record itself.
-      if (selector && !rows.every((m) => !nodes.has(m) || safeFind($(m), selector as string)?.first()[0] === nodes.get(m)?.el)) selector = null;
+      if (
+        selector &&
+        !rows.every((m) => !nodes.has(m) || safeFind($(m), selector as string)?.first()[0] === nodes.get(m)?.el)
+      )
+        selector = null;
     } else {
       selector = chooseSelector($, members, new Map([...nodes].map(([m, v]) => [m, v.el])), first.label, attribute);
     }
@@ -64,20 +98,31 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
     // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
     const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
-    const fromMarkup = conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ?? (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
+    const fromMarkup =
+      conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ??
+      (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
     const numericOnly = textValues.length > 0 && textValues.every((v) => /^[\d.,#\s]+$/.test(v));
     const concept =
-      first.kind === 'link' ? 'link' : first.kind === 'image' ? 'image' : (conceptOfValues(textValues) ?? (numericOnly && fromMarkup === 'title' ? undefined : fromMarkup));
+      first.kind === 'link'
+        ? 'link'
+        : first.kind === 'image'
+          ? 'image'
+          : (conceptOfValues(textValues) ?? (numericOnly && fromMarkup === 'title' ? undefined : fromMarkup));
     const transform: FieldTransform | undefined =
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
         : first.attribute === 'class'
           ? 'trim'
-        : first.unit || concept === 'price' || concept === 'rating' || concept === 'reviews' || concept === 'points' || concept === 'comments'
-          ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
-            ? 'number'
-            : 'trim'
-          : 'trim';
+          : first.unit ||
+              concept === 'price' ||
+              concept === 'rating' ||
+              concept === 'reviews' ||
+              concept === 'points' ||
+              concept === 'comments'
+            ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
+              ? 'number'
+              : 'trim'
+            : 'trim';
     const orders = [...nodes.values()].map((v) => v.order);
     const present = members.flatMap((m, i) => (nodes.has(m) ? [i] : []));
     fields.push({

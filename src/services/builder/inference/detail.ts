@@ -23,7 +23,13 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     if (['script', 'style', 'a', 'nav', 'header', 'footer'].includes(el.name)) return;
     for (const a of NAMING_ATTRIBUTES) {
       const v = el.attribs[a];
-      if (v && tokenWords(v).some((w) => words.has(w) || (conceptOfWord(w) !== undefined && conceptOfWord(w) === request.concept))) out.push(`[${a}=${cssString(v)}]`);
+      if (
+        v &&
+        tokenWords(v).some(
+          (w) => words.has(w) || (conceptOfWord(w) !== undefined && conceptOfWord(w) === request.concept),
+        )
+      )
+        out.push(`[${a}=${cssString(v)}]`);
     }
     const id = el.attribs.id;
     if (id && /^[A-Za-z][\w-]*$/.test(id) && tokenWords(id).some((w) => words.has(w))) out.push(`#${id}`);
@@ -46,7 +52,10 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
 }
 
 /** A field for each request that every given detail page has a value for; the rest are left out. */
-export function inferDetailFields(pages: CheerioAPI[], requests: DetailRequest[]): { fields: AgentField[]; missing: DetailRequest[] } {
+export function inferDetailFields(
+  pages: CheerioAPI[],
+  requests: DetailRequest[],
+): { fields: AgentField[]; missing: DetailRequest[] } {
   const fields: AgentField[] = [];
   const missing: DetailRequest[] = [];
   if (pages.length === 0) return { fields, missing: requests };
@@ -64,7 +73,12 @@ export function inferDetailFields(pages: CheerioAPI[], requests: DetailRequest[]
         }
       });
       if (ok) {
-        chosen = { name: request.name, selector, ...(attribute ? { attribute } : {}), transform: request.concept === 'price' ? 'number' : 'trim' };
+        chosen = {
+          name: request.name,
+          selector,
+          ...(attribute ? { attribute } : {}),
+          transform: request.concept === 'price' ? 'number' : 'trim',
+        };
         break;
       }
     }

@@ -2,7 +2,21 @@
 // never hold record content.
 import { isElement, type Element } from './selectors.js';
 
-const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe', 'select', 'option', 'br', 'hr', 'meta', 'link']);
+const SKIP_TAGS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'head',
+  'iframe',
+  'select',
+  'option',
+  'br',
+  'hr',
+  'meta',
+  'link',
+]);
 
 export function normalizeText(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

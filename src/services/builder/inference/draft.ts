@@ -6,7 +6,18 @@ import type { CheerioAPI } from 'cheerio';
 import { validateDefinition, type AgentDefinition, type AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import { inferDetailFields, type DetailRequest } from './detail.js';
-import { abbreviates, CONCEPT_WORDS, conceptOfValues, conceptOfWord, fieldName, promptRequests, tokenWords, words, type Concept, type PromptRequest } from './naming.js';
+import {
+  abbreviates,
+  CONCEPT_WORDS,
+  conceptOfValues,
+  conceptOfWord,
+  fieldName,
+  promptRequests,
+  tokenWords,
+  words,
+  type Concept,
+  type PromptRequest,
+} from './naming.js';
 import { missingFieldNotes, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
@@ -51,9 +62,17 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
     const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');
     // A heading, or text inside one (<h3><a>…</a></h3>), or an element classed as a title.
     const inHeading = (f: CandidateField) => /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
-    const heading = texts.find((f) => plainish(f) && (inHeading(f) || f.ownHints.some((h) => /title|name|heading/i.test(h))));
-    const linkText = texts.filter((f) => f.tag === 'a' && f.coverage >= 0.8 && !roles.get(f)).sort((a, b) => b.averageLength - a.averageLength)[0];
-    const plain = (f: CandidateField) => f.averageLength >= 3 && f.averageLength < 150 && !/^\d/.test(f.samples[0] ?? '') && conceptOfValues(f.samples) === undefined;
+    const heading = texts.find(
+      (f) => plainish(f) && (inHeading(f) || f.ownHints.some((h) => /title|name|heading/i.test(h))),
+    );
+    const linkText = texts
+      .filter((f) => f.tag === 'a' && f.coverage >= 0.8 && !roles.get(f))
+      .sort((a, b) => b.averageLength - a.averageLength)[0];
+    const plain = (f: CandidateField) =>
+      f.averageLength >= 3 &&
+      f.averageLength < 150 &&
+      !/^\d/.test(f.samples[0] ?? '') &&
+      conceptOfValues(f.samples) === undefined;
     // A concept read from a label ("City") gives way: the first plain text of a record names it.
     const firstText = texts.find((f) => !roles.get(f) && plain(f)) ?? texts.find(plain);
     const title = heading ?? linkText ?? firstText;
@@ -64,13 +83,16 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
     // The main link: the one around the title, else the most common one; others lose the 'link' role.
     const title = [...roles].find(([, c]) => c === 'title')?.[0];
     const main =
-      links.find((l) => title && (l.key.split('|')[0] === title.key.split('|')[0] || title.key.startsWith(l.key.split('|')[0]))) ??
-      [...links].sort((a, b) => b.coverage - a.coverage)[0];
+      links.find(
+        (l) => title && (l.key.split('|')[0] === title.key.split('|')[0] || title.key.startsWith(l.key.split('|')[0])),
+      ) ?? [...links].sort((a, b) => b.coverage - a.coverage)[0];
     for (const l of links) if (l !== main) roles.set(l, undefined);
   }
   const title = [...roles].find(([, c]) => c === 'title')?.[0];
   if (!has('description')) {
-    const long = texts.filter((f) => !roles.get(f) && f.averageLength > 60 && f !== title).sort((a, b) => b.averageLength - a.averageLength)[0];
+    const long = texts
+      .filter((f) => !roles.get(f) && f.averageLength > 60 && f !== title)
+      .sort((a, b) => b.averageLength - a.averageLength)[0];
     if (long) roles.set(long, 'description');
   }
   const images = fields.filter((f) => f.kind === 'image');
@@ -82,7 +104,27 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
 function markupName(field: CandidateField): string | undefined {
   if (field.label) return fieldName(field.label);
   for (const hint of field.hints) {
-    const ws = tokenWords(hint).filter((w) => !['item', 'card', 'product', 'list', 'entry', 'row', 'col', 'text', 'value', 'field', 'info', 'meta', 'data', 'wrapper', 'inner', 'content'].includes(w) && w.length > 2);
+    const ws = tokenWords(hint).filter(
+      (w) =>
+        ![
+          'item',
+          'card',
+          'product',
+          'list',
+          'entry',
+          'row',
+          'col',
+          'text',
+          'value',
+          'field',
+          'info',
+          'meta',
+          'data',
+          'wrapper',
+          'inner',
+          'content',
+        ].includes(w) && w.length > 2,
+    );
     if (ws.length > 0) return fieldName(ws.join('_'));
   }
   return undefined;
@@ -98,7 +140,13 @@ function defaultName(field: CandidateField, concept: Concept | undefined): strin
 /** Does a request (a word of the prompt) name this field? By concept, label or class words. */
 function requestMatches(request: PromptRequest, field: CandidateField, concept: Concept | undefined): boolean {
   if (request.concept !== undefined && request.concept === concept) return true;
-  if (field.label && words(field.label).some((w) => w === request.word || abbreviates(w, request.word) || abbreviates(w, `${request.word}s`))) return true;
+  if (
+    field.label &&
+    words(field.label).some(
+      (w) => w === request.word || abbreviates(w, request.word) || abbreviates(w, `${request.word}s`),
+    )
+  )
+    return true;
   if (request.concept === undefined && field.hints.some((h) => tokenWords(h).includes(request.word))) return true;
   return false;
 }
@@ -127,15 +175,31 @@ function toAgentField(n: Named, required = false): AgentField {
  * A value that sits in different places in different records (a regular price, a sale price in
  * <ins>): fields of the same concept present in disjoint records are joined into one selector list.
  */
-function withAlternatives(field: CandidateField, fields: CandidateField[], roles: Map<CandidateField, Concept | undefined>): CandidateField {
+function withAlternatives(
+  field: CandidateField,
+  fields: CandidateField[],
+  roles: Map<CandidateField, Concept | undefined>,
+): CandidateField {
   if (field.coverage >= 0.95 || !field.selector || !roles.get(field)) return field;
   let merged = field;
   const covered = new Set(field.present);
   for (const other of fields) {
-    if (other === field || !other.selector || other.kind !== field.kind || other.attribute !== field.attribute || roles.get(other) !== roles.get(field)) continue;
+    if (
+      other === field ||
+      !other.selector ||
+      other.kind !== field.kind ||
+      other.attribute !== field.attribute ||
+      roles.get(other) !== roles.get(field)
+    )
+      continue;
     if (other.present.some((i) => covered.has(i))) continue;
     for (const i of other.present) covered.add(i);
-    merged = { ...merged, selector: `${merged.selector}, ${other.selector}`, coverage: merged.coverage + other.coverage, present: [...covered] };
+    merged = {
+      ...merged,
+      selector: `${merged.selector}, ${other.selector}`,
+      coverage: merged.coverage + other.coverage,
+      present: [...covered],
+    };
   }
   return merged;
 }
@@ -147,23 +211,36 @@ export function selectFields(
 ): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
   const roles = roleFields(candidate);
   // A word naming the records themselves ("the quotes" of div.quote) asks for their main text.
-  const recordWords = new Set((candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
-  const requests = requestsAsked.map((r) => (r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as Concept } : r));
+  const recordWords = new Set(
+    (candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))),
+  );
+  const requests = requestsAsked.map((r) =>
+    r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as Concept } : r,
+  );
   const fields = candidate.fields;
   const matchedRequests = new Set<PromptRequest>();
   const chosen = new Map<CandidateField, Named>();
   for (const request of requests) {
     // One field per request: a field labelled with the very word, else the first in record order
     // whose concept or label matches.
-    const labelled = fields.find((f) => !chosen.has(f) && f.label !== undefined && words(f.label).includes(request.word));
+    const labelled = fields.find(
+      (f) => !chosen.has(f) && f.label !== undefined && words(f.label).includes(request.word),
+    );
     const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
     // Of a byline and the author name inside it, the inner element holds just the value.
     const first = matching.find((f) => f.coverage >= 0.5) ?? matching[0];
-    const inner = first && first.kind === 'text' ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`)) : undefined;
+    const inner =
+      first && first.kind === 'text'
+        ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
+        : undefined;
     const field = labelled ?? inner ?? first;
     if (!field) continue;
     matchedRequests.add(request);
-    chosen.set(field, { field: withAlternatives(field, fields, roles), concept: roles.get(field), name: fieldName(request.word) });
+    chosen.set(field, {
+      field: withAlternatives(field, fields, roles),
+      concept: roles.get(field),
+      name: fieldName(request.word),
+    });
   }
   if (chosen.size === 0) {
     // The prompt names nothing we can match: take every field that says what it is, once.
@@ -175,7 +252,11 @@ export function selectFields(
       // Secondary links (a thumbnail's, "add to cart", a vote arrow) repeat or distract from the main one.
       if (field.kind === 'link' && concept !== 'link') continue;
       // The same text twice (a linked capital that is also the longest link text) is kept once.
-      if (field.kind === 'text' && [...chosen.keys()].some((c) => c.kind === 'text' && c.samples.join('|') === field.samples.join('|'))) continue;
+      if (
+        field.kind === 'text' &&
+        [...chosen.keys()].some((c) => c.kind === 'text' && c.samples.join('|') === field.samples.join('|'))
+      )
+        continue;
       const seen = concept ? byConcept.get(concept) : undefined;
       if (seen) {
         // Of a byline and the author name inside it, the inner element holds just the value.
@@ -194,12 +275,19 @@ export function selectFields(
     }
   }
   // Fields the prompt named come in the prompt's order; otherwise in the record's order.
-  const named = matchedRequests.size > 0 ? [...chosen.values()] : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
+  const named =
+    matchedRequests.size > 0
+      ? [...chosen.values()]
+      : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
   const covered = new Set([...chosen.values()].map((n) => n.concept));
   const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined && !covered.has(r.concept));
   // Words naming no concept and matching nothing: fields asked for by a name the page does not use.
   const unanswered = requests.filter((r) => !matchedRequests.has(r) && r.concept === undefined);
-  return { named: uniqueNames(named), missing: chosen.size > 0 && matchedRequests.size === 0 ? [] : missing, unanswered };
+  return {
+    named: uniqueNames(named),
+    missing: chosen.size > 0 && matchedRequests.size === 0 ? [] : missing,
+    unanswered,
+  };
 }
 
 function mainLink(candidate: Candidate): CandidateField | undefined {
@@ -207,7 +295,11 @@ function mainLink(candidate: Candidate): CandidateField | undefined {
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
 }
 
-async function detailPages(page: BuilderPage, candidate: Candidate, fetchPage: FetchPage): Promise<{ pages: CheerioAPI[]; selector: string } | null> {
+async function detailPages(
+  page: BuilderPage,
+  candidate: Candidate,
+  fetchPage: FetchPage,
+): Promise<{ pages: CheerioAPI[]; selector: string } | null> {
   const link = mainLink(candidate);
   if (!link) return null;
   const selector = link.selector ?? 'a[href]';
@@ -235,7 +327,11 @@ function describeFields(fields: AgentField[]): string {
 }
 
 /** The first draft for a page and a prompt. */
-export async function proposeDraft(input: { page: BuilderPage; prompt: string; fetchPage: FetchPage }): Promise<Proposal> {
+export async function proposeDraft(input: {
+  page: BuilderPage;
+  prompt: string;
+  fetchPage: FetchPage;
+}): Promise<Proposal> {
   const { page, prompt } = input;
   const requests = promptRequests(prompt);
   const wanted = [...new Set(requests.map((r) => r.concept).filter((c): c is Concept => c !== undefined))];
@@ -246,9 +342,12 @@ export async function proposeDraft(input: { page: BuilderPage; prompt: string; f
     );
   }
   const chosen = candidates[0];
-  const notes = [`Chose ${chosen.count} records matching '${chosen.selector}' (${chosen.fields.length} aligned values each).`];
+  const notes = [
+    `Chose ${chosen.count} records matching '${chosen.selector}' (${chosen.fields.length} aligned values each).`,
+  ];
   const { named, missing, unanswered } = selectFields(chosen, requests);
-  if (named.length === 0) throw new NoRecordsError(`The records matching '${chosen.selector}' hold no values that could be named.`);
+  if (named.length === 0)
+    throw new NoRecordsError(`The records matching '${chosen.selector}' hold no values that could be named.`);
   const titleField = named.find((n) => n.concept === 'title' && n.field.coverage === 1);
   const definition: AgentDefinition = {
     startUrl: page.url,
@@ -259,12 +358,16 @@ export async function proposeDraft(input: { page: BuilderPage; prompt: string; f
     definition.next = { selector: pagination.selector };
     notes.push(`Pagination: ${pagination.how} ('${pagination.selector}') leads to ${pagination.nextUrl}.`);
   } else notes.push('No pagination found: the Agent reads this page only.');
-  notes.push(...missingFieldNotes(unansweredFields(prompt, chosen, unanswered), chosen, definition.list.fields, 'on the page'));
+  notes.push(
+    ...missingFieldNotes(unansweredFields(prompt, chosen, unanswered), chosen, definition.list.fields, 'on the page'),
+  );
   if (missing.length > 0) {
     const follow = await addDetailFields(definition, page, chosen, input.fetchPage, missing.map(requestToDetail));
     notes.push(...follow);
   }
-  notes.push(`Fields: ${describeFields(definition.list.fields)}${definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : ''}.`);
+  notes.push(
+    `Fields: ${describeFields(definition.list.fields)}${definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : ''}.`,
+  );
   return { definition, candidates, notes };
 }
 
@@ -272,18 +375,42 @@ function requestToDetail(r: PromptRequest): DetailRequest {
   return { name: fieldName(r.word), concept: r.concept, word: r.word };
 }
 
-async function addDetailFields(definition: AgentDefinition, page: BuilderPage, candidate: Candidate, fetchPage: FetchPage, requests: DetailRequest[]): Promise<string[]> {
-  const wanted = requests.filter((r) => !definition.list.fields.some((f) => f.name === r.name) && !definition.follow?.fields.some((f) => f.name === r.name));
+async function addDetailFields(
+  definition: AgentDefinition,
+  page: BuilderPage,
+  candidate: Candidate,
+  fetchPage: FetchPage,
+  requests: DetailRequest[],
+): Promise<string[]> {
+  const wanted = requests.filter(
+    (r) =>
+      !definition.list.fields.some((f) => f.name === r.name) &&
+      !definition.follow?.fields.some((f) => f.name === r.name),
+  );
   if (wanted.length === 0) return [];
   const detail = await detailPages(page, candidate, fetchPage);
-  if (!detail) return missingFieldNotes(wanted, candidate, definition.list.fields, 'on the page (and the records link to no detail page)');
+  if (!detail)
+    return missingFieldNotes(
+      wanted,
+      candidate,
+      definition.list.fields,
+      'on the page (and the records link to no detail page)',
+    );
   const { fields, missing } = inferDetailFields(detail.pages, wanted);
   const notes: string[] = [];
   if (fields.length > 0) {
-    definition.follow = { selector: definition.follow?.selector ?? detail.selector, fields: [...(definition.follow?.fields ?? []), ...fields] };
-    notes.push(`Following each record's link ('${definition.follow.selector}') for: ${fields.map((f) => f.name).join(', ')}.`);
+    definition.follow = {
+      selector: definition.follow?.selector ?? detail.selector,
+      fields: [...(definition.follow?.fields ?? []), ...fields],
+    };
+    notes.push(
+      `Following each record's link ('${definition.follow.selector}') for: ${fields.map((f) => f.name).join(', ')}.`,
+    );
   }
-  if (missing.length > 0) notes.push(...missingFieldNotes(missing, candidate, definition.list.fields, 'on the list page nor on the detail pages'));
+  if (missing.length > 0)
+    notes.push(
+      ...missingFieldNotes(missing, candidate, definition.list.fields, 'on the list page nor on the detail pages'),
+    );
   return notes;
 }
 
@@ -298,17 +425,27 @@ function fieldsNamed(fields: AgentField[], message: string): AgentField[] {
 }
 
 /** Applies a refinement message to a draft. */
-export async function refineDraft(input: { page: BuilderPage; draft: AgentDefinition; message: string; fetchPage: FetchPage }): Promise<Proposal> {
+export async function refineDraft(input: {
+  page: BuilderPage;
+  draft: AgentDefinition;
+  message: string;
+  fetchPage: FetchPage;
+}): Promise<Proposal> {
   const { page, message } = input;
   const definition: AgentDefinition = structuredClone(input.draft);
   const notes: string[] = [];
   const lower = message.toLowerCase();
   const candidate = candidateFor(page.$, definition.list.selector) ?? findCandidates(page.$)[0];
-  if (!candidate) throw new NoRecordsError(`The list selector '${definition.list.selector}' no longer matches anything on the page.`);
+  if (!candidate)
+    throw new NoRecordsError(`The list selector '${definition.list.selector}' no longer matches anything on the page.`);
 
-  const rename = lower.match(/\b(?:rename|call)\s+(?:the\s+)?([a-z_][\w]*)\s+(?:field\s+)?(?:to|as)\s+["']?([a-z_][\w]*)/);
+  const rename = lower.match(
+    /\b(?:rename|call)\s+(?:the\s+)?([a-z_][\w]*)\s+(?:field\s+)?(?:to|as)\s+["']?([a-z_][\w]*)/,
+  );
   if (rename) {
-    const field = [...definition.list.fields, ...(definition.follow?.fields ?? [])].find((f) => f.name === rename[1] || fieldsNamed([f], rename[1]).length > 0);
+    const field = [...definition.list.fields, ...(definition.follow?.fields ?? [])].find(
+      (f) => f.name === rename[1] || fieldsNamed([f], rename[1]).length > 0,
+    );
     if (field) {
       notes.push(`Renamed ${field.name} to ${fieldName(rename[2])}.`);
       field.name = fieldName(rename[2]);
@@ -316,7 +453,11 @@ export async function refineDraft(input: { page: BuilderPage; draft: AgentDefini
     return { definition, candidates: [candidate], notes };
   }
 
-  if (/\b(?:only the first page|first page only|no pagination|don'?t paginate|do not paginate|single page|just this page)\b/.test(lower)) {
+  if (
+    /\b(?:only the first page|first page only|no pagination|don'?t paginate|do not paginate|single page|just this page)\b/.test(
+      lower,
+    )
+  ) {
     delete definition.next;
     notes.push('Pagination removed: the Agent reads the first page only.');
   }
@@ -326,9 +467,15 @@ export async function refineDraft(input: { page: BuilderPage; draft: AgentDefini
     notes.push(`Pagination limited to ${maxPages[1]} pages.`);
   }
 
-  const drop = lower.match(/\b(?:drop|remove|delete|without|exclude|skip|no need for|don'?t need|do not need|leave out|get rid of)\b(.*)$/);
+  const drop = lower.match(
+    /\b(?:drop|remove|delete|without|exclude|skip|no need for|don'?t need|do not need|leave out|get rid of)\b(.*)$/,
+  );
   if (drop) {
-    const gone = new Set([...fieldsNamed(definition.list.fields, drop[1]), ...fieldsNamed(definition.follow?.fields ?? [], drop[1])].map((f) => f.name));
+    const gone = new Set(
+      [...fieldsNamed(definition.list.fields, drop[1]), ...fieldsNamed(definition.follow?.fields ?? [], drop[1])].map(
+        (f) => f.name,
+      ),
+    );
     if (gone.size === 0) notes.push(`No field matches "${drop[1].trim()}"; nothing was removed.`);
     const keptList = definition.list.fields.filter((f) => !gone.has(f.name));
     if (keptList.length === 0) notes.push('Every list field would be gone; the draft keeps them.');
@@ -344,26 +491,47 @@ export async function refineDraft(input: { page: BuilderPage; draft: AgentDefini
     return { definition, candidates: [candidate], notes };
   }
 
-  const followWanted = /\b(?:follow|open|visit|go into|click)\b|\bdetail(?:s)? pages?\b|\b(?:product|item|own) pages?\b|\beach link\b/.test(lower);
+  const followWanted =
+    /\b(?:follow|open|visit|go into|click)\b|\bdetail(?:s)? pages?\b|\b(?:product|item|own) pages?\b|\beach link\b/.test(
+      lower,
+    );
   const forPart = followWanted ? (lower.match(/\bfor (?:the |their |its )?(.+)$/)?.[1] ?? lower) : lower;
   const requests = promptRequests(forPart).filter((r) => !(followWanted && ['link', 'page'].includes(r.word)));
   const existing = new Set([...definition.list.fields, ...(definition.follow?.fields ?? [])].map((f) => f.name));
-  const fresh = requests.filter((r) => !existing.has(fieldName(r.word)) && fieldsNamed([...definition.list.fields, ...(definition.follow?.fields ?? [])], r.word).length === 0);
+  const fresh = requests.filter(
+    (r) =>
+      !existing.has(fieldName(r.word)) &&
+      fieldsNamed([...definition.list.fields, ...(definition.follow?.fields ?? [])], r.word).length === 0,
+  );
   if (fresh.length === 0 && requests.length > 0) notes.push('Every field asked for is already in the draft.');
   if (!followWanted && fresh.length > 0) {
     const { named } = selectFields(candidate, fresh);
     const usedKeys = new Set(definition.list.fields.map((f) => `${f.selector ?? ''}|${f.attribute ?? ''}`));
-    const additions = named.filter((n) => fresh.some((r) => requestMatches(r, n.field, n.concept) || fieldName(r.word) === n.name) && !usedKeys.has(`${n.field.selector ?? ''}|${n.field.attribute ?? ''}`));
+    const additions = named.filter(
+      (n) =>
+        fresh.some((r) => requestMatches(r, n.field, n.concept) || fieldName(r.word) === n.name) &&
+        !usedKeys.has(`${n.field.selector ?? ''}|${n.field.attribute ?? ''}`),
+    );
     const taken = new Set(additions.map((n) => n.name));
-    for (const n of additions) definition.list.fields.push(toAgentField({ ...n, name: existing.has(n.name) ? `${n.name}_2` : n.name }));
+    for (const n of additions)
+      definition.list.fields.push(toAgentField({ ...n, name: existing.has(n.name) ? `${n.name}_2` : n.name }));
     if (additions.length > 0) notes.push(`Added from the list page: ${additions.map((n) => n.name).join(', ')}.`);
-    const left = fresh.filter((r) => !taken.has(fieldName(r.word)) && !additions.some((n) => requestMatches(r, n.field, n.concept)));
-    if (left.length > 0) notes.push(...(await addDetailFields(definition, page, candidate, input.fetchPage, left.map(requestToDetail))));
+    const left = fresh.filter(
+      (r) => !taken.has(fieldName(r.word)) && !additions.some((n) => requestMatches(r, n.field, n.concept)),
+    );
+    if (left.length > 0)
+      notes.push(...(await addDetailFields(definition, page, candidate, input.fetchPage, left.map(requestToDetail))));
   } else if (followWanted) {
-    const detailRequests = fresh.length > 0 ? fresh.map(requestToDetail) : [{ name: 'description', concept: 'description' as const, word: 'description' }];
+    const detailRequests =
+      fresh.length > 0
+        ? fresh.map(requestToDetail)
+        : [{ name: 'description', concept: 'description' as const, word: 'description' }];
     notes.push(...(await addDetailFields(definition, page, candidate, input.fetchPage, detailRequests)));
   }
-  if (notes.length === 0) notes.push('The message asked for no change the builder understood; try "also take the rating", "drop the image" or "follow each link for the description".');
+  if (notes.length === 0)
+    notes.push(
+      'The message asked for no change the builder understood; try "also take the rating", "drop the image" or "follow each link for the description".',
+    );
   return { definition, candidates: [candidate], notes };
 }
 

@@ -1,7 +1,16 @@
 // Stable selectors for a field inside its record and for the record container on the page.
 import type { CheerioAPI } from 'cheerio';
 import type { CandidateField } from './candidate.js';
-import { cssString, isElement, NAMING_ATTRIBUTES, nthOfType, safeFind, stableClasses, stepSelector, type Element } from './selectors.js';
+import {
+  cssString,
+  isElement,
+  NAMING_ATTRIBUTES,
+  nthOfType,
+  safeFind,
+  stableClasses,
+  stepSelector,
+  type Element,
+} from './selectors.js';
 
 /** Candidate relative selectors for a field target, simplest first. */
 function selectorOptions(targets: Element[], member: Element, label: string | undefined): string[] {
@@ -41,7 +50,13 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
 }
 
 /** The first selector that finds exactly the aligned element in (nearly) every record. */
-export function chooseSelector($: CheerioAPI, members: Element[], targets: Map<Element, Element>, label: string | undefined, needsAttr?: string): string | undefined | null {
+export function chooseSelector(
+  $: CheerioAPI,
+  members: Element[],
+  targets: Map<Element, Element>,
+  label: string | undefined,
+  needsAttr?: string,
+): string | undefined | null {
   const withTarget = members.filter((m) => targets.has(m));
   const exemplars = withTarget.map((m) => targets.get(m) as Element);
   if (exemplars.every((t, i) => t === withTarget[i])) return undefined; // the container itself
@@ -90,7 +105,10 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
   const parentSteps: string[] = [];
   let p = sample.parent;
   for (let depth = 0; p && isElement(p) && depth < 3; depth++, p = p.parent) {
-    const id = p.attribs?.id && /^[A-Za-z][\w-]*$/.test(p.attribs.id) && !/\d{3,}/.test(p.attribs.id) ? `#${p.attribs.id}` : null;
+    const id =
+      p.attribs?.id && /^[A-Za-z][\w-]*$/.test(p.attribs.id) && !/\d{3,}/.test(p.attribs.id)
+        ? `#${p.attribs.id}`
+        : null;
     const pc = stableClasses(p);
     const step = id ?? (pc.length > 0 ? stepSelector(p, pc) : p.name);
     parentSteps.unshift(step);
@@ -113,7 +131,13 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
     const hits = matched.length - extras.length;
     if (hits < members.length) continue;
     // Exclude the strays: a class only they carry, or a field they lack.
-    const strayClasses = [...new Set(extras.flatMap((e) => stableClasses(e).concat((e.attribs?.class ?? '').split(/\s+/).filter((c) => /^[A-Za-z][\w-]*$/.test(c)))))];
+    const strayClasses = [
+      ...new Set(
+        extras.flatMap((e) =>
+          stableClasses(e).concat((e.attribs?.class ?? '').split(/\s+/).filter((c) => /^[A-Za-z][\w-]*$/.test(c))),
+        ),
+      ),
+    ];
     for (const c of strayClasses) {
       if (members.some((m) => (m.attribs?.class ?? '').split(/\s+/).includes(c))) continue;
       if (!extras.every((e) => (e.attribs?.class ?? '').split(/\s+/).includes(c))) continue;

@@ -71,16 +71,20 @@ export function findGroups($: CheerioAPI): Group[] {
   for (const elements of byKey.values()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records.
-    if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name)) continue;
+    if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name))
+      continue;
     // Members that do not share most of the group's common shape are something else (an ad, a heading row).
     const shapes = elements.map(shapeOf);
     const frequency = new Map<string, number>();
     for (const shape of shapes) for (const path of shape) frequency.set(path, (frequency.get(path) ?? 0) + 1);
     // Common: in a strict majority of members (variants such as sale/regular prices split the rest).
     const common = [...frequency].filter(([, n]) => n > elements.length / 2).map(([p]) => p);
-    const members = elements.filter((_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2);
+    const members = elements.filter(
+      (_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2,
+    );
     if (members.length < 2) continue;
-    if (members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length >= MAX_RECORD_ELEMENTS) continue;
+    if (members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length >= MAX_RECORD_ELEMENTS)
+      continue;
     const parents = new Set(members.map((m) => m.parent)).size;
     if (members.length / parents < 2) continue; // not siblings: one wrapper per record, not the records
     // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
@@ -88,11 +92,21 @@ export function findGroups($: CheerioAPI): Group[] {
       const only = members.map((m) => elementChildren(m).filter((c) => !isSkipped(c)));
       const first = only[0][0];
       if (!first || stableClasses(first).length === 0) break;
-      if (!only.every((c, i) => c.length === 1 && signature(c[0]) === signature(first) && normalizeText($(c[0]).text()).length >= normalizeText($(members[i]).text()).length * 0.95)) break;
+      if (
+        !only.every(
+          (c, i) =>
+            c.length === 1 &&
+            signature(c[0]) === signature(first) &&
+            normalizeText($(c[0]).text()).length >= normalizeText($(members[i]).text()).length * 0.95,
+        )
+      )
+        break;
       members.splice(0, members.length, ...only.map((c) => c[0]));
     }
     const companions = companionRows($, members);
-    const texts = members.map((m) => normalizeText(`${$(m).text()} ${companions.has(m) ? $(companions.get(m) as Element).text() : ''}`));
+    const texts = members.map((m) =>
+      normalizeText(`${$(m).text()} ${companions.has(m) ? $(companions.get(m) as Element).text() : ''}`),
+    );
     const textLength = texts.reduce((n, t) => n + t.length, 0);
     if (textLength === 0 && !members.some((m) => $(m).find('img').length > 0)) continue;
     const share = textLength / bodyTextLength;
@@ -117,7 +131,14 @@ export function companionRows($: CheerioAPI, members: Element[]): Map<Element, E
   const set = new Set(members);
   for (const m of members) {
     const next = nextElement(m);
-    if (next && next.name === 'tr' && !set.has(next) && signature(next) !== signature(m) && normalizeText($(next).text()) !== '') companions.set(m, next);
+    if (
+      next &&
+      next.name === 'tr' &&
+      !set.has(next) &&
+      signature(next) !== signature(m) &&
+      normalizeText($(next).text()) !== ''
+    )
+      companions.set(m, next);
   }
   return companions.size >= members.length * 0.8 ? companions : new Map();
 }

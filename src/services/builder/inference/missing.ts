@@ -11,7 +11,9 @@ const RECORD_MARKERS = /\b(?:each|every|all|per|any)\s+(?:(?:of\s+)?the\s+)?(?:[
 /** Requests naming no concept that are fields the user asked for, not the records' own noun. */
 export function unansweredFields(prompt: string, candidate: Candidate, unanswered: PromptRequest[]): PromptRequest[] {
   const lower = prompt.toLowerCase();
-  const recordWords = new Set((candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
+  const recordWords = new Set(
+    (candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))),
+  );
   return unanswered.filter((r) => {
     if (recordWords.has(r.word)) return false;
     // Every occurrence (singular or plural) follows "each", "every"...: the word names the records.
@@ -38,7 +40,12 @@ export function missingFieldNotes(
 ): string[] {
   const taken = new Set(used.map((f) => `${f.selector ?? ''}|${f.attribute ?? ''}`));
   const free = candidate.fields
-    .filter((f) => !taken.has(`${f.selector ?? ''}|${f.attribute ?? ''}`) && f.kind !== 'image' && f.samples.some((s) => s.trim() !== ''))
+    .filter(
+      (f) =>
+        !taken.has(`${f.selector ?? ''}|${f.attribute ?? ''}`) &&
+        f.kind !== 'image' &&
+        f.samples.some((s) => s.trim() !== ''),
+    )
     .sort((a, b) => b.coverage - a.coverage || a.order - b.order)
     .slice(0, MAX_CANDIDATES);
   const closest = free.length > 0 ? ` Closest candidates: ${free.map(describe).join(', ')}.` : '';

@@ -40,7 +40,20 @@ export const CONCEPT_WORDS: Record<Concept, string[]> = {
   author: ['author', 'writer', 'byline', 'poster', 'user', 'username', 'seller'],
   date: ['date', 'published', 'posted', 'time', 'updated', 'created', 'day', 'when'],
   rating: ['rating', 'stars', 'star', 'score', 'rate'],
-  description: ['description', 'summary', 'desc', 'excerpt', 'blurb', 'details', 'detail', 'text', 'body', 'content', 'snippet', 'teaser'],
+  description: [
+    'description',
+    'summary',
+    'desc',
+    'excerpt',
+    'blurb',
+    'details',
+    'detail',
+    'text',
+    'body',
+    'content',
+    'snippet',
+    'teaser',
+  ],
   category: ['category', 'genre', 'section', 'type', 'kind', 'department'],
   location: ['location', 'city', 'place', 'region', 'country', 'where'],
   company: ['company', 'employer', 'organization', 'organisation', 'firm'],
@@ -74,7 +87,14 @@ export function words(text: string): string[] {
 
 export function singular(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is') && !['reviews', 'comments', 'tags', 'points', 'votes', 'likes', 'stars', 'details'].includes(word)) {
+  if (
+    word.length > 3 &&
+    word.endsWith('s') &&
+    !word.endsWith('ss') &&
+    !word.endsWith('us') &&
+    !word.endsWith('is') &&
+    !['reviews', 'comments', 'tags', 'points', 'votes', 'likes', 'stars', 'details'].includes(word)
+  ) {
     return word.slice(0, -1);
   }
   return word;
@@ -115,7 +135,22 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 // Words that are kept even though they are also generic nouns in STOP_WORDS ("details" as in "the details").
-const CONCEPT_OVER_STOP = new Set(['title', 'name', 'link', 'url', 'price', 'date', 'time', 'rating', 'description', 'image', 'author', 'summary', 'product', 'detail']);
+const CONCEPT_OVER_STOP = new Set([
+  'title',
+  'name',
+  'link',
+  'url',
+  'price',
+  'date',
+  'time',
+  'rating',
+  'description',
+  'image',
+  'author',
+  'summary',
+  'product',
+  'detail',
+]);
 
 /**
  * What the prompt asks for: its words that name a concept ("rating", "cost", "photo") plus other content
@@ -129,7 +164,18 @@ export function promptRequests(prompt: string): PromptRequest[] {
     const word = singular(raw);
     if (seen.has(word)) continue;
     // "product" in "product name" is a noun of the page, not the title field.
-    const concept = word === 'product' || word === 'detail' || word === 'text' || word === 'type' || word === 'time' || word === 'id' || word === 'code' || word === 'user' || word === 'label' ? undefined : conceptOfWord(word);
+    const concept =
+      word === 'product' ||
+      word === 'detail' ||
+      word === 'text' ||
+      word === 'type' ||
+      word === 'time' ||
+      word === 'id' ||
+      word === 'code' ||
+      word === 'user' ||
+      word === 'label'
+        ? undefined
+        : conceptOfWord(word);
     if (concept === undefined && (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || word.length < 3)) continue;
     if (concept !== undefined && STOP_WORDS.has(word) && !CONCEPT_OVER_STOP.has(word)) continue;
     seen.add(word);
@@ -149,7 +195,8 @@ export function fieldName(text: string): string {
   return name === '' ? 'field' : /^[0-9]/.test(name) ? `f_${name}` : name;
 }
 
-const CURRENCY = /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
+const CURRENCY =
+  /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
 const DATE =
   /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b/i;
 const RATING = /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:\.\d)?\s*(?:\/\s*5|out of 5)(?:\s*stars?)?|\d(?:\.\d)?\s*stars?)\s*$/i;
@@ -159,7 +206,8 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
   if (sample.length === 0) return undefined;
   // The pattern must be most of the value: "By Ada · Jan 5, 2026" is a byline, not a date.
-  const share = (re: RegExp) => sample.filter((v) => (v.match(re)?.[0].length ?? 0) >= v.trim().length * 0.6).length / sample.length;
+  const share = (re: RegExp) =>
+    sample.filter((v) => (v.match(re)?.[0].length ?? 0) >= v.trim().length * 0.6).length / sample.length;
   if (share(RATING) >= 0.8) return 'rating';
   if (share(CURRENCY) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
   if (share(DATE) >= 0.8 && sample.every((v) => v.length < 40)) return 'date';
@@ -178,7 +226,17 @@ export function conceptOfTokens(tokens: string[]): Concept | undefined {
   for (const token of tokens) {
     const ws = tokenWords(token);
     for (const w of [...ws].reverse()) {
-      if (w === 'product' || w === 'item' || w === 'card' || w === 'text' || w === 'type' || w === 'label' || w === 'content' || w === 'body') continue;
+      if (
+        w === 'product' ||
+        w === 'item' ||
+        w === 'card' ||
+        w === 'text' ||
+        w === 'type' ||
+        w === 'label' ||
+        w === 'content' ||
+        w === 'body'
+      )
+        continue;
       const c = conceptOfWord(w);
       if (c) return c;
     }
@@ -187,7 +245,13 @@ export function conceptOfTokens(tokens: string[]): Concept | undefined {
   for (const token of tokens) {
     for (const w of tokenWords(token)) {
       for (const [word, concept] of WORD_TO_CONCEPT) {
-        if (word.length >= 4 && w.length > word.length && (w.endsWith(word) || w.startsWith(word)) && !['type', 'text', 'time', 'label', 'code', 'detail', 'details', 'content', 'body'].includes(word)) return concept;
+        if (
+          word.length >= 4 &&
+          w.length > word.length &&
+          (w.endsWith(word) || w.startsWith(word)) &&
+          !['type', 'text', 'time', 'label', 'code', 'detail', 'details', 'content', 'body'].includes(word)
+        )
+          return concept;
       }
     }
   }

@@ -11,7 +11,8 @@ export interface PaginationGuess {
   how: string;
 }
 
-const NEXT_TEXT = /^(?:next(?: page)?|more|older(?: posts)?|load more|suivant|weiter|siguiente|[›»→>]|next\s*[›»→>]|[›»→>]\s*next)$/i;
+const NEXT_TEXT =
+  /^(?:next(?: page)?|more|older(?: posts)?|load more|suivant|weiter|siguiente|[›»→>]|next\s*[›»→>]|[›»→>]\s*next)$/i;
 
 function pageNumberOf(url: string): { param: string; value: number } | null {
   try {
@@ -53,25 +54,33 @@ export function detectPagination($: CheerioAPI, pageUrl: string): PaginationGues
     const cls = classes.find((c) => /(^|[-_])next([-_]|$)/i.test(c));
     if (cls) tries.push([`a.${cls}`, `the "${cls}" link`]);
     const aria = a.attribs['aria-label'];
-    if (aria && /next/i.test(aria) && !/["\\]/.test(aria)) tries.push([`a[aria-label=${cssString(aria)}]`, `the link labelled "${aria}"`]);
+    if (aria && /next/i.test(aria) && !/["\\]/.test(aria))
+      tries.push([`a[aria-label=${cssString(aria)}]`, `the link labelled "${aria}"`]);
     const parent = a.parent;
     if (isElement(parent)) {
       const pcls = stableClasses(parent).find((c) => /(^|[-_])next([-_]|$)/i.test(c));
       if (pcls) tries.push([`${parent.name}.${pcls} > a`, `the link inside "${pcls}"`]);
     }
     const text = $(a).text().replace(/\s+/g, ' ').trim();
-    if (NEXT_TEXT.test(text) && !/["\\]/.test(text)) tries.push([`a:contains(${cssString(text)})`, `the "${text}" link`]);
+    if (NEXT_TEXT.test(text) && !/["\\]/.test(text))
+      tries.push([`a:contains(${cssString(text)})`, `the "${text}" link`]);
   });
   // The link right after the current page marker (numbered pagination without a "next").
   $('[aria-current="page"], .active, .current, .selected').each((_, node) => {
     const el = node as Element;
-    const marker = el.attribs['aria-current'] === 'page' ? '[aria-current="page"]' : `.${(el.attribs.class ?? '').split(/\s+/).find((c) => ['active', 'current', 'selected'].includes(c))}`;
+    const marker =
+      el.attribs['aria-current'] === 'page'
+        ? '[aria-current="page"]'
+        : `.${(el.attribs.class ?? '').split(/\s+/).find((c) => ['active', 'current', 'selected'].includes(c))}`;
     const container = el.name === 'a' && isElement(el.parent) && el.parent.name === 'li' ? el.parent : el;
     const markerSel = container === el ? `${el.name}${marker}` : `li:has(> a${marker})`;
     const nextSibling = $(container).next();
     if (nextSibling.length === 0) return;
     const tag = nextSibling[0] && isElement(nextSibling[0]) ? nextSibling[0].name : '*';
-    tries.push([tag === 'a' ? `${markerSel} + a` : `${markerSel} + ${tag} a`, 'the link after the current page number']);
+    tries.push([
+      tag === 'a' ? `${markerSel} + a` : `${markerSel} + ${tag} a`,
+      'the link after the current page number',
+    ]);
   });
   const current = pageNumberOf(pageUrl);
   for (const [selector, how] of tries) {

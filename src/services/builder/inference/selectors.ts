@@ -7,11 +7,51 @@ import type { AnyNode, Element } from 'domhandler';
 export type { Element };
 
 const STATE_CLASSES = new Set([
-  'active', 'selected', 'current', 'odd', 'even', 'first', 'last', 'hover', 'focus', 'open', 'closed', 'visible', 'hidden',
-  'show', 'hide', 'clearfix', 'clear', 'disabled', 'enabled', 'is-active', 'is-selected', 'in', 'fade', 'collapse', 'collapsed',
-  'lazy', 'lazyload', 'lazyloaded', 'loaded', 'js', 'no-js', 'featured', 'highlight', 'highlighted', 'new', 'sale', 'sponsored-hidden',
+  'active',
+  'selected',
+  'current',
+  'odd',
+  'even',
+  'first',
+  'last',
+  'hover',
+  'focus',
+  'open',
+  'closed',
+  'visible',
+  'hidden',
+  'show',
+  'hide',
+  'clearfix',
+  'clear',
+  'disabled',
+  'enabled',
+  'is-active',
+  'is-selected',
+  'in',
+  'fade',
+  'collapse',
+  'collapsed',
+  'lazy',
+  'lazyload',
+  'lazyloaded',
+  'loaded',
+  'js',
+  'no-js',
+  'featured',
+  'highlight',
+  'highlighted',
+  'new',
+  'sale',
+  'sponsored-hidden',
   // Values written as classes ("star-rating Three") differ between records of one list.
-  'zero', 'one', 'two', 'three', 'four', 'five', 'half',
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'half',
 ]);
 
 /** A class name that a build tool generated, or that changes with state: not a stable hook. */
@@ -84,4 +124,13 @@ export function nthOfType(el: Element): number {
 }
 
 /** Attributes whose value names what an element is (schema.org, data hooks, test ids). */
-export const NAMING_ATTRIBUTES = ['itemprop', 'data-field', 'data-testid', 'data-test', 'data-qa', 'data-name', 'name', 'property'];
+export const NAMING_ATTRIBUTES = [
+  'itemprop',
+  'data-field',
+  'data-testid',
+  'data-test',
+  'data-qa',
+  'data-name',
+  'name',
+  'property',
+];

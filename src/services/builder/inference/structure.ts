@@ -24,7 +24,14 @@ export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = []): C
     const matched = conceptsWanted.filter((c) => concepts.has(c)).length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
     const score = group.rough * richness * (1 + (conceptsWanted.length > 0 ? matched / conceptsWanted.length : 0));
-    candidates.push({ selector, count: group.members.length, score, textShare: group.share, fields, members: group.members });
+    candidates.push({
+      selector,
+      count: group.members.length,
+      score,
+      textShare: group.share,
+      fields,
+      members: group.members,
+    });
   }
   // The records are the innermost repeated unit that carries the text: a group whose records each hold
   // several records of another good group (categories holding items) gives way to it.
@@ -35,9 +42,7 @@ export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = []): C
       if (contained >= inner.count * 0.8) outer.score *= 0.4;
     }
   }
-  return candidates
-    .sort((a, b) => b.score - a.score)
-    .map(({ members: _members, ...c }) => c);
+  return candidates.sort((a, b) => b.score - a.score).map(({ members: _members, ...c }) => c);
 }
 
 function contains(ancestor: Element, node: Element): boolean {

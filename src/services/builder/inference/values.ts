@@ -31,8 +31,15 @@ function tableHeader($: CheerioAPI, cell: Element): string | undefined {
   if (!headers) {
     const $table = $(table);
     let headerRow = $table.find('thead tr').first();
-    if (headerRow.length === 0) headerRow = $table.find('tr').filter((_, tr) => $(tr).children('th').length > 0 && $(tr).children('td').length === 0).first();
-    headers = headerRow.children().toArray().map((th) => normalizeText($(th).text()));
+    if (headerRow.length === 0)
+      headerRow = $table
+        .find('tr')
+        .filter((_, tr) => $(tr).children('th').length > 0 && $(tr).children('td').length === 0)
+        .first();
+    headers = headerRow
+      .children()
+      .toArray()
+      .map((th) => normalizeText($(th).text()));
     tableHeaders.set(table, headers);
   }
   const text = headers[elementChildren(row).indexOf(cell)] ?? '';
@@ -61,36 +68,105 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
     // A number followed by its unit in a child ("3<abbr> bds</abbr>"): the unit names it.
     const kids = elementChildren(el);
     const unit =
-      /^[\d.,]+$/.test(own) && kids.length === 1 && /^[A-Za-z][A-Za-z. ]{0,11}$/.test(normalizeText($(kids[0]).text())) ? normalizeText($(kids[0]).text()).replace(/\.$/, '') : undefined;
+      /^[\d.,]+$/.test(own) && kids.length === 1 && /^[A-Za-z][A-Za-z. ]{0,11}$/.test(normalizeText($(kids[0]).text()))
+        ? normalizeText($(kids[0]).text()).replace(/\.$/, '')
+        : undefined;
     const label = el.name === 'td' || el.name === 'th' ? tableHeader($, el) : (definitionTerm(el) ?? unit);
     const text = normalizeText($(el).text());
     if (own !== '' && !LABEL.test(own)) {
       // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5").
       const numeric = /\d/.test(text)
         ? undefined
-        : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) => /\d/.test(el.attribs?.[a] ?? ''));
+        : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) =>
+            /\d/.test(el.attribs?.[a] ?? ''),
+          );
       // A shortened text ("A Light in the ...") whose title attribute holds the whole of it.
       const stem = text.replace(/\s*(?:\.\.\.|…)$/, '');
       const whole = stem !== text && el.attribs?.title?.startsWith(stem) ? 'title' : undefined;
       const attr = whole ?? numeric;
-      if (attr) out.push({ key: `${path}|@${attr}`, el, kind: 'attribute', attribute: attr, value: el.attribs[attr], label, depth, order: order++ });
-      else out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, unit: unit !== undefined, depth, order: order++ });
-    } else if (own === '' && /rating|stars?\b/i.test(el.attribs?.class ?? '') && /(^|\s)(zero|one|two|three|four|five|half|\w*\d\w*)(\s|$)/i.test(el.attribs?.class ?? '')) {
+      if (attr)
+        out.push({
+          key: `${path}|@${attr}`,
+          el,
+          kind: 'attribute',
+          attribute: attr,
+          value: el.attribs[attr],
+          label,
+          depth,
+          order: order++,
+        });
+      else
+        out.push({
+          key: `${path}|text`,
+          el,
+          kind: 'text',
+          value: text,
+          label,
+          unit: unit !== undefined,
+          depth,
+          order: order++,
+        });
+    } else if (
+      own === '' &&
+      /rating|stars?\b/i.test(el.attribs?.class ?? '') &&
+      /(^|\s)(zero|one|two|three|four|five|half|\w*\d\w*)(\s|$)/i.test(el.attribs?.class ?? '')
+    ) {
       // A rating written only as classes ("star-rating Three", "stars-4"): the class attribute is the value.
-      out.push({ key: `${path}|@class`, el, kind: 'attribute', attribute: 'class', value: el.attribs.class, label, depth, order: order++ });
+      out.push({
+        key: `${path}|@class`,
+        el,
+        kind: 'attribute',
+        attribute: 'class',
+        value: el.attribs.class,
+        label,
+        depth,
+        order: order++,
+      });
     } else if (own === '' && label && text !== '' && elementChildren(el).length > 0) {
       out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
     }
     if (el.name === 'a') {
       const href = el.attribs?.href?.trim();
-      if (href && !href.startsWith('#') && !/^javascript:/i.test(href)) out.push({ key: `${path}|link`, el, kind: 'link', value: href, attribute: 'href', label, depth, order: order++ });
+      if (href && !href.startsWith('#') && !/^javascript:/i.test(href))
+        out.push({
+          key: `${path}|link`,
+          el,
+          kind: 'link',
+          value: href,
+          attribute: 'href',
+          label,
+          depth,
+          order: order++,
+        });
     }
     if (el.name === 'img') {
-      const src = el.attribs?.src && !el.attribs.src.startsWith('data:') ? 'src' : ['data-src', 'data-lazy-src', 'data-original'].find((a) => el.attribs?.[a]);
-      if (src) out.push({ key: `${path}|image`, el, kind: 'image', value: el.attribs[src], attribute: src, label, depth, order: order++ });
+      const src =
+        el.attribs?.src && !el.attribs.src.startsWith('data:')
+          ? 'src'
+          : ['data-src', 'data-lazy-src', 'data-original'].find((a) => el.attribs?.[a]);
+      if (src)
+        out.push({
+          key: `${path}|image`,
+          el,
+          kind: 'image',
+          value: el.attribs[src],
+          attribute: src,
+          label,
+          depth,
+          order: order++,
+        });
     }
     if (el.name === 'time' && el.attribs?.datetime) {
-      out.push({ key: `${path}|@datetime`, el, kind: 'attribute', value: el.attribs.datetime, attribute: 'datetime', label, depth, order: order++ });
+      out.push({
+        key: `${path}|@datetime`,
+        el,
+        kind: 'attribute',
+        value: el.attribs.datetime,
+        attribute: 'datetime',
+        label,
+        depth,
+        order: order++,
+      });
     }
     const children = elementChildren(el).filter((c) => !isSkipped(c));
     const counts = new Map<string, number>();
@@ -111,7 +187,14 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
 }
 
 // Tags whose name says what they hold.
-const TAG_HINTS: Record<string, string> = { figcaption: 'caption', cite: 'source', blockquote: 'quote', address: 'address', time: 'date', q: 'quote' };
+const TAG_HINTS: Record<string, string> = {
+  figcaption: 'caption',
+  cite: 'source',
+  blockquote: 'quote',
+  address: 'address',
+  time: 'date',
+  q: 'quote',
+};
 
 /** Words of the element's own classes, id and naming attributes, then of its ancestors inside the record. */
 export function hintsOf(el: Element, member: Element): { own: string[]; all: string[] } {
