@@ -176,7 +176,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     run.startFailures.length > 0 &&
     run.startFailures.every((f) => f !== null)
   ) {
-    const first = run.startFailures[0] as string;
+    const first = run.startFailures[0];
     fatalError =
       run.startFailures.length > 1
         ? `${first} (the start pages of all ${run.startFailures.length} inputs failed)`

@@ -35,6 +35,8 @@ export class ConcurrencyLimiter {
 
   /** Resolves with a release function once a slot is free; rejects if `signal` aborts first. */
   acquire(signal?: AbortSignal): Promise<() => void> {
+    // The signal's own reason (a StopError, an AbortError...) is what callers tell apart.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#active < this.#capacity) {
       this.#active++;

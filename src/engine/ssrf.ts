@@ -66,7 +66,7 @@ function parseIpv6(address: string): number[] | null {
   const tail = halves.length === 2 ? parseHalf(halves[1]) : [];
   const missing = 8 - head.length - tail.length;
   if (halves.length === 1 ? head.length !== 8 : missing < 1) return null;
-  groups.push(...head, ...new Array(halves.length === 2 ? missing : 0).fill(0), ...tail);
+  groups.push(...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => 0), ...tail);
   if (groups.some((g) => Number.isNaN(g) || g < 0 || g > 0xffff)) return null;
   return groups;
 }

@@ -3,7 +3,7 @@
 // (route templates, status names, queue names, error kinds): no id, URL, user or organization, so the
 // number of series does not grow with traffic. What each metric means: docs/operations.md, "Metrics".
 // Recording is a counter/histogram call on a cached child: cheap enough for every request.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 
 export const registry = new Registry();
 

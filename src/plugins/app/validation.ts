@@ -53,12 +53,7 @@ function unsafeReason(text: string): string | null {
   return null;
 }
 
-// eslint-disable-next-line no-control-regex -- a NUL in a property name is escaped for the message
-const pointerEscape = (key: string) =>
-  key
-    .replace(/~/g, '~0')
-    .replace(/\//g, '~1')
-    .replace(/\u0000/g, '\\u0000');
+const pointerEscape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1').replaceAll('\u0000', '\\u0000');
 
 /** The first string (or property name) PostgreSQL would refuse, as an Ajv-style error. */
 function findUnsafeText(value: unknown): ErrorObject | null {

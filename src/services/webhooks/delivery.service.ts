@@ -139,7 +139,7 @@ export function createWebhookDeliveryService(deps: {
         );
         return;
       }
-      const body = JSON.stringify(d.event.payload as unknown as WebhookPayload);
+      const body = JSON.stringify(d.event.payload);
       const headers = signedHeaders(
         webhookMessageId(d.eventId),
         at,

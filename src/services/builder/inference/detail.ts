@@ -19,7 +19,7 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   const words = new Set([request.word, ...(request.concept ? CONCEPT_WORDS[request.concept] : [])]);
   const out: string[] = [];
   $('body *').each((_, node) => {
-    const el = node as Element;
+    const el = node;
     if (['script', 'style', 'a', 'nav', 'header', 'footer'].includes(el.name)) return;
     for (const a of NAMING_ATTRIBUTES) {
       const v = el.attribs[a];
@@ -39,7 +39,7 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   if (request.concept === 'description') {
     out.push('meta[name="description"]');
     // The longest paragraph of the main content.
-    const paragraphs = $('main p, article p, body p').toArray() as Element[];
+    const paragraphs = $('main p, article p, body p').toArray<Element>();
     paragraphs.sort((a, b) => normalizeText($(b).text()).length - normalizeText($(a).text()).length);
     const longest = paragraphs[0];
     if (longest) {

@@ -215,7 +215,7 @@ export function selectFields(
     (candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))),
   );
   const requests = requestsAsked.map((r) =>
-    r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as Concept } : r,
+    r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as const } : r,
   );
   const fields = candidate.fields;
   const matchedRequests = new Set<PromptRequest>();

@@ -140,7 +140,7 @@ export function companionRows($: CheerioAPI, members: Element[]): Map<Element, E
     )
       companions.set(m, next);
   }
-  return companions.size >= members.length * 0.8 ? companions : new Map();
+  return companions.size >= members.length * 0.8 ? companions : new Map<Element, Element>();
 }
 
 export const COMPANION = ':scope + tr';

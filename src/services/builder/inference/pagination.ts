@@ -2,7 +2,7 @@
 // button, or the link after the current page marker), checked against the page it came from.
 import type { CheerioAPI } from 'cheerio';
 import { resolveUrl } from '../../../engine/extract.js';
-import { cssString, isElement, stableClasses, type Element } from './selectors.js';
+import { cssString, isElement, stableClasses } from './selectors.js';
 
 export interface PaginationGuess {
   selector: string;
@@ -49,7 +49,7 @@ export function detectPagination($: CheerioAPI, pageUrl: string): PaginationGues
   ];
   // Links and buttons whose class, label or text says "next".
   $('a[href]').each((_, node) => {
-    const a = node as Element;
+    const a = node;
     const classes = stableClasses(a);
     const cls = classes.find((c) => /(^|[-_])next([-_]|$)/i.test(c));
     if (cls) tries.push([`a.${cls}`, `the "${cls}" link`]);
@@ -67,7 +67,7 @@ export function detectPagination($: CheerioAPI, pageUrl: string): PaginationGues
   });
   // The link right after the current page marker (numbered pagination without a "next").
   $('[aria-current="page"], .active, .current, .selected').each((_, node) => {
-    const el = node as Element;
+    const el = node;
     const marker =
       el.attribs['aria-current'] === 'page'
         ? '[aria-current="page"]'

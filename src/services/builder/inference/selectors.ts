@@ -117,7 +117,7 @@ export function nthOfType(el: Element): number {
   if (!parent || !('children' in parent)) return 1;
   let n = 0;
   for (const c of parent.children) {
-    if (c.type === 'tag' && (c as Element).name === el.name) n++;
+    if (c.type === 'tag' && c.name === el.name) n++;
     if (c === el) return n;
   }
   return 1;
