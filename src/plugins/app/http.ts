@@ -73,8 +73,9 @@ export default fp(
       reply.header('X-RateLimit-Window-Seconds', limitWindow);
       // Node puts the server's idle timeout back when the next request on the connection starts.
       const wait = request.routeOptions.config.waitSeconds;
+      // (A request injected in-process, app.inject, has no socket timer to extend.)
       if (wait !== undefined)
-        request.raw.setTimeout(Math.max(config.http.idleTimeoutMs, (wait + WAIT_MARGIN_SECONDS) * 1000));
+        request.raw.socket?.setTimeout?.(Math.max(config.http.idleTimeoutMs, (wait + WAIT_MARGIN_SECONDS) * 1000));
       done();
     });
 
