@@ -71,7 +71,7 @@ describe('Run events', () => {
     expect(byType['run.created'].data).toMatchObject({ id: runId, configId: agent.id, status: 4 });
     expect(byType['run.succeeded'].data).toMatchObject({
       ...run,
-      files: expect.arrayContaining([expect.objectContaining({ fileType: 'CSV' })]),
+      files: expect.arrayContaining([expect.objectContaining({ fileType: 'Csv' })]),
     });
     expect(new Date(byType['run.succeeded'].timestamp).getTime()).toBeGreaterThan(0);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(2);
