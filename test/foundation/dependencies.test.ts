@@ -141,7 +141,10 @@ describe('an unmigrated database', () => {
         const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
         return res.status === 503 ? res.json() : null;
       }, 30_000);
-      expect(ready).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'ok', migrations: 'pending', storage: 'ok' } });
+      expect(ready).toEqual({
+        status: 'unavailable',
+        checks: { postgres: 'ok', redis: 'ok', migrations: 'pending', storage: 'ok' },
+      });
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/users`, {
         headers: { authorization: `ApiKey ${apiKey}` },
       });
@@ -151,7 +154,10 @@ describe('an unmigrated database', () => {
       expect(migrated.code, migrated.stderr).toBe(0);
       const after = await fetch(`http://127.0.0.1:${port}/health/ready`);
       expect(after.status).toBe(200);
-      expect(await after.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'ok' } });
+      expect(await after.json()).toEqual({
+        status: 'ok',
+        checks: { postgres: 'ok', redis: 'ok', migrations: 'ok', storage: 'ok' },
+      });
     } finally {
       srv.child.kill('SIGTERM');
       await srv.exited;
