@@ -157,7 +157,7 @@ describe('Redis restarted without its data', () => {
       const schedulers = await waitFor(
         async () => {
           const list = await maintenance.getJobSchedulers();
-          return list.length === 6 ? list : null;
+          return list.length === 7 ? list : null;
         },
         60_000,
         250,
@@ -166,6 +166,7 @@ describe('Redis restarted without its data', () => {
         'expire-credits',
         'purge-builder-sessions',
         'purge-expired-tokens',
+        'purge-webhook-deliveries',
         'reconcile-runs',
         'settle-runs',
         'sweep-orphan-files',
