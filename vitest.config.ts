@@ -1,14 +1,19 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+// `npm test`: everything but the suites that drive Chromium, which `npm run test:browser` runs
+// (vitest.browser.config.ts); CI runs both.
+export const BROWSER_SUITES = ['test/browser/**/*.test.ts', 'test/console/**/*.test.ts'];
+
+export const shared: NonNullable<ViteUserConfig['test']> = {
+  globalSetup: ['test/helpers/global-setup.ts'],
+  pool: 'forks',
+  // Two cores: two files at a time keeps integration tests (server + worker + engine) honest.
+  poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  reporters: ['default'],
+};
 
 export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
-    pool: 'forks',
-    // Two cores: two files at a time keeps integration tests (server + worker + engine) honest.
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    reporters: ['default'],
-  },
+  test: { ...shared, include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...BROWSER_SUITES] },
 });

@@ -258,7 +258,11 @@ export async function startWorkerRuntime(
       prefix,
       concurrency: WEBHOOK_WORKER_CONCURRENCY,
       // An attempt killed with its worker comes back after the stall check; the delivery row says
-      // whether it was recorded, so the rerun sends at most once more (same webhook-id).
+      // whether it was recorded, so the rerun sends at most once more (same webhook-id). The lock is
+      // renewed every 5 s while the worker lives, so a 15 s attempt keeps it; a dead worker's attempt
+      // is taken up again within about 15 s instead of BullMQ's default minute.
+      lockDuration: 10_000,
+      stalledInterval: 5_000,
       maxStalledCount: 5,
     }),
     new Worker('builder', createBuilderProcessor({ work: builderWork, subscriber: builderSubscriber }), {
