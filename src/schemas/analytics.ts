@@ -1,11 +1,13 @@
 // Analytics: Runs and records summaries over a date range, and per-Run diagnostics.
 import { Type, type Static } from '@sinclair/typebox';
 import { RunEvidenceSchema } from '../engine/evidence.js';
+import { QUERY_DATE_RULE } from '../lib/query-dates.js';
 import { DateTime, IdParam, Nullable, NullableDateTime, QueryDate } from './common.js';
 
 const RANGE_RULE =
   'A Run falls in the range when its `created` time (when it was started) is at or after startDate and before endDate. ' +
-  'Dates are ISO 8601 (a date means 00:00 UTC; a date-time without zone is UTC). endDate defaults to now, startDate to one day before endDate.';
+  'endDate defaults to now, startDate to one day before the end. Dates: ' +
+  QUERY_DATE_RULE;
 
 const RangeQuery = {
   startDate: Type.Optional(QueryDate),

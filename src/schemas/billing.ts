@@ -1,7 +1,7 @@
 // Billing: credits balance, ledger, spending and per-Agent costs (service-spec "Billing",
 // design.md section 6), in the shapes the public client reads.
 import { Type } from '@sinclair/typebox';
-import { DateTime, IdParam, NullableDateTime, QueryDate } from './common.js';
+import { DateTime, IdParam, NullableDateTime, QueryDateOf } from './common.js';
 
 const Page = {
   pageIndex: Type.Optional(
@@ -15,14 +15,8 @@ const UsageTypesQuery = Type.Optional(
   }),
 );
 const SortOrderQuery = Type.Optional(Type.Integer({ enum: [0, 1], description: '0 ascending, 1 descending.' }));
-const RequiredStart = Type.String({
-  ...QueryDate,
-  description: 'Start of the range (inclusive): ISO 8601 date or date-time, UTC. Required.',
-});
-const RequiredEnd = Type.String({
-  ...QueryDate,
-  description: 'End of the range (inclusive; a date covers that whole day): ISO 8601 date or date-time, UTC. Required.',
-});
+const RequiredStart = QueryDateOf('Start of the range (inclusive). Required.');
+const RequiredEnd = QueryDateOf('End of the range. Required.');
 
 export const CreditsBalanceSchema = Type.Object(
   {
@@ -141,8 +135,8 @@ export const HistoryQuery = Type.Object({
 });
 
 export const SpendingQuery = Type.Object({
-  startDate: Type.Optional(Type.String({ ...QueryDate, description: 'Default: 30 days before now.' })),
-  endDate: Type.Optional(Type.String({ ...QueryDate, description: 'Default: now.' })),
+  startDate: Type.Optional(QueryDateOf('Start of the range (inclusive); default: 30 days before now.')),
+  endDate: Type.Optional(QueryDateOf('End of the range; default: now.')),
 });
 
 export const AgentsCostQuery = Type.Object({

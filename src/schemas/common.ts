@@ -1,4 +1,5 @@
 // Shared schema primitives: ids, dates, paging, and the two error shapes of the spec.
+import { QUERY_DATE_RULE } from '../lib/query-dates.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 export const ProblemDetailsSchema = Type.Object(
@@ -179,8 +180,10 @@ export const PagingQuery = {
   ),
 };
 
-/** Query dates: a date (2026-01-31) or a date-time. */
-export const QueryDate = Type.String({ description: 'ISO 8601 date or date-time (UTC).' });
+/** Query dates: one rule everywhere (src/lib/query-dates.ts). */
+export const QueryDate = Type.String({ description: QUERY_DATE_RULE });
+/** A query date whose description says what it bounds, then the rule. */
+export const QueryDateOf = (what: string) => Type.String({ description: `${what} ${QUERY_DATE_RULE}` });
 
 export const LogLevelSchema = Type.Union(
   [Type.Literal('Fatal'), Type.Literal('Error'), Type.Literal('Warning'), Type.Literal('Info')],

@@ -11,7 +11,7 @@ import {
   PagingQuery,
   ParallelExportSchema,
   ProxyPoolIdInput,
-  QueryDate,
+  QueryDateOf,
 } from './common.js';
 
 export const RunSchema = Type.Object(
@@ -168,15 +168,8 @@ export const OrgRunsQuerySchema = Type.Object({
   agentId: Type.Optional(IdParam('agent', 'Only Runs of this Agent.')),
   spaceId: Type.Optional(IdParam('space', 'Only Runs of Agents in this Space.')),
   scheduleId: Type.Optional(Int64IdParam('schedule', 'Only Runs this Schedule started.')),
-  startDate: Type.Optional({
-    ...QueryDate,
-    description: 'Only Runs created at or after this ISO 8601 date or date-time (UTC).',
-  }),
-  endDate: Type.Optional({
-    ...QueryDate,
-    description:
-      'Only Runs created at or before this ISO 8601 date-time, or on or before this date (its whole day, UTC).',
-  }),
+  startDate: Type.Optional(QueryDateOf('Only Runs created at or after it.')),
+  endDate: Type.Optional(QueryDateOf('Only Runs created before its end.')),
   maxRecords: Type.Optional(
     Type.Integer({
       minimum: 1,

@@ -11,7 +11,7 @@ import {
   NullableDateTime,
   PagingQuery,
   ParallelExportSchema,
-  QueryDate,
+  QueryDateOf,
 } from './common.js';
 
 export const ScheduleSchema = Type.Object(
@@ -156,6 +156,6 @@ export const UpdateScheduleBody = Type.Object(scheduleBodyProperties, {
 export const ScheduleParams = Type.Object({ agentId: IdParam('agent'), scheduleId: Int64IdParam('schedule') });
 export const ScheduleListQuery = Type.Object({ ...PagingQuery });
 export const UpcomingQuery = Type.Object({
-  startDate: Type.Optional(QueryDate),
-  endDate: Type.Optional(QueryDate),
+  startDate: Type.Optional(QueryDateOf('Start of the range; default: now.')),
+  endDate: Type.Optional(QueryDateOf('End of the range; default: 24 hours after the start.')),
 });

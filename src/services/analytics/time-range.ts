@@ -2,31 +2,15 @@
 // [startDate, endDate) when its `created` time (when it was started, i.e. queued) is at or after
 // startDate and before endDate. Also the query inputs: ISO dates, status filters and their buckets.
 import { ValidationError } from '../../lib/errors.js';
+import { DAY_MS, parseQueryRange, type QueryRange } from '../../lib/query-dates.js';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-// A date (2026-01-31) or a date-time with optional seconds, fraction and zone; no zone means UTC.
-const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i;
+/** [start, end): the one range of the query dates. */
+export type DateRange = QueryRange;
 
-export interface DateRange {
-  start: Date;
-  end: Date;
-}
-
-export function parseQueryDate(name: string, value: string): Date {
-  const m = value.trim().match(ISO);
-  const ms = m ? Date.parse(m[2] ? `${m[1]}T${m[2]}${m[3] ?? 'Z'}` : `${m[1]}T00:00:00Z`) : NaN;
-  if (Number.isNaN(ms)) throw new ValidationError(`${name} '${value}' is not an ISO 8601 date or date-time.`);
-  return new Date(ms);
-}
-
-/** endDate defaults to now, startDate to one day before endDate (yesterday, by default). */
+/** endDate defaults to now, startDate to one day before the end (the last 24 hours, by default). */
 export function resolveRange(q: { startDate?: string; endDate?: string }, now: Date): DateRange {
-  const end = q.endDate !== undefined ? parseQueryDate('endDate', q.endDate) : now;
-  const start = q.startDate !== undefined ? parseQueryDate('startDate', q.startDate) : new Date(end.getTime() - DAY_MS);
-  if (end < start)
-    throw new ValidationError(`endDate (${end.toISOString()}) is before startDate (${start.toISOString()}).`);
-  return { start, end };
+  return parseQueryRange(q, { end: () => now, start: (end) => new Date(end.getTime() - DAY_MS) });
 }
 
 export interface RangeParts {

@@ -1,11 +1,7 @@
 // Pure rules of the billing reports' query inputs: date ranges, sort columns, paging and time buckets.
 // Invalid values throw ValidationError (400 VALIDATION_FAILED).
 import { ValidationError } from '../../lib/errors.js';
-
-const DAY_MS = 86_400_000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-// ISO 8601 date-time; without an offset it is read as UTC (design.md section 1: times are UTC).
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+import { DAY_MS, parseQueryRange } from '../../lib/query-dates.js';
 
 export interface DateRange {
   /** Inclusive. */
@@ -16,45 +12,17 @@ export interface DateRange {
   end: Date;
 }
 
-function parseDate(value: string, name: string, edge: 'start' | 'end'): { at: Date; dateOnly: boolean } {
-  const text = value.trim();
-  if (DATE_ONLY.test(text)) {
-    const at = new Date(`${text}T00:00:00.000Z`);
-    if (!Number.isNaN(at.getTime()) && at.toISOString().startsWith(text)) return { at, dateOnly: true };
-  } else if (DATE_TIME.test(text)) {
-    const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`;
-    const at = new Date(withZone);
-    if (!Number.isNaN(at.getTime())) return { at, dateOnly: false };
-  }
-  throw new ValidationError(
-    `querystring.${name} must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z); got '${value}' (${edge} of the range).`,
-  );
-}
-
-/** A range from the two query dates; `fallback` supplies missing ones (required ones have none). */
+/** A range from the two query dates (docs/decisions.md, "Query dates"); `fallback` supplies missing ones. */
 export function parseRange(
   startDate: string | undefined,
   endDate: string | undefined,
   fallback?: { start: Date; end: Date },
 ): DateRange {
-  if (startDate === undefined || startDate.trim() === '') {
-    if (!fallback) throw new ValidationError('querystring.startDate is required.');
-  }
-  if (endDate === undefined || endDate.trim() === '') {
-    if (!fallback) throw new ValidationError('querystring.endDate is required.');
-  }
-  const start = startDate?.trim() ? parseDate(startDate, 'startDate', 'start').at : fallback!.start;
-  let endExclusive: Date;
-  if (endDate?.trim()) {
-    const e = parseDate(endDate, 'endDate', 'end');
-    endExclusive = new Date(e.at.getTime() + (e.dateOnly ? DAY_MS : 1));
-  } else {
-    endExclusive = new Date(fallback!.end.getTime() + 1);
-  }
-  if (endExclusive.getTime() <= start.getTime()) {
-    throw new ValidationError('querystring.endDate must not be before querystring.startDate.');
-  }
-  return { start, endExclusive, end: new Date(endExclusive.getTime() - 1) };
+  const r = parseQueryRange(
+    { startDate, endDate },
+    fallback ? { end: () => new Date(fallback.end.getTime() + 1), start: () => fallback.start } : {},
+  );
+  return { start: r.start, endExclusive: r.end, end: new Date(r.end.getTime() - 1) };
 }
 
 export const startOfUtcDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);

@@ -24,6 +24,7 @@ import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js'
 import { ActiveRunExistsError, type RunRow, type RunsRepository } from './runs.repository.js';
 import { isActive, isTerminal, RunStatus } from './status-machine.js';
 import { exactBigIntId } from '../../lib/ids.js';
+import { parseOpenQueryRange } from '../../lib/query-dates.js';
 
 // Request and response shapes come from the schemas (src/schemas/runs.ts), the one source of each.
 export type StartOptions = StartRunInput;
@@ -39,19 +40,6 @@ export interface OrgRunsQuery {
   maxRecords?: number;
   pageIndex?: number;
   recordsPerPage?: number;
-}
-
-/**
- * A query date: a date-time, or a date (UTC) that covers its whole day, so `endDate=2026-01-31`
- * includes Runs created on the 31st. Returns an inclusive start or an exclusive end.
- */
-export function parseQueryDate(value: string, name: string, edge: 'start' | 'end'): Date {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const d = new Date(dateOnly ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value))
-    throw new ValidationError(`querystring.${name} must be an ISO 8601 date or date-time; got '${value}'.`);
-  if (edge === 'end') return dateOnly ? new Date(d.getTime() + 86_400_000) : new Date(d.getTime() + 1);
-  return d;
 }
 
 export function toRunView(r: RunRow): RunView {
@@ -311,10 +299,7 @@ export function createRunsService(deps: {
     async listAll(principal: Principal, q: OrgRunsQuery) {
       if (q.agentId !== undefined) await access.requireAgent(principal, q.agentId, 'read');
       if (q.spaceId !== undefined) await access.requireSpace(principal, q.spaceId, 'read');
-      const createdFrom = q.startDate !== undefined ? parseQueryDate(q.startDate, 'startDate', 'start') : undefined;
-      const createdBefore = q.endDate !== undefined ? parseQueryDate(q.endDate, 'endDate', 'end') : undefined;
-      if (createdFrom && createdBefore && createdFrom >= createdBefore)
-        throw new ValidationError('startDate must be before endDate.');
+      const { start: createdFrom, end: createdBefore } = parseOpenQueryRange(q);
       const filter = {
         organizationId: principal.organizationId,
         readableSpaceIds: await access.readableSpaceIds(principal),

@@ -3,6 +3,7 @@
 // enable/disable, and the upcoming fire times across the Schedules a caller can read.
 import type { Clock } from '../../lib/clock.js';
 import { ErrorCodes, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { DAY_MS, parseOpenQueryRange, parseQueryRange } from '../../lib/query-dates.js';
 import type { ScheduleBody, ScheduleView } from '../../schemas/schedules.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
@@ -73,15 +74,6 @@ export function toScheduleView(s: ScheduleRow): ScheduleView {
     created: s.created,
     updated: s.updated,
   };
-}
-
-/** Query dates: a date (midnight UTC) or a date-time. */
-function queryDate(value: string | undefined, name: string): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(d.getTime()))
-    throw new ValidationError(`${name} must be an ISO 8601 date or date-time, got "${value}".`);
-  return d;
 }
 
 export function createSchedulesService(deps: {
@@ -308,12 +300,15 @@ export function createSchedulesService(deps: {
       );
     },
 
-    /** One entry per fire time in [startDate, endDate] (default: the next 24 hours), at most 1000. */
+    /** One entry per fire time in the range (default: the next 24 hours), at most 1000. */
     async upcoming(principal: Principal, q: { startDate?: string; endDate?: string }) {
       const now = clock.now();
-      const start = queryDate(q.startDate, 'startDate') ?? now;
-      const end = queryDate(q.endDate, 'endDate') ?? new Date(start.getTime() + 86_400_000);
-      if (end < start) throw new ValidationError('endDate must not be before startDate.');
+      const open = parseOpenQueryRange(q);
+      const start = open.start ?? now;
+      // By default the next 24 hours, a fire time exactly 24 hours ahead included.
+      const range = parseQueryRange(q, { end: () => new Date(start.getTime() + DAY_MS + 1), start: () => start });
+      // The last instant of the range (its end is exclusive).
+      const end = new Date(range.end.getTime() - 1);
       const spaces = await access.readableSpaceIds(principal);
       // The earliest UPCOMING_MAX Schedules hold the earliest UPCOMING_MAX fire times.
       const schedules = await repo.upcomingSchedules(principal.organizationId, spaces, end, UPCOMING_MAX);
