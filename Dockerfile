@@ -44,7 +44,8 @@ ENV NODE_ENV=production \
     PORT=8080 \
     STORAGE_DIR=/data/storage
 WORKDIR /app
-RUN mkdir -p /data/storage && chown -R node:node /data
+# Both exist in the image, owned by `node`: a new named volume mounted there takes that ownership.
+RUN mkdir -p /data/storage /data/keys && chown -R node:node /data
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma ./prisma

@@ -1,7 +1,7 @@
 // Agents, their versions and definitions: API models, bodies and queries (service-spec "Agent",
 // "Agent version"; design.md sections 3 and 9).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, Nullable, ProxyPoolIdInput } from './common.js';
+import { DateTime, IdParam, INT32_MAX, Nullable, PagingQuery, ProxyPoolIdInput } from './common.js';
 
 export const CONFIG_TYPE_DESCRIPTION = '1 = Agent, 2 = SharedFile, 3 = Template, 4 = Command';
 export const RUN_STATUS_DESCRIPTION =
@@ -226,21 +226,12 @@ export const AgentSearchQuery = Type.Object({
     description: 'Case-insensitive contains match on name or description.',
   }),
   maxRecords: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Default 50; values over 1000 are clamped to 1000.' }),
+    Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Default 50; values over 1000 are clamped to 1000.' }),
   ),
 });
 
 export const AgentListQuery = Type.Object({
-  pageIndex: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 2147483647,
-      description: '1-based page; pagination is enabled when given with recordsPerPage.',
-    }),
-  ),
-  recordsPerPage: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Page size; values over 1000 are clamped to 1000.' }),
-  ),
+  ...PagingQuery,
   sortColumn: Type.Optional(
     Type.String({
       description:

@@ -1,13 +1,9 @@
 // Billing: credits balance, ledger, spending and per-Agent costs (service-spec "Billing",
 // design.md section 6), in the shapes the public client reads.
 import { Type } from '@sinclair/typebox';
-import { DateTime, IdParam, NullableDateTime, QueryDateOf } from './common.js';
+import { DateTime, IdParam, NullableDateTime, PageIndexQuery, QueryDateOf, RecordsPerPageQuery } from './common.js';
 
-const Page = {
-  pageIndex: Type.Optional(
-    Type.Integer({ maximum: 2147483647, description: '1-based page number (default 1); less than 1 is a 400.' }),
-  ),
-};
+const Page = { pageIndex: PageIndexQuery('1-based page number (default 1).') };
 const UsageTypesQuery = Type.Optional(
   Type.String({
     description:
@@ -129,9 +125,7 @@ export const AgentRunsCostSchema = Type.Object(
 
 export const HistoryQuery = Type.Object({
   ...Page,
-  recordsPerPage: Type.Optional(
-    Type.Integer({ maximum: 2147483647, description: 'Default 50; over 100 is clamped to 100.' }),
-  ),
+  recordsPerPage: RecordsPerPageQuery('Default 50; over 100 is clamped to 100.'),
 });
 
 export const SpendingQuery = Type.Object({
@@ -143,9 +137,7 @@ export const AgentsCostQuery = Type.Object({
   startDate: RequiredStart,
   endDate: RequiredEnd,
   ...Page,
-  recordsPerPage: Type.Optional(
-    Type.Integer({ maximum: 2147483647, description: 'Default 50; over 1000 is clamped to 1000.' }),
-  ),
+  recordsPerPage: RecordsPerPageQuery('Default 50; over 1000 is clamped to 1000.'),
   sortColumn: Type.Optional(Type.String({ description: 'name (default) or cost.' })),
   sortOrder: SortOrderQuery,
   name: Type.Optional(
@@ -167,9 +159,7 @@ export const AgentRunsCostQuery = Type.Object({
   startDate: RequiredStart,
   endDate: RequiredEnd,
   ...Page,
-  recordsPerPage: Type.Optional(
-    Type.Integer({ maximum: 2147483647, description: 'Default 50; over 1000 is clamped to 1000.' }),
-  ),
+  recordsPerPage: RecordsPerPageQuery('Default 50; over 1000 is clamped to 1000.'),
   sortColumn: Type.Optional(Type.String({ description: 'date (default), cost or duration.' })),
   sortOrder: Type.Optional(
     Type.Integer({

@@ -167,18 +167,12 @@ export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** Paging of list routes: both at least 1 (400 otherwise); recordsPerPage over 1000 is clamped to 1000. */
-export const PagingQuery = {
-  pageIndex: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: INT32_MAX,
-      description: '1-based page number; pagination is enabled when given with recordsPerPage.',
-    }),
-  ),
-  recordsPerPage: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'Page size; values over 1000 are clamped to 1000.' }),
-  ),
-};
+export const PageIndexQuery = (
+  description = '1-based page number; pagination is enabled when given with recordsPerPage.',
+) => Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description }));
+export const RecordsPerPageQuery = (description = 'Page size; values over 1000 are clamped to 1000.') =>
+  Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, description }));
+export const PagingQuery = { pageIndex: PageIndexQuery(), recordsPerPage: RecordsPerPageQuery() };
 
 /** Query dates: one rule everywhere (src/lib/query-dates.ts). */
 export const QueryDate = Type.String({ description: QUERY_DATE_RULE });

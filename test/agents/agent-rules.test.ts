@@ -8,7 +8,6 @@ import {
   maskDefinition,
 } from '../../src/services/agents/agent-definition.js';
 import {
-  clampSearchRecords,
   containsPattern,
   parseAgentListQuery,
   parseConfigType,
@@ -55,11 +54,8 @@ describe('agent list query', () => {
     expect(parseAgentListQuery({ name: '' }).filter.name).toBeUndefined();
   });
 
-  it('escapes LIKE wildcards and clamps search sizes', () => {
+  it('escapes LIKE wildcards', () => {
     expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
-    expect(clampSearchRecords(undefined)).toBe(50);
-    expect(clampSearchRecords(7)).toBe(7);
-    expect(clampSearchRecords(10_000)).toBe(1000);
   });
 });
 

@@ -3,13 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
-import {
-  bucketLabel,
-  bucketLabels,
-  parsePage,
-  parseRange,
-  splitForRollups,
-} from '../../src/services/billing/report-range.js';
+import { bucketLabel, bucketLabels, parseRange, splitForRollups } from '../../src/services/billing/report-range.js';
 import { ValidationError } from '../../src/lib/errors.js';
 
 const prices = { serverTimeHour: '1.5', exportGb: '0.5', agentInput: '0.001', proxyDataGb: '5', exportCpm: '0.1' };
@@ -154,12 +148,5 @@ describe('report inputs', () => {
       '2026-01-03',
     ]);
     expect(() => bucketLabels(parseRange('2000-01-01', '2010-01-01'), 'day')).toThrow(ValidationError);
-  });
-
-  it('pages 1-based with a default of 50, clamped to the maximum', () => {
-    expect(parsePage(undefined, undefined, 100)).toEqual({ pageIndex: 1, recordsPerPage: 50, offset: 0 });
-    expect(parsePage(3, 500, 100)).toEqual({ pageIndex: 3, recordsPerPage: 100, offset: 200 });
-    expect(() => parsePage(0, 10, 100)).toThrow(ValidationError);
-    expect(() => parsePage(1, 0, 100)).toThrow(ValidationError);
   });
 });

@@ -2,14 +2,10 @@
 // configType a query asks for. Invalid values throw ValidationError (400 VALIDATION_FAILED).
 import type { AgentListQueryInput } from '../../schemas/agents.js';
 import { ValidationError } from '../../lib/errors.js';
+import { requestedPage } from '../../lib/paging.js';
 
 export const SORT_COLUMNS = ['name', 'lastActivity', 'created', 'updated', 'status', 'configType'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
-
-/** Over this a page (or a search) is clamped, as design.md section 1 asks for documented maximums. */
-export const MAX_RECORDS_PER_PAGE = 1000;
-export const DEFAULT_SEARCH_RECORDS = 50;
-export const MAX_SEARCH_RECORDS = 1000;
 
 // The public client sends its ConfigType names (Agent, Shared, Command...); the spec numbers them.
 const CONFIG_TYPE_NAMES: Record<string, number> = {
@@ -73,16 +69,9 @@ export function parseAgentListQuery(q: AgentListQueryInput): AgentListRequest {
   };
   // The schema already refuses values below 1. Pagination needs both parameters (spec: "pagination is
   // enabled when given with recordsPerPage"); one alone keeps the legacy plain array.
-  let page: AgentListRequest['page'] = null;
-  if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
-    const limit = Math.min(q.recordsPerPage, MAX_RECORDS_PER_PAGE);
-    page = { limit, offset: (q.pageIndex - 1) * limit };
-  }
+  const window = requestedPage(q);
+  const page: AgentListRequest['page'] = window ? { limit: window.recordsPerPage, offset: window.skip } : null;
   return { filter, sort, page };
-}
-
-export function clampSearchRecords(maxRecords: number | undefined): number {
-  return Math.min(maxRecords ?? DEFAULT_SEARCH_RECORDS, MAX_SEARCH_RECORDS);
 }
 
 /** A LIKE pattern matching `text` anywhere, with the LIKE wildcards of `text` taken literally. */

@@ -17,7 +17,8 @@ import {
   type CheckedDefinition,
 } from './agent-definition.js';
 import { sealDefinitionSecrets } from './definition-secrets.js';
-import { clampSearchRecords, parseAgentListQuery, type AgentListRequest } from './agent-query.js';
+import { unpagedLimit } from '../../lib/paging.js';
+import { parseAgentListQuery, type AgentListRequest } from './agent-query.js';
 import { toAgentView, type AgentView } from './agent-view.js';
 import type { AgentScope, AgentsRepository } from './agents.repository.js';
 
@@ -109,7 +110,7 @@ export function createAgentsService(deps: {
     },
 
     async search(principal: Principal, text: string, maxRecords?: number): Promise<AgentView[]> {
-      const rows = await repo.searchAgents(await scopeOf(principal), text, clampSearchRecords(maxRecords));
+      const rows = await repo.searchAgents(await scopeOf(principal), text, unpagedLimit(maxRecords));
       return rows.map(toAgentView);
     },
 

@@ -1,6 +1,7 @@
 // Billing: the settlement step that meters a terminal Run and debits its cost from the organization's
 // grants, the recording of grant expiries, and the billing reports (service-spec "Billing";
 // design.md section 6).
+import { MAX_RECORDS_PER_PAGE, pageOf } from '../../lib/paging.js';
 import type { Clock } from '../../lib/clock.js';
 import { ValidationError } from '../../lib/errors.js';
 import { recordCreditsDebited } from '../../lib/metrics.js';
@@ -9,19 +10,11 @@ import type { Principal } from '../identity/principal.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
 import type { CreditsRepository } from './credits.repository.js';
 import { Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
-import {
-  bucketLabel,
-  bucketLabels,
-  parsePage,
-  parseRange,
-  parseSort,
-  parseTimeUnit,
-  splitForRollups,
-} from './report-range.js';
+import { bucketLabel, bucketLabels, parseRange, parseSort, parseTimeUnit, splitForRollups } from './report-range.js';
 import type { UsageRepository } from './usage.repository.js';
 
 export const HISTORY_MAX_PER_PAGE = 100;
-export const AGENTS_MAX_PER_PAGE = 1000;
+export const AGENTS_MAX_PER_PAGE = MAX_RECORDS_PER_PAGE;
 const SPENDING_DEFAULT_DAYS = 30;
 
 const num = (d: Decimal) => d.toNumber();
@@ -106,9 +99,9 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     async history(principal: Principal, q: { pageIndex?: number; recordsPerPage?: number }) {
-      const page = parsePage(q.pageIndex, q.recordsPerPage, HISTORY_MAX_PER_PAGE);
+      const page = pageOf(q, HISTORY_MAX_PER_PAGE);
       const { rows, total } = await credits.history(principal.organizationId, {
-        offset: page.offset,
+        offset: page.skip,
         limit: page.recordsPerPage,
       });
       return {
@@ -162,7 +155,7 @@ export function createBillingService(deps: BillingDeps) {
       const range = parseRange(q.startDate, q.endDate);
       const usageTypes = usageTypesOrThrow(q.usageTypes);
       const column = parseSort(q.sortColumn, ['name', 'cost'] as const, 'name');
-      const page = parsePage(q.pageIndex, q.recordsPerPage, AGENTS_MAX_PER_PAGE);
+      const page = pageOf(q, AGENTS_MAX_PER_PAGE);
       const readable = await access.readableSpaceIds(principal);
       const report = await usage.agentsReport({
         organizationId: principal.organizationId,
@@ -171,7 +164,7 @@ export function createBillingService(deps: BillingDeps) {
         usageTypes,
         parts: splitForRollups(range),
         sort: { column, descending: q.sortOrder === 1 },
-        page: { offset: page.offset, limit: page.recordsPerPage },
+        page: { offset: page.skip, limit: page.recordsPerPage },
       });
       return {
         agents: report.rows.map((r) => ({
@@ -239,7 +232,7 @@ export function createBillingService(deps: BillingDeps) {
       const range = parseRange(q.startDate, q.endDate);
       const usageTypes = usageTypesOrThrow(q.usageTypes);
       const column = parseSort(q.sortColumn, ['date', 'cost', 'duration'] as const, 'date');
-      const page = parsePage(q.pageIndex, q.recordsPerPage, AGENTS_MAX_PER_PAGE);
+      const page = pageOf(q, AGENTS_MAX_PER_PAGE);
       const agent = await access.requireAgent(principal, agentId, 'read');
       const report = await usage.runsReport({
         agentId,
@@ -248,7 +241,7 @@ export function createBillingService(deps: BillingDeps) {
         usageTypes,
         // Newest first unless sortOrder says otherwise.
         sort: { column, descending: q.sortOrder === undefined ? column === 'date' : q.sortOrder === 1 },
-        page: { offset: page.offset, limit: page.recordsPerPage },
+        page: { offset: page.skip, limit: page.recordsPerPage },
       });
       const uncovered = await credits.runsWithUncovered(report.rows.map((r) => r.runId));
       return {

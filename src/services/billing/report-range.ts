@@ -120,20 +120,6 @@ export function bucketLabels(range: DateRange, unit: TimeUnit): string[] {
   return labels;
 }
 
-/** Paging of the billing lists: 1-based, default 50, clamped to `max` (design.md section 1). */
-export function parsePage(
-  pageIndex: number | undefined,
-  recordsPerPage: number | undefined,
-  max: number,
-): { pageIndex: number; recordsPerPage: number; offset: number } {
-  const page = pageIndex ?? 1;
-  const size = recordsPerPage ?? 50;
-  if (page < 1) throw new ValidationError('querystring.pageIndex must be 1 or more.');
-  if (size < 1) throw new ValidationError('querystring.recordsPerPage must be 1 or more.');
-  const clamped = Math.min(size, max);
-  return { pageIndex: page, recordsPerPage: clamped, offset: (page - 1) * clamped };
-}
-
 export function parseSort<C extends string>(value: string | undefined, columns: readonly C[], fallback: C): C {
   if (value === undefined || value.trim() === '') return fallback;
   const hit = columns.find((c) => c.toLowerCase() === value.trim().toLowerCase());

@@ -24,6 +24,7 @@ import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js'
 import { ActiveRunExistsError, type RunRow, type RunsRepository } from './runs.repository.js';
 import { isActive, isTerminal, RunStatus } from './status-machine.js';
 import { exactBigIntId } from '../../lib/ids.js';
+import { requestedPage, unpagedLimit } from '../../lib/paging.js';
 import { parseOpenQueryRange } from '../../lib/query-dates.js';
 
 // Request and response shapes come from the schemas (src/schemas/runs.ts), the one source of each.
@@ -280,18 +281,15 @@ export function createRunsService(deps: {
       q: { maxRecords?: number; pageIndex?: number; recordsPerPage?: number },
     ) {
       await access.requireAgent(principal, agentId, 'read');
-      if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
-        if (q.pageIndex < 1 || q.recordsPerPage < 1)
-          throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
-        const take = Math.min(q.recordsPerPage, 1000);
+      const page = requestedPage(q);
+      if (page) {
         const [rows, total] = await Promise.all([
-          repo.listRuns(agentId, { skip: (q.pageIndex - 1) * take, take }),
+          repo.listRuns(agentId, { skip: page.skip, take: page.recordsPerPage }),
           repo.countRuns(agentId),
         ]);
         return { paged: true as const, runs: rows.map(toRunView), totalRecordCount: total };
       }
-      if (q.maxRecords !== undefined && q.maxRecords < 1) throw new ValidationError('maxRecords must be at least 1.');
-      const rows = await repo.listRuns(agentId, { skip: 0, take: Math.min(q.maxRecords ?? 50, 1000) });
+      const rows = await repo.listRuns(agentId, { skip: 0, take: unpagedLimit(q.maxRecords) });
       return { paged: false as const, runs: rows.map(toRunView) };
     },
 
@@ -311,17 +309,15 @@ export function createRunsService(deps: {
         createdFrom,
         createdBefore,
       };
-      if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
-        if (q.pageIndex < 1 || q.recordsPerPage < 1)
-          throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
-        const take = Math.min(q.recordsPerPage, 1000);
+      const page = requestedPage(q);
+      if (page) {
         const [rows, total] = await Promise.all([
-          repo.listOrgRuns(filter, { skip: (q.pageIndex - 1) * take, take }),
+          repo.listOrgRuns(filter, { skip: page.skip, take: page.recordsPerPage }),
           repo.countOrgRuns(filter),
         ]);
         return { paged: true as const, runs: rows.map(toRunView), totalRecordCount: total };
       }
-      const rows = await repo.listOrgRuns(filter, { skip: 0, take: Math.min(q.maxRecords ?? 50, 1000) });
+      const rows = await repo.listOrgRuns(filter, { skip: 0, take: unpagedLimit(q.maxRecords) });
       return { paged: false as const, runs: rows.map(toRunView) };
     },
 

@@ -3,6 +3,7 @@
 // enable/disable, and the upcoming fire times across the Schedules a caller can read.
 import type { Clock } from '../../lib/clock.js';
 import { ErrorCodes, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { requestedPage } from '../../lib/paging.js';
 import { DAY_MS, parseOpenQueryRange, parseQueryRange } from '../../lib/query-dates.js';
 import type { ScheduleBody, ScheduleView } from '../../schemas/schedules.js';
 import type { AccessService } from '../access/access.service.js';
@@ -248,13 +249,10 @@ export function createSchedulesService(deps: {
   return {
     async list(principal: Principal, agentId: number, q: { pageIndex?: number; recordsPerPage?: number }) {
       await access.requireAgent(principal, agentId, 'read');
-      if ((q.pageIndex !== undefined && q.pageIndex < 1) || (q.recordsPerPage !== undefined && q.recordsPerPage < 1)) {
-        throw new ValidationError('pageIndex and recordsPerPage must be at least 1.');
-      }
-      if (q.pageIndex !== undefined && q.recordsPerPage !== undefined) {
-        const take = Math.min(q.recordsPerPage, 1000);
+      const page = requestedPage(q);
+      if (page) {
         const [rows, total] = await Promise.all([
-          repo.listSchedules(agentId, { skip: (q.pageIndex - 1) * take, take }),
+          repo.listSchedules(agentId, { skip: page.skip, take: page.recordsPerPage }),
           repo.countSchedules(agentId),
         ]);
         return { paged: true as const, schedules: rows.map(toScheduleView), totalRecordCount: total };

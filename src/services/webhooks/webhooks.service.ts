@@ -12,13 +12,12 @@ import type {
 import { requireAdmin } from '../identity/api-keys.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { WebhookDeliveryService } from './delivery.service.js';
+import { pageOf } from '../../lib/paging.js';
 import { newWebhookSecret, webhookMessageId } from './signing.js';
 import type { WebhookInput, WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
 /** After a rotation the previous secret keeps signing this long, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
-const MAX_PAGE = 1000;
-const DEFAULT_PAGE = 50;
 
 export function toWebhookView(w: WebhookRow): WebhookModel {
   return {
@@ -129,9 +128,8 @@ export function createWebhooksService(deps: {
 
     async deliveries(principal: Principal, id: number, q: { pageIndex?: number; recordsPerPage?: number }) {
       await find(principal, id);
-      const recordsPerPage = Math.min(q.recordsPerPage ?? DEFAULT_PAGE, MAX_PAGE);
-      const pageIndex = q.pageIndex ?? 1;
-      const { total, rows } = await repo.listDeliveries(id, (pageIndex - 1) * recordsPerPage, recordsPerPage);
+      const { pageIndex, recordsPerPage, skip } = pageOf(q);
+      const { total, rows } = await repo.listDeliveries(id, skip, recordsPerPage);
       const data: WebhookDeliveryModel[] = rows.map((d) => ({
         id: d.id,
         eventId: webhookMessageId(d.event.id),
