@@ -374,6 +374,10 @@ function storageSettings(env: Env, dir: string): StorageSettings {
       'S3_BUCKET must name a bucket (3-63 lower-case letters, digits, dots, hyphens) with STORAGE_DRIVER=s3',
     );
   const endpoint = env.S3_ENDPOINT ? url(env, 'S3_ENDPOINT', '', ['http:', 'https:']).replace(/\/$/, '') : '';
+  // Only for the download URLs handed to clients (compose's S3_ENDPOINT is a name of its own network).
+  const publicEndpoint = env.S3_PUBLIC_ENDPOINT
+    ? url(env, 'S3_PUBLIC_ENDPOINT', '', ['http:', 'https:']).replace(/\/$/, '')
+    : endpoint;
   const accessKeyId = str(env, 'S3_ACCESS_KEY_ID', '');
   const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY', '');
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
@@ -387,6 +391,7 @@ function storageSettings(env: Env, dir: string): StorageSettings {
   return {
     driver,
     endpoint,
+    publicEndpoint,
     region: str(env, 'S3_REGION', 'us-east-1'),
     bucket,
     prefix,

@@ -22,6 +22,12 @@ import { countBytes, keySegments, StorageNotFoundError, type Storage, type Stora
 export interface S3StorageOptions {
   /** Empty: AWS itself. */
   endpoint: string;
+  /**
+   * The endpoint clients reach the store at, used only to sign the download URLs handed to them (the
+   * service's own endpoint may be a name only its network resolves, as `http://s3:8333` in compose).
+   * Equal to `endpoint` unless set apart.
+   */
+  publicEndpoint: string;
   region: string;
   bucket: string;
   /** Prepended to every key (`tenant-a/` ...); empty for none. */
@@ -47,6 +53,8 @@ const notFound = (err: unknown) => {
 
 export class S3Storage implements Storage {
   readonly client: S3Client;
+  /** Signs download URLs for clients: `client` itself unless the public endpoint differs. */
+  private readonly presignClient: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
 
@@ -55,17 +63,21 @@ export class S3Storage implements Storage {
       options.accessKeyId && options.secretAccessKey
         ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
         : undefined;
-    this.client = new S3Client({
-      endpoint: options.endpoint || undefined,
-      region: options.region,
-      forcePathStyle: options.forcePathStyle,
-      credentials,
-      // S3-compatible servers (Ceph RGW 16, older MinIO, SeaweedFS...) do not all know the CRC32
-      // checksum headers SDK v3 sends by default since 2025: send and check them only when required.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-    });
+    const clientFor = (endpoint: string) =>
+      new S3Client({
+        endpoint: endpoint || undefined,
+        region: options.region,
+        forcePathStyle: options.forcePathStyle,
+        credentials,
+        // S3-compatible servers (Ceph RGW 16, older MinIO, SeaweedFS...) do not all know the CRC32
+        // checksum headers SDK v3 sends by default since 2025: send and check them only when required.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        maxAttempts: 3,
+      });
+    this.client = clientFor(options.endpoint);
+    // A signature covers the host, so a URL for clients is signed for the host they will ask.
+    this.presignClient = options.publicEndpoint === options.endpoint ? this.client : clientFor(options.publicEndpoint);
     this.bucket = options.bucket;
     this.prefix = options.prefix.replace(/^\/+|\/+$/g, '');
   }
@@ -217,7 +229,7 @@ export class S3Storage implements Storage {
       ResponseContentType: headers.contentType,
       ResponseContentDisposition: headers.contentDisposition,
     });
-    return getSignedUrl(this.client, command, { expiresIn: this.options.presignSeconds });
+    return getSignedUrl(this.presignClient, command, { expiresIn: this.options.presignSeconds });
   }
 
   async probe(): Promise<void> {
