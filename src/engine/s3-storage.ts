@@ -7,17 +7,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { countBytes, keySegments, StorageNotFoundError, type Storage, type StorageWriter } from './storage.js';
+import {
+  countBytes,
+  keySegments,
+  StorageNotFoundError,
+  type Storage,
+  type StoredObject,
+  type StorageWriter,
+} from './storage.js';
 
 export interface S3StorageOptions {
   /** Empty: AWS itself. */
@@ -160,6 +169,55 @@ export class S3Storage implements Storage {
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return [...names].filter((n) => n !== '');
+  }
+
+  /** A key of the store without this instance's prefix. */
+  private relativeKey(objectKey: string): string {
+    return this.prefix ? objectKey.slice(this.prefix.length + 1) : objectKey;
+  }
+
+  async *walk(prefix: string): AsyncGenerator<StoredObject[]> {
+    const base = `${this.objectKey(prefix, { allowTrailingSlash: true }).replace(/\/$/, '')}/`;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: base, ContinuationToken: token }),
+      );
+      yield (page.Contents ?? []).map((o) => ({ key: this.relativeKey(o.Key as string), size: Number(o.Size ?? 0) }));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** Multipart uploads under a prefix that were neither completed nor aborted. */
+  private async uploadsUnder(prefix: string): Promise<Array<{ Key: string; UploadId: string }>> {
+    const base = `${this.objectKey(prefix, { allowTrailingSlash: true }).replace(/\/$/, '')}/`;
+    const out: Array<{ Key: string; UploadId: string }> = [];
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({
+          Bucket: this.bucket,
+          Prefix: base,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      );
+      for (const u of page.Uploads ?? []) out.push({ Key: u.Key as string, UploadId: u.UploadId as string });
+      if (!page.IsTruncated) return out;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
+    }
+  }
+
+  async listIncomplete(prefix: string): Promise<string[]> {
+    return (await this.uploadsUnder(prefix)).map((u) => this.relativeKey(u.Key));
+  }
+
+  async discardIncomplete(prefix: string): Promise<number> {
+    const uploads = await this.uploadsUnder(prefix);
+    for (const u of uploads) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, ...u }));
+    return uploads.length;
   }
 
   /** Objects cannot be appended to: read, then replace. Only used once nothing else writes the key. */
