@@ -54,7 +54,9 @@ export function runPayload(type: string, at: Date, run: RunRow, files: RunFileMo
 /** builder.session.ready's data: a preview, then a draft, that would pass 20 KB is left out and linked. */
 export function sessionReadyData(session: SessionView): BuilderSessionReadyData {
   const fits = (d: BuilderSessionReadyData) =>
-    Buffer.byteLength(JSON.stringify({ type: 'builder.session.ready', timestamp: '', data: d })) <= MAX_PAYLOAD_BYTES;
+    Buffer.byteLength(
+      JSON.stringify({ type: 'builder.session.ready', timestamp: new Date(0).toISOString(), data: d }),
+    ) <= MAX_PAYLOAD_BYTES;
   if (fits(session)) return session;
   const link = { sessionUrl: `/api/v1/agent-builder/${session.sessionId}` };
   const noPreview = { ...session, preview: null, previewTruncated: true as const, ...link };
