@@ -16,7 +16,7 @@ export const ScheduleMissedDataSchema = Type.Intersect(
           minimum: 1,
           description: 'Fire times missed after `firstMissedAt`, which were not run (counted up to 1000).',
         }),
-        capped: Type.Boolean({ description: 'true when more than 1000 were missed (count shows 1000).' }),
+        capped: Type.Boolean({ description: 'true when counting stopped at 1000: at least that many were missed.' }),
         runId: Nullable(
           Type.Integer({
             description:
