@@ -204,7 +204,8 @@ describe('the per-attempt timeout', () => {
     const res = await inject('POST', `/api/v1/webhooks/${w.id}/test`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ outcome: 'failed', statusCode: null, error: 'timed out' });
-    expect(res.json().durationMs).toBeGreaterThanOrEqual(1000);
+    // It waited for the deadline (1 s here), give or take the timer's millisecond rounding.
+    expect(res.json().durationMs).toBeGreaterThanOrEqual(990);
     for (const x of held) x.destroy();
   });
 
