@@ -13,6 +13,7 @@ import { createCreditsRepository } from '../src/services/billing/credits.reposit
 import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { createScheduleFiring } from '../src/services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../src/services/schedules/schedules.repository.js';
+import { createWebhooksRepository } from '../src/services/webhooks/webhooks.repository.js';
 import { startStatementCounter } from '../test/helpers/statement-counter.js';
 import {
   createBenchEnvironment,
@@ -148,6 +149,7 @@ export async function benchSchedules() {
           serverGroupOf: async (id) => (await runsRepo.findRun(id))?.serverGroupId ?? null,
         },
       }),
+      outbox: createWebhooksRepository(counted),
       clock: { now: () => new Date() },
       log: { info: () => {}, warn: () => {} } as never,
       batchSize: config.schedules.batchSize,

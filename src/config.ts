@@ -30,6 +30,8 @@ export interface Config {
   /** A worker warns when the volume of STORAGE_DIR and the temporary folder has less free than this. */
   storageMinFreeBytes: number;
   engineAllowPrivateTargets: boolean;
+  /** WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: how long one webhook delivery attempt may take (issue 22: 15 s). */
+  webhookAttemptTimeoutMs: number;
   /** CHROMIUM_PATH, BROWSER_MAX_PAGES (per run process), BROWSER_MAX_RSS_MB: the browser renderer (issue 23). */
   browser: { executablePath: string; maxPages: number; maxRssMb: number };
   /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
@@ -89,6 +91,8 @@ export interface Config {
     };
     /** How often the worker records the expiry of grants whose expiresAt has passed. */
     expiryIntervalSeconds: number;
+    /** credits.low fires when a debit takes the balance below this (an organization may set its own). */
+    creditsLowThreshold: string;
   };
   /** /oauth/token attempts per client IP and per username, checked before any password hashing. */
   loginRateLimit: { max: number; windowSeconds: number };
@@ -258,6 +262,7 @@ export function loadConfig(
     storage,
     storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     engineAllowPrivateTargets: bool(env, 'ENGINE_ALLOW_PRIVATE_TARGETS', false),
+    webhookAttemptTimeoutMs: int(env, 'WEBHOOK_ATTEMPT_TIMEOUT_SECONDS', 15, 1, 60) * 1000,
     browser: {
       executablePath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
       maxPages: int(env, 'BROWSER_MAX_PAGES', 4, 1, 64),
@@ -316,6 +321,7 @@ export function loadConfig(
         exportCpm: price(env, 'PRICE_EXPORT_CPM', '0.1'),
       },
       expiryIntervalSeconds: int(env, 'CREDIT_EXPIRY_INTERVAL_SECONDS', 300, 1, 86_400),
+      creditsLowThreshold: price(env, 'CREDITS_LOW_THRESHOLD', '10'),
     },
     loginRateLimit: {
       max: int(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1, 1_000_000),
@@ -368,6 +374,10 @@ function storageSettings(env: Env, dir: string): StorageSettings {
       'S3_BUCKET must name a bucket (3-63 lower-case letters, digits, dots, hyphens) with STORAGE_DRIVER=s3',
     );
   const endpoint = env.S3_ENDPOINT ? url(env, 'S3_ENDPOINT', '', ['http:', 'https:']).replace(/\/$/, '') : '';
+  // Only for the download URLs handed to clients (compose's S3_ENDPOINT is a name of its own network).
+  const publicEndpoint = env.S3_PUBLIC_ENDPOINT
+    ? url(env, 'S3_PUBLIC_ENDPOINT', '', ['http:', 'https:']).replace(/\/$/, '')
+    : endpoint;
   const accessKeyId = str(env, 'S3_ACCESS_KEY_ID', '');
   const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY', '');
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
@@ -381,6 +391,7 @@ function storageSettings(env: Env, dir: string): StorageSettings {
   return {
     driver,
     endpoint,
+    publicEndpoint,
     region: str(env, 'S3_REGION', 'us-east-1'),
     bucket,
     prefix,

@@ -7,21 +7,36 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { countBytes, keySegments, StorageNotFoundError, type Storage, type StorageWriter } from './storage.js';
+import {
+  countBytes,
+  keySegments,
+  StorageNotFoundError,
+  type Storage,
+  type StoredObject,
+  type StorageWriter,
+} from './storage.js';
 
 export interface S3StorageOptions {
   /** Empty: AWS itself. */
   endpoint: string;
+  /**
+   * The endpoint clients reach the store at, used only to sign the download URLs handed to them (the
+   * service's own endpoint may be a name only its network resolves, as `http://s3:8333` in compose).
+   * Equal to `endpoint` unless set apart.
+   */
+  publicEndpoint: string;
   region: string;
   bucket: string;
   /** Prepended to every key (`tenant-a/` ...); empty for none. */
@@ -47,6 +62,8 @@ const notFound = (err: unknown) => {
 
 export class S3Storage implements Storage {
   readonly client: S3Client;
+  /** Signs download URLs for clients: `client` itself unless the public endpoint differs. */
+  private readonly presignClient: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
 
@@ -55,17 +72,21 @@ export class S3Storage implements Storage {
       options.accessKeyId && options.secretAccessKey
         ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
         : undefined;
-    this.client = new S3Client({
-      endpoint: options.endpoint || undefined,
-      region: options.region,
-      forcePathStyle: options.forcePathStyle,
-      credentials,
-      // S3-compatible servers (Ceph RGW 16, older MinIO, SeaweedFS...) do not all know the CRC32
-      // checksum headers SDK v3 sends by default since 2025: send and check them only when required.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-    });
+    const clientFor = (endpoint: string) =>
+      new S3Client({
+        endpoint: endpoint || undefined,
+        region: options.region,
+        forcePathStyle: options.forcePathStyle,
+        credentials,
+        // S3-compatible servers (Ceph RGW 16, older MinIO, SeaweedFS...) do not all know the CRC32
+        // checksum headers SDK v3 sends by default since 2025: send and check them only when required.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        maxAttempts: 3,
+      });
+    this.client = clientFor(options.endpoint);
+    // A signature covers the host, so a URL for clients is signed for the host they will ask.
+    this.presignClient = options.publicEndpoint === options.endpoint ? this.client : clientFor(options.publicEndpoint);
     this.bucket = options.bucket;
     this.prefix = options.prefix.replace(/^\/+|\/+$/g, '');
   }
@@ -150,6 +171,55 @@ export class S3Storage implements Storage {
     return [...names].filter((n) => n !== '');
   }
 
+  /** A key of the store without this instance's prefix. */
+  private relativeKey(objectKey: string): string {
+    return this.prefix ? objectKey.slice(this.prefix.length + 1) : objectKey;
+  }
+
+  async *walk(prefix: string): AsyncGenerator<StoredObject[]> {
+    const base = `${this.objectKey(prefix, { allowTrailingSlash: true }).replace(/\/$/, '')}/`;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: base, ContinuationToken: token }),
+      );
+      yield (page.Contents ?? []).map((o) => ({ key: this.relativeKey(o.Key as string), size: Number(o.Size ?? 0) }));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** Multipart uploads under a prefix that were neither completed nor aborted. */
+  private async uploadsUnder(prefix: string): Promise<Array<{ Key: string; UploadId: string }>> {
+    const base = `${this.objectKey(prefix, { allowTrailingSlash: true }).replace(/\/$/, '')}/`;
+    const out: Array<{ Key: string; UploadId: string }> = [];
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({
+          Bucket: this.bucket,
+          Prefix: base,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      );
+      for (const u of page.Uploads ?? []) out.push({ Key: u.Key as string, UploadId: u.UploadId as string });
+      if (!page.IsTruncated) return out;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
+    }
+  }
+
+  async listIncomplete(prefix: string): Promise<string[]> {
+    return (await this.uploadsUnder(prefix)).map((u) => this.relativeKey(u.Key));
+  }
+
+  async discardIncomplete(prefix: string): Promise<number> {
+    const uploads = await this.uploadsUnder(prefix);
+    for (const u of uploads) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, ...u }));
+    return uploads.length;
+  }
+
   /** Objects cannot be appended to: read, then replace. Only used once nothing else writes the key. */
   async append(key: string, text: string): Promise<void> {
     const chunks: Buffer[] = [];
@@ -217,7 +287,7 @@ export class S3Storage implements Storage {
       ResponseContentType: headers.contentType,
       ResponseContentDisposition: headers.contentDisposition,
     });
-    return getSignedUrl(this.client, command, { expiresIn: this.options.presignSeconds });
+    return getSignedUrl(this.presignClient, command, { expiresIn: this.options.presignSeconds });
   }
 
   async probe(): Promise<void> {

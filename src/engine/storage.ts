@@ -25,6 +25,19 @@ export interface Storage {
   /** Names directly under a prefix (files and folders), [] when there is none. */
   list(prefix: string): Promise<string[]>;
   /**
+   * Every object under a prefix at any depth with its size, page by page: one listing request per
+   * thousand objects on S3 instead of one per folder and one per object (the hourly orphan sweep).
+   */
+  walk(prefix: string): AsyncIterable<StoredObject[]>;
+  /**
+   * Keys of the half-done writes under a prefix, at any depth, that a killed process left behind: a
+   * local temporary file, an S3 multipart upload never completed nor aborted (invisible to `list`,
+   * yet stored and paid for).
+   */
+  listIncomplete(prefix: string): Promise<string[]>;
+  /** Discards the half-done writes under a prefix (a writer still at work there fails); how many. */
+  discardIncomplete(prefix: string): Promise<number>;
+  /**
    * A URL that serves `key` directly for a while (object stores), with the given response headers;
    * undefined when the store cannot (a local folder): the API streams the bytes instead.
    */
@@ -32,6 +45,14 @@ export interface Storage {
   /** Writes and removes a small object: rejects with the store's error when it cannot be written. */
   probe(): Promise<void>;
 }
+
+export interface StoredObject {
+  key: string;
+  size: number;
+}
+
+/** A local write in progress: `put` writes `<key>.<12 hex>.tmp` and renames it into place. */
+const TEMPORARY = /\.[0-9a-f]{12}\.tmp$/;
 
 export interface StorageWriter {
   write(text: string): void;
@@ -157,6 +178,38 @@ export class LocalStorage implements Storage {
 
   async list(prefix: string): Promise<string[]> {
     return readdir(this.pathOf(prefix, { allowTrailingSlash: true })).catch(() => []);
+  }
+
+  /** Relative keys of every file under a prefix (sorted), temporary files included. */
+  private async filesUnder(prefix: string): Promise<string[]> {
+    const base = this.pathOf(prefix, { allowTrailingSlash: true });
+    const entries = await readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .sort();
+  }
+
+  async *walk(prefix: string): AsyncGenerator<StoredObject[]> {
+    const keys = (await this.filesUnder(prefix)).filter((k) => !TEMPORARY.test(k));
+    for (let i = 0; i < keys.length; i += 1000) {
+      const page: StoredObject[] = [];
+      for (const key of keys.slice(i, i + 1000)) {
+        const info = await stat(this.pathOf(key)).catch(() => null);
+        if (info) page.push({ key, size: info.size });
+      }
+      yield page;
+    }
+  }
+
+  async listIncomplete(prefix: string): Promise<string[]> {
+    return (await this.filesUnder(prefix)).filter((k) => TEMPORARY.test(k));
+  }
+
+  async discardIncomplete(prefix: string): Promise<number> {
+    const keys = await this.listIncomplete(prefix);
+    for (const key of keys) await rm(this.pathOf(key), { force: true });
+    return keys.length;
   }
 
   async append(key: string, text: string): Promise<void> {

@@ -121,7 +121,10 @@ export async function startWorkerRuntime(
   const schedulesQueue = createQueue('schedules', connection, prefix);
   // Webhooks: the outbox relay and deliveries (issue 22).
   const webhooksQueue = createQueue('webhooks', connection, prefix);
-  const webhookSender = createWebhookSender({ allowPrivateTargets: config.engineAllowPrivateTargets });
+  const webhookSender = createWebhookSender({
+    allowPrivateTargets: config.engineAllowPrivateTargets,
+    timeoutMs: config.webhookAttemptTimeoutMs,
+  });
   const webhooksRepo = createWebhooksRepository(db);
   const webhookDelivery = createWebhookDeliveryService({
     repo: webhooksRepo,
@@ -141,6 +144,7 @@ export async function startWorkerRuntime(
     runs: repo,
     credits,
     scheduler,
+    outbox: webhooksRepo,
     clock,
     log,
     batchSize: config.schedules.batchSize,
@@ -195,6 +199,7 @@ export async function startWorkerRuntime(
   const builderWork = createBuilderWorkService({
     repo: builderRepo,
     publisher: createEventsPublisher(builderPublisherRedis, config.redisPrefix),
+    outbox: webhooksRepo,
     clock,
     config,
   });

@@ -1,6 +1,6 @@
 // Billing: credits balance, ledger, spending and per-Agent costs (service-spec "Billing",
 // design.md section 6), in the shapes the public client reads.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, NullableDateTime, PageIndexQuery, QueryDateOf, RecordsPerPageQuery } from './common.js';
 
 const Page = { pageIndex: PageIndexQuery('1-based page number (default 1).') };
@@ -170,7 +170,32 @@ export const AgentRunsCostQuery = Type.Object({
   usageTypes: UsageTypesQuery,
 });
 
+export const LowCreditsAlertSchema = Type.Object(
+  {
+    threshold: Type.Number({
+      minimum: 0,
+      description: 'credits.low is sent when a Run’s debit takes the balance below this; 0 turns it off.',
+    }),
+    isDefault: Type.Boolean({
+      description: 'true when the organization uses the service default (CREDITS_LOW_THRESHOLD).',
+    }),
+    organizationId: Type.Integer(),
+  },
+  { $id: 'LowCreditsAlert', examples: [{ threshold: 25, isDefault: false, organizationId: 1 }] },
+);
+
+export const LowCreditsAlertBody = Type.Object(
+  {
+    threshold: Type.Union([Type.Number({ minimum: 0, maximum: 999_999_999_999 }), Type.Null()], {
+      description: 'The organization’s threshold (at most 6 decimal places); null returns to the service default.',
+    }),
+  },
+  { additionalProperties: false, examples: [{ threshold: 25 }] },
+);
+export type LowCreditsAlertInput = Static<typeof LowCreditsAlertBody>;
+
 export const billingModelSchemas = [
+  LowCreditsAlertSchema,
   CreditsBalanceSchema,
   CreditTransactionSchema,
   CreditHistorySchema,

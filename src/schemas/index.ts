@@ -25,6 +25,7 @@ import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
 import { billingModelSchemas } from './billing.js';
 import { webhookModelSchemas } from './webhooks.js';
+import { webhookEventSchemas } from './webhook-events.js';
 import { BuilderEventSchema, BuilderEventsSchema, BuilderSessionSchema } from './agent-builder.js';
 
 export const modelSchemas: TSchema[] = [
@@ -59,6 +60,7 @@ export const modelSchemas: TSchema[] = [
   BuilderEventSchema,
   BuilderEventsSchema,
   ...webhookModelSchemas,
+  ...webhookEventSchemas,
 ];
 
 /** Later modules add their models here through this hook, keeping one registration point. */

@@ -17,7 +17,10 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 
 const EventTypeSchema = Type.Union([Type.Literal('*'), ...WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t))], {
-  description: 'An event type, or `*` for every type.',
+  description:
+    'An event type, or `*` for every type. Every payload is `{ type, timestamp, data }`: Run events carry the Run as its status route returns it ' +
+    '(plus `files` once terminal); the data of schedule.missed, builder.session.ready and credits.low are the ' +
+    'WebhookScheduleMissedData, WebhookBuilderSessionReadyData and WebhookCreditsLowData schemas.',
 });
 
 const subscriptionFields = {

@@ -1,11 +1,11 @@
 // One contract, both drivers: the local folder and S3 (against the real S3-compatible server the
 // global setup starts). Whatever the services rely on of a Storage is asserted here for each.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   InvalidStorageKeyError,
@@ -22,10 +22,13 @@ interface Driver {
   make(): Promise<Storage>;
   /** What is left of half-done writes (temp files, multipart uploads): must be nothing. */
   leftovers(storage: Storage): Promise<string[]>;
+  /** What a process killed in the middle of `put(key)` leaves behind. */
+  abandonPut(storage: Storage, key: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
 let localRoot = '';
+const s3Options = testS3Options();
 const drivers: Driver[] = [
   {
     name: 'local',
@@ -37,17 +40,29 @@ const drivers: Driver[] = [
       const names = await storage.list('runs/9');
       return names.filter((n) => n.endsWith('.tmp'));
     },
+    async abandonPut(storage, key) {
+      const file = (storage as LocalStorage).pathOf(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(`${file}.0123456789ab.tmp`, 'half');
+    },
     cleanup: () => rm(localRoot, { recursive: true, force: true }),
   },
   {
     name: 's3',
     async make() {
-      return new S3Storage(testS3Options());
+      return new S3Storage(s3Options);
     },
     async leftovers(storage) {
       const s3 = storage as S3Storage;
       const out = await s3.client.send(new ListMultipartUploadsCommand({ Bucket: testS3Options().bucket }));
       return (out.Uploads ?? []).map((u) => u.Key as string).filter((k) => k.includes('runs/9/'));
+    },
+    async abandonPut(storage, key) {
+      const s3 = storage as S3Storage;
+      const { bucket, prefix } = s3Options;
+      const Key = `${prefix}/${key}`;
+      const { UploadId } = await s3.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key }));
+      await s3.client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber: 1, Body: 'half' }));
     },
     cleanup: async () => {},
   },
@@ -137,6 +152,30 @@ describe.each(drivers)('Storage contract: $name', (driver) => {
     expect(await storage.stat('runs/9/new.csv')).toBeNull();
     expect(await driver.leftovers(storage)).toEqual([]);
     expect((await storage.list('runs/9')).sort()).toEqual(['data.csv']);
+  });
+
+  it('walks every object under a prefix with its size; lists and discards half-done writes', async () => {
+    await storage.put('runs/11/data.csv', Readable.from(['abc']));
+    await storage.put('runs/11/sub/page.html', Readable.from(['<p>']));
+    await storage.put('runs/110/run.log', Readable.from(['x']));
+    await driver.abandonPut(storage, 'runs/11/big.csv');
+    await driver.abandonPut(storage, 'runs/12/data.csv');
+    const walked = [];
+    for await (const page of storage.walk('runs/11')) walked.push(...page);
+    expect(walked.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { key: 'runs/11/data.csv', size: 3 },
+      { key: 'runs/11/sub/page.html', size: 3 },
+    ]);
+    expect((await storage.listIncomplete('runs')).filter((k) => /^runs\/1[12]\//.test(k)).sort()).toEqual(
+      driver.name === 'local'
+        ? ['runs/11/big.csv.0123456789ab.tmp', 'runs/12/data.csv.0123456789ab.tmp']
+        : ['runs/11/big.csv', 'runs/12/data.csv'],
+    );
+    expect(await storage.discardIncomplete('runs/11')).toBe(1);
+    expect(await storage.listIncomplete('runs/11')).toEqual([]);
+    expect(await storage.listIncomplete('runs/12')).toHaveLength(1);
+    expect(await storage.discardIncomplete('runs/12')).toBe(1);
+    expect(await storage.stat('runs/11/data.csv')).toEqual({ size: 3 });
   });
 
   it('refuses keys that would leave the store', async () => {

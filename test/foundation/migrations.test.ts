@@ -12,7 +12,7 @@ import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js';
 const created: TestDatabase[] = [];
 
 // Constraints written by hand in a migration (Prisma's schema language cannot express them), by name.
-const HAND_WRITTEN_CONSTRAINTS = ['CreditGrant_remaining_nonnegative'];
+const HAND_WRITTEN_CONSTRAINTS = ['CreditGrant_remaining_nonnegative', 'Organization_creditsLowThreshold_nonnegative'];
 afterAll(async () => {
   for (const d of created) await d.drop();
 });

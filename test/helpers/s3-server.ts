@@ -55,6 +55,7 @@ export function testS3Options(overrides: Partial<S3StorageOptions> = {}): S3Stor
   if (!e.TEST_S3_ENDPOINT) throw new Error('TEST_S3_ENDPOINT is not set: the global setup starts the S3 server');
   return {
     endpoint: e.TEST_S3_ENDPOINT,
+    publicEndpoint: overrides.endpoint ?? e.TEST_S3_ENDPOINT,
     region: e.TEST_S3_REGION ?? 'us-east-1',
     bucket: e.TEST_S3_BUCKET ?? 'cxs-test',
     prefix: `t-${crypto.randomBytes(5).toString('hex')}`,
@@ -71,6 +72,7 @@ export function testS3Env(options: S3StorageOptions = testS3Options()): Record<s
   return {
     STORAGE_DRIVER: 's3',
     S3_ENDPOINT: options.endpoint,
+    S3_PUBLIC_ENDPOINT: options.publicEndpoint,
     S3_REGION: options.region,
     S3_BUCKET: options.bucket,
     S3_PREFIX: options.prefix,

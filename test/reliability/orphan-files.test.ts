@@ -1,5 +1,6 @@
 // Files a lost worker wrote but never recorded: adopted for ended Runs, removed for Runs that no
-// longer exist, left alone for active Runs.
+// longer exist, left alone for active Runs; half-written files of ended Runs discarded. (The same
+// sweep on the s3 driver, through the worker: orphan-files-s3.test.ts.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +51,8 @@ describe('orphaned run files', () => {
     write(ended.runId, 'data.csv', 'title\r\nA\r\n');
     write(ended.runId, 'run.log', 'a line\n');
     write(ended.runId, '_records.ndjson', '{"title":"A"}\n');
-    write(ended.runId, 'data.csv.abc123.tmp', 'half');
+    write(ended.runId, 'data.csv.0123456789ab.tmp', 'half');
+    write(active.runId, 'data.csv.ba9876543210.tmp', 'half');
     write(active.runId, 'data.csv', 'title\r\n');
     const goneId = 2_000_000_000;
     write(goneId, 'data.csv', 'title\r\n');
@@ -59,7 +61,7 @@ describe('orphaned run files', () => {
       repo: createRunsRepository(ctx.db),
       storage: new LocalStorage(ctx.config.storageDir),
     });
-    expect(await sweep()).toEqual({ adopted: 2, removed: 1 });
+    expect(await sweep()).toEqual({ adopted: 2, removed: 1, discarded: 1 });
     const files = (
       await ctx.app.inject({
         method: 'GET',
@@ -83,7 +85,11 @@ describe('orphaned run files', () => {
       ).json(),
     ).toEqual([]);
     expect(fs.existsSync(path.join(ctx.config.storageDir, 'runs', String(goneId)))).toBe(false);
+    // The ended Run's half-written file is gone; the active Run's write in progress is not touched.
+    const dir = (id: number) => fs.readdirSync(path.join(ctx.config.storageDir, 'runs', String(id))).sort();
+    expect(dir(ended.runId)).toEqual(['_records.ndjson', 'data.csv', 'run.log']);
+    expect(dir(active.runId)).toEqual(['data.csv', 'data.csv.ba9876543210.tmp']);
     // Repeating it changes nothing.
-    expect(await sweep()).toEqual({ adopted: 0, removed: 0 });
+    expect(await sweep()).toEqual({ adopted: 0, removed: 0, discarded: 0 });
   });
 });

@@ -18,6 +18,7 @@ import type { BootstrapResult } from '../../src/services/identity/bootstrap.js';
 import { createRunsRepository } from '../../src/services/runs/runs.repository.js';
 import { createScheduleFiring } from '../../src/services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../../src/services/schedules/schedules.repository.js';
+import { createWebhooksRepository } from '../../src/services/webhooks/webhooks.repository.js';
 import { createSettlement } from '../../src/services/settlement/index.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 
@@ -61,6 +62,7 @@ function newFiring(batchSize = 50) {
     runs: runsRepo,
     credits: createCreditsRepository(db),
     scheduler,
+    outbox: createWebhooksRepository(db),
     clock,
     log,
     batchSize,

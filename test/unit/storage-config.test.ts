@@ -19,6 +19,7 @@ describe('storage settings', () => {
     expect(load(S3).storage).toEqual({
       driver: 's3',
       endpoint: '',
+      publicEndpoint: '',
       region: 'us-east-1',
       bucket: 'run-files',
       prefix: '',
@@ -38,6 +39,7 @@ describe('storage settings', () => {
     }).storage;
     expect(custom).toMatchObject({
       endpoint: 'http://127.0.0.1:7480',
+      publicEndpoint: 'http://127.0.0.1:7480',
       region: 'eu-west-3',
       prefix: 'prod/files',
       forcePathStyle: true,
@@ -45,6 +47,19 @@ describe('storage settings', () => {
     });
     expect(load({ ...S3, S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({
       forcePathStyle: false,
+    });
+  });
+
+  it('signs download URLs for S3_PUBLIC_ENDPOINT when set (compose: S3_ENDPOINT is a name of its own network)', () => {
+    const inCompose = { ...S3, S3_ENDPOINT: 'http://s3:8333' };
+    expect(load(inCompose).storage).toMatchObject({ endpoint: 'http://s3:8333', publicEndpoint: 'http://s3:8333' });
+    expect(load({ ...inCompose, S3_PUBLIC_ENDPOINT: 'http://localhost:8333/' }).storage).toMatchObject({
+      endpoint: 'http://s3:8333',
+      publicEndpoint: 'http://localhost:8333',
+    });
+    expect(load({ ...S3, S3_PUBLIC_ENDPOINT: 'https://files.example.com' }).storage).toMatchObject({
+      endpoint: '',
+      publicEndpoint: 'https://files.example.com',
     });
   });
 
@@ -68,6 +83,8 @@ describe('storage settings', () => {
       [{ ...S3, S3_BUCKET: '' }, /S3_BUCKET must name a bucket/],
       [{ ...S3, S3_BUCKET: 'Bad_Bucket' }, /S3_BUCKET must name a bucket/],
       [{ ...S3, S3_ENDPOINT: 'ftp://x' }, /S3_ENDPOINT must use http: or https:/],
+      [{ ...S3, S3_PUBLIC_ENDPOINT: 'ftp://x' }, /S3_PUBLIC_ENDPOINT must use http: or https:/],
+      [{ ...S3, S3_PUBLIC_ENDPOINT: 'not a url' }, /S3_PUBLIC_ENDPOINT is not a valid URL/],
       [{ ...S3, S3_ACCESS_KEY_ID: 'id' }, /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together/],
       [{ ...S3, S3_SECRET_ACCESS_KEY: 'secret' }, /must be set together/],
       [{ ...S3, S3_PRESIGN_SECONDS: '604801' }, /S3_PRESIGN_SECONDS must be between 1 and 604800/],

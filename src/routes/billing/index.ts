@@ -14,6 +14,8 @@ import {
   CreditHistorySchema,
   CreditsBalanceSchema,
   HistoryQuery,
+  LowCreditsAlertBody,
+  LowCreditsAlertSchema,
   SpendingQuery,
   SpendingSummarySchema,
 } from '../../schemas/billing.js';
@@ -39,6 +41,38 @@ const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => app.billing.credits(principalOf(req)),
+  );
+
+  const alertDescription =
+    'A `credits.low` webhook event is sent once each time a Run’s debit takes the balance from at or above this threshold to below it. ' +
+    'Organizations without their own threshold use the service default (CREDITS_LOW_THRESHOLD, 10 unless set); 0 turns the event off. Organization admins only (403 otherwise).';
+  app.get(
+    '/api/v1/billing/low-credits-alert',
+    {
+      schema: {
+        tags,
+        operationId: 'getLowCreditsAlert',
+        summary: 'The balance below which credits.low is sent',
+        description: alertDescription,
+        response: { 200: Type.Ref(LowCreditsAlertSchema), ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (req) => app.billing.lowCreditsAlert(principalOf(req)),
+  );
+
+  app.put(
+    '/api/v1/billing/low-credits-alert',
+    {
+      schema: {
+        tags,
+        operationId: 'setLowCreditsAlert',
+        summary: 'Set (or reset with null) the balance below which credits.low is sent',
+        description: `${alertDescription} A negative threshold or one with more than 6 decimal places answers 400 VALIDATION_FAILED.`,
+        body: LowCreditsAlertBody,
+        response: { 200: Type.Ref(LowCreditsAlertSchema), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (req) => app.billing.setLowCreditsAlert(principalOf(req), req.body),
   );
 
   app.get(

@@ -6,8 +6,10 @@ import type { Clock } from '../../lib/clock.js';
 import { ValidationError } from '../../lib/errors.js';
 import { recordCreditsDebited } from '../../lib/metrics.js';
 import type { AccessService } from '../access/access.service.js';
+import { requireAdmin } from '../identity/api-keys.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
+import type { LowCreditsAlertInput } from '../../schemas/billing.js';
 import type { CreditsRepository } from './credits.repository.js';
 import { Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
 import { bucketLabel, bucketLabels, parseRange, parseSort, parseTimeUnit, splitForRollups } from './report-range.js';
@@ -34,6 +36,8 @@ export interface BillingDeps {
   access: Pick<AccessService, 'requireAgent' | 'readableSpaceIds'>;
   clock: Clock;
   prices: Prices;
+  /** CREDITS_LOW_THRESHOLD: the credits.low threshold of organizations that set none. */
+  lowCreditsDefault: string;
 }
 
 /**
@@ -88,6 +92,11 @@ export type CreditExpiry = ReturnType<typeof createCreditExpiry>;
 export function createBillingService(deps: BillingDeps) {
   const { credits, usage, access, clock } = deps;
 
+  async function lowCreditsAlert(organizationId: number) {
+    const own = await credits.lowThreshold(organizationId);
+    return { threshold: num(own ?? new Decimal(deps.lowCreditsDefault)), isDefault: own === null, organizationId };
+  }
+
   return {
     async credits(principal: Principal) {
       const at = clock.now();
@@ -96,6 +105,22 @@ export function createBillingService(deps: BillingDeps) {
         organizationId: principal.organizationId,
         retrievedAt: at,
       };
+    },
+
+    /** The credits.low threshold (organization admins only). */
+    async lowCreditsAlert(principal: Principal) {
+      requireAdmin(principal);
+      return lowCreditsAlert(principal.organizationId);
+    },
+    async setLowCreditsAlert(principal: Principal, body: LowCreditsAlertInput) {
+      requireAdmin(principal);
+      const t = body.threshold;
+      if (t !== null && !/^\d{1,12}(\.\d{1,6})?$/.test(String(t)))
+        throw new ValidationError(
+          `body.threshold must be a non-negative number with at most 6 decimal places, got ${t}.`,
+        );
+      await credits.setLowThreshold(principal.organizationId, t === null ? null : new Decimal(String(t)));
+      return lowCreditsAlert(principal.organizationId);
     },
 
     async history(principal: Principal, q: { pageIndex?: number; recordsPerPage?: number }) {

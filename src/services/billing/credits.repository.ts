@@ -101,6 +101,18 @@ export function createCreditsRepository(db: Db) {
         ORDER BY e.type = 'Uncovered', e.n`;
     },
 
+    /** The organization's own credits.low threshold, or null when it uses the default. */
+    async lowThreshold(organizationId: number): Promise<Decimal | null> {
+      const org = await db.organization.findUnique({
+        where: { id: organizationId },
+        select: { creditsLowThreshold: true },
+      });
+      return org?.creditsLowThreshold ?? null;
+    },
+    async setLowThreshold(organizationId: number, threshold: Decimal | null): Promise<void> {
+      await db.organization.update({ where: { id: organizationId }, data: { creditsLowThreshold: threshold } });
+    },
+
     /** Adds a grant and its ledger entry in one transaction. */
     grant(input: {
       organizationId: number;

@@ -21,6 +21,7 @@ export default fp(
         access: app.access,
         clock: app.clock,
         prices: app.config.billing.prices,
+        lowCreditsDefault: app.config.billing.creditsLowThreshold,
       }),
     );
   },

@@ -7,7 +7,10 @@ import { runExtraction } from '../../engine/crawler.js';
 import type { AgentDefinition } from '../../engine/definition.js';
 import { unseal } from '../../lib/crypto.js';
 import type { Clock } from '../../lib/clock.js';
+import { sessionReadyData } from '../webhooks/events.js';
+import type { WebhooksRepository } from '../webhooks/webhooks.repository.js';
 import type { BuilderRepository, NewEvent } from './builder.repository.js';
+import { sessionView } from './builder.service.js';
 import type { EventsPublisher } from './events-bus.js';
 import {
   checkDraft,
@@ -29,6 +32,8 @@ class StepAbandoned extends Error {}
 export function createBuilderWorkService(deps: {
   repo: BuilderRepository;
   publisher: EventsPublisher;
+  /** The webhook outbox (builder.session.ready). */
+  outbox: Pick<WebhooksRepository, 'insertEvent'>;
   clock: Clock;
   config: {
     encryptionKey: Buffer;
@@ -37,9 +42,12 @@ export function createBuilderWorkService(deps: {
     builder: { llm: LlmConfig | null };
   };
 }) {
-  const { repo, publisher, clock, config } = deps;
+  const { repo, publisher, outbox, clock, config } = deps;
 
-  /** Appends events (and applies a change) only while the session is processing this step. */
+  /**
+   * Appends events (and applies a change) only while the session is processing this step. Reaching
+   * ready puts `builder.session.ready` in the webhook outbox, in the same transaction.
+   */
   async function write(
     sessionId: string,
     step: number,
@@ -48,7 +56,19 @@ export function createBuilderWorkService(deps: {
   ): Promise<void> {
     const ok = await repo.withLocked(sessionId, clock.now(), (row) => {
       if (row.status !== SessionStatus.Processing || row.step !== step) return { result: false };
-      return { data, events, result: true };
+      if (data?.status !== SessionStatus.Ready) return { data, events, result: true };
+      return {
+        data,
+        events,
+        result: true,
+        after: (tx, changed) =>
+          outbox.insertEvent(tx, {
+            organizationId: changed.organizationId,
+            type: 'builder.session.ready',
+            spaceId: changed.spaceId,
+            data: sessionReadyData(sessionView(changed)),
+          }),
+      };
     });
     if (!ok) throw new StepAbandoned();
     await publisher.publish({ sessionId, status: (data?.status as string | undefined) ?? SessionStatus.Processing });

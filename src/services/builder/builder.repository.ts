@@ -94,7 +94,13 @@ export function createBuilderRepository(db: Db) {
     async withLocked<T>(
       id: string,
       at: Date,
-      fn: (row: SessionRow) => { data?: Prisma.AgentBuilderSessionUpdateInput; events?: NewEvent[]; result: T },
+      fn: (row: SessionRow) => {
+        data?: Prisma.AgentBuilderSessionUpdateInput;
+        events?: NewEvent[];
+        /** More writes in the same transaction, given the changed row (the webhook outbox). */
+        after?: (tx: Tx, row: SessionRow) => Promise<void>;
+        result: T;
+      },
     ): Promise<T | null> {
       return db.$transaction(async (tx) => {
         const locked = await tx.$queryRaw<
@@ -102,9 +108,12 @@ export function createBuilderRepository(db: Db) {
         >`SELECT id FROM "AgentBuilderSession" WHERE id = ${id} FOR UPDATE`;
         if (locked.length === 0) return null;
         const row = (await tx.agentBuilderSession.findUnique({ where: { id } })) as SessionRow;
-        const { data, events, result } = fn(row);
-        if (data) await tx.agentBuilderSession.update({ where: { id }, data: { ...data, updated: at } });
+        const { data, events, after, result } = fn(row);
+        const changed = data
+          ? await tx.agentBuilderSession.update({ where: { id }, data: { ...data, updated: at } })
+          : row;
         for (const event of events ?? []) await appendEvent(tx, id, event, at);
+        if (after) await after(tx, changed);
         return result;
       });
     },

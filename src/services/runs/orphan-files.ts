@@ -1,8 +1,10 @@
 // Files no Run row accounts for: a worker that died between writing a Run's files and recording them
-// leaves them on disk. The sweep (a maintenance job, hourly) adopts the files of ended Runs (a row per
-// export, log or failed-page file, so users can download them and deleting the Run removes them) and
-// removes the folders of Runs that no longer exist. Active Runs are left alone: their worker records
-// their files when it finishes.
+// leaves them in the store. The sweep (a maintenance job, hourly) adopts the files of ended Runs (a row
+// per export, log or failed-page file, so users can download them and deleting the Run removes them),
+// removes the folders of Runs that no longer exist, and discards the half-done writes of both (a local
+// temporary file, an S3 multipart upload a killed worker could not abort). Active Runs are left alone:
+// their worker records their files when it finishes. The store is read with one walk over `runs/`
+// (on S3 one listing request per thousand objects, not one per Run and per file).
 import { CONTENT_TYPES, type RunFileType, type Storage } from '../../engine/index.js';
 import { runKeyPrefix } from './run-protocol.js';
 import type { RunsRepository } from './runs.repository.js';
@@ -10,6 +12,14 @@ import { isTerminal } from './status-machine.js';
 
 const TYPES: Record<string, RunFileType> = { csv: 'Csv', json: 'Json', ndjson: 'Ndjson', log: 'Log', html: 'Html' };
 const BATCH = 500;
+/** `runs/<id>/<rest>`: the Run a key belongs to. */
+const RUN_KEY = /^runs\/([1-9]\d{0,9})\/(.+)$/;
+
+export interface SweepResult {
+  adopted: number;
+  removed: number;
+  discarded: number;
+}
 
 export function createOrphanFileSweep(deps: {
   repo: Pick<RunsRepository, 'findRunsWithFileKeys' | 'replaceFiles'>;
@@ -17,39 +27,61 @@ export function createOrphanFileSweep(deps: {
 }) {
   const { repo, storage } = deps;
 
-  return async function sweepOrphanFiles(): Promise<{ adopted: number; removed: number }> {
-    const ids = (await storage.list('runs')).filter((n) => /^[1-9]\d{0,9}$/.test(n)).map(Number);
-    let adopted = 0;
-    let removed = 0;
+  /** The objects directly in each Run's folder (name and size), and the Runs with half-done writes. */
+  async function readStore() {
+    const objects = new Map<number, Array<{ name: string; size: number }>>();
+    for await (const page of storage.walk('runs')) {
+      for (const o of page) {
+        const m = RUN_KEY.exec(o.key);
+        if (!m) continue;
+        const list = objects.get(Number(m[1])) ?? [];
+        // A key deeper down still marks the Run's folder as existing, but is no file of the Run.
+        if (!m[2].includes('/')) list.push({ name: m[2], size: o.size });
+        objects.set(Number(m[1]), list);
+      }
+    }
+    const incomplete = new Set<number>();
+    for (const key of await storage.listIncomplete('runs')) {
+      const m = RUN_KEY.exec(key);
+      if (m) incomplete.add(Number(m[1]));
+    }
+    return { objects, incomplete };
+  }
+
+  return async function sweepOrphanFiles(): Promise<SweepResult> {
+    const { objects, incomplete } = await readStore();
+    const ids = [...new Set([...objects.keys(), ...incomplete])].sort((a, b) => a - b);
+    const result: SweepResult = { adopted: 0, removed: 0, discarded: 0 };
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
       const runs = new Map((await repo.findRunsWithFileKeys(batch)).map((r) => [r.id, r]));
       for (const id of batch) {
         const run = runs.get(id);
+        if (run && !isTerminal(run.status)) continue;
+        if (incomplete.has(id)) result.discarded += await storage.discardIncomplete(runKeyPrefix(id));
         if (!run) {
-          await storage.delete(runKeyPrefix(id));
-          removed += 1;
+          if (objects.has(id)) {
+            await storage.delete(runKeyPrefix(id));
+            result.removed += 1;
+          }
           continue;
         }
-        if (!isTerminal(run.status)) continue;
         const known = new Set(run.files.map((f) => f.storageKey));
         const found = [];
-        for (const name of await storage.list(runKeyPrefix(id))) {
+        for (const { name, size } of objects.get(id) ?? []) {
           const key = `${runKeyPrefix(id)}/${name}`;
           const fileType = TYPES[name.slice(name.lastIndexOf('.') + 1)];
           // `_`-files are internal (records kept for a synchronous start, spools of a run process).
           if (!fileType || known.has(key) || name.startsWith('_') || name.endsWith('.tmp')) continue;
-          const size = (await storage.stat(key))?.size;
-          if (size === undefined) continue;
           found.push({ name, fileType, contentType: CONTENT_TYPES[fileType], fileSize: size, storageKey: key });
         }
         if (found.length > 0) {
           await repo.replaceFiles(id, found);
-          adopted += found.length;
+          result.adopted += found.length;
         }
       }
     }
-    return { adopted, removed };
+    return result;
   };
 }
 export type SweepOrphanFiles = ReturnType<typeof createOrphanFileSweep>;

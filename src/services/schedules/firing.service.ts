@@ -5,7 +5,8 @@
 // time impossible. Only after the commit are the Runs' jobs enqueued (deterministic job ids), so
 // a crash between the two leaves Queuing Runs that the Run reconciler re-queues.
 // A Schedule whose fire times were missed (workers down) runs once for the earliest missed time,
-// logs how many were missed, and continues from the next future time.
+// logs how many were missed, puts a `schedule.missed` webhook event in the outbox (same transaction),
+// and continues from the next future time.
 import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.js';
 import { recordScheduleFireLag } from '../../lib/metrics.js';
@@ -14,7 +15,9 @@ import type { CreditsReader } from '../runs/runs.service.js';
 import type { RunRow, RunsRepository } from '../runs/runs.repository.js';
 import { RunStatus } from '../runs/status-machine.js';
 import { fireTimesBetween, nextFireAfter, ScheduleType } from './schedule-time.js';
-import { timingOf } from './schedules.service.js';
+import type { ScheduleMissedData } from '../../schemas/webhook-events.js';
+import type { WebhooksRepository } from '../webhooks/webhooks.repository.js';
+import { timingOf, toScheduleView } from './schedules.service.js';
 import type { FiringAgent, ScheduleRow, SchedulesRepository } from './schedules.repository.js';
 
 /** Missed fire times are counted up to this many (then logged as "at least"). */
@@ -33,11 +36,13 @@ export function createScheduleFiring(deps: {
   runs: Pick<RunsRepository, 'createRuns' | 'afterCommit'>;
   credits: CreditsReader;
   scheduler: { enqueueNewRuns(runs: Array<{ id: number; serverGroupId: number | null }>): Promise<void> };
+  /** The webhook outbox (schedule.missed). */
+  outbox: Pick<WebhooksRepository, 'insertEvent'>;
   clock: Clock;
   log: Pick<Logger, 'info' | 'warn'>;
   batchSize: number;
 }) {
-  const { repo, runs, credits, scheduler, clock, log, batchSize } = deps;
+  const { repo, runs, credits, scheduler, outbox, clock, log, batchSize } = deps;
 
   /** Why a fire cannot execute, recorded on a Skipped Run so the user sees it (null: it can run). */
   function refusal(agent: FiringAgent, balance: number): string | null {
@@ -93,6 +98,7 @@ export function createScheduleFiring(deps: {
         due.sort((a, b) => a.agentId - b.agentId || a.nextRunTime!.getTime() - b.nextRunTime!.getTime());
         const toCreate: Array<{ run: ReturnType<typeof runOf>; skipReason?: string }> = [];
         const advanced: Array<{ id: bigint; nextRunTime: Date | null; isEnabled: boolean; lastFired: Date }> = [];
+        const missedOf: Array<{ s: ScheduleRow; next: Date | null; isEnabled: boolean; missed: number }> = [];
         for (const s of due) {
           const fireAt = s.nextRunTime!;
           const t = timingOf(s);
@@ -120,9 +126,30 @@ export function createScheduleFiring(deps: {
           // RunOnce disables itself once fired; a Schedule without a next time has nothing left to do.
           const live = next !== null && agent !== undefined && !agent.isArchived;
           advanced.push({ id: s.id, nextRunTime: live ? next : null, isEnabled: live, lastFired: fireAt });
+          if (missed > 0) missedOf.push({ s, next: live ? next : null, isEnabled: live, missed });
         }
         const out = await runs.createRuns(toCreate, now, tx);
         await repo.advance(advanced, now, tx);
+        for (const m of missedOf) {
+          const run = out.find((r) => r.scheduleId === m.s.id);
+          const data: ScheduleMissedData = {
+            ...toScheduleView({ ...m.s, nextRunTime: m.next, isEnabled: m.isEnabled, updated: now }),
+            missed: {
+              firstMissedAt: m.s.nextRunTime!,
+              count: Math.min(m.missed, MISSED_COUNT_CAP),
+              capped: m.missed >= MISSED_COUNT_CAP,
+              runId: run?.id ?? null,
+              detectedAt: now,
+            },
+          };
+          await outbox.insertEvent(tx, {
+            organizationId: m.s.organizationId,
+            type: 'schedule.missed',
+            agentId: m.s.agentId,
+            spaceId: agents.get(m.s.agentId)?.spaceId ?? null,
+            data,
+          });
+        }
         const lags = toCreate.map((c) => (now.getTime() - c.run.scheduledFor.getTime()) / 1000);
         return { claimed: due.length, runs: out, lags };
       },

@@ -13,6 +13,7 @@ export type ScheduleData = Omit<Prisma.ScheduleUncheckedCreateInput, 'id' | 'cre
 export interface FiringAgent {
   id: number;
   organizationId: number;
+  spaceId: number;
   isArchived: boolean;
   validationStatus: number;
   proxyPoolId: number | null;
@@ -77,7 +78,7 @@ export function createSchedulesRepository(db: Db) {
     async firingAgents(agentIds: number[], tx: Tx): Promise<Map<number, FiringAgent>> {
       if (agentIds.length === 0) return new Map();
       const rows = await tx.$queryRaw<FiringAgent[]>`
-        SELECT a.id, a."organizationId", a."isArchived", a."validationStatus", a."proxyPoolId",
+        SELECT a.id, a."organizationId", a."spaceId", a."isArchived", a."validationStatus", a."proxyPoolId",
                v.version, (v.definition->>'timeoutSeconds')::int AS "timeoutSeconds"
         FROM "Agent" a
         LEFT JOIN LATERAL (

@@ -21,8 +21,8 @@ export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLo
       prices: deps.config.billing.prices,
     }),
     createAnalyticsRollupStep(db),
-    // The Run's terminal webhook event enters the outbox in the same transaction (issue 22).
-    createWebhookSettlementStep(createWebhooksRepository(db)),
+    // The Run's terminal webhook event (and credits.low) enters the outbox in the same transaction (issue 22).
+    createWebhookSettlementStep(createWebhooksRepository(db), deps.config.billing.creditsLowThreshold),
   ];
   return createSettlementService({ repo: createSettlementRepository(db), steps, clock: deps.clock, log: deps.log });
 }

@@ -56,7 +56,14 @@ export function createWebhookDeliveryService(deps: {
   const onAttempt: OnAttempt = deps.onAttempt ?? (() => {});
 
   /** The payload of an outbox event, built once from the Run's state (final for terminal events). */
-  async function buildPayload(event: { type: string; runId: number | null; data: unknown; created: Date }) {
+  async function buildPayload(event: {
+    type: string;
+    runId: number | null;
+    agentId: number | null;
+    spaceId: number | null;
+    data: unknown;
+    created: Date;
+  }) {
     if (event.runId === null)
       return {
         payload: {
@@ -64,8 +71,8 @@ export function createWebhookDeliveryService(deps: {
           timestamp: event.created.toISOString(),
           data: (event.data ?? {}) as Record<string, unknown>,
         },
-        agentId: null,
-        spaceId: null,
+        agentId: event.agentId,
+        spaceId: event.spaceId,
       };
     const run = await repo.findRunForEvent(event.runId);
     if (!run) return null;

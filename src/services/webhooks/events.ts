@@ -1,6 +1,8 @@
 // Webhook event types and their payloads `{ type, timestamp, data }` (issue 22): data holds the Run as
 // GET .../status returns it (plus its files once terminal), never an encrypted value; under 20 KB.
 import type { RunFileModel } from '../../schemas/runs.js';
+import type { BuilderSessionReadyData } from '../../schemas/webhook-events.js';
+import type { SessionView } from '../builder/builder.service.js';
 import { WEBHOOK_EVENT_TYPES } from '../../schemas/webhooks.js';
 import { toRunView } from '../runs/runs.service.js';
 import type { RunRow } from '../runs/runs.repository.js';
@@ -49,6 +51,19 @@ export function runPayload(type: string, at: Date, run: RunRow, files: RunFileMo
   return p;
 }
 
+/** builder.session.ready's data: a preview, then a draft, that would pass 20 KB is left out and linked. */
+export function sessionReadyData(session: SessionView): BuilderSessionReadyData {
+  const fits = (d: BuilderSessionReadyData) =>
+    Buffer.byteLength(
+      JSON.stringify({ type: 'builder.session.ready', timestamp: new Date(0).toISOString(), data: d }),
+    ) <= MAX_PAYLOAD_BYTES;
+  if (fits(session)) return session;
+  const link = { sessionUrl: `/api/v1/agent-builder/${session.sessionId}` };
+  const noPreview = { ...session, preview: null, previewTruncated: true as const, ...link };
+  if (fits(noPreview)) return noPreview;
+  return { ...noPreview, draft: null, draftTruncated: true as const };
+}
+
 /** Whether a subscription wants an event of `type` about a Run of `agentId` in `spaceId`. */
 export function subscriptionMatches(
   sub: { eventTypes: string[]; agentId: number | null; spaceId: number | null },
@@ -60,13 +75,23 @@ export function subscriptionMatches(
   return true;
 }
 
-/** The settlement step that puts a terminal Run's event in the outbox, in the transaction that settles it. */
-export function createWebhookSettlementStep(repo: Pick<WebhooksRepository, 'insertEvent'>): SettlementStep {
+/**
+ * The settlement step that puts a terminal Run's event, and credits.low when its debit crossed the
+ * organization's threshold, in the outbox, in the transaction that settles it (after billing's debit).
+ */
+export function createWebhookSettlementStep(
+  repo: Pick<WebhooksRepository, 'insertSettlementEvents'>,
+  defaultLowCreditsThreshold: string,
+): SettlementStep {
   return {
     name: 'webhooks',
     async apply(tx, run) {
-      const type = TERMINAL_EVENT[run.status];
-      if (type) await repo.insertEvent(tx, { organizationId: run.organizationId, type, runId: run.id });
+      await repo.insertSettlementEvents(tx, {
+        organizationId: run.organizationId,
+        runId: run.id,
+        type: TERMINAL_EVENT[run.status] ?? null,
+        defaultThreshold: defaultLowCreditsThreshold,
+      });
     },
   };
 }

@@ -16,7 +16,10 @@ declare module 'fastify' {
 
 export default fp(async function webhooksModule(app: FastifyInstance) {
   const repo = createWebhooksRepository(app.db);
-  const sender = createWebhookSender({ allowPrivateTargets: app.config.engineAllowPrivateTargets });
+  const sender = createWebhookSender({
+    allowPrivateTargets: app.config.engineAllowPrivateTargets,
+    timeoutMs: app.config.webhookAttemptTimeoutMs,
+  });
   const noQueue = {
     enqueueEvents: () => Promise.reject(new Error('the API does not relay webhook events')),
     enqueueAttempts: () => Promise.reject(new Error('the API does not enqueue webhook deliveries')),

@@ -1,11 +1,11 @@
-// One HTTP attempt of a webhook delivery: POST, no redirects followed, a 15 s deadline, the first
+// One HTTP attempt of a webhook delivery: POST, no redirects followed, a deadline (15 s unless
+// WEBHOOK_ATTEMPT_TIMEOUT_SECONDS says otherwise), the first
 // 4 KB of the answer kept. Targets pass the engine's SSRF guard (a pre-flight check plus a guarded
 // lookup at connect time) unless the operator lifted it (ENGINE_ALLOW_PRIVATE_TARGETS).
 import { Agent, request } from 'undici';
 import { assertPublicTarget, guardedLookup, TargetRefusedError } from '../../engine/ssrf.js';
 import { parseRetryAfter } from '../../engine/retry.js';
 
-export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 4096;
 
@@ -21,8 +21,8 @@ export interface AttemptResult {
 
 export const isSuccess = (r: AttemptResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
 
-export function createWebhookSender(opts: { allowPrivateTargets: boolean; timeoutMs?: number }) {
-  const timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+export function createWebhookSender(opts: { allowPrivateTargets: boolean; timeoutMs: number }) {
+  const { timeoutMs } = opts;
   const dispatcher = new Agent({
     connect: { timeout: timeoutMs, ...(opts.allowPrivateTargets ? {} : { lookup: guardedLookup }) },
     headersTimeout: timeoutMs,

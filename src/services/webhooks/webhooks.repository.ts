@@ -16,6 +16,15 @@ export interface WebhookInput {
   enabled: boolean;
 }
 
+export interface OutboxEvent {
+  organizationId: number;
+  type: string;
+  runId?: number | null;
+  agentId?: number | null;
+  spaceId?: number | null;
+  data?: unknown;
+}
+
 /** Due deliveries found per relay pass; the rest wait for the next one. */
 const DUE_BATCH = 500;
 
@@ -62,15 +71,47 @@ export function createWebhooksRepository(db: Db) {
       return { agent: agent > 0, space: space > 0 };
     },
 
-    /** An outbox row, inside the caller's transaction, only when the organization has an enabled subscription. */
-    async insertEvent(
+    /**
+     * An outbox row, inside the caller's transaction, only when the organization has an enabled
+     * subscription. `agentId`/`spaceId`: what subscription filters match for events not about a Run.
+     */
+    async insertEvent(tx: Tx, e: OutboxEvent): Promise<void> {
+      await tx.$executeRaw`
+        INSERT INTO "WebhookEvent" ("organizationId", type, "runId", "agentId", "spaceId", data)
+        SELECT ${e.organizationId}, ${e.type}, ${e.runId ?? null}::int, ${e.agentId ?? null}::int, ${e.spaceId ?? null}::int,
+          ${e.data === undefined ? null : JSON.stringify(e.data)}::jsonb
+        WHERE EXISTS (SELECT 1 FROM "Webhook" WHERE "organizationId" = ${e.organizationId} AND enabled)`;
+    },
+
+    /**
+     * A settled Run's events, in the transaction that settles it: its terminal event (`type`, when it
+     * has one) and credits.low when that settlement's debit took the balance from at or above the
+     * organization's threshold to below it, so credits.low fires once per crossing (the next debit
+     * starts below). Before the debit the balance was the one after plus what the grants covered (the
+     * Usage entries); after it, the lowest balance the debit's entries record. One statement, as the
+     * organization's debit lock is held until the commit.
+     */
+    async insertSettlementEvents(
       tx: Tx,
-      e: { organizationId: number; type: string; runId?: number | null; data?: unknown },
+      d: { organizationId: number; runId: number; type: string | null; defaultThreshold: string },
     ): Promise<void> {
       await tx.$executeRaw`
-        INSERT INTO "WebhookEvent" ("organizationId", type, "runId", data)
-        SELECT ${e.organizationId}, ${e.type}, ${e.runId ?? null}::int, ${e.data === undefined ? null : JSON.stringify(e.data)}::jsonb
-        WHERE EXISTS (SELECT 1 FROM "Webhook" WHERE "organizationId" = ${e.organizationId} AND enabled)`;
+        WITH hooked AS (
+          SELECT EXISTS (SELECT 1 FROM "Webhook" WHERE "organizationId" = ${d.organizationId} AND enabled) AS yes),
+        run_event AS (
+          INSERT INTO "WebhookEvent" ("organizationId", type, "runId")
+          SELECT ${d.organizationId}, ${d.type}::text, ${d.runId}::int FROM hooked WHERE yes AND ${d.type}::text IS NOT NULL)
+        INSERT INTO "WebhookEvent" ("organizationId", type, data)
+        SELECT o.id, 'credits.low', jsonb_build_object('organizationId', o.id, 'threshold', th.v,
+          'balance', x.after, 'previousBalance', x.after + x.covered, 'runId', ${d.runId}::int)
+        FROM hooked, "Organization" o
+        CROSS JOIN LATERAL (SELECT COALESCE(o."creditsLowThreshold", ${d.defaultThreshold}::numeric) AS v) th
+        CROSS JOIN LATERAL (
+          SELECT MIN(balance) AS after, COALESCE(-SUM(amount) FILTER (WHERE "transactionType" = 'Usage'), 0) AS covered
+          FROM "CreditTransaction"
+          WHERE "runId" = ${d.runId}::int AND "transactionType" IN ('Usage', 'Uncovered')) x
+        WHERE hooked.yes AND o.id = ${d.organizationId} AND x.after IS NOT NULL
+          AND x.after < th.v AND x.after + x.covered >= th.v`;
     },
 
     /**
