@@ -24,6 +24,10 @@ export type Db = PrismaClient & {
   $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]>;
 };
 export type { Prisma } from '../generated/prisma/client.js';
+/** A transaction's client: the statement must run inside the caller's transaction. */
+export type Tx = Prisma.TransactionClient;
+/** A transaction's client or the pool: the statement may join the caller's transaction. */
+export type DbOrTx = Prisma.TransactionClient | Db;
 /** Exact decimals (money, credits): Prisma's Decimal, for code outside the data layer. */
 export const Decimal = Prisma.Decimal;
 export type Decimal = Prisma.Decimal;

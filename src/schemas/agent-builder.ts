@@ -104,7 +104,6 @@ export const FinishBody = Type.Object(
 );
 export type FinishInput = Static<typeof FinishBody>;
 
-export const SessionParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const EventsQuery = Type.Object({
   lastEventIndex: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 2147483647, description: 'Events after this index; default 0 (all).' }),

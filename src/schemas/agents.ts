@@ -123,9 +123,6 @@ export const AgentDefinitionDocumentSchema = Type.Object(
   { $id: 'AgentDefinitionDocument' },
 );
 
-export const AgentParams = Type.Object({ agentId: IdParam('agent') });
-export const AgentVersionParams = Type.Object({ agentId: IdParam('agent'), version: IdParam('version') });
-
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const Text = (maxLength: number) => Type.String({ maxLength });
 const Image = Nullable(

@@ -115,6 +115,3 @@ export const RunDiagnosticsSchema = Type.Object(
   { $id: 'RunDiagnostics' },
 );
 export type RunDiagnostics = Static<typeof RunDiagnosticsSchema>;
-
-export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
-export const AgentParams = Type.Object({ agentId: IdParam('agent') });

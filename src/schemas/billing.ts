@@ -1,7 +1,7 @@
 // Billing: credits balance, ledger, spending and per-Agent costs (service-spec "Billing",
 // design.md section 6), in the shapes the public client reads.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, NullableDateTime, PageIndexQuery, QueryDateOf, RecordsPerPageQuery } from './common.js';
+import { DateTime, NullableDateTime, PageIndexQuery, QueryDateOf, RecordsPerPageQuery } from './common.js';
 
 const Page = { pageIndex: PageIndexQuery('1-based page number (default 1).') };
 const UsageTypesQuery = Type.Optional(
@@ -145,8 +145,6 @@ export const AgentsCostQuery = Type.Object({
   ),
   usageTypes: UsageTypesQuery,
 });
-
-export const AgentCostParams = Type.Object({ agentId: IdParam('Agent') });
 
 export const AgentBreakdownQuery = Type.Object({
   startDate: RequiredStart,

@@ -149,8 +149,6 @@ export const RunAllResultSchema = Type.Object(
 );
 export type RunAllResult = Static<typeof RunAllResultSchema>;
 
-export const AgentRunParams = Type.Object({ agentId: IdParam('agent'), runId: IdParam('run') });
-
 export const RunListQuery = Type.Object({
   maxRecords: Type.Optional(
     Type.Integer({

@@ -3,8 +3,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   DateTime,
   DateTimeInput,
-  IdParam,
-  Int64IdParam,
   LogLevelSchema,
   LogModeSchema,
   Nullable,
@@ -153,7 +151,6 @@ export const UpdateScheduleBody = Type.Object(scheduleBodyProperties, {
   ],
 });
 
-export const ScheduleParams = Type.Object({ agentId: IdParam('agent'), scheduleId: Int64IdParam('schedule') });
 export const ScheduleListQuery = Type.Object({ ...PagingQuery });
 export const UpcomingQuery = Type.Object({
   startDate: Type.Optional(QueryDateOf('Start of the range; default: now.')),

@@ -45,8 +45,6 @@ export const SpaceMemberSchema = Type.Object(
   { $id: 'SpaceMember' },
 );
 
-export const SpaceParams = Type.Object({ spaceId: IdParam('space') });
-
 export const SpaceSearchQuery = Type.Object({
   name: Type.String({
     minLength: 1,

@@ -177,8 +177,6 @@ export const WebhookTestResultSchema = Type.Object(
 );
 export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
 
-export const WebhookParams = Type.Object({ webhookId: IdParam('webhook') });
-export const DeliveryParams = Type.Object({ webhookId: IdParam('webhook'), deliveryId: IdParam('delivery') });
 export const DeliveriesQuery = Type.Object(PagingQuery, { additionalProperties: false });
 
 export const webhookModelSchemas = [

@@ -9,12 +9,12 @@ import {
   EventsQuery,
   FinishBody,
   MessageBody,
-  SessionParams,
   StartSessionBody,
   StartSessionResult,
 } from '../../schemas/agent-builder.js';
 import { AgentSchema } from '../../schemas/agents.js';
 import { errorResponses } from '../../schemas/common.js';
+import { SessionParams } from '../../schemas/params.js';
 
 const agentBuilderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Agent Builder'];

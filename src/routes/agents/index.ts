@@ -7,11 +7,9 @@ import {
   AgentDefinitionDocumentSchema,
   AgentListQuery,
   AgentPageSchema,
-  AgentParams,
   AgentSchema,
   SavedAgentSchema,
   AgentSearchQuery,
-  AgentVersionParams,
   AgentVersionSchema,
   CreateAgentBody,
   DefinitionQuery,
@@ -21,6 +19,7 @@ import {
 } from '../../schemas/agents.js';
 import { errorResponses } from '../../schemas/common.js';
 import { jsonArrayStream } from '../../lib/json-array-stream.js';
+import { AgentParams, AgentVersionParams } from '../../schemas/params.js';
 
 const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const AgentRef = Type.Ref(AgentSchema);

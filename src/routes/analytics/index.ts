@@ -3,8 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
 import {
-  AgentParams,
-  AgentRunParams,
   RecordsSummaryQuery,
   RecordsSummarySchema,
   RunDiagnosticsSchema,
@@ -12,6 +10,7 @@ import {
   RunsSummarySchema,
 } from '../../schemas/analytics.js';
 import { errorResponses } from '../../schemas/common.js';
+import { AgentParams, AgentRunParams } from '../../schemas/params.js';
 
 const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const Diagnostics = Type.Ref(RunDiagnosticsSchema);

@@ -6,7 +6,6 @@ import { principalOf } from '../../plugins/app/auth.js';
 import {
   AgentBreakdownQuery,
   AgentCostBreakdownSchema,
-  AgentCostParams,
   AgentRunsCostQuery,
   AgentRunsCostSchema,
   AgentsCostQuery,
@@ -20,6 +19,7 @@ import {
   SpendingSummarySchema,
 } from '../../schemas/billing.js';
 import { errorResponses } from '../../schemas/common.js';
+import { AgentParams } from '../../schemas/params.js';
 
 const RANGE_RULES =
   'startDate and endDate are required ISO 8601 dates or date-times (UTC); a date-only endDate covers that whole day. ' +
@@ -133,7 +133,7 @@ const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getAgentCostBreakdown',
         summary: "An Agent's cost per usage type and period",
         description: `${RANGE_RULES} timeUnit day (default), week (ISO weeks, labelled by their Monday) or month; at most 1000 periods. An Agent of another organization answers 404, one the caller cannot read 403.`,
-        params: AgentCostParams,
+        params: AgentParams,
         querystring: AgentBreakdownQuery,
         response: { 200: Type.Ref(AgentCostBreakdownSchema), ...errorResponses(400, 401, 403, 404, 429) },
       },
@@ -151,7 +151,7 @@ const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           `${RANGE_RULES} A Run counts in the range by the time it was metered (when it ended). sortColumn date (default, newest first), cost or duration; ` +
           'pageIndex is 1-based (default 1); recordsPerPage defaults to 50 and is clamped to 1000. An Agent of another organization answers 404, one the caller cannot read 403.',
-        params: AgentCostParams,
+        params: AgentParams,
         querystring: AgentRunsCostQuery,
         response: { 200: Type.Ref(AgentRunsCostSchema), ...errorResponses(400, 401, 403, 404, 429) },
       },

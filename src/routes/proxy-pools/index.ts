@@ -2,9 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
-import { errorResponses, IdParam } from '../../schemas/common.js';
+import { errorResponses } from '../../schemas/common.js';
 import { CreateProxyPoolBody, ProxyPoolSchema } from '../../schemas/proxy-pools.js';
 import { requireAdmin } from '../../services/identity/api-keys.service.js';
+import { ProxyPoolParams } from '../../schemas/params.js';
 
 const proxyPoolsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const Pool = Type.Ref(ProxyPoolSchema);
@@ -48,7 +49,7 @@ const proxyPoolsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Get a proxy pool',
         description: "A proxy pool of the caller's organization (404 otherwise), without its proxy URLs.",
         operationId: 'getProxyPool',
-        params: Type.Object({ proxyPoolId: IdParam('proxy pool') }),
+        params: ProxyPoolParams,
         response: { 200: Pool, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },

@@ -3,10 +3,9 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
-import { errorResponses, IdParam } from '../../schemas/common.js';
+import { errorResponses } from '../../schemas/common.js';
 import { SYNC_START_MAX_WAIT_SECONDS } from '../../services/runs/runs.service.js';
 import {
-  AgentRunParams,
   OrgRunsQuerySchema,
   RunAllBody,
   RunAllResultSchema,
@@ -15,10 +14,10 @@ import {
   RunSchema,
   StartRunBody,
 } from '../../schemas/runs.js';
+import { AgentParams, AgentRunParams, RunFileParams, SpaceParams } from '../../schemas/params.js';
 
 const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const Run = Type.Ref(RunSchema);
-  const AgentParams = Type.Object({ agentId: IdParam('agent') });
 
   app.post(
     '/api/v1/agent/:agentId/start',
@@ -212,7 +211,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'that serves the same bytes with the same Content-Type and Content-Disposition; an expired URL is refused by the store. ' +
           'Clients that cannot follow redirects (or may not reach the store) pass `redirect=false` to get the bytes through the API.',
         operationId: 'downloadRunFile',
-        params: Type.Object({ agentId: IdParam('agent'), runId: IdParam('run'), fileId: IdParam('file') }),
+        params: RunFileParams,
         querystring: Type.Object({
           redirect: Type.Boolean({
             default: true,
@@ -256,7 +255,7 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'runAllAgentsInSpace',
         description:
           'Each Agent is started independently; a per-Agent failure (for example an Agent that already has a Run in progress) is reported in results and does not affect the others.',
-        params: Type.Object({ spaceId: IdParam('space') }),
+        params: SpaceParams,
         body: RunAllBody,
         response: { 200: Type.Ref(RunAllResultSchema), ...errorResponses(400, 401, 403, 404, 429) },
       },

@@ -3,22 +3,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
-import { errorResponses, IdParam } from '../../schemas/common.js';
+import { errorResponses } from '../../schemas/common.js';
 import {
   CreateScheduleBody,
   ScheduleListQuery,
   SchedulePageSchema,
-  ScheduleParams,
   ScheduleSchema,
   UpcomingQuery,
   UpcomingScheduleSchema,
   UpdateScheduleBody,
 } from '../../schemas/schedules.js';
+import { AgentParams, ScheduleParams } from '../../schemas/params.js';
 
 const schedulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const Schedule = Type.Ref(ScheduleSchema);
   const tags = ['Schedules'];
-  const AgentParams = Type.Object({ agentId: IdParam('agent') });
 
   app.get(
     '/api/v1/agent/:agentId/schedules',

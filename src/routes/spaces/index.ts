@@ -9,10 +9,10 @@ import {
   CreateSpaceBody,
   SpaceAgentSchema,
   SpaceMemberSchema,
-  SpaceParams,
   SpaceSchema,
   SpaceSearchQuery,
 } from '../../schemas/spaces.js';
+import { SpaceParams } from '../../schemas/params.js';
 
 const spacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const SpaceRef = Type.Ref(SpaceSchema);

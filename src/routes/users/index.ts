@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
-import { BadRequestRef, errorResponses, IdParam } from '../../schemas/common.js';
+import { BadRequestRef, errorResponses } from '../../schemas/common.js';
 import {
   ApiKeySchema,
   CreateApiKeyBody,
@@ -11,9 +11,9 @@ import {
   UserSchema,
 } from '../../schemas/users.js';
 import { requireAdmin } from '../../services/identity/api-keys.service.js';
+import { UserKeyParams, UserParams } from '../../schemas/params.js';
 
 const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const UserParams = Type.Object({ userId: IdParam('user') });
   const adminOnly = { preHandler: async (req: Parameters<typeof principalOf>[0]) => requireAdmin(principalOf(req)) };
 
   app.post(
@@ -111,7 +111,7 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Organization administrators only. The key stops working on the next request on every API instance. Revoking a revoked key answers 204 again.',
         operationId: 'revokeApiKey',
-        params: Type.Object({ userId: IdParam('user'), keyId: IdParam('API key') }),
+        params: UserKeyParams,
         response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },

@@ -5,14 +5,13 @@ import { principalOf } from '../../plugins/app/auth.js';
 import { errorResponses } from '../../schemas/common.js';
 import {
   DeliveriesQuery,
-  DeliveryParams,
   WebhookBody,
   WebhookDeliveryPageSchema,
-  WebhookParams,
   WebhookSchema,
   WebhookTestResultSchema,
   WebhookWithSecretSchema,
 } from '../../schemas/webhooks.js';
+import { DeliveryParams, WebhookParams } from '../../schemas/params.js';
 
 const ADMIN_ONLY = 'Organization administrators only (403 for members).';
 

@@ -4,12 +4,10 @@
 // version for inputParameters; totalRecordCount comes from the "AgentCount" rows kept by triggers,
 // an index-only count (status filter) or the matching set itself (name filter). docs/benchmarks.md
 // shows the plans.
-import type { Db } from '../../db/prisma.js';
+import type { Db, DbOrTx } from '../../db/prisma.js';
 import type { AccessColumns } from '../access/access.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { containsPattern, type AgentListFilter, type AgentSort, type SortColumn } from './agent-query.js';
-
-type Tx = Prisma.TransactionClient | Db;
 
 /** An Agent row with the `parameters` of its active definition. */
 export interface AgentRow {
@@ -234,7 +232,7 @@ export function createAgentsRepository(db: Db) {
       return db.$rows<AgentRow>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
     },
 
-    async findAgentRow(agentId: number, tx: Tx = db): Promise<AgentRow | null> {
+    async findAgentRow(agentId: number, tx: DbOrTx = db): Promise<AgentRow | null> {
       const rows = await tx.$queryRaw<AgentRow[]>(selectAgents(Prisma.sql`a."id" = ${agentId}`, Prisma.sql`a."id"`));
       return rows[0] ?? null;
     },
@@ -253,11 +251,11 @@ export function createAgentsRepository(db: Db) {
       return rows[0] ?? null;
     },
 
-    findVersion(agentId: number, version: number, tx: Tx = db) {
+    findVersion(agentId: number, version: number, tx: DbOrTx = db) {
       return tx.agentVersion.findUnique({ where: { agentId_version: { agentId, version } } });
     },
 
-    listVersions(agentId: number, tx: Tx = db) {
+    listVersions(agentId: number, tx: DbOrTx = db) {
       return tx.agentVersion.findMany({
         where: { agentId },
         orderBy: { version: 'desc' },
@@ -288,7 +286,7 @@ export function createAgentsRepository(db: Db) {
         userId: number;
         userName: string;
       },
-      tx: Tx,
+      tx: DbOrTx,
     ) {
       const { at, ...fields } = data;
       return tx.agent.create({
@@ -320,7 +318,7 @@ export function createAgentsRepository(db: Db) {
         validationStatus: number;
         at: Date;
       },
-      tx: Tx,
+      tx: DbOrTx,
     ): Promise<number> {
       const agent = await tx.agent.update({
         where: { id: agentId },
@@ -360,7 +358,7 @@ export function createAgentsRepository(db: Db) {
         spaceId: number;
       }>,
       at: Date,
-      tx: Tx = db,
+      tx: DbOrTx = db,
     ) {
       return tx.agent.update({
         where: { id: agentId },
@@ -370,7 +368,7 @@ export function createAgentsRepository(db: Db) {
     },
 
     /** Archives the Agent and disables its Schedules in the same transaction (design.md section 3). */
-    async archive(agentId: number, at: Date, tx: Tx) {
+    async archive(agentId: number, at: Date, tx: DbOrTx) {
       // A second archive keeps the first archive time.
       await tx.agent.updateMany({
         where: { id: agentId, isArchived: false },
@@ -384,7 +382,7 @@ export function createAgentsRepository(db: Db) {
     },
 
     /** Unarchives; Schedules stay disabled (service-spec "Agent archive"). */
-    unarchive(agentId: number, at: Date, tx: Tx = db) {
+    unarchive(agentId: number, at: Date, tx: DbOrTx = db) {
       return tx.agent.update({
         where: { id: agentId },
         data: { isArchived: false, archivedAt: null, lastActivity: at, updated: at },
@@ -404,7 +402,7 @@ export function createAgentsRepository(db: Db) {
      * those given a status. One INSERT ... SELECT FROM unnest(...) per table instead of createMany,
      * which costs about 2.5 s per 5000 Agents in Prisma 7 against about 0.3 s this way.
      */
-    async bulkCreateAgents(rows: BulkAgent[], tx: Tx): Promise<number[]> {
+    async bulkCreateAgents(rows: BulkAgent[], tx: DbOrTx): Promise<number[]> {
       if (rows.length === 0) return [];
       // Ids drawn first, so each row's id is known without relying on the order of RETURNING.
       const drawn = await tx.$queryRaw<Array<{ id: number }>>`

@@ -3,11 +3,9 @@
 // lock (FOR NO KEY UPDATE: it serializes these changes without blocking inserts that merely
 // reference the organization), so the balances written into the ledger are exact and two debits
 // never spend the same credit. The CHECK "CreditGrant_remaining_nonnegative" backs this up.
-import type { Db, Prisma } from '../../db/prisma.js';
+import type { Db, DbOrTx, Prisma } from '../../db/prisma.js';
 import { Prisma as P } from '../../generated/prisma/client.js';
 import { Decimal } from './metering.js';
-
-type Tx = Prisma.TransactionClient | Db;
 
 export type TransactionType = 'Grant' | 'Usage' | 'Uncovered' | 'Expiry';
 
@@ -30,7 +28,7 @@ const activeGrants = (organizationId: number, at: Date) => ({
 });
 
 export function createCreditsRepository(db: Db) {
-  async function balanceDecimal(organizationId: number, at: Date, tx: Tx = db): Promise<Decimal> {
+  async function balanceDecimal(organizationId: number, at: Date, tx: DbOrTx = db): Promise<Decimal> {
     const agg = await tx.creditGrant.aggregate({ _sum: { remaining: true }, where: activeGrants(organizationId, at) });
     return agg._sum.remaining ?? new Decimal(0);
   }
@@ -41,7 +39,7 @@ export function createCreditsRepository(db: Db) {
 
   return {
     /** The available credits at `at` (the same rule the debit uses). */
-    async balance(organizationId: number, at: Date, tx: Tx = db): Promise<number> {
+    async balance(organizationId: number, at: Date, tx: DbOrTx = db): Promise<number> {
       return (await balanceDecimal(organizationId, at, tx)).toNumber();
     },
 

@@ -1,10 +1,8 @@
 // All Prisma access of the Agent Builder: sessions and their numbered events. A change of state
 // runs in a transaction that holds the session row (FOR UPDATE), so a stop, a finish and the worker
 // never act on a status another of them has just changed, and event numbers never clash.
-import type { Db } from '../../db/prisma.js';
+import type { Db, Tx } from '../../db/prisma.js';
 import { type Prisma } from '../../generated/prisma/client.js';
-
-type Tx = Prisma.TransactionClient;
 
 export type SessionRow = Awaited<ReturnType<Db['agentBuilderSession']['findUnique']>> & {};
 export interface NewEvent {

@@ -1,7 +1,7 @@
 // All Prisma access of the runs domain. Status changes are conditional updates (the row moves only
 // from a status the event allows), each ONE statement that also updates the Agent's denormalised
 // status (touchAgentSql: only the Agent's latest Run decides it).
-import type { Db } from '../../db/prisma.js';
+import type { Db, Tx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import {
   ACTIVE_STATUSES,
@@ -12,8 +12,6 @@ import {
   type RunEvent,
   type RunStatusValue,
 } from './status-machine.js';
-
-type Tx = Prisma.TransactionClient;
 
 export type RunRow = Awaited<ReturnType<Db['run']['findUniqueOrThrow']>>;
 

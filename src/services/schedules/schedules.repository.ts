@@ -2,9 +2,7 @@
 // tick (FOR UPDATE SKIP LOCKED, so ticks of several workers share the work and never take the
 // same row), and what firing needs to know about the Agents. Times are stored as UTC wall clock
 // (timestamp without time zone), so raw queries pass them as ISO strings cast to timestamp.
-import type { Db, Prisma } from '../../db/prisma.js';
-
-type Tx = Prisma.TransactionClient;
+import type { Db, Prisma, Tx } from '../../db/prisma.js';
 
 export type ScheduleRow = Awaited<ReturnType<Db['schedule']['findUniqueOrThrow']>>;
 export type ScheduleData = Omit<Prisma.ScheduleUncheckedCreateInput, 'id' | 'created' | 'updated'>;

@@ -1,9 +1,7 @@
 // All Prisma access of the spaces domain: Spaces, their memberships and the Agents they list.
-import type { Db } from '../../db/prisma.js';
+import type { Db, DbOrTx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { containsPattern } from '../agents/agent-query.js';
-
-type Tx = Prisma.TransactionClient | Db;
 
 export interface SpaceRow {
   id: number;
@@ -28,7 +26,7 @@ const SPACE_FIELDS = {
 export function createSpacesRepository(db: Db) {
   return {
     /** Spaces of an organization, all of them or those with the given ids, by name. */
-    listSpaces(organizationId: number, ids: number[] | 'all', tx: Tx = db): Promise<SpaceRow[]> {
+    listSpaces(organizationId: number, ids: number[] | 'all', tx: DbOrTx = db): Promise<SpaceRow[]> {
       return tx.space.findMany({
         where: { organizationId, ...(ids !== 'all' && { id: { in: ids } }) },
         orderBy: [{ name: 'asc' }, { id: 'asc' }],
@@ -36,7 +34,7 @@ export function createSpacesRepository(db: Db) {
       });
     },
 
-    findSpace(id: number, tx: Tx = db): Promise<SpaceRow | null> {
+    findSpace(id: number, tx: DbOrTx = db): Promise<SpaceRow | null> {
       return tx.space.findUnique({ where: { id }, select: SPACE_FIELDS });
     },
 
@@ -48,7 +46,7 @@ export function createSpacesRepository(db: Db) {
       organizationId: number,
       ids: number[] | 'all',
       name: string,
-      tx: Tx = db,
+      tx: DbOrTx = db,
     ): Promise<SpaceRow | null> {
       const scope = ids === 'all' ? Prisma.empty : Prisma.sql`AND s."id" = ANY(${ids}::int[])`;
       const rows = await tx.$queryRaw<SpaceRow[]>`
@@ -61,7 +59,7 @@ export function createSpacesRepository(db: Db) {
     },
 
     /** A Space of the organization with the same name ignoring case (LIKE wildcards play no part). */
-    async findSpaceNamedLike(organizationId: number, name: string, tx: Tx = db): Promise<{ id: number } | null> {
+    async findSpaceNamedLike(organizationId: number, name: string, tx: DbOrTx = db): Promise<{ id: number } | null> {
       const rows = await tx.$queryRaw<Array<{ id: number }>>`
         SELECT s."id" FROM "Space" s WHERE s."organizationId" = ${organizationId} AND lower(s."name") = lower(${name}) LIMIT 1`;
       return rows[0] ?? null;
@@ -69,14 +67,14 @@ export function createSpacesRepository(db: Db) {
 
     createSpace(
       data: { organizationId: number; name: string; description: string; isDefaultAccess: boolean; at: Date },
-      tx: Tx = db,
+      tx: DbOrTx = db,
     ): Promise<SpaceRow> {
       const { at, ...fields } = data;
       return tx.space.create({ data: { ...fields, created: at, updated: at }, select: SPACE_FIELDS });
     },
 
     /** Agents of a Space that are not archived, by name (index spaceId, isArchived, name). */
-    listSpaceAgents(spaceId: number, tx: Tx = db) {
+    listSpaceAgents(spaceId: number, tx: DbOrTx = db) {
       return tx.agent.findMany({
         where: { spaceId, isArchived: false },
         orderBy: [{ name: 'asc' }, { id: 'asc' }],
@@ -92,11 +90,11 @@ export function createSpacesRepository(db: Db) {
       });
     },
 
-    findUser(id: number, tx: Tx = db) {
+    findUser(id: number, tx: DbOrTx = db) {
       return tx.user.findUnique({ where: { id }, select: { id: true, organizationId: true } });
     },
 
-    upsertMembership(spaceId: number, userId: number, role: 'reader' | 'editor', tx: Tx = db) {
+    upsertMembership(spaceId: number, userId: number, role: 'reader' | 'editor', tx: DbOrTx = db) {
       return tx.spaceMembership.upsert({
         where: { spaceId_userId: { spaceId, userId } },
         create: { spaceId, userId, role },

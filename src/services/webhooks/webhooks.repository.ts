@@ -1,8 +1,6 @@
 // All Prisma access of webhooks: subscriptions, the outbox (WebhookEvent), deliveries and attempts.
-import type { Db, Prisma } from '../../db/prisma.js';
+import type { Db, Tx } from '../../db/prisma.js';
 import type { AttemptResult } from './sender.js';
-
-type Tx = Prisma.TransactionClient;
 
 export type WebhookRow = Awaited<ReturnType<Db['webhook']['findUniqueOrThrow']>>;
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
