@@ -72,6 +72,13 @@ module.exports = {
       to: { path: '^src/(routes|plugins)/|^src/(app|server)\\.ts$' },
     },
     {
+      name: 'tools-only-from-the-cli',
+      severity: 'error',
+      comment: 'src/tools (the demo and benchmark seed) is reached from the CLI only, never from the service.',
+      from: { path: '^src/', pathNot: '^src/tools/|^src/cli\\.ts$' },
+      to: { path: '^src/tools/' },
+    },
+    {
       name: 'prisma-client-only-in-the-data-layer',
       severity: 'error',
       comment: 'Only repositories and src/db touch the generated Prisma client (types included).',

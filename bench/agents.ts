@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createBenchEnvironment, machineSummary } from './helpers.js';
 import { createPrisma } from '../src/db/prisma.js';
-import { runSeed } from '../src/services/agents/seed.js';
+import { runSeed } from '../src/tools/seed.js';
 import * as agentsRepository from '../src/services/agents/agents.repository.js';
 import { parseAgentListQuery } from '../src/services/agents/agent-query.js';
 import { issueApiKey } from '../src/services/identity/api-keys.service.js';

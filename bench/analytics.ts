@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
-import { runSeed } from '../src/services/agents/seed.js';
+import { runSeed } from '../src/tools/seed.js';
 import { issueApiKey } from '../src/services/identity/api-keys.service.js';
 import { createIdentityRepository } from '../src/services/identity/identity.repository.js';
 import { createBenchEnvironment, fmt, note, percentile, print, table } from './helpers.js';

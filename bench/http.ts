@@ -14,7 +14,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createPrisma } from '../src/db/prisma.js';
-import { runSeed } from '../src/services/agents/seed.js';
+import { runSeed } from '../src/tools/seed.js';
 import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { manualRunInput } from '../test/helpers/run-input.js';

@@ -7,7 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { createPrisma } from '../src/db/prisma.js';
-import { runSeed } from '../src/services/agents/seed.js';
+import { runSeed } from '../src/tools/seed.js';
 import { freePort, startNode, waitFor } from '../test/helpers/process.js';
 import {
   createBenchEnvironment,

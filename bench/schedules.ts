@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { createPrisma } from '../src/db/prisma.js';
 import { createGroupQueues, createQueue, createRunScheduler, redisConnection } from '../src/queues/queues.js';
-import { runSeed } from '../src/services/agents/seed.js';
+import { runSeed } from '../src/tools/seed.js';
 import { createCreditsRepository } from '../src/services/billing/credits.repository.js';
 import { createRunsRepository } from '../src/services/runs/runs.repository.js';
 import { createScheduleFiring } from '../src/services/schedules/firing.service.js';

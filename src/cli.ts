@@ -188,7 +188,7 @@ async function main(argv: string[]) {
       return;
     }
     case 'seed': {
-      const { runSeed } = await import('./services/agents/seed.js').catch(() => ({ runSeed: null }));
+      const { runSeed } = await import('./tools/seed.js').catch(() => ({ runSeed: null }));
       if (!runSeed) throw new UsageError('seed is not available in this build');
       const o = opts({ agents: { type: 'string' }, org: { type: 'string' }, spaces: { type: 'string' } });
       out(

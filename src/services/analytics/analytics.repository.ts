@@ -6,6 +6,7 @@ import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { RunRow } from '../runs/runs.repository.js';
 import type { SettlementTx } from '../settlement/settlement.repository.js';
+import { RunStatus } from '../runs/status-machine.js';
 import { splitRange, type DateRange } from './time-range.js';
 
 export interface AnalyticsScope {
@@ -162,7 +163,7 @@ export function createAnalyticsRepository(db: Db) {
     /** Records extracted by the Agent's latest `limit` Runs before `beforeRunId` that ended Success or Completed. */
     async recentRecordCounts(agentId: number, beforeRunId: number, limit: number): Promise<number[]> {
       const rows = await db.run.findMany({
-        where: { agentId, id: { lt: beforeRunId }, status: { in: [9, 10] } },
+        where: { agentId, id: { lt: beforeRunId }, status: { in: [RunStatus.Completed, RunStatus.Success] } },
         orderBy: { id: 'desc' },
         take: limit,
         select: { recordsExtracted: true },

@@ -3,6 +3,7 @@
 // startDate and before endDate. Also the query inputs: ISO dates, status filters and their buckets.
 import { ValidationError } from '../../lib/errors.js';
 import { DAY_MS, parseQueryRange, type QueryRange } from '../../lib/query-dates.js';
+import { EXECUTING_STATUSES, RunStatus } from '../runs/status-machine.js';
 
 const HOUR_MS = 3_600_000;
 /** [start, end): the one range of the query dates. */
@@ -55,13 +56,13 @@ export function splitRange(r: DateRange): RangeParts {
 
 /** The buckets of a Runs summary (design.md section 6). totalRuns counts every status. */
 export const RUN_BUCKETS = {
-  completedRuns: [9, 10],
-  completedWithErrorsRuns: [9],
-  failedRuns: [6, 7],
-  runningRuns: [1, 2, 3, 5],
-  queuedRuns: [4, 12],
-  stoppedRuns: [8],
-} as const;
+  completedRuns: [RunStatus.Completed, RunStatus.Success],
+  completedWithErrorsRuns: [RunStatus.Completed],
+  failedRuns: [RunStatus.Failure, RunStatus.Failed],
+  runningRuns: EXECUTING_STATUSES,
+  queuedRuns: [RunStatus.Queuing, RunStatus.Waiting],
+  stoppedRuns: [RunStatus.Stopped],
+} as const satisfies Record<string, readonly number[]>;
 
 /** Bucket names accepted by the `status` filter (case-insensitive). */
 const BUCKET_NAMES: Record<string, readonly number[]> = {

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import {
   ACTIVE_STATUSES,
+  EXECUTING_STATUSES,
   isTerminal,
   nextStatus,
   RunStatus,
@@ -349,7 +350,10 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       at: Date,
     ) {
       // `updated` doubles as the heartbeat the reconciler reads.
-      return db.run.updateMany({ where: { id: runId, status: { in: [1, 2, 3, 5] } }, data: { ...data, updated: at } });
+      return db.run.updateMany({
+        where: { id: runId, status: { in: [...EXECUTING_STATUSES] } },
+        data: { ...data, updated: at },
+      });
     },
 
     /** Marks the Run alive and returns what the worker needs to act on (null when it is gone). */
@@ -391,7 +395,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /** Active Runs whose heartbeat is older than `before` (their worker is presumed lost). */
     findStaleRuns(before: Date) {
       return db.run.findMany({
-        where: { status: { in: [1, 2, 3, 5] }, updated: { lt: before } },
+        where: { status: { in: [...EXECUTING_STATUSES] }, updated: { lt: before } },
         select: { id: true, status: true },
       });
     },
@@ -399,18 +403,18 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /** Queuing and Waiting Runs (each should have a job in Redis). */
     findPendingRuns() {
       return db.run.findMany({
-        where: { status: { in: [4, 12] } },
+        where: { status: { in: [RunStatus.Queuing, RunStatus.Waiting] } },
         select: { id: true, status: true, retryCount: true, waitUntil: true },
       });
     },
 
     /** Runs left in 7 Failed (the step to 6 or 12 did not happen) since before `before`. */
     findFailedBefore(before: Date) {
-      return db.run.findMany({ where: { status: 7, statusChanged: { lt: before } } });
+      return db.run.findMany({ where: { status: RunStatus.Failed, statusChanged: { lt: before } } });
     },
 
     requestKill(runId: number, at: Date) {
-      return db.run.updateMany({ where: { id: runId, status: 5 }, data: { killRequested: at } });
+      return db.run.updateMany({ where: { id: runId, status: RunStatus.Stopping }, data: { killRequested: at } });
     },
 
     /** Sets a Run's file rows to exactly these keys (repeatable: rows of the same keys are replaced). One statement. */

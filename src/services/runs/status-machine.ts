@@ -39,7 +39,22 @@ export const TERMINAL_STATUSES: readonly RunStatusValue[] = [
   RunStatus.Success,
   RunStatus.Skipped,
 ];
-export const ACTIVE_STATUSES: readonly RunStatusValue[] = [1, 2, 3, 4, 5, 7, 12];
+export const ACTIVE_STATUSES: readonly RunStatusValue[] = [
+  RunStatus.Running,
+  RunStatus.Exporting,
+  RunStatus.Starting,
+  RunStatus.Queuing,
+  RunStatus.Stopping,
+  RunStatus.Failed,
+  RunStatus.Waiting,
+];
+/** Active and held by a worker: a worker heartbeat keeps these alive. */
+export const EXECUTING_STATUSES: readonly RunStatusValue[] = [
+  RunStatus.Running,
+  RunStatus.Exporting,
+  RunStatus.Starting,
+  RunStatus.Stopping,
+];
 
 export function isTerminal(status: number): boolean {
   return (TERMINAL_STATUSES as readonly number[]).includes(status);

@@ -3,13 +3,14 @@
 // benchmarks. Rows are written in chunks of 5000, one bulk INSERT per table and one transaction per
 // chunk (see AgentsRepository.bulkCreateAgents).
 import crypto from 'node:crypto';
-import type { Config } from '../../config.js';
-import { createPrisma, type Db } from '../../db/prisma.js';
-import { randomSecret } from '../../lib/crypto.js';
-import { bootstrapOrganization } from '../identity/bootstrap.js';
-import { createIdentityRepository } from '../identity/identity.repository.js';
-import { definitionSize, statusOf } from './agent-definition.js';
-import { createAgentsRepository, type BulkAgent } from './agents.repository.js';
+import type { Config } from '../config.js';
+import { createPrisma, type Db } from '../db/prisma.js';
+import { randomSecret } from '../lib/crypto.js';
+import { bootstrapOrganization } from '../services/identity/bootstrap.js';
+import { createIdentityRepository } from '../services/identity/identity.repository.js';
+import { definitionSize, statusOf } from '../services/agents/agent-definition.js';
+import { createAgentsRepository, type BulkAgent } from '../services/agents/agents.repository.js';
+import { RunStatus } from '../services/runs/status-machine.js';
 
 export interface SeedOptions {
   agents: number;
@@ -59,8 +60,8 @@ const NOUNS = [
   'stocks',
   'recipes',
 ];
-// Terminal statuses a finished Run can leave (design.md section 4).
-const RUN_STATUSES = [10, 10, 9, 6, 8];
+// Terminal statuses a finished Run can leave, Success twice as often as the others.
+const RUN_STATUSES = [RunStatus.Success, RunStatus.Success, RunStatus.Completed, RunStatus.Failure, RunStatus.Stopped];
 
 function definitionFor(i: number, invalid: boolean) {
   const noun = NOUNS[i % NOUNS.length];

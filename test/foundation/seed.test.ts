@@ -1,7 +1,7 @@
 // runSeed (the `seed` CLI command): a new or existing organization filled with Spaces and Agents
 // whose definitions, versions and Runs hang together, readable through the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSeed } from '../../src/services/agents/seed.js';
+import { runSeed } from '../../src/tools/seed.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;
