@@ -177,3 +177,4 @@ export const OrgRunsQuerySchema = Type.Object({
   ),
   ...PagingQuery,
 });
+export type OrgRunsQueryInput = Static<typeof OrgRunsQuerySchema>;

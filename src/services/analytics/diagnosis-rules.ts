@@ -1,68 +1,28 @@
 // Diagnoses of a Run: one table of rules over its status, error message, the evidence the engine
 // recorded and the Agent's own history. Each rule that applies names its evidence with numbers and
 // suggests actions the user can take in this product. Pure: no I/O, no clock.
-import { STORAGE_FAILURE_PREFIX, type RunEvidence } from '../../engine/index.js';
-import { RunStatus } from '../runs/status-machine.js';
+import { STORAGE_FAILURE_PREFIX } from '../../engine/index.js';
+import { EXTRACTION_RULES } from './diagnosis-extraction-rules.js';
+import {
+  count,
+  firstAt,
+  isFailed,
+  isStopped,
+  msg,
+  plural,
+  proxyAction,
+  restart,
+  S,
+  safeHost,
+  type DiagnosisInput,
+  type DiagnosisRule,
+  type Finding,
+} from './diagnosis-input.js';
 
-export interface DiagnosisInput {
-  agentId: number;
-  runId: number;
-  status: number;
-  errorMessage: string | null;
-  stats: { dataCount: number; pageCount: number; errorCount: number; inputCount: number; exportCount: number };
-  evidence: RunEvidence | null;
-  run: { proxyPoolId: number | null; parallelMaxConcurrency: number; timeoutSeconds: number | null };
-  /** The definition the Run executed (selectors only; null when its version is gone). */
-  definition: {
-    startUrl: string;
-    listSelector: string;
-    nextSelector: string | null;
-    fields: Array<{ name: string; selector?: string; required?: boolean }>;
-    timeoutSeconds: number | null;
-  } | null;
-  /** Records extracted by the Agent's recent successful Runs before this one, newest first. */
-  recentRecordCounts: number[];
-}
+export { median, RECORD_DROP_MIN_HISTORY, RECORD_DROP_RATIO } from './diagnosis-input.js';
+export type { DiagnosisInput, DiagnosisRule, Finding } from './diagnosis-input.js';
 
-export interface Finding {
-  rule: string;
-  cause: string;
-  actions: string[];
-}
-
-export interface DiagnosisRule {
-  name: string;
-  diagnose(input: DiagnosisInput): Finding | null;
-}
-
-/** A drop is reported when a Run extracts less than this share of the recent median. */
-export const RECORD_DROP_RATIO = 0.5;
-/** The median needs at least this many earlier successful Runs to mean anything. */
-export const RECORD_DROP_MIN_HISTORY = 3;
-
-const S = RunStatus;
-const isStopped = (i: DiagnosisInput) => i.status === S.Stopped;
-const isFailed = (i: DiagnosisInput) => i.status === S.Failure || i.status === S.Failed || i.status === S.Waiting;
-const msg = (i: DiagnosisInput) => i.errorMessage ?? '';
-const count = (c: Record<string, number> | undefined, k: string) => c?.[k] ?? 0;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const firstAt = (e: RunEvidence | null, kind: string) => (e?.firstUrls[kind] ? ` (first: ${e.firstUrls[kind]})` : '');
-
-export function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function proxyAction(i: DiagnosisInput): string {
-  return i.run.proxyPoolId === null
-    ? `Assign a proxy pool to the Agent (PUT /api/v1/agent/${i.agentId} with proxyPoolId) or start the Run with one, so requests come from other addresses.`
-    : `Try another proxy pool: the one this Run used (proxy pool ${i.run.proxyPoolId}) was refused too.`;
-}
-
-const restart = (i: DiagnosisInput) => `Start the Agent again (POST /api/v1/agent/${i.agentId}/start).`;
-
+/** Every rule, in the order their findings are listed: how the Run ended, then what its pages gave. */
 export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   {
     name: 'creditsExhausted',
@@ -262,155 +222,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
       };
     },
   },
-  {
-    name: 'serverErrors',
-    diagnose: (i) => {
-      const n = count(i.evidence?.responsesByClass, '5xx');
-      if (n === 0) return null;
-      return {
-        rule: 'serverErrors',
-        cause: `${n} of ${plural(i.evidence!.requests, 'page request')} answered a 5xx server error after retries: the site was failing.`,
-        actions: ['Try again later; start the Agent with isWaitOnFailure: true to retry a failed Run automatically.'],
-      };
-    },
-  },
-  {
-    // Before selectorMatchedNothing: an empty list on a page full of scripts is most likely built by JavaScript.
-    name: 'listNeedsJavaScript',
-    diagnose: (i) => {
-      const e = i.evidence;
-      const scripted = e?.scriptedEmptyListPages ?? 0;
-      if (!e || scripted === 0 || (e.renderedPages ?? 0) > 0) return null;
-      const sel = i.definition?.listSelector ?? '';
-      return {
-        rule: 'listNeedsJavaScript',
-        cause:
-          `The list selector '${sel}' matched nothing on ${scripted} of ${plural(e.listPages, 'list page')}${firstAt(e, 'emptyList')}, ` +
-          'and those pages carry scripts: the list is probably built by JavaScript in the browser, which an HTTP fetch does not run.',
-        actions: [
-          `Set render: "browser" (or "auto") in the Agent definition with PUT /api/v1/agent/${i.agentId}, optionally with waitFor: '${sel}'.`,
-        ],
-      };
-    },
-  },
-  {
-    name: 'selectorMatchedNothing',
-    diagnose: (i) => {
-      const e = i.evidence;
-      if (!e || e.emptyListPages === 0) return null;
-      const ok = count(e.responsesByClass, '2xx');
-      const sel = i.definition?.listSelector ?? '';
-      const all = e.emptyListPages === e.listPages;
-      return {
-        rule: 'selectorMatchedNothing',
-        cause:
-          `The list selector '${sel}' matched nothing on ${e.emptyListPages} of ${plural(e.listPages, 'list page')}${firstAt(e, 'emptyList')}` +
-          (ok > 0
-            ? `, although those pages answered 200: ${all ? 'the page layout has probably changed' : 'some pages have a different layout or are empty'}.`
-            : '.'),
-        actions: [
-          `Open ${e.firstUrls.emptyList ?? 'the page'} and check the list selector \`${sel}\` in the Agent definition; update it with PUT /api/v1/agent/${i.agentId}.`,
-          'Or start an Agent Builder session (POST /api/v1/agent-builder/start) on the page to propose a new definition.',
-        ],
-      };
-    },
-  },
-  {
-    name: 'requiredFieldsMissing',
-    diagnose: (i) => {
-      const e = i.evidence;
-      if (!e || e.requiredMissing === 0) return null;
-      const byField = Object.entries(e.requiredMissingByField).sort((a, b) => b[1] - a[1]);
-      const selectorOf = (name: string) => i.definition?.fields.find((f) => f.name === name)?.selector;
-      return {
-        rule: 'requiredFieldsMissing',
-        cause: `${e.requiredMissing} of ${plural(e.listMatches, 'record')} were dropped because a required field was empty: ${byField.map(([f, n]) => `'${f}' in ${n}`).join(', ')}${firstAt(e, 'requiredMissing')}.`,
-        actions: [
-          ...byField.slice(0, 3).map(([f]) => {
-            const sel = selectorOf(f);
-            return sel
-              ? `Check the selector \`${sel}\` of field '${f}' against the page.`
-              : `Check which selector produces '${f}' (a required export column).`;
-          }),
-          'If the value is legitimately absent on some items, make the field not required.',
-        ],
-      };
-    },
-  },
-  {
-    name: 'emptyFields',
-    diagnose: (i) => {
-      const e = i.evidence;
-      if (!e || e.emptyRecords === 0 || e.emptyRecords < i.stats.dataCount) return null;
-      const sels = (i.definition?.fields ?? []).filter((f) => f.selector).map((f) => `\`${f.selector}\``);
-      return {
-        rule: 'emptyFields',
-        cause: `Every field was empty in all ${plural(e.emptyRecords, 'record')}: the list selector matched, the field selectors did not.`,
-        actions: [
-          `Check the field selectors${sels.length ? ` (${sels.join(', ')})` : ''}: they are relative to each list item \`${i.definition?.listSelector ?? ''}\`.`,
-        ],
-      };
-    },
-  },
-  {
-    name: 'paginationStoppedEarly',
-    diagnose: (i) => {
-      const e = i.evidence;
-      if (!e || e.paginationStoppedEarly === 0) return null;
-      return {
-        rule: 'paginationStoppedEarly',
-        cause: `Pagination stopped early on ${plural(e.paginationStoppedEarly, 'input')}: a next page could not be fetched or led back to a page already visited${firstAt(e, 'pagination')}.`,
-        actions: [
-          `Check the next-page selector${i.definition?.nextSelector ? ` \`${i.definition.nextSelector}\`` : ''} in the Agent definition and open the next page it points to.`,
-        ],
-      };
-    },
-  },
-  {
-    name: 'recordDrop',
-    diagnose: (i) => {
-      // Only Runs that ended normally: a failed or stopped Run is explained by its own rule.
-      if (i.recentRecordCounts.length < RECORD_DROP_MIN_HISTORY || (i.status !== S.Completed && i.status !== S.Success))
-        return null;
-      const m = median(i.recentRecordCounts);
-      if (m <= 0 || i.stats.dataCount >= m * RECORD_DROP_RATIO) return null;
-      const pct = Math.round((1 - i.stats.dataCount / m) * 100);
-      return {
-        rule: 'recordDrop',
-        cause: `This Run extracted ${plural(i.stats.dataCount, 'record')}, ${pct}% below this Agent's median of ${m} over its last ${i.recentRecordCounts.length} successful Runs.`,
-        actions: [
-          `Compare this Run's log (GET /api/v1/agent/${i.agentId}/run/${i.runId}/files) with an earlier Run's: look for pages with fewer list matches.`,
-          'Check whether the site now shows fewer items or paginates differently (next selector, maxPages).',
-        ],
-      };
-    },
-  },
-  {
-    name: 'targetRefused',
-    diagnose: (i) =>
-      /target resolves to a private address/.test(msg(i))
-        ? {
-            rule: 'targetRefused',
-            cause: `The start page resolves to a private network address and the server-side request forgery guard refused it: ${msg(i)}`,
-            actions: [
-              'Use a public URL; for an intranet deployment the operator can set ENGINE_ALLOW_PRIVATE_TARGETS=true.',
-            ],
-          }
-        : null,
-  },
-  {
-    name: 'invalidDefinition',
-    diagnose: (i) =>
-      /definition is invalid|Agent or its definition no longer exists/.test(msg(i))
-        ? {
-            rule: 'invalidDefinition',
-            cause: `The Agent definition could not be executed: ${msg(i)}`,
-            actions: [
-              `Fix the definition with PUT /api/v1/agent/${i.agentId} (GET /api/v1/agent/${i.agentId} shows its validationStatus).`,
-            ],
-          }
-        : null,
-  },
+  ...EXTRACTION_RULES,
 ];
 
 /** Applies every rule; a failed Run that no rule explains still gets its message and the run log as a lead. */
@@ -436,12 +248,4 @@ export function diagnose(input: DiagnosisInput): {
     suggestedActions: [...new Set(findings.flatMap((f) => f.actions))],
     findings,
   };
-}
-
-function safeHost(url: string): string | null {
-  try {
-    return new URL(url).hostname || null;
-  } catch {
-    return null;
-  }
 }

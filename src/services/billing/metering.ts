@@ -1,6 +1,7 @@
 // Pure rules of billing: what a terminal Run used (per usage type, priced from configuration) and the
 // names the API accepts (how a cost is spread over the grants is one SQL statement under the
 // organization's lock: CreditsRepository.debit). Exact decimals throughout (Prisma's Decimal); amounts are rounded half-up to the 6 places of the credit columns.
+import type { Config } from '../../config.js';
 import { Decimal } from '../../db/prisma.js';
 
 export { Decimal };
@@ -17,13 +18,8 @@ export const USAGE_COST_COLUMN: Record<UsageType, string> = {
   'Export CPM': 'exportCpmCost',
 };
 
-export interface Prices {
-  serverTimeHour: string;
-  exportGb: string;
-  agentInput: string;
-  proxyDataGb: string;
-  exportCpm: string;
-}
+/** Credits per unit of each usage type, as configured (BILLING_PRICE_*). */
+export type Prices = Config['billing']['prices'];
 
 export interface MeteredRun {
   startTime: Date | null;

@@ -14,7 +14,7 @@ import {
 import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
-import type { RunFileModel, RunModel, StartRunInput } from '../../schemas/runs.js';
+import type { OrgRunsQueryInput, RunFileModel, RunModel, StartRunInput } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { runAll, type RunAllContext } from './run-all.js';
@@ -31,17 +31,7 @@ import { parseOpenQueryRange } from '../../lib/query-dates.js';
 export type StartOptions = StartRunInput;
 export type RunView = RunModel;
 
-export interface OrgRunsQuery {
-  status?: number;
-  agentId?: number;
-  spaceId?: number;
-  scheduleId?: number;
-  startDate?: string;
-  endDate?: string;
-  maxRecords?: number;
-  pageIndex?: number;
-  recordsPerPage?: number;
-}
+export type OrgRunsQuery = OrgRunsQueryInput;
 
 export function toRunView(r: RunRow): RunView {
   return {
