@@ -14,7 +14,7 @@ import {
 import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
 import type { AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
-import type { OrgRunsQueryInput, RunFileModel, RunModel, StartRunInput } from '../../schemas/runs.js';
+import type { RunFileModel } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { runAll, type RunAllContext } from './run-all.js';
@@ -26,44 +26,9 @@ import { isActive, isTerminal, RunStatus } from './status-machine.js';
 import { exactBigIntId } from '../../lib/ids.js';
 import { requestedPage, unpagedLimit } from '../../lib/paging.js';
 import { parseOpenQueryRange } from '../../lib/query-dates.js';
+import { toRunView, type OrgRunsQuery, type RunView, type StartOptions, type StartResult } from './run-view.js';
 
-// Request and response shapes come from the schemas (src/schemas/runs.ts), the one source of each.
-export type StartOptions = StartRunInput;
-export type RunView = RunModel;
-
-export type OrgRunsQuery = OrgRunsQueryInput;
-
-export function toRunView(r: RunRow): RunView {
-  return {
-    id: r.id,
-    configId: r.agentId,
-    organizationId: r.organizationId,
-    status: r.status,
-    startTime: r.startTime,
-    endTime: r.endTime,
-    startedBy: r.startedBy,
-    errorMessage: r.errorMessage,
-    recordsExtracted: r.recordsExtracted,
-    recordsExported: r.recordsExported,
-    parallelism: r.parallelism,
-    parallelSet: r.parallelSet,
-    logLevel: r.logLevel,
-    logMode: r.logMode,
-    scheduleId: r.scheduleId === null ? null : Number(r.scheduleId),
-    progress: isActive(r.status)
-      ? { pageCount: r.pageCount, dataCount: r.recordsExtracted, errorCount: r.errorCount }
-      : null,
-    created: r.created,
-  };
-}
-
-export type StartResult =
-  | { kind: 'queued'; run: RunView }
-  /** The records as a JSON array, streamed (at most RUN_SYNC_INLINE_MAX_BYTES of NDJSON). */
-  | { kind: 'records'; run: RunView; records: AsyncIterable<Buffer> }
-  /** Ended, but with more records than are answered inline: the client reads the Run's files. */
-  | { kind: 'tooLarge'; run: RunView }
-  | { kind: 'finished'; run: RunView };
+export { toRunView, type OrgRunsQuery, type RunView, type StartOptions, type StartResult } from './run-view.js';
 
 export interface RunsServiceConfig {
   encryptionKey: Buffer;
