@@ -63,15 +63,18 @@ interface PendingRecord {
   aborted: boolean;
 }
 
+/** The counters of a Run before its first page. */
+export const emptyStats = (): ExtractionStats => ({
+  pageCount: 0,
+  dataCount: 0,
+  exportCount: 0,
+  errorCount: 0,
+  inputCount: 0,
+  traffic: 0,
+});
+
 export class ExtractionRun {
-  readonly stats: ExtractionStats = {
-    pageCount: 0,
-    dataCount: 0,
-    exportCount: 0,
-    errorCount: 0,
-    inputCount: 0,
-    traffic: 0,
-  };
+  readonly stats: ExtractionStats = emptyStats();
   readonly failedPages: FailedPage[] = [];
   readonly evidence: EvidenceCollector;
   /** Per processed input: the fatal message if its start page failed, null if it did not. */

@@ -3,7 +3,7 @@
 import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, sharedBrowserPool } from './browser/index.js';
 import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
 import { emptyEvidence, qualityProblem } from './evidence.js';
-import { ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
+import { emptyStats, ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type BrowserSettings,
@@ -11,19 +11,9 @@ import {
   type LogFunction,
   type ExtractionResult,
   type ExtractionSet,
-  type ExtractionStats,
 } from './extraction-types.js';
 import { HttpClient } from './http.js';
 import { createMasker } from './secrets.js';
-
-const emptyStats = (): ExtractionStats => ({
-  pageCount: 0,
-  dataCount: 0,
-  exportCount: 0,
-  errorCount: 0,
-  inputCount: 0,
-  traffic: 0,
-});
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {

@@ -167,6 +167,8 @@ export const AgentRunsCostQuery = Type.Object({
   ),
   usageTypes: UsageTypesQuery,
 });
+export type AgentsCostQueryInput = Static<typeof AgentsCostQuery>;
+export type AgentRunsCostQueryInput = Static<typeof AgentRunsCostQuery>;
 
 export const LowCreditsAlertSchema = Type.Object(
   {

@@ -149,14 +149,16 @@ export const RunAllResultSchema = Type.Object(
 );
 export type RunAllResult = Static<typeof RunAllResultSchema>;
 
+const MaxRunsQuery = Type.Optional(
+  Type.Integer({
+    minimum: 1,
+    maximum: INT32_MAX,
+    description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).',
+  }),
+);
+
 export const RunListQuery = Type.Object({
-  maxRecords: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: INT32_MAX,
-      description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).',
-    }),
-  ),
+  maxRecords: MaxRunsQuery,
   ...PagingQuery,
 });
 
@@ -168,13 +170,7 @@ export const OrgRunsQuerySchema = Type.Object({
   scheduleId: Type.Optional(Int64IdParam('schedule', 'Only Runs this Schedule started.')),
   startDate: Type.Optional(QueryDateOf('Only Runs created at or after it.')),
   endDate: Type.Optional(QueryDateOf('Only Runs created before its end.')),
-  maxRecords: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: INT32_MAX,
-      description: 'Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000).',
-    }),
-  ),
+  maxRecords: MaxRunsQuery,
   ...PagingQuery,
 });
 export type OrgRunsQueryInput = Static<typeof OrgRunsQuerySchema>;

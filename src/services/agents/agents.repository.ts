@@ -28,6 +28,32 @@ export interface BulkAgent {
   fileSize: number;
 }
 
+/** A new Agent's columns (its version 1 comes with it). */
+export type NewAgent = Pick<
+  AgentRow,
+  | 'organizationId'
+  | 'spaceId'
+  | 'userId'
+  | 'name'
+  | 'description'
+  | 'documentation'
+  | 'icon'
+  | 'image'
+  | 'configType'
+  | 'proxyPoolId'
+  | 'startUrl'
+  | 'validationStatus'
+> & { at: Date };
+
+/** A version's stored definition and who saved it. */
+export interface NewVersion {
+  definition: Prisma.InputJsonValue;
+  comments: string;
+  fileSize: number;
+  userId: number;
+  userName: string;
+}
+
 export function createAgentsRepository(db: Db) {
   return {
     db,
@@ -65,31 +91,7 @@ export function createAgentsRepository(db: Db) {
       });
     },
 
-    createAgent(
-      data: {
-        organizationId: number;
-        spaceId: number;
-        userId: number;
-        name: string;
-        description: string;
-        documentation: string;
-        icon: string;
-        image: string | null;
-        configType: number;
-        proxyPoolId: number | null;
-        startUrl: string;
-        validationStatus: number;
-        at: Date;
-      },
-      version: {
-        definition: Prisma.InputJsonValue;
-        comments: string;
-        fileSize: number;
-        userId: number;
-        userName: string;
-      },
-      tx: DbOrTx,
-    ) {
+    createAgent(data: NewAgent, version: NewVersion, tx: DbOrTx) {
       const { at, ...fields } = data;
       return tx.agent.create({
         data: {
@@ -110,16 +112,7 @@ export function createAgentsRepository(db: Db) {
      */
     async addVersion(
       agentId: number,
-      version: {
-        definition: Prisma.InputJsonValue;
-        comments: string;
-        fileSize: number;
-        userId: number;
-        userName: string;
-        startUrl: string;
-        validationStatus: number;
-        at: Date;
-      },
+      version: NewVersion & Pick<AgentRow, 'startUrl' | 'validationStatus'> & { at: Date },
       tx: DbOrTx,
     ): Promise<number> {
       const agent = await tx.agent.update({

@@ -1,6 +1,7 @@
 // Billing: the settlement step that meters a terminal Run and debits its cost from the organization's
 // grants, the recording of grant expiries, and the billing reports (service-spec "Billing";
 // design.md section 6).
+import type { AgentRunsCostQueryInput, AgentsCostQueryInput } from '../../schemas/billing.js';
 import { MAX_RECORDS_PER_PAGE, pageOf } from '../../lib/paging.js';
 import type { Clock } from '../../lib/clock.js';
 import { ValidationError } from '../../lib/errors.js';
@@ -164,19 +165,7 @@ export function createBillingService(deps: BillingDeps) {
       };
     },
 
-    async agents(
-      principal: Principal,
-      q: {
-        startDate?: string;
-        endDate?: string;
-        pageIndex?: number;
-        recordsPerPage?: number;
-        sortColumn?: string;
-        sortOrder?: number;
-        name?: string;
-        usageTypes?: string;
-      },
-    ) {
+    async agents(principal: Principal, q: AgentsCostQueryInput) {
       const range = parseRange(q.startDate, q.endDate);
       const usageTypes = usageTypesOrThrow(q.usageTypes);
       const column = parseSort(q.sortColumn, ['name', 'cost'] as const, 'name');
@@ -241,19 +230,7 @@ export function createBillingService(deps: BillingDeps) {
       };
     },
 
-    async agentRuns(
-      principal: Principal,
-      agentId: number,
-      q: {
-        startDate?: string;
-        endDate?: string;
-        pageIndex?: number;
-        recordsPerPage?: number;
-        sortColumn?: string;
-        sortOrder?: number;
-        usageTypes?: string;
-      },
-    ) {
+    async agentRuns(principal: Principal, agentId: number, q: AgentRunsCostQueryInput) {
       const range = parseRange(q.startDate, q.endDate);
       const usageTypes = usageTypesOrThrow(q.usageTypes);
       const column = parseSort(q.sortColumn, ['date', 'cost', 'duration'] as const, 'date');
