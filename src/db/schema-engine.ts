@@ -26,13 +26,10 @@ interface WasmSchemaEngine {
 }
 
 async function loadWasm() {
-  // The engine reports Rust panics through this global before throwing.
+  // The engine reports Rust panics through this global before throwing, and fails without it; the
+  // error it then throws is what migrate reports.
   const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(m: string): void } };
-  g.PRISMA_WASM_PANIC_REGISTRY ??= {
-    set_message: (m: string) => {
-      lastPanic = m;
-    },
-  };
+  g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: () => {} };
   const bgPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
   const pkgDir = path.dirname(bgPath);
   const bg = await import(pathToFileURL(bgPath).href);
@@ -50,8 +47,6 @@ async function loadWasm() {
   };
 }
 
-let lastPanic = '';
-export const lastSchemaEnginePanic = () => lastPanic;
 let wasmModule: Awaited<ReturnType<typeof loadWasm>> | undefined;
 
 export async function openSchemaEngine(databaseUrl: string, schema: string) {

@@ -54,7 +54,7 @@ export function redisConnection(redisUrl: string, opts: { producer?: { timeoutMs
   };
 }
 
-export const defaultJobOptions: JobsOptions = {
+const defaultJobOptions: JobsOptions = {
   removeOnComplete: { count: 1000, age: 24 * 3600 },
   removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
 };

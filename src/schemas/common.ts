@@ -129,8 +129,6 @@ export function errorResponses<K extends 400 | 401 | 403 | 404 | 409 | 413 | 415
   return out as Record<K | 503, TSchema>;
 }
 
-export const StdErrors = errorResponses(400, 401, 403, 404, 429);
-
 /** Every id column is an int32; the request validator also bounds any integer a schema leaves open. */
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
