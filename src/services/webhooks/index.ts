@@ -14,27 +14,30 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function webhooksModule(app: FastifyInstance) {
-  const repo = createWebhooksRepository(app.db);
-  const sender = createWebhookSender({
-    allowPrivateTargets: app.config.engineAllowPrivateTargets,
-    timeoutMs: app.config.webhookAttemptTimeoutMs,
-  });
-  const noQueue = {
-    enqueueEvents: () => Promise.reject(new Error('the API does not relay webhook events')),
-    enqueueAttempts: () => Promise.reject(new Error('the API does not enqueue webhook deliveries')),
-  };
-  const delivery = createWebhookDeliveryService({
-    repo,
-    sender,
-    queue: noQueue,
-    clock: app.clock,
-    encryptionKey: app.config.encryptionKey,
-    onAttempt: recordDeliveryAttempt,
-  });
-  app.decorate(
-    'webhooks',
-    createWebhooksService({ repo, delivery, clock: app.clock, encryptionKey: app.config.encryptionKey }),
-  );
-  app.addHook('onClose', async () => sender.close());
-});
+export default fp(
+  async function webhooksModule(app: FastifyInstance) {
+    const repo = createWebhooksRepository(app.db);
+    const sender = createWebhookSender({
+      allowPrivateTargets: app.config.engineAllowPrivateTargets,
+      timeoutMs: app.config.webhookAttemptTimeoutMs,
+    });
+    const noQueue = {
+      enqueueEvents: () => Promise.reject(new Error('the API does not relay webhook events')),
+      enqueueAttempts: () => Promise.reject(new Error('the API does not enqueue webhook deliveries')),
+    };
+    const delivery = createWebhookDeliveryService({
+      repo,
+      sender,
+      queue: noQueue,
+      clock: app.clock,
+      encryptionKey: app.config.encryptionKey,
+      onAttempt: recordDeliveryAttempt,
+    });
+    app.decorate(
+      'webhooks',
+      createWebhooksService({ repo, delivery, clock: app.clock, encryptionKey: app.config.encryptionKey }),
+    );
+    app.addHook('onClose', async () => sender.close());
+  },
+  { name: 'webhooks', dependencies: ['infra'] },
+);
