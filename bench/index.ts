@@ -50,6 +50,11 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
       'Agent Builder end to end over the HTTP API on real saved pages (bench/builder-real): field accuracy, record recall, time to ready',
     run: async () => (await import('./builder-real.js')).benchBuilderReal(),
   },
+  browser: {
+    about:
+      'browser renderer: 200 script-built pages at concurrency 4, pages/s and peak RSS of the process tree, against a bare playwright-core loop',
+    run: async () => (await import('./browser.js')).benchBrowser(),
+  },
   webhooks: {
     about:
       'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle)',
