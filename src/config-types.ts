@@ -98,7 +98,7 @@ export interface Config {
     /** OpenAI-compatible chat endpoint that refines drafts; null: heuristics only. */
     llm: { url: string; model: string; apiKey: string | null; timeoutMs: number } | null;
     workerConcurrency: number;
-    /** Longest wait of GET .../events (design.md section 8: up to 30 s). */
+    /** Longest wait of GET .../events (docs/api-contract.md §8.3: up to 30 s). */
     eventsWaitSeconds: number;
     /** Sessions untouched this long are deleted by the maintenance queue. */
     retentionDays: number;

@@ -1,4 +1,5 @@
-// Typed errors thrown by services; the error handler maps them to the spec's two shapes.
+// Typed errors thrown by services; the error handler maps them to the two error shapes
+// (docs/api-contract.md §1.5; the codes are listed in docs/errors.md).
 
 export const ErrorCodes = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',

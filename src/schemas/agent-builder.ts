@@ -1,4 +1,4 @@
-// Agent Builder (design.md section 8): sessions, their events, and the bodies of start, message and finish.
+// Agent Builder (docs/api-contract.md §8): sessions, their events, and the bodies of start, message and finish.
 import { Type, type Static } from '@sinclair/typebox';
 import { AgentDefinitionSchema } from '../engine/definition.js';
 import { DateTime, IdParam, Nullable } from './common.js';

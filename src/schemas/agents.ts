@@ -1,5 +1,4 @@
-// Agents, their versions and definitions: API models, bodies and queries (service-spec "Agent",
-// "Agent version"; design.md sections 3 and 9).
+// Agents, their versions and definitions: API models, bodies and queries (docs/api-contract.md §3 and §7).
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, INT32_MAX, Nullable, PagingQuery, ProxyPoolIdInput } from './common.js';
 
@@ -94,7 +93,7 @@ export const InputParameterSchema = Type.Object(
   { $id: 'InputParameter' },
 );
 
-// The definition is documented by the AgentDefinition schema (design.md section 7) and validated as
+// The definition is documented by the AgentDefinition schema (docs/api-contract.md §7) and validated as
 // a whole by the service, so that one 400 lists every structural problem, not only the first.
 const DefinitionValue = Type.Object(
   {},

@@ -1,5 +1,5 @@
-// Billing: credits balance, ledger, spending and per-Agent costs (service-spec "Billing",
-// design.md section 6), in the shapes the public client reads.
+// Billing: credits balance, ledger, spending and per-Agent costs (docs/api-contract.md §6), in the shapes
+// the public client reads.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, NullableDateTime, PageIndexQuery, QueryDateOf, RecordsPerPageQuery } from './common.js';
 

@@ -1,4 +1,4 @@
-// Shared schema primitives: ids, dates, paging, and the two error shapes of the spec.
+// Shared schema primitives: ids, dates, paging, and the two error shapes (docs/api-contract.md §1).
 import { QUERY_DATE_RULE } from '../lib/query-dates.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
@@ -135,7 +135,7 @@ export const INT32_MAX = 2147483647;
 export const Int32 = (options: { description?: string; minimum?: number; maximum?: number; default?: number } = {}) =>
   Type.Integer({ format: 'int32', minimum: INT32_MIN, maximum: INT32_MAX, ...options });
 
-/** A positive id; every id column is an int32 (the spec says so for agentId, proxyPoolId, serverGroupId). */
+/** A positive id; every id column is an int32 but a Schedule's (docs/api-contract.md §1.2). */
 export const IdParam = (name: string, description?: string) =>
   Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX, description: description ?? `${name} identifier` });
 
@@ -154,7 +154,7 @@ export const Int64IdParam = (name: string, description?: string) =>
     description: description ?? `${name} identifier (int64)`,
   });
 
-/** A proxy pool chosen in a request (service-spec: proxyPoolId is an int32); 0 or less means none. */
+/** A proxy pool chosen in a request (an int32, docs/api-contract.md §1.2); 0 or less means none (§4.4). */
 export const ProxyPoolIdInput = (description = '0 or less means unset.') => Nullable(Int32({ description }));
 
 // Services hand Dates to the serializer, which writes ISO 8601 strings; the wire type stays a string.

@@ -1,4 +1,4 @@
-// Schedules (service-spec "Schedule" model and update body; design.md section 5).
+// Schedules: the model and the create/update body (docs/api-contract.md §5).
 import { Type, type Static } from '@sinclair/typebox';
 import {
   DateTime,

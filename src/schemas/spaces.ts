@@ -1,5 +1,4 @@
-// Spaces, their Agents and members: API models, bodies and queries (service-spec "Space"; design.md
-// sections 2 and 9).
+// Spaces, their Agents and members: API models, bodies and queries (docs/api-contract.md §2.3).
 import { Type, type Static } from '@sinclair/typebox';
 import { CONFIG_TYPE_DESCRIPTION, RUN_STATUS_DESCRIPTION, VALIDATION_STATUS_DESCRIPTION } from './agents.js';
 import { DateTime, IdParam, Nullable } from './common.js';

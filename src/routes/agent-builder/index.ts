@@ -1,4 +1,4 @@
-// Agent Builder (design.md section 8): start, read, long-poll events, refine, finish, stop.
+// Agent Builder (docs/api-contract.md §8): start, read, long-poll events, refine, finish, stop.
 // HTTP only: the rules live in services/builder.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

@@ -1,5 +1,5 @@
-// Agents: the catalogue (list, search), definitions and their versions, archive (service-spec
-// "Agents"; design.md sections 3 and 9). HTTP only: access and rules live in services/agents.
+// Agents: the catalogue (list, search), definitions and their versions, archive
+// (docs/api-contract.md §3). HTTP only: access and rules live in services/agents.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';

@@ -1,5 +1,5 @@
-// Billing: credits balance, ledger, spending and per-Agent costs (service-spec "Billing";
-// design.md section 6). HTTP only: the rules live in services/billing.
+// Billing: credits balance, ledger, spending and per-Agent costs (docs/api-contract.md §6).
+// HTTP only: the rules live in services/billing.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';

@@ -1,4 +1,4 @@
-// Schedules of an Agent (service-spec "Schedules"; design.md section 5) and the upcoming fire times
+// Schedules of an Agent (docs/api-contract.md §5) and the upcoming fire times
 // (GET /api/v1/analytics/schedules/upcoming). HTTP only: access and rules live in services/schedules.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

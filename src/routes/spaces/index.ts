@@ -1,5 +1,5 @@
-// Spaces: listing, lookup by name, their Agents, creation and membership (service-spec "Spaces";
-// design.md section 9). HTTP only: access and rules live in services/spaces.
+// Spaces: listing, lookup by name, their Agents, creation and membership (docs/api-contract.md §2.3).
+// HTTP only: access and rules live in services/spaces.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';

@@ -1,4 +1,4 @@
-// Authorization (design.md section 2). Another organization's resource answers 404 so its existence
+// Authorization (docs/api-contract.md §1.6 and §2). Another organization's resource answers 404 so its existence
 // is not revealed; a resource of the caller's organization that the caller cannot reach answers 403.
 // Org admins reach every Space of their org; a default-access Space is readable and writable by
 // every member; other Spaces by their members (reader or editor).

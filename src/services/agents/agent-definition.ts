@@ -14,7 +14,7 @@ import { normalizeValue } from '../../schemas/normalize.js';
 
 export { SECRET_MASK };
 
-/** validationStatus values (service-spec "Agent"). */
+/** validationStatus values (docs/api-contract.md §3.3). */
 export const ValidationStatus = { Unknown: 1, Invalid: 2, Valid: 3 } as const;
 
 export interface CheckedDefinition {
@@ -31,7 +31,7 @@ export function definitionSize(definition: unknown): number {
 
 /**
  * A definition from a request body: property names are matched case-insensitively like every body
- * (design.md section 1); a definition whose shape does not match the schema is refused with every
+ * (docs/api-contract.md §1.1); a definition whose shape does not match the schema is refused with every
  * problem in the message; one with semantic problems is accepted and reported Invalid.
  */
 export function checkDefinitionInput(input: unknown, previous?: unknown): CheckedDefinition {

@@ -7,7 +7,8 @@ import { requestedPage } from '../../lib/paging.js';
 export const SORT_COLUMNS = ['name', 'lastActivity', 'created', 'updated', 'status', 'configType'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 
-// The public client sends its ConfigType names (Agent, Shared, Command...); the spec numbers them.
+// The public client sends its ConfigType names (Agent, Shared, Command...); the contract numbers them
+// (docs/api-contract.md §3.1).
 const CONFIG_TYPE_NAMES: Record<string, number> = {
   agent: 1,
   sharedfile: 2,

@@ -1,4 +1,4 @@
-// The Agent API model (service-spec "Agent") from a stored row.
+// The Agent API model (docs/api-contract.md §3.1) from a stored row.
 import { inputParametersObject } from './agent-definition.js';
 import type { AgentModel } from '../../schemas/agents.js';
 import type { AgentRow } from './agents.repository.js';

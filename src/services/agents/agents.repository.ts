@@ -162,7 +162,7 @@ export function createAgentsRepository(db: Db) {
       });
     },
 
-    /** Archives the Agent and disables its Schedules in the same transaction (design.md section 3). */
+    /** Archives the Agent and disables its Schedules in the same transaction (docs/api-contract.md §3.2). */
     async archive(agentId: number, at: Date, tx: DbOrTx) {
       // A second archive keeps the first archive time.
       await tx.agent.updateMany({
@@ -176,7 +176,7 @@ export function createAgentsRepository(db: Db) {
       });
     },
 
-    /** Unarchives; Schedules stay disabled (service-spec "Agent archive"). */
+    /** Unarchives; Schedules stay disabled (docs/api-contract.md §3.2). */
     unarchive(agentId: number, at: Date, tx: DbOrTx = db) {
       return tx.agent.update({
         where: { id: agentId },

@@ -1,6 +1,6 @@
 // The rules of Agents: creation, edits that make versions, restore, archive, and the catalogue
 // queries (agent/all, agent/search). Every decision about who may do what goes through the access
-// service (design.md section 2).
+// service (docs/api-contract.md §2).
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Prisma } from '../../db/prisma.js';

@@ -54,7 +54,7 @@ export function splitRange(r: DateRange): RangeParts {
   };
 }
 
-/** The buckets of a Runs summary (design.md section 6). totalRuns counts every status. */
+/** The buckets of a Runs summary (docs/api-contract.md §6.4). totalRuns counts every status. */
 export const RUN_BUCKETS = {
   completedRuns: [RunStatus.Completed, RunStatus.Success],
   completedWithErrorsRuns: [RunStatus.Completed],

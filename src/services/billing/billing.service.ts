@@ -1,6 +1,5 @@
 // Billing: the settlement step that meters a terminal Run and debits its cost from the organization's
-// grants, the recording of grant expiries, and the billing reports (service-spec "Billing";
-// design.md section 6).
+// grants, the recording of grant expiries, and the billing reports (docs/api-contract.md §6).
 import type { AgentRunsCostQueryInput, AgentsCostQueryInput } from '../../schemas/billing.js';
 import { MAX_RECORDS_PER_PAGE, pageOf } from '../../lib/paging.js';
 import type { Clock } from '../../lib/clock.js';

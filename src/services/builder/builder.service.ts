@@ -1,4 +1,4 @@
-// The Agent Builder as the API sees it (design.md section 8): start a session (the work is queued,
+// The Agent Builder as the API sees it (docs/api-contract.md §8): start a session (the work is queued,
 // never done in the request), read it, long-poll its events, refine with a message, finish into an
 // Agent through the agents service, stop. Access follows the session's Space like an Agent's.
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// The Agent Builder session state machine (design.md section 8): processing -> ready (a draft
+// The Agent Builder session state machine (docs/api-contract.md §8.2): processing -> ready (a draft
 // exists) -> completed (finished into an Agent); error; cancelled (by stop). Pure: callers apply
 // these decisions to a row they hold locked.
 import { ConflictError, ErrorCodes } from '../../lib/errors.js';

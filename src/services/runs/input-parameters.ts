@@ -1,4 +1,4 @@
-// Encrypted input parameters (service-spec.md, six rules), shared by start, run-all and schedules.
+// Encrypted input parameters (docs/api-contract.md §9, six rules), shared by start, run-all and schedules.
 //  1. A name prefixed with `?` has its value encrypted at rest and hidden in the Run log.
 //  2. A name sent without the prefix is stored and logged in clear text, even when the Agent
 //     defines that parameter as encrypted.

@@ -1,4 +1,4 @@
-// Run-all of a Space (service-spec "run-all"): every Agent is started through the single start path,
+// Run-all of a Space (docs/api-contract.md §4.9): every Agent is started through the single start path,
 // at most RUN_ALL_CONCURRENCY at a time so that a large Space neither drains the connection pool nor
 // starves other requests; a per-Agent failure is reported like a single start's (errorCode + message)
 // and never carries internal error text.

@@ -1,4 +1,4 @@
-// The Run status machine of design.md section 4. Every status change goes through `nextStatus`.
+// The Run status machine (docs/api-contract.md §4.1 and §4.2). Every status change goes through `nextStatus`.
 export const RunStatus = {
   Invalid: 0,
   Running: 1,

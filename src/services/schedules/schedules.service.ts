@@ -1,5 +1,5 @@
-// The rules of Schedules as the API sees them: access, validation (design.md sections 1 and 5),
-// encrypted input parameters (service-spec rules; sealed at rest, never returned), nextRunTime,
+// The rules of Schedules as the API sees them: access, validation (docs/api-contract.md §1 and §5),
+// encrypted input parameters (docs/api-contract.md §9; sealed at rest, never returned), nextRunTime,
 // enable/disable, and the upcoming fire times across the Schedules a caller can read.
 import type { Clock } from '../../lib/clock.js';
 import { ErrorCodes, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -25,7 +25,7 @@ import { exactBigIntId } from '../../lib/ids.js';
 
 /** What an encrypted parameter's value shows; sent back unchanged, it keeps the stored secret. */
 export const MASK = '********';
-/** A RunOnce Schedule must be at least this far ahead (service-spec "Limits"). */
+/** A RunOnce Schedule must be at least this far ahead (docs/api-contract.md §5.2 and §10). */
 const RUN_ONCE_MIN_LEAD_MS = 60_000;
 const UPCOMING_MAX = 1000;
 

@@ -1,5 +1,5 @@
 // The rules of Spaces: which ones a caller sees, finding one by name, creating them and granting
-// membership (org admins only). Access decisions go through the access service (design.md section 2).
+// membership (org admins only). Access decisions go through the access service (docs/api-contract.md §2).
 import type { Clock } from '../../lib/clock.js';
 import type { AddMemberInput, CreateSpaceInput } from '../../schemas/spaces.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-/** 32 random bytes (the spec allows 24-64). */
+/** 32 random bytes (the Standard Webhooks specification allows 24-64). */
 const SECRET_BYTES = 32;
 export const SECRET_PREFIX = 'whsec_';
 
