@@ -49,7 +49,7 @@ import {
   WEBHOOK_RELAY_INTERVAL_MS,
   WEBHOOK_WORKER_CONCURRENCY,
 } from './webhooks.processor.js';
-import { chromiumAvailable, CHROMIUM_PATH_HINT } from '../engine/index.js';
+import { chromiumAvailable, CHROMIUM_PATH_HINT, closeSharedBrowserPool } from '../engine/index.js';
 
 export interface WorkerRuntime {
   /**
@@ -349,6 +349,8 @@ export async function startWorkerRuntime(
       if (handBack) clearTimeout(handBack);
       await step('run processes', () => pool.close());
       await step('run signals', () => signals.close());
+      // The Agent Builder renders script-built pages in this process's browser pool.
+      await step('builder browsers', () => closeSharedBrowserPool());
       await step('builder subscriber', () => builderSubscriber.close());
       await step('builder publisher', () => builderPublisherRedis.quit());
       await Promise.all([

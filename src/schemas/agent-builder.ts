@@ -45,7 +45,8 @@ export const BuilderEventSchema = Type.Object(
   {
     index: Type.Integer({ description: '1-based, consecutive within the session.' }),
     type: Type.String({
-      description: 'started, fetched, candidates, llm, draft, preview, ready, message, error, cancelled, completed.',
+      description:
+        'started, fetched, rendered (the page was read in the browser), candidates, llm, draft, preview, ready, message, error, cancelled, completed.',
     }),
     message: Type.String(),
     data: Type.Unknown({ description: 'Details of the event (candidates, the draft, preview records...), or null.' }),

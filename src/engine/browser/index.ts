@@ -42,6 +42,36 @@ export async function closeSharedBrowserPool(): Promise<void> {
   await pool?.close();
 }
 
+/**
+ * Renders one page in the process's browser pool, behind the same guard as a Run's pages (the Agent
+ * Builder reads script-built pages this way). Nothing is kept: the page's context closes with it.
+ */
+export async function renderPage(
+  url: string,
+  settings: BrowserSettings,
+  opts: { allowPrivateTargets: boolean; proxyUrl?: string; signal: AbortSignal; waitFor?: string },
+): Promise<FetchResult> {
+  const source = new BrowserPageSource({
+    pool: sharedBrowserPool(settings),
+    definition: {
+      startUrl: url,
+      render: 'browser',
+      waitFor: opts.waitFor,
+      list: { selector: 'body', fields: [{ name: 'page' }] },
+    },
+    allowPrivateTargets: opts.allowPrivateTargets,
+    upstreamProxyUrl: opts.proxyUrl,
+    signal: opts.signal,
+    maxRetries: 1,
+    log: () => {},
+  });
+  try {
+    return await source.get(url);
+  } finally {
+    await source.close();
+  }
+}
+
 /** Whether a page fetched over HTTP needs the browser: its selectors match nothing and it carries scripts. */
 export function needsBrowser(page: FetchedPage, def: AgentDefinition): boolean {
   const $ = parseHtml(page);

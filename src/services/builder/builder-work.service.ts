@@ -2,6 +2,7 @@
 // HTTP layer, propose (or refine) a draft, let the LLM improve it when one is configured, extract a
 // preview with the real engine, and say at each step what happened. A stopped session is left
 // alone: every write first checks, under the row lock, that the session still waits for this step.
+import type { BrowserSettings } from '../../engine/index.js';
 import type { Prisma } from '../../db/prisma.js';
 import { runExtraction } from '../../engine/crawler.js';
 import type { AgentDefinition } from '../../engine/definition.js';
@@ -40,6 +41,8 @@ export function createBuilderWorkService(deps: {
     engineAllowPrivateTargets: boolean;
     runs: { requestTimeoutMs: number; pageCpuSeconds: number };
     builder: { llm: LlmConfig | null };
+    /** The worker's Chromium: pages whose records are built by script are rendered (issue 23). */
+    browser?: BrowserSettings;
   };
 }) {
   const { repo, publisher, outbox, clock, config } = deps;
@@ -105,9 +108,12 @@ export function createBuilderWorkService(deps: {
         requestTimeoutMs: config.runs.requestTimeoutMs,
         proxyUrl,
         signal,
+        browser: config.browser,
       });
       try {
-        const read = await reader.read(session.url);
+        // A draft made from the rendered page is refined on the rendered page.
+        const rendering = step > 1 && (session.draft as AgentDefinition | null)?.render === 'browser';
+        const read = rendering ? await reader.render(session.url) : await reader.read(session.url);
         if (!read.ok) {
           if (read.aborted || signal.aborted) return 'skipped';
           await fail(
@@ -117,7 +123,7 @@ export function createBuilderWorkService(deps: {
           );
           return 'error';
         }
-        const page: BuilderPage = read.page;
+        let page: BuilderPage = read.page;
         const redirected = page.url !== session.url ? ` (redirected to ${page.url})` : '';
         await emit(
           sessionId,
@@ -134,7 +140,26 @@ export function createBuilderWorkService(deps: {
         let proposal: Proposal;
         try {
           if (step === 1 || !session.draft) {
-            proposal = await proposeDraft({ page, prompt: session.prompt, fetchPage });
+            try {
+              proposal = await proposeDraft({ page, prompt: session.prompt, fetchPage });
+            } catch (err) {
+              // No repeated records in the served HTML, but scripts: read the page the browser builds.
+              if (!(err instanceof NoRecordsError) || page.$('script').length === 0 || !reader.canRender()) throw err;
+              const rendered = await reader.render(session.url);
+              if (!rendered.ok) throw err;
+              page = rendered.page;
+              await emit(
+                sessionId,
+                step,
+                'rendered',
+                `The served HTML has no repeated records but carries scripts: rendered ${session.url} in the browser (${rendered.bytes} bytes); the draft renders its pages too (render: "browser", waiting for its list).`,
+                { url: page.url, bytes: rendered.bytes },
+              );
+              const fromRendered = await proposeDraft({ page, prompt: session.prompt, fetchPage });
+              // The list arrives after the page's scripts run: its Runs wait for it.
+              const { definition: d } = fromRendered;
+              proposal = { ...fromRendered, definition: { ...d, render: 'browser', waitFor: d.list.selector } };
+            }
             const top = proposal.candidates
               .slice(0, 3)
               .map((c) => `'${c.selector}' (${c.count} records)`)
@@ -219,6 +244,8 @@ export function createBuilderWorkService(deps: {
           maxRetries: 1,
           proxyUrl,
           signal,
+          // A draft that renders its pages is previewed in the browser, as its Runs will be.
+          browser: reader.canRender() ? config.browser : undefined,
         });
         if (signal.aborted || result.stopped) return 'skipped';
         const records = result.sets.flatMap((s) => s.records);

@@ -1,6 +1,13 @@
 // Reads pages for the builder through the engine's HTTP layer: the same SSRF guard, timeouts,
 // retries and proxy as a Run, and the same HTML parsing.
-import { HttpClient, parseHtml, startPageFailureMessage } from '../../engine/index.js';
+import {
+  chromiumAvailable,
+  HttpClient,
+  parseHtml,
+  renderPage,
+  startPageFailureMessage,
+  type BrowserSettings,
+} from '../../engine/index.js';
 import type { BuilderPage } from './inference/draft.js';
 
 export interface PageReaderOptions {
@@ -9,6 +16,8 @@ export interface PageReaderOptions {
   proxyUrl?: string;
   signal: AbortSignal;
   maxRetries?: number;
+  /** The worker's browser (CHROMIUM_PATH...), for pages built by script; absent: HTTP only. */
+  browser?: BrowserSettings;
 }
 
 export type ReadResult =
@@ -49,6 +58,34 @@ export function createPageReader(options: PageReaderOptions) {
         status: page.status,
       };
     },
+    /** True when this worker has Chromium: `render` can read a page built by script. */
+    canRender: () => options.browser !== undefined && chromiumAvailable(options.browser.executablePath),
+
+    /** The page as the browser builds it (its scripts run until the network is idle). */
+    async render(url: string): Promise<ReadResult> {
+      if (!options.browser) return { ok: false, aborted: false, message: 'No browser is configured on this worker' };
+      const result = await renderPage(url, options.browser, {
+        allowPrivateTargets: options.allowPrivateTargets,
+        proxyUrl: options.proxyUrl,
+        signal: options.signal,
+        waitFor: 'networkidle',
+      });
+      if (!result.ok) {
+        return {
+          ok: false,
+          aborted: result.failure.kind === 'aborted',
+          message: startPageFailureMessage(result.failure).replace(/^Start page/, 'The rendered page'),
+        };
+      }
+      const page = result.page;
+      return {
+        ok: true,
+        page: { $: parseHtml(page), url: page.finalUrl },
+        bytes: page.body.length,
+        status: page.status,
+      };
+    },
+
     close: () => client.close(),
   };
 }
