@@ -27,6 +27,8 @@ export interface Config {
   storageDir: string;
   /** Where run files live: STORAGE_DRIVER=local (STORAGE_DIR) or s3 (S3_*). */
   storage: StorageSettings;
+  /** CONSOLE_DIR: the built web console served at /console (default: console/dist of this checkout or image). */
+  consoleDir: string;
   /** A worker warns when the volume of STORAGE_DIR and the temporary folder has less free than this. */
   storageMinFreeBytes: number;
   engineAllowPrivateTargets: boolean;
@@ -256,6 +258,8 @@ export function loadConfig(
     encryptionKey: encryptionKey(env, storage, warn),
     storageDir,
     storage,
+    // src/ and dist/ sit at the same depth, so the same relative path finds console/dist from both.
+    consoleDir: path.resolve(env.CONSOLE_DIR ?? path.join(import.meta.dirname, '..', 'console', 'dist')),
     storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     engineAllowPrivateTargets: bool(env, 'ENGINE_ALLOW_PRIVATE_TARGETS', false),
     browser: {
