@@ -1,7 +1,7 @@
 // The shell: sign-in when there is no session, else the navigation and the screen of the URL.
 // Screens for administrators only (API keys and users, Webhooks) are not linked for members; the
 // API refuses them anyway (403).
-import { Link, Route, Router, Switch } from 'wouter-preact';
+import { Link, Redirect, Route, Router, Switch } from 'wouter-preact';
 import { endSession, useSession } from './session';
 import { SignIn } from './pages/signin';
 import { AgentsPage } from './pages/agents';
@@ -62,7 +62,9 @@ export function App() {
           <Route path="/analytics" component={AnalyticsPage} />
           {admin && <Route path="/api-keys" component={ApiKeysPage} />}
           {admin && <Route path="/webhooks" component={WebhooksPage} />}
-          <Route path="/" component={AgentsPage} />
+          <Route path="/">
+            <Redirect to="/agents" replace />
+          </Route>
           <Route>
             <h1>Not found</h1>
             <p>

@@ -115,11 +115,13 @@ export function AgentsPage() {
               sort={{
                 column: sort.column,
                 order: sort.order,
-                onSort: (c) =>
+                onSort: (c) => {
                   setSort((s) => ({
                     column: c as SortColumn,
                     order: s.column === c ? ((1 - s.order) as 0 | 1) : 0,
-                  })),
+                  }));
+                  setPage(1);
+                },
               }}
             />
             <Pager page={page} size={PAGE_SIZE} total={result.totalRecordCount} onPage={setPage} />

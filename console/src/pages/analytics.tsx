@@ -13,7 +13,11 @@ export function AnalyticsPage() {
     () =>
       Promise.all(
         days.map(async (d) => {
-          const query = { startDate: d, endDate: d };
+          // One whole UTC day: the summaries count [startDate, endDate).
+          const query = {
+            startDate: `${d}T00:00:00.000Z`,
+            endDate: new Date(Date.parse(d) + 86_400_000).toISOString(),
+          };
           const [runs, records] = await Promise.all([
             ok(api.GET('/api/v1/analytics/runs/summary', { params: { query: { ...query, includeDetails: false } } })),
             ok(api.GET('/api/v1/analytics/records/summary', { params: { query } })),

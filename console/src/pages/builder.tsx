@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
 import { Empty, ErrorBox, Field, Table, valueOf } from '../ui';
+import { useSpaces } from './agents';
 
 type Session = Schemas['AgentBuilderSession'];
 type Event = Schemas['AgentBuilderEvent'];
@@ -12,6 +13,8 @@ type Event = Schemas['AgentBuilderEvent'];
 export function BuilderPage() {
   const [prompt, setPrompt] = useState('');
   const [url, setUrl] = useState('');
+  const [spaceId, setSpaceId] = useState('');
+  const spaces = useSpaces();
   const [session, setSession] = useState<Session>();
   const [error, setError] = useState<Error>();
 
@@ -20,7 +23,9 @@ export function BuilderPage() {
     setError(undefined);
     try {
       const { sessionId } = await ok(
-        api.POST('/api/v1/agent-builder/start', { body: { prompt, ...(url ? { url } : {}) } }),
+        api.POST('/api/v1/agent-builder/start', {
+          body: { prompt, ...(url ? { url } : {}), spaceId: Number(spaceId || spaces.data?.[0]?.id) },
+        }),
       );
       setSession(await ok(api.GET('/api/v1/agent-builder/{sessionId}', { params: { path: { sessionId } } })));
     } catch (err) {
@@ -37,6 +42,15 @@ export function BuilderPage() {
           </Field>
           <Field label="List page URL">
             <input type="url" value={url} onInput={(e) => setUrl(valueOf(e))} />
+          </Field>
+          <Field label="Space of the new Agent">
+            <select value={spaceId} onChange={(e) => setSpaceId(valueOf(e))}>
+              {spaces.data?.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
           </Field>
           <button type="submit">Start building</button>
         </form>
@@ -59,7 +73,7 @@ function SessionView({ initial, onReset }: { initial: Session; onReset: () => vo
   // Follow the events: each answer returns new events at once or after the API's wait.
   useEffect(() => {
     let live = true;
-    let last = -1;
+    let last = 0;
     const follow = async () => {
       while (live) {
         try {

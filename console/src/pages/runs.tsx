@@ -63,7 +63,7 @@ export function RunsPage() {
           </select>
         </Field>
         <Field label="Agent id">
-          <input type="number" min={1} value={f.agentId} onChange={set('agentId')} />
+          <input type="number" min={1} value={f.agentId} onInput={set('agentId')} />
         </Field>
         <Field label="Space">
           <select value={f.spaceId} onChange={set('spaceId')}>
@@ -76,10 +76,10 @@ export function RunsPage() {
           </select>
         </Field>
         <Field label="From">
-          <input type="date" value={f.startDate} onChange={set('startDate')} />
+          <input type="date" value={f.startDate} onInput={set('startDate')} />
         </Field>
         <Field label="To">
-          <input type="date" value={f.endDate} onChange={set('endDate')} />
+          <input type="date" value={f.endDate} onInput={set('endDate')} />
         </Field>
       </form>
       <ErrorBox error={list.error} />
