@@ -52,14 +52,13 @@ export default async function consolePlugin(app: FastifyInstance, opts: { config
           'cache-control',
           file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
         ),
+      cacheControl: false,
       wildcard: false,
       index: false,
     });
     // A missing hashed asset is a 404, not the page (a stale tab after a deploy must not parse HTML as JS).
     const index = (request: FastifyRequest, reply: FastifyReply) =>
-      request.url.toLowerCase().startsWith('/console/assets/')
-        ? reply.callNotFound()
-        : reply.header('cache-control', 'no-cache').sendFile('index.html');
+      request.url.toLowerCase().startsWith('/console/assets/') ? reply.callNotFound() : reply.sendFile('index.html');
     scope.get('/console', { schema: { hide: true } }, index);
     scope.get('/console/*', { schema: { hide: true } }, index);
   });
