@@ -880,6 +880,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/schedules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Describe a Schedule and list its next five fire times, before saving it
+         * @description Validates the timing as creating a Schedule would (same 400 errorCodes: SCHEDULE_INVALID_CRON, SCHEDULE_INVALID_TIMEZONE, SCHEDULE_MISSING_FIELD, SCHEDULE_START_TIME_TOO_SOON, SCHEDULE_START_TIME_IN_PAST) and saves nothing. The description is the localSchedule the saved Schedule would show; the fire times start from now.
+         */
+        post: operations["previewSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/spaces": {
         parameters: {
             query?: never;
@@ -1940,6 +1960,12 @@ export interface components {
         SchedulePage: {
             schedules: components["schemas"]["Schedule"][];
             totalRecordCount: number;
+        };
+        SchedulePreview: {
+            /** @description The human-readable sentence a saved Schedule shows as localSchedule. */
+            description: string;
+            /** @description The next five fire times from now (fewer when the Schedule ends: a RunOnce fires once). */
+            nextFireTimes: string[];
         };
         Space: {
             /** Format: date-time */
@@ -9229,6 +9255,130 @@ export interface operations {
                      *       "detail": "Agent 42 was not found.",
                      *       "instance": "/api/v1/agent/42",
                      *       "errorCode": "NOT_FOUND",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the delay in Retry-After.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "RATE_LIMITED",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable (its database cannot be reached); retry after the delay in Retry-After.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    previewSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scheduleType": 3,
+                 *       "cronExpression": "30 6 * * 1-5",
+                 *       "timezone": "Europe/Paris"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description CRON (3): 5 or 6 fields, evaluated in `timezone`. */
+                    cronExpression?: string | null;
+                    runEveryCount?: number | null;
+                    /** @description 1 minutes, 2 hours, 3 days, 4 weeks, 5 months */
+                    runEveryPeriod?: number | null;
+                    /**
+                     * @description 1 RunOnce, 2 RunEvery, 3 CRON
+                     * @enum {integer}
+                     */
+                    scheduleType: 1 | 2 | 3;
+                    /** Format: date-time */
+                    startTime?: string | null;
+                    /** @description IANA time-zone name (default UTC). */
+                    timezone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreview"];
+                };
+            };
+            /** @description The answer to every 400. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "statusDescription": "Bad Request",
+                     *       "message": "body: missing required property 'name'",
+                     *       "severity": 0,
+                     *       "errorCode": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing or invalid credentials.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "UNAUTHENTICATED",
                      *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
                      *     }
                      */
