@@ -270,13 +270,19 @@ describe('API keys and users', () => {
 });
 
 describe('Schedules', () => {
-  it('creates a CRON Schedule and shows its description and next five fire times', async () => {
+  it("shows a CRON Schedule's description and next five fire times before saving, then saves it", async () => {
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Scheduled');
     await admin.goto(`${env.baseUrl}/console/schedules?agentId=${agent.id}`);
     await admin.getByRole('button', { name: 'New Schedule' }).click();
     await admin.getByLabel('Schedule name').fill('Every morning');
+    const preview = admin.getByRole('status', { name: 'Schedule preview' });
+    await admin.getByLabel('CRON expression').fill('30 6 * * * * *');
+    await poll(() => preview.innerText()).toMatch(/cronExpression "30 6 \* \* \* \* \*" is invalid/);
     await admin.getByLabel('CRON expression').fill('30 6 * * *');
     await admin.getByLabel('Time zone').fill('UTC');
+    await poll(() => preview.innerText()).toMatch(/^At 06:30 \(UTC\)/);
+    const before = await preview.getByRole('list', { name: 'Next fire times' }).locator('li').allInnerTexts();
+    expect(before).toHaveLength(5);
     await admin.getByRole('button', { name: 'Save Schedule' }).click();
     const list = admin.getByRole('table', { name: 'Schedules' });
     await poll(() => list.innerText()).toContain('Every morning');
@@ -289,6 +295,7 @@ describe('Schedules', () => {
     const first = new Date(saved.nextRunTime);
     expect(first.getUTCHours() * 60 + first.getUTCMinutes()).toBe(6 * 60 + 30);
     const shown = await times.allInnerTexts();
+    expect(shown).toEqual(before);
     const expected = [0, 1, 2, 3, 4].map((d) => new Date(first.getTime() + d * 86_400_000));
     expect(shown).toEqual(
       await admin.evaluate(

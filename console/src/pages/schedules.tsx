@@ -1,13 +1,16 @@
 // Schedules of an Agent: list (paged), create and edit (CRON with timezone, RunOnce, RunEvery),
-// enable, disable, delete. Each saved Schedule shows the API's description (localSchedule) and its
-// next five fire times (GET /api/v1/analytics/schedules/upcoming); the API has no preview of an
-// unsaved Schedule, so a new one can be saved disabled, checked, then enabled.
-import { useState } from 'preact/hooks';
+// enable, disable, delete. The form shows the description and next five fire times before saving
+// (POST /api/v1/schedules/preview: the server's own rules, time zones and DST included); each saved
+// Schedule shows its localSchedule and next five fire times (GET /api/v1/analytics/schedules/upcoming).
+import { useEffect, useState } from 'preact/hooks';
 import { useSearch } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
+import type { paths } from '../api/schema';
 import { Empty, ErrorBox, Field, Pager, Table, fmtDate, useLoad, valueOf } from '../ui';
 
 const PAGE_SIZE = 20;
+/** Typing pauses this long before the preview is asked for. */
+const PREVIEW_DELAY_MS = 300;
 const TYPES = { 3: 'CRON', 1: 'RunOnce', 2: 'RunEvery' } as const;
 const PERIODS = ['', 'minutes', 'hours', 'days', 'weeks', 'months'];
 /** How far ahead the next fire times are looked for. */
@@ -217,19 +220,12 @@ function ScheduleForm({
   const [error, setError] = useState<Error>();
   const set = (k: keyof Form) => (e: Event) => setF({ ...f, [k]: valueOf(e) });
 
+  const timing = timingOf(f);
+
   async function save(e: Event) {
     e.preventDefault();
     setError(undefined);
-    const body = {
-      name: f.name,
-      scheduleType: f.scheduleType,
-      timezone: f.timezone,
-      isEnabled: f.isEnabled,
-      cronExpression: f.scheduleType === 3 ? f.cronExpression : null,
-      startTime: f.startTime && f.scheduleType !== 3 ? new Date(f.startTime).toISOString() : null,
-      runEveryCount: f.scheduleType === 2 ? Number(f.runEveryCount) : null,
-      runEveryPeriod: f.scheduleType === 2 ? Number(f.runEveryPeriod) : null,
-    };
+    const body = { name: f.name, isEnabled: f.isEnabled, ...timing };
     try {
       if (schedule)
         await ok(
@@ -296,11 +292,62 @@ function ScheduleForm({
         />
         Enabled
       </label>
+      <SchedulePreview timing={timing} />
       <button type="submit">Save Schedule</button>
       <button type="button" onClick={onDone}>
         Cancel
       </button>
       <ErrorBox error={error} />
     </form>
+  );
+}
+
+type Timing = NonNullable<paths['/api/v1/schedules/preview']['post']['requestBody']>['content']['application/json'];
+
+/** The timing fields of the form, as both the preview and the save send them. */
+function timingOf(f: Form): Timing {
+  const start = f.startTime && f.scheduleType !== 3 ? new Date(f.startTime) : null;
+  return {
+    scheduleType: f.scheduleType,
+    timezone: f.timezone,
+    cronExpression: f.scheduleType === 3 ? f.cronExpression : null,
+    startTime: start && !Number.isNaN(start.getTime()) ? start.toISOString() : null,
+    runEveryCount: f.scheduleType === 2 ? Number(f.runEveryCount) : null,
+    runEveryPeriod: f.scheduleType === 2 ? Number(f.runEveryPeriod) : null,
+  };
+}
+
+/** What the Schedule will do, asked of the API a moment after the last change of its timing. */
+function SchedulePreview({ timing }: { timing: Timing }) {
+  const key = JSON.stringify(timing);
+  const [shown, setShown] = useState<{ preview?: Schemas['SchedulePreview']; error?: Error }>({});
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      ok(api.POST('/api/v1/schedules/preview', { body: timing })).then(
+        (preview) => live && setShown({ preview }),
+        (error: Error) => live && setShown({ error }),
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+    // The timing is compared by value (key): a new object with the same fields asks nothing new.
+  }, [key]);
+  return (
+    <div class="preview" role="status" aria-label="Schedule preview">
+      {shown.error && <p class="error">{shown.error.message}</p>}
+      {shown.preview && (
+        <>
+          <p>{shown.preview.description}</p>
+          <ol aria-label="Next fire times">
+            {shown.preview.nextFireTimes.map((t) => (
+              <li key={t}>{fmtDate(t)}</li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
   );
 }
