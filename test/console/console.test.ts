@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CSP } from '../../src/plugins/external/console.js';
 import { auth, type TestContext } from '../helpers/app.js';
 import { openConsole, screenshot, signIn, useConsoleEnvironment, PASSWORD } from '../helpers/console.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
@@ -17,9 +18,14 @@ let ctx: TestContext;
 let site: FixtureSite;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
 let admin: Page;
+/** What Chromium reports the page's policy blocked (nothing may be). */
+const blocked: string[] = [];
 beforeAll(async () => {
   ({ ctx, site, org } = env);
   admin = await openConsole(env.browser, env.baseUrl);
+  admin.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+  });
 });
 
 const curl = promisify(execFile);
@@ -32,6 +38,8 @@ const nav = (page: Page, name: string) => page.getByRole('navigation', { name: '
 
 describe('signing in', () => {
   it('shows the server message for a wrong password, then signs in with the right one', async () => {
+    const page = await admin.goto(`${env.baseUrl}/console`);
+    expect(page!.headers()['content-security-policy']).toBe(CONSOLE_CSP);
     await admin.getByLabel('Email').fill(org.email);
     await admin.getByLabel('Password').fill('not the password');
     await admin.getByRole('button', { name: 'Sign in' }).click();
@@ -379,5 +387,10 @@ describe('the session', () => {
     await admin.getByRole('button', { name: 'Sign out' }).click();
     await admin.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await admin.evaluate<number>('sessionStorage.length + localStorage.length')).toBe(0);
+    // Every screen above ran under the strict policy without a violation; a third-party image is one.
+    expect(blocked).toEqual([]);
+    await admin.evaluate(`document.body.insertAdjacentHTML('beforeend', '<img src="https://cdn.example.com/x.png">')`);
+    await poll(async () => blocked.length).toBe(1);
+    expect(blocked[0]).toContain("img-src 'self' data:");
   });
 });

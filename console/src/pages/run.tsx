@@ -71,7 +71,7 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
       <section aria-label="Run status">
         <p>
           Status: <StatusBadge status={run.status} />{' '}
-          <span aria-live="polite" class="sr-status">
+          <span aria-live="polite" class="sr-only">
             {ended ? 'finished' : 'updating'}
           </span>
         </p>
