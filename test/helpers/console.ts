@@ -7,17 +7,9 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
+import { CHROMIUM_ARGS } from './chromium.js';
 import { useRunEnvironment } from './runs.js';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 export const PASSWORD = 'correct horse battery';
 
 export function useConsoleEnvironment() {
