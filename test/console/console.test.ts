@@ -113,6 +113,13 @@ describe('Agents', () => {
     await poll(() => admin.getByText('Version 1 restored as version 3.').count()).toBe(1);
     const now = await api('GET', `/api/v1/agent/${agent.id}`);
     expect(now.json()).toMatchObject({ version: 3, validationStatus: 3 });
+
+    await admin.getByRole('button', { name: 'Archive', exact: true }).click();
+    await admin.getByRole('button', { name: 'Unarchive' }).waitFor();
+    expect((await api('GET', `/api/v1/agent/${agent.id}`)).json().isArchived).toBe(true);
+    await admin.getByRole('button', { name: 'Unarchive' }).click();
+    await admin.getByRole('button', { name: 'Archive', exact: true }).waitFor();
+    expect((await api('GET', `/api/v1/agent/${agent.id}`)).json().isArchived).toBe(false);
   });
 
   it('shows input parameters with encrypted values masked', async () => {
@@ -169,6 +176,39 @@ describe('Runs', () => {
     expect(csv.trimEnd().split('\r\n')).toHaveLength(31);
   });
 
+  it('stops a Run gracefully and kills one stuck on a page that never answers', async () => {
+    const slow = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1200 }), 'Slow');
+    await admin.goto(`${env.baseUrl}/console/agents/${slow.id}`);
+    await admin.getByRole('button', { name: 'Run now' }).click();
+    await admin.waitForURL(/\/console\/runs\/\d+\/\d+$/);
+    const slowRun = Number(admin.url().split('/').pop());
+    await waitForRun(ctx.app, org.apiKey, slow.id, slowRun, (r) => r.status === 1 && r.progress?.dataCount >= 10);
+    await admin.getByRole('button', { name: 'Stop', exact: true }).click();
+    const badge = admin.getByRole('region', { name: 'Run status' }).locator('.badge');
+    await poll(() => badge.innerText()).toBe('Stopped');
+    expect(await admin.getByRole('button', { name: 'Kill' }).count()).toBe(0);
+    const stopped = (await api('GET', `/api/v1/agent/${slow.id}/run/${slowRun}/status`)).json();
+    expect(stopped.recordsExported).toBeGreaterThanOrEqual(10);
+
+    const stuck = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      { startUrl: `${site.url}/hang`, list: { selector: 'div', fields: [{ name: 'x' }] } },
+      'Stuck',
+    );
+    await admin.goto(`${env.baseUrl}/console/agents/${stuck.id}`);
+    await admin.getByRole('button', { name: 'Run now' }).click();
+    await admin.waitForURL(/\/console\/runs\/\d+\/\d+$/);
+    const stuckRun = Number(admin.url().split('/').pop());
+    await waitForRun(ctx.app, org.apiKey, stuck.id, stuckRun, (r) => r.status === 1);
+    await admin.getByRole('button', { name: 'Kill' }).click();
+    await poll(() => badge.innerText()).toBe('Stopping');
+    await admin.getByRole('button', { name: 'Kill' }).click();
+    await poll(() => badge.innerText()).toBe('Stopped');
+    expect(await admin.getByRole('region', { name: 'Run status' }).innerText()).toMatch(/Killed/);
+  });
+
   it('lists Runs organization-wide with filters, and shows the diagnosis of a failed Run', async () => {
     const failing = await createAgent(
       ctx.app,
@@ -184,11 +224,14 @@ describe('Runs', () => {
 
     await admin.goto(`${env.baseUrl}/console/runs`);
     const rows = admin.getByRole('table', { name: 'Runs' }).locator('tbody tr');
-    await poll(() => rows.count()).toBe(2);
+    // Success, two Stopped (the stop and the kill above), and this Failure.
+    await poll(() => rows.count()).toBe(4);
     await admin.getByLabel('Status').selectOption({ label: 'Success' });
     await poll(() => rows.count()).toBe(1);
     expect(await rows.first().innerText()).toContain(`#${runId}`);
     await admin.getByLabel('Status').selectOption({ label: 'Stopped' });
+    await poll(() => rows.count()).toBe(2);
+    await admin.getByLabel('Status').selectOption({ label: 'Skipped' });
     await poll(() => admin.getByText('No Run matches these filters.').count()).toBe(1);
     await admin.getByLabel('Status').selectOption({ label: 'Any' });
     await admin.getByLabel('Agent id').fill(String(failing.id));
@@ -335,9 +378,9 @@ describe('Billing, Analytics, Builder and Webhooks', () => {
   it('charts Runs and records per day and lists the failed Runs', async () => {
     await nav(admin, 'Analytics').click();
     const runs = (await api('GET', '/api/v1/runs')).json();
-    expect(runs).toHaveLength(2);
+    expect(runs).toHaveLength(4);
     await poll(() => admin.getByRole('img', { name: /Runs per day/ }).getAttribute('aria-label')).toBe(
-      'Runs per day (last 14 days): 2 in all',
+      'Runs per day (last 14 days): 4 in all',
     );
     await poll(() => admin.getByRole('table', { name: 'Failed Runs' }).innerText()).toContain('Blocked');
     await screenshot(admin, 'analytics');

@@ -76,6 +76,8 @@ function RunNow({ agentId }: { agentId: number }) {
   const [, navigate] = useLocation();
   const [parallelism, setParallelism] = useState('1');
   const [logLevel, setLogLevel] = useState<Schemas['LogLevel']>('Info');
+  const [logMode, setLogMode] = useState<Schemas['LogMode']>('Text');
+  const [isExclusive, setIsExclusive] = useState(true);
   const [inputParameters, setInputParameters] = useState('');
   const [error, setError] = useState<Error>();
   async function start(e: Event) {
@@ -88,6 +90,8 @@ function RunNow({ agentId }: { agentId: number }) {
           body: {
             parallelism: Number(parallelism),
             logLevel,
+            logMode,
+            isExclusive,
             ...(inputParameters.trim() ? { inputParameters } : {}),
           },
         }),
@@ -102,7 +106,7 @@ function RunNow({ agentId }: { agentId: number }) {
       <h2 id="run-now">Run now</h2>
       <form onSubmit={start}>
         <Field label="Parallelism">
-          <input type="number" min={1} max={100} value={parallelism} onInput={(e) => setParallelism(valueOf(e))} />
+          <input type="number" min={1} max={64} value={parallelism} onInput={(e) => setParallelism(valueOf(e))} />
         </Field>
         <Field label="Log level">
           <select value={logLevel} onChange={(e) => setLogLevel(valueOf(e) as Schemas['LogLevel'])}>
@@ -111,6 +115,16 @@ function RunNow({ agentId }: { agentId: number }) {
             ))}
           </select>
         </Field>
+        <Field label="Log mode">
+          <select value={logMode} onChange={(e) => setLogMode(valueOf(e) as Schemas['LogMode'])}>
+            <option value="Text">Text</option>
+            <option value="TextAndHtml">Text and HTML</option>
+          </select>
+        </Field>
+        <label class="row">
+          <input type="checkbox" checked={isExclusive} onChange={(e) => setIsExclusive(e.currentTarget.checked)} />
+          Exclusive (no other Run of this Agent at the same time)
+        </label>
         <Field label='Input parameters (JSON, "?name" encrypts)'>
           <input
             value={inputParameters}
