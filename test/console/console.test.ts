@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP } from '../../src/plugins/external/console.js';
 import { auth, type TestContext } from '../helpers/app.js';
 import { openConsole, screenshot, signIn, useConsoleEnvironment, PASSWORD } from '../helpers/console.js';
@@ -26,6 +26,12 @@ beforeAll(async () => {
   admin.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
   });
+});
+
+// A failed scenario says what the admin's page showed (an error box tells more than a timeout).
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail' && admin && !admin.isClosed())
+    console.error(`page at the failure (${admin.url()}):\n${await admin.locator('body').innerText({ timeout: 2000 })}`);
 });
 
 const curl = promisify(execFile);
@@ -87,6 +93,13 @@ describe('Agents', () => {
     await admin.getByLabel('Search by name').fill('log 1');
     await poll(() => rows.count()).toBe(10);
     expect(await text(admin, '.pager span')).toBe('Page 1 of 1 (10 in all)');
+
+    // Archived from the list, an Agent leaves it (the API hides archived Agents).
+    await admin.getByRole('button', { name: 'Archive Catalog 13' }).click();
+    await poll(() => text(admin, '.pager span')).toBe('Page 1 of 1 (9 in all)');
+    const archived = (await api('GET', '/api/v1/agent/search?query=Catalog%2013')).json();
+    expect(archived).toEqual([]);
+    await admin.getByLabel('Search by name').fill('');
   });
 
   it('edits the definition, shows the problems the API reports, and restores a version', async () => {

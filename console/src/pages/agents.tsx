@@ -33,6 +33,7 @@ export function AgentsPage() {
   const [status, setStatus] = useState('');
   const [sort, setSort] = useState<{ column: SortColumn; order: 0 | 1 }>({ column: 'name', order: 0 });
   const spaces = useSpaces();
+  const [actionError, setActionError] = useState<Error>();
   const list = useLoad(
     () =>
       ok(
@@ -62,7 +63,25 @@ export function AgentsPage() {
     { label: 'Last activity', sort: 'lastActivity', render: (a) => fmtDate(a.lastActivity) },
     { label: 'Version', render: (a) => a.version },
     { label: 'Updated', sort: 'updated', render: (a) => fmtDate(a.updated) },
+    {
+      // Archived Agents leave this list (the API hides them); their page unarchives them.
+      label: 'Archive',
+      render: (a) => (
+        <button type="button" aria-label={`Archive ${a.name}`} onClick={() => archive(a.id)}>
+          Archive
+        </button>
+      ),
+    },
   ];
+  async function archive(agentId: number) {
+    setActionError(undefined);
+    try {
+      await ok(api.POST('/api/v1/agent/{agentId}/archive', { params: { path: { agentId } } }));
+      list.reload();
+    } catch (e) {
+      setActionError(e as Error);
+    }
+  }
   const filter = (set: (v: string) => void) => (e: Event) => {
     set(valueOf(e));
     setPage(1);
@@ -96,7 +115,7 @@ export function AgentsPage() {
           </select>
         </Field>
       </form>
-      <ErrorBox error={list.error} />
+      <ErrorBox error={actionError ?? list.error} />
       <Loading loading={list.loading && !result} />
       {result && result.agents.length === 0 ? (
         <Empty>
