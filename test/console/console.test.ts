@@ -347,6 +347,7 @@ describe('Schedules', () => {
     await poll(() => preview.innerText()).toMatch(/^At 06:30 \(UTC\)/);
     const before = await preview.getByRole('list', { name: 'Next fire times' }).locator('li').allInnerTexts();
     expect(before).toHaveLength(5);
+    await screenshot(admin, 'schedules');
     await admin.getByRole('button', { name: 'Save Schedule' }).click();
     const list = admin.getByRole('table', { name: 'Schedules' });
     await poll(() => list.innerText()).toContain('Every morning');
@@ -367,7 +368,6 @@ describe('Schedules', () => {
         expected.map((d) => d.getTime()),
       ),
     );
-    await screenshot(admin, 'schedules');
 
     await list.getByRole('button', { name: 'Disable' }).click();
     await poll(() => list.getByRole('button', { name: 'Enable' }).count()).toBe(1);
