@@ -1,6 +1,6 @@
 // The shell: sign-in when there is no session, else the navigation and the screen of the URL.
-// Screens for administrators only (API keys and users, Webhooks) are not linked for members; the
-// API refuses them anyway (403).
+// Webhooks, for administrators only, is not linked (nor routed) for members, and API keys shows a
+// member only their own keys; the API refuses members the rest anyway (403).
 import { Link, Redirect, Route, Router, Switch } from 'wouter-preact';
 import { endSession, useSession } from './session';
 import { SignIn } from './pages/signin';
@@ -22,7 +22,7 @@ const NAV: { href: string; label: string; adminOnly?: boolean }[] = [
   { href: '/builder', label: 'Builder' },
   { href: '/billing', label: 'Billing' },
   { href: '/analytics', label: 'Analytics' },
-  { href: '/api-keys', label: 'API keys', adminOnly: true },
+  { href: '/api-keys', label: 'API keys' },
   { href: '/webhooks', label: 'Webhooks', adminOnly: true },
 ];
 
@@ -60,7 +60,7 @@ export function App() {
           <Route path="/builder" component={BuilderPage} />
           <Route path="/billing" component={BillingPage} />
           <Route path="/analytics" component={AnalyticsPage} />
-          {admin && <Route path="/api-keys" component={ApiKeysPage} />}
+          <Route path="/api-keys" component={ApiKeysPage} />
           {admin && <Route path="/webhooks" component={WebhooksPage} />}
           <Route path="/">
             <Redirect to="/agents" replace />

@@ -305,30 +305,41 @@ describe('API keys and users', () => {
     expect((await get(key)).stdout).toBe('401');
   });
 
-  it('adds a member, who signs in without the admin screens', async () => {
+  it('adds a member, who signs in to see their own keys and none of the admin screens', async () => {
     await nav(admin, 'API keys').click();
     await admin.getByLabel('User email').fill('member@example.com');
     await admin.getByLabel('Name').fill('A member');
     await admin.getByLabel('Initial password').fill(PASSWORD);
     await admin.getByRole('button', { name: 'Add user' }).click();
     await poll(() => admin.getByText('User member@example.com added.').count()).toBe(1);
+    const users = (await api('GET', '/api/v1/users')).json();
+    const memberId = users.find((u: { email: string }) => u.email === 'member@example.com').id;
+    const memberKey = await api('POST', `/api/v1/users/${memberId}/api-keys`, { description: 'for the member' });
+    expect(memberKey.statusCode).toBe(201);
 
-    const member = await openConsole(env.browser, env.baseUrl, '/console/api-keys');
+    const member = await openConsole(env.browser, env.baseUrl, '/console/webhooks');
     await signIn(member, 'member@example.com');
-    for (const name of ['Agents', 'Runs', 'Schedules', 'Builder', 'Billing', 'Analytics'])
+    for (const name of ['Agents', 'Runs', 'Schedules', 'Builder', 'Billing', 'Analytics', 'API keys'])
       expect(await nav(member, name).count(), name).toBe(1);
-    expect(await nav(member, 'API keys').count()).toBe(0);
     expect(await nav(member, 'Webhooks').count()).toBe(0);
     // A deep link to an admin screen is not a page for a member.
     await poll(() => member.getByRole('heading', { name: 'Not found' }).count()).toBe(1);
+
+    // Their own keys, read only: no user list, no creating, no revoking.
+    await nav(member, 'API keys').click();
+    const keys = member.getByRole('table', { name: 'API keys' });
+    await poll(() => keys.innerText()).toContain('for the member');
+    expect(await keys.locator('tbody tr').count()).toBe(1);
+    expect(await member.getByRole('button', { name: /Create API key|Revoke|Add user/ }).count()).toBe(0);
+    expect(await member.getByLabel('User', { exact: true }).count()).toBe(0);
     // The API refuses it too, whatever the console shows.
     const token = await member.evaluate<string>("JSON.parse(sessionStorage.getItem('cxs.session')).token");
-    const users = await ctx.app.inject({
+    const refused = await ctx.app.inject({
       method: 'GET',
       url: '/api/v1/users',
       headers: { authorization: `Bearer ${token}` },
     });
-    expect(users.statusCode).toBe(403);
+    expect(refused.statusCode).toBe(403);
     await member.context().close();
   });
 });

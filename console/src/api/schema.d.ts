@@ -1077,7 +1077,7 @@ export interface paths {
         };
         /**
          * List a user's API keys (never the keys themselves)
-         * @description Organization administrators only. Lists key ids, descriptions, expiry and revocation; never the keys.
+         * @description Organization administrators list any user's keys; a member lists only their own (another user's: 403). Lists key ids, descriptions, expiry and revocation; never the keys.
          */
         get: operations["listApiKeys"];
         put?: never;

@@ -1,11 +1,25 @@
-// API keys and users (administrators): the organization's users, a user's keys, creating a key (shown
-// once, with a copy button), revoking one, and adding a user. The API answers members 403 here.
+// API keys and users. Administrators: the organization's users, a user's keys, creating a key (shown
+// once, with a copy button), revoking one, and adding a user. Members: their own keys, read only (the
+// API lets a member list their own keys and nothing else here).
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { getSession } from '../session';
 import { Empty, ErrorBox, Field, Table, fmtDate, useLoad, valueOf } from '../ui';
 
 export function ApiKeysPage() {
+  const session = getSession()!;
+  if (session.role !== 'admin')
+    return (
+      <>
+        <h1>API keys</h1>
+        <p>Your keys. An administrator creates and revokes them.</p>
+        <Keys userId={session.userId} manage={false} />
+      </>
+    );
+  return <AdminApiKeys />;
+}
+
+function AdminApiKeys() {
   const users = useLoad(() => ok(api.GET('/api/v1/users')), []);
   const [userId, setUserId] = useState<number>(getSession()!.userId);
   return (
@@ -23,13 +37,13 @@ export function ApiKeysPage() {
           </select>
         </Field>
       </form>
-      <Keys userId={userId} />
+      <Keys userId={userId} manage />
       <NewUser onCreated={users.reload} />
     </>
   );
 }
 
-function Keys({ userId }: { userId: number }) {
+function Keys({ userId, manage }: { userId: number; manage: boolean }) {
   const path = { userId };
   const keys = useLoad(() => ok(api.GET('/api/v1/users/{userId}/api-keys', { params: { path } })), [userId]);
   const [description, setDescription] = useState('');
@@ -65,12 +79,14 @@ function Keys({ userId }: { userId: number }) {
   return (
     <section aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
-      <form onSubmit={create}>
-        <Field label="Description">
-          <input value={description} onInput={(e) => setDescription(valueOf(e))} maxLength={200} />
-        </Field>
-        <button type="submit">Create API key</button>
-      </form>
+      {manage && (
+        <form onSubmit={create}>
+          <Field label="Description">
+            <input value={description} onInput={(e) => setDescription(valueOf(e))} maxLength={200} />
+          </Field>
+          <button type="submit">Create API key</button>
+        </form>
+      )}
       <ErrorBox error={error ?? keys.error} />
       {created && (
         <div class="notice" role="status">
@@ -85,7 +101,11 @@ function Keys({ userId }: { userId: number }) {
           </p>
         </div>
       )}
-      {keys.data?.length === 0 && <Empty>This user has no API key. Create one above.</Empty>}
+      {keys.data?.length === 0 && (
+        <Empty>
+          {manage ? 'This user has no API key. Create one above.' : 'You have no API key yet: ask an administrator.'}
+        </Empty>
+      )}
       {!!keys.data?.length && (
         <Table
           label="API keys"
@@ -102,6 +122,8 @@ function Keys({ userId }: { userId: number }) {
               render: (k) =>
                 k.revokedAt ? (
                   `revoked ${fmtDate(k.revokedAt)}`
+                ) : !manage ? (
+                  'active'
                 ) : (
                   <button
                     type="button"
