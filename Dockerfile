@@ -26,8 +26,11 @@ RUN npm ci --no-audit --no-fund --ignore-scripts \
 COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY src ./src
+# The web console (issue 25): its sources and the OpenAPI types it is checked against; `npm run build`
+# bundles it with Vite into console/dist, which the runtime stage carries (served at /console).
+COPY console ./console
 # The client needs no engine binary with the pg adapter; the CLI must not try to download one.
-RUN npm run generate && npm run build
+RUN npm run generate && npm run build && test -f console/dist/index.html
 # Production dependencies only: devDependencies go, and so do optional packages, which here are
 # mostly the optional peers of @prisma/client (the prisma CLI and typescript, ~240 MB).
 RUN npm prune --omit=dev --omit=optional --no-audit --no-fund \
@@ -48,6 +51,7 @@ WORKDIR /app
 RUN mkdir -p /data/storage /data/keys && chown -R node:node /data
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+COPY --from=build --chown=node:node /app/console/dist ./console/dist
 COPY --from=build --chown=node:node /app/prisma ./prisma
 COPY --from=build --chown=node:node /app/package.json ./package.json
 # Fail the build, not the first login, when argon2's native binary does not load here.

@@ -60,6 +60,11 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
       'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle)',
     run: async () => (await import('./webhooks.js')).benchWebhooks(),
   },
+  console: {
+    about:
+      'web console screens in headless Chromium over 100,000 Agents: navigation to content on screen (bench/console.ts)',
+    run: async () => (await import('./console.js')).benchConsole(),
+  },
   http: {
     about:
       'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',

@@ -13,6 +13,7 @@ import infraPlugin from './plugins/app/infra.js';
 import metricsPlugin from './plugins/app/metrics.js';
 import rateLimitPlugin from './plugins/app/rate-limit.js';
 import requestLogPlugin from './plugins/app/request-log.js';
+import consolePlugin from './plugins/external/console.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import underPressurePlugin from './plugins/external/under-pressure.js';
 import { buildValidator } from './plugins/app/validation.js';
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(analyticsRoutes);
   await app.register(agentBuilderRoutes);
   await app.register(webhooksRoutes);
+  await app.register(consolePlugin, { config });
 
   return app;
 }

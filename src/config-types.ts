@@ -23,6 +23,8 @@ export interface Config {
   storageDir: string;
   /** Where run files live: STORAGE_DRIVER=local (STORAGE_DIR) or s3 (S3_*). */
   storage: StorageSettings;
+  /** CONSOLE_DIR: the built web console served at /console (default: console/dist of this checkout or image). */
+  consoleDir: string;
   /** A worker warns when the volume of STORAGE_DIR and the temporary folder has less free than this. */
   storageMinFreeBytes: number;
   engineAllowPrivateTargets: boolean;

@@ -65,6 +65,8 @@ export function loadConfig(
     encryptionKey: encryptionKey(env, storage, warn),
     storageDir,
     storage,
+    // src/ and dist/ sit at the same depth, so the same relative path finds console/dist from both.
+    consoleDir: path.resolve(env.CONSOLE_DIR ?? path.join(import.meta.dirname, '..', 'console', 'dist')),
     storageMinFreeBytes: int(env, 'STORAGE_MIN_FREE_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     engineAllowPrivateTargets: bool(env, 'ENGINE_ALLOW_PRIVATE_TARGETS', false),
     webhookAttemptTimeoutMs: int(env, 'WEBHOOK_ATTEMPT_TIMEOUT_SECONDS', 15, 1, 60) * 1000,

@@ -20,7 +20,7 @@ import { AgentDefinitionSchema } from '../engine/definition.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ProxyPoolSchema } from './proxy-pools.js';
 import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
-import { SchedulePageSchema, ScheduleSchema, UpcomingScheduleSchema } from './schedules.js';
+import { SchedulePageSchema, SchedulePreviewSchema, ScheduleSchema, UpcomingScheduleSchema } from './schedules.js';
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
 import { billingModelSchemas } from './billing.js';
@@ -55,6 +55,7 @@ export const modelSchemas: TSchema[] = [
   ScheduleSchema,
   SchedulePageSchema,
   UpcomingScheduleSchema,
+  SchedulePreviewSchema,
   ...billingModelSchemas,
   BuilderSessionSchema,
   BuilderEventSchema,

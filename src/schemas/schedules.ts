@@ -156,3 +156,32 @@ export const UpcomingQuery = Type.Object({
   startDate: Type.Optional(QueryDateOf('Start of the range; default: now.')),
   endDate: Type.Optional(QueryDateOf('End of the range; default: 24 hours after the start.')),
 });
+
+/** The timing of a Schedule, previewed before it is saved (POST /api/v1/schedules/preview). */
+export const SchedulePreviewBody = Type.Object(
+  {
+    scheduleType: Type.Integer({ enum: [1, 2, 3], description: '1 RunOnce, 2 RunEvery, 3 CRON' }),
+    cronExpression: scheduleBodyProperties.cronExpression,
+    timezone: scheduleBodyProperties.timezone,
+    startTime: scheduleBodyProperties.startTime,
+    runEveryCount: scheduleBodyProperties.runEveryCount,
+    runEveryPeriod: scheduleBodyProperties.runEveryPeriod,
+  },
+  {
+    additionalProperties: false,
+    title: 'SchedulePreviewRequest',
+    examples: [{ scheduleType: 3, cronExpression: '30 6 * * 1-5', timezone: 'Europe/Paris' }],
+  },
+);
+export type SchedulePreviewInput = Static<typeof SchedulePreviewBody>;
+
+export const SchedulePreviewSchema = Type.Object(
+  {
+    description: Type.String({ description: 'The human-readable sentence a saved Schedule shows as localSchedule.' }),
+    nextFireTimes: Type.Array(DateTime, {
+      maxItems: 5,
+      description: 'The next five fire times from now (fewer when the Schedule ends: a RunOnce fires once).',
+    }),
+  },
+  { $id: 'SchedulePreview' },
+);

@@ -224,6 +224,20 @@ describe('API keys', () => {
       403,
       'FORBIDDEN',
     );
+    // A member lists their own keys (never the keys themselves), and no one else's.
+    const own = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/${member.json().id}/api-keys`,
+      headers: auth(memberKey),
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toEqual([expect.objectContaining({ userId: member.json().id, prefix: memberKey.slice(0, 9) })]);
+    expect(own.body).not.toContain(memberKey);
+    expectProblem(
+      await ctx.app.inject({ method: 'GET', url: `/api/v1/users/${admin.userId}/api-keys`, headers: auth(memberKey) }),
+      403,
+      'FORBIDDEN',
+    );
     const otherOrg = await ctx.bootstrap({ org: 'Elsewhere' });
     expectProblem(
       await ctx.app.inject({ method: 'GET', url: `/api/v1/users/${otherOrg.userId}`, headers: auth(admin.apiKey) }),

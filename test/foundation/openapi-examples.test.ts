@@ -38,8 +38,9 @@ function registeredRoutes(): Array<{ method: string; path: string }> {
 }
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
-// Swagger UI's own pages and assets, and the document itself, are not API operations.
-const isSwaggerUi = (path: string) => path.startsWith('/swagger');
+// Swagger UI's own pages and assets, the document itself, and the web console's page and assets
+// (served when it is built) are not API operations.
+const isSwaggerUi = (path: string) => path.startsWith('/swagger') || path.startsWith('/console');
 
 function operations(): Array<{ method: string; path: string; op: any }> {
   const out: Array<{ method: string; path: string; op: any }> = [];

@@ -8,6 +8,8 @@ import {
   CreateScheduleBody,
   ScheduleListQuery,
   SchedulePageSchema,
+  SchedulePreviewBody,
+  SchedulePreviewSchema,
   ScheduleSchema,
   UpcomingQuery,
   UpcomingScheduleSchema,
@@ -141,6 +143,23 @@ const schedulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => app.schedules.setEnabled(principalOf(req), req.params.agentId, req.params.scheduleId, false),
+  );
+
+  app.post(
+    '/api/v1/schedules/preview',
+    {
+      schema: {
+        tags,
+        operationId: 'previewSchedule',
+        summary: 'Describe a Schedule and list its next five fire times, before saving it',
+        description:
+          'Validates the timing as creating a Schedule would (same 400 errorCodes: SCHEDULE_INVALID_CRON, SCHEDULE_INVALID_TIMEZONE, SCHEDULE_MISSING_FIELD, SCHEDULE_START_TIME_TOO_SOON, SCHEDULE_START_TIME_IN_PAST) and saves nothing. ' +
+          'The description is the localSchedule the saved Schedule would show; the fire times start from now.',
+        body: SchedulePreviewBody,
+        response: { 200: Type.Ref(SchedulePreviewSchema), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (req) => app.schedules.preview(req.body),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-// Users and their API keys (organization administrators only).
+// Users and their API keys (organization administrators only; a member may list their own keys).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
@@ -87,12 +87,11 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/v1/users/:userId/api-keys',
     {
-      ...adminOnly,
       schema: {
         tags: ['Users'],
         summary: "List a user's API keys (never the keys themselves)",
         description:
-          'Organization administrators only. Lists key ids, descriptions, expiry and revocation; never the keys.',
+          "Organization administrators list any user's keys; a member lists only their own (another user's: 403). Lists key ids, descriptions, expiry and revocation; never the keys.",
         operationId: 'listApiKeys',
         params: UserParams,
         response: { 200: Type.Array(Type.Ref(ApiKeySchema)), ...errorResponses(400, 401, 403, 404, 429) },

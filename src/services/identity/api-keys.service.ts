@@ -90,7 +90,9 @@ export function createApiKeysService(deps: {
       return { ...view(row), key };
     },
 
+    /** Administrators list anyone's keys in their organization; a member lists only their own. */
     async list(actor: Principal, userId: number): Promise<ApiKeyView[]> {
+      if (actor.userId !== userId) requireAdmin(actor);
       const user = await repo.findUserById(userId);
       if (!user || user.organizationId !== actor.organizationId)
         throw new NotFoundError(`User ${userId} was not found.`);

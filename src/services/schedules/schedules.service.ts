@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ErrorCodes, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { requestedPage } from '../../lib/paging.js';
 import { DAY_MS, parseOpenQueryRange, parseQueryRange } from '../../lib/query-dates.js';
-import type { ScheduleBody, ScheduleView } from '../../schemas/schedules.js';
+import type { ScheduleBody, SchedulePreviewInput, ScheduleView } from '../../schemas/schedules.js';
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
@@ -28,6 +28,10 @@ export const MASK = '********';
 /** A RunOnce Schedule must be at least this far ahead (docs/api-contract.md §5.2 and §10). */
 const RUN_ONCE_MIN_LEAD_MS = 60_000;
 const UPCOMING_MAX = 1000;
+/** How many fire times a preview lists. */
+const PREVIEW_FIRE_TIMES = 5;
+/** The last instant a JavaScript Date holds: a preview looks that far for its fire times. */
+const MAX_DATE_MS = 8.64e15;
 
 export function timingOf(s: ScheduleTiming): ScheduleTiming {
   return {
@@ -180,13 +184,9 @@ export function createSchedulesService(deps: {
   const positiveOrNull = (v: number | null | undefined) => (v && v > 0 ? v : null);
   const pick = <T>(sent: T | null | undefined, current: T | null): T | null => (sent === undefined ? current : sent);
 
-  /**
-   * The Schedule that results from `body` applied over `current` (null on create): validated, with
-   * a RunEvery anchor when none was given and nextRunTime computed from now.
-   */
-  async function resolve(principal: Principal, body: ScheduleBody, current: ScheduleRow | null): Promise<ScheduleData> {
-    const now = clock.now();
-    const t: ScheduleTiming = {
+  /** The timing fields of `body` applied over `current` (null on create). */
+  function timingFrom(body: ScheduleBody, current: ScheduleRow | null): ScheduleTiming {
+    return {
       scheduleType: body.scheduleType ?? current?.scheduleType ?? ScheduleType.None,
       cronExpression: pick(body.cronExpression, current?.cronExpression ?? null)?.trim() || null,
       timezone: pick(body.timezone, current?.timezone ?? null)?.trim() || null,
@@ -199,16 +199,28 @@ export function createSchedulesService(deps: {
       runEveryCount: pick(body.runEveryCount, current?.runEveryCount ?? null),
       runEveryPeriod: pick(body.runEveryPeriod, current?.runEveryPeriod ?? null),
     };
+  }
+
+  /** RunEvery without a start: the first run is one period from now (whole seconds), and later ones follow from it. */
+  function anchorRunEvery(t: ScheduleTiming, now: Date): void {
+    if (t.scheduleType !== ScheduleType.RunEvery || t.startTime) return;
+    const anchor = new Date(now.getTime() - (now.getTime() % 1000));
+    t.startTime = nextFireAfter({ ...t, startTime: anchor }, anchor);
+  }
+
+  /**
+   * The Schedule that results from `body` applied over `current` (null on create): validated, with
+   * a RunEvery anchor when none was given and nextRunTime computed from now.
+   */
+  async function resolve(principal: Principal, body: ScheduleBody, current: ScheduleRow | null): Promise<ScheduleData> {
+    const now = clock.now();
+    const t = timingFrom(body, current);
     const isEnabled = body.isEnabled ?? current?.isEnabled ?? true;
     const timingSent = (
       ['scheduleType', 'cronExpression', 'timezone', 'startTime', 'runEveryCount', 'runEveryPeriod'] as const
     ).some((k) => body[k] !== undefined);
     checkTiming(t, body, isEnabled && (!current?.isEnabled || timingSent), now);
-    // RunEvery without a start: the first run is one period from now (whole seconds), and later ones follow from it.
-    if (t.scheduleType === ScheduleType.RunEvery && !t.startTime) {
-      const anchor = new Date(now.getTime() - (now.getTime() % 1000));
-      t.startTime = nextFireAfter({ ...t, startTime: anchor }, anchor);
-    }
+    anchorRunEvery(t, now);
     // The proxy-pools domain's one ownership rule: another organization's pool is 404, as everywhere.
     const proxyPoolId =
       (await proxyPools.resolve(principal.organizationId, pick(body.proxyPoolId, current?.proxyPoolId ?? null))) ??
@@ -296,6 +308,21 @@ export function createSchedulesService(deps: {
           clock.now(),
         ),
       );
+    },
+
+    /**
+     * What a new Schedule with this timing would say (localSchedule) and when it would fire next,
+     * validated as on create and saving nothing: clients show it before the Schedule is saved.
+     */
+    preview(body: SchedulePreviewInput): { description: string; nextFireTimes: Date[] } {
+      const now = clock.now();
+      const t = timingFrom(body, null);
+      checkTiming(t, body, true, now);
+      anchorRunEvery(t, now);
+      return {
+        description: describeSchedule(t) ?? '',
+        nextFireTimes: fireTimesBetween(t, now, new Date(MAX_DATE_MS), PREVIEW_FIRE_TIMES),
+      };
     },
 
     /** One entry per fire time in the range (default: the next 24 hours), at most 1000. */

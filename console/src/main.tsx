@@ -1,0 +1,6 @@
+// Entry of the web console (issue 25), built by Vite and served at /console.
+import { render } from 'preact';
+import { App } from './app';
+import './styles.css';
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,152 @@
+// Agents: the server-paged, sortable, searchable list (GET /api/v1/agent/all with pageIndex), with the
+// status of each Agent's last Run and a Space filter. Nothing is filtered or sorted in the browser.
+import { useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
+import { api, ok, type Schemas } from '../api/client';
+import {
+  Empty,
+  ErrorBox,
+  Field,
+  Loading,
+  Pager,
+  RUN_STATUS,
+  StatusBadge,
+  Table,
+  fmtDate,
+  useLoad,
+  valueOf,
+  type Column,
+} from '../ui';
+
+const PAGE_SIZE = 25;
+type Agent = Schemas['Agent'];
+type SortColumn = 'name' | 'lastActivity' | 'created' | 'updated' | 'status' | 'configType';
+
+export function useSpaces() {
+  return useLoad(() => ok(api.GET('/api/v1/spaces')), []);
+}
+
+export function AgentsPage() {
+  const [page, setPage] = useState(1);
+  const [name, setName] = useState('');
+  const [spaceId, setSpaceId] = useState('');
+  const [status, setStatus] = useState('');
+  const [sort, setSort] = useState<{ column: SortColumn; order: 0 | 1 }>({ column: 'name', order: 0 });
+  const spaces = useSpaces();
+  const [actionError, setActionError] = useState<Error>();
+  const list = useLoad(
+    () =>
+      ok(
+        api.GET('/api/v1/agent/all', {
+          params: {
+            query: {
+              pageIndex: page,
+              recordsPerPage: PAGE_SIZE,
+              sortColumn: sort.column,
+              sortOrder: sort.order,
+              ...(name ? { name } : {}),
+              ...(spaceId ? { spaceId: Number(spaceId) } : {}),
+              ...(status ? { status: Number(status) } : {}),
+            },
+          },
+        }),
+      ),
+    [page, name, spaceId, status, sort.column, sort.order],
+  );
+  // With paging parameters the API answers a page object (AgentPage), not the legacy array.
+  const result = list.data as Schemas['AgentPage'] | undefined;
+  const spaceName = (id: number) => spaces.data?.find((s) => s.id === id)?.name ?? `Space ${id}`;
+  const columns: Column<Agent>[] = [
+    { label: 'Name', sort: 'name', render: (a) => <Link href={`/agents/${a.id}`}>{a.name}</Link> },
+    { label: 'Space', render: (a) => spaceName(a.spaceId) },
+    { label: 'Last Run', sort: 'status', render: (a) => <StatusBadge status={a.status} /> },
+    { label: 'Last activity', sort: 'lastActivity', render: (a) => fmtDate(a.lastActivity) },
+    { label: 'Version', render: (a) => a.version },
+    { label: 'Updated', sort: 'updated', render: (a) => fmtDate(a.updated) },
+    {
+      // Archived Agents leave this list (the API hides them); their page unarchives them.
+      label: 'Archive',
+      render: (a) => (
+        <button type="button" aria-label={`Archive ${a.name}`} onClick={() => archive(a.id)}>
+          Archive
+        </button>
+      ),
+    },
+  ];
+  async function archive(agentId: number) {
+    setActionError(undefined);
+    try {
+      await ok(api.POST('/api/v1/agent/{agentId}/archive', { params: { path: { agentId } } }));
+      list.reload();
+    } catch (e) {
+      setActionError(e as Error);
+    }
+  }
+  const filter = (set: (v: string) => void) => (e: Event) => {
+    set(valueOf(e));
+    setPage(1);
+  };
+
+  return (
+    <>
+      <h1>Agents</h1>
+      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Search by name">
+          <input type="search" value={name} onInput={filter(setName)} />
+        </Field>
+        <Field label="Space">
+          <select value={spaceId} onChange={filter(setSpaceId)}>
+            <option value="">All Spaces</option>
+            {spaces.data?.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Last Run status">
+          <select value={status} onChange={filter(setStatus)}>
+            <option value="">Any</option>
+            {RUN_STATUS.map((n, i) => (
+              <option key={n} value={i}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </form>
+      <ErrorBox error={actionError ?? list.error} />
+      <Loading loading={list.loading && !result} />
+      {result && result.agents.length === 0 ? (
+        <Empty>
+          {name || spaceId || status ? 'No Agent matches these filters.' : 'No Agents yet. Describe one to the '}
+          {!(name || spaceId || status) && <Link href="/builder">Builder</Link>}
+          {!(name || spaceId || status) && ' or create one with POST /api/v1/agent.'}
+        </Empty>
+      ) : (
+        result && (
+          <>
+            <Table
+              label="Agents"
+              columns={columns}
+              rows={result.agents}
+              rowKey={(a) => a.id}
+              sort={{
+                column: sort.column,
+                order: sort.order,
+                onSort: (c) => {
+                  setSort((s) => ({
+                    column: c as SortColumn,
+                    order: s.column === c ? ((1 - s.order) as 0 | 1) : 0,
+                  }));
+                  setPage(1);
+                },
+              }}
+            />
+            <Pager page={page} size={PAGE_SIZE} total={result.totalRecordCount} onPage={setPage} />
+          </>
+        )
+      )}
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+// Runs: the organization-wide list (GET /api/v1/runs), newest first, filtered and paged by the API.
+import { useState } from 'preact/hooks';
+import { Link } from 'wouter-preact';
+import { api, ok, type Schemas } from '../api/client';
+import {
+  Empty,
+  ErrorBox,
+  Field,
+  Loading,
+  Pager,
+  RUN_STATUS,
+  StatusBadge,
+  Table,
+  fmtDate,
+  useLoad,
+  valueOf,
+} from '../ui';
+import { useSpaces } from './agents';
+
+const PAGE_SIZE = 25;
+
+export function RunsPage() {
+  const [page, setPage] = useState(1);
+  const [f, setF] = useState({ status: '', agentId: '', spaceId: '', startDate: '', endDate: '' });
+  const spaces = useSpaces();
+  const list = useLoad(
+    () =>
+      ok(
+        api.GET('/api/v1/runs', {
+          params: {
+            query: {
+              pageIndex: page,
+              recordsPerPage: PAGE_SIZE,
+              ...(f.status ? { status: Number(f.status) } : {}),
+              ...(f.agentId ? { agentId: Number(f.agentId) } : {}),
+              ...(f.spaceId ? { spaceId: Number(f.spaceId) } : {}),
+              ...(f.startDate ? { startDate: f.startDate } : {}),
+              ...(f.endDate ? { endDate: f.endDate } : {}),
+            },
+          },
+        }),
+      ),
+    [page, f],
+  );
+  const data = list.data as { runs: Schemas['Run'][]; totalRecordCount: number } | undefined;
+  const set = (k: keyof typeof f) => (e: Event) => {
+    setF({ ...f, [k]: valueOf(e) });
+    setPage(1);
+  };
+  const filtered = Object.values(f).some(Boolean);
+  return (
+    <>
+      <h1>Runs</h1>
+      <form role="search" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Status">
+          <select value={f.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {RUN_STATUS.map((n, i) => (
+              <option key={n} value={i}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Agent id">
+          <input type="number" min={1} value={f.agentId} onInput={set('agentId')} />
+        </Field>
+        <Field label="Space">
+          <select value={f.spaceId} onChange={set('spaceId')}>
+            <option value="">All Spaces</option>
+            {spaces.data?.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="From">
+          <input type="date" value={f.startDate} onInput={set('startDate')} />
+        </Field>
+        <Field label="To">
+          <input type="date" value={f.endDate} onInput={set('endDate')} />
+        </Field>
+      </form>
+      <ErrorBox error={list.error} />
+      <Loading loading={list.loading && !data} />
+      {data && data.runs.length === 0 && (
+        <Empty>
+          {filtered ? 'No Run matches these filters.' : 'No Runs yet. Open an '}
+          {!filtered && <Link href="/agents">Agent</Link>}
+          {!filtered && ' and press Run now.'}
+        </Empty>
+      )}
+      {data && data.runs.length > 0 && (
+        <>
+          <Table
+            label="Runs"
+            rowKey={(r) => r.id}
+            rows={data.runs}
+            columns={[
+              { label: 'Run', render: (r) => <Link href={`/runs/${r.configId}/${r.id}`}>#{r.id}</Link> },
+              { label: 'Agent', render: (r) => <Link href={`/agents/${r.configId}`}>Agent {r.configId}</Link> },
+              { label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+              { label: 'Started', render: (r) => fmtDate(r.startTime ?? r.created) },
+              { label: 'Ended', render: (r) => fmtDate(r.endTime) },
+              { label: 'Records', render: (r) => r.recordsExtracted },
+              { label: 'Started by', render: (r) => r.startedBy },
+            ]}
+          />
+          <Pager page={page} size={PAGE_SIZE} total={data.totalRecordCount} onPage={setPage} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+// The console's reading of Run files (console/src/records.ts): the first records of an export in each
+// format, and the last lines of a long log without splitting all of it.
+import { describe, expect, it } from 'vitest';
+import { PREVIEW_RECORDS, headText, lastLines, parseRecords } from '../../console/src/records.js';
+
+describe('the records preview', () => {
+  it('reads CSV with quoted commas, quotes and line breaks, header first, at most 100 records', () => {
+    const rows = Array.from({ length: 150 }, (_, i) => `Product ${i + 1},"$1,${i}.00","say ""hi""\r\nthere"`);
+    const csv = `title,price,note\r\n${rows.join('\r\n')}\r\n`;
+    const records = parseRecords('data.csv', csv);
+    expect(records).toHaveLength(PREVIEW_RECORDS);
+    expect(records[0]).toEqual({ title: 'Product 1', price: '$1,0.00', note: 'say "hi"\r\nthere' });
+    expect(records[99].title).toBe('Product 100');
+  });
+
+  it('reads NDJSON, skipping a last line cut by the byte limit', () => {
+    const text = `{"a":1}\n{"a":2}\n{"a":`;
+    expect(parseRecords('data.ndjson', text)).toEqual([{ a: 1 }, { a: 2 }]);
+  });
+
+  it('reads a JSON array and keeps its first 100 records', () => {
+    const text = JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ n: i })));
+    const records = parseRecords('data.json', text);
+    expect(records).toHaveLength(100);
+    expect(records[99]).toEqual({ n: 99 });
+  });
+
+  it('reads only the first 2 MB of a file', async () => {
+    const big = new Blob(['x'.repeat(3 * 1024 * 1024)]);
+    expect((await headText(big)).length).toBe(2 * 1024 * 1024);
+  });
+});
+
+describe('the log tail', () => {
+  it('keeps the last 1,000 lines of a 100,000-line log', () => {
+    const log = Array.from({ length: 100_000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const tail = lastLines(log, 1000).split('\n');
+    expect(tail).toHaveLength(1000);
+    expect(tail[0]).toBe('line 99001');
+    expect(tail[999]).toBe('line 100000');
+  });
+
+  it('gives a short log whole', () => {
+    expect(lastLines('a\nb\n', 1000)).toBe('a\nb');
+    expect(lastLines('only', 1000)).toBe('only');
+    expect(lastLines('', 1000)).toBe('');
+  });
+});
