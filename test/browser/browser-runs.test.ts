@@ -1,5 +1,5 @@
 // Browser rendering through the API with a real worker (issue 23): each render value on a list built by
-// script, the start refused while no worker can render, and a kill mid-render that leaves no Chromium.
+// script, the start refused while no worker can render, and a stop or a kill mid-render that leaves no Chromium.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { descendants } from '../../src/engine/browser/pool.js';
@@ -82,6 +82,26 @@ describe('browser Runs through the API', () => {
     const auto = await runToEnd((await agentFor({ render: 'auto', waitFor: 'li.item' })).id);
     expect(auto.run).toMatchObject({ status: 10, recordsExtracted: SCRIPT_ITEMS });
     expect(auto.log).toContain('rendering it in the browser');
+  });
+
+  it('a stop mid-render closes the page: the Run ends Stopped long before the page would time out', async () => {
+    const agent = await agentFor({ render: 'browser', waitFor: 'li.item', pageTimeoutSeconds: 120 }, '/never');
+    const start = await inject('POST', `/api/v1/agent/${agent.id}/start`);
+    expect(start.statusCode, start.body).toBe(202);
+    const runId = start.json().id as number;
+    const hits = site.hits.get('/never') ?? 0;
+    await waitFor(async () => (site.hits.get('/never') ?? 0) > hits || null, 60_000);
+    const stop = await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`);
+    expect(stop.statusCode, stop.body).toBe(200);
+    const stoppedAt = Date.now();
+    // The page is closed with the Run's browser context as the stop arrives: the Run exports what it
+    // has (nothing) and ends Stopped, long before the page's 120 s timeout.
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 30_000);
+    expect(run.status).toBe(8);
+    expect(run.recordsExtracted).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(60_000);
+    const { log } = await runToEnd(agent.id, runId);
+    expect(log).toContain(`${site.url}/never`);
   });
 
   it('a kill mid-render ends the Run and its Chromium processes go away', async () => {
