@@ -60,12 +60,3 @@ export function parseRecords(name: string, text: string): Record<string, unknown
   const all = JSON.parse(text) as unknown;
   return Array.isArray(all) ? (all.slice(0, PREVIEW_RECORDS) as Record<string, unknown>[]) : [];
 }
-
-/** The last `n` lines of a text, without splitting the whole of it. */
-export function lastLines(text: string, n: number): string {
-  let end = text.length;
-  if (text.endsWith('\n')) end--;
-  let i = end;
-  for (let k = 0; k < n && i > 0; k++) i = text.lastIndexOf('\n', i - 1);
-  return text.slice(i + 1, end);
-}

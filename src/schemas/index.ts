@@ -19,7 +19,7 @@ import {
 import { AgentDefinitionSchema } from '../engine/definition.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ProxyPoolSchema } from './proxy-pools.js';
-import { RunAllResultSchema, RunFileSchema, RunSchema } from './runs.js';
+import { RunAllResultSchema, RunFileSchema, RunLogTailSchema, RunSchema } from './runs.js';
 import { SchedulePageSchema, SchedulePreviewSchema, ScheduleSchema, UpcomingScheduleSchema } from './schedules.js';
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
@@ -50,6 +50,7 @@ export const modelSchemas: TSchema[] = [
   SpaceMemberSchema,
   RunSchema,
   RunFileSchema,
+  RunLogTailSchema,
   RunAllResultSchema,
   ProxyPoolSchema,
   ScheduleSchema,

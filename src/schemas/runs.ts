@@ -50,6 +50,38 @@ export const RunSchema = Type.Object(
 );
 export type RunModel = Static<typeof RunSchema>;
 
+export const RunLogTailQuery = Type.Object({
+  lines: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description: 'How many of the last lines (default 1000, at most 1000).',
+    }),
+  ),
+});
+
+export const RunLogTailSchema = Type.Object(
+  {
+    runId: Type.Integer(),
+    status: Type.Integer({ description: 'The RunStatus when the log was read.' }),
+    active: Type.Boolean({ description: 'The Run is still active: its log may grow; read it again to follow it.' }),
+    lines: Type.Array(Type.String(), { description: 'The last complete lines, oldest first.' }),
+    totalLines: Type.Integer({ description: 'Complete lines in the whole log so far.' }),
+  },
+  {
+    $id: 'RunLogTail',
+    examples: [
+      {
+        runId: 42,
+        status: 1,
+        active: true,
+        lines: ['2026-01-31 12:00:00.000 [Info] Run 42 started: 1 input(s), parallelism 1, concurrency 4'],
+        totalLines: 1,
+      },
+    ],
+  },
+);
+
 export const RunFileSchema = Type.Object(
   {
     id: Type.Integer(),

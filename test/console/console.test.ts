@@ -189,7 +189,7 @@ describe('Runs', () => {
     expect(csv.trimEnd().split('\r\n')).toHaveLength(31);
   });
 
-  it('stops a Run gracefully and kills one stuck on a page that never answers', async () => {
+  it('stops a Run gracefully, follows the log of one stuck on a page that never answers, and kills it', async () => {
     const slow = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1200 }), 'Slow');
     await admin.goto(`${env.baseUrl}/console/agents/${slow.id}`);
     await admin.getByRole('button', { name: 'Run now' }).click();
@@ -215,6 +215,8 @@ describe('Runs', () => {
     await admin.waitForURL(/\/console\/runs\/\d+\/\d+$/);
     const stuckRun = Number(admin.url().split('/').pop());
     await waitForRun(ctx.app, org.apiKey, stuck.id, stuckRun, (r) => r.status === 1);
+    // The log is followed while the Run is still running.
+    await poll(() => admin.getByLabel('Run log').innerText()).toMatch(new RegExp(`Run ${stuckRun} started`));
     await admin.getByRole('button', { name: 'Kill' }).click();
     await poll(() => badge.innerText()).toBe('Stopping');
     await admin.getByRole('button', { name: 'Kill' }).click();

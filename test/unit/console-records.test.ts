@@ -1,7 +1,7 @@
 // The console's reading of Run files (console/src/records.ts): the first records of an export in each
 // format, and the last lines of a long log without splitting all of it.
 import { describe, expect, it } from 'vitest';
-import { PREVIEW_RECORDS, headText, lastLines, parseRecords } from '../../console/src/records.js';
+import { PREVIEW_RECORDS, headText, parseRecords } from '../../console/src/records.js';
 
 describe('the records preview', () => {
   it('reads CSV with quoted commas, quotes and line breaks, header first, at most 100 records', () => {
@@ -28,21 +28,5 @@ describe('the records preview', () => {
   it('reads only the first 2 MB of a file', async () => {
     const big = new Blob(['x'.repeat(3 * 1024 * 1024)]);
     expect((await headText(big)).length).toBe(2 * 1024 * 1024);
-  });
-});
-
-describe('the log tail', () => {
-  it('keeps the last 1,000 lines of a 100,000-line log', () => {
-    const log = Array.from({ length: 100_000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-    const tail = lastLines(log, 1000).split('\n');
-    expect(tail).toHaveLength(1000);
-    expect(tail[0]).toBe('line 99001');
-    expect(tail[999]).toBe('line 100000');
-  });
-
-  it('gives a short log whole', () => {
-    expect(lastLines('a\nb\n', 1000)).toBe('a\nb');
-    expect(lastLines('only', 1000)).toBe('only');
-    expect(lastLines('', 1000)).toBe('');
   });
 });

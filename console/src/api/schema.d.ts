@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/{agentId}/run/{runId}/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the end of a Run's log, also while it runs
+         * @description The last lines of the run log as stored so far (at most 1000). While the Run is active (`active: true`) the worker keeps writing it, a few seconds behind at most: read it again to follow the Run. The whole log is the run.log file of GET .../files once the Run has ended. Encrypted input values never appear in it.
+         */
+        get: operations["getRunLogTail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/{agentId}/run/{runId}/status": {
         parameters: {
             query?: never;
@@ -1881,6 +1901,28 @@ export interface components {
             fileType: "Csv" | "Json" | "Ndjson" | "Log" | "Html";
             id: number;
             name: string;
+        };
+        /**
+         * @example {
+         *       "runId": 42,
+         *       "status": 1,
+         *       "active": true,
+         *       "lines": [
+         *         "2026-01-31 12:00:00.000 [Info] Run 42 started: 1 input(s), parallelism 1, concurrency 4"
+         *       ],
+         *       "totalLines": 1
+         *     }
+         */
+        RunLogTail: {
+            /** @description The Run is still active: its log may grow; read it again to follow it. */
+            active: boolean;
+            /** @description The last complete lines, oldest first. */
+            lines: string[];
+            runId: number;
+            /** @description The RunStatus when the log was read. */
+            status: number;
+            /** @description Complete lines in the whole log so far. */
+            totalLines: number;
         };
         /** @description A Run falls in the range when its `created` time (when it was started) is at or after startDate and before endDate. endDate defaults to now, startDate to one day before the end. Dates: ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z; no zone means UTC). A date as endDate covers that whole day; a date-time endDate is included. */
         RunsSummary: {
@@ -4843,6 +4885,152 @@ export interface operations {
                      *       "detail": "Agent 42 already has an active Run (7).",
                      *       "instance": "/api/v1/agent/42",
                      *       "errorCode": "RUN_ALREADY_ACTIVE",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the delay in Retry-After.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "RATE_LIMITED",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable (its database cannot be reached); retry after the delay in Retry-After.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getRunLogTail: {
+        parameters: {
+            query?: {
+                /** @description How many of the last lines (default 1000, at most 1000). */
+                lines?: number;
+            };
+            header?: never;
+            path: {
+                /** @description agent identifier */
+                agentId: number;
+                /** @description run identifier */
+                runId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunLogTail"];
+                };
+            };
+            /** @description The answer to every 400. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "statusDescription": "Bad Request",
+                     *       "message": "body: missing required property 'name'",
+                     *       "severity": 0,
+                     *       "errorCode": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing or invalid credentials.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "UNAUTHENTICATED",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You have read-only access to agent 42.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "FORBIDDEN",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Agent 42 was not found.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "NOT_FOUND",
                      *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
                      *     }
                      */

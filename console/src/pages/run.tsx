@@ -1,16 +1,15 @@
 // One Run: its status polled every 2 s until it ends, stop and kill, its files with downloads, the
 // last 1,000 lines of its log, the first 100 records of its export, and the diagnosis of a failure.
-// The API registers run.log when the Run ends, so the log is read then (and re-read while the Run's
-// files change); only its last lines are kept, so a 100,000-line log does not weigh on the page.
+// The log is followed while the Run is active: its last 1,000 lines (GET .../log) every 2 s, so a
+// 100,000-line log costs the page no more than 1,000 lines.
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, downloadFile, fetchFile, ok, type Schemas } from '../api/client';
-import { PREVIEW_RECORDS, headText, lastLines, parseRecords } from '../records';
+import { PREVIEW_RECORDS, headText, parseRecords } from '../records';
 import { Empty, ErrorBox, Loading, StatusBadge, TERMINAL, Table, fmtDate, useLoad } from '../ui';
 
 const POLL_MS = 2000;
 const LOG_LINES = 1000;
-const LOG_TAIL_BYTES = 512 * 1024;
 const EXPORT_TYPES = new Set(['Csv', 'Json', 'Ndjson']);
 
 export function RunPage({ agentId, runId }: { agentId: number; runId: number }) {
@@ -61,7 +60,6 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
 
   if (!run) return error ? <ErrorBox error={error} /> : <Loading loading />;
   const exportFile = files.data?.find((f) => EXPORT_TYPES.has(f.fileType));
-  const logFile = files.data?.find((f) => f.fileType === 'Log');
   return (
     <>
       <h1>
@@ -147,11 +145,7 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
       {exportFile && <RecordsPreview agentId={agentId} runId={runId} file={exportFile} />}
       <section aria-labelledby="log">
         <h2 id="log">Log (last {LOG_LINES.toLocaleString()} lines)</h2>
-        {logFile ? (
-          <LogTail agentId={agentId} runId={runId} file={logFile} />
-        ) : (
-          <Empty>The log is available when the Run ends.</Empty>
-        )}
+        <LogTail agentId={agentId} runId={runId} ended={ended} />
       </section>
     </>
   );
@@ -183,18 +177,33 @@ function RecordsPreview({ agentId, runId, file }: { agentId: number; runId: numb
   );
 }
 
-function LogTail({ agentId, runId, file }: { agentId: number; runId: number; file: Schemas['RunFile'] }) {
+function LogTail({ agentId, runId, ended }: { agentId: number; runId: number; ended: boolean }) {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (ended) return;
+    const timer = setInterval(() => setTick((n) => n + 1), POLL_MS);
+    return () => clearInterval(timer);
+  }, [ended]);
   const log = useLoad(
-    // The tail of the file is enough for the last 1,000 lines of any sane line length.
-    async () => lastLines(await (await fetchFile(agentId, runId, file.id)).slice(-LOG_TAIL_BYTES).text(), LOG_LINES),
-    [agentId, runId, file.id, file.fileSize],
+    () =>
+      ok(
+        api.GET('/api/v1/agent/{agentId}/run/{runId}/log', {
+          params: { path: { agentId, runId }, query: { lines: LOG_LINES } },
+        }),
+      ),
+    // Read once more when the Run ends, for its last lines.
+    [agentId, runId, tick, ended],
   );
   return (
     <>
       <ErrorBox error={log.error} />
-      <pre class="log" tabIndex={0} aria-label="Run log">
-        {log.data}
-      </pre>
+      {log.data?.totalLines === 0 ? (
+        <Empty>{ended ? 'The Run wrote no log.' : 'No log lines yet: they appear as the Run goes.'}</Empty>
+      ) : (
+        <pre class="log" tabIndex={0} aria-label="Run log">
+          {log.data?.lines.join('\n')}
+        </pre>
+      )}
     </>
   );
 }

@@ -11,6 +11,8 @@ import {
   RunAllResultSchema,
   RunFileSchema,
   RunListQuery,
+  RunLogTailQuery,
+  RunLogTailSchema,
   RunSchema,
   StartRunBody,
 } from '../../schemas/runs.js';
@@ -197,6 +199,25 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => app.runs.files(principalOf(req), req.params.agentId, req.params.runId),
+  );
+
+  app.get(
+    '/api/v1/agent/:agentId/run/:runId/log',
+    {
+      schema: {
+        tags: ['Runs'],
+        summary: "Read the end of a Run's log, also while it runs",
+        description:
+          'The last lines of the run log as stored so far (at most 1000). While the Run is active (`active: true`) the ' +
+          'worker keeps writing it, a few seconds behind at most: read it again to follow the Run. The whole log is the ' +
+          'run.log file of GET .../files once the Run has ended. Encrypted input values never appear in it.',
+        operationId: 'getRunLogTail',
+        params: AgentRunParams,
+        querystring: RunLogTailQuery,
+        response: { 200: Type.Ref(RunLogTailSchema), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => app.runs.logTail(principalOf(req), req.params.agentId, req.params.runId, req.query.lines ?? 1000),
   );
 
   app.get(

@@ -17,6 +17,7 @@ import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
+import { tailLines, type LogTail } from './log-tail.js';
 import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
@@ -374,6 +375,22 @@ export function createRunsService(deps: {
           throw new NotFoundError(`File ${fileId} of run ${runId} is no longer stored.`);
         throw err;
       }
+    },
+
+    /**
+     * The last `lines` lines of a Run's log as stored so far: while the Run is active the log grows
+     * (the worker ships it as it goes), so a client polls this to follow it.
+     */
+    async logTail(principal: Principal, agentId: number, runId: number, lines: number) {
+      const run = await requireRun(principal, agentId, runId, 'read');
+      let tail: LogTail = { lines: [], totalLines: 0 };
+      try {
+        tail = await tailLines(await storage.get(`${runKeyPrefix(runId)}/run.log`), lines);
+      } catch (err) {
+        // Not written yet (a queued Run) or gone with the Run's files: an empty log.
+        if (!(err instanceof StorageNotFoundError)) throw err;
+      }
+      return { runId, status: run.status, active: isActive(run.status), ...tail };
     },
 
     /** Starts every Agent of a Space independently (run-all.ts); a per-Agent failure does not affect the others. */
