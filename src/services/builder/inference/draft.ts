@@ -18,10 +18,11 @@ import {
   type Concept,
   type PromptRequest,
 } from './naming.js';
-import { missingFieldNotes, unansweredFields } from './missing.js';
+import { missingFieldNotes, namesTheRecords, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { candidateFor, findCandidates } from './structure.js';
+import { asksForList, declaresOneItem, pageRecordFields } from './page-record.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -333,9 +334,18 @@ export async function proposeDraft(input: {
   fetchPage: FetchPage;
 }): Promise<Proposal> {
   const { page, prompt } = input;
-  const requests = promptRequests(prompt);
+  // Words that name the records themselves ("each job", "the reviews: ...") ask for no field.
+  const requests = promptRequests(prompt).filter((r) => !namesTheRecords(prompt, r.word));
   const wanted = [...new Set(requests.map((r) => r.concept).filter((c): c is Concept => c !== undefined))];
   const candidates = findCandidates(page.$, wanted);
+  // A page that is itself the record (an article, a product's page) and a prompt asking for no list.
+  const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
+  const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
+  if (oneRecord && oneRecord.fields.length > 0) {
+    if (declaresOneItem(page.$))
+      return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
+    if (candidates.length === 0) return single('No repeated records were found');
+  }
   if (candidates.length === 0) {
     throw new NoRecordsError(
       'No repeated records were found on the page: it may be empty without JavaScript, a single item rather than a list, or need a different URL (for example a search or category page).',
@@ -348,6 +358,12 @@ export async function proposeDraft(input: {
   const { named, missing, unanswered } = selectFields(chosen, requests);
   if (named.length === 0)
     throw new NoRecordsError(`The records matching '${chosen.selector}' hold no values that could be named.`);
+  if (
+    oneRecord &&
+    oneRecord.missing.length === 0 &&
+    missing.length + unansweredFields(prompt, chosen, unanswered).length > 0
+  )
+    return single('Every field asked for is on the page itself, not in its repeated records');
   const titleField = named.find((n) => n.concept === 'title' && n.field.coverage === 1);
   const definition: AgentDefinition = {
     startUrl: page.url,
@@ -368,6 +384,22 @@ export async function proposeDraft(input: {
   notes.push(
     `Fields: ${describeFields(definition.list.fields)}${definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : ''}.`,
   );
+  return { definition, candidates, notes };
+}
+
+type OneRecord = ReturnType<typeof pageRecordFields>;
+
+/** The page as one record: the list selector is the document itself, fields are read from its root. */
+function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: OneRecord, why: string): Proposal {
+  const notes = [`${why}: the Agent reads the page as one record.`];
+  notes.push(
+    ...record.missing.map(
+      (r) =>
+        `Field "${r.word}" not found on the page: no element, label, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".`,
+    ),
+  );
+  const definition: AgentDefinition = { startUrl: page.url, list: { selector: 'html', fields: record.fields } };
+  notes.push(`Fields: ${describeFields(record.fields)}.`);
   return { definition, candidates, notes };
 }
 
