@@ -66,8 +66,15 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
     const heading = texts.find(
       (f) => plainish(f) && (inHeading(f) || f.ownHints.some((h) => /title|name|heading/i.test(h))),
     );
+    // The record's main link names it: the longest text inside an anchor (its own or a child's).
+    const inAnchor = (f: CandidateField) =>
+      f.tag === 'a' ||
+      f.key
+        .split('|')[0]
+        .split('/')
+        .some((step) => /^a(?:[.[]|$)/.test(step));
     const linkText = texts
-      .filter((f) => f.tag === 'a' && f.coverage >= 0.8 && !roles.get(f))
+      .filter((f) => inAnchor(f) && f.coverage >= 0.8 && !roles.get(f) && plainish(f))
       .sort((a, b) => b.averageLength - a.averageLength)[0];
     const plain = (f: CandidateField) =>
       f.averageLength >= 3 &&
