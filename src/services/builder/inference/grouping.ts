@@ -68,7 +68,8 @@ export function findGroups($: CheerioAPI): Group[] {
     else byKey.set(key, [el]);
   }
   const groups: Group[] = [];
-  for (const elements of byKey.values()) {
+  const queue = [...byKey.values()];
+  for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records.
     if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name))
@@ -82,7 +83,10 @@ export function findGroups($: CheerioAPI): Group[] {
     const members = elements.filter(
       (_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2,
     );
+    // The others may be records of their own (a second list sharing the same markup): grouped apart.
+    if (members.length < elements.length) queue.push(elements.filter((e) => !members.includes(e)));
     if (members.length < 2) continue;
+    if (partsOfRecords(members)) continue;
     if (members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length >= MAX_RECORD_ELEMENTS)
       continue;
     const parents = new Set(members.map((m) => m.parent)).size;
@@ -119,6 +123,22 @@ export function findGroups($: CheerioAPI): Group[] {
     groups.push({ members, parents, share, rough });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/**
+ * Parts of one record rather than records: every parent holds the same number of members and, within
+ * a parent, they play different roles (a user cell and a message cell; an image link and a title link),
+ * told apart by their full classes and first child.
+ */
+function partsOfRecords(members: Element[]): boolean {
+  const byParent = new Map<unknown, Element[]>();
+  for (const m of members) byParent.set(m.parent, [...(byParent.get(m.parent) ?? []), m]);
+  const sizes = new Set([...byParent.values()].map((g) => g.length));
+  if (byParent.size < 2 || sizes.size !== 1 || members.length / byParent.size < 2) return false;
+  const role = (m: Element) =>
+    `${m.attribs?.class ?? ''}|${elementChildren(m)[0] ? signature(elementChildren(m)[0]) : ''}`;
+  const distinct = [...byParent.values()].filter((g) => new Set(g.map(role)).size === g.length).length;
+  return distinct >= byParent.size * 0.8;
 }
 
 /**
