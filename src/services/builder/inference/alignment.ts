@@ -107,7 +107,11 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
         ? 'link'
         : first.kind === 'image'
           ? 'image'
-          : (conceptOfValues(textValues) ?? (numericOnly && fromMarkup === 'title' ? undefined : fromMarkup));
+          : (conceptOfValues(textValues) ??
+            // Text is never a link or an image, whatever its class says ("organic__url-text").
+            (fromMarkup === 'link' || fromMarkup === 'image' || (numericOnly && fromMarkup === 'title')
+              ? undefined
+              : fromMarkup));
     const transform: FieldTransform | undefined =
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'

@@ -64,7 +64,10 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
     // A heading, or text inside one (<h3><a>…</a></h3>), or an element classed as a title.
     const inHeading = (f: CandidateField) => /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
     const heading = texts.find(
-      (f) => plainish(f) && (inHeading(f) || f.ownHints.some((h) => /title|name|heading/i.test(h))),
+      (f) =>
+        plainish(f) &&
+        (inHeading(f) ||
+          f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w)))),
     );
     // The record's main link names it: the longest text inside an anchor (its own or a child's).
     const inAnchor = (f: CandidateField) =>
@@ -145,9 +148,24 @@ function defaultName(field: CandidateField, concept: Concept | undefined): strin
   return markupName(field);
 }
 
+/** Concepts whose values are names of things: a class word saying so is enough ("username"). */
+const ENTITY_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher', 'category']);
+
+/** The field's own class, id or itemprop words name the concept. */
+function ownNames(field: CandidateField, concept: Concept | undefined): boolean {
+  return (
+    concept !== undefined &&
+    field.kind === 'text' &&
+    field.ownHints.some((h) => tokenWords(h).some((w) => conceptOfWord(w) === concept))
+  );
+}
+
 /** Does a request (a word of the prompt) name this field? By concept, label or class words. */
 function requestMatches(request: PromptRequest, field: CandidateField, concept: Concept | undefined): boolean {
   if (request.concept !== undefined && request.concept === concept) return true;
+  // Its own class or itemprop names the concept too (a.username with itemprop="name" is an author).
+  if (request.concept !== undefined && ENTITY_CONCEPTS.has(request.concept) && ownNames(field, request.concept))
+    return true;
   if (
     field.label &&
     words(field.label).some(
@@ -236,7 +254,11 @@ export function selectFields(
     );
     const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
     // Of a byline and the author name inside it, the inner element holds just the value.
-    const first = matching.find((f) => f.coverage >= 0.5) ?? matching[0];
+    // A field whose own class names the concept (a.username) before one named by its wrapper (div.message-user).
+    const first =
+      matching.find((f) => f.coverage >= 0.5 && ownNames(f, request.concept)) ??
+      matching.find((f) => f.coverage >= 0.5) ??
+      matching[0];
     const inner =
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))

@@ -46,6 +46,19 @@ function insideChrome(el: Element): boolean {
   return false;
 }
 
+/** Ads: the element or a near ancestor is classed as one ("ad", "ads", "sponsored", "promoted"). */
+function advertising(el: Element): boolean {
+  let p: Element | null = el;
+  for (let depth = 0; p && isElement(p) && depth < 4; depth++, p = p.parent as Element | null) {
+    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''}`
+      .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
+      .map((w) => w.toLowerCase());
+    if (words.some((w) => ['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot'].includes(w)))
+      return true;
+  }
+  return false;
+}
+
 export interface Group {
   members: Element[];
   parents: number;
@@ -119,6 +132,7 @@ export function findGroups($: CheerioAPI): Group[] {
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
     if (insideChrome(members[0])) rough *= 0.15;
+    if (advertising(members[0])) rough *= 0.3;
     if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
     groups.push({ members, parents, share, rough });
   }

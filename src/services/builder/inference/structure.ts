@@ -23,7 +23,9 @@ export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = []): C
     const concepts = new Set(fields.map((f) => f.concept));
     const matched = conceptsWanted.filter((c) => concepts.has(c)).length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
-    const score = group.rough * richness * (1 + (conceptsWanted.length > 0 ? matched / conceptsWanted.length : 0));
+    let score = group.rough * richness * (1 + (conceptsWanted.length > 0 ? matched / conceptsWanted.length : 0));
+    // Two or three members holding dozens of values each are page sections, not records.
+    if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
       selector,
       count: group.members.length,
