@@ -122,6 +122,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
               concept === 'rating' ||
               concept === 'reviews' ||
               concept === 'points' ||
+              concept === 'rank' ||
               concept === 'comments'
             ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
               ? 'number'

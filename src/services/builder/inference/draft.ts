@@ -160,19 +160,21 @@ function ownNames(field: CandidateField, concept: Concept | undefined): boolean 
   );
 }
 
+/** A label ("Wahre Tabelle", "bds") naming a prompt word ("wahre_tabelle", "beds"). */
+function labelNames(label: string, word: string): boolean {
+  return (
+    fieldName(label) === word ||
+    words(label).some((w) => w === word || abbreviates(w, word) || abbreviates(w, `${word}s`))
+  );
+}
+
 /** Does a request (a word of the prompt) name this field? By concept, label or class words. */
 function requestMatches(request: PromptRequest, field: CandidateField, concept: Concept | undefined): boolean {
   if (request.concept !== undefined && request.concept === concept) return true;
   // Its own class or itemprop names the concept too (a.username with itemprop="name" is an author).
   if (request.concept !== undefined && ENTITY_CONCEPTS.has(request.concept) && ownNames(field, request.concept))
     return true;
-  if (
-    field.label &&
-    words(field.label).some(
-      (w) => w === request.word || abbreviates(w, request.word) || abbreviates(w, `${request.word}s`),
-    )
-  )
-    return true;
+  if (field.label && labelNames(field.label, request.word)) return true;
   if (request.concept === undefined && field.hints.some((h) => tokenWords(h).includes(request.word))) return true;
   return false;
 }
@@ -250,7 +252,10 @@ export function selectFields(
     // One field per request: a field labelled with the very word, else the first in record order
     // whose concept or label matches.
     const labelled = fields.find(
-      (f) => !chosen.has(f) && f.label !== undefined && words(f.label).includes(request.word),
+      (f) =>
+        !chosen.has(f) &&
+        f.label !== undefined &&
+        (words(f.label).includes(request.word) || fieldName(f.label) === request.word),
     );
     const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
     // Of a byline and the author name inside it, the inner element holds just the value.
@@ -366,7 +371,11 @@ export async function proposeDraft(input: {
   // Words that name the records themselves ("each job", "the reviews: ...") ask for no field.
   const requests = promptRequests(prompt).filter((r) => !namesTheRecords(prompt, r.word));
   const wanted = [...new Set(requests.map((r) => r.concept).filter((c): c is Concept => c !== undefined))];
-  const candidates = findCandidates(page.$, wanted);
+  const candidates = findCandidates(
+    page.$,
+    wanted,
+    requests.filter((r) => r.concept === undefined).map((r) => r.word),
+  );
   // A page that is itself the record (an article, a product's page) and a prompt asking for no list.
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
