@@ -12,6 +12,7 @@ import { hintsOf, valuesOf, type ValueNode } from './values.js';
 // Fields in fewer records are kept for joining with complementary ones (sale prices) and for
 // explicit requests; a prompt that names nothing only gets the common ones (draft.ts).
 const MIN_FIELD_COVERAGE = 0.2;
+const MAX_SECTION_VALUES = 150;
 
 /** "€ 10,99" or "1.234,50": the engine's number transform reads commas as thousands separators, so such values stay text. */
 function decimalComma(value: string): boolean {
@@ -60,6 +61,8 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (companion)
       for (const v of valuesOf($, companion)) add(member, { ...v, key: `+${v.key}`, order: v.order + 1000 });
   }
+  // A handful of members holding well over a hundred distinct values are page sections, not records.
+  if (members.length <= 6 && byKey.size > MAX_SECTION_VALUES) return [];
   const fields: CandidateField[] = [];
   for (const [key, { nodes }] of byKey) {
     const coverage = nodes.size / members.length;

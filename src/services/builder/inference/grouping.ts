@@ -16,6 +16,8 @@ function* walk(el: Element): Generator<Element> {
 // aligning their values costs seconds on a large page.
 const MAX_RECORD_ELEMENTS = 400;
 
+const MAX_SECTION_ELEMENTS = 120;
+
 function elementCount(el: Element, cap: number): number {
   let n = 0;
   for (const _ of walk(el)) if (++n >= cap) break;
@@ -100,8 +102,11 @@ export function findGroups($: CheerioAPI): Group[] {
     if (members.length < elements.length) queue.push(elements.filter((e) => !members.includes(e)));
     if (members.length < 2) continue;
     if (partsOfRecords(members)) continue;
-    if (members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length >= MAX_RECORD_ELEMENTS)
-      continue;
+    const size = members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length;
+    if (size >= MAX_RECORD_ELEMENTS) continue;
+    // Two or three large subtrees are page sections (columns, forms), not records: aligning their
+    // hundreds of values would cost seconds for nothing.
+    if (members.length <= 3 && size >= MAX_SECTION_ELEMENTS) continue;
     const parents = new Set(members.map((m) => m.parent)).size;
     if (members.length / parents < 2) continue; // not siblings: one wrapper per record, not the records
     // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
