@@ -69,7 +69,9 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (coverage < MIN_FIELD_COVERAGE) continue;
     const values = members.filter((m) => nodes.has(m)).map((m) => (nodes.get(m) as ValueNode).value);
     const distinct = new Set(values).size;
-    if (values.length >= 3 && distinct === 1) continue; // the same on every record: a button, an icon
+    // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date).
+    const labelled = (nodes.values().next().value as ValueNode).label !== undefined;
+    if (values.length >= 3 && distinct === 1 && !labelled && conceptOfValues(values) === undefined) continue;
     const first = nodes.values().next().value as ValueNode;
     const attribute = first.kind === 'text' ? undefined : first.attribute;
     const viaCompanion = key.startsWith('+');

@@ -260,7 +260,16 @@ export function selectFields(
     const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
     // Of a byline and the author name inside it, the inner element holds just the value.
     // A field whose own class names the concept (a.username) before one named by its wrapper (div.message-user).
+    // Values shaped like the concept ("5.0 star rating") first, then a field whose own class names it.
     const first =
+      matching.find(
+        (f) =>
+          f.coverage >= 0.5 &&
+          request.concept !== undefined &&
+          conceptOfValues(f.samples) === request.concept &&
+          // A value labelled as something else ("Member since") is another field.
+          (!f.label || labelNames(f.label, request.word)),
+      ) ??
       matching.find((f) => f.coverage >= 0.5 && ownNames(f, request.concept)) ??
       matching.find((f) => f.coverage >= 0.5) ??
       matching[0];
@@ -268,8 +277,25 @@ export function selectFields(
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
         : undefined;
-    const field = labelled ?? inner ?? first;
+    let field = labelled ?? inner ?? first;
     if (!field) continue;
+    // A title holding the record's main link and more (a job title and its employer): the link's text.
+    if (request.concept === 'title' && field.kind === 'text') {
+      const path = field.key.split('|')[0];
+      field =
+        fields.find(
+          (f) =>
+            f.kind === 'text' &&
+            !chosen.has(f) &&
+            f.coverage >= 0.8 &&
+            f.key.startsWith(`${path}/`) &&
+            (f.tag === 'a' || f.averageLength >= field.averageLength * 0.5) &&
+            f.key
+              .split('|')[0]
+              .split('/')
+              .some((step) => /^a(?:[.[]|$)/.test(step)),
+        ) ?? field;
+    }
     matchedRequests.add(request);
     chosen.set(field, {
       field: withAlternatives(field, fields, roles),

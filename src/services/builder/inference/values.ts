@@ -56,6 +56,7 @@ function definitionTerm(el: Element): string | undefined {
 }
 
 const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
+const RATED = /\d(?:[.,]\d)?\s*(?:stars?|sternen?|(?:out of|von|of)\s*\d)/i;
 
 /** The values of one record, keyed by their structural path from the record container. */
 export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
@@ -106,6 +107,19 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
           depth,
           order: order++,
         });
+    } else if (own === '' && RATED.test(el.attribs?.title ?? el.attribs?.['aria-label'] ?? '')) {
+      // An icon whose title or aria-label says the rating ("5.0 star rating", "4 out of 5 stars").
+      const attr = RATED.test(el.attribs?.title ?? '') ? 'title' : 'aria-label';
+      out.push({
+        key: `${path}|@${attr}`,
+        el,
+        kind: 'attribute',
+        attribute: attr,
+        value: el.attribs[attr],
+        label,
+        depth,
+        order: order++,
+      });
     } else if (
       own === '' &&
       /rating|stars?\b/i.test(el.attribs?.class ?? '') &&
