@@ -6,7 +6,7 @@ import type { CandidateField } from './candidate.js';
 import { chooseSelector } from './field-selectors.js';
 import { COMPANION, companionRows } from './grouping.js';
 import { conceptOfTokens, conceptOfValues, type Concept } from './naming.js';
-import { safeFind, type Element } from './selectors.js';
+import { isElement, safeFind, type Element } from './selectors.js';
 import { hintsOf, valuesOf, type ValueNode } from './values.js';
 
 // Fields in fewer records are kept for joining with complementary ones (sale prices) and for
@@ -45,6 +45,18 @@ const WRAPPER_CONCEPTS = new Set<Concept>([
   'category',
 ]);
 
+/** The words of the path of the link around an element inside its record (ids and numbers left out). */
+function hrefWords(el: Element, scope: Element): string[] {
+  for (let p: Element | null = el; p && isElement(p); p = p.parent as Element | null) {
+    if (p.name === 'a' && p.attribs?.href) {
+      const path = p.attribs.href.replace(/^[a-z]+:\/\/[^/]+/i, '').split(/[?#]/)[0];
+      return path.split(/[/_.-]+/).filter((w) => /^[A-Za-z]{3,}$/.test(w) && !/^(?:www|html?|php|aspx?)$/i.test(w));
+    }
+    if (p === scope) break;
+  }
+  return [];
+}
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -71,7 +83,9 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const distinct = new Set(values).size;
     // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date).
     const labelled = (nodes.values().next().value as ValueNode).label !== undefined;
-    if (values.length >= 3 && distinct === 1 && !labelled && conceptOfValues(values) === undefined) continue;
+    const property = (nodes.values().next().value as ValueNode).el.attribs?.itemprop !== undefined;
+    if (values.length >= 3 && distinct === 1 && !labelled && !property && conceptOfValues(values) === undefined)
+      continue;
     const first = nodes.values().next().value as ValueNode;
     const attribute = first.kind === 'text' ? undefined : first.attribute;
     const viaCompanion = key.startsWith('+');
@@ -99,14 +113,19 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     }
     if (selector === null) continue;
     const scopeOf = (m: Element) => (viaCompanion ? (companions.get(m) as Element) : m);
-    const { own: ownHints, all: tokens } = hintsOf(first.el, scopeOf(members.find((m) => nodes.has(m)) as Element));
+    const scope = scopeOf(members.find((m) => nodes.has(m)) as Element);
+    const hinted = hintsOf(first.el, scope);
+    const numericOnly = first.kind === 'text' && values.every((v) => /^[\d.,#\s]+$/.test(v));
+    // A bare number inside a link is named by where the link goes ("70,186" -> /moby/stargazers).
+    const linkWords = numericOnly ? hrefWords(first.el, scope) : [];
+    const ownHints = [...linkWords, ...hinted.own];
+    const tokens = [...linkWords, ...hinted.all];
     const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
     // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
     const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
     const fromMarkup =
       conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ??
       (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
-    const numericOnly = textValues.length > 0 && textValues.every((v) => /^[\d.,#\s]+$/.test(v));
     const concept =
       first.kind === 'link'
         ? 'link'

@@ -70,12 +70,6 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
           f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w)))),
     );
     // The record's main link names it: the longest text inside an anchor (its own or a child's).
-    const inAnchor = (f: CandidateField) =>
-      f.tag === 'a' ||
-      f.key
-        .split('|')[0]
-        .split('/')
-        .some((step) => /^a(?:[.[]|$)/.test(step));
     const linkText = texts
       .filter((f) => inAnchor(f) && f.coverage >= 0.8 && !roles.get(f) && plainish(f))
       .sort((a, b) => b.averageLength - a.averageLength)[0];
@@ -109,6 +103,17 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
   const images = fields.filter((f) => f.kind === 'image');
   for (const extra of images.slice(1)) roles.set(extra, undefined);
   return roles;
+}
+
+/** Text of an anchor, its own or a child's. */
+function inAnchor(f: CandidateField): boolean {
+  return (
+    f.tag === 'a' ||
+    f.key
+      .split('|')[0]
+      .split('/')
+      .some((step) => /^a(?:[.[]|$)/.test(step))
+  );
 }
 
 /** A name from the markup when no concept applies: a label, else a meaningful class word. */
@@ -280,7 +285,7 @@ export function selectFields(
     let field = labelled ?? inner ?? first;
     if (!field) continue;
     // A title holding the record's main link and more (a job title and its employer): the link's text.
-    if (request.concept === 'title' && field.kind === 'text') {
+    if (request.concept === 'title' && field.kind === 'text' && !inAnchor(field)) {
       const path = field.key.split('|')[0];
       field =
         fields.find(
@@ -290,10 +295,7 @@ export function selectFields(
             f.coverage >= 0.8 &&
             f.key.startsWith(`${path}/`) &&
             (f.tag === 'a' || f.averageLength >= field.averageLength * 0.5) &&
-            f.key
-              .split('|')[0]
-              .split('/')
-              .some((step) => /^a(?:[.[]|$)/.test(step)),
+            inAnchor(f),
         ) ?? field;
     }
     matchedRequests.add(request);
