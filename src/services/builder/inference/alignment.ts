@@ -124,6 +124,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
     const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
     const fromMarkup =
+      (linkWords.length > 0 ? conceptOfTokens(linkWords) : undefined) ??
       conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ??
       (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
     const concept =
