@@ -27,7 +27,8 @@ const SUBJECT_AFTER = /^(?:e?s)?\s*(?::|with\b|-|–)/;
 /** Every occurrence of the word (singular or plural) names the records ("each job", "the posts: ..."). */
 export function namesTheRecords(prompt: string, word: string): boolean {
   const lower = prompt.toLowerCase();
-  const stem = word.replace(/s$/, '');
+  // "reviews" (the records) and "review title" (a field) are told apart: a plural word is matched as written.
+  const stem = word.endsWith('s') && !word.endsWith('ss') ? word : word.replace(/s$/, '');
   const at = [...lower.matchAll(new RegExp(`\\b${stem}(?:e?s)?\\b`, 'g'))].map((m) => m.index);
   return (
     at.length > 0 &&

@@ -27,7 +27,9 @@ export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = [], wo
       conceptsWanted.filter((c) => concepts.has(c)).length + wordsWanted.filter((w) => labels.includes(w)).length;
     const wanted = conceptsWanted.length + wordsWanted.length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
-    let score = group.rough * richness * (1 + (wanted > 0 ? matched / wanted : 0));
+    // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
+    const answered = wanted > 0 ? matched / wanted : 0;
+    let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.3 + 0.7 * answered : 1);
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
