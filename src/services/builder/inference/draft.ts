@@ -105,6 +105,11 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
   return roles;
 }
 
+/** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */
+function inHeadingField(f: CandidateField): boolean {
+  return /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
+}
+
 /** Text of an anchor, its own or a child's. */
 function inAnchor(f: CandidateField): boolean {
   return (
@@ -263,6 +268,13 @@ export function selectFields(
         (words(f.label).includes(request.word) || fieldName(f.label) === request.word),
     );
     const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
+    // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
+    if (request.concept === 'title' && !matching.some(inHeadingField)) {
+      const heading = fields.find(
+        (f) => !chosen.has(f) && f.kind === 'text' && f.coverage >= 0.5 && inHeadingField(f) && f.averageLength >= 3,
+      );
+      if (heading) matching.unshift(heading);
+    }
     // Of a byline and the author name inside it, the inner element holds just the value.
     // A field whose own class names the concept (a.username) before one named by its wrapper (div.message-user).
     // Values shaped like the concept ("5.0 star rating") first, then a field whose own class names it.
@@ -342,8 +354,9 @@ export function selectFields(
     matchedRequests.size > 0
       ? [...chosen.values()]
       : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
-  const covered = new Set([...chosen.values()].map((n) => n.concept));
-  const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined && !covered.has(r.concept));
+  // A request whose concept another request's field already has ("title" when the reviewer's name is
+  // classed as a name) is still missing: it is looked for on detail pages or reported, never dropped.
+  const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined);
   // Words naming no concept and matching nothing: fields asked for by a name the page does not use.
   const unanswered = requests.filter((r) => !matchedRequests.has(r) && r.concept === undefined);
   return {
