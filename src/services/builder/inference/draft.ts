@@ -105,6 +105,11 @@ function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefin
   return roles;
 }
 
+/** Classed as secondary: "sub-rating", "subtotal", "subtitle". */
+function secondary(f: CandidateField): boolean {
+  return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h));
+}
+
 /** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */
 function inHeadingField(f: CandidateField): boolean {
   return /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
@@ -267,7 +272,10 @@ export function selectFields(
         f.label !== undefined &&
         (words(f.label).includes(request.word) || fieldName(f.label) === request.word),
     );
-    const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
+    // A secondary value ("sub-rating", "subtotal") after the main one.
+    const matching = fields
+      .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
+      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)));
     // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
     if (request.concept === 'title' && !matching.some(inHeadingField)) {
       const heading = fields.find(
@@ -287,7 +295,13 @@ export function selectFields(
           // A value labelled as something else ("Member since") is another field.
           (!f.label || labelNames(f.label, request.word)),
       ) ??
-      matching.find((f) => f.coverage >= 0.5 && ownNames(f, request.concept)) ??
+      matching.find(
+        (f) =>
+          f.coverage >= 0.5 &&
+          request.concept !== undefined &&
+          ENTITY_CONCEPTS.has(request.concept) &&
+          ownNames(f, request.concept),
+      ) ??
       matching.find((f) => f.coverage >= 0.5) ??
       matching[0];
     const inner =
