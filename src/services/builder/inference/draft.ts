@@ -57,7 +57,9 @@ interface Named {
 function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
   const fields = candidate.fields;
   const roles = new Map<CandidateField, Concept | undefined>(fields.map((f) => [f, f.concept]));
-  const texts = fields.filter((f) => f.kind === 'text' || (f.kind === 'attribute' && f.attribute === 'title'));
+  const texts = fields.filter(
+    (f) => f.kind === 'text' || (f.kind === 'attribute' && (f.attribute === 'title' || f.attribute === 'aria-label')),
+  );
   const has = (c: Concept) => [...roles.values()].includes(c);
   if (!has('title')) {
     const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');

@@ -81,9 +81,14 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
         : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) =>
             /\d/.test(el.attribs?.[a] ?? ''),
           );
-      // A shortened text ("A Light in the ...") whose title attribute holds the whole of it.
+      // A shortened text ("A Light in the ...") whose title or aria-label attribute holds the whole of it.
       const stem = text.replace(/\s*(?:\.\.\.|…)$/, '');
-      const whole = stem !== text && el.attribs?.title?.startsWith(stem) ? 'title' : undefined;
+      const whole =
+        stem === text
+          ? undefined
+          : ['title', 'aria-label'].find(
+              (a) => (el.attribs?.[a]?.length ?? 0) > stem.length && el.attribs[a].startsWith(stem),
+            );
       const attr = whole ?? numeric;
       if (attr)
         out.push({
