@@ -22,7 +22,7 @@ import { missingFieldNotes, namesTheRecords, unansweredFields } from './missing.
 import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { candidateFor, findCandidates } from './structure.js';
-import { asksForList, declaresOneItem, pageRecordFields } from './page-record.js';
+import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageRecordFields } from './page-record.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -493,7 +493,10 @@ function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: O
         `Field "${r.word}" not found on the page: no element, label, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".`,
     ),
   );
-  const definition: AgentDefinition = { startUrl: page.url, list: { selector: 'html', fields: record.fields } };
+  const definition: AgentDefinition = {
+    startUrl: page.url,
+    list: { selector: ONE_RECORD_SELECTOR, fields: record.fields },
+  };
   notes.push(`Fields: ${describeFields(record.fields)}.`);
   return { definition, candidates, notes };
 }

@@ -7,6 +7,9 @@ import { normalizeText } from './dom-text.js';
 import { conceptOfWord, fieldName, type Concept, type PromptRequest } from './naming.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
 
+/** The list selector of a draft that reads the page as one record. */
+export const ONE_RECORD_SELECTOR = 'html';
+
 /** schema.org / Open Graph types of a page that is itself the record. */
 const ITEM_TYPES =
   /^(?:article|newsarticle|blogposting|reportagenewsarticle|opinionnewsarticle|analysisnewsarticle|techarticle|scholarlyarticle|product|event|musicevent|jobposting|recipe|book|movie|course|localbusiness|restaurant|hotel|realestatelisting|video\.movie|product\.item)$/i;
