@@ -487,17 +487,17 @@ type OneRecord = ReturnType<typeof pageRecordFields>;
 /** The page as one record: the list selector is the document itself, fields are read from its root. */
 function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: OneRecord, why: string): Proposal {
   const notes = [`${why}: the Agent reads the page as one record.`];
+  // What neither the page's own metadata nor a label gives: an element classed for it (as on detail pages).
+  const more = inferDetailFields([page.$], record.missing.map(requestToDetail));
   notes.push(
-    ...record.missing.map(
+    ...more.missing.map(
       (r) =>
-        `Field "${r.word}" not found on the page: no element, label, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".`,
+        `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".`,
     ),
   );
-  const definition: AgentDefinition = {
-    startUrl: page.url,
-    list: { selector: ONE_RECORD_SELECTOR, fields: record.fields },
-  };
-  notes.push(`Fields: ${describeFields(record.fields)}.`);
+  const fields = [...record.fields, ...more.fields];
+  const definition: AgentDefinition = { startUrl: page.url, list: { selector: ONE_RECORD_SELECTOR, fields } };
+  notes.push(`Fields: ${describeFields(fields)}.`);
   return { definition, candidates, notes };
 }
 
