@@ -187,7 +187,7 @@ describe('real-page rules (issue 24)', () => {
     ).join('');
     const html =
       '<html><head><script type="application/ld+json">{"@type":"NewsArticle","headline":"A headline","author":{"@type":"Person","name":"Ada Lovelace"}}</script></head>' +
-      `<body><h1>A headline</h1><p class="byline">By <a href="/ada">Ada Lovelace</a></p><p>Text.</p><ul>${related}</ul></body></html>`;
+      `<body><h1>A headline</h1><p class="byline">By <a href="/ada">Ada Lovelace</a></p>${'<p>The story itself, told at some length over several paragraphs of text.</p>'.repeat(6)}<ul>${related}</ul></body></html>`;
     const one = await proposeDraft({
       page: { $: load(html), url: 'https://example.com/story' },
       prompt: 'the headline and the author of the article',
@@ -205,6 +205,29 @@ describe('real-page rules (issue 24)', () => {
       fetchPage: async () => null,
     });
     expect(list.definition.list.selector).toBe('li.teaser');
+  });
+
+  it('reads the rows of a table that is the body of a page declaring one article', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => `<tr><td><a href="/c/${i}">Country ${i}</a></td><td>Capital ${i}</td><td>${1000 + i}</td></tr>`,
+    ).join('');
+    const html =
+      '<html><head><meta property="og:type" content="article"></head><body><h1>Countries</h1>' +
+      `<table><tr><th>Country</th><th>Capital</th><th>Population</th></tr>${rows}</table></body></html>`;
+    const draft = await proposeDraft({
+      page: { $: load(html), url: 'https://example.com/countries' },
+      prompt: 'country, capital and population',
+      fetchPage: async () => null,
+    });
+    expect(draft.definition.list.selector).not.toBe('html');
+    const read = extractListPage(
+      { finalUrl: 'https://example.com/countries', body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
+      { list: draft.definition.list },
+    );
+    expect(read.items).toHaveLength(12);
+    expect(read.items[0].record).toMatchObject({ country: 'Country 0', capital: 'Capital 0', population: '1000' });
   });
 
   it('takes the whole text from an aria-label when the shown text is shortened', async () => {

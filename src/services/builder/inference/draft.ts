@@ -33,6 +33,8 @@ export interface Proposal {
 export class NoRecordsError extends Error {}
 
 const DETAIL_PAGES_TRIED = 2;
+/** Records holding this share of the page's text are its main content, even on a page declaring one item. */
+const MAIN_LIST_TEXT_SHARE = 0.3;
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
@@ -87,28 +89,38 @@ export async function proposeDraft(input: {
   // A page that is itself the record (an article, a product's page) and a prompt asking for no list.
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
+  const top = candidates[0] as Candidate | undefined;
+  const selection = top ? selectFields(top, requests) : undefined;
+  // Requests the top records answer by no field of their own (the default fields do not count).
+  const topLacks = selection
+    ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length
+    : requests.length;
   if (oneRecord && oneRecord.fields.length > 0) {
-    if (declaresOneItem(page.$))
+    // An article whose body is a table answering every field ("country, capital and population") is a list.
+    const listWins =
+      top !== undefined &&
+      selection !== undefined &&
+      topLacks === 0 &&
+      top.count >= 3 &&
+      top.textShare >= MAIN_LIST_TEXT_SHARE &&
+      selection.named.every((n) => n.field.coverage >= 0.8);
+    if (declaresOneItem(page.$) && !listWins)
       return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
-    if (candidates.length === 0) return single('No repeated records were found');
+    if (!top) return single('No repeated records were found');
   }
-  if (candidates.length === 0) {
+  if (!top || !selection) {
     throw new NoRecordsError(
       'No repeated records were found on the page: it may be empty without JavaScript, a single item rather than a list, or need a different URL (for example a search or category page).',
     );
   }
-  const chosen = candidates[0];
+  const chosen = top;
   const notes = [
     `Chose ${chosen.count} records matching '${chosen.selector}' (${chosen.fields.length} aligned values each).`,
   ];
-  const { named, missing, unanswered } = selectFields(chosen, requests);
+  const { named, missing, unanswered } = selection;
   if (named.length === 0)
     throw new NoRecordsError(`The records matching '${chosen.selector}' hold no values that could be named.`);
-  if (
-    oneRecord &&
-    oneRecord.missing.length === 0 &&
-    missing.length + unansweredFields(prompt, chosen, unanswered).length > 0
-  )
+  if (oneRecord && oneRecord.missing.length === 0 && topLacks > 0)
     return single('Every field asked for is on the page itself, not in its repeated records');
   const titleField = named.find((n) => n.concept === 'title' && n.field.coverage === 1);
   const definition: AgentDefinition = {
