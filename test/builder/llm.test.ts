@@ -136,7 +136,7 @@ describe('with an OpenAI-compatible LLM configured', () => {
     ).join('');
     const html =
       '<html><head><meta property="og:type" content="article"><meta name="author" content="Ada Lovelace"></head>' +
-      `<body><h1>A headline</h1><p class="byline">By <a href="/ada">Ada Lovelace</a></p><ul>${teasers}</ul></body></html>`;
+      `<body><h1>A headline</h1><p class="byline">By <a href="/ada">Ada Lovelace</a></p>${'<p>The story itself, told at some length over several paragraphs of text.</p>'.repeat(6)}<ul>${teasers}</ul></body></html>`;
     const site = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(html);
