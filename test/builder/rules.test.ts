@@ -199,6 +199,17 @@ describe('real-page rules (issue 24)', () => {
       { list: one.definition.list },
     );
     expect(read.items.map((i) => i.record)).toEqual([{ headline: 'A headline', author: 'Ada Lovelace' }]);
+    const lacking = await proposeDraft({
+      page: { $: load(html), url: 'https://example.com/story' },
+      prompt: 'the headline and the warranty of the article',
+      fetchPage: async () => null,
+    });
+    expect(lacking.definition.list.fields.map((f) => f.name)).toEqual(['headline']);
+    expect(lacking.notes).toContainEqual(
+      expect.stringMatching(
+        /^Field "warranty" not found on the page: .* Closest candidates: JSON-LD headline \("A headline"\)/,
+      ),
+    );
     const list = await proposeDraft({
       page: { $: load(html), url: 'https://example.com/story' },
       prompt: 'the headline and the author of each related story',

@@ -12,7 +12,7 @@ import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { requestMatches, roleFields, selectFields, toAgentField } from './select-fields.js';
 import { candidateFor, findCandidates } from './structure.js';
-import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageRecordFields } from './page-record.js';
+import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -152,10 +152,12 @@ function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: O
   const notes = [`${why}: the Agent reads the page as one record.`];
   // What neither the page's own metadata nor a label gives: an element classed for it (as on detail pages).
   const more = inferDetailFields([page.$], record.missing.map(requestToDetail));
+  const considered = pageCandidates(page.$);
+  const closest = considered.length > 0 ? ` Closest candidates: ${considered.join(', ')}.` : '';
   notes.push(
     ...more.missing.map(
       (r) =>
-        `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".`,
+        `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".${closest}`,
     ),
   );
   const fields = [...record.fields, ...more.fields];

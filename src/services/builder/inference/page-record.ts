@@ -156,6 +156,28 @@ function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
   return hints.filter((h) => h.value !== '' && h.value.length < 500);
 }
 
+/**
+ * What the page says about itself that no field takes, for a missing field's note: up to three values of
+ * its JSON-LD item and meta tags, with where they are ("JSON-LD author.name", `meta[name="author"]`).
+ */
+export function pageCandidates($: CheerioAPI): string[] {
+  const out: string[] = [];
+  const item = mainJsonItem($);
+  for (const [key, value] of Object.entries(item ?? {})) {
+    const v = jsonValue({ [key]: value }, key);
+    if (!key.startsWith('@') && v) out.push(`JSON-LD ${key} ("${v.length > 40 ? `${v.slice(0, 37)}...` : v}")`);
+  }
+  $('head meta[content]').each((_, el) => {
+    const name = el.attribs.property ?? el.attribs.name;
+    const v = normalizeText(el.attribs.content ?? '');
+    if (name && v && !/^(?:viewport|robots|charset|theme-color|og:image|twitter:card)/i.test(name))
+      out.push(
+        `meta[${el.attribs.property ? 'property' : 'name'}="${name}"] ("${v.length > 40 ? `${v.slice(0, 37)}...` : v}")`,
+      );
+  });
+  return out.slice(0, 3);
+}
+
 /** Body elements by their whole text, innermost first (only texts short enough to be one value). */
 function elementsByText($: CheerioAPI): Map<string, Element[]> {
   const byText = new Map<string, Element[]>();
