@@ -126,6 +126,43 @@ describe('with an OpenAI-compatible LLM configured', () => {
     expect(JSON.stringify({ session, events })).not.toContain(API_KEY);
   });
 
+  it('reads a page that is one article as one record, and does not ask the LLM, which chooses among repeated records', async () => {
+    mode = 'choose';
+    requests.length = 0;
+    const teasers = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<li class="teaser"><a href="/a/${i}"><h3>Other story ${i}</h3></a><span class="author">W ${i}</span></li>`,
+    ).join('');
+    const html =
+      '<html><head><meta property="og:type" content="article"><meta name="author" content="Ada Lovelace"></head>' +
+      `<body><h1>A headline</h1><p class="byline">By <a href="/ada">Ada Lovelace</a></p>${'<p>The story itself, told at some length over several paragraphs of text.</p>'.repeat(6)}<ul>${teasers}</ul></body></html>`;
+    const site = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const sessionId = await b.start({
+        prompt: 'the headline and the author of the article',
+        url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/story`,
+        spaceId: org.spaceId,
+      });
+      const { status, events } = await b.until(sessionId, ['ready', 'error']);
+      expect(status).toBe('ready');
+      const session = await b.session(sessionId);
+      expect(session.draft.list.selector).toBe('html');
+      expect(session.preview).toEqual([{ headline: 'A headline', author: 'Ada Lovelace' }]);
+      expect(events.filter((e) => e.type === 'llm').map((e) => e.message)).toEqual([
+        expect.stringMatching(/read as one record: the LLM, which chooses among repeated records, is not asked/),
+      ]);
+      expect(requests).toHaveLength(0);
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   for (const [failure, reason] of [
     ['garbage', /not JSON/],
     ['unworkable', /does not work on the page: list selector 'div.does-not-exist' matches nothing/],

@@ -8,6 +8,7 @@ import { nameFromPrompt, urlInPrompt } from '../../src/services/builder/builder.
 import { promptRequests } from '../../src/services/builder/inference/naming.js';
 import { detectPagination } from '../../src/services/builder/inference/pagination.js';
 import { isUnstableClass } from '../../src/services/builder/inference/selectors.js';
+import { extractListPage } from '../../src/engine/page-extract.js';
 import { assertCanFinish, assertCanMessage, stopDecision } from '../../src/services/builder/session-state.js';
 
 const conflict = (fn: () => unknown) => {
@@ -151,5 +152,107 @@ describe('values the engine cannot turn into numbers', () => {
       { name: 'price', selector: 'p.price', transform: 'trim' },
       { name: 'rating', selector: 'p.star-rating', attribute: 'class', transform: 'trim' },
     ]);
+  });
+});
+
+describe('real-page rules (issue 24)', () => {
+  it('reads two prompt words in a row as one field, in more than one language', () => {
+    const asked = (prompt: string) => promptRequests(prompt).map((r) => [r.word, r.concept]);
+    expect(asked('reviewer name, star rating and date posted')).toEqual([
+      ['reviewer', 'author'],
+      ['rating', 'rating'],
+      ['date', 'date'],
+    ]);
+    expect(asked('repository name and total stars')).toEqual([
+      ['repository', 'title'],
+      ['stars', 'rating'],
+    ]);
+    expect(asked('Rang, DFL-Tabelle und Wahre Tabelle jeder Zeile')).toEqual([
+      ['rang', 'rank'],
+      ['dfl-tabelle', undefined],
+      ['wahre_tabelle', undefined],
+    ]);
+  });
+
+  it('treats zebra-row classes and values written as classes as unstable', () => {
+    for (const c of ['job-alt', 'row_odd', 'stars_5', 'a-star-small-4-5']) expect(isUnstableClass(c), c).toBe(true);
+  });
+
+  it('reads a page that is one article from its root, guided by its JSON-LD, unless the prompt asks for a list', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const related = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<li class="teaser"><a href="/a/${i}"><h3>Other story ${i}</h3></a><span class="author">Writer ${i}</span></li>`,
+    ).join('');
+    const html =
+      '<html><head><script type="application/ld+json">{"@type":"NewsArticle","headline":"A headline","author":{"@type":"Person","name":"Ada Lovelace"}}</script></head>' +
+      `<body><h1>A headline</h1><p class="byline">By <a href="/ada">Ada Lovelace</a></p>${'<p>The story itself, told at some length over several paragraphs of text.</p>'.repeat(6)}<ul>${related}</ul></body></html>`;
+    const one = await proposeDraft({
+      page: { $: load(html), url: 'https://example.com/story' },
+      prompt: 'the headline and the author of the article',
+      fetchPage: async () => null,
+    });
+    expect(one.definition.list.selector).toBe('html');
+    const read = extractListPage(
+      { finalUrl: 'https://example.com/story', body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
+      { list: one.definition.list },
+    );
+    expect(read.items.map((i) => i.record)).toEqual([{ headline: 'A headline', author: 'Ada Lovelace' }]);
+    const lacking = await proposeDraft({
+      page: { $: load(html), url: 'https://example.com/story' },
+      prompt: 'the headline and the warranty of the article',
+      fetchPage: async () => null,
+    });
+    expect(lacking.definition.list.fields.map((f) => f.name)).toEqual(['headline']);
+    expect(lacking.notes).toContainEqual(
+      expect.stringMatching(
+        /^Field "warranty" not found on the page: .* Closest candidates: JSON-LD headline \("A headline"\)/,
+      ),
+    );
+    const list = await proposeDraft({
+      page: { $: load(html), url: 'https://example.com/story' },
+      prompt: 'the headline and the author of each related story',
+      fetchPage: async () => null,
+    });
+    expect(list.definition.list.selector).toBe('li.teaser');
+  });
+
+  it('reads the rows of a table that is the body of a page declaring one article', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => `<tr><td><a href="/c/${i}">Country ${i}</a></td><td>Capital ${i}</td><td>${1000 + i}</td></tr>`,
+    ).join('');
+    const html =
+      '<html><head><meta property="og:type" content="article"></head><body><h1>Countries</h1>' +
+      `<table><tr><th>Country</th><th>Capital</th><th>Population</th></tr>${rows}</table></body></html>`;
+    const draft = await proposeDraft({
+      page: { $: load(html), url: 'https://example.com/countries' },
+      prompt: 'country, capital and population',
+      fetchPage: async () => null,
+    });
+    expect(draft.definition.list.selector).not.toBe('html');
+    const read = extractListPage(
+      { finalUrl: 'https://example.com/countries', body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
+      { list: draft.definition.list },
+    );
+    expect(read.items).toHaveLength(12);
+    expect(read.items[0].record).toMatchObject({ country: 'Country 0', capital: 'Capital 0', population: '1000' });
+  });
+
+  it('takes the whole text from an aria-label when the shown text is shortened', async () => {
+    const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
+    const cards = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<div class="card"><a href="/p/${i}" aria-label="A very long product name number ${i}">A very long ...</a><span class="price">$${i + 1}.00</span></div>`,
+    ).join('');
+    const draft = await proposeDraft({
+      page: { $: load(`<body><div class="grid">${cards}</div></body>`), url: 'https://example.com/' },
+      prompt: 'name and price of each product',
+      fetchPage: async () => null,
+    });
+    expect(draft.definition.list.fields[0]).toMatchObject({ name: 'name', attribute: 'aria-label' });
   });
 });

@@ -150,8 +150,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start an Agent Builder session from a prompt and a list page
-         * @description Queues the builder: it reads the page (url, or the first URL in the prompt), finds its repeated records and proposes an Agent definition named from the prompt's words, with a preview. Follow it with GET .../events. A missing URL, a prompt under 10 characters or over 5000 answer 400; spaceId needs editor access.
+         * Start an Agent Builder session from a prompt and a page
+         * @description Queues the builder: it reads the page (url, or the first URL in the prompt), finds its repeated records and proposes an Agent definition named from the prompt's words, with a preview. A page that is itself one record (an article, a product page: its JSON-LD, Open Graph or microdata say so) and a prompt asking for no list give a one-record Agent read from the page root. A field the prompt names and the page lacks is reported in the draft event with the reason and the closest candidates. Follow it with GET .../events. A missing URL, a prompt under 10 characters or over 5000 answer 400; spaceId needs editor access.
          */
         post: operations["startAgentBuilderSession"];
         delete?: never;

@@ -21,6 +21,7 @@ import {
   type BuilderPage,
   type Proposal,
 } from './inference/draft.js';
+import { ONE_RECORD_SELECTOR } from './inference/page-record.js';
 import { describeCandidates, refineWithLlm, type LlmConfig } from './llm.js';
 import { createPageReader } from './page-reader.js';
 import { SessionStatus } from './session-state.js';
@@ -173,7 +174,15 @@ export function createBuilderWorkService(deps: {
                 candidates: describeCandidates(proposal.candidates.slice(0, 3)) as unknown as Prisma.InputJsonValue,
               },
             );
-            if (config.builder.llm) {
+            if (config.builder.llm && proposal.definition.list.selector === ONE_RECORD_SELECTOR) {
+              // The LLM chooses among repeated records; a page read as one record has none to offer it.
+              await emit(
+                sessionId,
+                step,
+                'llm',
+                'The page is read as one record: the LLM, which chooses among repeated records, is not asked.',
+              );
+            } else if (config.builder.llm) {
               await emit(
                 sessionId,
                 step,

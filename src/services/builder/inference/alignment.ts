@@ -6,12 +6,13 @@ import type { CandidateField } from './candidate.js';
 import { chooseSelector } from './field-selectors.js';
 import { COMPANION, companionRows } from './grouping.js';
 import { conceptOfTokens, conceptOfValues, type Concept } from './naming.js';
-import { safeFind, type Element } from './selectors.js';
+import { isElement, safeFind, type Element } from './selectors.js';
 import { hintsOf, valuesOf, type ValueNode } from './values.js';
 
 // Fields in fewer records are kept for joining with complementary ones (sale prices) and for
 // explicit requests; a prompt that names nothing only gets the common ones (draft.ts).
 const MIN_FIELD_COVERAGE = 0.2;
+const MAX_SECTION_VALUES = 150;
 
 /** "€ 10,99" or "1.234,50": the engine's number transform reads commas as thousands separators, so such values stay text. */
 function decimalComma(value: string): boolean {
@@ -44,6 +45,18 @@ const WRAPPER_CONCEPTS = new Set<Concept>([
   'category',
 ]);
 
+/** The words of the path of the link around an element inside its record (ids and numbers left out). */
+function hrefWords(el: Element, scope: Element): string[] {
+  for (let p: Element | null = el; p && isElement(p); p = p.parent as Element | null) {
+    if (p.name === 'a' && p.attribs?.href) {
+      const path = p.attribs.href.replace(/^[a-z]+:\/\/[^/]+/i, '').split(/[?#]/)[0];
+      return path.split(/[/_.-]+/).filter((w) => /^[A-Za-z]{3,}$/.test(w) && !/^(?:www|html?|php|aspx?)$/i.test(w));
+    }
+    if (p === scope) break;
+  }
+  return [];
+}
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -60,13 +73,19 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (companion)
       for (const v of valuesOf($, companion)) add(member, { ...v, key: `+${v.key}`, order: v.order + 1000 });
   }
+  // A handful of members holding well over a hundred distinct values are page sections, not records.
+  if (members.length <= 6 && byKey.size > MAX_SECTION_VALUES) return [];
   const fields: CandidateField[] = [];
   for (const [key, { nodes }] of byKey) {
     const coverage = nodes.size / members.length;
     if (coverage < MIN_FIELD_COVERAGE) continue;
     const values = members.filter((m) => nodes.has(m)).map((m) => (nodes.get(m) as ValueNode).value);
     const distinct = new Set(values).size;
-    if (values.length >= 3 && distinct === 1) continue; // the same on every record: a button, an icon
+    // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date).
+    const labelled = (nodes.values().next().value as ValueNode).label !== undefined;
+    const property = (nodes.values().next().value as ValueNode).el.attribs?.itemprop !== undefined;
+    if (values.length >= 3 && distinct === 1 && !labelled && !property && conceptOfValues(values) === undefined)
+      continue;
     const first = nodes.values().next().value as ValueNode;
     const attribute = first.kind === 'text' ? undefined : first.attribute;
     const viaCompanion = key.startsWith('+');
@@ -94,20 +113,30 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     }
     if (selector === null) continue;
     const scopeOf = (m: Element) => (viaCompanion ? (companions.get(m) as Element) : m);
-    const { own: ownHints, all: tokens } = hintsOf(first.el, scopeOf(members.find((m) => nodes.has(m)) as Element));
+    const scope = scopeOf(members.find((m) => nodes.has(m)) as Element);
+    const hinted = hintsOf(first.el, scope);
+    const numericOnly = first.kind === 'text' && values.every((v) => /^[\d.,#\s]+$/.test(v));
+    // A bare number inside a link is named by where the link goes ("70,186" -> /moby/stargazers).
+    const linkWords = numericOnly ? hrefWords(first.el, scope) : [];
+    const ownHints = [...linkWords, ...hinted.own];
+    const tokens = [...linkWords, ...hinted.all];
     const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
     // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
     const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
     const fromMarkup =
+      (linkWords.length > 0 ? conceptOfTokens(linkWords) : undefined) ??
       conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ??
       (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
-    const numericOnly = textValues.length > 0 && textValues.every((v) => /^[\d.,#\s]+$/.test(v));
     const concept =
       first.kind === 'link'
         ? 'link'
         : first.kind === 'image'
           ? 'image'
-          : (conceptOfValues(textValues) ?? (numericOnly && fromMarkup === 'title' ? undefined : fromMarkup));
+          : (conceptOfValues(textValues) ??
+            // Text is never a link or an image, whatever its class says ("organic__url-text").
+            (fromMarkup === 'link' || fromMarkup === 'image' || (numericOnly && fromMarkup === 'title')
+              ? undefined
+              : fromMarkup));
     const transform: FieldTransform | undefined =
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
@@ -118,6 +147,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
               concept === 'rating' ||
               concept === 'reviews' ||
               concept === 'points' ||
+              concept === 'rank' ||
               concept === 'comments'
             ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
               ? 'number'

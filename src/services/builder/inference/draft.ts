@@ -6,22 +6,13 @@ import type { CheerioAPI } from 'cheerio';
 import { validateDefinition, type AgentDefinition, type AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import { inferDetailFields, type DetailRequest } from './detail.js';
-import {
-  abbreviates,
-  CONCEPT_WORDS,
-  conceptOfValues,
-  conceptOfWord,
-  fieldName,
-  promptRequests,
-  tokenWords,
-  words,
-  type Concept,
-  type PromptRequest,
-} from './naming.js';
-import { missingFieldNotes, unansweredFields } from './missing.js';
+import { conceptOfWord, fieldName, promptRequests, words, type Concept, type PromptRequest } from './naming.js';
+import { missingFieldNotes, namesTheRecords, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
+import { requestMatches, roleFields, selectFields, toAgentField } from './select-fields.js';
 import { candidateFor, findCandidates } from './structure.js';
+import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -42,254 +33,8 @@ export interface Proposal {
 export class NoRecordsError extends Error {}
 
 const DETAIL_PAGES_TRIED = 2;
-const MAX_DEFAULT_FIELDS = 10;
-/** A prompt that names no field gets the fields present in at least this share of the records. */
-const DEFAULT_FIELD_COVERAGE = 0.4;
-
-interface Named {
-  field: CandidateField;
-  concept: Concept | undefined;
-  name: string;
-}
-
-/** Concepts for fields the markup did not label: the main title and link, a long description. */
-function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
-  const fields = candidate.fields;
-  const roles = new Map<CandidateField, Concept | undefined>(fields.map((f) => [f, f.concept]));
-  const texts = fields.filter((f) => f.kind === 'text' || (f.kind === 'attribute' && f.attribute === 'title'));
-  const has = (c: Concept) => [...roles.values()].includes(c);
-  if (!has('title')) {
-    const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');
-    // A heading, or text inside one (<h3><a>…</a></h3>), or an element classed as a title.
-    const inHeading = (f: CandidateField) => /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
-    const heading = texts.find(
-      (f) => plainish(f) && (inHeading(f) || f.ownHints.some((h) => /title|name|heading/i.test(h))),
-    );
-    const linkText = texts
-      .filter((f) => f.tag === 'a' && f.coverage >= 0.8 && !roles.get(f))
-      .sort((a, b) => b.averageLength - a.averageLength)[0];
-    const plain = (f: CandidateField) =>
-      f.averageLength >= 3 &&
-      f.averageLength < 150 &&
-      !/^\d/.test(f.samples[0] ?? '') &&
-      conceptOfValues(f.samples) === undefined;
-    // A concept read from a label ("City") gives way: the first plain text of a record names it.
-    const firstText = texts.find((f) => !roles.get(f) && plain(f)) ?? texts.find(plain);
-    const title = heading ?? linkText ?? firstText;
-    if (title) roles.set(title, 'title');
-  }
-  const links = fields.filter((f) => f.kind === 'link');
-  if (links.length > 1) {
-    // The main link: the one around the title, else the most common one; others lose the 'link' role.
-    const title = [...roles].find(([, c]) => c === 'title')?.[0];
-    const main =
-      links.find(
-        (l) => title && (l.key.split('|')[0] === title.key.split('|')[0] || title.key.startsWith(l.key.split('|')[0])),
-      ) ?? [...links].sort((a, b) => b.coverage - a.coverage)[0];
-    for (const l of links) if (l !== main) roles.set(l, undefined);
-  }
-  const title = [...roles].find(([, c]) => c === 'title')?.[0];
-  if (!has('description')) {
-    const long = texts
-      .filter((f) => !roles.get(f) && f.averageLength > 60 && f !== title)
-      .sort((a, b) => b.averageLength - a.averageLength)[0];
-    if (long) roles.set(long, 'description');
-  }
-  const images = fields.filter((f) => f.kind === 'image');
-  for (const extra of images.slice(1)) roles.set(extra, undefined);
-  return roles;
-}
-
-/** A name from the markup when no concept applies: a label, else a meaningful class word. */
-function markupName(field: CandidateField): string | undefined {
-  if (field.label) return fieldName(field.label);
-  for (const hint of field.hints) {
-    const ws = tokenWords(hint).filter(
-      (w) =>
-        ![
-          'item',
-          'card',
-          'product',
-          'list',
-          'entry',
-          'row',
-          'col',
-          'text',
-          'value',
-          'field',
-          'info',
-          'meta',
-          'data',
-          'wrapper',
-          'inner',
-          'content',
-        ].includes(w) && w.length > 2,
-    );
-    if (ws.length > 0) return fieldName(ws.join('_'));
-  }
-  return undefined;
-}
-
-/** A label on the page ("City", "Population") names a field better than its concept. */
-function defaultName(field: CandidateField, concept: Concept | undefined): string | undefined {
-  if (field.label && concept !== 'link' && concept !== 'image') return fieldName(field.label);
-  if (concept) return CONCEPT_WORDS[concept][0];
-  return markupName(field);
-}
-
-/** Does a request (a word of the prompt) name this field? By concept, label or class words. */
-function requestMatches(request: PromptRequest, field: CandidateField, concept: Concept | undefined): boolean {
-  if (request.concept !== undefined && request.concept === concept) return true;
-  if (
-    field.label &&
-    words(field.label).some(
-      (w) => w === request.word || abbreviates(w, request.word) || abbreviates(w, `${request.word}s`),
-    )
-  )
-    return true;
-  if (request.concept === undefined && field.hints.some((h) => tokenWords(h).includes(request.word))) return true;
-  return false;
-}
-
-function uniqueNames(named: Named[]): Named[] {
-  const seen = new Map<string, number>();
-  return named.map((n) => {
-    const count = (seen.get(n.name) ?? 0) + 1;
-    seen.set(n.name, count);
-    return count === 1 ? n : { ...n, name: `${n.name}_${count}` };
-  });
-}
-
-function toAgentField(n: Named, required = false): AgentField {
-  const f = n.field;
-  return {
-    name: n.name,
-    ...(f.selector ? { selector: f.selector } : {}),
-    ...(f.attribute ? { attribute: f.attribute } : {}),
-    ...(f.transform ? { transform: f.transform } : {}),
-    ...(required ? { required: true } : {}),
-  };
-}
-
-/**
- * A value that sits in different places in different records (a regular price, a sale price in
- * <ins>): fields of the same concept present in disjoint records are joined into one selector list.
- */
-function withAlternatives(
-  field: CandidateField,
-  fields: CandidateField[],
-  roles: Map<CandidateField, Concept | undefined>,
-): CandidateField {
-  if (field.coverage >= 0.95 || !field.selector || !roles.get(field)) return field;
-  let merged = field;
-  const covered = new Set(field.present);
-  for (const other of fields) {
-    if (
-      other === field ||
-      !other.selector ||
-      other.kind !== field.kind ||
-      other.attribute !== field.attribute ||
-      roles.get(other) !== roles.get(field)
-    )
-      continue;
-    if (other.present.some((i) => covered.has(i))) continue;
-    for (const i of other.present) covered.add(i);
-    merged = {
-      ...merged,
-      selector: `${merged.selector}, ${other.selector}`,
-      coverage: merged.coverage + other.coverage,
-      present: [...covered],
-    };
-  }
-  return merged;
-}
-
-/** Picks and names the fields for the requests; requests no field answers are returned as missing. */
-export function selectFields(
-  candidate: Candidate,
-  requestsAsked: PromptRequest[],
-): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
-  const roles = roleFields(candidate);
-  // A word naming the records themselves ("the quotes" of div.quote) asks for their main text.
-  const recordWords = new Set(
-    (candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))),
-  );
-  const requests = requestsAsked.map((r) =>
-    r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as const } : r,
-  );
-  const fields = candidate.fields;
-  const matchedRequests = new Set<PromptRequest>();
-  const chosen = new Map<CandidateField, Named>();
-  for (const request of requests) {
-    // One field per request: a field labelled with the very word, else the first in record order
-    // whose concept or label matches.
-    const labelled = fields.find(
-      (f) => !chosen.has(f) && f.label !== undefined && words(f.label).includes(request.word),
-    );
-    const matching = fields.filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)));
-    // Of a byline and the author name inside it, the inner element holds just the value.
-    const first = matching.find((f) => f.coverage >= 0.5) ?? matching[0];
-    const inner =
-      first && first.kind === 'text'
-        ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
-        : undefined;
-    const field = labelled ?? inner ?? first;
-    if (!field) continue;
-    matchedRequests.add(request);
-    chosen.set(field, {
-      field: withAlternatives(field, fields, roles),
-      concept: roles.get(field),
-      name: fieldName(request.word),
-    });
-  }
-  if (chosen.size === 0) {
-    // The prompt names nothing we can match: take every field that says what it is, once.
-    const byConcept = new Map<Concept, CandidateField>();
-    const path = (f: CandidateField) => f.key.replace(/^\+/, '').split('|')[0];
-    for (const field of fields) {
-      const concept = roles.get(field);
-      if (field.coverage < DEFAULT_FIELD_COVERAGE) continue;
-      // Secondary links (a thumbnail's, "add to cart", a vote arrow) repeat or distract from the main one.
-      if (field.kind === 'link' && concept !== 'link') continue;
-      // The same text twice (a linked capital that is also the longest link text) is kept once.
-      if (
-        field.kind === 'text' &&
-        [...chosen.keys()].some((c) => c.kind === 'text' && c.samples.join('|') === field.samples.join('|'))
-      )
-        continue;
-      const seen = concept ? byConcept.get(concept) : undefined;
-      if (seen) {
-        // Of a byline and the author name inside it, the inner element holds just the value.
-        if (field.kind === 'text' && seen.kind === 'text' && path(field).startsWith(`${path(seen)}/`)) {
-          chosen.set(field, { ...(chosen.get(seen) as Named), field });
-          chosen.delete(seen);
-          byConcept.set(concept as Concept, field);
-        }
-        continue;
-      }
-      const name = defaultName(field, concept);
-      if (!name) continue;
-      if (concept) byConcept.set(concept, field);
-      chosen.set(field, { field: withAlternatives(field, fields, roles), concept, name });
-      if (chosen.size >= MAX_DEFAULT_FIELDS) break;
-    }
-  }
-  // Fields the prompt named come in the prompt's order; otherwise in the record's order.
-  const named =
-    matchedRequests.size > 0
-      ? [...chosen.values()]
-      : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
-  const covered = new Set([...chosen.values()].map((n) => n.concept));
-  const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined && !covered.has(r.concept));
-  // Words naming no concept and matching nothing: fields asked for by a name the page does not use.
-  const unanswered = requests.filter((r) => !matchedRequests.has(r) && r.concept === undefined);
-  return {
-    named: uniqueNames(named),
-    missing: chosen.size > 0 && matchedRequests.size === 0 ? [] : missing,
-    unanswered,
-  };
-}
-
+/** Records holding this share of the page's text are its main content, even on a page declaring one item. */
+const MAIN_LIST_TEXT_SHARE = 0.3;
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
@@ -333,21 +78,50 @@ export async function proposeDraft(input: {
   fetchPage: FetchPage;
 }): Promise<Proposal> {
   const { page, prompt } = input;
-  const requests = promptRequests(prompt);
+  // Words that name the records themselves ("each job", "the reviews: ...") ask for no field.
+  const requests = promptRequests(prompt).filter((r) => !namesTheRecords(prompt, r.word));
   const wanted = [...new Set(requests.map((r) => r.concept).filter((c): c is Concept => c !== undefined))];
-  const candidates = findCandidates(page.$, wanted);
-  if (candidates.length === 0) {
+  const candidates = findCandidates(
+    page.$,
+    wanted,
+    requests.filter((r) => r.concept === undefined).map((r) => r.word),
+  );
+  // A page that is itself the record (an article, a product's page) and a prompt asking for no list.
+  const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
+  const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
+  const top = candidates[0] as Candidate | undefined;
+  const selection = top ? selectFields(top, requests) : undefined;
+  // Requests the top records answer by no field of their own (the default fields do not count).
+  const topLacks = selection
+    ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length
+    : requests.length;
+  if (oneRecord && oneRecord.fields.length > 0) {
+    // An article whose body is a table answering every field ("country, capital and population") is a list.
+    const listWins =
+      top !== undefined &&
+      selection !== undefined &&
+      topLacks === 0 &&
+      top.count >= 3 &&
+      top.textShare >= MAIN_LIST_TEXT_SHARE &&
+      selection.named.every((n) => n.field.coverage >= 0.8);
+    if (declaresOneItem(page.$) && !listWins)
+      return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
+    if (!top) return single('No repeated records were found');
+  }
+  if (!top || !selection) {
     throw new NoRecordsError(
       'No repeated records were found on the page: it may be empty without JavaScript, a single item rather than a list, or need a different URL (for example a search or category page).',
     );
   }
-  const chosen = candidates[0];
+  const chosen = top;
   const notes = [
     `Chose ${chosen.count} records matching '${chosen.selector}' (${chosen.fields.length} aligned values each).`,
   ];
-  const { named, missing, unanswered } = selectFields(chosen, requests);
+  const { named, missing, unanswered } = selection;
   if (named.length === 0)
     throw new NoRecordsError(`The records matching '${chosen.selector}' hold no values that could be named.`);
+  if (oneRecord && oneRecord.missing.length === 0 && topLacks > 0)
+    return single('Every field asked for is on the page itself, not in its repeated records');
   const titleField = named.find((n) => n.concept === 'title' && n.field.coverage === 1);
   const definition: AgentDefinition = {
     startUrl: page.url,
@@ -368,6 +142,27 @@ export async function proposeDraft(input: {
   notes.push(
     `Fields: ${describeFields(definition.list.fields)}${definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : ''}.`,
   );
+  return { definition, candidates, notes };
+}
+
+type OneRecord = ReturnType<typeof pageRecordFields>;
+
+/** The page as one record: the list selector is the document itself, fields are read from its root. */
+function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: OneRecord, why: string): Proposal {
+  const notes = [`${why}: the Agent reads the page as one record.`];
+  // What neither the page's own metadata nor a label gives: an element classed for it (as on detail pages).
+  const more = inferDetailFields([page.$], record.missing.map(requestToDetail));
+  const considered = pageCandidates(page.$);
+  const closest = considered.length > 0 ? ` Closest candidates: ${considered.join(', ')}.` : '';
+  notes.push(
+    ...more.missing.map(
+      (r) =>
+        `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".${closest}`,
+    ),
+  );
+  const fields = [...record.fields, ...more.fields];
+  const definition: AgentDefinition = { startUrl: page.url, list: { selector: ONE_RECORD_SELECTOR, fields } };
+  notes.push(`Fields: ${describeFields(fields)}.`);
   return { definition, candidates, notes };
 }
 

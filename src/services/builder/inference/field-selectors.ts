@@ -7,6 +7,7 @@ import {
   NAMING_ATTRIBUTES,
   nthOfType,
   safeFind,
+  signature,
   stableClasses,
   stepSelector,
   type Element,
@@ -61,6 +62,8 @@ export function chooseSelector(
   const exemplars = withTarget.map((m) => targets.get(m) as Element);
   if (exemplars.every((t, i) => t === withTarget[i])) return undefined; // the container itself
   const without = members.filter((m) => !targets.has(m));
+  const look = (e: Element) => `${signature(e)}<${isElement(e.parent) ? signature(e.parent) : ''}`;
+  const looks = new Set(exemplars.slice(0, 30).map(look));
   for (const option of selectorOptions(exemplars.slice(0, 30), withTarget[0], label)) {
     let hits = 0;
     let bad = false;
@@ -77,11 +80,23 @@ export function chooseSelector(
       else if (++misses > withTarget.length * 0.05) break;
     }
     if (bad || hits < withTarget.length * 0.95) continue;
-    const strays = without.filter((m) => (safeFind($(m), option)?.length ?? 0) > 0).length;
+    // A record lacking the aligned element may hold the same element elsewhere (a title wrapped in one
+    // more div): what the option finds there counts as a stray only when it looks different.
+    const strays = without.filter((m) => {
+      const found = safeFind($(m), option)?.first()[0];
+      return found !== undefined && (!looks.has(look(found)) || struckOut(found, m));
+    }).length;
     if (without.length > 0 && strays > without.length * 0.3) continue;
     return option;
   }
   return null;
+}
+
+/** Inside <del>/<s> (an old price) between the element and its record. */
+function struckOut(el: Element, member: Element): boolean {
+  for (let p = el.parent; p && isElement(p) && p !== member; p = p.parent)
+    if (/^(?:del|s|strike)$/.test(p.name)) return true;
+  return false;
 }
 
 function sameSet(a: Element[], b: Set<Element>): boolean {

@@ -16,6 +16,8 @@ function* walk(el: Element): Generator<Element> {
 // aligning their values costs seconds on a large page.
 const MAX_RECORD_ELEMENTS = 400;
 
+const MAX_SECTION_ELEMENTS = 120;
+
 function elementCount(el: Element, cap: number): number {
   let n = 0;
   for (const _ of walk(el)) if (++n >= cap) break;
@@ -46,6 +48,19 @@ function insideChrome(el: Element): boolean {
   return false;
 }
 
+/** Ads: the element or a near ancestor is classed as one ("ad", "ads", "sponsored", "promoted"). */
+function advertising(el: Element): boolean {
+  let p: Element | null = el;
+  for (let depth = 0; p && isElement(p) && depth < 4; depth++, p = p.parent as Element | null) {
+    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''}`
+      .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
+      .map((w) => w.toLowerCase());
+    if (words.some((w) => ['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot'].includes(w)))
+      return true;
+  }
+  return false;
+}
+
 export interface Group {
   members: Element[];
   parents: number;
@@ -68,7 +83,8 @@ export function findGroups($: CheerioAPI): Group[] {
     else byKey.set(key, [el]);
   }
   const groups: Group[] = [];
-  for (const elements of byKey.values()) {
+  const queue = [...byKey.values()];
+  for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records.
     if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name))
@@ -82,9 +98,15 @@ export function findGroups($: CheerioAPI): Group[] {
     const members = elements.filter(
       (_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2,
     );
+    // The others may be records of their own (a second list sharing the same markup): grouped apart.
+    if (members.length < elements.length) queue.push(elements.filter((e) => !members.includes(e)));
     if (members.length < 2) continue;
-    if (members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length >= MAX_RECORD_ELEMENTS)
-      continue;
+    if (partsOfRecords(members)) continue;
+    const size = members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length;
+    if (size >= MAX_RECORD_ELEMENTS) continue;
+    // Two or three large subtrees are page sections (columns, forms), not records: aligning their
+    // hundreds of values would cost seconds for nothing.
+    if (members.length <= 3 && size >= MAX_SECTION_ELEMENTS) continue;
     const parents = new Set(members.map((m) => m.parent)).size;
     if (members.length / parents < 2) continue; // not siblings: one wrapper per record, not the records
     // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
@@ -115,10 +137,27 @@ export function findGroups($: CheerioAPI): Group[] {
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
     if (insideChrome(members[0])) rough *= 0.15;
+    if (advertising(members[0])) rough *= 0.3;
     if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
     groups.push({ members, parents, share, rough });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/**
+ * Parts of one record rather than records: every parent holds the same number of members and, within
+ * a parent, they play different roles (a user cell and a message cell; an image link and a title link),
+ * told apart by their full classes and first child.
+ */
+function partsOfRecords(members: Element[]): boolean {
+  const byParent = new Map<unknown, Element[]>();
+  for (const m of members) byParent.set(m.parent, [...(byParent.get(m.parent) ?? []), m]);
+  const sizes = new Set([...byParent.values()].map((g) => g.length));
+  if (byParent.size < 2 || sizes.size !== 1 || members.length / byParent.size < 2) return false;
+  const role = (m: Element) =>
+    `${m.attribs?.class ?? ''}|${elementChildren(m)[0] ? signature(elementChildren(m)[0]) : ''}`;
+  const distinct = [...byParent.values()].filter((g) => new Set(g.map(role)).size === g.length).length;
+  return distinct >= byParent.size * 0.8;
 }
 
 /**

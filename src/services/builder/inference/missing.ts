@@ -16,10 +16,28 @@ export function unansweredFields(prompt: string, candidate: Candidate, unanswere
   );
   return unanswered.filter((r) => {
     if (recordWords.has(r.word)) return false;
-    // Every occurrence (singular or plural) follows "each", "every"...: the word names the records.
-    const at = [...lower.matchAll(new RegExp(`\\b${r.word}(?:e?s)?\\b`, 'g'))].map((m) => m.index);
-    return !at.every((i) => RECORD_MARKERS.test(lower.slice(0, i)));
+    return !namesTheRecords(lower, r.word);
   });
+}
+
+/** Records named as the prompt's subject: "the reviews: ...", "reviews with the rating", "posts -". */
+const SUBJECT = /^\s*(?:(?:the|all)\s+)?$/;
+const SUBJECT_AFTER = /^(?:e?s)?\s*(?::|with\b|-|–)/;
+
+/** Every occurrence of the word (singular or plural) names the records ("each job", "the posts: ..."). */
+export function namesTheRecords(prompt: string, word: string): boolean {
+  const lower = prompt.toLowerCase();
+  // "reviews" (the records) and "review title" (a field) are told apart: a plural word is matched as written.
+  const stem = word.endsWith('s') && !word.endsWith('ss') ? word : word.replace(/s$/, '');
+  const at = [...lower.matchAll(new RegExp(`\\b${stem}(?:e?s)?\\b`, 'g'))].map((m) => m.index);
+  return (
+    at.length > 0 &&
+    at.every(
+      (i) =>
+        RECORD_MARKERS.test(lower.slice(0, i)) ||
+        (SUBJECT.test(lower.slice(0, i)) && SUBJECT_AFTER.test(lower.slice(i + stem.length))),
+    )
+  );
 }
 
 function describe(field: CandidateField): string {

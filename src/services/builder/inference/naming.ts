@@ -29,7 +29,8 @@ export type Concept =
   | 'isbn'
   | 'publisher'
   | 'duration'
-  | 'status';
+  | 'status'
+  | 'rank';
 
 /** Words (singular, lower case) that name each concept; the first is the default field name. */
 export const CONCEPT_WORDS: Record<Concept, string[]> = {
@@ -37,7 +38,7 @@ export const CONCEPT_WORDS: Record<Concept, string[]> = {
   link: ['link', 'url', 'href', 'permalink'],
   image: ['image', 'img', 'photo', 'picture', 'thumbnail', 'thumb', 'cover', 'pic', 'logo'],
   price: ['price', 'cost', 'amount', 'fee'],
-  author: ['author', 'writer', 'byline', 'poster', 'user', 'username', 'seller'],
+  author: ['author', 'writer', 'byline', 'poster', 'user', 'username', 'seller', 'reviewer', 'autor', 'auteur'],
   date: ['date', 'published', 'posted', 'time', 'updated', 'created', 'day', 'when'],
   rating: ['rating', 'stars', 'star', 'score', 'rate'],
   description: [
@@ -73,6 +74,7 @@ export const CONCEPT_WORDS: Record<Concept, string[]> = {
   publisher: ['publisher', 'press', 'imprint'],
   duration: ['duration', 'length', 'runtime'],
   status: ['status', 'state'],
+  rank: ['rank', 'ranking', 'position', 'rang', 'platz'],
 };
 
 const WORD_TO_CONCEPT = new Map<string, Concept>();
@@ -131,7 +133,11 @@ const STOP_WORDS = new Set(
     'want need please also include including fetch give me my i us we our field fields column columns data info information value values ' +
     'article articles post posts product products book books job jobs story stories event events property properties listing course courses ' +
     'only just like would could should can will from into is are be as here there then than every first next one two three make build agent ' +
-    'follow open visit detail details via use using per which what who how where when show find return out new number'
+    'follow open visit detail details via use using per which what who how where when show find return out new number total ' +
+    // The same in a few other languages: conjunctions, articles and page nouns.
+    'und oder der die das den dem des ein eine einer jede jeder jedes jeden alle allen mit von für zu im auf aus ' +
+    'zeile zeilen eintrag einträge spalte seite liste le la les un une du et ou chaque pour avec ligne lignes ' +
+    'el los las una unos cada con por para del fila filas il lo gli ogni per riga righe'
   ).split(' '),
 );
 // Words that are kept even though they are also generic nouns in STOP_WORDS ("details" as in "the details").
@@ -160,7 +166,13 @@ export function promptRequests(prompt: string): PromptRequest[] {
   const text = prompt.replace(/https?:\/\/\S+/g, ' ');
   const out: PromptRequest[] = [];
   const seen = new Set<string>();
-  for (const raw of text.toLowerCase().match(/[a-z][a-z0-9-]*/g) ?? []) {
+  // Two words in a row name one field ("reviewer name", "star rating", "Wahre Tabelle").
+  let previous: PromptRequest | undefined;
+  for (const token of text.toLowerCase().match(/[a-z][a-z0-9-]*|[^\sa-z0-9]/g) ?? []) {
+    const raw = token;
+    const adjacent = previous;
+    previous = undefined;
+    if (!/^[a-z]/.test(raw)) continue;
     const word = singular(raw);
     if (seen.has(word)) continue;
     // "product" in "product name" is a noun of the page, not the title field.
@@ -179,9 +191,27 @@ export function promptRequests(prompt: string): PromptRequest[] {
     if (concept === undefined && (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || word.length < 3)) continue;
     if (concept !== undefined && STOP_WORDS.has(word) && !CONCEPT_OVER_STOP.has(word)) continue;
     seen.add(word);
-    out.push({ word, concept });
+    const request = adjacent ? compound(adjacent, { word, concept }) : undefined;
+    if (request) out.splice(out.indexOf(adjacent as PromptRequest), 1, request);
+    else out.push({ word, concept });
+    previous = request ?? out[out.length - 1];
   }
   return out;
+}
+
+/** Concepts whose values are names of things ("reviewer name" is the reviewer, not a title). */
+const NAMED_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher']);
+
+/** One field from two words in a row, or undefined when they name two fields. */
+function compound(a: PromptRequest, b: PromptRequest): PromptRequest | undefined {
+  if (a.concept !== undefined && a.concept === b.concept) return CONCEPT_WORDS[a.concept][0] === a.word ? a : b; // "star rating" -> rating, "date posted" -> date
+  if (b.concept === 'title') {
+    if (a.concept === undefined) return { word: a.word, concept: 'title' }; // "repository name"
+    return NAMED_CONCEPTS.has(a.concept) ? a : b; // "reviewer name" -> reviewer; "review title" -> title
+  }
+  if (a.concept === undefined && b.concept === undefined) return { word: `${a.word}_${b.word}`, concept: undefined };
+  if (a.concept === undefined) return { word: `${a.word}_${b.word}`, concept: b.concept }; // "shipping cost"
+  return undefined;
 }
 
 /** A field name: lower snake case, letters and digits, never empty. */
@@ -198,8 +228,9 @@ export function fieldName(text: string): string {
 const CURRENCY =
   /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
 const DATE =
-  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b/i;
-const RATING = /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:\.\d)?\s*(?:\/\s*5|out of 5)(?:\s*stars?)?|\d(?:\.\d)?\s*stars?)\s*$/i;
+  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b/i;
+const RATING =
+  /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:[.,]\d)?\s*(?:\/\s*5|out of 5|von 5|sur 5|de 5)(?:\s*(?:stars?|sternen?|étoiles?|estrellas?))?|\d(?:\.\d)?\s*stars?(?:\s*rating)?)\s*\.?\s*$/i;
 
 /** The concept a field's values look like, from content alone. */
 export function conceptOfValues(values: string[]): Concept | undefined {
@@ -212,6 +243,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   if (share(CURRENCY) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
   if (share(DATE) >= 0.8 && sample.every((v) => v.length < 40)) return 'date';
   if (share(/^\s*by\s+\S/i) >= 0.8) return 'author';
+  if (share(/^\s*(?:#\d+|\d+\.)\s*$/) >= 0.8) return 'rank'; // "#1", "1.
   if (share(/^[\w.+-]+@[\w-]+\.[\w.]+$/) >= 0.8) return 'email';
   if (share(/^\+?[\d\s().-]{7,}$/) >= 0.8) return 'phone';
   if (share(/^\s*\d+\s*(?:reviews?|ratings?)\s*$/i) >= 0.8) return 'reviews';
@@ -249,6 +281,7 @@ export function conceptOfTokens(tokens: string[]): Concept | undefined {
           word.length >= 4 &&
           w.length > word.length &&
           (w.endsWith(word) || w.startsWith(word)) &&
+          !/^(?:sub|pre|super)/.test(w) && // a subtitle is not the title
           !['type', 'text', 'time', 'label', 'code', 'detail', 'details', 'content', 'body'].includes(word)
         )
           return concept;

@@ -59,6 +59,8 @@ export function isUnstableClass(name: string): boolean {
   if (!/^[A-Za-z_-][A-Za-z0-9_-]*$/.test(name)) return true; // Tailwind "md:flex", escapes: not worth quoting
   if (STATE_CLASSES.has(name.toLowerCase())) return true;
   if (name.includes('--')) return true; // a BEM modifier varies between records of one list
+  if (/(?:^|[-_])(?:alt|alternate|odd|even|stripe|striped)$/i.test(name)) return true; // zebra rows: li.job-alt
+  if (/(?:star|rating|score)[\w-]*\d/i.test(name)) return true; // a value written as a class: stars_5, a-star-small-4-5
   if (/^(css|sc|jsx|emotion|styled|svelte|chakra|mui|tw)-[A-Za-z0-9]+/i.test(name) && /\d/.test(name)) return true;
   if (/^(css|sc|jsx|svelte)-[a-z0-9]{5,}$/i.test(name)) return true;
   if (/__[A-Za-z0-9_-]{5,}$/.test(name) && /\d/.test(name.split('__').pop() ?? '')) return true; // CSS modules: Card_title__3xYz1

@@ -6,13 +6,13 @@ import { alignFields } from './alignment.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
 import { findGroups } from './grouping.js';
-import type { Concept } from './naming.js';
+import { fieldName, words, type Concept } from './naming.js';
 import type { Element } from './selectors.js';
 
 const MAX_GROUPS_ALIGNED = 12;
 
 /** Record-container candidates of a page, best first. */
-export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = []): Candidate[] {
+export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = [], wordsWanted: string[] = []): Candidate[] {
   const groups = findGroups($).slice(0, MAX_GROUPS_ALIGNED);
   const candidates: Array<Candidate & { members: Element[] }> = [];
   for (const group of groups) {
@@ -21,9 +21,17 @@ export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = []): C
     const selector = containerSelector($, group.members, fields);
     if (!selector) continue;
     const concepts = new Set(fields.map((f) => f.concept));
-    const matched = conceptsWanted.filter((c) => concepts.has(c)).length;
+    // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
+    const labels = fields.flatMap((f) => (f.label ? [fieldName(f.label), ...words(f.label)] : []));
+    const matched =
+      conceptsWanted.filter((c) => concepts.has(c)).length + wordsWanted.filter((w) => labels.includes(w)).length;
+    const wanted = conceptsWanted.length + wordsWanted.length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
-    const score = group.rough * richness * (1 + (conceptsWanted.length > 0 ? matched / conceptsWanted.length : 0));
+    // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
+    const answered = wanted > 0 ? matched / wanted : 0;
+    let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.3 + 0.7 * answered : 1);
+    // Two or three members holding dozens of values each are page sections, not records.
+    if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
       selector,
       count: group.members.length,

@@ -56,6 +56,7 @@ function definitionTerm(el: Element): string | undefined {
 }
 
 const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
+const RATED = /\d(?:[.,]\d)?\s*(?:stars?|sternen?|(?:out of|von|of)\s*\d)/i;
 
 /** The values of one record, keyed by their structural path from the record container. */
 export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
@@ -80,9 +81,14 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
         : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) =>
             /\d/.test(el.attribs?.[a] ?? ''),
           );
-      // A shortened text ("A Light in the ...") whose title attribute holds the whole of it.
+      // A shortened text ("A Light in the ...") whose title or aria-label attribute holds the whole of it.
       const stem = text.replace(/\s*(?:\.\.\.|…)$/, '');
-      const whole = stem !== text && el.attribs?.title?.startsWith(stem) ? 'title' : undefined;
+      const whole =
+        stem === text
+          ? undefined
+          : ['title', 'aria-label'].find(
+              (a) => (el.attribs?.[a]?.length ?? 0) > stem.length && el.attribs[a].startsWith(stem),
+            );
       const attr = whole ?? numeric;
       if (attr)
         out.push({
@@ -106,6 +112,19 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
           depth,
           order: order++,
         });
+    } else if (own === '' && RATED.test(el.attribs?.title ?? el.attribs?.['aria-label'] ?? '')) {
+      // An icon whose title or aria-label says the rating ("5.0 star rating", "4 out of 5 stars").
+      const attr = RATED.test(el.attribs?.title ?? '') ? 'title' : 'aria-label';
+      out.push({
+        key: `${path}|@${attr}`,
+        el,
+        kind: 'attribute',
+        attribute: attr,
+        value: el.attribs[attr],
+        label,
+        depth,
+        order: order++,
+      });
     } else if (
       own === '' &&
       /rating|stars?\b/i.test(el.attribs?.class ?? '') &&

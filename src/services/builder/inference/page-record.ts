@@ -1,0 +1,293 @@
+// A page that is one record (an article, a product's own page): its fields are read from the document
+// root. What the page says about itself (JSON-LD, Open Graph and other meta tags, microdata) tells
+// which visible element holds each value; the meta tag itself is used when no element shows it.
+import type { CheerioAPI } from 'cheerio';
+import type { AgentField } from '../../../engine/definition.js';
+import { normalizeText } from './dom-text.js';
+import { conceptOfWord, fieldName, type Concept, type PromptRequest } from './naming.js';
+import { cssString, isElement, stableClasses, type Element } from './selectors.js';
+
+/** The list selector of a draft that reads the page as one record. */
+export const ONE_RECORD_SELECTOR = 'html';
+
+/** schema.org / Open Graph types of a page that is itself the record. */
+const ITEM_TYPES =
+  /^(?:article|newsarticle|blogposting|reportagenewsarticle|opinionnewsarticle|analysisnewsarticle|techarticle|scholarlyarticle|product|event|musicevent|jobposting|recipe|book|movie|course|localbusiness|restaurant|hotel|realestatelisting|video\.movie|product\.item)$/i;
+
+/** Words after which the prompt asks for many records ("each", "every", German "jede"). */
+const LIST_CUE =
+  /\b(?:each|every|all|per|any|list of|jede[rsnm]?|alle[nm]?|chaque|tous|toutes|cada|todos|todas|ogni|tutti)\b/i;
+
+interface Hint {
+  value: string;
+  /** Where a meta tag or microdata attribute holds it, for when no visible element shows it. */
+  meta?: { selector: string; attribute: string };
+}
+
+/** JSON-LD keys and meta tags that hold each concept of the page's main item, best first. */
+const JSON_KEYS: Partial<Record<Concept, string[]>> = {
+  title: ['headline', 'name'],
+  author: ['author', 'creator'],
+  date: ['datePublished', 'startDate', 'dateCreated', 'uploadDate'],
+  price: ['offers.lowPrice', 'offers.price', 'price'],
+  description: ['description'],
+  image: ['image'],
+  brand: ['brand'],
+  rating: ['aggregateRating.ratingValue'],
+  reviews: ['aggregateRating.reviewCount', 'aggregateRating.ratingCount'],
+  company: ['hiringOrganization', 'publisher'],
+  location: ['location', 'jobLocation', 'address'],
+  sku: ['sku', 'gtin13', 'mpn'],
+};
+const META_NAMES: Partial<Record<Concept, string[]>> = {
+  title: ['og:title', 'twitter:title'],
+  author: ['author', 'article:author', 'og:article:author', 'dc.creator', 'citation_author', 'parsely-author'],
+  date: ['article:published_time', 'og:article:published_time', 'date', 'dc.date', 'pubdate'],
+  price: ['product:price:amount', 'og:price:amount'],
+  description: ['og:description', 'description', 'twitter:description'],
+  image: ['og:image'],
+};
+const ITEMPROPS: Partial<Record<Concept, string[]>> = {
+  title: ['headline', 'name'],
+  author: ['author'],
+  date: ['datePublished', 'startDate'],
+  price: ['lowPrice', 'price'],
+  description: ['description'],
+  brand: ['brand'],
+  sku: ['sku'],
+};
+
+function jsonItems($: CheerioAPI): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  const visit = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (o['@graph']) visit(o['@graph']);
+      if (o['@type']) out.push(o);
+    }
+  };
+  $('script[type="application/ld+json"]').each((_, el) => {
+    try {
+      visit(JSON.parse($(el).text()));
+    } catch {
+      // A page's broken JSON-LD says nothing.
+    }
+  });
+  return out;
+}
+
+const typesOf = (o: Record<string, unknown>) => [o['@type']].flat().map(String);
+
+/** The JSON-LD object describing the page's own item, if the page declares one. */
+function mainJsonItem($: CheerioAPI): Record<string, unknown> | undefined {
+  const items = jsonItems($).filter((o) => typesOf(o).some((t) => ITEM_TYPES.test(t)));
+  // A site's own LocalBusiness or Organization beside an article: the article is the page's item.
+  for (const family of [/article|posting/i, /product/i, /event/i]) {
+    const of = items.filter((o) => typesOf(o).some((t) => family.test(t)));
+    if (of.length > 0) return of.length === 1 ? of[0] : undefined;
+  }
+  return items.length === 1 ? items[0] : undefined;
+}
+
+/** Does the page say it is one item (an article, a product), by JSON-LD, Open Graph or microdata? */
+export function declaresOneItem($: CheerioAPI): boolean {
+  if (mainJsonItem($)) return true;
+  if (ITEM_TYPES.test($('meta[property="og:type"]').attr('content')?.trim() ?? '')) return true;
+  const scopes = $('[itemscope][itemtype]')
+    .toArray()
+    .filter((el) => ITEM_TYPES.test((el.attribs.itemtype ?? '').split('/').pop() ?? ''));
+  return scopes.length === 1;
+}
+
+/** Does the prompt ask for many records ("each result", "every post", "jeder Zeile")? */
+export function asksForList(prompt: string): boolean {
+  if (LIST_CUE.test(prompt)) return true;
+  // A plural noun ("the reviews: ...", "titles and links") unless it counts something ("number of reviews").
+  const ws = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
+  return ws.some(
+    (w, i) =>
+      w.length > 3 &&
+      /[^su]s$/.test(w) &&
+      !w.endsWith('ss') &&
+      !NOT_PLURAL.has(w) &&
+      !/^(?:number|count|total|amount|numbers)$/.test(
+        ws[i - 2] === undefined ? '' : ws[i - 1] === 'of' ? ws[i - 2] : ws[i - 1],
+      ),
+  );
+}
+const NOT_PLURAL = new Set(['does', 'news', 'series', 'species', 'always', 'perhaps', 'whereas', 'besides']);
+
+function jsonValue(item: Record<string, unknown>, path: string): string | undefined {
+  let v: unknown = item;
+  for (const key of path.split('.')) {
+    if (Array.isArray(v)) v = v[0];
+    v = v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  }
+  if (Array.isArray(v)) v = v[0];
+  if (v && typeof v === 'object') v = (v as Record<string, unknown>).name ?? (v as Record<string, unknown>).url;
+  return typeof v === 'string' || typeof v === 'number' ? normalizeText(String(v)) : undefined;
+}
+
+function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
+  const hints: Hint[] = [];
+  const item = mainJsonItem($);
+  for (const key of (item && JSON_KEYS[concept]) || []) {
+    const v = jsonValue(item as Record<string, unknown>, key);
+    if (v) hints.push({ value: v });
+  }
+  for (const name of META_NAMES[concept] ?? []) {
+    for (const attr of ['property', 'name']) {
+      const selector = `meta[${attr}=${cssString(name)}]`;
+      const v = normalizeText($(selector).first().attr('content') ?? '');
+      if (v) hints.push({ value: v, meta: { selector, attribute: 'content' } });
+    }
+  }
+  for (const prop of ITEMPROPS[concept] ?? []) {
+    const el = $(`[itemprop=${cssString(prop)}]`).first();
+    const content = el.attr('content');
+    if (content)
+      hints.push({
+        value: normalizeText(content),
+        meta: { selector: `[itemprop=${cssString(prop)}]`, attribute: 'content' },
+      });
+    else if (el.length > 0) hints.push({ value: normalizeText(el.text()) });
+  }
+  return hints.filter((h) => h.value !== '' && h.value.length < 500);
+}
+
+/**
+ * What the page says about itself that no field takes, for a missing field's note: up to three values of
+ * its JSON-LD item and meta tags, with where they are ("JSON-LD author.name", `meta[name="author"]`).
+ */
+export function pageCandidates($: CheerioAPI): string[] {
+  const out: string[] = [];
+  const item = mainJsonItem($);
+  for (const [key, value] of Object.entries(item ?? {})) {
+    const v = jsonValue({ [key]: value }, key);
+    if (!key.startsWith('@') && v) out.push(`JSON-LD ${key} ("${v.length > 40 ? `${v.slice(0, 37)}...` : v}")`);
+  }
+  $('head meta[content]').each((_, el) => {
+    const name = el.attribs.property ?? el.attribs.name;
+    const v = normalizeText(el.attribs.content ?? '');
+    if (name && v && !/^(?:viewport|robots|charset|theme-color|og:image|twitter:card)/i.test(name))
+      out.push(
+        `meta[${el.attribs.property ? 'property' : 'name'}="${name}"] ("${v.length > 40 ? `${v.slice(0, 37)}...` : v}")`,
+      );
+  });
+  return out.slice(0, 3);
+}
+
+/** Body elements by their whole text, innermost first (only texts short enough to be one value). */
+function elementsByText($: CheerioAPI): Map<string, Element[]> {
+  const byText = new Map<string, Element[]>();
+  const walk = (el: Element): string => {
+    let text = '';
+    for (const c of el.children ?? []) {
+      if (c.type === 'text') text += (c as unknown as { data: string }).data;
+      else if (isElement(c) && !['script', 'style', 'noscript', 'template', 'svg'].includes(c.name)) text += walk(c);
+    }
+    const t = text.length < 600 ? normalizeText(text) : '';
+    if (t) byText.set(t, [...(byText.get(t) ?? []), el]);
+    return text;
+  };
+  const body = $('body')[0];
+  if (body) walk(body);
+  return byText;
+}
+
+/** A selector whose first match in the document is `el`. */
+export function firstMatchSelector($: CheerioAPI, el: Element): string | null {
+  const tries: string[] = [];
+  const id = el.attribs.id;
+  if (id && /^[A-Za-z][\w-]*$/.test(id)) tries.push(`#${id}`);
+  for (const a of ['itemprop', 'rel', 'data-testid', 'property'])
+    if (el.attribs[a]) tries.push(`${el.name}[${a}=${cssString(el.attribs[a])}]`);
+  const classes = stableClasses(el);
+  for (const c of classes) tries.push(`${el.name}.${c}`);
+  tries.push(el.name);
+  const parent = el.parent;
+  if (isElement(parent) && parent.name !== 'body') {
+    const p = firstMatchSelector($, parent);
+    if (p) for (const t of tries.slice(-Math.min(tries.length, 2))) tries.push(`${p} > ${t}`);
+  }
+  for (const selector of tries) {
+    try {
+      if ($(selector).first()[0] === el) return selector;
+    } catch {
+      // not a valid selector for this engine
+    }
+  }
+  return null;
+}
+
+/** The element a label ("Author", "Date:") names: the next sibling element, or a `dd`/`td` after it. */
+function labelledValue($: CheerioAPI, word: string): Element | undefined {
+  const label = new RegExp(`^${word}s?\\s*:?$`, 'i');
+  for (const el of $('body dt, body th, body strong, body b, body span, body label, body h4, body h5').toArray()) {
+    if (!label.test(normalizeText($(el).text()))) continue;
+    let next = el.next;
+    while (next && next.type === 'text' && normalizeText((next as unknown as { data: string }).data) === '')
+      next = next.next;
+    if (isElement(next) && normalizeText($(next).text()) !== '') return next;
+  }
+  return undefined;
+}
+
+const transformFor = (concept: Concept | undefined, value: string): AgentField['transform'] =>
+  (concept === 'price' || concept === 'rating' || concept === 'reviews') &&
+  /\d/.test(value) &&
+  !/\d,\d{1,2}(?!\d)/.test(value)
+    ? 'number'
+    : 'trim';
+
+/** Fields of the page as one record: one per request found; the others are returned as missing. */
+export function pageRecordFields(
+  $: CheerioAPI,
+  requests: PromptRequest[],
+): { fields: AgentField[]; missing: PromptRequest[] } {
+  const byText = elementsByText($);
+  const fields: AgentField[] = [];
+  const missing: PromptRequest[] = [];
+  const used = new Set<string>();
+  for (const request of requests) {
+    const concept = request.concept ?? conceptOfWord(request.word);
+    let field: AgentField | undefined;
+    const take = (el: Element | undefined, value: string) => {
+      const selector = el && firstMatchSelector($, el);
+      if (!selector || used.has(selector)) return false;
+      field = { name: fieldName(request.word), selector, transform: transformFor(concept, value) };
+      return true;
+    };
+    // A label on the page naming the very word ("Author" next to "Julian Tompkin").
+    const labelled = labelledValue($, request.word);
+    if (labelled) take(labelled, $(labelled).text());
+    const hints = field || !concept ? [] : hintsFor($, concept);
+    for (const hint of hints) {
+      const shown = byText.get(hint.value) ?? [];
+      // Of the elements showing the value, a heading for a title, else the first in the page.
+      const el = (concept === 'title' && shown.find((e) => /^h[1-3]$/.test(e.name))) || shown[0];
+      if (take(el, hint.value)) break;
+    }
+    if (!field && concept === 'title') {
+      const h1 = $('body h1')
+        .toArray()
+        .filter((e) => normalizeText($(e).text()).length > 3);
+      if (h1.length === 1) take(h1[0], $(h1[0]).text());
+    }
+    const meta = hints.find((h) => h.meta);
+    if (!field && meta?.meta && !used.has(meta.meta.selector)) {
+      field = {
+        name: fieldName(request.word),
+        selector: meta.meta.selector,
+        attribute: meta.meta.attribute,
+        transform: transformFor(concept, meta.value),
+      };
+    }
+    if (field) {
+      used.add(field.selector as string);
+      fields.push(field);
+    } else missing.push(request);
+  }
+  return { fields, missing };
+}

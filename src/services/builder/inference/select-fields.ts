@@ -1,0 +1,355 @@
+// Which of a candidate's aligned fields answer the prompt's requests, and their names: the roles the
+// markup leaves unsaid (the main title and link, a long description), then one field per request by
+// label, value shape, concept and class words; a prompt naming nothing gets every meaningful field.
+import type { AgentField } from '../../../engine/definition.js';
+import type { Candidate, CandidateField } from './candidate.js';
+import {
+  abbreviates,
+  CONCEPT_WORDS,
+  conceptOfValues,
+  conceptOfWord,
+  fieldName,
+  tokenWords,
+  words,
+  type Concept,
+  type PromptRequest,
+} from './naming.js';
+
+const MAX_DEFAULT_FIELDS = 10;
+/** A prompt that names no field gets the fields present in at least this share of the records. */
+const DEFAULT_FIELD_COVERAGE = 0.4;
+
+export interface Named {
+  field: CandidateField;
+  concept: Concept | undefined;
+  name: string;
+}
+
+/** Concepts for fields the markup did not label: the main title and link, a long description. */
+export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
+  const fields = candidate.fields;
+  const roles = new Map<CandidateField, Concept | undefined>(fields.map((f) => [f, f.concept]));
+  const texts = fields.filter(
+    (f) => f.kind === 'text' || (f.kind === 'attribute' && (f.attribute === 'title' || f.attribute === 'aria-label')),
+  );
+  const has = (c: Concept) => [...roles.values()].includes(c);
+  if (!has('title')) {
+    const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');
+    // A heading, or text inside one (<h3><a>…</a></h3>), or an element classed as a title.
+    const inHeading = (f: CandidateField) => /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
+    const heading = texts.find(
+      (f) =>
+        plainish(f) &&
+        (inHeading(f) ||
+          f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w)))),
+    );
+    // The record's main link names it: the longest text inside an anchor (its own or a child's).
+    const linkText = texts
+      .filter((f) => inAnchor(f) && f.coverage >= 0.8 && !roles.get(f) && plainish(f))
+      .sort((a, b) => b.averageLength - a.averageLength)[0];
+    const plain = (f: CandidateField) =>
+      f.averageLength >= 3 &&
+      f.averageLength < 150 &&
+      !/^\d/.test(f.samples[0] ?? '') &&
+      conceptOfValues(f.samples) === undefined;
+    // A concept read from a label ("City") gives way: the first plain text of a record names it.
+    const firstText = texts.find((f) => !roles.get(f) && plain(f)) ?? texts.find(plain);
+    const title = heading ?? linkText ?? firstText;
+    if (title) roles.set(title, 'title');
+  }
+  const links = fields.filter((f) => f.kind === 'link');
+  if (links.length > 1) {
+    // The main link: the one around the title, else the most common one; others lose the 'link' role.
+    const title = [...roles].find(([, c]) => c === 'title')?.[0];
+    const main =
+      links.find(
+        (l) => title && (l.key.split('|')[0] === title.key.split('|')[0] || title.key.startsWith(l.key.split('|')[0])),
+      ) ?? [...links].sort((a, b) => b.coverage - a.coverage)[0];
+    for (const l of links) if (l !== main) roles.set(l, undefined);
+  }
+  const title = [...roles].find(([, c]) => c === 'title')?.[0];
+  if (!has('description')) {
+    const long = texts
+      .filter((f) => !roles.get(f) && f.averageLength > 60 && f !== title)
+      .sort((a, b) => b.averageLength - a.averageLength)[0];
+    if (long) roles.set(long, 'description');
+  }
+  const images = fields.filter((f) => f.kind === 'image');
+  for (const extra of images.slice(1)) roles.set(extra, undefined);
+  return roles;
+}
+
+/** Classed as secondary: "sub-rating", "subtotal", "subtitle". */
+function secondary(f: CandidateField): boolean {
+  return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h));
+}
+
+/** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */
+function inHeadingField(f: CandidateField): boolean {
+  return /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
+}
+
+/** Text of an anchor, its own or a child's. */
+function inAnchor(f: CandidateField): boolean {
+  return (
+    f.tag === 'a' ||
+    f.key
+      .split('|')[0]
+      .split('/')
+      .some((step) => /^a(?:[.[]|$)/.test(step))
+  );
+}
+
+/** A name from the markup when no concept applies: a label, else a meaningful class word. */
+function markupName(field: CandidateField): string | undefined {
+  if (field.label) return fieldName(field.label);
+  for (const hint of field.hints) {
+    const ws = tokenWords(hint).filter(
+      (w) =>
+        ![
+          'item',
+          'card',
+          'product',
+          'list',
+          'entry',
+          'row',
+          'col',
+          'text',
+          'value',
+          'field',
+          'info',
+          'meta',
+          'data',
+          'wrapper',
+          'inner',
+          'content',
+        ].includes(w) && w.length > 2,
+    );
+    if (ws.length > 0) return fieldName(ws.join('_'));
+  }
+  return undefined;
+}
+
+/** A label on the page ("City", "Population") names a field better than its concept. */
+function defaultName(field: CandidateField, concept: Concept | undefined): string | undefined {
+  if (field.label && concept !== 'link' && concept !== 'image') return fieldName(field.label);
+  if (concept) return CONCEPT_WORDS[concept][0];
+  return markupName(field);
+}
+
+/** Concepts whose values are names of things: a class word saying so is enough ("username"). */
+const ENTITY_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher', 'category']);
+
+/** The field's own class, id or itemprop words name the concept. */
+function ownNames(field: CandidateField, concept: Concept | undefined): boolean {
+  return (
+    concept !== undefined &&
+    field.kind === 'text' &&
+    field.ownHints.some((h) => tokenWords(h).some((w) => conceptOfWord(w) === concept))
+  );
+}
+
+/** A label ("Wahre Tabelle", "bds") naming a prompt word ("wahre_tabelle", "beds"). */
+function labelNames(label: string, word: string): boolean {
+  return (
+    fieldName(label) === word ||
+    words(label).some((w) => w === word || abbreviates(w, word) || abbreviates(w, `${word}s`))
+  );
+}
+
+/** Does a request (a word of the prompt) name this field? By concept, label or class words. */
+export function requestMatches(request: PromptRequest, field: CandidateField, concept: Concept | undefined): boolean {
+  if (request.concept !== undefined && request.concept === concept) return true;
+  // Its own class or itemprop names the concept too (a.username with itemprop="name" is an author).
+  if (request.concept !== undefined && ENTITY_CONCEPTS.has(request.concept) && ownNames(field, request.concept))
+    return true;
+  if (field.label && labelNames(field.label, request.word)) return true;
+  if (request.concept === undefined && field.hints.some((h) => tokenWords(h).includes(request.word))) return true;
+  return false;
+}
+
+function uniqueNames(named: Named[]): Named[] {
+  const seen = new Map<string, number>();
+  return named.map((n) => {
+    const count = (seen.get(n.name) ?? 0) + 1;
+    seen.set(n.name, count);
+    return count === 1 ? n : { ...n, name: `${n.name}_${count}` };
+  });
+}
+
+export function toAgentField(n: Named, required = false): AgentField {
+  const f = n.field;
+  return {
+    name: n.name,
+    ...(f.selector ? { selector: f.selector } : {}),
+    ...(f.attribute ? { attribute: f.attribute } : {}),
+    ...(f.transform ? { transform: f.transform } : {}),
+    ...(required ? { required: true } : {}),
+  };
+}
+
+/**
+ * A value that sits in different places in different records (a regular price, a sale price in
+ * <ins>): fields of the same concept present in disjoint records are joined into one selector list.
+ */
+function withAlternatives(
+  field: CandidateField,
+  fields: CandidateField[],
+  roles: Map<CandidateField, Concept | undefined>,
+): CandidateField {
+  if (field.coverage >= 0.95 || !field.selector || !roles.get(field)) return field;
+  let merged = field;
+  const covered = new Set(field.present);
+  for (const other of fields) {
+    if (
+      other === field ||
+      !other.selector ||
+      other.kind !== field.kind ||
+      other.attribute !== field.attribute ||
+      roles.get(other) !== roles.get(field)
+    )
+      continue;
+    if (other.present.some((i) => covered.has(i))) continue;
+    for (const i of other.present) covered.add(i);
+    merged = {
+      ...merged,
+      selector: `${merged.selector}, ${other.selector}`,
+      coverage: merged.coverage + other.coverage,
+      present: [...covered],
+    };
+  }
+  return merged;
+}
+
+/** Picks and names the fields for the requests; requests no field answers are returned as missing. */
+export function selectFields(
+  candidate: Candidate,
+  requestsAsked: PromptRequest[],
+): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
+  const roles = roleFields(candidate);
+  // A word naming the records themselves ("the quotes" of div.quote) asks for their main text.
+  const recordWords = new Set(
+    (candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))),
+  );
+  const requests = requestsAsked.map((r) =>
+    r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as const } : r,
+  );
+  const fields = candidate.fields;
+  const matchedRequests = new Set<PromptRequest>();
+  const chosen = new Map<CandidateField, Named>();
+  for (const request of requests) {
+    // One field per request: a field labelled with the very word, else the first in record order
+    // whose concept or label matches.
+    const labelled = fields.find(
+      (f) =>
+        !chosen.has(f) &&
+        f.label !== undefined &&
+        (words(f.label).includes(request.word) || fieldName(f.label) === request.word),
+    );
+    // A secondary value ("sub-rating", "subtotal") after the main one.
+    const matching = fields
+      .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
+      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)));
+    // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
+    if (request.concept === 'title' && !matching.some(inHeadingField)) {
+      const heading = fields.find(
+        (f) => !chosen.has(f) && f.kind === 'text' && f.coverage >= 0.5 && inHeadingField(f) && f.averageLength >= 3,
+      );
+      if (heading) matching.unshift(heading);
+    }
+    // Of a byline and the author name inside it, the inner element holds just the value.
+    // A field whose own class names the concept (a.username) before one named by its wrapper (div.message-user).
+    // Values shaped like the concept ("5.0 star rating") first, then a field whose own class names it.
+    const first =
+      matching.find(
+        (f) =>
+          f.coverage >= 0.5 &&
+          request.concept !== undefined &&
+          conceptOfValues(f.samples) === request.concept &&
+          // A value labelled as something else ("Member since") is another field.
+          (!f.label || labelNames(f.label, request.word)),
+      ) ??
+      matching.find(
+        (f) =>
+          f.coverage >= 0.5 &&
+          request.concept !== undefined &&
+          ENTITY_CONCEPTS.has(request.concept) &&
+          ownNames(f, request.concept),
+      ) ??
+      matching.find((f) => f.coverage >= 0.5) ??
+      matching[0];
+    const inner =
+      first && first.kind === 'text'
+        ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
+        : undefined;
+    let field = labelled ?? inner ?? first;
+    if (!field) continue;
+    // A title holding the record's main link and more (a job title and its employer): the link's text.
+    if (request.concept === 'title' && field.kind === 'text' && !inAnchor(field)) {
+      const path = field.key.split('|')[0];
+      field =
+        fields.find(
+          (f) =>
+            f.kind === 'text' &&
+            !chosen.has(f) &&
+            f.coverage >= 0.8 &&
+            f.key.startsWith(`${path}/`) &&
+            (f.tag === 'a' || f.averageLength >= field.averageLength * 0.5) &&
+            inAnchor(f),
+        ) ?? field;
+    }
+    matchedRequests.add(request);
+    chosen.set(field, {
+      field: withAlternatives(field, fields, roles),
+      concept: roles.get(field),
+      name: fieldName(request.word),
+    });
+  }
+  if (chosen.size === 0) {
+    // The prompt names nothing we can match: take every field that says what it is, once.
+    const byConcept = new Map<Concept, CandidateField>();
+    const path = (f: CandidateField) => f.key.replace(/^\+/, '').split('|')[0];
+    for (const field of fields) {
+      const concept = roles.get(field);
+      if (field.coverage < DEFAULT_FIELD_COVERAGE) continue;
+      // Secondary links (a thumbnail's, "add to cart", a vote arrow) repeat or distract from the main one.
+      if (field.kind === 'link' && concept !== 'link') continue;
+      // The same text twice (a linked capital that is also the longest link text) is kept once.
+      if (
+        field.kind === 'text' &&
+        [...chosen.keys()].some((c) => c.kind === 'text' && c.samples.join('|') === field.samples.join('|'))
+      )
+        continue;
+      const seen = concept ? byConcept.get(concept) : undefined;
+      if (seen) {
+        // Of a byline and the author name inside it, the inner element holds just the value.
+        if (field.kind === 'text' && seen.kind === 'text' && path(field).startsWith(`${path(seen)}/`)) {
+          chosen.set(field, { ...(chosen.get(seen) as Named), field });
+          chosen.delete(seen);
+          byConcept.set(concept as Concept, field);
+        }
+        continue;
+      }
+      const name = defaultName(field, concept);
+      if (!name) continue;
+      if (concept) byConcept.set(concept, field);
+      chosen.set(field, { field: withAlternatives(field, fields, roles), concept, name });
+      if (chosen.size >= MAX_DEFAULT_FIELDS) break;
+    }
+  }
+  // Fields the prompt named come in the prompt's order; otherwise in the record's order.
+  const named =
+    matchedRequests.size > 0
+      ? [...chosen.values()]
+      : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
+  // A request whose concept another request's field already has ("title" when the reviewer's name is
+  // classed as a name) is still missing: it is looked for on detail pages or reported, never dropped.
+  const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined);
+  // Words naming no concept and matching nothing: fields asked for by a name the page does not use.
+  const unanswered = requests.filter((r) => !matchedRequests.has(r) && r.concept === undefined);
+  return {
+    named: uniqueNames(named),
+    missing: chosen.size > 0 && matchedRequests.size === 0 ? [] : missing,
+    unanswered,
+  };
+}
