@@ -2,6 +2,7 @@
 // console follows a running Run with it. The stored text is read once, keeping only the last `max`
 // lines, so a log of any length costs its reading time and `max` lines of memory.
 import type { Readable } from 'node:stream';
+import { StorageNotFoundError, type Storage } from '../../engine/index.js';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface LogTail {
@@ -31,4 +32,14 @@ export async function tailLines(stream: Readable | AsyncIterable<Buffer | string
   const start = total - count;
   const lines = Array.from({ length: count }, (_, i) => ring[(start + i) % max]);
   return { lines, totalLines: total };
+}
+
+/** The last `max` lines of the stored log at `key`; none when it is not written yet or is gone. */
+export async function readLogTail(storage: Storage, key: string, max: number): Promise<LogTail> {
+  try {
+    return await tailLines(await storage.get(key), max);
+  } catch (err) {
+    if (err instanceof StorageNotFoundError) return { lines: [], totalLines: 0 };
+    throw err;
+  }
 }

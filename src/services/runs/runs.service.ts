@@ -17,7 +17,7 @@ import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
-import { tailLines, type LogTail } from './log-tail.js';
+import { readLogTail } from './log-tail.js';
 import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
@@ -377,19 +377,10 @@ export function createRunsService(deps: {
       }
     },
 
-    /**
-     * The last `lines` lines of a Run's log as stored so far: while the Run is active the log grows
-     * (the worker ships it as it goes), so a client polls this to follow it.
-     */
+    /** The end of a Run's log as stored so far; while the Run is active it grows (log-tail.ts). */
     async logTail(principal: Principal, agentId: number, runId: number, lines: number) {
       const run = await requireRun(principal, agentId, runId, 'read');
-      let tail: LogTail = { lines: [], totalLines: 0 };
-      try {
-        tail = await tailLines(await storage.get(`${runKeyPrefix(runId)}/run.log`), lines);
-      } catch (err) {
-        // Not written yet (a queued Run) or gone with the Run's files: an empty log.
-        if (!(err instanceof StorageNotFoundError)) throw err;
-      }
+      const tail = await readLogTail(storage, `${runKeyPrefix(runId)}/run.log`, lines);
       return { runId, status: run.status, active: isActive(run.status), ...tail };
     },
 
