@@ -1,7 +1,7 @@
 // `npm run bench -- browser`: the browser renderer against a bare playwright-core loop, side by side
 // in one run, on 200 detail pages built by script (plus their list page), at concurrency 4, with the
-// same Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Reports pages/s and the peak RSS of this
-// process plus every process it started (the Chromium tree), sampled every 100 ms. The HTTP path's
+// same Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Reports pages/s and the peak memory (PSS)
+// of the browser process tree, sampled every 100 ms. The HTTP path's
 // figures are `bench -- engine`'s.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -50,7 +50,14 @@ const d = ${data}; document.getElementById('app').innerHTML =
   });
 }
 
-function rssMb(pid: number): number {
+/** Proportional set size (shared pages split between the processes sharing them), else RSS, in MB. */
+function memoryMb(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    // fall through to RSS
+  }
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : 0;
@@ -59,11 +66,15 @@ function rssMb(pid: number): number {
   }
 }
 
-/** Samples the RSS of this process and its descendants until stopped; returns the peak (MB). */
-function treeRssSampler(): () => number {
+/**
+ * Samples the memory of the browser process tree (every process this one started: Chromium's
+ * browser, renderers, GPU and utility processes) until stopped; returns the peak (MB, PSS: Chromium's
+ * processes share much of their memory, which RSS would count once per process).
+ */
+function treeMemorySampler(): () => number {
   let peak = 0;
   const timer = setInterval(() => {
-    const total = [process.pid, ...descendants(process.pid)].reduce((sum, pid) => sum + rssMb(pid), 0);
+    const total = descendants(process.pid).reduce((sum, pid) => sum + memoryMb(pid), 0);
     peak = Math.max(peak, total);
   }, 100);
   return () => {
@@ -83,7 +94,6 @@ async function engineCase(siteUrl: string): Promise<Case> {
   const definition: AgentDefinition = {
     startUrl: `${siteUrl}/`,
     render: 'browser',
-    waitFor: 'li.item',
     list: { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] },
     follow: {
       selector: 'a.name',
@@ -93,7 +103,7 @@ async function engineCase(siteUrl: string): Promise<Case> {
       ],
     },
   };
-  const stop = treeRssSampler();
+  const stop = treeMemorySampler();
   const started = performance.now();
   const result = await runExtraction({
     definition,
@@ -111,7 +121,7 @@ async function engineCase(siteUrl: string): Promise<Case> {
 
 /** The same work with playwright-core alone: one browser, one context, 4 pages at a time. */
 async function bareCase(siteUrl: string): Promise<Case> {
-  const stop = treeRssSampler();
+  const stop = treeMemorySampler();
   const started = performance.now();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   const context = await browser.newContext();
@@ -158,7 +168,7 @@ export async function benchBrowser(): Promise<void> {
     const title = `Browser renderer: ${PAGES} detail pages built by script + their list page, concurrency ${CONCURRENCY}, ${CHROMIUM}`;
     const out = table(
       title,
-      ['path', 'pages', 'records', 'seconds', 'pages/s', 'vs bare', 'peak RSS (MB, tree)'],
+      ['path', 'pages', 'records', 'seconds', 'pages/s', 'vs bare', 'browser tree peak PSS (MB)'],
       [
         ['bare playwright-core loop', bare, 1],
         ['engine (render: browser)', engine, rate(engine) / rate(bare)],
