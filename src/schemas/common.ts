@@ -185,3 +185,8 @@ export const LogModeSchema = Type.Union([Type.Literal('Text'), Type.Literal('Tex
 export const ParallelExportSchema = Type.Union([Type.Literal('Combined'), Type.Literal('Separated')], {
   $id: 'ParallelExport',
 });
+/** parallelExport as a request may send it: also the alias `separate` (normalize.ts maps it). */
+export const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({
+  ...Type.Ref(ParallelExportSchema),
+  'x-aliases': { separate: 'Separated' },
+});

@@ -9,7 +9,7 @@ import {
   Nullable,
   NullableDateTime,
   PagingQuery,
-  ParallelExportSchema,
+  ParallelExportInput,
   ProxyPoolIdInput,
   QueryDateOf,
 } from './common.js';
@@ -99,11 +99,6 @@ export const RunFileSchema = Type.Object(
   { $id: 'RunFile' },
 );
 export type RunFileModel = Static<typeof RunFileSchema>;
-
-const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({
-  ...Type.Ref(ParallelExportSchema),
-  'x-aliases': { separate: 'Separated' },
-});
 
 export const StartRunBody = Type.Object(
   {

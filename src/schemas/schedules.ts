@@ -8,6 +8,7 @@ import {
   Nullable,
   NullableDateTime,
   PagingQuery,
+  ParallelExportInput,
   ParallelExportSchema,
   QueryDateOf,
 } from './common.js';
@@ -72,11 +73,6 @@ export const UpcomingScheduleSchema = Type.Object(
   },
   { $id: 'UpcomingSchedule', title: 'UpcomingScheduleApiModel' },
 );
-
-const ParallelExportInput = Type.Unsafe<'Combined' | 'Separated'>({
-  ...Type.Ref(ParallelExportSchema),
-  'x-aliases': { separate: 'Separated' },
-});
 
 const scheduleBodyProperties = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),

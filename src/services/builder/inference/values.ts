@@ -74,6 +74,18 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
         : undefined;
     const label = el.name === 'td' || el.name === 'th' ? tableHeader($, el) : (definitionTerm(el) ?? unit);
     const text = normalizeText($(el).text());
+    // The value held in one of the element's attributes.
+    const attribute = (name: string) =>
+      out.push({
+        key: `${path}|@${name}`,
+        el,
+        kind: 'attribute',
+        attribute: name,
+        value: el.attribs[name],
+        label,
+        depth,
+        order: order++,
+      });
     if (own !== '' && !LABEL.test(own)) {
       // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5").
       const numeric = /\d/.test(text)
@@ -90,17 +102,7 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
               (a) => (el.attribs?.[a]?.length ?? 0) > stem.length && el.attribs[a].startsWith(stem),
             );
       const attr = whole ?? numeric;
-      if (attr)
-        out.push({
-          key: `${path}|@${attr}`,
-          el,
-          kind: 'attribute',
-          attribute: attr,
-          value: el.attribs[attr],
-          label,
-          depth,
-          order: order++,
-        });
+      if (attr) attribute(attr);
       else
         out.push({
           key: `${path}|text`,
@@ -114,33 +116,14 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
         });
     } else if (own === '' && RATED.test(el.attribs?.title ?? el.attribs?.['aria-label'] ?? '')) {
       // An icon whose title or aria-label says the rating ("5.0 star rating", "4 out of 5 stars").
-      const attr = RATED.test(el.attribs?.title ?? '') ? 'title' : 'aria-label';
-      out.push({
-        key: `${path}|@${attr}`,
-        el,
-        kind: 'attribute',
-        attribute: attr,
-        value: el.attribs[attr],
-        label,
-        depth,
-        order: order++,
-      });
+      attribute(RATED.test(el.attribs?.title ?? '') ? 'title' : 'aria-label');
     } else if (
       own === '' &&
       /rating|stars?\b/i.test(el.attribs?.class ?? '') &&
       /(^|\s)(zero|one|two|three|four|five|half|\w*\d\w*)(\s|$)/i.test(el.attribs?.class ?? '')
     ) {
       // A rating written only as classes ("star-rating Three", "stars-4"): the class attribute is the value.
-      out.push({
-        key: `${path}|@class`,
-        el,
-        kind: 'attribute',
-        attribute: 'class',
-        value: el.attribs.class,
-        label,
-        depth,
-        order: order++,
-      });
+      attribute('class');
     } else if (own === '' && label && text !== '' && elementChildren(el).length > 0) {
       out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
     }
@@ -175,18 +158,7 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
           order: order++,
         });
     }
-    if (el.name === 'time' && el.attribs?.datetime) {
-      out.push({
-        key: `${path}|@datetime`,
-        el,
-        kind: 'attribute',
-        value: el.attribs.datetime,
-        attribute: 'datetime',
-        label,
-        depth,
-        order: order++,
-      });
-    }
+    if (el.name === 'time' && el.attribs?.datetime) attribute('datetime');
     const children = elementChildren(el).filter((c) => !isSkipped(c));
     const counts = new Map<string, number>();
     for (const c of children) counts.set(signature(c), (counts.get(signature(c)) ?? 0) + 1);
