@@ -1908,7 +1908,7 @@ export interface components {
          *       "status": 1,
          *       "active": true,
          *       "lines": [
-         *         "2026-01-31 12:00:00.000 [Info] Run 42 started: 1 input(s), parallelism 1, concurrency 4"
+         *         "2026-01-31T12:00:00.000Z [Info] Run 42 started: 1 input(s), parallelism 1, concurrency 4"
          *       ],
          *       "totalLines": 1
          *     }
