@@ -54,6 +54,17 @@ async function runToEnd(agentId: number, started?: number) {
   return { run, log: text, runId };
 }
 
+/** The Chromium processes below a process. */
+function chromiumUnder(pid: number): number[] {
+  return descendants(pid).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/comm`, 'utf8').trim().startsWith('chrom');
+    } catch {
+      return false;
+    }
+  });
+}
+
 describe('browser Runs through the API', () => {
   it('refuses to start a browser Agent while no worker has announced Chromium', async () => {
     const agent = await agentFor({ render: 'browser' });
@@ -105,6 +116,9 @@ describe('browser Runs through the API', () => {
   });
 
   it('a kill mid-render ends the Run and its Chromium processes go away', async () => {
+    // Run processes that ended cleanly wait for the next Run with their browser (retired after 60 s
+    // idle): those were there before this Run; none started for it may outlive the kill.
+    const before = new Set(chromiumUnder(worker!.child.pid!));
     const agent = await agentFor({ render: 'browser', waitFor: 'li.item', pageTimeoutSeconds: 120 }, '/never');
     const start = await inject('POST', `/api/v1/agent/${agent.id}/start`);
     expect(start.statusCode, start.body).toBe(202);
@@ -117,15 +131,6 @@ describe('browser Runs through the API', () => {
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 30_000);
     expect([8, 9]).toContain(run.status);
     // The killed run process's Chromium exits once its pipe closes; none is left behind.
-    await waitFor(async () => {
-      const names = descendants(worker!.child.pid!).map((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-        } catch {
-          return '';
-        }
-      });
-      return !names.some((n) => n.startsWith('chrom')) || null;
-    }, 30_000);
+    await waitFor(async () => chromiumUnder(worker!.child.pid!).every((pid) => before.has(pid)) || null, 30_000);
   });
 });
