@@ -27,7 +27,14 @@ install() {
 
 free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
-running() { [ -f "$DIR/rgw.port" ] && [ -f "$DIR/pids" ] && while read -r pid; do kill -0 "$pid" 2>/dev/null || exit 1; done <"$DIR/pids"; }
+# True when every daemon of the recorded cluster is alive and the gateway answers. State left by a cluster
+# whose processes are gone (a machine restarted, a session ended) is not running: start replaces it.
+running() {
+  [ -f "$DIR/rgw.port" ] && [ -f "$DIR/pids" ] || return 1
+  local pid
+  while read -r pid; do kill -0 "$pid" 2>/dev/null || return 1; done <"$DIR/pids"
+  curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$(cat "$DIR/rgw.port")/"
+}
 
 print_env() {
   cat <<EOF
