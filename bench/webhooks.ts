@@ -1,7 +1,8 @@
 // Webhooks: events delivered per second to a local receiver with 2 worker processes, and the time
 // from the outbox commit to the first attempt's arrival (p50/p99), for a burst and for a trickle.
 // Events are `webhook.test` rows committed straight into the outbox (what a Run's transaction writes),
-// so the figures are the relay and delivery path alone.
+// so the figures are the relay and delivery path alone. Then webhooks-cpu.ts: the added CPU per Run,
+// webhooks on against off.
 //
 //   npm run bench -- webhooks            BENCH_WEBHOOK_EVENTS=2000 BENCH_WORKERS=2 npm run bench -- webhooks
 import { performance } from 'node:perf_hooks';
@@ -12,6 +13,7 @@ import { newWebhookSecret } from '../src/services/webhooks/signing.js';
 import { startReceiver } from '../test/helpers/webhook-receiver.js';
 import { waitFor } from '../test/helpers/process.js';
 import { createBenchEnvironment, fmt, note, percentile, print, startWorkerProcess, table } from './helpers.js';
+import { benchWebhooksCpu } from './webhooks-cpu.js';
 
 export async function benchWebhooks(): Promise<void> {
   const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000);
@@ -104,4 +106,5 @@ export async function benchWebhooks(): Promise<void> {
     await db.$disconnect();
     await env.dispose();
   }
+  await benchWebhooksCpu(workers);
 }

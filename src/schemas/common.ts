@@ -182,6 +182,11 @@ export const LogLevelSchema = Type.Union(
   { $id: 'LogLevel' },
 );
 export const LogModeSchema = Type.Union([Type.Literal('Text'), Type.Literal('TextAndHtml')], { $id: 'LogMode' });
+/** A Run's log settings as a start, a run-all or a Schedule body sends them: both optional, null means the default. */
+export const RunLogOptionsInput = {
+  logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
+  logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
+};
 export const ParallelExportSchema = Type.Union([Type.Literal('Combined'), Type.Literal('Separated')], {
   $id: 'ParallelExport',
 });

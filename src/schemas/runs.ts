@@ -4,14 +4,13 @@ import {
   IdParam,
   Int64IdParam,
   INT32_MAX,
-  LogLevelSchema,
-  LogModeSchema,
   Nullable,
   NullableDateTime,
   PagingQuery,
   ParallelExportInput,
   ProxyPoolIdInput,
   QueryDateOf,
+  RunLogOptionsInput,
 } from './common.js';
 
 export const RunSchema = Type.Object(
@@ -125,8 +124,7 @@ export const StartRunBody = Type.Object(
     isExclusive: Type.Optional(Nullable(Type.Boolean({ default: true }))),
     isWaitOnFailure: Type.Optional(Nullable(Type.Boolean({ default: false }))),
     isRunSynchronously: Type.Optional(Nullable(Type.Boolean({ default: false }))),
-    logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
-    logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
+    ...RunLogOptionsInput,
   },
   {
     additionalProperties: false,
@@ -142,8 +140,7 @@ export const RunAllBody = Type.Object(
     parallelism: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64, default: 1 }))),
     isExclusive: Type.Optional(Nullable(Type.Boolean())),
     proxyPoolId: Type.Optional(ProxyPoolIdInput()),
-    logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
-    logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
+    ...RunLogOptionsInput,
   },
   { additionalProperties: false, examples: [{ isExclusive: true, logLevel: 'Info' }], title: 'RunAllRequest' },
 );

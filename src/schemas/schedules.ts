@@ -11,6 +11,7 @@ import {
   ParallelExportInput,
   ParallelExportSchema,
   QueryDateOf,
+  RunLogOptionsInput,
 } from './common.js';
 
 export const ScheduleSchema = Type.Object(
@@ -109,8 +110,7 @@ const scheduleBodyProperties = {
   serverGroupId: Type.Optional(
     Nullable(Type.Integer({ description: 'Runs execute only on workers serving this group; 0 or less means unset.' })),
   ),
-  logLevel: Type.Optional(Nullable(Type.Ref(LogLevelSchema))),
-  logMode: Type.Optional(Nullable(Type.Ref(LogModeSchema))),
+  ...RunLogOptionsInput,
   isExclusive: Type.Optional(Nullable(Type.Boolean())),
   isWaitOnFailure: Type.Optional(Nullable(Type.Boolean())),
 };
