@@ -27,6 +27,8 @@ export function heartbeatIntervalMs(staleAfterSeconds: number): number {
     Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor((staleAfterSeconds * 1000) / 3)),
   );
 }
+/** A run process that reported an error and has not exited after this long is killed. */
+const CHILD_ERROR_EXIT_MS = 5_000;
 // After the Run's own timeout the engine stops itself; this is the margin before we kill it.
 const TIMEOUT_GRACE_MS = 30_000;
 
@@ -99,6 +101,7 @@ export function createRunsProcessor(deps: {
     let childError: string | null = null;
     let storageFailure: StorageFailure | null = null;
     let exitCode: number | null = null;
+    let errorKill: unknown = null;
     let endRun: () => void = () => {};
     const ended = new Promise<void>((resolve) => (endRun = resolve));
     const onExit = (code: number | null) => {
@@ -119,6 +122,8 @@ export function createRunsProcessor(deps: {
         case 'error':
           childError = msg.message;
           storageFailure = msg.storageFailure ?? null;
+          // A child that reported an error exits by itself; one that does not is never waited on forever.
+          errorKill ??= timers.setTimeout(() => child.kill('SIGKILL'), CHILD_ERROR_EXIT_MS);
       }
     };
     child.on('message', onMessage);
@@ -168,6 +173,7 @@ export function createRunsProcessor(deps: {
       logEnded(await untilDone(() => execution.crashed(runId, message), retrying));
       return { status: 'failed' };
     } finally {
+      if (errorKill !== null) timers.clearTimeout(errorKill);
       supervisor.close();
       active.delete(runId);
     }
