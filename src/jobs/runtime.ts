@@ -23,6 +23,7 @@ import { createScheduleFiring } from '../services/schedules/firing.service.js';
 import { createSchedulesRepository } from '../services/schedules/schedules.repository.js';
 import { createCreditExpiry } from '../services/billing/billing.service.js';
 import { createMaintenanceProcessor } from './maintenance.processor.js';
+import { startOutboxListener } from './outbox-listener.js';
 import {
   createQueue,
   createWebhookQueue,
@@ -133,6 +134,11 @@ export async function startWorkerRuntime(
     clock,
     encryptionKey: config.encryptionKey,
     onAttempt: opts.onWebhookAttempt ?? recordDeliveryAttempt,
+  });
+  const outboxListener = startOutboxListener({
+    databaseUrl: config.databaseUrl,
+    relay: () => webhookDelivery.relay(),
+    log,
   });
   for (const q of [runsQueue, maintenanceQueue, schedulesQueue, webhooksQueue]) {
     q.on('error', (err) =>
@@ -345,6 +351,7 @@ export async function startWorkerRuntime(
               const n = runsProcessor.handBackAll();
               if (n > 0) log.warn({ runs: n }, 'shutdown grace ending: handing running Runs back to the queue');
             }, opts.handBackAfterMs);
+      await step('webhook outbox listener', () => outboxListener.close());
       await Promise.all(workers.map((w) => step(`worker ${w.name}`, () => w.close())));
       if (handBack) clearTimeout(handBack);
       await step('run processes', () => pool.close());
