@@ -9,6 +9,8 @@ export interface Received {
   headers: Record<string, string>;
   body: string;
   json: { type: string; timestamp: string; data: any };
+  /** When the request's body had arrived (Date.now()). */
+  at: number;
 }
 
 type Answer = (req: Received, res: http.ServerResponse) => void;
@@ -31,6 +33,7 @@ export async function startReceiver() {
         headers: req.headers as Record<string, string>,
         body,
         json: JSON.parse(body || 'null'),
+        at: Date.now(),
       };
       received.push(r);
       const next = script.get(r.path)?.shift();
