@@ -10,10 +10,11 @@ import { chromium } from 'playwright-core';
 import { closeSharedBrowserPool, descendants } from '../src/engine/browser/index.js';
 import type { AgentDefinition } from '../src/engine/definition.js';
 import { runExtraction } from '../src/engine/index.js';
-import { print, table } from './helpers.js';
+import { median, print, table } from './helpers.js';
 
 const PAGES = Number(process.env.BENCH_BROWSER_PAGES ?? 200);
 const CONCURRENCY = 4;
+const ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The same launch flags the engine's pool uses where they matter for speed and this closed network.
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
@@ -159,31 +160,28 @@ export async function benchBrowser(): Promise<void> {
     throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`);
   const site = await startSite();
   try {
-    // One warm-up of each (Chromium's first start reads its files from disk), then the measured pair.
+    // One warm-up of each (Chromium's first start reads its files from disk), then ROUNDS measured pairs,
+    // alternating, so that a load changing meanwhile weighs on both; the medians and each round's ratio.
     await bareCase(site.url);
     await engineCase(site.url);
-    const bare = await bareCase(site.url);
-    const engine = await engineCase(site.url);
+    const pairs: Array<{ bare: Case; engine: Case }> = [];
+    for (let r = 0; r < ROUNDS; r++) pairs.push({ bare: await bareCase(site.url), engine: await engineCase(site.url) });
     const rate = (c: Case) => c.pages / c.seconds;
-    const title = `Browser renderer: ${PAGES} detail pages built by script + their list page, concurrency ${CONCURRENCY}, ${CHROMIUM}`;
+    const med = (f: (p: { bare: Case; engine: Case }) => number) => median(pairs.map(f));
+    const row = (name: string, pick: (p: { bare: Case; engine: Case }) => Case) => [
+      name,
+      String(pick(pairs[0]).pages),
+      String(pick(pairs[0]).records),
+      med((p) => pick(p).seconds).toFixed(1),
+      med((p) => rate(pick(p))).toFixed(1),
+      `${med((p) => rate(pick(p)) / rate(p.bare)).toFixed(2)}x (${pairs.map((p) => (rate(pick(p)) / rate(p.bare)).toFixed(2)).join(', ')})`,
+      med((p) => pick(p).peakRssMb).toFixed(0),
+    ];
+    const title = `Browser renderer: ${PAGES} detail pages built by script + their list page, concurrency ${CONCURRENCY}, ${CHROMIUM}, medians of ${ROUNDS} alternating rounds`;
     const out = table(
       title,
-      ['path', 'pages', 'records', 'seconds', 'pages/s', 'vs bare', 'browser tree peak PSS (MB)'],
-      [
-        ['bare playwright-core loop', bare, 1],
-        ['engine (render: browser)', engine, rate(engine) / rate(bare)],
-      ].map(([name, c, ratio]) => {
-        const k = c as Case;
-        return [
-          name as string,
-          String(k.pages),
-          String(k.records),
-          k.seconds.toFixed(1),
-          rate(k).toFixed(1),
-          `${(ratio as number).toFixed(2)}x`,
-          k.peakRssMb.toFixed(0),
-        ];
-      }),
+      ['path', 'pages', 'records', 'seconds', 'pages/s', 'vs bare (each round)', 'browser tree peak PSS (MB)'],
+      [row('bare playwright-core loop', (p) => p.bare), row('engine (render: browser)', (p) => p.engine)],
     );
     print(out);
   } finally {

@@ -46,6 +46,8 @@ export class BrowserPageSource implements PageSource {
   readonly #guard: GuardProxy;
   #endpoint: Promise<GuardProxyEndpoint> | null = null;
   readonly #contexts = new Map<Browser, Promise<BrowserContext>>();
+  /** Pages that rendered cleanly, kept for the Run's next URLs: a new page costs Chromium a new renderer. */
+  readonly #idlePages = new Map<BrowserContext, Page[]>();
   readonly #blocked: Set<string>;
   readonly #timeoutMs: number;
 
@@ -106,6 +108,7 @@ export class BrowserPageSource implements PageSource {
   async #closeContexts(): Promise<void> {
     const contexts = [...this.#contexts.values()];
     this.#contexts.clear();
+    this.#idlePages.clear();
     await Promise.all(contexts.map(async (c) => (await c.catch(() => null))?.close().catch(() => undefined)));
   }
 
@@ -142,9 +145,11 @@ export class BrowserPageSource implements PageSource {
     if (!isHttpUrl(url)) throw new PageFailure('invalid-url', 'is not an http(s) URL');
     const lease = await this.options.pool.acquire(this.options.signal);
     let page: Page | null = null;
+    let context: BrowserContext | null = null;
+    let reusable = false;
     try {
-      const context = await this.#context(lease.browser);
-      page = await context.newPage();
+      context = await this.#context(lease.browser);
+      page = this.#takeIdlePage(context) ?? (await context.newPage());
       const deadline = Date.now() + this.#timeoutMs;
       const left = () => Math.max(1, deadline - Date.now());
       const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
@@ -161,6 +166,7 @@ export class BrowserPageSource implements PageSource {
       }
       await this.#settle(page, left);
       const html = await page.content();
+      reusable = true;
       return {
         url,
         finalUrl,
@@ -170,9 +176,24 @@ export class BrowserPageSource implements PageSource {
         renderer: 'browser' as const,
       };
     } finally {
-      await page?.close().catch(() => undefined);
+      // Only a page that rendered cleanly is kept; one that failed or timed out may be in any state.
+      if (page && context && reusable && !this.options.signal.aborted) this.#keepIdlePage(context, page);
+      else await page?.close().catch(() => undefined);
       lease.release();
     }
+  }
+
+  #takeIdlePage(context: BrowserContext): Page | null {
+    const idle = this.#idlePages.get(context);
+    for (let page = idle?.pop(); page; page = idle?.pop()) if (!page.isClosed()) return page;
+    return null;
+  }
+
+  #keepIdlePage(context: BrowserContext, page: Page): void {
+    const idle = this.#idlePages.get(context) ?? [];
+    this.#idlePages.set(context, idle);
+    if (idle.length < this.options.pool.maxPages && this.#contexts.size > 0) idle.push(page);
+    else void page.close().catch(() => undefined);
   }
 
   /** The definition's waits: the selector or quiet network, then scrolls, then clicks on a "Load more" button. */

@@ -47,6 +47,11 @@ export class BrowserPool {
     this.#limiter = new ConcurrencyLimiter(options.maxPages);
   }
 
+  /** How many pages may be open at once. */
+  get maxPages(): number {
+    return this.options.maxPages;
+  }
+
   /** Waits for a page slot (and for memory below the ceiling); `signal` gives up waiting. */
   async acquire(signal: AbortSignal): Promise<PageLease> {
     const releaseSlot = await this.#limiter.acquire(signal);
