@@ -57,8 +57,13 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
   },
   webhooks: {
     about:
-      'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle)',
+      'webhook events delivered per second with 2 worker processes; commit to first attempt p50/p99 (burst and trickle); CPU per Run webhooks on vs off',
     run: async () => (await import('./webhooks.js')).benchWebhooks(),
+  },
+  scale: {
+    about:
+      'two APIs and two workers on separate folders sharing PostgreSQL, Redis and S3: 200 Runs, local vs s3 cost per Run, a worker SIGKILL and an API restart',
+    run: async () => (await import('./scale.js')).benchScale(),
   },
   console: {
     about:

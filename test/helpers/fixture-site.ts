@@ -253,3 +253,20 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       }),
   };
 }
+
+/** An Agent definition that reads the catalog (10 products a page, up to 10 pages by its next link). */
+export function catalogDefinition(siteUrl: string, opts: { format?: 'csv' | 'json' | 'ndjson'; ms?: number } = {}) {
+  return {
+    startUrl: `${siteUrl}/catalog?page=1${opts.ms ? `&ms=${opts.ms}` : ''}`,
+    list: {
+      selector: 'div.product',
+      fields: [
+        { name: 'title', selector: 'a.title' },
+        { name: 'price', selector: 'span.price' },
+        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
+      ],
+    },
+    next: { selector: 'a.next', maxPages: 10 },
+    export: { format: opts.format ?? 'csv' },
+  };
+}

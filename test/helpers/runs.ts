@@ -62,21 +62,8 @@ export async function waitForRun(
   );
 }
 
-export function catalogDefinition(siteUrl: string, opts: { format?: 'csv' | 'json' | 'ndjson'; ms?: number } = {}) {
-  return {
-    startUrl: `${siteUrl}/catalog?page=1${opts.ms ? `&ms=${opts.ms}` : ''}`,
-    list: {
-      selector: 'div.product',
-      fields: [
-        { name: 'title', selector: 'a.title' },
-        { name: 'price', selector: 'span.price' },
-        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
-      ],
-    },
-    next: { selector: 'a.next', maxPages: 10 },
-    export: { format: opts.format ?? 'csv' },
-  };
-}
+/** The fixture site's catalog Agent (moved next to the site so that benches can use it without vitest). */
+export { catalogDefinition } from './fixture-site.js';
 
 /**
  * The usual environment of a Run test file: the app on its own database, the fixture site, a real
