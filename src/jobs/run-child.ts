@@ -25,6 +25,7 @@ import {
   runScratchDir,
   runSpoolKey,
   type ChildMessage,
+  type ChildResult,
   type ChildStartPayload,
   type ParentMessage,
 } from '../services/runs/run-protocol.js';
@@ -37,13 +38,13 @@ warmPageWorker();
 
 // Stop is graceful: no new page or retry starts, requests still in flight after the stop grace are
 // aborted, then the data so far is exported. A kill is SIGKILL (the log lines written so far stay).
-async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController) {
+async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController): Promise<ChildResult> {
   const storage = createStorage(p.storage);
   // Spooled records are scratch: a folder of this host's temporary directory, never the store.
   const scratchDir = runScratchDir(process.ppid, p.runId);
   const scratch = new LocalStorage(scratchDir);
   try {
-    await executeWith(p, drain, abort, storage, scratch);
+    return await executeWith(p, drain, abort, storage, scratch);
   } finally {
     await rm(scratchDir, { recursive: true, force: true });
   }
@@ -55,7 +56,7 @@ async function executeWith(
   abort: AbortController,
   storage: Storage,
   scratch: Storage,
-) {
+): Promise<ChildResult> {
   const prefix = runKeyPrefix(p.runId);
   const runLog = createRunLog(storage, `${prefix}/run.log`, {
     logLevel: p.logLevel,
@@ -130,11 +131,7 @@ async function executeWith(
   if (result.fatalError && !stopped) {
     // The engine has already logged the fatal error.
     const logFiles = await runLog.finish(result.failedPages);
-    send({
-      type: 'done',
-      result: { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence },
-    });
-    return;
+    return { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence };
   }
   send({ type: 'exporting', stats });
   const columns = exportColumnsOf(p.definition);
@@ -155,16 +152,13 @@ async function executeWith(
   stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
   runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
   const logFiles = await runLog.finish(result.failedPages);
-  send({
-    type: 'done',
-    result: {
-      stats,
-      files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles],
-      stopped,
-      evidence: result.evidence,
-      warning: result.warning,
-    },
-  });
+  return {
+    stats,
+    files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles],
+    stopped,
+    evidence: result.evidence,
+    warning: result.warning,
+  };
 }
 
 let current: { drain: AbortController; abort: AbortController; graceMs: number } | null = null;
@@ -185,8 +179,10 @@ process.on('message', (msg: ParentMessage) => {
     const abort = new AbortController();
     current = { drain, abort, graceMs: msg.payload.stopGraceMs };
     execute(msg.payload, drain, abort).then(
-      () => {
+      (result) => {
+        // Free before `done`: the worker may send the next Run as soon as it reads it.
         current = null;
+        send({ type: 'done', result });
       },
       (err: Error) => {
         // After an unexpected error the process is not trusted with another Run.

@@ -117,8 +117,10 @@ export function createRunsProcessor(deps: {
           result = msg.result;
           return endRun();
         case 'error':
+          // The child sends nothing after an error (it exits): waiting for its exit is not needed.
           childError = msg.message;
           storageFailure = msg.storageFailure ?? null;
+          return endRun();
       }
     };
     child.on('message', onMessage);
