@@ -217,14 +217,17 @@ export async function benchRuns(
     };
     const started = (ids: Array<number | null>) => ids.filter((id): id is number => id !== null);
     const terminal = new Set<number>(TERMINAL_STATUSES);
+    // Also gives up when no Run has ended for 20 s: Runs that hang are reported, not waited for.
     const pollUntilTerminal = async (ids: number[], deadline: number) => {
+      let last = { done: -1, at: Date.now() };
       for (;;) {
         const rows = await db.run.findMany({
           where: { id: { in: ids } },
           select: { id: true, status: true, startTime: true, endTime: true, recordsExported: true },
         });
-        const done = rows.filter((r) => terminal.has(r.status));
-        if (done.length === ids.length || Date.now() > deadline) return rows;
+        const done = rows.filter((r) => terminal.has(r.status)).length;
+        if (done !== last.done) last = { done, at: Date.now() };
+        if (done === ids.length || Date.now() > deadline || Date.now() - last.at > 20_000) return rows;
         await sleep(50);
       }
     };
