@@ -72,8 +72,18 @@ async function executeWith(
   let lastProgress = Date.now();
   let latest: ExtractionStats | null = null;
   let trailing: NodeJS.Timeout | null = null;
+  // Running is reported after 250 ms too (always before any figures): a short Run goes from Starting
+  // straight to Exporting, one message and one status write fewer.
+  let running = false;
+  const reportRunning = () => {
+    clearTimeout(runningTimer);
+    if (!running) send({ type: 'firstPage' });
+    running = true;
+  };
+  const runningTimer = setTimeout(reportRunning, 250);
   const flush = () => {
     trailing = null;
+    reportRunning();
     if (latest) {
       lastProgress = Date.now();
       send({ type: 'progress', stats: latest });
@@ -98,7 +108,6 @@ async function executeWith(
     const lines = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
     for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
   }
-  send({ type: 'firstPage' });
   const result = await runExtraction({
     onRecords: spool,
     definition: p.definition,
@@ -123,6 +132,7 @@ async function executeWith(
     },
   });
   if (trailing) clearTimeout(trailing);
+  clearTimeout(runningTimer);
   for (const writer of spools.values()) await writer.close();
   const stats = { ...result.stats };
   // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.
