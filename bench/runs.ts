@@ -22,7 +22,12 @@ import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
 import type { AgentDefinition } from '../src/engine/index.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
-import { TERMINAL_STATUSES, RUN_STATUS_NAMES, type RunStatusValue } from '../src/services/runs/status-machine.js';
+import {
+  RunStatus,
+  TERMINAL_STATUSES,
+  RUN_STATUS_NAMES,
+  type RunStatusValue,
+} from '../src/services/runs/status-machine.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import {
   createBenchEnvironment,
@@ -297,6 +302,11 @@ export async function benchRuns(
           const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
           const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
           const apiCpu = process.cpuUsage(apiCpu0);
+          // Runs that hang would keep their (exclusive) Agents from starting in the next scenario.
+          await db.run.updateMany({
+            where: { id: { in: ids }, status: { notIn: [...TERMINAL_STATUSES] } },
+            data: { status: RunStatus.Failure, endTime: new Date() },
+          });
           const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
           const perRun = (ms: number) => ms / Math.max(1, finished.length);
           const statuses: Record<string, number> = {};
