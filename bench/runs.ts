@@ -222,8 +222,8 @@ export async function benchRuns(
     };
     const started = (ids: Array<number | null>) => ids.filter((id): id is number => id !== null);
     const terminal = new Set<number>(TERMINAL_STATUSES);
-    // Also gives up when no Run has ended for 20 s: Runs that hang are reported, not waited for.
-    const pollUntilTerminal = async (ids: number[], deadline: number) => {
+    // Also gives up when no Run has ended for `stallMs`: Runs that hang are reported, not waited for.
+    const pollUntilTerminal = async (ids: number[], deadline: number, stallMs = 20_000) => {
       let last = { done: -1, at: Date.now() };
       for (;;) {
         const rows = await db.run.findMany({
@@ -232,7 +232,7 @@ export async function benchRuns(
         });
         const done = rows.filter((r) => terminal.has(r.status)).length;
         if (done !== last.done) last = { done, at: Date.now() };
-        if (done === ids.length || Date.now() > deadline || Date.now() - last.at > 20_000) return rows;
+        if (done === ids.length || Date.now() > deadline || Date.now() - last.at > stallMs) return rows;
         await sleep(50);
       }
     };
@@ -261,6 +261,8 @@ export async function benchRuns(
           : {};
         const workerEnv = {
           ...env,
+          // Every slot's run process started ahead: the warm-up Runs do not reach every slot of every worker.
+          RUN_WARM_PROCESSES: process.env.RUN_WARM_PROCESSES ?? String(concurrency),
           ...prof,
           BENCH_STATEMENTS_DIR: statementsDir,
           NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
@@ -272,9 +274,12 @@ export async function benchRuns(
           // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
           const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
           const warmIds = started(await Promise.all(warm.map(start)));
-          const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000);
+          // (Forking a run process per slot can take longer than 20 s on a busy machine.)
+          const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000, 60_000);
           if (warmRows.some((r) => !terminal.has(r.status)))
-            throw new Error('the warm-up Runs did not end within 60 s');
+            throw new Error(
+              `the warm-up Runs did not end within 60 s (statuses ${warmRows.map((r) => r.status).join(', ')})`,
+            );
 
           note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
           const sentAt = new Map<number, number>();
