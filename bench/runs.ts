@@ -6,12 +6,12 @@
 // definition reads one 10-product page of the fixture site on 127.0.0.1. All start requests are
 // fired at once, then the Runs are polled until every one is terminal.
 //
-// A second part times the Run child process on its own: the worker forks src/jobs/run-child.ts (for
-// every Run, or once per slot when it keeps children warm), and its start-up dominates a small Run.
+// The same burst then goes, for each worker count, to the floor (bench/runs-floor.ts): bare BullMQ
+// workers doing only the irreducible work per Run; our Runs/s is reported as a ratio of it
+// (BENCH_FLOOR=0 leaves it out). A last part times the Run child process on its own (bench/runs-child.ts).
 //
 //   npm run bench -- runs                 (or: npx tsx bench/runs.ts)
 //   BENCH_RUNS=60 BENCH_WORKERS=1,2 npm run bench -- runs
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -20,21 +20,23 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
-import { runExtraction, type AgentDefinition } from '../src/engine/index.js';
-import type { ChildMessage, ChildStartPayload } from '../src/services/runs/run-protocol.js';
+import type { AgentDefinition } from '../src/engine/index.js';
 import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
-import { TERMINAL_STATUSES, RUN_STATUS_NAMES, type RunStatusValue } from '../src/services/runs/status-machine.js';
+import {
+  RunStatus,
+  TERMINAL_STATUSES,
+  RUN_STATUS_NAMES,
+  type RunStatusValue,
+} from '../src/services/runs/status-machine.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import {
   createBenchEnvironment,
   fmt,
   installSignalCleanup,
-  median,
   note,
   onCleanup,
   percentile,
   print,
-  processCpuMs,
   processTreeCpuMs,
   runCleanups,
   sleep,
@@ -42,6 +44,8 @@ import {
   table,
   type WorkerProcess,
 } from './helpers.js';
+import { benchRunChild, printChildTables, type ChildCost } from './runs-child.js';
+import { measureFloor, printFloorTable, type FloorScenario } from './runs-floor.js';
 
 export interface RunsScenario {
   /** How the workers ran: `tsx src/worker.ts` or `node <dist>/worker.js`. */
@@ -75,31 +79,13 @@ export interface RunsScenario {
   statuses: Record<string, number>;
 }
 
-export interface ChildCost {
-  /** `tsx src/jobs/run-child.ts` or `node <dist>/jobs/run-child.js`. */
-  mode: string;
-  samples: number;
-  /** fork() -> the child's first message (it has loaded tsx and the engine and read the payload). */
-  readyP50Ms: number;
-  /** fork() -> `done` (extraction and export finished). */
-  doneP50Ms: number;
-  /** fork() -> process exit; NaN when the child stays alive for the next Run. */
-  exitP50Ms: number;
-  /** CPU time of the child (user + system) up to `done`, from /proc. */
-  cpuP50Ms: number;
-  /** A second Run on the same (warm) child: start -> done and its CPU; NaN when children are not reused. */
-  warmDoneP50Ms: number;
-  warmCpuP50Ms: number;
-}
-
 export interface RunsBenchResult {
   scenarios: RunsScenario[];
+  floors: FloorScenario[];
   child: ChildCost[];
   /** The same extraction in-process, without any child (runExtraction only), p50 ms. */
   inProcessP50Ms: number;
 }
-
-const CHILD_TS = fileURLToPath(new URL('../src/jobs/run-child.ts', import.meta.url));
 
 /** One list page of 10 products, no pagination, no detail pages: the smallest useful Run. */
 export function smallDefinition(siteUrl: string): AgentDefinition {
@@ -124,84 +110,6 @@ function envInt(name: string, fallback: number, min: number, max: number): numbe
   if (!Number.isInteger(n) || n < min || n > max)
     throw new Error(`${name} must be an integer between ${min} and ${max}`);
   return n;
-}
-
-interface ChildSample {
-  ready: number;
-  done: number;
-  /** NaN when the child stays alive after its Run (kept warm for the next one). */
-  exit: number;
-  /** The child's CPU when it reported `done`. */
-  cpu: number;
-  /** A second Run sent to the same child, when it stayed alive: start -> done, and its CPU. */
-  warmDone: number;
-  warmCpu: number;
-}
-
-/**
- * Forks the Run child as the worker does and times its phases. A child that exits after its Run
- * (one process per Run) gives an exit time; one that stays alive (kept warm by the worker) is
- * given a second Run, which shows what a reused child costs, and is then disconnected.
- */
-async function timeChild(
-  childPath: string,
-  payload: ChildStartPayload,
-  second: ChildStartPayload,
-): Promise<ChildSample> {
-  const t0 = performance.now();
-  const execArgv = childPath.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = fork(childPath, [], {
-    execArgv,
-    serialization: 'advanced',
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const kill = onCleanup(`run child ${child.pid}`, () => void child.kill('SIGKILL'));
-  const sample: ChildSample = { ready: NaN, done: NaN, exit: NaN, cpu: NaN, warmDone: NaN, warmCpu: NaN };
-  let error: string | null = null;
-  let onDone: () => void = () => {};
-  child.on('message', (msg: ChildMessage) => {
-    if (Number.isNaN(sample.ready)) sample.ready = performance.now() - t0;
-    if (msg.type === 'done') {
-      if (msg.result.fatalError) error = msg.result.fatalError;
-      onDone();
-    }
-    if (msg.type === 'error') error = msg.message;
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const runOnce = (p: ChildStartPayload, timeoutMs: number) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      onDone = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      void exited.then(() => {
-        clearTimeout(timer);
-        resolve(false);
-      });
-      child.send({ type: 'start', payload: p });
-    });
-  try {
-    if (!(await runOnce(payload, 30_000)) || error) throw new Error(`run child failed: ${error ?? 'no result'}`);
-    sample.done = performance.now() - t0;
-    sample.cpu = processCpuMs(child.pid!).own;
-    // A one-Run child exits about 50 ms after `done`; a reusable one stays.
-    const gone = await Promise.race([exited.then(() => true), sleep(1_000).then(() => false)]);
-    if (gone) {
-      sample.exit = performance.now() - t0;
-    } else {
-      const w0 = performance.now();
-      if ((await runOnce(second, 30_000)) && !error) {
-        sample.warmDone = performance.now() - w0;
-        sample.warmCpu = processCpuMs(child.pid!).own - sample.cpu;
-      }
-      child.disconnect(); // the child exits when its parent goes away
-      await Promise.race([exited, sleep(5_000)]);
-    }
-  } finally {
-    await kill();
-  }
-  return sample;
 }
 
 export async function benchRuns(
@@ -277,7 +185,8 @@ export async function benchRuns(
   onCleanup('bench db client', () => db.$disconnect());
 
   const scenarios: RunsScenario[] = [];
-  const child: ChildCost[] = [];
+  const floors: FloorScenario[] = [];
+  let child: ChildCost[] = [];
   let inProcessP50Ms = NaN;
   try {
     const org = await bootstrapOrganization(db, {
@@ -313,20 +222,38 @@ export async function benchRuns(
     };
     const started = (ids: Array<number | null>) => ids.filter((id): id is number => id !== null);
     const terminal = new Set<number>(TERMINAL_STATUSES);
-    const pollUntilTerminal = async (ids: number[], deadline: number) => {
+    // Also gives up when no Run has ended for `stallMs`: Runs that hang are reported, not waited for.
+    const pollUntilTerminal = async (ids: number[], deadline: number, stallMs = 20_000) => {
+      let last = { done: -1, at: Date.now() };
       for (;;) {
         const rows = await db.run.findMany({
           where: { id: { in: ids } },
           select: { id: true, status: true, startTime: true, endTime: true, recordsExported: true },
         });
-        const done = rows.filter((r) => terminal.has(r.status));
-        if (done.length === ids.length || Date.now() > deadline) return rows;
+        const done = rows.filter((r) => terminal.has(r.status)).length;
+        if (done !== last.done) last = { done, at: Date.now() };
+        if (done === ids.length || Date.now() > deadline || Date.now() - last.at > stallMs) return rows;
         await sleep(50);
       }
     };
 
-    for (const { mode, distDir: dir } of modes)
-      for (const workerCount of workerCounts) {
+    const floorCtx = {
+      db,
+      env,
+      organizationId: org.organizationId,
+      agentIds,
+      definition,
+      concurrency,
+      pageCpuSeconds: config.runs.pageCpuSeconds,
+      preloadEnv: {
+        BENCH_STATEMENTS_DIR: statementsDir,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
+      },
+      statements: workerStatements,
+    };
+    // Per worker count, ours (each mode) and then the floor, so that they run side by side.
+    for (const workerCount of workerCounts) {
+      for (const { mode, distDir: dir } of modes) {
         note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
         // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes, written when they exit (by the preload).
         const prof: Record<string, string> = process.env.BENCH_CPU_PROF
@@ -334,6 +261,8 @@ export async function benchRuns(
           : {};
         const workerEnv = {
           ...env,
+          // Every slot's run process started ahead: the warm-up Runs do not reach every slot of every worker.
+          RUN_WARM_PROCESSES: process.env.RUN_WARM_PROCESSES ?? String(concurrency),
           ...prof,
           BENCH_STATEMENTS_DIR: statementsDir,
           NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
@@ -345,9 +274,12 @@ export async function benchRuns(
           // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
           const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
           const warmIds = started(await Promise.all(warm.map(start)));
-          const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000);
+          // (Forking a run process per slot can take longer than 20 s on a busy machine.)
+          const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000, 60_000);
           if (warmRows.some((r) => !terminal.has(r.status)))
-            throw new Error('the warm-up Runs did not end within 60 s');
+            throw new Error(
+              `the warm-up Runs did not end within 60 s (statuses ${warmRows.map((r) => r.status).join(', ')})`,
+            );
 
           note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
           const sentAt = new Map<number, number>();
@@ -375,6 +307,11 @@ export async function benchRuns(
           const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
           const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
           const apiCpu = process.cpuUsage(apiCpu0);
+          // Runs that hang would keep their (exclusive) Agents from starting in the next scenario.
+          await db.run.updateMany({
+            where: { id: { in: ids }, status: { notIn: [...TERMINAL_STATUSES] } },
+            data: { status: RunStatus.Failure, endTime: new Date() },
+          });
           const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
           const perRun = (ms: number) => ms / Math.max(1, finished.length);
           const statuses: Record<string, number> = {};
@@ -418,61 +355,10 @@ export async function benchRuns(
           await Promise.all(workers.map((w) => w.stop()));
         }
       }
+      if (process.env.BENCH_FLOOR !== '0') floors.push(await measureFloor(floorCtx, workerCount));
+    }
 
-    // The per-Run child process alone, sequentially, without BullMQ or Postgres.
-    note(`runs: timing the Run child process (${childSamples} sequential forks)...`);
-    const payload = (runId: number): ChildStartPayload => ({
-      runId,
-      storage: config.storage,
-      definition: { ...definition, timeoutSeconds: 60 },
-      inputRows: [{}],
-      parallelism: 1,
-      maxConcurrency: 1,
-      parallelExport: 'Combined',
-      requestTimeoutMs: config.runs.requestTimeoutMs,
-      pageCpuSeconds: config.runs.pageCpuSeconds,
-      allowPrivateTargets: true,
-      logLevel: 'Info',
-      logMode: 'Text',
-      secrets: [],
-      stopGraceMs: config.runs.stopGraceSeconds * 1000,
-    });
-    let nextId = 900_000;
-    const children = [{ mode: 'tsx src/jobs/run-child.ts', path: CHILD_TS }];
-    if (distDir)
-      children.push({ mode: `node ${distDir}/jobs/run-child.js`, path: path.resolve(distDir, 'jobs/run-child.js') });
-    for (const c of children) {
-      await timeChild(c.path, payload(nextId++), payload(nextId++)); // warm-up
-      const samples: ChildSample[] = [];
-      for (let i = 0; i < childSamples; i++)
-        samples.push(await timeChild(c.path, payload(nextId++), payload(nextId++)));
-      child.push({
-        mode: c.mode,
-        samples: childSamples,
-        readyP50Ms: median(samples.map((s) => s.ready)),
-        doneP50Ms: median(samples.map((s) => s.done)),
-        exitP50Ms: median(samples.map((s) => s.exit)),
-        cpuP50Ms: median(samples.map((s) => s.cpu)),
-        warmDoneP50Ms: median(samples.map((s) => s.warmDone).filter((n) => !Number.isNaN(n))),
-        warmCpuP50Ms: median(samples.map((s) => s.warmCpu).filter((n) => !Number.isNaN(n))),
-      });
-    }
-    const inProcess: number[] = [];
-    for (let i = 0; i < childSamples + 2; i++) {
-      const p0 = performance.now();
-      const r = await runExtraction({
-        definition,
-        inputRows: [],
-        maxConcurrency: 1,
-        allowPrivateTargets: true,
-        log: () => {},
-      });
-      if (r.fatalError) throw new Error(r.fatalError);
-      if (i >= 2) inProcess.push(performance.now() - p0);
-    }
-    inProcessP50Ms = median(inProcess);
-    for (let id = 900_000; id < nextId; id++)
-      fs.rmSync(path.join(config.storageDir, 'runs', String(id)), { recursive: true, force: true });
+    ({ child, inProcessP50Ms } = await benchRunChild({ config, definition, childSamples, distDir }));
   } finally {
     await runCleanups();
   }
@@ -550,34 +436,9 @@ export async function benchRuns(
       }),
     ),
   );
-  print(
-    table(
-      `Runs: the Run child process alone (forked as the worker forks it), same Run, ${childSamples} sequential forks`,
-      [
-        'child',
-        'fork -> first message ms',
-        'fork -> done ms',
-        'fork -> exit ms',
-        'child CPU to done ms',
-        'warm child: 2nd Run ms',
-        'warm child: 2nd Run CPU ms',
-      ],
-      child.map((c) => [
-        c.mode,
-        fmt(c.readyP50Ms, 0),
-        fmt(c.doneP50Ms, 0),
-        Number.isNaN(c.exitP50Ms) ? 'stays alive' : fmt(c.exitP50Ms, 0),
-        fmt(c.cpuP50Ms, 0),
-        fmt(c.warmDoneP50Ms, 0),
-        fmt(c.warmCpuP50Ms, 0),
-      ]),
-    ),
-  );
-  print(
-    `p50 of each. First message: the child has loaded its modules and read the start payload; done: extracted and exported;\n` +
-      `exit: a one-Run child's end (the worker waited for it); a child kept warm gets a 2nd Run instead. The same extraction in-process (runExtraction only): ${fmt(inProcessP50Ms, 1)} ms.`,
-  );
-  return { scenarios, child, inProcessP50Ms };
+  if (floors.length > 0) printFloorTable(scenarios, floors);
+  printChildTables(child, childSamples, inProcessP50Ms);
+  return { scenarios, floors, child, inProcessP50Ms };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -31,6 +31,8 @@ import {
 } from '../services/runs/run-protocol.js';
 
 const send = (msg: ChildMessage) => process.send?.(msg);
+/** Records of a Run kept in memory before they are spooled to scratch files (NDJSON characters). */
+const HELD_RECORD_BYTES = 1 << 20;
 
 process.on('disconnect', () => process.exit(1));
 // Pages are parsed on a thread of their own (under the page CPU budget): started before the first Run.
@@ -72,33 +74,64 @@ async function executeWith(
   let lastProgress = Date.now();
   let latest: ExtractionStats | null = null;
   let trailing: NodeJS.Timeout | null = null;
+  // Running is reported after 250 ms too (always before any figures): a short Run goes from Starting
+  // straight to Exporting, one message and one status write fewer.
+  let running = false;
+  const reportRunning = () => {
+    clearTimeout(runningTimer);
+    if (!running) send({ type: 'firstPage' });
+    running = true;
+  };
+  const runningTimer = setTimeout(reportRunning, 250);
   const flush = () => {
     trailing = null;
+    reportRunning();
     if (latest) {
       lastProgress = Date.now();
       send({ type: 'progress', stats: latest });
       latest = null;
     }
   };
-  // Records go to one spool file per set as pages are extracted (memory stays flat whatever their
-  // number); the export and the synchronous start's records file are streamed from them.
+  // Records are held in memory up to HELD_RECORD_BYTES (a small Run touches no scratch file); past
+  // that, every set goes to a spool file of its own (memory stays flat whatever their number). The
+  // export and the synchronous start's records file are read from either.
   const spoolKey = (set: number) => runSpoolKey(set);
   const spools = new Map<number, StorageWriter>();
+  const held = new Map<number, string[]>();
+  let heldBytes = 0;
   const spool = (set: number, records: ExtractedRecord[]) => {
-    let writer = spools.get(set);
-    if (!writer) spools.set(set, (writer = scratch.openWriter(spoolKey(set))));
-    writer.write(records.map((r) => JSON.stringify(r) + '\n').join(''));
+    const text = records.map((r) => JSON.stringify(r) + '\n').join('');
+    if (spools.size === 0 && heldBytes + text.length <= HELD_RECORD_BYTES) {
+      const texts = held.get(set);
+      if (texts) texts.push(text);
+      else held.set(set, [text]);
+      heldBytes += text.length;
+      return;
+    }
+    const write = (s: number, t: string) => {
+      let writer = spools.get(s);
+      if (!writer) spools.set(s, (writer = scratch.openWriter(spoolKey(s))));
+      writer.write(t);
+    };
+    // Past the limit: what was held goes first to its set's file, and nothing is held any more.
+    for (const [s, texts] of held) write(s, texts.join(''));
+    held.clear();
+    write(set, text);
   };
   async function* spooled(set: number): AsyncGenerator<Buffer> {
+    const texts = held.get(set);
+    if (texts) yield Buffer.from(texts.join(''));
     if (!spools.has(set)) return;
     for await (const chunk of await scratch.get(spoolKey(set))) yield chunk as Buffer;
   }
   async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
+    const texts = held.get(set);
+    if (texts)
+      for (const text of texts) for (const line of text.split('\n')) if (line.length > 0) yield JSON.parse(line);
     if (!spools.has(set)) return;
     const lines = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
     for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
   }
-  send({ type: 'firstPage' });
   const result = await runExtraction({
     onRecords: spool,
     definition: p.definition,
@@ -123,6 +156,7 @@ async function executeWith(
     },
   });
   if (trailing) clearTimeout(trailing);
+  clearTimeout(runningTimer);
   for (const writer of spools.values()) await writer.close();
   const stats = { ...result.stats };
   // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.

@@ -27,8 +27,6 @@ export function heartbeatIntervalMs(staleAfterSeconds: number): number {
     Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor((staleAfterSeconds * 1000) / 3)),
   );
 }
-/** A run process that reported an error and has not exited after this long is killed. */
-const CHILD_ERROR_EXIT_MS = 5_000;
 // After the Run's own timeout the engine stops itself; this is the margin before we kill it.
 const TIMEOUT_GRACE_MS = 30_000;
 
@@ -101,7 +99,6 @@ export function createRunsProcessor(deps: {
     let childError: string | null = null;
     let storageFailure: StorageFailure | null = null;
     let exitCode: number | null = null;
-    let errorKill: unknown = null;
     let endRun: () => void = () => {};
     const ended = new Promise<void>((resolve) => (endRun = resolve));
     const onExit = (code: number | null) => {
@@ -120,10 +117,10 @@ export function createRunsProcessor(deps: {
           result = msg.result;
           return endRun();
         case 'error':
+          // The child sends nothing after an error (it exits): waiting for its exit is not needed.
           childError = msg.message;
           storageFailure = msg.storageFailure ?? null;
-          // A child that reported an error exits by itself; one that does not is never waited on forever.
-          errorKill ??= timers.setTimeout(() => child.kill('SIGKILL'), CHILD_ERROR_EXIT_MS);
+          return endRun();
       }
     };
     child.on('message', onMessage);
@@ -173,7 +170,6 @@ export function createRunsProcessor(deps: {
       logEnded(await untilDone(() => execution.crashed(runId, message), retrying));
       return { status: 'failed' };
     } finally {
-      if (errorKill !== null) timers.clearTimeout(errorKill);
       supervisor.close();
       active.delete(runId);
     }

@@ -225,16 +225,13 @@ export function createRunExecutionService(deps: {
      * reconciler while the database was away) keeps its status but gets its files.
      */
     async finish(runId: number, result: ChildResult) {
-      await repo.replaceFiles(
-        runId,
-        result.files.map((f) => ({
-          name: f.name,
-          fileType: f.fileType,
-          contentType: f.contentType,
-          fileSize: f.size,
-          storageKey: f.key,
-        })),
-      );
+      const files = result.files.map((f) => ({
+        name: f.name,
+        fileType: f.fileType,
+        contentType: f.contentType,
+        fileSize: f.size,
+        storageKey: f.key,
+      }));
       const now = clock.now();
       const evidence = result.evidence ? { evidence: result.evidence } : {};
       const patch = {
@@ -244,15 +241,18 @@ export function createRunExecutionService(deps: {
         ...evidence,
       };
       if (result.fatalError && !result.stopped) {
+        await repo.replaceFiles(runId, files);
         await repo.updateProgress(runId, { ...statsPatch(result.stats), ...evidence }, now);
         return failOrRetry(runId, result.fatalError);
       }
-      // The usual case first: the Run is Exporting (the run process said so before its result).
+      // The usual case first: the Run is Exporting (the run process said so before its result). Its
+      // files are recorded by the same statement, whatever the Run's status.
       const exported = await repo.transition(
         runId,
         { type: 'exported', errorCount: result.stats.errorCount, degraded: result.warning !== undefined },
         now,
         { ...patch, endTime: now, ...(result.warning !== undefined ? { errorMessage: result.warning } : {}) },
+        files,
       );
       if (exported) return exported;
       const current = await repo.findRun(runId);

@@ -1,7 +1,7 @@
 // The Runs' reads, files and maintenance queries (lists, stale and pending Runs, file rows, deletion);
 // part of the RunsRepository, whose creation and status changes are in runs.repository.ts.
 import type { Db } from '../../db/prisma.js';
-import { type Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { ACTIVE_STATUSES, EXECUTING_STATUSES, RunStatus } from './status-machine.js';
 
 /** The Runs of an organization a caller may list (GET /api/v1/runs). */
@@ -15,6 +15,28 @@ export interface OrgRunsFilter {
   scheduleId?: bigint;
   createdFrom?: Date;
   createdBefore?: Date;
+}
+
+/** A file row of a Run as the worker records it. */
+export interface NewRunFile {
+  name: string;
+  fileType: string;
+  contentType: string;
+  fileSize: number;
+  storageKey: string;
+}
+
+/**
+ * CTEs `gone` and `added` that set a Run's file rows to exactly these keys (rows of the same keys are
+ * replaced): PostgreSQL runs them whether or not the statement's main query reads them.
+ */
+export function replaceFilesSql(runId: number, files: NewRunFile[]): Prisma.Sql {
+  const col = <K extends keyof NewRunFile>(k: K) => files.map((f) => f[k]);
+  return Prisma.sql`
+    gone AS (DELETE FROM "RunFile" WHERE "runId" = ${runId}::int AND "storageKey" = ANY(${col('storageKey')}::text[])),
+    added AS (INSERT INTO "RunFile" ("runId", name, "fileType", "contentType", "fileSize", "storageKey", created)
+      SELECT ${runId}::int, v.*, ${new Date().toISOString()}::timestamp FROM unnest(${col('name')}::text[], ${col('fileType')}::text[], ${col('contentType')}::text[],
+        ${files.map((f) => String(f.fileSize))}::bigint[], ${col('storageKey')}::text[]) AS v)`;
 }
 
 function orgRunsWhere(f: OrgRunsFilter): Prisma.RunWhereInput {
@@ -99,16 +121,8 @@ export function createRunReads(db: Db) {
     },
 
     /** Sets a Run's file rows to exactly these keys (repeatable: rows of the same keys are replaced). One statement. */
-    async replaceFiles(
-      runId: number,
-      files: Array<{ name: string; fileType: string; contentType: string; fileSize: number; storageKey: string }>,
-    ) {
-      const col = <K extends keyof (typeof files)[number]>(k: K) => files.map((f) => f[k]);
-      await db.$executeRaw`
-        WITH gone AS (DELETE FROM "RunFile" WHERE "runId" = ${runId}::int AND "storageKey" = ANY(${col('storageKey')}::text[]))
-        INSERT INTO "RunFile" ("runId", name, "fileType", "contentType", "fileSize", "storageKey", created)
-        SELECT ${runId}::int, v.*, ${new Date().toISOString()}::timestamp FROM unnest(${col('name')}::text[], ${col('fileType')}::text[], ${col('contentType')}::text[],
-          ${files.map((f) => String(f.fileSize))}::bigint[], ${col('storageKey')}::text[]) AS v`;
+    async replaceFiles(runId: number, files: NewRunFile[]) {
+      await db.$executeRaw`WITH ${replaceFilesSql(runId, files)} SELECT 1`;
     },
 
     /** Status and recorded file keys of these Runs (those that exist). */

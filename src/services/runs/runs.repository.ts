@@ -3,7 +3,7 @@
 // status (touchAgentSql: only the Agent's latest Run decides it).
 import type { Db, Tx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { createRunReads } from './run-reads.repository.js';
+import { createRunReads, replaceFilesSql, type NewRunFile } from './run-reads.repository.js';
 import {
   ACTIVE_STATUSES,
   EXECUTING_STATUSES,
@@ -254,9 +254,16 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     /**
      * Applies `event` if the Run's current status allows it; null when it does not (raced). One
-     * statement: the conditional update of the Run and the Agent's denormalised status together.
+     * statement: the conditional update of the Run and the Agent's denormalised status together,
+     * and with `files`, the Run's file rows set to these (whether or not the status moved).
      */
-    async transition(runId: number, event: RunEvent, at: Date, patch: RunPatch = {}): Promise<RunRow | null> {
+    async transition(
+      runId: number,
+      event: RunEvent,
+      at: Date,
+      patch: RunPatch = {},
+      files?: NewRunFile[],
+    ): Promise<RunRow | null> {
       const allowed = statusesAllowing(event);
       if (allowed.length === 0) return null;
       const to = nextStatus(allowed[0], event);
@@ -265,7 +272,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
           UPDATE "Run" SET status = ${to}::int, "statusChanged" = ${at.toISOString()}::timestamp, ${patchSql(patch)}
           WHERE id = ${runId}::int AND status = ANY(${allowed}::int[])
           RETURNING *
-        ), agent AS (${touchAgentSql('moved', at)})
+        ), agent AS (${touchAgentSql('moved', at)})${files ? Prisma.sql`, ${replaceFilesSql(runId, files)}` : Prisma.empty}
         SELECT * FROM moved`;
       return rows[0] ? committed(rows[0]) : null;
     },
