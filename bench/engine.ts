@@ -72,7 +72,7 @@ function shell(title: string, body: string): string {
   );
 }
 
-function listPage(page: number, listPages = CATALOG_LIST_PAGES, perPage = CATALOG_PER_PAGE): string {
+export function listPage(page: number, listPages = CATALOG_LIST_PAGES, perPage = CATALOG_PER_PAGE): string {
   const first = (page - 1) * perPage + 1;
   const items = Array.from({ length: perPage }, (_, i) => {
     const n = first + i;
@@ -88,7 +88,7 @@ function listPage(page: number, listPages = CATALOG_LIST_PAGES, perPage = CATALO
   return shell(`Catalog page ${page}`, `<section class="listing">${items}</section><div class="pager">${next}</div>`);
 }
 
-function itemPage(n: number): string {
+export function itemPage(n: number): string {
   const specs = Array.from(
     { length: 60 },
     (_, i) => `<tr class="spec-${i}"><th>${words(i + 300, 2)}</th><td>${words(n * 13 + i, 4)}</td></tr>`,

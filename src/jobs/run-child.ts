@@ -106,6 +106,7 @@ async function executeWith(
     maxConcurrency: p.maxConcurrency,
     requestTimeoutMs: p.requestTimeoutMs,
     pageCpuSeconds: p.pageCpuSeconds,
+    fastParse: p.fastParse,
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
     browser: p.browser,
