@@ -430,7 +430,8 @@ class Builder implements TokenizerCallbacks {
   /** html and body start tags after the first add their new attributes to the existing element. */
   private adopted(name: string, attrs: Attr[]): boolean {
     if (name !== 'html' && name !== 'body') return false;
-    if (this.phase === Phase.Initial || (name === 'html' && this.phase === Phase.BeforeHead && !this.html)) return false;
+    if (this.phase === Phase.Initial || (name === 'html' && this.phase === Phase.BeforeHead && !this.html))
+      return false;
     if (name === 'body' && this.phase !== Phase.InBody) return false;
     if (this.phase > Phase.InBody || this.isOpen('select') || this.top.name in TABLE_CHILDREN) reject(`<${name}>`);
     adapter.adoptAttributes(name === 'html' ? this.html! : this.body!, attrs);

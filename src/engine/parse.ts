@@ -32,7 +32,10 @@ function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
   // A page declared UTF-8 (the common case) needs no sniffing: only a byte order mark could override
   // the header, and the decoder drops a UTF-8 one as the sniffer would.
   if (label && /^(utf-?8|unicode-1-1-utf-8)$/i.test(label) && !hasUtf16Bom(page.body)) return utf8.decode(page.body);
-  return decodeBuffer(page.body, { defaultEncoding: 'utf-8', ...(label ? { transportLayerEncodingLabel: label } : {}) });
+  return decodeBuffer(page.body, {
+    defaultEncoding: 'utf-8',
+    ...(label ? { transportLayerEncodingLabel: label } : {}),
+  });
 }
 
 /** Which parser built a page's document: both build the same tree (see fast-parse.ts). */

@@ -73,7 +73,19 @@ const ATTR_VALUES = [
   '/x/',
   'é',
 ];
-const ATTR_NAMES = ['class', 'id', 'href', 'CLASS', 'data-x', 'title', 'style', 'xlink:href', 'viewbox', ':x', '@click'];
+const ATTR_NAMES = [
+  'class',
+  'id',
+  'href',
+  'CLASS',
+  'data-x',
+  'title',
+  'style',
+  'xlink:href',
+  'viewbox',
+  ':x',
+  '@click',
+];
 
 function attrs(r: Random): string {
   let out = '';
@@ -151,7 +163,19 @@ const FLOW = [
   'td',
 ];
 const VOIDS = ['br', 'img', 'input', 'hr', 'meta', 'link', 'wbr', 'source', 'embed', 'image', 'col'];
-const SVG_KIDS = ['path', 'g', 'lineargradient', 'clipPath', 'title', 'desc', 'image', 'use', 'circle', 'foreignObject', 'p'];
+const SVG_KIDS = [
+  'path',
+  'g',
+  'lineargradient',
+  'clipPath',
+  'title',
+  'desc',
+  'image',
+  'use',
+  'circle',
+  'foreignObject',
+  'p',
+];
 const COMMENTS = [
   '<!--c-->',
   '<!---->',
@@ -231,7 +255,8 @@ function table(r: Random, depth: number): string {
     return `<tr>${cells}${chance(r, 0.9) ? '</tr>' : ''}`;
   }).join(chance(r, 0.5) ? '\n' : '');
   const q = r();
-  const body = q < 0.4 ? `<tbody>${rows}</tbody>` : q < 0.8 ? rows : `<thead>${rows}</thead>${chance(r, 0.3) ? 'text' : ''}`;
+  const body =
+    q < 0.4 ? `<tbody>${rows}</tbody>` : q < 0.8 ? rows : `<thead>${rows}</thead>${chance(r, 0.3) ? 'text' : ''}`;
   return (chance(r, 0.1) ? '<caption>c</caption>' : '') + (chance(r, 0.1) ? '<colgroup><col></colgroup>' : '') + body;
 }
 
@@ -265,7 +290,13 @@ const HEAD_ITEMS = [
 export function generateDocument(r: Random): string {
   const ws = () => pick(r, ['', '', '\n', ' \n ', '\r\n']);
   let s = ws();
-  s += pick(r, ['<!DOCTYPE html>', '<!doctype html>', '', '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN">', '<!DOCTYPE foo>']);
+  s += pick(r, [
+    '<!DOCTYPE html>',
+    '<!doctype html>',
+    '',
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN">',
+    '<!DOCTYPE foo>',
+  ]);
   s += ws() + (chance(r, 0.1) ? '<!--top-->' : '') + ws();
   if (chance(r, 0.9)) s += `<html${attrs(r)}>`;
   s += ws();

@@ -120,15 +120,14 @@ describe('fast parse path', () => {
       expect(checkSame(html)).toBe(true);
     }
     const numeric = Array.from({ length: 400 }, (_, i) => `&#${i};&#x${(i * 97).toString(16)}&#${i + 0xd7f0}x`);
-    expect(checkSame(`<!DOCTYPE html><html><head></head><body><p a="${numeric.join('')}">${numeric.join('')}</p>`)).toBe(
-      true,
-    );
+    expect(
+      checkSame(`<!DOCTYPE html><html><head></head><body><p a="${numeric.join('')}">${numeric.join('')}</p>`),
+    ).toBe(true);
   });
 
   it('takes most real pages of the Builder development set, and gives them the standard tree', () => {
     const dir = path.join(import.meta.dirname, '../../bench/builder-real');
-    const pages = (JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { pages: RealPage[] })
-      .pages;
+    const pages = (JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { pages: RealPage[] }).pages;
     const taken: string[] = [];
     const left: string[] = [];
     for (const p of pages) {
