@@ -60,14 +60,14 @@ const RAW_TEXT = new Set(['noscript', 'iframe', 'noembed']);
 /** Elements htmlparser2's tokenizer itself reads as text up to their end tag. */
 const TOKENIZER_SPECIAL = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
 /** What a table-part element may contain besides whitespace and comments. */
-const TABLE_CHILDREN: Record<string, Set<string>> = {
-  table: new Set(['caption', 'colgroup', 'thead', 'tbody', 'tfoot']),
-  thead: new Set(['tr']),
-  tbody: new Set(['tr']),
-  tfoot: new Set(['tr']),
-  tr: new Set(['td', 'th']),
-  colgroup: new Set(['col']),
-};
+const TABLE_CHILDREN = new Map([
+  ['table', new Set(['caption', 'colgroup', 'thead', 'tbody', 'tfoot'])],
+  ['thead', new Set(['tr'])],
+  ['tbody', new Set(['tr'])],
+  ['tfoot', new Set(['tr'])],
+  ['tr', new Set(['td', 'th'])],
+  ['colgroup', new Set(['col'])],
+]);
 
 const WS_ONLY = /^[\t\n\f ]*$/;
 // Attributes are separated by whitespace, or follow a quoted value directly (both parsers start a new
@@ -80,8 +80,8 @@ const END_TAG = /<\/[A-Za-z][A-Za-z0-9:_.-]*[\t\n\f ]*>/y;
 const REJECT = Symbol('reject');
 /** Why the last page left the fast path (for tests and the benchmark's report). */
 export let lastRejection = '';
-function reject(why = 'syntax'): never {
-  lastRejection = why === 'syntax' ? (new Error().stack ?? '').split('\n')[2].trim() : why;
+function reject(why: string): never {
+  lastRejection = why;
   throw REJECT;
 }
 
@@ -174,6 +174,7 @@ class Builder implements TokenizerCallbacks {
   private attrs: Attr[] = [];
   private attrName = '';
   private attrValue = '';
+  private attrNames: Set<string> | null = null;
 
   constructor(private readonly src: string) {}
 
@@ -184,13 +185,13 @@ class Builder implements TokenizerCallbacks {
   private at(start: number): boolean {
     // Inside a raw-text element every token is skipped, but none may reach its end tag.
     if (this.rawEnd >= 0) return false;
-    if (start !== this.pos) reject();
+    if (start !== this.pos) reject('syntax');
     return true;
   }
 
   private inRaw(end: number): boolean {
     if (this.rawEnd < 0) return false;
-    if (end > this.rawEnd) reject();
+    if (end > this.rawEnd) reject('raw text end');
     return true;
   }
 
@@ -233,7 +234,7 @@ class Builder implements TokenizerCallbacks {
     if (this.inRaw(end) || !this.at(start)) return;
     this.pos = end;
     const text = this.src.slice(start, end);
-    if (text.endsWith('<') && end === this.src.length) reject();
+    if (text.endsWith('<') && end === this.src.length) reject('< at end');
     const top = this.top;
     if (top && TOKENIZER_SPECIAL.has(top.name)) {
       const name = top.name;
@@ -266,19 +267,19 @@ class Builder implements TokenizerCallbacks {
     switch (this.phase) {
       case Phase.Initial:
       case Phase.BeforeHead:
-        if (!ws) reject();
+        if (!ws) reject('text before head');
         return; // the standard drops whitespace before head
       case Phase.InHead:
-        if (!ws) reject();
+        if (!ws) reject('text in head');
         adapter.insertText(this.top.el, text);
         return;
       case Phase.AfterHead:
-        if (!ws) reject();
+        if (!ws) reject('text after head');
         adapter.insertText(this.html!, text);
         return;
       case Phase.InBody:
         // Text other than whitespace directly in a table part is foster-parented by the standard.
-        if (!ws && this.top.name in TABLE_CHILDREN) reject();
+        if (!ws && TABLE_CHILDREN.has(this.top.name)) reject('text in table');
         adapter.insertText(this.top.el, text);
         return;
       default:
@@ -295,6 +296,7 @@ class Builder implements TokenizerCallbacks {
     this.tagStart = start - 1;
     this.tagName = this.src.slice(start, end).toLowerCase();
     this.attrs = [];
+    this.attrNames = null;
   }
 
   onattribname(start: number, end: number): void {
@@ -316,7 +318,12 @@ class Builder implements TokenizerCallbacks {
     if (this.inRaw(end)) return;
     const name = this.attrName;
     // The first of duplicate attributes wins, in both parsers.
-    if (!this.attrs.some((a) => a.name === name)) this.attrs.push({ name, value: decode(this.attrValue, true) });
+    // A Set keeps the duplicate check linear on tags with many attributes.
+    if (this.attrs.length >= 16) this.attrNames ??= new Set(this.attrs.map((a) => a.name));
+    if (this.attrNames ? !this.attrNames.has(name) : !this.attrs.some((a) => a.name === name)) {
+      this.attrs.push({ name, value: decode(this.attrValue, true) });
+      this.attrNames?.add(name);
+    }
     this.attrValue = '';
   }
 
@@ -337,10 +344,10 @@ class Builder implements TokenizerCallbacks {
     this.skipLf = false;
     // A self-closing flag on a non-void element is ignored by the standard, but not by htmlparser2's
     // tokenizer for the elements it reads as text.
-    if (selfClosing && TOKENIZER_SPECIAL.has(this.tagName)) reject();
+    if (selfClosing && TOKENIZER_SPECIAL.has(this.tagName)) reject('self-closing raw text element');
     if (this.top?.svg) return this.foreignStartTag(this.tagName, this.attrs, selfClosing);
     if (this.tagName === 'svg') {
-      if (this.phase !== Phase.InBody || this.isOpen('select') || this.top.name in TABLE_CHILDREN) reject('<svg>');
+      if (this.phase !== Phase.InBody || this.isOpen('select') || TABLE_CHILDREN.has(this.top.name)) reject('<svg>');
       return this.foreignStartTag('svg', this.attrs, selfClosing);
     }
     if (this.adopted(this.tagName, this.attrs)) return;
@@ -364,7 +371,7 @@ class Builder implements TokenizerCallbacks {
         return;
       }
       case Phase.InHead:
-        if (this.top.name !== 'head') reject();
+        if (this.top.name !== 'head') reject('head');
         if (name === 'head') return; // a second head start tag is ignored
         if (IN_HEAD.has(name)) return this.insert(name, attrs, after);
         // Anything else ends head, as </head> would.
@@ -399,12 +406,12 @@ class Builder implements TokenizerCallbacks {
     const top = this.top.name;
     if (this.isOpen('select')) {
       // The standard's "in select": option and optgroup close an open option (and optgroup).
-      if (name !== 'option' && name !== 'optgroup') reject();
+      if (name !== 'option' && name !== 'optgroup') reject(`<${name}> in select`);
       if (this.top.name === 'option') this.pop();
       if (name === 'optgroup' && this.top.name === 'optgroup') this.pop();
       return this.insert(name, attrs, after);
     }
-    const tablePart = TABLE_CHILDREN[top];
+    const tablePart = TABLE_CHILDREN.get(top);
     if (tablePart) {
       if (top === 'table' && name === 'tr') {
         // The standard inserts a tbody; </table> closes it again.
@@ -423,7 +430,7 @@ class Builder implements TokenizerCallbacks {
     if (HEADINGS.has(name) && this.isOpen('heading')) reject('heading in heading');
     if ((name === 'a' || name === 'nobr' || name === 'form' || name === 'button') && this.isOpen(name))
       reject(`<${name}> in ${name}`);
-    if ((name === 'option' || name === 'optgroup') && top === 'option') reject();
+    if ((name === 'option' || name === 'optgroup') && top === 'option') reject('option in option');
     this.insert(name, attrs, after);
   }
 
@@ -433,7 +440,7 @@ class Builder implements TokenizerCallbacks {
     if (this.phase === Phase.Initial || (name === 'html' && this.phase === Phase.BeforeHead && !this.html))
       return false;
     if (name === 'body' && this.phase !== Phase.InBody) return false;
-    if (this.phase > Phase.InBody || this.isOpen('select') || this.top.name in TABLE_CHILDREN) reject(`<${name}>`);
+    if (this.phase > Phase.InBody || this.isOpen('select') || TABLE_CHILDREN.has(this.top.name)) reject(`<${name}>`);
     adapter.adoptAttributes(name === 'html' ? this.html! : this.body!, attrs);
     return true;
   }
@@ -471,7 +478,7 @@ class Builder implements TokenizerCallbacks {
     if (RAW_TEXT.has(name)) {
       const close = new RegExp(`</${name}[\\t\\n\\f />]`, 'gi');
       close.lastIndex = after;
-      if (!close.test(this.src)) reject();
+      if (!close.test(this.src)) reject(`unclosed <${name}>`);
       this.rawStart = after;
       this.rawEnd = close.lastIndex - name.length - 3;
     }
@@ -489,7 +496,7 @@ class Builder implements TokenizerCallbacks {
     }
     if (!this.at(start - 2)) return;
     END_TAG.lastIndex = start - 2;
-    if (!END_TAG.test(this.src)) reject();
+    if (!END_TAG.test(this.src)) reject('end tag syntax');
     this.pos = END_TAG.lastIndex;
     this.skipLf = false;
     this.endTag(this.src.slice(start, end).toLowerCase());
@@ -503,7 +510,7 @@ class Builder implements TokenizerCallbacks {
     }
     // An end tag for a void element is ignored by the standard (br excepted), and by htmlparser2.
     if (VOID.has(name) && name !== 'br' && (this.phase === Phase.InHead || this.phase === Phase.InBody)) {
-      if (!this.isOpen('select') && !(top! in TABLE_CHILDREN)) return;
+      if (!this.isOpen('select') && !TABLE_CHILDREN.has(top!)) return;
     }
     switch (this.phase) {
       case Phase.InHead:
@@ -547,7 +554,7 @@ class Builder implements TokenizerCallbacks {
         this.phase = Phase.InBody;
         return this.endTag(name);
       default:
-        reject();
+        reject(`</${name}> before body`);
     }
   }
 
@@ -556,7 +563,7 @@ class Builder implements TokenizerCallbacks {
   oncomment(start: number, end: number): void {
     if (this.inRaw(end + 1) || !this.at(start - 4)) return;
     const raw = this.src.slice(start - 4, end + 1);
-    if (!raw.startsWith('<!--') || !raw.endsWith('-->') || raw.length < 7) reject();
+    if (!raw.startsWith('<!--') || !raw.endsWith('-->') || raw.length < 7) reject('comment syntax');
     const data = raw.slice(4, -3);
     // The standard ends a comment at "-->" as htmlparser2 does, but also at "--!>" and right after "<!--"
     // at a ">" or "->".
@@ -579,7 +586,7 @@ class Builder implements TokenizerCallbacks {
   ondeclaration(start: number, end: number): void {
     if (this.inRaw(end + 1) || !this.at(start - 2)) return;
     const raw = this.src.slice(start - 2, end + 1);
-    if (this.phase !== Phase.Initial || this.sawDoctype || !/^<!doctype/i.test(raw)) reject();
+    if (this.phase !== Phase.Initial || this.sawDoctype || !/^<!doctype/i.test(raw)) reject('doctype');
     const d = doctypeOf(raw);
     adapter.setDocumentType(this.doc, d.name, d.publicId, d.systemId);
     adapter.setDocumentMode(this.doc, d.mode);
@@ -588,7 +595,7 @@ class Builder implements TokenizerCallbacks {
   }
 
   oncdata(): void {
-    reject();
+    reject('CDATA');
   }
 
   /** `<?...>` is a comment to the standard, "?" included, up to the first ">", as for htmlparser2. */
@@ -599,8 +606,8 @@ class Builder implements TokenizerCallbacks {
   }
 
   onend(): void {
-    if (this.rawEnd >= 0 || this.pos !== this.src.length || this.phase < Phase.InBody) reject();
-    if (TOKENIZER_SPECIAL.has(this.top.name)) reject();
+    if (this.rawEnd >= 0 || this.pos !== this.src.length || this.phase < Phase.InBody) reject('end of input');
+    if (TOKENIZER_SPECIAL.has(this.top.name)) reject('end of input');
   }
 }
 
@@ -618,8 +625,9 @@ export function fastParse(html: string): Doc | null {
     tokenizer.write(src);
     tokenizer.end();
   } catch (err) {
-    if (err === REJECT) return null;
-    throw err;
+    // Anything unforeseen leaves the page to parse5 too: only a finished build is ever returned.
+    if (err !== REJECT) lastRejection = `error: ${(err as Error)?.message}`;
+    return null;
   }
   return builder.doc;
 }

@@ -198,6 +198,9 @@ describe('fast parse path', () => {
       '<body><table><tr><td>1</td></tr></table><select><option>a<option>b<optgroup><option>c</select></body>',
       '<body><p>a<div>b</div><svg viewBox="0 0 1 1"><lineargradient/><path d=M0/><use xlink:href=#a /></svg>',
       '<body><img src=a></img><br/></body></html><script>late()</script>',
+      // Duplicates beyond the short list, and element names that are Object.prototype's keys.
+      `<body><div ${Array.from({ length: 40 }, (_, i) => `a${i % 25}=${i}`).join(' ')}>x</div></body>`,
+      '<body><constructor><p>y</p></constructor><tostring __proto__=1>z</tostring></body>',
     ];
     for (const html of cases) expect(checkSame(html), html).toBe(true);
   });
