@@ -119,7 +119,6 @@ export async function benchParseCost(): Promise<{ rows: ParseCostRow[]; text: st
       }
       const parseMs = time(() => load(html));
       const lenientMs = time(() => load(html, { xml: { xmlMode: false } }));
-      const body = Buffer.from(html);
       site.set(html);
       const started = performance.now();
       const result = await runExtraction({

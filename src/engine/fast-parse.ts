@@ -77,7 +77,7 @@ const START_TAG =
 const END_TAG = /<\/[A-Za-z][A-Za-z0-9:_.-]*[\t\n\f ]*>/y;
 
 /** Thrown inside the tokenizer's callbacks to give the page to the standard parser. */
-const REJECT = Symbol('reject');
+const REJECT = new Error('outside the fast path');
 /** Why the last page left the fast path (for tests and the benchmark's report). */
 export let lastRejection = '';
 function reject(why: string): never {
@@ -164,7 +164,7 @@ class Builder implements TokenizerCallbacks {
   /** Next input offset no token has covered yet. */
   private pos = 0;
   /** Open HTML elements by name (headings together as "heading"). */
-  private open: Record<string, number> = Object.create(null);
+  private open = Object.create(null) as Record<string, number>;
   private skipLf = false;
   /** Inside a raw-text element: where its end tag starts; -1 otherwise. */
   private rawEnd = -1;
@@ -505,12 +505,12 @@ class Builder implements TokenizerCallbacks {
   private endTag(name: string): void {
     const top = this.top?.name;
     if (this.top?.svg) {
-      if (name !== top!.toLowerCase()) reject(`</${name}> closing <${top}>`);
+      if (name !== top.toLowerCase()) reject(`</${name}> closing <${top}>`);
       return this.pop();
     }
     // An end tag for a void element is ignored by the standard (br excepted), and by htmlparser2.
     if (VOID.has(name) && name !== 'br' && (this.phase === Phase.InHead || this.phase === Phase.InBody)) {
-      if (!this.isOpen('select') && !TABLE_CHILDREN.has(top!)) return;
+      if (!this.isOpen('select') && !TABLE_CHILDREN.has(top)) return;
     }
     switch (this.phase) {
       case Phase.InHead:
@@ -544,7 +544,7 @@ class Builder implements TokenizerCallbacks {
           !(HEADINGS.has(name) && this.isOpen('heading'))
         )
           return;
-        reject(`</${name}> closing <${this.top.name}>`);
+        return reject(`</${name}> closing <${this.top.name}>`);
       case Phase.AfterBody:
       case Phase.AfterAfterBody:
         if (name === 'html' && this.phase === Phase.AfterBody) {
