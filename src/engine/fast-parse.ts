@@ -29,6 +29,7 @@ interface Attr {
 }
 
 const NS_HTML = p5.NS.HTML;
+const NO_ATTRIBUTES = Object.freeze(Object.create(null) as Record<string, string>);
 const NS_SVG = p5.NS.SVG;
 const SPECIAL = p5.SPECIAL_ELEMENTS[NS_HTML];
 const isSpecial = (name: string) => SPECIAL.has(p5.getTagID(name));
@@ -224,6 +225,13 @@ class Builder implements TokenizerCallbacks {
 
   private element(name: string, attrs: Attr[], parent: Parent): El {
     const el = adapter.createElement(name, NS_HTML, attrs);
+    // Most elements have no attributes: their (never written) namespace and prefix maps are one shared
+    // empty map instead of two each, which halves what a page's tree keeps alive. html and body keep
+    // their own: a later <html>/<body> tag adds to them.
+    if (attrs.length === 0 && name !== 'html' && name !== 'body') {
+      el['x-attribsNamespace'] = NO_ATTRIBUTES;
+      el['x-attribsPrefix'] = NO_ATTRIBUTES;
+    }
     adapter.appendChild(parent, el);
     return el;
   }

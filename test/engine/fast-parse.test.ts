@@ -196,7 +196,7 @@ describe('fast parse path', () => {
       '<html lang=en><body class=a><noscript><img src=x></noscript><iframe><b>x</b></iframe><html data-x=1></body>',
       '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "x"><html><head></head><body><p>x</p></body>',
       '<body><table><tr><td>1</td></tr></table><select><option>a<option>b<optgroup><option>c</select></body>',
-      '<body><p>a<div>b</div><svg viewBox="0 0 1 1"><lineargradient/><path d=M0/><use xlink:href=#a /></svg>',
+      '<body><p>a<div>b</div><svg viewBox="0 0 1 1"><lineargradient/><path d="M0"/><use xlink:href=#a /></svg>',
       '<body><img src=a></img><br/></body></html><script>late()</script>',
       // Duplicates beyond the short list, and element names that are Object.prototype's keys.
       `<body><div ${Array.from({ length: 40 }, (_, i) => `a${i % 25}=${i}`).join(' ')}>x</div></body>`,
