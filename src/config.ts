@@ -102,6 +102,7 @@ export function loadConfig(
       staleAfterSeconds: int(env, 'RUN_STALE_SECONDS', 60, 2, 86_400),
       requestTimeoutMs: int(env, 'ENGINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
       pageCpuSeconds: int(env, 'ENGINE_PAGE_CPU_SECONDS', 5, 1, 3600),
+      fastParse: bool(env, 'ENGINE_FAST_PARSE', true),
       warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
       queueTimeoutMs: int(env, 'RUN_QUEUE_TIMEOUT_MS', 2000, 100, 60_000),
       stopGraceSeconds: int(env, 'RUN_STOP_GRACE_SECONDS', 5, 0, 3600),

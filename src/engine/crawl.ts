@@ -172,8 +172,17 @@ export class ExtractionRun {
     task: T,
     page: FetchedPage,
   ): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
-    const outcome = await processPage(task, this.#pageBudgetMs, this.#controller.signal, this.#selectorsBounded);
-    if (outcome.ok) return outcome;
+    const fastParse = this.#options.fastParse ?? true;
+    const outcome = await processPage(
+      { ...task, fastParse },
+      this.#pageBudgetMs,
+      this.#controller.signal,
+      this.#selectorsBounded,
+    );
+    if (outcome.ok) {
+      this.evidence.parsed(outcome.value.parser);
+      return outcome;
+    }
     const kind = outcome.reason === 'aborted' ? 'aborted' : 'over-budget';
     const message = kind === 'aborted' ? 'aborted' : overBudgetMessage(this.#pageBudgetMs / 1000, outcome.message);
     const { url, status, body, contentType } = page;
@@ -334,7 +343,7 @@ export class ExtractionRun {
       }
       return;
     }
-    Object.assign(item.record, processed.value);
+    Object.assign(item.record, processed.value.record);
     const redirected = result.page.finalUrl !== result.page.url ? ` (redirected to ${result.page.finalUrl})` : '';
     this.log(
       'Info',

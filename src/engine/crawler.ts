@@ -2,7 +2,7 @@
 // rows into sets crawled side by side, enforces the run timeout and turns what the crawl saw into a result.
 import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, sharedBrowserPool } from './browser/index.js';
 import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
-import { emptyEvidence, qualityProblem } from './evidence.js';
+import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';
 import { emptyStats, ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
@@ -178,7 +178,8 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   run.log(
     'Info',
     `Extraction ${stopped ? 'stopped' : 'finished'}: ${s.dataCount} records, ${s.pageCount} pages, ${s.errorCount} errors, ` +
-      `${s.inputCount} inputs, ${s.traffic} bytes received`,
+      `${s.inputCount} inputs, ${s.traffic} bytes received` +
+      parsersOf(run.evidence.evidence),
   );
   run.progress();
   const warning =
@@ -196,4 +197,9 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     evidence: run.evidence.evidence,
     ...(warning !== undefined ? { warning: mask(warning) } : {}),
   };
+}
+
+/** The summary line's parser counts: ", pages parsed: 40 fast, 2 standard". */
+function parsersOf(e: RunEvidence): string {
+  return e.parser ? `, pages parsed: ${e.parser.fast} fast, ${e.parser.standard} standard` : '';
 }

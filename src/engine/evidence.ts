@@ -37,6 +37,9 @@ export const RunEvidenceSchema = Type.Object(
     paginationStoppedEarly: Type.Integer({ minimum: 0 }),
     /** Pages fetched but not processed: over the page CPU budget (ENGINE_PAGE_CPU_SECONDS). Absent before it existed. */
     overBudgetPages: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Pages parsed by each parser (issue 27): the fast path, or the standard's (parse5) where the fast
+     *  path could not prove it builds the same tree. Absent before it existed. */
+    parser: Type.Optional(Type.Object({ fast: Type.Integer({ minimum: 0 }), standard: Type.Integer({ minimum: 0 }) })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -122,6 +125,11 @@ export class EvidenceCollector {
 
   emptyRecord(): void {
     this.evidence.emptyRecords++;
+  }
+
+  parsed(parser: 'fast' | 'standard'): void {
+    this.evidence.parser ??= { fast: 0, standard: 0 };
+    this.evidence.parser[parser]++;
   }
 
   overBudget(url: string): void {

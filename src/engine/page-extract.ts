@@ -4,7 +4,7 @@
 import type { AgentDefinition, AgentField } from './definition.js';
 import { extractFields, resolveUrl, type ExtractedRecord } from './extract.js';
 import type { FetchedPage } from './page.js';
-import { parseHtml } from './parse.js';
+import { parsePage, type ParserUsed } from './parse.js';
 
 export interface ListItem {
   record: ExtractedRecord;
@@ -20,14 +20,20 @@ export interface ListPageResult {
   nextUrl: string | null;
   /** The list matched nothing and the page carries scripts: the list may be built by JavaScript. */
   scripted: boolean;
+  parser: ParserUsed;
+}
+
+export interface DetailPageResult {
+  record: ExtractedRecord;
+  parser: ParserUsed;
 }
 
 export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
 /** The parts of a definition a list page needs. */
 export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow'>;
 
-export function extractListPage(page: PageInput, def: ListPlan): ListPageResult {
-  const $ = parseHtml(page);
+export function extractListPage(page: PageInput, def: ListPlan, fastParse = true): ListPageResult {
+  const { $, parser } = parsePage(page, fastParse);
   const elements = $(def.list.selector);
   const items: ListItem[] = [];
   if (elements.length > 0) {
@@ -48,21 +54,26 @@ export function extractListPage(page: PageInput, def: ListPlan): ListPageResult 
     const href = $(def.next.selector).first().attr('href');
     nextUrl = href === undefined ? null : resolveUrl(href, page.finalUrl);
   }
-  return { matches: elements.length, items, nextUrl, scripted: elements.length === 0 && $('script').length > 0 };
+  const scripted = elements.length === 0 && $('script').length > 0;
+  return { matches: elements.length, items, nextUrl, scripted, parser };
 }
 
 /** The detail page's fields, read from its document root. */
-export function extractDetailPage(page: PageInput, fields: AgentField[]): ExtractedRecord {
-  const $ = parseHtml(page);
-  return extractFields($, $.root(), fields, page.finalUrl);
+export function extractDetailPage(page: PageInput, fields: AgentField[], fastParse = true): DetailPageResult {
+  const { $, parser } = parsePage(page, fastParse);
+  return { record: extractFields($, $.root(), fields, page.finalUrl), parser };
 }
 
-export type PageTask =
-  { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] };
-export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : ExtractedRecord;
+/** `fastParse: false` keeps every page on the standard parser (ENGINE_FAST_PARSE=false). */
+export type PageTask = (
+  { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] }
+) & { fastParse?: boolean };
+export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : DetailPageResult;
 
 export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
   const value =
-    task.kind === 'list' ? extractListPage(task.page, task.plan) : extractDetailPage(task.page, task.fields);
+    task.kind === 'list'
+      ? extractListPage(task.page, task.plan, task.fastParse)
+      : extractDetailPage(task.page, task.fields, task.fastParse);
   return value as PageValue<T>;
 }

@@ -4,8 +4,13 @@
 // gets a fresh thread. The crawl loop's thread stays free meanwhile, so stops and timeouts act on time.
 import { cpuUsage } from 'node:process';
 import { Worker } from 'node:worker_threads';
-import type { ExtractedRecord } from './extract.js';
-import { runPageTask, type ListPageResult, type PageTask, type PageValue } from './page-extract.js';
+import {
+  runPageTask,
+  type DetailPageResult,
+  type ListPageResult,
+  type PageTask,
+  type PageValue,
+} from './page-extract.js';
 
 export const DEFAULT_PAGE_CPU_SECONDS = 5;
 /** However busy the machine, a page never holds the thread longer than this many budgets of wall time. */
@@ -19,7 +24,7 @@ const MAX_WALL_BUDGETS = 4;
  */
 export const INLINE_PAGE_MAX_BYTES = 16 * 1024;
 
-export type PageReply = { ok: true; value: ListPageResult | ExtractedRecord } | { ok: false; message: string };
+export type PageReply = { ok: true; value: ListPageResult | DetailPageResult } | { ok: false; message: string };
 
 /** Not done: the page went over its budget, the thread died under it, or the caller gave up on it. */
 export type PageOutcome<T> =

@@ -1,6 +1,9 @@
 // From a page's bytes to a document: charset decoding (the header's label, else the HTML standard's
-// sniffing) and parsing.
-import { load, loadBuffer, type CheerioAPI, type contains } from 'cheerio';
+// sniffing) and parsing, by the fast path when it proves its tree is the standard's (fast-parse.ts),
+// else by parse5 (the HTML standard's tree builder).
+import { load, type CheerioAPI, type contains } from 'cheerio';
+import { decodeBuffer } from 'encoding-sniffer';
+import { fastParse } from './fast-parse.js';
 import type { FetchedPage } from './page.js';
 
 /** cheerio's node type, taken from its own API rather than from a transitive dependency. */
@@ -23,13 +26,30 @@ const utf8 = new TextDecoder('utf-8');
 const hasUtf16Bom = (b: Buffer) =>
   b.length >= 2 && ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe));
 
-export function parseHtml(page: Pick<FetchedPage, 'body' | 'contentType'>): CheerioAPI {
+/** The page's text as the standard decodes it (what cheerio's loadBuffer does, without parsing). */
+function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
   const label = charsetOf(page.contentType);
   // A page declared UTF-8 (the common case) needs no sniffing: only a byte order mark could override
   // the header, and the decoder drops a UTF-8 one as the sniffer would.
-  if (label && /^(utf-?8|unicode-1-1-utf-8)$/i.test(label) && !hasUtf16Bom(page.body))
-    return load(utf8.decode(page.body));
-  return loadBuffer(page.body, {
-    encoding: { defaultEncoding: 'utf-8', ...(label ? { transportLayerEncodingLabel: label } : {}) },
+  if (label && /^(utf-?8|unicode-1-1-utf-8)$/i.test(label) && !hasUtf16Bom(page.body)) return utf8.decode(page.body);
+  return decodeBuffer(page.body, {
+    defaultEncoding: 'utf-8',
+    ...(label ? { transportLayerEncodingLabel: label } : {}),
   });
+}
+
+/** Which parser built a page's document: both build the same tree (see fast-parse.ts). */
+export type ParserUsed = 'fast' | 'standard';
+
+export function parsePage(
+  page: Pick<FetchedPage, 'body' | 'contentType'>,
+  fast = true,
+): { $: CheerioAPI; parser: ParserUsed } {
+  const text = pageText(page);
+  const doc = fast ? fastParse(text) : null;
+  return doc ? { $: load(doc), parser: 'fast' } : { $: load(text), parser: 'standard' };
+}
+
+export function parseHtml(page: Pick<FetchedPage, 'body' | 'contentType'>, fast = true): CheerioAPI {
+  return parsePage(page, fast).$;
 }

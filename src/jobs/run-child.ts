@@ -140,6 +140,7 @@ async function executeWith(
     maxConcurrency: p.maxConcurrency,
     requestTimeoutMs: p.requestTimeoutMs,
     pageCpuSeconds: p.pageCpuSeconds,
+    fastParse: p.fastParse,
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
     browser: p.browser,

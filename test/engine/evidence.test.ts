@@ -41,6 +41,8 @@ describe('runExtraction evidence', () => {
       emptyRecords: 0,
       paginationStoppedEarly: 0,
       overBudgetPages: 0,
+      // The two pages parsed (the list and the one detail page that answered), both by the fast path.
+      parser: { fast: 2, standard: 0 },
       firstUrls: { http403: `${site.url}/blocked` },
     });
     expect(r.warning).toBeUndefined();
