@@ -8,72 +8,35 @@
 // is cheap and exact to produce (the document's html/head/body shape, whitespace outside body, the newline
 // after <pre>, raw text of noscript/iframe/noembed, the select element's implied option closes), the
 // builder produces it; everything else is rejected. Linear: O(1) work per token, and each raw-text
-// element's end is searched once from its start.
+// element's end is searched once from its start. This file holds the tokenizer callbacks and the subset's
+// rules for tags; the stack of open elements and the document's shape are in fast-parse-tree.ts, the
+// tables in fast-parse-rules.ts.
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { html as p5 } from 'parse5';
 import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import {
-  AFTER_HEAD,
   CLOSES_P,
   decode,
   doctypeOf,
   END_TAG,
   HEADINGS,
-  IN_HEAD,
   isSpecial,
-  NO_ATTRIBUTES,
-  NS_HTML,
   RAW_TEXT,
   reject,
   REJECT,
   rejection,
   REJECT_IN_BODY,
   START_TAG,
-  svgElement,
   TABLE_CHILDREN,
   TOKENIZER_SPECIAL,
   VOID,
-  WS_ONLY,
   type Attr,
   type Doc,
-  type El,
-  type Parent,
 } from './fast-parse-rules.js';
+import { Phase, TreeBuilder } from './fast-parse-tree.js';
 
-interface Frame {
-  el: El;
-  name: string;
-  /** An SVG element (foreign content). */
-  svg: boolean;
-  /** A tbody the standard inserted for a tr directly in table. */
-  implied?: boolean;
-  /** Walking down from here, would an li (resp. dd/dt) start tag close an element (true) or stop first? */
-  liCloses: boolean;
-  ddCloses: boolean;
-}
-
-const enum Phase {
-  Initial,
-  BeforeHead,
-  InHead,
-  AfterHead,
-  InBody,
-  AfterBody,
-  AfterAfterBody,
-}
-
-class Builder implements TokenizerCallbacks {
-  readonly doc: Doc = adapter.createDocument();
-  private phase = Phase.Initial;
-  private stack: Frame[] = [];
-  private html: El | null = null;
-  private body: El | null = null;
-  private sawDoctype = false;
+class Builder extends TreeBuilder implements TokenizerCallbacks {
   /** Next input offset no token has covered yet. */
   private pos = 0;
-  /** Open HTML elements by name (headings together as "heading"). */
-  private open = Object.create(null) as Record<string, number>;
-  private skipLf = false;
   /** Inside a raw-text element: where its end tag starts; -1 otherwise. */
   private rawEnd = -1;
   private rawStart = 0;
@@ -84,10 +47,8 @@ class Builder implements TokenizerCallbacks {
   private attrValue = '';
   private attrNames: Set<string> | null = null;
 
-  constructor(private readonly src: string) {}
-
-  private get top(): Frame {
-    return this.stack[this.stack.length - 1];
+  constructor(private readonly src: string) {
+    super();
   }
 
   private at(start: number): boolean {
@@ -101,46 +62,6 @@ class Builder implements TokenizerCallbacks {
     if (this.rawEnd < 0) return false;
     if (end > this.rawEnd) reject('raw text end');
     return true;
-  }
-
-  private push(el: El, name: string, svg = false): void {
-    const below = this.top;
-    const blocks = svg || (isSpecial(name) && name !== 'address' && name !== 'div' && name !== 'p');
-    this.stack.push({
-      el,
-      name,
-      svg,
-      liCloses: name === 'li' || (!blocks && !!below?.liCloses),
-      ddCloses: name === 'dd' || name === 'dt' || (!blocks && !!below?.ddCloses),
-    });
-    if (!svg) this.count(name, 1);
-  }
-
-  private pop(): void {
-    const frame = this.stack.pop()!;
-    if (!frame.svg) this.count(frame.name, -1);
-  }
-
-  private count(name: string, by: number): void {
-    if (HEADINGS.has(name)) this.open.heading = (this.open.heading ?? 0) + by;
-    this.open[name] = (this.open[name] ?? 0) + by;
-  }
-
-  private isOpen(name: string): boolean {
-    return (this.open[name] ?? 0) > 0;
-  }
-
-  private element(name: string, attrs: Attr[], parent: Parent): El {
-    const el = adapter.createElement(name, NS_HTML, attrs);
-    // Most elements have no attributes: their (never written) namespace and prefix maps are one shared
-    // empty map instead of two each, which halves what a page's tree keeps alive. html and body keep
-    // their own: a later <html>/<body> tag adds to them.
-    if (attrs.length === 0 && name !== 'html' && name !== 'body') {
-      el['x-attribsNamespace'] = NO_ATTRIBUTES;
-      el['x-attribsPrefix'] = NO_ATTRIBUTES;
-    }
-    adapter.appendChild(parent, el);
-    return el;
   }
 
   // Text ---------------------------------------------------------------------------------------
@@ -168,40 +89,6 @@ class Builder implements TokenizerCallbacks {
   /** Never called: the tokenizer leaves references to decode(). */
   ontextentity(): void {
     reject('reference');
-  }
-
-  private text(text: string): void {
-    if (this.skipLf) {
-      this.skipLf = false;
-      if (text.charCodeAt(0) === 0x0a) text = text.slice(1);
-      if (text === '') return;
-    }
-    const top = this.top;
-    if (top && (TOKENIZER_SPECIAL.has(top.name) || top.svg)) return adapter.insertText(top.el, text);
-    const ws = WS_ONLY.test(text);
-    switch (this.phase) {
-      case Phase.Initial:
-      case Phase.BeforeHead:
-        if (!ws) reject('text before head');
-        return; // the standard drops whitespace before head
-      case Phase.InHead:
-        if (!ws) reject('text in head');
-        adapter.insertText(this.top.el, text);
-        return;
-      case Phase.AfterHead:
-        if (!ws) reject('text after head');
-        adapter.insertText(this.html!, text);
-        return;
-      case Phase.InBody:
-        // Text other than whitespace directly in a table part is foster-parented by the standard.
-        if (!ws && TABLE_CHILDREN.has(this.top.name)) reject('text in table');
-        adapter.insertText(this.top.el, text);
-        return;
-      default:
-        // Text after </body> or </html> goes to the end of body; other than whitespace, it goes back to body.
-        if (!ws) this.phase = Phase.InBody;
-        adapter.insertText(this.body!, text);
-    }
   }
 
   // Start tags ---------------------------------------------------------------------------------
@@ -269,55 +156,7 @@ class Builder implements TokenizerCallbacks {
     this.startTag(this.tagName, this.attrs, end + 1);
   }
 
-  private startTag(name: string, attrs: Attr[], after: number): void {
-    switch (this.phase) {
-      case Phase.Initial:
-        if (!this.sawDoctype) adapter.setDocumentMode(this.doc, p5.DOCUMENT_MODE.QUIRKS);
-        this.html = this.element('html', name === 'html' ? attrs : [], this.doc);
-        this.push(this.html, 'html');
-        this.phase = Phase.BeforeHead;
-        if (name !== 'html') this.startTag(name, attrs, after);
-        return;
-      case Phase.BeforeHead: {
-        const head = this.element('head', name === 'head' ? attrs : [], this.html!);
-        this.push(head, 'head');
-        this.phase = Phase.InHead;
-        if (name !== 'head') this.startTag(name, attrs, after);
-        return;
-      }
-      case Phase.InHead:
-        if (this.top.name !== 'head') reject('head');
-        if (name === 'head') return; // a second head start tag is ignored
-        if (IN_HEAD.has(name)) return this.insert(name, attrs, after);
-        // Anything else ends head, as </head> would.
-        this.pop();
-        this.phase = Phase.AfterHead;
-        return this.startTag(name, attrs, after);
-      case Phase.AfterHead:
-        if (name === 'head') return;
-        if (AFTER_HEAD.has(name)) {
-          // Still inserted into head: the head element is the parent, the stack is as before.
-          const head = this.html!.children.find((n) => (n as El).name === 'head') as El;
-          const el = this.element(name, attrs, head);
-          if (!VOID.has(name)) this.push(el, name);
-          return;
-        }
-        if (IN_HEAD.has(name) || name === 'frameset' || name === 'template') reject(`<${name}> after head`);
-        this.body = this.element('body', name === 'body' ? attrs : [], this.html!);
-        this.push(this.body, 'body');
-        this.phase = Phase.InBody;
-        if (name !== 'body') this.startTag(name, attrs, after);
-        return;
-      case Phase.InBody:
-        return this.bodyStartTag(name, attrs, after);
-      default:
-        // After </body> or </html>, the standard goes back to body (still the current element).
-        this.phase = Phase.InBody;
-        return this.bodyStartTag(name, attrs, after);
-    }
-  }
-
-  private bodyStartTag(name: string, attrs: Attr[], after: number): void {
+  protected override bodyStartTag(name: string, attrs: Attr[], after: number): void {
     const top = this.top.name;
     if (this.isOpen('select')) {
       // The standard's "in select": option and optgroup close an open option (and optgroup).
@@ -349,25 +188,7 @@ class Builder implements TokenizerCallbacks {
     this.insert(name, attrs, after);
   }
 
-  /** html and body start tags after the first add their new attributes to the existing element. */
-  private adopted(name: string, attrs: Attr[]): boolean {
-    if (name !== 'html' && name !== 'body') return false;
-    if (this.phase === Phase.Initial || (name === 'html' && this.phase === Phase.BeforeHead && !this.html))
-      return false;
-    if (name === 'body' && this.phase !== Phase.InBody) return false;
-    if (this.phase > Phase.InBody || this.isOpen('select') || TABLE_CHILDREN.has(this.top.name)) reject(`<${name}>`);
-    adapter.adoptAttributes(name === 'html' ? this.html! : this.body!, attrs);
-    return true;
-  }
-
-  private foreignStartTag(name: string, attrs: Attr[], selfClosing: boolean): void {
-    const top = this.top;
-    const { el, tagName } = svgElement(name, attrs, selfClosing, top.svg ? top.name : null);
-    adapter.appendChild(top.el, el);
-    if (!selfClosing) this.push(el, tagName, true);
-  }
-
-  private insert(name: string, attrs: Attr[], after: number): void {
+  protected override insert(name: string, attrs: Attr[], after: number): void {
     const el = this.element(name, attrs, this.top.el);
     if (VOID.has(name)) return;
     this.push(el, name);
@@ -399,60 +220,35 @@ class Builder implements TokenizerCallbacks {
     this.endTag(this.src.slice(start, end).toLowerCase());
   }
 
-  private endTag(name: string): void {
-    const top = this.top?.name;
-    if (this.top?.svg) {
+  protected override bodyEndTag(name: string): void {
+    const top = this.top.name;
+    if (this.top.svg) {
       if (name !== top.toLowerCase()) reject(`</${name}> closing <${top}>`);
       return this.pop();
     }
     // An end tag for a void element is ignored by the standard (br excepted), and by htmlparser2.
-    if (VOID.has(name) && name !== 'br' && (this.phase === Phase.InHead || this.phase === Phase.InBody)) {
-      if (!this.isOpen('select') && !TABLE_CHILDREN.has(top)) return;
+    if (VOID.has(name) && name !== 'br' && !this.isOpen('select') && !TABLE_CHILDREN.has(top)) return;
+    if ((name === 'body' || name === 'html') && top === 'body') {
+      // The standard keeps body and html open: later whitespace still goes into body.
+      this.phase = name === 'body' ? Phase.AfterBody : Phase.AfterAfterBody;
+      return;
     }
-    switch (this.phase) {
-      case Phase.InHead:
-        if (name !== top) reject(`</${name}> in head`);
-        this.pop();
-        if (name === 'head') this.phase = Phase.AfterHead;
-        return;
-      case Phase.AfterHead:
-        // The end of an element put into head after </head> (script, style, title).
-        if (name !== top || !AFTER_HEAD.has(name)) reject(`</${name}> after head`);
-        return this.pop();
-      case Phase.InBody:
-        if ((name === 'body' || name === 'html') && top === 'body') {
-          // The standard keeps body and html open: later whitespace still goes into body.
-          this.phase = name === 'body' ? Phase.AfterBody : Phase.AfterAfterBody;
-          return;
-        }
-        if (this.isOpen('select')) {
-          if (name === 'optgroup' && top === 'option' && this.stack[this.stack.length - 2].name === 'optgroup')
-            this.pop();
-          if (name === 'select') while (this.top.name !== 'select') this.pop();
-        }
-        if (name === 'table' && this.top.implied) this.pop();
-        if (name === this.top.name) return this.pop();
-        // An end tag for no open element, while the current element is special, is ignored by the standard
-        // (and by htmlparser2); those with their own rules aside.
-        if (
-          !this.isOpen(name) &&
-          isSpecial(this.top.name) &&
-          !/^(p|br|body|html|template|h[1-6])$/.test(name) &&
-          !(HEADINGS.has(name) && this.isOpen('heading'))
-        )
-          return;
-        return reject(`</${name}> closing <${this.top.name}>`);
-      case Phase.AfterBody:
-      case Phase.AfterAfterBody:
-        if (name === 'html' && this.phase === Phase.AfterBody) {
-          this.phase = Phase.AfterAfterBody;
-          return;
-        }
-        this.phase = Phase.InBody;
-        return this.endTag(name);
-      default:
-        reject(`</${name}> before body`);
+    if (this.isOpen('select')) {
+      if (name === 'optgroup' && top === 'option' && this.stack[this.stack.length - 2].name === 'optgroup') this.pop();
+      if (name === 'select') while (this.top.name !== 'select') this.pop();
     }
+    if (name === 'table' && this.top.implied) this.pop();
+    if (name === this.top.name) return this.pop();
+    // An end tag for no open element, while the current element is special, is ignored by the standard
+    // (and by htmlparser2); those with their own rules aside.
+    if (
+      !this.isOpen(name) &&
+      isSpecial(this.top.name) &&
+      !/^(p|br|body|html|template|h[1-6])$/.test(name) &&
+      !(HEADINGS.has(name) && this.isOpen('heading'))
+    )
+      return;
+    reject(`</${name}> closing <${this.top.name}>`);
   }
 
   // Everything else ----------------------------------------------------------------------------
@@ -467,17 +263,6 @@ class Builder implements TokenizerCallbacks {
     if (data.startsWith('>') || data.startsWith('->') || data.includes('--!>')) reject('comment');
     this.pos = end + 1;
     this.comment(data);
-  }
-
-  private comment(data: string): void {
-    this.skipLf = false;
-    const parent =
-      this.phase === Phase.Initial || this.phase === Phase.AfterAfterBody
-        ? this.doc
-        : this.phase === Phase.AfterBody
-          ? this.html!
-          : this.top.el;
-    adapter.appendChild(parent, adapter.createCommentNode(data));
   }
 
   ondeclaration(start: number, end: number): void {
