@@ -1880,6 +1880,10 @@ export interface components {
             };
             overBudgetPages?: number;
             paginationStoppedEarly: number;
+            parser?: {
+                fast: number;
+                standard: number;
+            };
             renderedPages?: number;
             requests: number;
             requiredMissing: number;
