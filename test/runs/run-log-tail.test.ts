@@ -25,11 +25,12 @@ describe('the log of a Run', () => {
     });
     expect(start.statusCode, start.body).toBe(202);
     const runId = start.json().id as number;
-    // While the page hangs, the Run is active and its first line is already readable.
+    // While the page hangs, the Run is active and its first line is already readable (Running is
+    // reported within 250 ms of the first page, so the log may have lines while it still says Starting).
     const live = await waitFor(async () => {
       const res = await logOf(agent.id, runId);
       const body = res.json();
-      return res.statusCode === 200 && body.totalLines > 0 ? body : null;
+      return res.statusCode === 200 && body.totalLines > 0 && body.status === 1 ? body : null;
     }, 30_000);
     expect(live).toMatchObject({ runId, status: 1, active: true });
     expect(live.lines[0]).toMatch(new RegExp(`\\[Info\\] Run ${runId} started`));
