@@ -35,6 +35,10 @@ const send = (msg: ChildMessage) => process.send?.(msg);
 const HELD_RECORD_BYTES = 1 << 20;
 
 process.on('disconnect', () => process.exit(1));
+// A parent that died while this process was still loading its modules closed the channel before the
+// listener above existed: that 'disconnect' is gone, and the page worker thread would keep this process
+// alive for good.
+if (!process.connected) process.exit(1);
 // Pages are parsed on a thread of their own (under the page CPU budget): started before the first Run.
 warmPageWorker();
 

@@ -1,13 +1,14 @@
-// A warm run process takes its next Run as soon as it has reported `done`: the worker hands it the next
+// A run process's life: a warm one takes its next Run as soon as it has reported `done`: the worker hands it the next
 // job at once. It used to report `done` before it had cleaned up after the Run, so a start that came
 // in that window was refused ("already executing") and the Run stayed Starting for ever.
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildMessage, ChildStartPayload } from '../../src/services/runs/run-protocol.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { waitFor } from '../helpers/process.js';
 
 const CHILD = path.resolve(import.meta.dirname, '../../src/jobs/run-child.ts');
 let site: FixtureSite;
@@ -70,5 +71,30 @@ describe('a warm run process', () => {
     });
     expect(errors).toEqual([]);
     expect(done).toEqual(Array.from({ length: runs }, () => 10));
+  });
+});
+
+describe('a run process whose worker is killed while it is still loading', () => {
+  it('exits instead of living on without a parent', { timeout: 60_000 }, async () => {
+    // A parent that forks the run process and is SIGKILLed at once, as a worker killed right after a fork.
+    const script = `const { fork } = require('node:child_process');
+      const c = fork(${JSON.stringify(CHILD)}, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: 'ignore' });
+      console.log(c.pid); setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const childPid = await new Promise<number>((resolve) => parent.stdout.once('data', (d) => resolve(Number(d))));
+    parent.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(childPid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      await waitFor(async () => !alive(), 30_000, 100);
+    } finally {
+      if (alive()) process.kill(childPid, 'SIGKILL');
+    }
   });
 });
