@@ -285,3 +285,16 @@ export function processTreeCpuMs(pid: number): { own: number; children: number }
   }
   return { own: root.own, children: root.children + live };
 }
+
+/** What a burst of Runs gave, ours or the floor's (bench/runs.ts, bench/runs-floor.ts). */
+export interface BurstFigures {
+  workers: number;
+  runs: number;
+  completed: number;
+  /** First start sent -> last Run terminal. */
+  seconds: number;
+  runsPerSecond: number;
+  /** Start sent -> Run terminal. */
+  latencyP50Ms: number;
+  latencyP95Ms: number;
+}

@@ -8,18 +8,21 @@ import { performance } from 'node:perf_hooks';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import type { AgentDefinition } from '../src/engine/index.js';
 import { startNode, waitFor } from '../test/helpers/process.js';
-import { fmt, note, onCleanup, percentile, print, processTreeCpuMs, sleep, table } from './helpers.js';
+import {
+  fmt,
+  note,
+  onCleanup,
+  percentile,
+  print,
+  processTreeCpuMs,
+  sleep,
+  table,
+  type BurstFigures,
+} from './helpers.js';
 import type { FloorJob } from './floor-worker.js';
 import type { RunsScenario } from './runs.js';
 
-export interface FloorScenario {
-  workers: number;
-  runs: number;
-  completed: number;
-  seconds: number;
-  runsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP95Ms: number;
+export interface FloorScenario extends BurstFigures {
   /** CPU per completed Run: the floor worker processes, and this process (the feeder, fixture site, polling). */
   workerCpuMsPerRun: number;
   benchCpuMsPerRun: number;

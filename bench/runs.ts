@@ -42,24 +42,16 @@ import {
   sleep,
   startWorkerProcess,
   table,
+  type BurstFigures,
   type WorkerProcess,
 } from './helpers.js';
 import { benchRunChild, printChildTables, type ChildCost } from './runs-child.js';
 import { measureFloor, printFloorTable, type FloorScenario } from './runs-floor.js';
 
-export interface RunsScenario {
+export interface RunsScenario extends BurstFigures {
   /** How the workers ran: `tsx src/worker.ts` or `node <dist>/worker.js`. */
   mode: string;
-  workers: number;
   concurrencyPerWorker: number;
-  runs: number;
-  completed: number;
-  /** First start request sent -> last Run terminal. */
-  seconds: number;
-  runsPerSecond: number;
-  /** Start request sent -> Run terminal (its endTime). */
-  latencyP50Ms: number;
-  latencyP95Ms: number;
   /** Start request sent -> picked by a worker (startTime): time spent queued. */
   queuedP50Ms: number;
   /** Picked -> terminal: the Run's own cost (child process, crawl, export, status updates). */
