@@ -15,6 +15,8 @@
 //
 //   npm run bench -- engine              (or: npx tsx bench/engine.ts)
 //   BENCH_ENGINE_SECONDS=4 npm run bench -- engine
+//   BENCH_ENGINE_BEFORE=.bench/dist-before npm run bench -- engine   (another build's engine beside today's:
+//     `tsc -p tsconfig.build.json --outDir .bench/dist-before` in a checkout of the earlier commit)
 import { fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -27,8 +29,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import { Agent, request } from 'undici';
 import { DEFAULT_PAGE_CPU_SECONDS, runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
-import { fastParse } from '../src/engine/fast-parse.js';
-import type { AnyNode } from '../src/engine/parse.js';
+import { extractDetailPage, extractListPage } from '../src/engine/page-extract.js';
+import type { AnyNode } from '../src/engine/select.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import type { ChildMessage, ChildResult, ChildStartPayload } from '../src/services/runs/run-protocol.js';
 import { benchParseCost, type ParseCostRow } from './engine-parse.js';
@@ -300,10 +302,11 @@ async function engineCrawl(
   def: AgentDefinition,
   concurrency: number,
   fastParse = true,
+  engine = runExtraction,
 ): Promise<{ pages: number; records: Rec[] }> {
   let messages = 0;
   let progress = 0;
-  const result = await runExtraction({
+  const result = await engine({
     definition: def,
     inputRows: [],
     maxConcurrency: concurrency,
@@ -338,8 +341,8 @@ async function fetchOnly(urls: string[], concurrency: number): Promise<{ pages: 
 }
 
 /**
- * Parsing and extraction alone (no HTTP): the same pages, already in memory, one after another; by
- * parse5 (cheerio's default) or by the engine's fast path where it takes the page.
+ * Parsing and extraction alone (no HTTP): the same pages, already in memory, one after another, by the
+ * engine's own page work (page-extract.ts): parse5 only, or the fast path where it takes the page.
  */
 async function parseOnly(
   pages: Array<{ url: string; html: string; fields: AgentField[]; list?: string }>,
@@ -347,21 +350,26 @@ async function parseOnly(
 ): Promise<{ pages: number; records: Rec[] }> {
   const records: Rec[] = [];
   for (const p of pages) {
-    const doc = fast ? fastParse(p.html) : null;
-    const $ = doc ? load(doc) : load(p.html);
+    const page = { finalUrl: p.url, body: Buffer.from(p.html), contentType: 'text/html; charset=utf-8' };
     if (p.list) {
-      for (const el of $(p.list).toArray()) {
-        const r: Rec = {};
-        bareFields($, $(el), p.fields, p.url, r);
-        records.push(r);
-      }
-    } else {
-      const r: Rec = {};
-      bareFields($, $.root(), p.fields, p.url, r);
-      records.push(r);
-    }
+      const plan = { list: { selector: p.list, fields: p.fields } };
+      for (const item of extractListPage(page, plan, fast).items) records.push(item.record);
+    } else records.push(extractDetailPage(page, p.fields, fast).record);
   }
   return { pages: pages.length, records };
+}
+
+/**
+ * The engine of another build (BENCH_ENGINE_BEFORE: a `tsc -p tsconfig.build.json` output directory), in
+ * this process beside today's: "before and after" in one run.
+ */
+async function beforeEngine(): Promise<{ label: string; run: typeof runExtraction } | null> {
+  const dir = process.env.BENCH_ENGINE_BEFORE;
+  if (!dir) return null;
+  const engine = (await import(pathToFileURL(path.resolve(dir, 'engine/index.js')).href)) as {
+    runExtraction: typeof runExtraction;
+  };
+  return { label: process.env.BENCH_ENGINE_BEFORE_LABEL ?? path.basename(dir), run: engine.runExtraction };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -669,6 +677,7 @@ export async function benchEngine(
   let fixtureBytes = 0;
   let pageBytes = { list: 0, item: 0 };
   let parseCost: { rows: ParseCostRow[]; text: string } = { rows: [], text: '' };
+  const before = await beforeEngine();
   try {
     note('engine: starting the fixture sites in a separate process...');
     const sites = await startSitesProcess();
@@ -698,8 +707,10 @@ export async function benchEngine(
     for (const { site, def, maxReps, minReps, concurrencies: caseConcurrencies, parse } of defs) {
       // Same work, checked once: the engine's records must equal the bare loop's.
       const reference = await bareCrawl(def, 4);
-      for (const fast of [true, false]) {
-        const engine = await engineCrawl(def, 4, fast);
+      const engines = [true, false].map((fast) => () => engineCrawl(def, 4, fast));
+      if (before) engines.push(() => engineCrawl(def, 4, true, before.run));
+      for (const crawl of engines) {
+        const engine = await crawl();
         if (JSON.stringify(reference.records) !== JSON.stringify(engine.records) || reference.pages !== engine.pages) {
           throw new Error(
             `${site}: the engine and the bare loop disagree (${engine.pages} vs ${reference.pages} pages)`,
@@ -734,6 +745,11 @@ export async function benchEngine(
           { name: 'bare undici + cheerio', run: () => bareCrawl(def, c) },
           { name: 'HTTP only (no parsing)', run: () => fetchOnly(urls, c) },
         ];
+        if (before)
+          impls.splice(2, 0, {
+            name: `engine before (${before.label})`,
+            run: () => engineCrawl(def, c, true, before.run),
+          });
         // Parsing does not depend on the concurrency: measured once, in the first rotation.
         if (c === cs[0] && parse !== false) {
           impls.push({ name: 'parse + extract only, parse5 (no HTTP)', run: () => parseOnly(bodies) });

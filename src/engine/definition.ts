@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { load, type Cheerio } from 'cheerio';
-import type { AnyNode } from './parse.js';
+import type { AnyNode } from './select.js';
 import { placeholdersOf, substitutePlaceholders } from './template.js';
 
 export const DEFAULT_MAX_PAGES = 100;

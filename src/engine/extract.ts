@@ -1,6 +1,5 @@
-import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AgentField, FieldTransform } from './definition.js';
-import type { AnyNode } from './parse.js';
+import { attrOf, htmlOf, selectFirst, textOf, type AnyNode, type Document } from './select.js';
 
 export type FieldValue = string | number | null;
 export type ExtractedRecord = Record<string, FieldValue>;
@@ -42,33 +41,36 @@ export function applyTransform(
   }
 }
 
-function readAttribute(target: Cheerio<AnyNode>, attribute: string | undefined): string | null {
-  if (target.length === 0) return null;
+function readAttribute(target: AnyNode | undefined, attribute: string | undefined): string | null {
+  if (target === undefined) return null;
   switch (attribute ?? 'text') {
     case 'text':
-      return target.text();
+      return textOf(target);
     case 'html':
-      return target.html();
+      return htmlOf(target);
     default:
-      return target.attr(attribute as string) ?? null;
+      return attrOf(target, attribute as string) ?? null;
   }
 }
 
-/** Reads one field relative to `scope` (the list element, or the document root of a detail page). */
-export function extractField($: CheerioAPI, scope: Cheerio<AnyNode>, field: AgentField, baseUrl: string): FieldValue {
-  const target = field.selector ? scope.find(field.selector).first() : scope.first();
+/**
+ * Reads one field relative to `scope` (the list element, or the document of a detail page), as cheerio's
+ * `$(scope).find(selector).first()` then `.text()`, `.html()` or `.attr()` would.
+ */
+export function extractField(root: Document, scope: AnyNode, field: AgentField, baseUrl: string): FieldValue {
+  const target = selectFirst(scope, field.selector, root);
   return applyTransform(readAttribute(target, field.attribute), field.transform, baseUrl);
 }
 
 /** The fields' values, written into `into` when given (a detail page completing its list record). */
 export function extractFields(
-  $: CheerioAPI,
-  scope: Cheerio<AnyNode>,
+  root: Document,
+  scope: AnyNode,
   fields: AgentField[],
   baseUrl: string,
   into: ExtractedRecord = {},
 ): ExtractedRecord {
-  for (const field of fields) into[field.name] = extractField($, scope, field, baseUrl);
+  for (const field of fields) into[field.name] = extractField(root, scope, field, baseUrl);
   return into;
 }
 

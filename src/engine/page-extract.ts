@@ -5,6 +5,13 @@ import type { AgentDefinition, AgentField } from './definition.js';
 import { extractFields, resolveUrl, type ExtractedRecord } from './extract.js';
 import type { FetchedPage } from './page.js';
 import { parsePage, type ParserUsed } from './parse.js';
+import { attrOf, matches, selectAll, selectFirst, type AnyNode } from './select.js';
+
+/** A link's target (resolved), when there is a link with an href. */
+function linkOf(link: AnyNode | undefined, baseUrl: string): string | null {
+  const href = link === undefined ? undefined : attrOf(link, 'href');
+  return href === undefined ? null : resolveUrl(href, baseUrl);
+}
 
 export interface ListItem {
   record: ExtractedRecord;
@@ -33,35 +40,27 @@ export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
 export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow'>;
 
 export function extractListPage(page: PageInput, def: ListPlan, fastParse = true): ListPageResult {
-  const { $, parser } = parsePage(page, fastParse);
-  const elements = $(def.list.selector);
+  const { doc, parser } = parsePage(page, fastParse);
+  const elements = selectAll(doc, def.list.selector, doc);
   const items: ListItem[] = [];
-  if (elements.length > 0) {
-    for (const element of elements.toArray()) {
-      const scope = $(element);
-      const record = extractFields($, scope, def.list.fields, page.finalUrl);
-      let followUrl: string | null = null;
-      if (def.follow) {
-        const link = scope.is(def.follow.selector) ? scope : scope.find(def.follow.selector).first();
-        const href = link.attr('href');
-        followUrl = href === undefined ? null : resolveUrl(href, page.finalUrl);
-      }
-      items.push({ record, followUrl });
+  for (const element of elements) {
+    const record = extractFields(doc, element, def.list.fields, page.finalUrl);
+    let followUrl: string | null = null;
+    if (def.follow) {
+      const link = matches(element, def.follow.selector) ? element : selectFirst(element, def.follow.selector, doc);
+      followUrl = linkOf(link, page.finalUrl);
     }
+    items.push({ record, followUrl });
   }
-  let nextUrl: string | null = null;
-  if (def.next) {
-    const href = $(def.next.selector).first().attr('href');
-    nextUrl = href === undefined ? null : resolveUrl(href, page.finalUrl);
-  }
-  const scripted = elements.length === 0 && $('script').length > 0;
+  const nextUrl = def.next ? linkOf(selectAll(doc, def.next.selector, doc, 1)[0], page.finalUrl) : null;
+  const scripted = elements.length === 0 && selectAll(doc, 'script', doc, 1).length > 0;
   return { matches: elements.length, items, nextUrl, scripted, parser };
 }
 
 /** The detail page's fields, read from its document root. */
 export function extractDetailPage(page: PageInput, fields: AgentField[], fastParse = true): DetailPageResult {
-  const { $, parser } = parsePage(page, fastParse);
-  return { record: extractFields($, $.root(), fields, page.finalUrl), parser };
+  const { doc, parser } = parsePage(page, fastParse);
+  return { record: extractFields(doc, doc, fields, page.finalUrl), parser };
 }
 
 /** `fastParse: false` keeps every page on the standard parser (ENGINE_FAST_PARSE=false). */

@@ -1,13 +1,13 @@
 // From a page's bytes to a document: charset decoding (the header's label, else the HTML standard's
 // sniffing) and parsing, by the fast path when it proves its tree is the standard's (fast-parse.ts),
 // else by parse5 (the HTML standard's tree builder).
-import { load, type CheerioAPI, type contains } from 'cheerio';
+import { load, type CheerioAPI } from 'cheerio';
 import { decodeBuffer } from 'encoding-sniffer';
+import { parse } from 'parse5';
+import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import { fastParse } from './fast-parse.js';
 import type { FetchedPage } from './page.js';
-
-/** cheerio's node type, taken from its own API rather than from a transitive dependency. */
-export type AnyNode = Parameters<typeof contains>[0];
+import type { Document } from './select.js';
 
 function charsetOf(contentType: string | null | undefined): string | undefined {
   return contentType?.match(/charset\s*=\s*"?([^";\s]+)/i)?.[1];
@@ -41,15 +41,19 @@ function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
 /** Which parser built a page's document: both build the same tree (see fast-parse.ts). */
 export type ParserUsed = 'fast' | 'standard';
 
+/** The page's document, as cheerio's `load()` would build it (parse5, scripting on). */
 export function parsePage(
   page: Pick<FetchedPage, 'body' | 'contentType'>,
   fast = true,
-): { $: CheerioAPI; parser: ParserUsed } {
+): { doc: Document; parser: ParserUsed } {
   const text = pageText(page);
   const doc = fast ? fastParse(text) : null;
-  return doc ? { $: load(doc), parser: 'fast' } : { $: load(text), parser: 'standard' };
+  return doc
+    ? { doc, parser: 'fast' }
+    : { doc: parse(text, { treeAdapter: adapter, scriptingEnabled: true }), parser: 'standard' };
 }
 
+/** The page through cheerio's API, for code that explores a page (the Builder) rather than extracts. */
 export function parseHtml(page: Pick<FetchedPage, 'body' | 'contentType'>, fast = true): CheerioAPI {
-  return parsePage(page, fast).$;
+  return load(parsePage(page, fast).doc);
 }

@@ -61,8 +61,8 @@ function checkSame(html: string | Buffer, contentType?: string, fields: AgentFie
   const fast = parsePage(page, true);
   const standard = parsePage(page, false);
   if (fast.parser === 'standard') return false;
-  expect(shape(fast.$.root()[0] as unknown as Node)).toBe(shape(standard.$.root()[0] as unknown as Node));
-  expect(fast.$.html()).toBe(standard.$.html());
+  expect(shape(fast.doc as unknown as Node)).toBe(shape(standard.doc as unknown as Node));
+  expect(load(fast.doc).html()).toBe(load(standard.doc).html());
   const plan = { ...GENERIC_PLAN, list: { selector: 'body *', fields } };
   expect(JSON.stringify(extractListPage(page, plan, true).items)).toBe(
     JSON.stringify(extractListPage(page, plan, false).items),
@@ -133,7 +133,7 @@ describe('fast parse path', () => {
     for (const p of pages) {
       const body = fs.readFileSync(path.join(dir, 'pages', p.file));
       // Served without a charset, as bench -- builder-real does: the page's own meta decides.
-      const standard = parsePage(asPage(body, 'text/html'), false).$;
+      const standard = load(parsePage(asPage(body, 'text/html'), false).doc);
       // The standard path decodes and parses exactly as before this change (cheerio's loadBuffer).
       expect(standard.html()).toBe(loadBuffer(body, { encoding: { defaultEncoding: 'utf-8' } }).html());
       if (checkSame(body, 'text/html')) taken.push(p.id);

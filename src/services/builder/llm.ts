@@ -67,7 +67,7 @@ function problemsOnPage(definition: AgentDefinition, $: CheerioAPI, pageUrl: str
     return [`list selector '${definition.list.selector}' is not valid CSS`];
   }
   if (elements.length === 0) return [`list selector '${definition.list.selector}' matches nothing on the page`];
-  const records = elements.map((el) => extractFields($, $(el), definition.list.fields, pageUrl));
+  const records = elements.map((el) => extractFields($.root()[0], el, definition.list.fields, pageUrl));
   return definition.list.fields
     .filter((f) => records.every((r) => isMissing(r[f.name])))
     .map((f) => `field '${f.name}' is empty on every record`);
