@@ -12,8 +12,14 @@ if (dir && /worker\.(ts|js)$/.test(entry)) {
   let count = 0;
   let written = 0;
   const query = pg.Client.prototype.query;
+  // BENCH_STATEMENTS_LOG=<file>: each statement's text too (one line each), to see where they go.
+  const log = process.env.BENCH_STATEMENTS_LOG;
   pg.Client.prototype.query = function (...args) {
     count += 1;
+    if (log) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '?');
+      fs.appendFileSync(log, `${text.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+    }
     return query.apply(this, args);
   };
   const file = path.join(dir, String(process.pid));

@@ -131,7 +131,10 @@ export function selectFirst(scope: AnyNode, selector: string | undefined, root: 
 
 /** `$(node).is(selector)`. */
 export function matches(node: AnyNode, selector: string): boolean {
-  return isTag(node) && some([node], selector, {});
+  if (!isTag(node)) return false;
+  // cheerio-select compiles it without a context: the same query as from the document.
+  const query = compiled(selector).fromRoot;
+  return query ? query(node) : some([node], selector, {});
 }
 
 /** `.text()`: the text of the node and its descendants. */
