@@ -10,7 +10,7 @@ const HALT_POLL_MS = 100;
 class RemotePageSource implements PageSource {
   #receivedBytes = 0;
   #nextRequest = 0;
-  readonly #pending = new Map<number, { resolve: (result: FetchResult) => void; poll?: NodeJS.Timeout }>();
+  readonly #pending = new Map<number, { url: string; resolve: (result: FetchResult) => void; poll?: NodeJS.Timeout }>();
   #closed: (() => void) | null = null;
   #closing: Promise<void> | null = null;
 
@@ -45,7 +45,7 @@ class RemotePageSource implements PageSource {
             this.send({ type: 'browser:halt', session: this.session, request });
           }, HALT_POLL_MS)
         : undefined;
-      this.#pending.set(request, { resolve, poll });
+      this.#pending.set(request, { url, resolve, poll });
       this.send({ type: 'browser:get', session: this.session, request, url });
     });
   }
@@ -54,6 +54,13 @@ class RemotePageSource implements PageSource {
     if (msg.type === 'browser:log') return this.log(msg.level, msg.message);
     this.#receivedBytes = msg.receivedBytes;
     if (msg.type === 'browser:closed') {
+      // Nothing more comes for this session: a request still waiting (none should) ends as aborted.
+      for (const [request, pending] of this.#pending) {
+        clearInterval(pending.poll);
+        const failure = { url: pending.url, kind: 'aborted' as const, message: 'closed while rendering', attempts: 0 };
+        pending.resolve({ ok: false, failure });
+        this.#pending.delete(request);
+      }
       this.onClosed();
       return this.#closed?.();
     }
