@@ -65,8 +65,9 @@ const chromium = () => descendants(worker.child.pid!).filter((pid) => comm(pid).
 /** Chromium browsers (the roots of Chromium process trees) below the worker, with their parents. */
 const browsers = () =>
   chromium()
-    .filter((pid) => !comm(parentOf(pid)).startsWith('chrom'))
-    .map((pid) => ({ pid, parent: parentOf(pid) }));
+    .map((pid) => ({ pid, parent: parentOf(pid) }))
+    // A renderer that ended between the reads has no parent or a parent without a name: not a browser.
+    .filter(({ parent }) => parent > 0 && comm(parent) !== '' && !comm(parent).startsWith('chrom'));
 /** The worker's run processes (Node, forked by the worker). */
 const runProcesses = () =>
   descendants(worker.child.pid!).filter((pid) => parentOf(pid) === worker.child.pid && comm(pid) === 'node');
@@ -146,5 +147,20 @@ describe('one browser pool per worker', () => {
     expect(run.errorMessage).toContain('ended unexpectedly');
     await waitFor(async () => chromium().length <= baseline || null, 30_000);
     expect(browsers().every((b) => b.parent === worker.child.pid)).toBe(true);
+  });
+
+  it("a crashed browser fails only the pages it had: they are retried in the worker's new browser", async () => {
+    const follow = { follow: { selector: 'a.name', fields: [{ name: 'sku', selector: '.sku' }] } };
+    const agent = await agentFor('/held', follow);
+    const hits = site.hits.get('/held/2') ?? 0;
+    const runId = await start(agent.id);
+    await waitFor(async () => (site.hits.get('/held/2') ?? 0) > hits || null, 60_000, 20);
+    const [crashed] = browsers();
+    process.kill(crashed.pid, 'SIGKILL');
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 90_000);
+    expect([run.status, run.recordsExtracted]).toEqual([10, HELD_ITEMS]);
+    const now = browsers();
+    expect(now.map((b) => b.pid)).not.toContain(crashed.pid);
+    expect(now.every((b) => b.parent === worker.child.pid)).toBe(true);
   });
 });
