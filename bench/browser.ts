@@ -1,16 +1,28 @@
 // `npm run bench -- browser`: the browser renderer against a bare playwright-core loop, side by side
 // in one run, on 200 detail pages built by script (plus their list page), at concurrency 4, with the
-// same Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Reports pages/s and the peak memory (PSS)
-// of the browser process tree, sampled every 100 ms. The HTTP path's
+// same Chromium (CHROMIUM_PATH, default /usr/bin/chromium); and the same Run as a worker executes it, in a
+// run process (src/jobs/run-child.ts) whose pages render in this process's pool over IPC. Reports pages/s
+// and the peak memory (PSS) of the browser process tree, sampled every 100 ms. The HTTP path's
 // figures are `bench -- engine`'s.
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { closeSharedBrowserPool, descendants } from '../src/engine/browser/index.js';
 import type { AgentDefinition } from '../src/engine/definition.js';
-import { runExtraction } from '../src/engine/index.js';
-import { median, print, table } from './helpers.js';
+import { DEFAULT_PAGE_CPU_SECONDS, pooledBrowserSources, runExtraction } from '../src/engine/index.js';
+import { openRunBrowserSessions } from '../src/jobs/browser-sessions.js';
+import {
+  isBrowserRequest,
+  type ChildMessage,
+  type ChildResult,
+  type ParentMessage,
+} from '../src/services/runs/run-protocol.js';
+import { median, onCleanup, print, table } from './helpers.js';
 
 const PAGES = Number(process.env.BENCH_BROWSER_PAGES ?? 200);
 const CONCURRENCY = 4;
@@ -74,8 +86,17 @@ function memoryMb(pid: number): number {
  */
 function treeMemorySampler(): () => number {
   let peak = 0;
+  // A run process (Node) is not part of the browser tree.
+  const node = fs.realpathSync(process.execPath);
+  const isNode = (pid: number) => {
+    try {
+      return fs.readlinkSync(`/proc/${pid}/exe`) === node;
+    } catch {
+      return false;
+    }
+  };
   const timer = setInterval(() => {
-    const total = descendants(process.pid).reduce((sum, pid) => sum + memoryMb(pid), 0);
+    const total = descendants(process.pid, isNode).reduce((sum, pid) => sum + memoryMb(pid), 0);
     peak = Math.max(peak, total);
   }, 100);
   return () => {
@@ -91,19 +112,22 @@ interface Case {
   peakRssMb: number;
 }
 
+const definitionFor = (siteUrl: string): AgentDefinition => ({
+  startUrl: `${siteUrl}/`,
+  render: 'browser',
+  list: { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] },
+  follow: {
+    selector: 'a.name',
+    fields: [
+      { name: 'sku', selector: '.sku' },
+      { name: 'price', selector: '.price' },
+    ],
+  },
+});
+const BROWSER = { executablePath: CHROMIUM, maxPages: CONCURRENCY, maxRssMb: 4096 };
+
 async function engineCase(siteUrl: string): Promise<Case> {
-  const definition: AgentDefinition = {
-    startUrl: `${siteUrl}/`,
-    render: 'browser',
-    list: { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] },
-    follow: {
-      selector: 'a.name',
-      fields: [
-        { name: 'sku', selector: '.sku' },
-        { name: 'price', selector: '.price' },
-      ],
-    },
-  };
+  const definition = definitionFor(siteUrl);
   const stop = treeMemorySampler();
   const started = performance.now();
   const result = await runExtraction({
@@ -111,13 +135,75 @@ async function engineCase(siteUrl: string): Promise<Case> {
     inputRows: [],
     allowPrivateTargets: true,
     maxConcurrency: CONCURRENCY,
-    browser: { executablePath: CHROMIUM, maxPages: CONCURRENCY, maxRssMb: 4096 },
+    browser: BROWSER,
   });
   const seconds = (performance.now() - started) / 1000;
   await closeSharedBrowserPool();
   const records = result.sets.flatMap((s) => s.records);
   if (records.some((r) => !r.sku)) throw new Error('the engine missed a detail field');
   return { pages: result.stats.pageCount, records: records.length, seconds, peakRssMb: stop() };
+}
+
+/**
+ * The Run as a worker executes it: the run process (src/jobs/run-child.ts under tsx) renders its pages in
+ * this process's browser pool over IPC. A small Run first loads the process (not measured), as a warm
+ * worker's run process is.
+ */
+async function runProcessCase(siteUrl: string): Promise<Case> {
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-bench-browser-'));
+  const removeStorage = onCleanup('browser storage', () => fs.rmSync(storageDir, { recursive: true, force: true }));
+  const child = fork(fileURLToPath(new URL('../src/jobs/run-child.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const kill = onCleanup(`run process ${child.pid}`, () => void child.kill('SIGKILL'));
+  const runOnce = (runId: number, definition: AgentDefinition) =>
+    new Promise<ChildResult>((resolve, reject) => {
+      const sessions = openRunBrowserSessions(pooledBrowserSources(BROWSER), (msg: ParentMessage) => child.send(msg));
+      const onMessage = (msg: ChildMessage) => {
+        if (isBrowserRequest(msg)) return sessions.handle(msg);
+        if (msg.type === 'done' || msg.type === 'error') child.off('message', onMessage);
+        if (msg.type === 'done') resolve(msg.result);
+        if (msg.type === 'error') reject(new Error(`run process: ${msg.message}`));
+      };
+      child.on('message', onMessage);
+      child.send({
+        type: 'start',
+        payload: {
+          runId,
+          storage: { driver: 'local', dir: storageDir },
+          definition,
+          inputRows: [],
+          parallelism: 1,
+          maxConcurrency: CONCURRENCY,
+          parallelExport: 'Combined',
+          requestTimeoutMs: 30_000,
+          pageCpuSeconds: DEFAULT_PAGE_CPU_SECONDS,
+          allowPrivateTargets: true,
+          browser: BROWSER,
+          logLevel: 'Info',
+          logMode: 'Text',
+          secrets: [],
+          stopGraceMs: 5_000,
+        },
+      });
+    });
+  try {
+    const { follow: _follow, ...listOnly } = definitionFor(siteUrl);
+    await runOnce(1, listOnly);
+    const stop = treeMemorySampler();
+    const started = performance.now();
+    const result = await runOnce(2, definitionFor(siteUrl));
+    const seconds = (performance.now() - started) / 1000;
+    await closeSharedBrowserPool();
+    if (result.fatalError || result.stats.dataCount !== PAGES || result.stats.errorCount > 0)
+      throw new Error(`the run process missed pages: ${JSON.stringify(result.stats)} ${result.fatalError ?? ''}`);
+    return { pages: result.stats.pageCount, records: result.stats.dataCount, seconds, peakRssMb: stop() };
+  } finally {
+    await kill();
+    await removeStorage();
+  }
 }
 
 /** The same work with playwright-core alone: one browser, one context, 4 pages at a time. */
@@ -160,28 +246,38 @@ export async function benchBrowser(): Promise<void> {
     throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`);
   const site = await startSite();
   try {
-    // One warm-up of each (Chromium's first start reads its files from disk), then ROUNDS measured pairs,
+    // One warm-up of each (Chromium's first start reads its files from disk), then ROUNDS measured rounds,
     // alternating, so that a load changing meanwhile weighs on both; the medians and each round's ratio.
     await bareCase(site.url);
     await engineCase(site.url);
-    const pairs: Array<{ bare: Case; engine: Case }> = [];
-    for (let r = 0; r < ROUNDS; r++) pairs.push({ bare: await bareCase(site.url), engine: await engineCase(site.url) });
+    type Round = { bare: Case; engine: Case; process: Case };
+    const rounds: Round[] = [];
+    for (let r = 0; r < ROUNDS; r++)
+      rounds.push({
+        bare: await bareCase(site.url),
+        engine: await engineCase(site.url),
+        process: await runProcessCase(site.url),
+      });
     const rate = (c: Case) => c.pages / c.seconds;
-    const med = (f: (p: { bare: Case; engine: Case }) => number) => median(pairs.map(f));
-    const row = (name: string, pick: (p: { bare: Case; engine: Case }) => Case) => [
+    const med = (f: (p: Round) => number) => median(rounds.map(f));
+    const row = (name: string, pick: (p: Round) => Case) => [
       name,
-      String(pick(pairs[0]).pages),
-      String(pick(pairs[0]).records),
+      String(pick(rounds[0]).pages),
+      String(pick(rounds[0]).records),
       med((p) => pick(p).seconds).toFixed(1),
       med((p) => rate(pick(p))).toFixed(1),
-      `${med((p) => rate(pick(p)) / rate(p.bare)).toFixed(2)}x (${pairs.map((p) => (rate(pick(p)) / rate(p.bare)).toFixed(2)).join(', ')})`,
+      `${med((p) => rate(pick(p)) / rate(p.bare)).toFixed(2)}x (${rounds.map((p) => (rate(pick(p)) / rate(p.bare)).toFixed(2)).join(', ')})`,
       med((p) => pick(p).peakRssMb).toFixed(0),
     ];
     const title = `Browser renderer: ${PAGES} detail pages built by script + their list page, concurrency ${CONCURRENCY}, ${CHROMIUM}, medians of ${ROUNDS} alternating rounds`;
     const out = table(
       title,
       ['path', 'pages', 'records', 'seconds', 'pages/s', 'vs bare (each round)', 'browser tree peak PSS (MB)'],
-      [row('bare playwright-core loop', (p) => p.bare), row('engine (render: browser)', (p) => p.engine)],
+      [
+        row('bare playwright-core loop', (p) => p.bare),
+        row('engine (render: browser)', (p) => p.engine),
+        row("run process, the worker's pool over IPC", (p) => p.process),
+      ],
     );
     print(out);
   } finally {

@@ -30,7 +30,7 @@ export interface Config {
   engineAllowPrivateTargets: boolean;
   /** WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: how long one webhook delivery attempt may take (issue 22: 15 s). */
   webhookAttemptTimeoutMs: number;
-  /** CHROMIUM_PATH, BROWSER_MAX_PAGES (per run process), BROWSER_MAX_RSS_MB: the browser renderer (issue 23). */
+  /** CHROMIUM_PATH, BROWSER_MAX_PAGES (per worker), BROWSER_MAX_RSS_MB: the browser renderer (issue 23). */
   browser: { executablePath: string; maxPages: number; maxRssMb: number };
   /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
   rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };

@@ -1,6 +1,6 @@
 // The engine's entry point: validates the definition, gathers the secrets to mask, splits the input
 // rows into sets crawled side by side, enforces the run timeout and turns what the crawl saw into a result.
-import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, sharedBrowserPool } from './browser/index.js';
+import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, pooledBrowserSources } from './browser/index.js';
 import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
 import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';
 import { emptyStats, ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
@@ -31,19 +31,20 @@ export function splitIntoSets<T>(rows: T[], count: number): T[][] {
 
 /** Pages over HTTP, in the browser or both (the definition's `render`), with the Run's limits. */
 function openPageSource(options: ExtractionOptions, browser: BrowserSettings | undefined): OpenPageSource {
+  const openBrowser = browser ? (options.openBrowserSource ?? pooledBrowserSources(browser)) : null;
+  const settings = {
+    definition: options.definition,
+    allowPrivateTargets: options.allowPrivateTargets,
+    upstreamProxyUrl: options.proxyUrl,
+    userAgent: options.userAgent,
+    maxRetries: options.maxRetries,
+    retryBaseDelayMs: options.retryBaseDelayMs,
+  };
   return (signal, log, evidence) =>
     openRenderer(
-      {
-        pool: browser ? sharedBrowserPool(browser) : null,
-        definition: options.definition,
-        allowPrivateTargets: options.allowPrivateTargets,
-        upstreamProxyUrl: options.proxyUrl,
-        userAgent: options.userAgent,
-        maxRetries: options.maxRetries,
-        retryBaseDelayMs: options.retryBaseDelayMs,
-      },
+      options.definition,
       () => openHttpSource(options, signal, log),
-      signal,
+      openBrowser && (() => openBrowser(settings, signal, log)),
       log,
       evidence,
     );

@@ -2,6 +2,7 @@
 import type { AgentDefinition } from './definition.js';
 import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
+import type { PageSource } from './page.js';
 
 export type LogLevel = 'Fatal' | 'Error' | 'Warning' | 'Info';
 export type LogFunction = (level: LogLevel, message: string) => void;
@@ -97,7 +98,30 @@ export interface ExtractionOptions {
   onRecords?: (set: number, records: ExtractedRecord[]) => void | Promise<void>;
   /** Where Chromium is, for definitions rendered in the browser; absent: such a Run fails at once. */
   browser?: BrowserSettings;
+  /**
+   * Opens the Run's browser page sources (render `browser`, and `auto`'s rendered pages); default: pages
+   * in this process's browser pool. A run process passes one that renders in its worker's pool.
+   */
+  openBrowserSource?: BrowserSourceFactory;
 }
+
+/** What a Run's browser page source renders with: its definition and its own guard and retry settings. */
+export interface BrowserSourceSettings {
+  definition: AgentDefinition;
+  allowPrivateTargets: boolean;
+  /** The Run's proxy (http: only). */
+  upstreamProxyUrl?: string;
+  userAgent?: string;
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+}
+
+/** Opens one browser page source; `signal` aborts it (its pages close), `log` takes its retry warnings. */
+export type BrowserSourceFactory = (
+  settings: BrowserSourceSettings,
+  signal: AbortSignal,
+  log: LogFunction,
+) => PageSource;
 
 /** The browser settings of a worker (CHROMIUM_PATH, BROWSER_MAX_PAGES, BROWSER_MAX_RSS_MB). */
 export interface BrowserSettings {

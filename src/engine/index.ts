@@ -7,7 +7,13 @@ export * from './export.js';
 export * from './storage.js';
 export * from './ssrf.js';
 export { HttpClient } from './http.js';
-export { chromiumAvailable, CHROMIUM_PATH_HINT, closeSharedBrowserPool, renderPage } from './browser/index.js';
+export {
+  chromiumAvailable,
+  CHROMIUM_PATH_HINT,
+  closeSharedBrowserPool,
+  pooledBrowserSources,
+  renderPage,
+} from './browser/index.js';
 export { startPageFailureMessage } from './messages.js';
 export type { FetchedPage, FetchResult, PageSource } from './page.js';
 export { DEFAULT_PAGE_CPU_SECONDS, warmPageWorker } from './page-worker.js';

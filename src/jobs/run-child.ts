@@ -24,13 +24,17 @@ import {
   runRecordsKey,
   runScratchDir,
   runSpoolKey,
+  isBrowserReply,
   type ChildMessage,
   type ChildResult,
   type ChildStartPayload,
   type ParentMessage,
 } from '../services/runs/run-protocol.js';
+import { remoteBrowserSources } from './remote-browser.js';
 
 const send = (msg: ChildMessage) => process.send?.(msg);
+// Browser pages are rendered by the worker, in its one browser pool.
+const browsers = remoteBrowserSources(send);
 /** Records of a Run kept in memory before they are spooled to scratch files (NDJSON characters). */
 const HELD_RECORD_BYTES = 1 << 20;
 
@@ -148,6 +152,7 @@ async function executeWith(
     proxyUrl: p.proxyUrl,
     allowPrivateTargets: p.allowPrivateTargets,
     browser: p.browser,
+    openBrowserSource: browsers.open,
     drainSignal: drain.signal,
     signal: abort.signal,
     secrets: p.secrets,
@@ -204,6 +209,7 @@ let current: { drain: AbortController; abort: AbortController; graceMs: number }
 let abortTimer: NodeJS.Timeout | undefined;
 
 process.on('message', (msg: ParentMessage) => {
+  if (isBrowserReply(msg)) return browsers.receive(msg);
   if (msg.type === 'stop' && current && !current.drain.signal.aborted) {
     const c = current;
     c.drain.abort();

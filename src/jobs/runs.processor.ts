@@ -4,7 +4,7 @@
 // run-supervisor.ts. A failure before the Run is taken (the database away) throws, and BullMQ retries
 // the job; after that nothing throws except a hand-back, which BullMQ also retries (elsewhere).
 import type { Job } from 'bullmq';
-import type { StorageFailure, StorageFailureKind } from '../engine/index.js';
+import type { BrowserSourceFactory, StorageFailure, StorageFailureKind } from '../engine/index.js';
 import type { Logger } from 'pino';
 import { recordRunStarted } from '../lib/metrics.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
@@ -12,8 +12,15 @@ import { internalRunFailure } from '../services/runs/run-errors.js';
 import { recordRunResult } from '../services/runs/run-metrics.js';
 import type { RunRow } from '../services/runs/runs.repository.js';
 import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
-import type { ChildMessage, ChildResult, ParentMessage, RunSignals } from '../services/runs/run-protocol.js';
+import {
+  isBrowserRequest,
+  type ChildMessage,
+  type ChildResult,
+  type ParentMessage,
+  type RunSignals,
+} from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from '../queues/queues.js';
+import { openRunBrowserSessions } from './browser-sessions.js';
 import type { RunChildPool } from './run-child-pool.js';
 import { createRunSupervisor, systemTimers, untilDone, type RunSupervisor, type Timers } from './run-supervisor.js';
 
@@ -39,6 +46,8 @@ export function createRunsProcessor(deps: {
   staleAfterSeconds: number;
   pool: RunChildPool;
   signals: Pick<RunSignals, 'listen'>;
+  /** The worker's browser pool, which renders the pages of every run process; null without Chromium. */
+  browsers: BrowserSourceFactory | null;
   timers?: Timers;
   /** Told of each Run that failed on a storage error (a metrics counter, for one). */
   onStorageFailure?: (kind: StorageFailureKind) => void;
@@ -105,7 +114,9 @@ export function createRunsProcessor(deps: {
       exitCode = code;
       endRun();
     };
+    const browserSessions = openRunBrowserSessions(deps.browsers, send);
     const onMessage = (msg: ChildMessage) => {
+      if (isBrowserRequest(msg)) return browserSessions.handle(msg);
       switch (msg.type) {
         case 'firstPage':
           return supervisor.firstPage();
@@ -129,6 +140,8 @@ export function createRunsProcessor(deps: {
 
     try {
       await ended;
+      // A run process that was killed or exited mid-render leaves pages open in the worker's pool.
+      await browserSessions.close();
       supervisor.detach();
       listening.close();
       child.off('message', onMessage);

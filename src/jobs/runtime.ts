@@ -50,7 +50,12 @@ import {
   WEBHOOK_RELAY_INTERVAL_MS,
   WEBHOOK_WORKER_CONCURRENCY,
 } from './webhooks.processor.js';
-import { chromiumAvailable, CHROMIUM_PATH_HINT, closeSharedBrowserPool } from '../engine/index.js';
+import {
+  chromiumAvailable,
+  CHROMIUM_PATH_HINT,
+  closeSharedBrowserPool,
+  pooledBrowserSources,
+} from '../engine/index.js';
 
 export interface WorkerRuntime {
   /**
@@ -232,6 +237,8 @@ export async function startWorkerRuntime(
     staleAfterSeconds: config.runs.staleAfterSeconds,
     pool,
     signals,
+    // One browser pool per worker renders the pages of all its run processes.
+    browsers: canRender ? pooledBrowserSources(config.browser) : null,
     onStorageFailure: (kind) => recordStorageError(config.storage.driver, kind),
   });
   const workers: Worker[] = [
@@ -356,8 +363,8 @@ export async function startWorkerRuntime(
       if (handBack) clearTimeout(handBack);
       await step('run processes', () => pool.close());
       await step('run signals', () => signals.close());
-      // The Agent Builder renders script-built pages in this process's browser pool.
-      await step('builder browsers', () => closeSharedBrowserPool());
+      // Runs (through their run processes) and the Agent Builder render in this process's browser pool.
+      await step('browsers', () => closeSharedBrowserPool());
       await step('builder subscriber', () => builderSubscriber.close());
       await step('builder publisher', () => builderPublisherRedis.quit());
       await Promise.all([

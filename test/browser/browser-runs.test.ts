@@ -116,8 +116,8 @@ describe('browser Runs through the API', () => {
   });
 
   it('a kill mid-render ends the Run and its Chromium processes go away', async () => {
-    // Run processes that ended cleanly wait for the next Run with their browser (retired after 60 s
-    // idle): those were there before this Run; none started for it may outlive the kill.
+    // The worker's browser pool keeps its browser between Runs (retired after 60 s idle): those processes
+    // were there before this Run; none started for it (its page's renderer) may outlive the kill.
     const before = new Set(chromiumUnder(worker!.child.pid!));
     const agent = await agentFor({ render: 'browser', waitFor: 'li.item', pageTimeoutSeconds: 120 }, '/never');
     const start = await inject('POST', `/api/v1/agent/${agent.id}/start`);
@@ -130,7 +130,7 @@ describe('browser Runs through the API', () => {
     await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`);
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 30_000);
     expect([8, 9]).toContain(run.status);
-    // The killed run process's Chromium exits once its pipe closes; none is left behind.
+    // The worker closes the killed Run's browser context: its page's processes end; none is left behind.
     await waitFor(async () => chromiumUnder(worker!.child.pid!).every((pid) => before.has(pid)) || null, 30_000);
   });
 });

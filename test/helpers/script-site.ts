@@ -3,12 +3,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const SCRIPT_ITEMS = 12;
+/** `/held`'s detail pages, and how long each `/held` page takes to answer. */
+export const HELD_ITEMS = 6;
+const HELD_MS = 300;
 
 export interface ScriptSite {
   url: string;
   port: number;
   /** Requests that reached the site, by path: a refused request never arrives. */
   hits: Map<string, number>;
+  /** Most `/held` pages in flight at once (each is answered after HELD_MS). */
+  maxHeld(): number;
+  /** `/hang` requests whose connection is still open (they are never answered). */
+  hanging(): number;
   close(): Promise<void>;
 }
 
@@ -28,12 +35,34 @@ function items(from: number, to: number) {
 
 /** `/xhr`: the list from a JSON XHR; `/scroll`: 4 items more per scroll (12 in all); `/more`: a "Load more" button;
  *  `/detail/N`: a detail page rendered by script; `/never`: a list that never appears; `/reach?targets=`: a page
- *  that fetches each target; `/static`: a server-rendered list; `/slow`: renders after 300 ms. */
+ *  that fetches each target; `/static`: a server-rendered list; `/slow`: renders after 300 ms; `/held`: a list of
+ *  HELD_ITEMS links to `/held/N`, each page answered after HELD_MS; `/hang`: never answered. */
 export async function startScriptSite(): Promise<ScriptSite> {
   const hits = new Map<string, number>();
+  let held = 0;
+  let maxHeld = 0;
+  let hanging = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
+    if (url.pathname.startsWith('/held')) {
+      maxHeld = Math.max(maxHeld, ++held);
+      const links = Array.from(
+        { length: HELD_ITEMS },
+        (_, i) => `<li class="item"><a class="name" href="/held/${i + 1}">H${i + 1}</a></li>`,
+      );
+      const body = url.pathname === '/held' ? `<ul id="list">${links.join('')}</ul>` : '<p class="sku">held</p>';
+      setTimeout(() => {
+        held--;
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(body, ''));
+      }, HELD_MS);
+      return;
+    }
+    if (url.pathname === '/hang') {
+      hanging++;
+      res.on('close', () => hanging--);
+      return;
+    }
     const html = (text: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(text);
     const json = (value: unknown) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
@@ -93,6 +122,8 @@ export async function startScriptSite(): Promise<ScriptSite> {
     url: `http://127.0.0.1:${port}`,
     port,
     hits,
+    maxHeld: () => maxHeld,
+    hanging: () => hanging,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

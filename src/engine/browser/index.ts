@@ -1,12 +1,13 @@
 // Which renderer fetches a Run's pages: HTTP, the browser, or `auto` (HTTP first, the browser for a page
-// whose selectors match nothing in the served HTML while it carries scripts). One browser pool per process.
+// whose selectors match nothing in the served HTML while it carries scripts). One browser pool per process:
+// a worker's, which renders for all its run processes (they reach it through `openBrowserSource`).
 import { accessSync, constants } from 'node:fs';
 import { renderModeOf, type AgentDefinition } from '../definition.js';
 import type { EvidenceCollector } from '../evidence.js';
-import type { BrowserSettings, LogFunction } from '../extraction-types.js';
+import type { BrowserSettings, BrowserSourceFactory, LogFunction } from '../extraction-types.js';
 import type { FetchedPage, FetchResult, PageSource } from '../page.js';
 import { parseHtml } from '../parse.js';
-import { BrowserPageSource, type BrowserSourceOptions } from './browser-source.js';
+import { BrowserPageSource } from './browser-source.js';
 import { BrowserPool } from './pool.js';
 
 export { BrowserPool, descendants } from './pool.js';
@@ -33,6 +34,11 @@ export function sharedBrowserPool(settings: BrowserSettings): BrowserPool {
     maxRssMb: settings.maxRssMb,
   });
   return sharedPool;
+}
+
+/** Browser page sources on the process's pool (created with `settings` on first use). */
+export function pooledBrowserSources(settings: BrowserSettings): BrowserSourceFactory {
+  return (source, signal, log) => new BrowserPageSource({ ...source, pool: sharedBrowserPool(settings), signal, log });
 }
 
 /** Closes the process's browsers (a worker shutting down). */
@@ -113,40 +119,43 @@ class AutoPageSource implements PageSource {
   }
 }
 
-class CountingBrowserSource extends BrowserPageSource {
+/** Records each page it rendered in the Run's evidence. */
+class CountingBrowserSource implements PageSource {
   constructor(
-    options: BrowserSourceOptions,
+    private readonly source: PageSource,
     private readonly evidence: EvidenceCollector,
-  ) {
-    super(options);
+  ) {}
+
+  get receivedBytes(): number {
+    return this.source.receivedBytes;
   }
 
-  override async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
-    const result = await super.get(url, opts);
+  async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
+    const result = await this.source.get(url, opts);
     if (result.ok) this.evidence.rendered(url, false);
     return result;
   }
+
+  close(): Promise<void> {
+    return this.source.close();
+  }
 }
 
-/** The Run's page source for its definition's `render`; `openHttp` is the HTTP path. */
+/**
+ * The Run's page source for its definition's `render`: `openHttp` is the HTTP path, `openBrowser` the
+ * browser's (null when this worker cannot render).
+ */
 export function openRenderer(
-  { pool, ...rest }: Omit<BrowserSourceOptions, 'log' | 'signal' | 'pool'> & { pool: BrowserPool | null },
+  definition: AgentDefinition,
   openHttp: () => PageSource,
-  signal: AbortSignal,
+  openBrowser: (() => PageSource) | null,
   log: LogFunction,
   evidence: EvidenceCollector,
 ): PageSource {
-  const mode = renderModeOf(rest.definition);
+  const mode = renderModeOf(definition);
   if (mode === 'http') return openHttp();
   // The caller checked that the worker can render before the Run started.
-  if (!pool) throw new Error(`render '${mode}' needs a browser pool`);
-  const browserOptions = { ...rest, pool };
-  if (mode === 'browser') return new CountingBrowserSource({ ...browserOptions, signal, log }, evidence);
-  return new AutoPageSource(
-    openHttp(),
-    () => new BrowserPageSource({ ...browserOptions, signal, log }),
-    browserOptions.definition,
-    log,
-    evidence,
-  );
+  if (!openBrowser) throw new Error(`render '${mode}' needs a browser`);
+  if (mode === 'browser') return new CountingBrowserSource(openBrowser(), evidence);
+  return new AutoPageSource(openHttp(), openBrowser, definition, log, evidence);
 }

@@ -1,7 +1,7 @@
 // The Chromium browsers of one process, shared by the Runs it executes: at most `maxPages` pages open at
 // once, a browser retired after `pagesPerBrowser` pages or `idleMs` without pages, new pages held back
 // while the browser processes use more than `maxRssMb`, and a browser that crashed replaced on next use.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { ConcurrencyLimiter } from '../limiter.js';
 
@@ -86,13 +86,13 @@ export class BrowserPool {
 
   /** Processes of every browser this process launched (Chromium's helpers included), counted from /proc. */
   processCount(): number {
-    return descendants(process.pid).length;
+    return browserProcesses().length;
   }
 
-  /** Resident memory of this process's child process tree (the browsers), in MiB. */
+  /** Resident memory of the browsers' process trees, in MiB. */
   rssMb(): number {
     let pages = 0;
-    for (const pid of descendants(process.pid)) {
+    for (const pid of browserProcesses()) {
       try {
         pages += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
       } catch {
@@ -166,8 +166,23 @@ export class BrowserPool {
   }
 }
 
-/** Every process below `root`, from /proc (Linux). */
-export function descendants(root: number): number[] {
+/**
+ * The processes below this one that are not Node's: the browsers and their helpers, without a worker's
+ * run processes (which would otherwise count against the browsers' memory ceiling).
+ */
+function browserProcesses(): number[] {
+  const node = realpathSync(process.execPath);
+  return descendants(process.pid, (pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/exe`) === node;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Every process below `root`, from /proc (Linux); `skip` leaves a process out with its own children. */
+export function descendants(root: number, skip?: (pid: number) => boolean): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -185,6 +200,7 @@ export function descendants(root: number): number[] {
   const queue = [...(children.get(root) ?? [])];
   while (queue.length > 0) {
     const pid = queue.shift()!;
+    if (skip?.(pid)) continue;
     found.push(pid);
     queue.push(...(children.get(pid) ?? []));
   }

@@ -5,7 +5,10 @@ import path from 'node:path';
 import type {
   AgentDefinition,
   BrowserSettings,
+  BrowserSourceSettings,
   ExtractionStats,
+  FetchResult,
+  LogLevel,
   RunEvidence,
   StorageFailure,
   StorageSettings,
@@ -36,7 +39,29 @@ export interface ChildStartPayload {
   stopGraceMs: number;
 }
 
-export type ParentMessage = { type: 'start'; payload: ChildStartPayload } | { type: 'stop' };
+/**
+ * A run process's browser pages, rendered in its worker's browser pool (one pool per worker): each
+ * browser page source of the Run is a session there, with its own browser context.
+ */
+export type BrowserRequest =
+  | { type: 'browser:open'; session: number; settings: BrowserSourceSettings }
+  | { type: 'browser:get'; session: number; request: number; url: string }
+  /** The crawl halted (a stop): the request starts no further attempt. */
+  | { type: 'browser:halt'; session: number; request: number }
+  /** The Run was aborted: the session's pages close at once. */
+  | { type: 'browser:abort'; session: number }
+  | { type: 'browser:close'; session: number };
+
+/** The worker's answers (bodies travel as Buffers: the channel uses the `advanced` serialization). */
+export type BrowserReply =
+  | { type: 'browser:result'; session: number; request: number; result: FetchResult; receivedBytes: number }
+  /** A line of the session's (its retries), for the Run's log. */
+  | { type: 'browser:log'; session: number; level: LogLevel; message: string }
+  | { type: 'browser:closed'; session: number; receivedBytes: number };
+
+export type ParentMessage = { type: 'start'; payload: ChildStartPayload } | { type: 'stop' } | BrowserReply;
+
+export const isBrowserReply = (msg: ParentMessage): msg is BrowserReply => msg.type.startsWith('browser:');
 
 export interface ChildResult {
   stats: ExtractionStats;
@@ -54,7 +79,10 @@ export type ChildMessage =
   | { type: 'progress'; stats: ExtractionStats }
   | { type: 'exporting'; stats: ExtractionStats }
   | { type: 'done'; result: ChildResult }
-  | { type: 'error'; message: string; storageFailure?: StorageFailure };
+  | { type: 'error'; message: string; storageFailure?: StorageFailure }
+  | BrowserRequest;
+
+export const isBrowserRequest = (msg: ChildMessage): msg is BrowserRequest => msg.type.startsWith('browser:');
 
 /** Where a Run's files live in storage. */
 export const runKeyPrefix = (runId: number) => `runs/${runId}`;
