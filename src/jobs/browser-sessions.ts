@@ -2,7 +2,13 @@
 // worker's browser pool (so BROWSER_MAX_PAGES and BROWSER_MAX_RSS_MB bound the worker, not each run
 // process). A session is one of the Run's browser page sources, with its own browser context; `close`
 // ends them all when the run process is done, exited or killed, so no page outlives its Run.
-import { CHROMIUM_PATH_HINT, type BrowserSourceFactory, type LogLevel, type PageSource } from '../engine/index.js';
+import {
+  CHROMIUM_PATH_HINT,
+  type BrowserSourceFactory,
+  type FetchResult,
+  type LogLevel,
+  type PageSource,
+} from '../engine/index.js';
 import type { BrowserReply, BrowserRequest } from '../services/runs/run-protocol.js';
 
 interface Session {
@@ -50,7 +56,13 @@ export function openRunBrowserSessions(open: BrowserSourceFactory | null, send: 
               receivedBytes: 0,
             });
           }
-          void s.source.get(msg.url, { canStart: () => !s.halted.has(msg.request) }).then((result) => {
+          const get = s.source.get(msg.url, { canStart: () => !s.halted.has(msg.request) });
+          // A page source never throws for a failed page; should one throw, the page fails, not the worker.
+          const settled = get.catch((err: unknown): FetchResult => ({
+            ok: false,
+            failure: { url: msg.url, kind: 'network', message: (err as Error)?.message ?? String(err), attempts: 1 },
+          }));
+          void settled.then((result) => {
             s.halted.delete(msg.request);
             send({
               type: 'browser:result',
