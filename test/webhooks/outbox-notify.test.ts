@@ -29,7 +29,7 @@ const insertEvent = (c: pg.Client) =>
   c.query(`INSERT INTO "WebhookEvent" ("organizationId", type, data) VALUES ($1, 'webhook.test', '{}')`, [orgId]);
 
 describe('the webhook outbox trigger', () => {
-  it('notifies at commit, and not for a rolled-back event', async () => {
+  it('notifies at commit, and not for a rolled-back event or an insert of no rows', async () => {
     const listener = new pg.Client({ connectionString: db.url });
     await listener.connect();
     const heard: string[] = [];
@@ -44,6 +44,15 @@ describe('the webhook outbox trigger', () => {
       await listener.query('LISTEN marker');
       await client.query(`NOTIFY marker`);
       await waitFor(async () => heard.includes('marker'), 5_000, 10);
+      expect(heard.filter((c) => c === WEBHOOK_OUTBOX_CHANNEL)).toEqual([]);
+
+      // An INSERT of no rows (a Run's event when its organization has no webhook) wakes nobody.
+      await client.query(
+        `INSERT INTO "WebhookEvent" ("organizationId", type, data) SELECT $1, 'webhook.test', '{}' WHERE false`,
+        [orgId],
+      );
+      await client.query(`NOTIFY marker, 'empty'`);
+      await waitFor(async () => heard.filter((c) => c === 'marker').length >= 2, 5_000, 10);
       expect(heard.filter((c) => c === WEBHOOK_OUTBOX_CHANNEL)).toEqual([]);
 
       await client.query('BEGIN');
