@@ -1,38 +1,23 @@
 // The Agent Builder on a page whose records are built by script (issue 23, item 7): the served HTML
 // has no repeated structure, so the worker renders the page in its browser, builds the draft from the
 // rendered DOM and sets `render: "browser"`; the finished Agent then runs in the browser too.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/app.js';
+import { describe, expect, it, vi } from 'vitest';
+import { useBrowserSuite } from '../helpers/browser-suite.js';
 import { builderClient } from '../helpers/builder.js';
-import { startWorker, waitForRun } from '../helpers/runs.js';
-import { SCRIPT_ITEMS, startScriptSite, type ScriptSite } from '../helpers/script-site.js';
+import { waitForRun } from '../helpers/runs.js';
+import { SCRIPT_ITEMS } from '../helpers/script-site.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
 
-let ctx: TestContext;
-let site: ScriptSite;
-let worker: Awaited<ReturnType<typeof startWorker>>;
-let org: Awaited<ReturnType<TestContext['bootstrap']>>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  site = await startScriptSite();
-  org = await ctx.bootstrap();
-  worker = await startWorker(ctx.env);
-});
-afterAll(async () => {
-  await worker?.stop();
-  await site?.close();
-  await ctx?.close();
-});
+const suite = useBrowserSuite({});
 
 describe('the Agent Builder on a page built by script', () => {
   it('renders it, drafts from the rendered DOM with render "browser", and the finished Agent extracts every item', async () => {
-    const builder = builderClient(ctx.app, () => org.apiKey);
+    const builder = builderClient(suite.ctx.app, () => suite.org.apiKey);
     const sessionId = await builder.start({
       prompt: 'Get the name and price of each item',
-      url: `${site.url}/xhr`,
-      spaceId: org.spaceId,
+      url: `${suite.site.url}/xhr`,
+      spaceId: suite.org.spaceId,
     });
     const { status, events } = await builder.until(sessionId, ['ready', 'error'], 0, 90_000);
     expect(status, JSON.stringify(events.map((e) => `${e.type}: ${e.message}`))).toBe('ready');
@@ -46,13 +31,13 @@ describe('the Agent Builder on a page built by script', () => {
 
     const finish = await builder.call('POST', `/api/v1/agent-builder/${sessionId}/finish`, {
       name: 'Rendered by the builder',
-      spaceId: org.spaceId,
+      spaceId: suite.org.spaceId,
     });
     expect(finish.statusCode, finish.body).toBe(201);
     const agentId = finish.json().id as number;
     const start = await builder.call('POST', `/api/v1/agent/${agentId}/start`, {});
     expect(start.statusCode, start.body).toBe(202);
-    const run = await waitForRun(ctx.app, org.apiKey, agentId, start.json().id, undefined, 90_000);
+    const run = await waitForRun(suite.ctx.app, suite.org.apiKey, agentId, start.json().id, undefined, 90_000);
     expect(run).toMatchObject({ status: 10, recordsExtracted: SCRIPT_ITEMS });
   });
 });

@@ -1,81 +1,35 @@
 // One browser pool per worker (issue 23 item 4), with a real worker and Chromium: the Runs of all its run
 // processes render in one browser within BROWSER_MAX_PAGES pages, and a Run that is stopped, killed, or
 // whose run process dies mid-render leaves no page open and the browser processes at their baseline.
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { descendants } from '../../src/engine/browser/pool.js';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { chromiumUnder, comm, inject, parentOf, scriptAgent, useBrowserSuite } from '../helpers/browser-suite.js';
 import { waitFor } from '../helpers/process.js';
-import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
-import { HELD_ITEMS, startScriptSite, type ScriptSite } from '../helpers/script-site.js';
+import { waitForRun } from '../helpers/runs.js';
+import { HELD_ITEMS } from '../helpers/script-site.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-let ctx: TestContext;
-let site: ScriptSite;
-let worker: Awaited<ReturnType<typeof startWorker>>;
-let org: Awaited<ReturnType<TestContext['bootstrap']>>;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  site = await startScriptSite();
-  org = await ctx.bootstrap();
-  // Two Runs at once, one page at a time for the whole worker; a stop aborts pages after 1 s.
-  worker = await startWorker({
-    ...ctx.env,
-    RUN_WORKER_CONCURRENCY: '2',
-    BROWSER_MAX_PAGES: '1',
-    RUN_STOP_GRACE_SECONDS: '1',
-  });
-});
-afterAll(async () => {
-  await worker?.stop();
-  await site?.close();
-  await ctx?.close();
-});
-
-const inject = (method: 'GET' | 'POST', url: string) => ctx.app.inject({ method, url, headers: auth(org.apiKey) });
-const list = { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] };
+// Two Runs at once, one page at a time for the whole worker; a stop aborts pages after 1 s.
+const suite = useBrowserSuite({ RUN_WORKER_CONCURRENCY: '2', BROWSER_MAX_PAGES: '1', RUN_STOP_GRACE_SECONDS: '1' });
+const workerPid = () => suite.worker!.child.pid!;
 const agentFor = (path: string, extra: Record<string, unknown> = {}) =>
-  createAgent(ctx.app, org.apiKey, org.spaceId, {
-    startUrl: `${site.url}${path}`,
-    render: 'browser',
-    list,
-    export: { format: 'json' },
-    ...extra,
-  });
+  scriptAgent(suite, path, { render: 'browser', ...extra });
 
-const comm = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  } catch {
-    return '';
-  }
-};
-const parentOf = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return -1;
-  }
-};
-/** Chromium processes below the worker. */
-const chromium = () => descendants(worker.child.pid!).filter((pid) => comm(pid).startsWith('chrom'));
 /** Chromium browsers (the roots of Chromium process trees) below the worker, with their parents. */
 const browsers = () =>
-  chromium()
+  chromiumUnder(workerPid())
     .map((pid) => ({ pid, parent: parentOf(pid) }))
     // A renderer that ended between the reads has no parent or a parent without a name: not a browser.
     .filter(({ parent }) => parent > 0 && comm(parent) !== '' && !comm(parent).startsWith('chrom'));
 /** The worker's run processes (Node, forked by the worker). */
 const runProcesses = () =>
-  descendants(worker.child.pid!).filter((pid) => parentOf(pid) === worker.child.pid && comm(pid) === 'node');
+  descendants(workerPid()).filter((pid) => parentOf(pid) === workerPid() && comm(pid) === 'node');
 
 async function start(agentId: number): Promise<number> {
   // The worker announces Chromium with its first heartbeat: until then the start is refused.
   return waitFor(async () => {
-    const res = await inject('POST', `/api/v1/agent/${agentId}/start`);
+    const res = await inject(suite, 'POST', `/api/v1/agent/${agentId}/start`);
     return res.statusCode === 202 ? (res.json().id as number) : null;
   }, 30_000);
 }
@@ -89,7 +43,9 @@ describe('one browser pool per worker', () => {
     const seen: Array<{ pid: number; parent: number }> = [];
     const sampler = setInterval(() => seen.push(...browsers()), 50);
     const ended = await Promise.all(
-      [a.id, b.id].map((agentId, i) => waitForRun(ctx.app, org.apiKey, agentId, runs[i], undefined, 90_000)),
+      [a.id, b.id].map((agentId, i) =>
+        waitForRun(suite.ctx.app, suite.org.apiKey, agentId, runs[i], undefined, 90_000),
+      ),
     );
     clearInterval(sampler);
     expect(ended.map((r) => [r.status, r.recordsExtracted])).toEqual([
@@ -101,66 +57,66 @@ describe('one browser pool per worker', () => {
     expect(ra.start < rb.end && rb.start < ra.end).toBe(true);
     // One browser, the worker's own (no run process launched one), and one page in flight at a time.
     expect(new Set(seen.map((s) => s.pid)).size).toBe(1);
-    expect(seen.every((s) => s.parent === worker.child.pid)).toBe(true);
-    expect(site.maxHeld()).toBe(1);
+    expect(seen.every((s) => s.parent === workerPid())).toBe(true);
+    expect(suite.site.maxHeld()).toBe(1);
   });
 
   it('a stop mid-render closes the page within 5 s of the grace; the Run ends Stopped', async () => {
     const agent = await agentFor('/hang', { pageTimeoutSeconds: 120 });
     const runId = await start(agent.id);
-    await waitFor(async () => site.hanging() > 0 || null, 60_000);
-    expect((await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`)).statusCode).toBe(200);
+    await waitFor(async () => suite.site.hanging() > 0 || null, 60_000);
+    expect((await inject(suite, 'POST', `/api/v1/agent/${agent.id}/run/${runId}/stop`)).statusCode).toBe(200);
     const stoppedAt = Date.now();
-    await waitFor(async () => site.hanging() === 0 || null, 10_000);
+    await waitFor(async () => suite.site.hanging() === 0 || null, 10_000);
     expect(Date.now() - stoppedAt).toBeLessThan(1_000 + 5_000);
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 30_000);
+    const run = await waitForRun(suite.ctx.app, suite.org.apiKey, agent.id, runId, undefined, 30_000);
     expect(run.status).toBe(8);
   });
 
   it('a kill mid-render closes the page within 5 s and the browser processes return to their baseline', async () => {
-    const baseline = chromium().length;
+    const baseline = chromiumUnder(workerPid()).length;
     const agent = await agentFor('/hang', { pageTimeoutSeconds: 120 });
     const runId = await start(agent.id);
-    await waitFor(async () => site.hanging() > 0 || null, 60_000);
-    expect(chromium().length).toBeGreaterThan(baseline);
-    expect((await inject('POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`)).statusCode).toBeLessThan(300);
+    await waitFor(async () => suite.site.hanging() > 0 || null, 60_000);
+    expect(chromiumUnder(workerPid()).length).toBeGreaterThan(baseline);
+    expect((await inject(suite, 'POST', `/api/v1/agent/${agent.id}/run/${runId}/kill`)).statusCode).toBeLessThan(300);
     const killedAt = Date.now();
-    await waitFor(async () => site.hanging() === 0 || null, 10_000);
+    await waitFor(async () => suite.site.hanging() === 0 || null, 10_000);
     expect(Date.now() - killedAt).toBeLessThan(5_000);
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 30_000);
+    const run = await waitForRun(suite.ctx.app, suite.org.apiKey, agent.id, runId, undefined, 30_000);
     expect([8, 9]).toContain(run.status);
-    await waitFor(async () => chromium().length <= baseline || null, 30_000);
+    await waitFor(async () => chromiumUnder(workerPid()).length <= baseline || null, 30_000);
   });
 
   it('a run process SIGKILLed mid-render: the worker closes its page, the Run fails, no Chromium is left over', async () => {
-    const baseline = chromium().length;
+    const baseline = chromiumUnder(workerPid()).length;
     const agent = await agentFor('/hang', { pageTimeoutSeconds: 120 });
     const runId = await start(agent.id);
-    await waitFor(async () => site.hanging() > 0 || null, 60_000);
+    await waitFor(async () => suite.site.hanging() > 0 || null, 60_000);
     // Every run process of the worker (the idle ones are forked again as needed).
     const killedAt = Date.now();
     for (const pid of runProcesses()) process.kill(pid, 'SIGKILL');
-    await waitFor(async () => site.hanging() === 0 || null, 10_000);
+    await waitFor(async () => suite.site.hanging() === 0 || null, 10_000);
     expect(Date.now() - killedAt).toBeLessThan(5_000);
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 30_000);
+    const run = await waitForRun(suite.ctx.app, suite.org.apiKey, agent.id, runId, undefined, 30_000);
     expect(run.status).toBe(6);
     expect(run.errorMessage).toContain('ended unexpectedly');
-    await waitFor(async () => chromium().length <= baseline || null, 30_000);
-    expect(browsers().every((b) => b.parent === worker.child.pid)).toBe(true);
+    await waitFor(async () => chromiumUnder(workerPid()).length <= baseline || null, 30_000);
+    expect(browsers().every((b) => b.parent === workerPid())).toBe(true);
   });
 
   it("a crashed browser fails only the pages it had: they are retried in the worker's new browser", async () => {
     const follow = { follow: { selector: 'a.name', fields: [{ name: 'sku', selector: '.sku' }] } };
     const agent = await agentFor('/held', follow);
-    const hits = site.hits.get('/held/2') ?? 0;
+    const hits = suite.site.hits.get('/held/2') ?? 0;
     const runId = await start(agent.id);
-    await waitFor(async () => (site.hits.get('/held/2') ?? 0) > hits || null, 60_000, 20);
+    await waitFor(async () => (suite.site.hits.get('/held/2') ?? 0) > hits || null, 60_000, 20);
     const [crashed] = browsers();
     process.kill(crashed.pid, 'SIGKILL');
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 90_000);
+    const run = await waitForRun(suite.ctx.app, suite.org.apiKey, agent.id, runId, undefined, 90_000);
     expect([run.status, run.recordsExtracted]).toEqual([10, HELD_ITEMS]);
     const now = browsers();
     expect(now.map((b) => b.pid)).not.toContain(crashed.pid);
-    expect(now.every((b) => b.parent === worker.child.pid)).toBe(true);
+    expect(now.every((b) => b.parent === workerPid())).toBe(true);
   });
 });
