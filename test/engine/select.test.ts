@@ -84,7 +84,7 @@ function selectorsFor($: CheerioAPI, seed: number): string[] {
     }
   };
   const out = ['a', 'a[href]', 'script', 'img', 'li a', 'div > a', '*', 'td, th', 'h1, h2, h3', 'body *'];
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 40; i++) {
     const shape = Math.floor(random() * 9);
     if (shape <= 2) out.push(simple());
     else if (shape === 3) out.push(`${simple()} ${simple()}`);
@@ -120,7 +120,7 @@ function compare(html: string | Buffer, seed: number): number {
       selectAll(doc, selector, doc).map((n) => index.get(n)),
       selector,
     ).toEqual(expected.map((n) => index.get(n)));
-    const scopes = [...expected.slice(0, 4), ...$('body, div, li, tr').toArray().slice(0, 6)];
+    const scopes = [...expected.slice(0, 3), ...$('body, div, li, tr').toArray().slice(0, 4)];
     for (const scope of scopes) {
       const found = $(scope).find(selector);
       expect(
@@ -170,7 +170,7 @@ describe('reading a page without cheerio selects and reads what cheerio does', (
           return true;
         }
       });
-      return lists.slice(0, 5).map((selector, i) => ({
+      return lists.slice(0, 3).map((selector, i) => ({
         list: {
           selector,
           fields: [
