@@ -442,6 +442,7 @@ async function runProcessCase(
     logLevel: 'Info',
     logMode: 'Text',
     secrets: [],
+    keepRecords: false,
     stopGraceMs: 5_000,
   });
   const runOnce = (p: ChildStartPayload) =>

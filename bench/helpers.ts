@@ -286,6 +286,35 @@ export function processTreeCpuMs(pid: number): { own: number; children: number }
   return { own: root.own, children: root.children + live };
 }
 
+/** CPU (ms) of each PostgreSQL and Redis server process of the machine (backends included), from /proc. */
+export function serviceCpuSnapshot(): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (name !== 'postgres' && name !== 'redis-server') continue;
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    cpu.set(Number(entry), (Number(f[11]) + Number(f[12])) * (1000 / CLOCK_TICKS_PER_SECOND));
+  }
+  return cpu;
+}
+
+/**
+ * PostgreSQL and Redis CPU (ms) since `before`: the share of a burst that the per-process figures
+ * leave out. Processes that ended meanwhile are left out (their CPU went with them); new ones count whole.
+ */
+export function serviceCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of serviceCpuSnapshot()) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** What a burst of Runs gave, ours or the floor's (bench/runs.ts, bench/runs-floor.ts). */
 export interface BurstFigures {
   workers: number;
@@ -297,4 +326,6 @@ export interface BurstFigures {
   /** Start sent -> Run terminal. */
   latencyP50Ms: number;
   latencyP95Ms: number;
+  /** PostgreSQL and Redis CPU per completed Run (serviceCpuSince around the burst). */
+  serviceCpuMsPerRun: number;
 }

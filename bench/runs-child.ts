@@ -132,6 +132,7 @@ export async function benchRunChild(opts: {
     logLevel: 'Info',
     logMode: 'Text',
     secrets: [],
+    keepRecords: false,
     stopGraceMs: config.runs.stopGraceSeconds * 1000,
   });
   let nextId = 900_000;

@@ -15,6 +15,8 @@ import {
   percentile,
   print,
   processTreeCpuMs,
+  serviceCpuSince,
+  serviceCpuSnapshot,
   sleep,
   table,
   type BurstFigures,
@@ -125,11 +127,13 @@ export async function measureFloor(ctx: FloorContext, workerCount: number): Prom
     const statements0 = await Promise.all(workers.map((w) => ctx.statements(w.pid)));
     const cpu0 = workers.map((w) => processTreeCpuMs(w.pid).own);
     const bench0 = process.cpuUsage();
+    const service0 = serviceCpuSnapshot();
     const t0 = Date.now();
     const p0 = performance.now();
     const rows = await fire(ctx.agentIds, tag, sentAt);
     const cpu1 = workers.map((w) => processTreeCpuMs(w.pid).own);
     const bench = process.cpuUsage(bench0);
+    const service = serviceCpuSince(service0);
     const statements1 = await Promise.all(workers.map((w) => ctx.statements(w.pid)));
     const finished = rows.filter((r) => r.status === SUCCESS && r.endTime);
     if (finished.some((r) => r.recordsExported !== 10)) note('runs: warning: a floor Run did not export 10 records');
@@ -147,6 +151,7 @@ export async function measureFloor(ctx: FloorContext, workerCount: number): Prom
       latencyP95Ms: percentile(latency, 95),
       workerCpuMsPerRun: perRun(cpu1.reduce((n, c, i) => n + c - cpu0[i], 0)),
       benchCpuMsPerRun: perRun((bench.user + bench.system) / 1000),
+      serviceCpuMsPerRun: perRun(service),
       workerStatementsPerRun: perRun(statements1.reduce((n, c, i) => n + c - statements0[i], 0)),
     };
   } finally {
@@ -172,6 +177,7 @@ export function printFloorTable(ours: RunsScenario[], floors: FloorScenario[]): 
         `${fmt(o.latencyP95Ms, 0)} / ${fmt(f.latencyP95Ms, 0)}`,
         `${fmt(o.apiCpuMsPerRun, 1)} + ${fmt(o.workerCpuMsPerRun, 1)} + ${fmt(o.childCpuMsPerRun, 1)} = ${fmt(oursCpu, 1)}`,
         `${fmt(f.benchCpuMsPerRun, 1)} + ${fmt(f.workerCpuMsPerRun, 1)} = ${fmt(f.benchCpuMsPerRun + f.workerCpuMsPerRun, 1)}`,
+        `${fmt(o.serviceCpuMsPerRun, 1)} / ${fmt(f.serviceCpuMsPerRun, 1)}`,
         `${fmt(o.apiStatementsPerRun + o.workerStatementsPerRun, 1)} / ${fmt(f.workerStatementsPerRun, 1)}`,
       ],
     ];
@@ -189,6 +195,7 @@ export function printFloorTable(ours: RunsScenario[], floors: FloorScenario[]): 
         'p95 latency ms ours / floor',
         'ours CPU ms/run: API + worker + run process',
         'floor CPU ms/run: feeder + worker',
+        'PostgreSQL + Redis CPU ms/run ours / floor',
         'SQL statements/run ours (API + worker) / floor',
       ],
       rows,
@@ -196,6 +203,6 @@ export function printFloorTable(ours: RunsScenario[], floors: FloorScenario[]): 
   );
   print(
     'Both sides run this process (API or feeder, fixture site, polling) and the worker processes; ' +
-      'the floor has no run process. PostgreSQL and Redis CPU not counted.',
+      'the floor has no run process. PostgreSQL and Redis: every server process of the machine, backends included.',
   );
 }

@@ -65,6 +65,8 @@ export interface Config {
     syncInlineMaxBytes: number;
     /** V8 old-space budget of a run process (MB); 0 leaves Node's default. */
     processMaxOldSpaceMb: number;
+    /** Runs that fetch one page execute in the worker process, not a run process (RUN_INLINE_ONE_PAGE). */
+    inlineOnePage: boolean;
   };
   shutdownGraceSeconds: number;
   /**

@@ -108,6 +108,7 @@ export function loadConfig(
       stopGraceSeconds: int(env, 'RUN_STOP_GRACE_SECONDS', 5, 0, 3600),
       syncInlineMaxBytes: int(env, 'RUN_SYNC_INLINE_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
       processMaxOldSpaceMb: int(env, 'RUN_PROCESS_MAX_OLD_SPACE_MB', 128, 0, 65_536),
+      inlineOnePage: bool(env, 'RUN_INLINE_ONE_PAGE', true),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
     metrics: {

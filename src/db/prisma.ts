@@ -7,7 +7,10 @@
 // statement itself (docs/benchmarks.md, "HTTP hot paths"). Its rows have Prisma's types (timestamps
 // as UTC Dates, int8 as BigInt, numeric as Decimal, json parsed); a test holds it to that. The
 // single-row reads every request makes are named prepared statements: PostgreSQL parses and plans
-// them once per connection instead of once per request.
+// them once per connection instead of once per request. `$rawTransaction` runs a transaction the same
+// way, for the statements every Run makes (its start, its settlement); every other statement, Prisma's
+// included, is a named prepared statement too (statementNames), within bounds.
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -15,14 +18,29 @@ import { ConflictError } from '../lib/errors.js';
 import { trackDbPool } from '../lib/metrics-sources.js';
 import { DatabaseUnreachableError, isPgConnectionFailure, isPoolWaitTimeout } from './failures.js';
 
+// Dates given to raw statements are UTC, as Prisma writes them (the columns are timestamps without zone).
+pg.defaults.parseInputDatesAsUTC = true;
+
 export type Db = PrismaClient & {
   /**
-   * One read statement on the pool, bypassing Prisma (hot paths only; writes go through Prisma).
+   * One statement on the pool, bypassing Prisma (hot paths only: the reads every request makes, and
+   * a Run's status changes).
    * `prepared` names a statement whose text never changes (a lookup by key, whose plan does not
    * depend on the values), prepared once per connection.
    */
   $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]>;
+  /**
+   * A transaction on one pooled connection, bypassing Prisma, for the per-Run hot paths (starting a
+   * Run, ending and settling it): `fn` runs its statements with `tx.rows`, and the transaction
+   * commits when `fn` resolves, rolls back when it throws. Rows have Prisma's types, as with `$rows`;
+   * a unique violation is the same ConflictError, an unreachable database the same error.
+   */
+  $rawTransaction<T>(fn: (tx: RawTx) => Promise<T>): Promise<T>;
 };
+/** The statements of a `$rawTransaction`. */
+export interface RawTx {
+  rows<T>(query: Prisma.Sql): Promise<T[]>;
+}
 export type { Prisma } from '../generated/prisma/client.js';
 /** A transaction's client: the statement must run inside the caller's transaction. */
 export type Tx = Prisma.TransactionClient;
@@ -114,6 +132,45 @@ class QueueBoundedPool extends pg.Pool {
   }
 }
 
+/** Statements with more parameters than this (long IN lists, each length its own text) are not kept prepared. */
+const MAX_PREPARED_PARAMS = 64;
+/** Distinct statement texts kept prepared per process; past this, new texts run unnamed. */
+const MAX_PREPARED_TEXTS = 2_000;
+
+/**
+ * Names for Prisma's statements, so that node-postgres prepares each text once per connection and
+ * PostgreSQL parses it once (an unnamed statement is parsed and analysed on every execution). A plan
+ * gone stale (a table changed shape under a running instance) fails once with 0A000; the names then
+ * change, so every statement is prepared afresh.
+ */
+function statementNames() {
+  const names = new Map<string, string>();
+  let generation = 0;
+  return {
+    // An empty name is an unnamed statement to node-postgres.
+    name(query: { sql: string; args: unknown[] }): string {
+      if (query.args.length > MAX_PREPARED_PARAMS) return '';
+      let name = names.get(query.sql);
+      if (name === undefined) {
+        if (names.size >= MAX_PREPARED_TEXTS) return '';
+        name = `p${generation}-${createHash('sha1').update(query.sql).digest('base64url')}`;
+        names.set(query.sql, name);
+      }
+      return name;
+    },
+    sawError(err: unknown) {
+      const e = err as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+      if (
+        e?.code === FEATURE_NOT_SUPPORTED ||
+        e?.meta?.driverAdapterError?.cause?.originalCode === FEATURE_NOT_SUPPORTED
+      ) {
+        generation += 1;
+        names.clear();
+      }
+    },
+  };
+}
+
 export function createPrisma(databaseUrl: string, opts: { max?: number; poolWaitMs?: number } = {}): Db {
   // Under a burst, callers wait in line for a pooled connection; past poolWaitMs the wait fails
   // (isDatabaseBusy) and the API answers 503 "busy" with Retry-After. An unreachable server fails
@@ -128,7 +185,8 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
   pool.on('error', () => undefined);
   // Connections in use and requests waiting, read by the metrics when scraped.
   trackDbPool(pool);
-  const adapter = new PrismaPg(pool);
+  const statements = statementNames();
+  const adapter = new PrismaPg(pool, { statementNameGenerator: (query) => statements.name(query) });
   // A transaction waits in line for its connection as long as a single statement does.
   const client = new PrismaClient({ adapter, transactionOptions: { maxWait: poolWaitMs, timeout: 20_000 } });
   // Prepared statement names in use: a name whose plan went stale (the table changed shape under a
@@ -143,8 +201,12 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
         const prepared = opts?.prepared;
         try {
           try {
-            return (await run(prepared && (preparedNames.get(prepared) ?? prepared))).rows as T[];
+            const name = prepared
+              ? (preparedNames.get(prepared) ?? prepared)
+              : statements.name({ sql: query.text, args: query.values });
+            return (await run(name)).rows as T[];
           } catch (err) {
+            statements.sawError(err);
             if (!prepared || (err as { code?: unknown }).code !== FEATURE_NOT_SUPPORTED) throw err;
             // Once: any other "feature not supported" fails again, and is the caller's to see.
             const fresh = `${prepared}-${++renamed}`;
@@ -155,6 +217,46 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
           throw isPgConnectionFailure(err) ? new DatabaseUnreachableError(err) : err;
         }
       },
+      async $rawTransaction<T>(fn: (tx: RawTx) => Promise<T>): Promise<T> {
+        const mapped = (err: unknown) =>
+          isPgConnectionFailure(err)
+            ? new DatabaseUnreachableError(err)
+            : (err as { code?: unknown } | null)?.code === '23505'
+              ? new UniqueViolationError(undefined)
+              : err;
+        let conn: pg.PoolClient;
+        try {
+          conn = await pool.connect();
+        } catch (err) {
+          throw mapped(err);
+        }
+        let broken: Error | undefined;
+        const tx: RawTx = {
+          async rows<R>(query: Prisma.Sql): Promise<R[]> {
+            const name = statements.name({ sql: query.text, args: query.values });
+            try {
+              return (await conn.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES }))
+                .rows as R[];
+            } catch (err) {
+              statements.sawError(err);
+              if (isPgConnectionFailure(err)) broken = err as Error;
+              throw err;
+            }
+          },
+        };
+        try {
+          await conn.query('BEGIN');
+          const result = await fn(tx);
+          await conn.query('COMMIT');
+          return result;
+        } catch (err) {
+          if (!broken) await conn.query('ROLLBACK').catch((e: Error) => (broken = e));
+          throw mapped(err);
+        } finally {
+          // A connection that failed is closed, not handed to the next caller.
+          conn.release(broken);
+        }
+      },
     },
     query: {
       async $allOperations({ model, args, query }) {
@@ -162,6 +264,7 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
           // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- Prisma types every operation's result as any here
           return await query(args);
         } catch (err) {
+          statements.sawError(err);
           throw translateDatabaseError(err, model);
         }
       },

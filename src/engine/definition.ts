@@ -332,6 +332,14 @@ export function renderModeOf(def: AgentDefinition): RenderMode {
   return def.render ?? DEFAULT_RENDER_MODE;
 }
 
+/**
+ * Whether a Run of `def` over `inputRows` requests at most one page: read over HTTP (no browser),
+ * one input, no next list page and no detail pages. Its work is bounded by one request and one parse.
+ */
+export function fetchesOnePage(def: AgentDefinition, inputRows: readonly unknown[]): boolean {
+  return renderModeOf(def) === 'http' && inputRows.length <= 1 && !def.next && !def.follow;
+}
+
 export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdirSync } from 'node:fs';
-import { appendFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, type WriteStream } from 'node:fs';
+import { appendFile, mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -111,6 +110,17 @@ export async function* countBytes(
   }
 }
 
+/** Opens `file` for writing, making its folder when it does not exist yet (most files go to an existing one). */
+async function openCreating(file: string, flags: 'w' | 'wx'): Promise<FileHandle> {
+  try {
+    return await open(file, flags);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(path.dirname(file), { recursive: true });
+    return open(file, flags);
+  }
+}
+
 /** Storage on a local directory. Writes go to a temporary file renamed into place, so readers never see half a file. */
 export class LocalStorage implements Storage {
   readonly root: string;
@@ -130,11 +140,11 @@ export class LocalStorage implements Storage {
 
   async put(key: string, stream: Readable | AsyncIterable<string | Buffer>): Promise<{ size: number }> {
     const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     const counter = { size: 0 };
+    const file = await openCreating(temporary, 'wx');
     try {
-      await pipeline(countBytes(stream, counter), createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(countBytes(stream, counter), file.createWriteStream());
       await rename(temporary, target);
     } catch (error) {
       await rm(temporary, { force: true });
@@ -161,18 +171,32 @@ export class LocalStorage implements Storage {
 
   openWriter(key: string): StorageWriter {
     const target = this.pathOf(key);
-    mkdirSync(path.dirname(target), { recursive: true });
-    const out = createWriteStream(target, { flags: 'w' });
+    // Opened in the background (its folder made if missing): what is written meanwhile waits for it.
+    let out: WriteStream | null = null;
+    const waiting: string[] = [];
     let failure: Error | null = null;
-    out.on('error', (err) => (failure = err));
+    const opened = openCreating(target, 'w').then(
+      (file) => {
+        out = file.createWriteStream();
+        out.on('error', (err) => (failure = err));
+        for (const text of waiting.splice(0)) out.write(text);
+      },
+      (err: Error) => void (failure = err),
+    );
     return {
       write: (text) => {
-        if (!failure) out.write(text);
+        if (failure) return;
+        if (out) out.write(text);
+        else waiting.push(text);
       },
-      close: () =>
-        new Promise((resolve, reject) => {
-          out.end(() => (failure ? reject(failure) : resolve({ size: out.bytesWritten })));
-        }),
+      close: async () => {
+        await opened;
+        const stream = out;
+        if (!stream) throw failure ?? new Error(`${key} could not be opened`);
+        return new Promise((resolve, reject) => {
+          stream.end(() => (failure ? reject(failure) : resolve({ size: stream.bytesWritten })));
+        });
+      },
     };
   }
 

@@ -1,8 +1,10 @@
 // Warm run processes for a worker: a Run takes an idle child (or forks one), and a child that
 // finished its Run cleanly goes back for the next one, so Runs do not each pay for starting Node and
-// loading the engine. A killed, failed or worn child is never reused.
-import { fork, type ChildProcess } from 'node:child_process';
+// loading the engine. A killed, failed or worn child is never reused. A Run that fetches one page is
+// executed in the worker itself instead (inline-run.ts), when `inlineOnePage` allows it.
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { InlineRun, type RunProcess } from './inline-run.js';
 
 // Under tsx (development, tests) the child is TypeScript and needs the same loader.
 const isTs = import.meta.url.endsWith('.ts');
@@ -10,11 +12,17 @@ const CHILD_PATH = fileURLToPath(new URL(isTs ? './run-child.ts' : './run-child.
 const CHILD_EXEC_ARGV = isTs ? ['--import', 'tsx'] : [];
 
 export interface RunChild {
-  process: ChildProcess;
+  process: RunProcess;
   runs: number;
 }
 
-export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: number; maxOldSpaceMb?: number }) {
+export function createRunChildPool(opts: {
+  maxIdle: number;
+  maxRunsPerChild?: number;
+  maxOldSpaceMb?: number;
+  /** Runs that fetch one page execute in the worker (RUN_INLINE_ONE_PAGE); false: every Run in a process. */
+  inlineOnePage?: boolean;
+}) {
   // A heap budget makes V8 collect garbage before growing: without it a run process's peak memory
   // grows with the number of pages it parses, although it retains only a page at a time.
   const execArgv = [...CHILD_EXEC_ARGV, ...(opts.maxOldSpaceMb ? [`--max-old-space-size=${opts.maxOldSpaceMb}`] : [])];
@@ -35,7 +43,9 @@ export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: nu
   const alive = (c: RunChild) => c.process.connected && c.process.exitCode === null && c.process.signalCode === null;
 
   return {
-    acquire(): RunChild {
+    /** A run process for the Run; with `onePage` (it fetches one page), an inline Run when allowed. */
+    acquire(run: { onePage: boolean } = { onePage: false }): RunChild {
+      if (run.onePage && opts.inlineOnePage) return { process: new InlineRun(), runs: 0 };
       while (idle.length) {
         const c = idle.pop()!;
         if (alive(c)) return c;
@@ -44,6 +54,8 @@ export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: nu
     },
     /** Hands a child back after a clean Run; anything else is ended. */
     release(c: RunChild, reusable: boolean) {
+      // An inline Run is not reused: its next Run gets a fresh host.
+      if (c.process instanceof InlineRun) return;
       c.runs += 1;
       if (!closed && reusable && alive(c) && c.runs < maxRunsPerChild && idle.length < opts.maxIdle) {
         c.process.removeAllListeners('message');

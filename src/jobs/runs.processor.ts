@@ -4,7 +4,12 @@
 // run-supervisor.ts. A failure before the Run is taken (the database away) throws, and BullMQ retries
 // the job; after that nothing throws except a hand-back, which BullMQ also retries (elsewhere).
 import type { Job } from 'bullmq';
-import type { BrowserSourceFactory, StorageFailure, StorageFailureKind } from '../engine/index.js';
+import {
+  fetchesOnePage,
+  type BrowserSourceFactory,
+  type StorageFailure,
+  type StorageFailureKind,
+} from '../engine/index.js';
 import type { Logger } from 'pino';
 import { recordRunStarted } from '../lib/metrics.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
@@ -80,7 +85,7 @@ export function createRunsProcessor(deps: {
       );
     };
 
-    const runChild = pool.acquire();
+    const runChild = pool.acquire({ onePage: fetchesOnePage(picked.payload.definition, picked.payload.inputRows) });
     const child = runChild.process;
     const send = (msg: ParentMessage) => {
       if (child.connected) child.send(msg);

@@ -218,6 +218,7 @@ export async function startWorkerRuntime(
   const pool = createRunChildPool({
     maxIdle: config.runs.workerConcurrency,
     maxOldSpaceMb: config.runs.processMaxOldSpaceMb,
+    inlineOnePage: config.runs.inlineOnePage,
   });
   pool.warm(config.runs.warmProcesses);
   const served = config.schedules.workerServerGroups;

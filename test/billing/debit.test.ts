@@ -160,8 +160,8 @@ describe('the debit statement', () => {
   // CreditsRepository.debit directly, as the settlement step calls it (organization locked first).
   async function debit(organizationId: number, runId: number, cost: string) {
     const credits = createCreditsRepository(ctx.db);
-    await ctx.db.$transaction(async (tx) => {
-      await tx.$queryRaw`${credits.debitLock(organizationId)}`;
+    await ctx.db.$rawTransaction(async (tx) => {
+      await tx.rows(credits.debitLock(organizationId));
       await credits.debit(tx, {
         organizationId,
         runId,

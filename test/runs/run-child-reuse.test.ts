@@ -45,6 +45,7 @@ const payload = (runId: number): ChildStartPayload => ({
   logLevel: 'Info',
   logMode: 'Text',
   secrets: [],
+  keepRecords: false,
   stopGraceMs: 1_000,
 });
 

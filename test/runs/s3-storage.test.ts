@@ -60,7 +60,8 @@ describe('the s3 storage driver', () => {
   it('runs to Success with its files in the bucket only, downloaded through a 302 to a pre-signed URL', async () => {
     const { agentId, runId, files } = await finishedRun();
     expect(files.map((f) => f.name)).toEqual(['data.csv', 'run.log']);
-    expect((await store.list(`runs/${runId}`)).sort()).toEqual(['_records.ndjson', 'data.csv', 'run.log']);
+    // An asynchronous start keeps no records file (only a synchronous start answers with the records).
+    expect((await store.list(`runs/${runId}`)).sort()).toEqual(['data.csv', 'run.log']);
     expect(filesUnder(ctx.config.storageDir)).toEqual([]);
 
     const dl = await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${files[0].id}/download`);

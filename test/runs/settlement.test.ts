@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { createAgent } from '../helpers/runs.js';
 import { manualRunInput } from '../helpers/run-input.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createRunsRepository, type RunRow } from '../../src/services/runs/runs.repository.js';
 import { createSettlementRepository } from '../../src/services/settlement/settlement.repository.js';
@@ -36,15 +37,9 @@ function countingStep(failing = { on: false }): SettlementStep {
     name: 'count',
     async apply(tx, run) {
       if (failing.on) throw new Error('step failed');
-      await tx.creditTransaction.create({
-        data: {
-          organizationId: run.organizationId,
-          runId: run.id,
-          transactionType: 'TestSettle',
-          amount: 0,
-          balance: 0,
-        },
-      });
+      await tx.rows(Prisma.sql`
+        INSERT INTO "CreditTransaction" ("organizationId", "runId", "transactionType", amount, balance, created)
+        VALUES (${run.organizationId}::int, ${run.id}::int, 'TestSettle', 0, 0, now())`);
     },
   };
 }

@@ -173,8 +173,8 @@ export function createAnalyticsRepository(db: Db) {
 
     /** Settlement step: adds a terminal Run to the hourly rollups of its Agent and Space. */
     async rollUp(tx: SettlementTx, run: RunRow): Promise<void> {
-      await tx.$executeRaw`SELECT analytics_rollup_run(${run.agentId}::int, ${run.created}::timestamp(3), ${run.status}::int,
-        ${run.recordsExtracted}::bigint, ${run.recordsExported}::bigint, ${run.errorCount}::bigint, ${run.pageCount}::bigint, 1)`;
+      await tx.rows(Prisma.sql`SELECT analytics_rollup_run(${run.agentId}::int, ${run.created}::timestamp(3), ${run.status}::int,
+        ${run.recordsExtracted}::bigint, ${run.recordsExported}::bigint, ${run.errorCount}::bigint, ${run.pageCount}::bigint, 1)`);
     },
   };
 }

@@ -3,7 +3,7 @@
 // lock (FOR NO KEY UPDATE: it serializes these changes without blocking inserts that merely
 // reference the organization), so the balances written into the ledger are exact and two debits
 // never spend the same credit. The CHECK "CreditGrant_remaining_nonnegative" backs this up.
-import type { Db, DbOrTx, Prisma } from '../../db/prisma.js';
+import type { Db, DbOrTx, Prisma, RawTx } from '../../db/prisma.js';
 import { Prisma as P } from '../../generated/prisma/client.js';
 import { Decimal } from './metering.js';
 
@@ -21,16 +21,22 @@ export interface LedgerEntry {
   created: Date;
 }
 
-/** Grants that count at `at`: not expired (a grant expiring exactly at `at` no longer counts). */
-const activeGrants = (organizationId: number, at: Date) => ({
-  organizationId,
-  OR: [{ expiresAt: null }, { expiresAt: { gt: at } }],
-});
+/**
+ * The available credits at `at` as an SQL expression (numeric): the remaining credits of the grants
+ * not expired (a grant expiring exactly at `at` no longer counts). A statement that starts a Run
+ * reads it along with the Agent.
+ */
+export function creditsBalanceSql(organizationId: Prisma.Sql | number, at: Date): Prisma.Sql {
+  return P.sql`(SELECT COALESCE(SUM(g.remaining), 0) FROM "CreditGrant" g
+    WHERE g."organizationId" = ${organizationId} AND (g."expiresAt" IS NULL OR g."expiresAt" > ${at.toISOString()}::timestamp))`;
+}
 
 export function createCreditsRepository(db: Db) {
   async function balanceDecimal(organizationId: number, at: Date, tx: DbOrTx = db): Promise<Decimal> {
-    const agg = await tx.creditGrant.aggregate({ _sum: { remaining: true }, where: activeGrants(organizationId, at) });
-    return agg._sum.remaining ?? new Decimal(0);
+    const [row] = await tx.$queryRaw<
+      Array<{ balance: Decimal }>
+    >`SELECT ${creditsBalanceSql(organizationId, at)} AS balance`;
+    return new Decimal(row.balance);
   }
 
   async function lockOrganization(tx: Prisma.TransactionClient, organizationId: number): Promise<void> {
@@ -67,11 +73,11 @@ export function createCreditsRepository(db: Db) {
      * refuses anything that would take a grant below zero.
      */
     async debit(
-      tx: Prisma.TransactionClient,
+      tx: RawTx,
       d: { organizationId: number; runId: number; cost: Decimal; at: Date; message: string; uncoveredMessage: string },
     ): Promise<void> {
       const cost = P.sql`${d.cost.toString()}::numeric`;
-      await tx.$executeRaw`
+      await tx.rows(P.sql`
         WITH g AS (
           SELECT id, remaining, "expiresAt",
                  SUM(remaining) OVER () AS total,
@@ -96,7 +102,7 @@ export function createCreditsRepository(db: Db) {
           SELECT NULL, 'Uncovered', -u.uncovered, 0, NULL, replace(${d.uncoveredMessage}, '{uncovered}', trim_scale(u.uncovered)::text), 0
           FROM u WHERE u.uncovered > 0
         ) e
-        ORDER BY e.type = 'Uncovered', e.n`;
+        ORDER BY e.type = 'Uncovered', e.n`);
     },
 
     /** The organization's own credits.low threshold, or null when it uses the default. */

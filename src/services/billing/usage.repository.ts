@@ -1,6 +1,6 @@
 // Usage records, the per-Agent daily cost rollup (UsageDaily) and the billing reports over them.
 import { Prisma as P } from '../../generated/prisma/client.js';
-import type { Db, Prisma } from '../../db/prisma.js';
+import type { Db, RawTx } from '../../db/prisma.js';
 import { Decimal, USAGE_COST_COLUMN, USAGE_TYPES, type UsageLine, type UsageType } from './metering.js';
 import { startOfUtcWeek, type RangePart } from './report-range.js';
 
@@ -34,12 +34,11 @@ const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export function createUsageRepository(db: Db) {
   return {
     /** Bytes of a Run's export files (everything but its log and kept HTML). */
-    async exportBytes(tx: Prisma.TransactionClient, runId: number): Promise<bigint> {
-      const agg = await tx.runFile.aggregate({
-        _sum: { fileSize: true },
-        where: { runId, fileType: { notIn: NON_EXPORT_FILE_TYPES } },
-      });
-      return agg._sum.fileSize ?? 0n;
+    async exportBytes(tx: RawTx, runId: number): Promise<bigint> {
+      const [row] = await tx.rows<{ bytes: bigint }>(P.sql`
+        SELECT COALESCE(SUM("fileSize"), 0)::bigint AS bytes FROM "RunFile"
+        WHERE "runId" = ${runId}::int AND NOT ("fileType" = ANY(${NON_EXPORT_FILE_TYPES}::text[]))`);
+      return row.bytes;
     },
 
     /**
@@ -51,7 +50,7 @@ export function createUsageRepository(db: Db) {
      * only inside the organization's lock, not also before it.
      */
     async record(
-      tx: Prisma.TransactionClient,
+      tx: RawTx,
       run: { id: number; organizationId: number; agentId: number },
       lines: UsageLine[],
       at: Date,
@@ -74,7 +73,7 @@ export function createUsageRepository(db: Db) {
           "exportCpmCost" = "${table}"."exportCpmCost" + EXCLUDED."exportCpmCost",
           "totalCost" = "${table}"."totalCost" + EXCLUDED."totalCost"`);
       // Data-modifying WITH parts run to completion after the main query, so the lock comes first.
-      await tx.$executeRaw`
+      await tx.rows(P.sql`
         WITH records AS (
           INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
           VALUES ${P.join(rows)}
@@ -94,7 +93,7 @@ export function createUsageRepository(db: Db) {
           VALUES (${run.agentId}, date_trunc('hour', ${at}::timestamp(3)), ${costs})
           ON CONFLICT ("agentId", "hour") DO UPDATE SET ${add('UsageHourly')}
         )
-        ${lock ?? P.sql`SELECT 1`}`;
+        ${lock ?? P.sql`SELECT 1`}`);
     },
 
     /**

@@ -348,6 +348,7 @@ export function createRunExecutionService(deps: {
         logLevel: run.logLevel as ChildStartPayload['logLevel'],
         logMode: run.logMode as ChildStartPayload['logMode'],
         secrets,
+        keepRecords: run.keepRecords,
         stopGraceMs: config.runs.stopGraceSeconds * 1000,
       },
     };

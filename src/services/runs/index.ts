@@ -6,7 +6,6 @@ import { createStorage } from '../../engine/index.js';
 import { createQueue, redisConnection, withTimeout } from '../../queues/queues.js';
 import { createRunSignals } from '../../queues/run-signals.js';
 import { anyWorkerCanRender } from '../../queues/worker-capabilities.js';
-import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createProxyPoolsRepository } from '../proxy-pools/proxy-pools.repository.js';
 import { createProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { createRunsService, type RunsService } from './runs.service.js';
@@ -57,7 +56,6 @@ export default fp(
         storage: createStorage(app.config.storage),
         clock: app.clock,
         config: app.config,
-        credits: createCreditsRepository(app.db),
         proxyPools: createProxyPoolOwnership(createProxyPoolsRepository(app.db)),
         scheduler: lazyScheduler,
         signals,

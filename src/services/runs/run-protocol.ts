@@ -35,6 +35,8 @@ export interface ChildStartPayload {
   logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';
   logMode: 'Text' | 'TextAndHtml';
   secrets: string[];
+  /** Every record is also kept as NDJSON (runRecordsKey): a synchronous start answers with them. */
+  keepRecords: boolean;
   /** After a stop, requests still in flight are aborted after this long and the Run exports. */
   stopGraceMs: number;
 }

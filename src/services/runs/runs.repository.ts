@@ -1,7 +1,8 @@
 // All Prisma access of the runs domain. Status changes are conditional updates (the row moves only
 // from a status the event allows), each ONE statement that also updates the Agent's denormalised
 // status (touchAgentSql: only the Agent's latest Run decides it).
-import type { Db, Tx } from '../../db/prisma.js';
+import type { Db, Decimal, RawTx, Tx } from '../../db/prisma.js';
+import { creditsBalanceSql } from '../billing/credits.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { createRunReads, replaceFilesSql, type NewRunFile } from './run-reads.repository.js';
 import {
@@ -34,6 +35,8 @@ export interface NewRun {
   logMode: string;
   isExclusive: boolean;
   isWaitOnFailure: boolean;
+  /** A synchronous start: the run process keeps every record for the answer (absent: false). */
+  keepRecords?: boolean;
   timeoutSeconds: number | null;
   inputParameters: string | null;
 }
@@ -88,11 +91,6 @@ function touchAgentSql(from: string, at: Date): Prisma.Sql {
     FROM ${f} WHERE a.id = ${f}."agentId" AND (a."lastRunId" IS NULL OR a."lastRunId" <= ${f}.id)`;
 }
 
-/** A CTE `run` holding a Run's id, Agent and status, for touchAgentSql('run', ...). */
-function runValuesSql(run: { id: number; agentId: number; status: number }): Prisma.Sql {
-  return Prisma.sql`run AS (SELECT ${run.id}::int AS id, ${run.agentId}::int AS "agentId", ${run.status}::int AS status)`;
-}
-
 export type { OrgRunsFilter } from './run-reads.repository.js';
 
 export class ActiveRunExistsError extends Error {}
@@ -116,6 +114,19 @@ function admission(
   return { status, skipped };
 }
 
+export interface CreateRunOptions {
+  skipIfActive?: boolean;
+  enqueue?: (run: RunRow) => Promise<void>;
+}
+
+/** What a start reads under the Agent's lock (`startRun`): the Agent, its latest version, its organization's credits. */
+export interface StartableAgent {
+  agent: AgentRow;
+  version: { version: number; definition: unknown } | null;
+  credits: Decimal;
+}
+type AgentRow = Awaited<ReturnType<Db['agent']['findUniqueOrThrow']>>;
+
 export interface RunsRepositoryHooks {
   /** Awaited after a transition to a terminal status has committed (settlement: metering, rollups). */
   onTerminal?(run: RunRow): Promise<void>;
@@ -134,9 +145,33 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     return run;
   }
 
-  /** The Agent's denormalised status after `run` was created (the same rule as every status change). */
-  async function touchAgent(tx: Tx, run: { id: number; agentId: number; status: number }, at: Date) {
-    await tx.$executeRaw`WITH ${runValuesSql(run)} ${touchAgentSql('run', at)}`;
+  /** A new Run, in the transaction that holds its Agent's lock: the exclusivity rule, the row, the Agent's status. */
+  async function insertRun(tx: RawTx, input: NewRun, at: Date, opts: CreateRunOptions): Promise<RunRow> {
+    const [active] = await tx.rows<{ id: number; isExclusive: boolean }>(Prisma.sql`
+      SELECT id, "isExclusive" FROM "Run" WHERE "agentId" = ${input.agentId}::int AND status = ANY(${[...ACTIVE_STATUSES]}::int[])
+      ORDER BY "isExclusive" DESC, id LIMIT 1`);
+    const { status, skipped } = admission(input, active ?? null, opts);
+    const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+    const queued = status === RunStatus.Queuing && opts.enqueue !== undefined;
+    // The row, the Agent's status and (for a Run to enqueue) the creation lock, in one statement.
+    const [run] = await tx.rows<RunRow>(Prisma.sql`
+      WITH run AS (
+        INSERT INTO "Run" ("organizationId", "agentId", "agentVersion", "startedBy", "startedByUserId", "scheduleId", "scheduledFor",
+          parallelism, "parallelMaxConcurrency", "parallelExport", "proxyPoolId", "serverGroupId", "logLevel", "logMode", "isExclusive",
+          "isWaitOnFailure", "keepRecords", "timeoutSeconds", "inputParameters", status, "statusChanged", "endTime", "errorMessage",
+          created, updated)
+        VALUES (${input.organizationId}::int, ${input.agentId}::int, ${input.agentVersion}::int, ${input.startedBy}::text,
+          ${input.startedByUserId}::int, ${input.scheduleId?.toString() ?? null}::bigint, ${iso(input.scheduledFor)}::timestamp,
+          ${input.parallelism}::int, ${input.parallelMaxConcurrency}::int, ${input.parallelExport}::text, ${input.proxyPoolId}::int,
+          ${input.serverGroupId ?? null}::int, ${input.logLevel}::text, ${input.logMode}::text, ${input.isExclusive}::boolean,
+          ${input.isWaitOnFailure}::boolean, ${input.keepRecords ?? false}::boolean, ${input.timeoutSeconds}::int, ${input.inputParameters}::text, ${status}::int,
+          ${at.toISOString()}::timestamp, ${status === RunStatus.Skipped ? at.toISOString() : null}::timestamp, ${skipped}::text,
+          ${new Date().toISOString()}::timestamp, ${at.toISOString()}::timestamp)
+        RETURNING *
+      ), agent AS (${touchAgentSql('run', at)})
+      SELECT run.* FROM run${queued ? Prisma.sql`, LATERAL (SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, run.id)) l` : Prisma.empty}`);
+    if (queued) await opts.enqueue!(run);
+    return run;
   }
 
   return {
@@ -146,35 +181,41 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
      * `enqueue` runs inside the transaction for a Queuing Run: when it fails, the Run is never
      * committed, so no Run exists that nobody will execute (or that executes after its start failed).
      */
-    async createRun(
-      input: NewRun,
+    async createRun(input: NewRun, at: Date, opts: CreateRunOptions = {}): Promise<RunRow> {
+      const created = await db.$rawTransaction(async (tx) => {
+        await tx.rows(Prisma.sql`SELECT id FROM "Agent" WHERE id = ${input.agentId}::int FOR UPDATE`);
+        return insertRun(tx, input, at, opts);
+      });
+      return committed(created);
+    },
+
+    /**
+     * Starts a Run of an Agent: reads the Agent, its latest version and its organization's credits
+     * under the Agent's lock, and `admit` (the caller's rules) decides from them what Run to insert,
+     * or throws, and nothing is written. Then as `createRun`. Five statements, BEGIN and COMMIT included.
+     */
+    async startRun(
+      agentId: number,
       at: Date,
-      opts: { skipIfActive?: boolean; enqueue?: (run: RunRow) => Promise<void> } = {},
+      admit: (agent: StartableAgent | null) => Promise<NewRun>,
+      opts: CreateRunOptions = {},
     ): Promise<RunRow> {
-      const created = await db.$transaction(async (tx) => {
-        await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${input.agentId} FOR UPDATE`;
-        const active = await tx.run.findFirst({
-          where: { agentId: input.agentId, status: { in: [...ACTIVE_STATUSES] } },
-          select: { id: true, isExclusive: true },
-        });
-        const { status, skipped } = admission(input, active, opts);
-        const run = await tx.run.create({
-          data: {
-            ...input,
-            status,
-            statusChanged: at,
-            endTime: status === RunStatus.Skipped ? at : null,
-            errorMessage: skipped,
-          },
-        });
-        if (status === RunStatus.Queuing && opts.enqueue) {
-          // The Agent's status and the creation lock in one statement.
-          await tx.$executeRaw`
-            WITH ${runValuesSql(run)}, agent AS (${touchAgentSql('run', at)})
-            SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${run.id}::int)`;
-          await opts.enqueue(run);
-        } else await touchAgent(tx, run, at);
-        return run;
+      const created = await db.$rawTransaction(async (tx) => {
+        const [row] = await tx.rows<AgentRow & { _version: number | null; _definition: unknown; _credits: Decimal }>(
+          Prisma.sql`
+          SELECT a.*, v.version AS "_version", v.definition AS "_definition",
+            ${creditsBalanceSql(Prisma.sql`a."organizationId"`, at)} AS "_credits"
+          FROM "Agent" a
+          LEFT JOIN LATERAL (SELECT version, definition FROM "AgentVersion" WHERE "agentId" = a.id ORDER BY version DESC LIMIT 1) v ON true
+          WHERE a.id = ${agentId}::int
+          FOR UPDATE OF a`,
+        );
+        let agent: StartableAgent | null = null;
+        if (row) {
+          const { _version: version, _definition: definition, _credits: credits, ...rest } = row;
+          agent = { agent: rest, version: version === null ? null : { version, definition }, credits };
+        }
+        return insertRun(tx, await admit(agent), at, opts);
       });
       return committed(created);
     },
@@ -267,13 +308,13 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       const allowed = statusesAllowing(event);
       if (allowed.length === 0) return null;
       const to = nextStatus(allowed[0], event);
-      const rows = await db.$queryRaw<RunRow[]>`
+      const rows = await db.$rows<RunRow>(Prisma.sql`
         WITH moved AS (
           UPDATE "Run" SET status = ${to}::int, "statusChanged" = ${at.toISOString()}::timestamp, ${patchSql(patch)}
           WHERE id = ${runId}::int AND status = ANY(${allowed}::int[])
           RETURNING *
         ), agent AS (${touchAgentSql('moved', at)})${files ? Prisma.sql`, ${replaceFilesSql(runId, files)}` : Prisma.empty}
-        SELECT * FROM moved`;
+        SELECT * FROM moved`);
       return rows[0] ? committed(rows[0]) : null;
     },
 
@@ -286,9 +327,8 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       runId: number,
       at: Date,
     ): Promise<{ run: RunRow; definition: unknown; agentExists: boolean; proxies: string | null } | null> {
-      const rows = await db.$queryRaw<
-        Array<RunRow & { _definition: unknown; _agentExists: boolean; _proxies: string | null }>
-      >`
+      const rows = await db.$rows<RunRow & { _definition: unknown; _agentExists: boolean; _proxies: string | null }>(
+        Prisma.sql`
         WITH moved AS (
           UPDATE "Run" SET status = ${RunStatus.Starting}::int, "statusChanged" = ${at.toISOString()}::timestamp,
             "startTime" = ${at.toISOString()}::timestamp, "errorMessage" = NULL, updated = ${new Date().toISOString()}::timestamp
@@ -299,7 +339,8 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         FROM moved
         LEFT JOIN "Agent" a ON a.id = moved."agentId"
         LEFT JOIN "AgentVersion" v ON v."agentId" = moved."agentId" AND v.version = moved."agentVersion"
-        LEFT JOIN "ProxyPool" p ON p.id = moved."proxyPoolId"`;
+        LEFT JOIN "ProxyPool" p ON p.id = moved."proxyPoolId"`,
+      );
       const row = rows[0];
       if (!row) return null;
       const { _definition: definition, _agentExists: agentExists, _proxies: proxies, ...run } = row;

@@ -22,7 +22,13 @@ import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
 import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js';
-import { ActiveRunExistsError, type RunRow, type RunsRepository } from './runs.repository.js';
+import {
+  ActiveRunExistsError,
+  type NewRun,
+  type RunRow,
+  type RunsRepository,
+  type StartableAgent,
+} from './runs.repository.js';
 import { isActive, isTerminal, RunStatus } from './status-machine.js';
 import { exactBigIntId } from '../../lib/ids.js';
 import { requestedPage, unpagedLimit } from '../../lib/paging.js';
@@ -36,10 +42,6 @@ export interface RunsServiceConfig {
   runs: { syncInlineMaxBytes: number };
 }
 
-export interface CreditsReader {
-  balance(organizationId: number, at: Date): Promise<number>;
-}
-
 const QUEUE_RETRY_AFTER_SECONDS = 5;
 /** A synchronous start waits at most this long for its Run to end (the `timeout` body field). */
 export const SYNC_START_MAX_WAIT_SECONDS = 300;
@@ -50,7 +52,6 @@ export function createRunsService(deps: {
   storage: Storage;
   clock: Clock;
   config: RunsServiceConfig;
-  credits: CreditsReader;
   proxyPools: Pick<ProxyPoolOwnership, 'resolve'>;
   scheduler: {
     enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>;
@@ -62,7 +63,7 @@ export function createRunsService(deps: {
   /** A synchronous start re-reads its Run this often in case the end signal was lost (ms). */
   syncFallbackPollMs?: number;
 }) {
-  const { repo, access, storage, clock, config, credits, scheduler, signals, proxyPools } = deps;
+  const { repo, access, storage, clock, config, scheduler, signals, proxyPools } = deps;
   const syncFallbackPollMs = deps.syncFallbackPollMs ?? 5000;
 
   function requireRun(principal: Principal, agentId: number, runId: number, need: 'read' | 'write') {
@@ -107,66 +108,68 @@ export function createRunsService(deps: {
     },
     organizationId: number,
   ): Promise<RunRow> {
-    const agent = await repo.findAgentWithDefinition(agentId);
-    if (!agent) throw new NotFoundError(`Agent ${agentId} was not found.`);
-    if (agent.isArchived)
-      throw new ValidationError(
-        `Agent ${agentId} is archived; unarchive it before starting it.`,
-        ErrorCodes.AGENT_ARCHIVED,
-      );
-    if (agent.validationStatus === ValidationStatus.Invalid) {
-      const { problems } = statusOf(agent.versions[0]?.definition);
-      throw new AgentInvalidError(
-        `Agent ${agentId} has an invalid definition; fix it before starting it: ${problems.join('; ')}`,
-        problems,
-      );
-    }
-    const version = agent.versions[0];
-    if (!version) throw new UnprocessableError(`Agent ${agentId} has no definition.`, ErrorCodes.AGENT_INVALID);
-    const definition = version.definition as unknown as AgentDefinition;
-    const render = renderModeOf(definition);
-    if (render !== 'http' && !(await deps.canRender())) {
-      throw new UnprocessableError(
-        `Agent ${agentId} renders pages in a browser (render '${render}'), but no worker can: install Chromium on a worker and point CHROMIUM_PATH at it.`,
-        ErrorCodes.BROWSER_UNAVAILABLE,
-      );
-    }
-    if ((await credits.balance(organizationId, clock.now())) <= 0) {
-      throw new UnprocessableError(
-        'The organization has no credits left; add credits to start Runs.',
-        ErrorCodes.INSUFFICIENT_CREDITS,
-      );
-    }
-    const sent = parseSentParameters(opts.inputParameters);
-    // null or <= 0 falls back to the Agent's own pool; the ownership rule is the proxy-pools domain's.
-    const proxyPoolId = (await proxyPools.resolve(organizationId, opts.proxyPoolId)) ?? agent.proxyPoolId ?? null;
-    const parallelism = opts.parallelism ?? 1;
+    // Everything below is decided under the Agent's lock, from what the same statement read.
+    const admit = async (found: StartableAgent | null): Promise<NewRun> => {
+      if (!found) throw new NotFoundError(`Agent ${agentId} was not found.`);
+      const { agent, version, credits: available } = found;
+      if (agent.isArchived)
+        throw new ValidationError(
+          `Agent ${agentId} is archived; unarchive it before starting it.`,
+          ErrorCodes.AGENT_ARCHIVED,
+        );
+      if (agent.validationStatus === ValidationStatus.Invalid) {
+        const { problems } = statusOf(version?.definition);
+        throw new AgentInvalidError(
+          `Agent ${agentId} has an invalid definition; fix it before starting it: ${problems.join('; ')}`,
+          problems,
+        );
+      }
+      if (!version) throw new UnprocessableError(`Agent ${agentId} has no definition.`, ErrorCodes.AGENT_INVALID);
+      const definition = version.definition as AgentDefinition;
+      const render = renderModeOf(definition);
+      if (render !== 'http' && !(await deps.canRender())) {
+        throw new UnprocessableError(
+          `Agent ${agentId} renders pages in a browser (render '${render}'), but no worker can: install Chromium on a worker and point CHROMIUM_PATH at it.`,
+          ErrorCodes.BROWSER_UNAVAILABLE,
+        );
+      }
+      if (available.lte(0)) {
+        throw new UnprocessableError(
+          'The organization has no credits left; add credits to start Runs.',
+          ErrorCodes.INSUFFICIENT_CREDITS,
+        );
+      }
+      const sent = parseSentParameters(opts.inputParameters);
+      // null or <= 0 falls back to the Agent's own pool; the ownership rule is the proxy-pools domain's.
+      const proxyPoolId = (await proxyPools.resolve(organizationId, opts.proxyPoolId)) ?? agent.proxyPoolId ?? null;
+      const parallelism = opts.parallelism ?? 1;
+      return {
+        organizationId,
+        agentId,
+        agentVersion: version.version,
+        startedBy: opts.startedBy ?? principal?.email ?? 'system',
+        startedByUserId: principal?.userId ?? null,
+        scheduleId: opts.scheduleId ?? null,
+        scheduledFor: opts.scheduledFor ?? null,
+        parallelism,
+        parallelMaxConcurrency: opts.parallelMaxConcurrency ?? Math.max(1, parallelism),
+        parallelExport: opts.parallelExport ?? 'Combined',
+        proxyPoolId,
+        serverGroupId: opts.serverGroupId ?? null,
+        logLevel: opts.logLevel ?? 'Info',
+        logMode: opts.logMode ?? 'Text',
+        isExclusive: opts.isExclusive ?? true,
+        isWaitOnFailure: opts.isWaitOnFailure ?? false,
+        keepRecords: opts.isRunSynchronously ?? false,
+        timeoutSeconds: definition.timeoutSeconds ?? null,
+        inputParameters: sent.length ? sealSentParameters(config.encryptionKey, sent) : null,
+      };
+    };
     try {
-      const run = await repo.createRun(
-        {
-          organizationId,
-          agentId,
-          agentVersion: version.version,
-          startedBy: opts.startedBy ?? principal?.email ?? 'system',
-          startedByUserId: principal?.userId ?? null,
-          scheduleId: opts.scheduleId ?? null,
-          scheduledFor: opts.scheduledFor ?? null,
-          parallelism,
-          parallelMaxConcurrency: opts.parallelMaxConcurrency ?? Math.max(1, parallelism),
-          parallelExport: opts.parallelExport ?? 'Combined',
-          proxyPoolId,
-          serverGroupId: opts.serverGroupId ?? null,
-          logLevel: opts.logLevel ?? 'Info',
-          logMode: opts.logMode ?? 'Text',
-          isExclusive: opts.isExclusive ?? true,
-          isWaitOnFailure: opts.isWaitOnFailure ?? false,
-          timeoutSeconds: definition.timeoutSeconds ?? null,
-          inputParameters: sent.length ? sealSentParameters(config.encryptionKey, sent) : null,
-        },
-        clock.now(),
-        { skipIfActive: opts.skipIfActive, enqueue: enqueueOrUnavailable },
-      );
-      return run;
+      return await repo.startRun(agentId, clock.now(), admit, {
+        skipIfActive: opts.skipIfActive,
+        enqueue: enqueueOrUnavailable,
+      });
     } catch (err) {
       if (err instanceof ActiveRunExistsError) throw new ConflictError(err.message, ErrorCodes.RUN_ALREADY_ACTIVE);
       throw err;

@@ -11,7 +11,6 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.js';
 import { recordScheduleFireLag } from '../../lib/metrics.js';
 import { ValidationStatus } from '../agents/agent-definition.js';
-import type { CreditsReader } from '../runs/runs.service.js';
 import type { RunRow, RunsRepository } from '../runs/runs.repository.js';
 import { RunStatus } from '../runs/status-machine.js';
 import { fireTimesBetween, nextFireAfter, ScheduleType } from './schedule-time.js';
@@ -34,7 +33,7 @@ export interface TickResult {
 export function createScheduleFiring(deps: {
   repo: SchedulesRepository;
   runs: Pick<RunsRepository, 'createRuns' | 'afterCommit'>;
-  credits: CreditsReader;
+  credits: { balance(organizationId: number, at: Date): Promise<number> };
   scheduler: { enqueueNewRuns(runs: Array<{ id: number; serverGroupId: number | null }>): Promise<void> };
   /** The webhook outbox (schedule.missed). */
   outbox: Pick<WebhooksRepository, 'insertEvent'>;

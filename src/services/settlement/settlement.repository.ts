@@ -1,14 +1,16 @@
 // Prisma access of settlement: claiming a terminal Run once, and finding Runs still to settle.
-import type { Db, Prisma } from '../../db/prisma.js';
+import type { Db, RawTx } from '../../db/prisma.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { RunRow } from '../runs/runs.repository.js';
 import { TERMINAL_STATUSES } from '../runs/status-machine.js';
 
-export type SettlementTx = Prisma.TransactionClient;
+/** Settlement runs on one raw transaction (no Prisma machinery): it is on every Run's path. */
+export type SettlementTx = RawTx;
 
 export function createSettlementRepository(db: Db) {
   return {
     transaction<T>(fn: (tx: SettlementTx) => Promise<T>): Promise<T> {
-      return db.$transaction(fn);
+      return db.$rawTransaction(fn);
     },
 
     /**
@@ -18,10 +20,10 @@ export function createSettlementRepository(db: Db) {
      */
     async claim(tx: SettlementTx, runId: number, at: Date): Promise<RunRow | null> {
       // One statement (UPDATE ... RETURNING): the claim and the row the steps read.
-      const rows = await tx.run.updateManyAndReturn({
-        where: { id: runId, settledAt: null, status: { in: [...TERMINAL_STATUSES] } },
-        data: { settledAt: at },
-      });
+      const rows = await tx.rows<RunRow>(Prisma.sql`
+        UPDATE "Run" SET "settledAt" = ${at.toISOString()}::timestamp, updated = ${new Date().toISOString()}::timestamp
+        WHERE id = ${runId}::int AND "settledAt" IS NULL AND status = ANY(${[...TERMINAL_STATUSES]}::int[])
+        RETURNING *`);
       return rows[0] ?? null;
     },
 

@@ -1,5 +1,6 @@
 // All Prisma access of webhooks: subscriptions, the outbox (WebhookEvent), deliveries and attempts.
-import type { Db, Tx } from '../../db/prisma.js';
+import type { Db, RawTx, Tx } from '../../db/prisma.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { AttemptResult } from './sender.js';
 
 export type WebhookRow = Awaited<ReturnType<Db['webhook']['findUniqueOrThrow']>>;
@@ -90,10 +91,10 @@ export function createWebhooksRepository(db: Db) {
      * organization's debit lock is held until the commit.
      */
     async insertSettlementEvents(
-      tx: Tx,
+      tx: RawTx,
       d: { organizationId: number; runId: number; type: string | null; defaultThreshold: string },
     ): Promise<void> {
-      await tx.$executeRaw`
+      await tx.rows(Prisma.sql`
         WITH hooked AS (
           SELECT EXISTS (SELECT 1 FROM "Webhook" WHERE "organizationId" = ${d.organizationId} AND enabled) AS yes),
         run_event AS (
@@ -109,7 +110,7 @@ export function createWebhooksRepository(db: Db) {
           FROM "CreditTransaction"
           WHERE "runId" = ${d.runId}::int AND "transactionType" IN ('Usage', 'Uncovered')) x
         WHERE hooked.yes AND o.id = ${d.organizationId} AND x.after IS NOT NULL
-          AND x.after < th.v AND x.after + x.covered >= th.v`;
+          AND x.after < th.v AND x.after + x.covered >= th.v`);
     },
 
     /**

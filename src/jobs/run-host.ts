@@ -1,0 +1,270 @@
+// What executes a Run with the extraction engine, one at a time, whatever carries its messages: the
+// run process (run-child.ts, over IPC). It takes `start` and `stop`, and answers with figures,
+// `exporting`, then `done` or `error`.
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import {
+  createRunLog,
+  DEFAULT_FAILED_PAGE_HTML,
+  exportColumnsOf,
+  exportFormatOf,
+  exportRecords,
+  createStorage,
+  LocalStorage,
+  runExtraction,
+  storageFailureOf,
+  type ExtractedRecord,
+  type ExtractionStats,
+  type Storage,
+  type StorageWriter,
+} from '../engine/index.js';
+import {
+  runKeyPrefix,
+  runRecordsKey,
+  runScratchDir,
+  runSpoolKey,
+  isBrowserReply,
+  type ChildMessage,
+  type ChildResult,
+  type ChildStartPayload,
+  type ParentMessage,
+} from '../services/runs/run-protocol.js';
+import { remoteBrowserSources } from './remote-browser.js';
+
+const noop = () => {};
+/** Records of a Run kept in memory before they are spooled to scratch files (NDJSON characters). */
+const HELD_RECORD_BYTES = 1 << 20;
+
+// Stop is graceful: no new page or retry starts, requests still in flight after the stop grace are
+// aborted, then the data so far is exported. A kill is SIGKILL (the log lines written so far stay).
+export function createRunHost(deps: {
+  send: (msg: ChildMessage) => void;
+  /** The worker's pid: the Run's scratch folder is named after it (the worker removes it). */
+  workerPid: number;
+  /** After an unexpected error the host is not trusted with another Run. */
+  onFatal: () => void;
+  /** Where the Run executes, for its log's first line: "in a run process" or "in the worker process". */
+  where: string;
+}) {
+  const { send } = deps;
+  // Browser pages are rendered by the worker, in its one browser pool.
+  const browsers = remoteBrowserSources(send);
+
+  async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController): Promise<ChildResult> {
+    const storage = createStorage(p.storage);
+    // Spooled records are scratch: a folder of this host's temporary directory, never the store.
+    const scratchDir = runScratchDir(deps.workerPid, p.runId);
+    const local = new LocalStorage(scratchDir);
+    // A small Run holds its records in memory and never makes the folder: nothing to remove then.
+    let used = false;
+    const scratch: Pick<Storage, 'openWriter' | 'get'> = {
+      openWriter: (key) => ((used = true), local.openWriter(key)),
+      get: (key) => local.get(key),
+    };
+    try {
+      return await executeWith(p, drain, abort, storage, scratch);
+    } finally {
+      if (used) await rm(scratchDir, { recursive: true, force: true });
+    }
+  }
+
+  async function executeWith(
+    p: ChildStartPayload,
+    drain: AbortController,
+    abort: AbortController,
+    storage: Storage,
+    scratch: Pick<Storage, 'openWriter' | 'get'>,
+  ): Promise<ChildResult> {
+    const prefix = runKeyPrefix(p.runId);
+    const runLog = createRunLog(storage, `${prefix}/run.log`, {
+      logLevel: p.logLevel,
+      logMode: p.logMode,
+      secrets: p.secrets,
+    });
+    runLog.log(
+      'Info',
+      `Run ${p.runId} started: ${p.inputRows.length || 1} input(s), parallelism ${p.parallelism}, concurrency ${p.maxConcurrency}, ${deps.where}`,
+    );
+    // Progress is sent at most every 250 ms, and the latest figures always get out (trailing send).
+    // The first figures wait 250 ms too: a short Run's figures go with `exporting` (no message, no write).
+    let lastProgress = Date.now();
+    let latest: ExtractionStats | null = null;
+    let trailing: NodeJS.Timeout | null = null;
+    // Running is reported after 250 ms too (always before any figures): a short Run goes from Starting
+    // straight to Exporting, one message and one status write fewer.
+    let running = false;
+    const reportRunning = () => {
+      clearTimeout(runningTimer);
+      if (!running) send({ type: 'firstPage' });
+      running = true;
+    };
+    const runningTimer = setTimeout(reportRunning, 250);
+    const flush = () => {
+      trailing = null;
+      reportRunning();
+      if (latest) {
+        lastProgress = Date.now();
+        send({ type: 'progress', stats: latest });
+        latest = null;
+      }
+    };
+    // Records are held in memory up to HELD_RECORD_BYTES (a small Run touches no scratch file); past
+    // that, every set goes to a spool file of its own (memory stays flat whatever their number). The
+    // export and the synchronous start's records file are read from either.
+    const spoolKey = (set: number) => runSpoolKey(set);
+    const spools = new Map<number, StorageWriter>();
+    const held = new Map<number, string[]>();
+    let heldBytes = 0;
+    const spool = (set: number, records: ExtractedRecord[]) => {
+      const text = records.map((r) => JSON.stringify(r) + '\n').join('');
+      if (spools.size === 0 && heldBytes + text.length <= HELD_RECORD_BYTES) {
+        const texts = held.get(set);
+        if (texts) texts.push(text);
+        else held.set(set, [text]);
+        heldBytes += text.length;
+        return;
+      }
+      const write = (s: number, t: string) => {
+        let writer = spools.get(s);
+        if (!writer) spools.set(s, (writer = scratch.openWriter(spoolKey(s))));
+        writer.write(t);
+      };
+      // Past the limit: what was held goes first to its set's file, and nothing is held any more.
+      for (const [s, texts] of held) write(s, texts.join(''));
+      held.clear();
+      write(set, text);
+    };
+    async function* spooled(set: number): AsyncGenerator<Buffer> {
+      const texts = held.get(set);
+      if (texts) yield Buffer.from(texts.join(''));
+      if (!spools.has(set)) return;
+      for await (const chunk of await scratch.get(spoolKey(set))) yield chunk as Buffer;
+    }
+    async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
+      const texts = held.get(set);
+      if (texts)
+        for (const text of texts) for (const line of text.split('\n')) if (line.length > 0) yield JSON.parse(line);
+      if (!spools.has(set)) return;
+      const lines = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
+      for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
+    }
+    const result = await runExtraction({
+      onRecords: spool,
+      definition: p.definition,
+      inputRows: p.inputRows,
+      parallelism: p.parallelism,
+      maxConcurrency: p.maxConcurrency,
+      requestTimeoutMs: p.requestTimeoutMs,
+      pageCpuSeconds: p.pageCpuSeconds,
+      fastParse: p.fastParse,
+      proxyUrl: p.proxyUrl,
+      allowPrivateTargets: p.allowPrivateTargets,
+      browser: p.browser,
+      openBrowserSource: browsers.open,
+      drainSignal: drain.signal,
+      signal: abort.signal,
+      secrets: p.secrets,
+      // Failed pages' HTML is kept only when the log saves it (and capped).
+      failedPageHtml: p.logMode === 'TextAndHtml' ? DEFAULT_FAILED_PAGE_HTML : null,
+      log: runLog.log,
+      onProgress: (stats: ExtractionStats) => {
+        latest = stats;
+        if (Date.now() - lastProgress >= 250) flush();
+        else trailing ??= setTimeout(flush, 250);
+      },
+    });
+    if (trailing) clearTimeout(trailing);
+    clearTimeout(runningTimer);
+    for (const writer of spools.values()) await writer.close();
+    const stats = { ...result.stats };
+    // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.
+    clearTimeout(abortTimer);
+    const stopped = result.stopped || drain.signal.aborted;
+    if (halted) {
+      // Killed (an inline Run, which no SIGKILL can end): what it logged is kept, nothing is exported.
+      await runLog.finish();
+      return { stats, files: [], stopped: true };
+    }
+    if (result.fatalError && !stopped) {
+      // The engine has already logged the fatal error.
+      const logFiles = await runLog.finish(result.failedPages);
+      return { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence };
+    }
+    send({ type: 'exporting', stats });
+    const columns = exportColumnsOf(p.definition);
+    const exported = await exportRecords({
+      storage,
+      keyPrefix: prefix,
+      format: exportFormatOf(p.definition),
+      columns,
+      sets: result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
+      parallelExport: p.parallelExport,
+    });
+    if (p.keepRecords)
+      await storage.put(
+        runRecordsKey(p.runId),
+        (async function* () {
+          for (const s of result.sets) yield* spooled(s.set);
+        })(),
+      );
+    stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
+    runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
+    const logFiles = await runLog.finish(result.failedPages);
+    return {
+      stats,
+      files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles],
+      stopped,
+      evidence: result.evidence,
+      warning: result.warning,
+    };
+  }
+
+  let current: { drain: AbortController; abort: AbortController; graceMs: number; settled: Promise<void> } | null =
+    null;
+  let abortTimer: NodeJS.Timeout | undefined;
+  let halted = false;
+
+  /** Aborts the Run at once and resolves when it has stopped writing (its result is not sent). */
+  async function halt(): Promise<void> {
+    halted = true;
+    const c = current;
+    if (!c) return;
+    c.drain.abort();
+    c.abort.abort();
+    await c.settled;
+  }
+
+  function receive(msg: ParentMessage) {
+    if (isBrowserReply(msg)) return browsers.receive(msg);
+    if (msg.type === 'stop' && current && !current.drain.signal.aborted) {
+      const c = current;
+      c.drain.abort();
+      abortTimer = setTimeout(() => c.abort.abort(), c.graceMs);
+    }
+    if (msg.type === 'start') {
+      if (current) {
+        send({ type: 'error', message: 'the run process is already executing a Run' });
+        return;
+      }
+      const drain = new AbortController();
+      const abort = new AbortController();
+      const running = execute(msg.payload, drain, abort);
+      current = { drain, abort, graceMs: msg.payload.stopGraceMs, settled: running.then(noop, noop) };
+      running.then(
+        (result) => {
+          // Ready for the next Run before saying so: the worker may hand this process its next Run as soon
+          // as it reads `done` (the scratch folder is already removed by then).
+          current = null;
+          send({ type: 'done', result });
+        },
+        (err: Error) => {
+          // After an unexpected error the process is not trusted with another Run.
+          send({ type: 'error', message: err.message, storageFailure: storageFailureOf(err) ?? undefined });
+          deps.onFatal();
+        },
+      );
+    }
+  }
+
+  return { receive, halt };
+}
