@@ -190,23 +190,29 @@ export function createRunHost(deps: {
       const logFiles = await runLog.finish(result.failedPages);
       return { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence };
     }
-    send({ type: 'exporting', stats });
-    const columns = exportColumnsOf(p.definition);
-    const exported = await exportRecords({
-      storage,
-      keyPrefix: prefix,
-      format: exportFormatOf(p.definition),
-      columns,
-      sets: result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
-      parallelExport: p.parallelExport,
-    });
-    if (p.keepRecords)
-      await storage.put(
-        runRecordsKey(p.runId),
-        (async function* () {
-          for (const s of result.sets) yield* spooled(s.set);
-        })(),
-      );
+    // Exporting is reported after 250 ms too, like Running: a short export goes straight to the Run's end
+    // (one message and one status write fewer); its figures go with the end.
+    const exportingTimer = setTimeout(() => send({ type: 'exporting', stats }), 250);
+    let exported: Awaited<ReturnType<typeof exportRecords>>;
+    try {
+      exported = await exportRecords({
+        storage,
+        keyPrefix: prefix,
+        format: exportFormatOf(p.definition),
+        columns: exportColumnsOf(p.definition),
+        sets: result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
+        parallelExport: p.parallelExport,
+      });
+      if (p.keepRecords)
+        await storage.put(
+          runRecordsKey(p.runId),
+          (async function* () {
+            for (const s of result.sets) yield* spooled(s.set);
+          })(),
+        );
+    } finally {
+      clearTimeout(exportingTimer);
+    }
     stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
     runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
     const logFiles = await runLog.finish(result.failedPages);

@@ -67,6 +67,9 @@ describe('allowed transitions: every row of the design table', () => {
       S.Completed,
       '2 Exporting | files written, nothing usable extracted | 9 Completed',
     ],
+    // A Run whose export ends within 250 ms never reports Exporting (D-270), nor Running (D-243).
+    [S.Running, { type: 'exported', errorCount: 0 }, S.Success, '1 Running | files written within 250 ms | 10 Success'],
+    [S.Starting, { type: 'exported', errorCount: 2 }, S.Completed, '3 Starting | files written, errors | 9 Completed'],
     [S.Running, { type: 'failed' }, S.Failed, '1 | unrecoverable error, timeout, worker lost | 7 Failed'],
     [S.Exporting, { type: 'failed' }, S.Failed, '2 | unrecoverable error, timeout, worker lost | 7 Failed'],
     [S.Starting, { type: 'failed' }, S.Failed, '3 | unrecoverable error, timeout, worker lost | 7 Failed'],
@@ -106,7 +109,8 @@ describe('disallowed transitions throw InvalidTransitionError', () => {
     [S.Running, { type: 'firstPage' }],
     [S.Queuing, { type: 'extracted' }],
     [S.Exporting, { type: 'extracted' }],
-    [S.Running, { type: 'exported', errorCount: 0 }],
+    [S.Queuing, { type: 'exported', errorCount: 0 }],
+    [S.Stopping, { type: 'exported', errorCount: 0 }],
     [S.Success, { type: 'exported', errorCount: 0 }],
     // Failure is for Runs a worker executes (1/2/3); a stopping Run ends Stopped, never retried.
     [S.Queuing, { type: 'failed' }],
@@ -207,8 +211,16 @@ describe('statusesAllowing (the WHERE of conditional updates)', () => {
     expect(statusesAllowing({ type: 'picked' })).toEqual([S.Queuing]);
     expect(statusesAllowing({ type: 'firstPage' })).toEqual([S.Starting]);
     expect(statusesAllowing({ type: 'extracted' }).sort((a, b) => a - b)).toEqual([S.Running, S.Starting]);
-    expect(statusesAllowing({ type: 'exported', errorCount: 0 })).toEqual([S.Exporting]);
-    expect(statusesAllowing({ type: 'exported', errorCount: 3 })).toEqual([S.Exporting]);
+    expect(statusesAllowing({ type: 'exported', errorCount: 0 }).sort((a, b) => a - b)).toEqual([
+      S.Running,
+      S.Exporting,
+      S.Starting,
+    ]);
+    expect(statusesAllowing({ type: 'exported', errorCount: 3 }).sort((a, b) => a - b)).toEqual([
+      S.Running,
+      S.Exporting,
+      S.Starting,
+    ]);
     expect(statusesAllowing({ type: 'failed' }).sort((a, b) => a - b)).toEqual([S.Running, S.Exporting, S.Starting]);
     expect(statusesAllowing({ type: 'retry' })).toEqual([S.Failed]);
     expect(statusesAllowing({ type: 'giveUp' })).toEqual([S.Failed]);

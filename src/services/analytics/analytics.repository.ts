@@ -4,8 +4,7 @@
 // the triggers of the analytics_rollups migration, all through the SQL function analytics_rollup_run.
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { RunRow } from '../runs/runs.repository.js';
-import type { SettlementTx } from '../settlement/settlement.repository.js';
+import type { ClaimedRunSql } from '../settlement/settlement.service.js';
 import { RunStatus } from '../runs/status-machine.js';
 import { splitRange, type DateRange } from './time-range.js';
 
@@ -171,10 +170,11 @@ export function createAnalyticsRepository(db: Db) {
       return rows.map((r) => r.recordsExtracted);
     },
 
-    /** Settlement step: adds a terminal Run to the hourly rollups of its Agent and Space. */
-    async rollUp(tx: SettlementTx, run: RunRow): Promise<void> {
-      await tx.rows(Prisma.sql`SELECT analytics_rollup_run(${run.agentId}::int, ${run.created}::timestamp(3), ${run.status}::int,
-        ${run.recordsExtracted}::bigint, ${run.recordsExported}::bigint, ${run.errorCount}::bigint, ${run.pageCount}::bigint, 1)`);
+    /** Settlement step: adds a terminal Run to the hourly rollups of its Agent and Space (a SELECT list, see ClaimSql). */
+    rollUpSql(run: ClaimedRunSql): Prisma.Sql {
+      const c = run.column;
+      return Prisma.sql`SELECT analytics_rollup_run(${c('agentId')}, ${c('created')}, ${c('status')},
+        ${c('recordsExtracted')}::bigint, ${c('recordsExported')}::bigint, ${c('errorCount')}::bigint, ${c('pageCount')}::bigint, 1)`;
     },
   };
 }

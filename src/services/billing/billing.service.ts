@@ -49,8 +49,10 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
   const { credits, usage, prices } = deps;
   return {
     name: 'billing',
-    async apply(tx, run, at) {
-      const lines = meterRun(run, await usage.exportBytes(tx, run.id), prices);
+    // The Run's export bytes are read by the statement that claims it.
+    atClaim: (claimed) => ({ read: usage.exportBytesSql(claimed.column('id')) }),
+    async apply(tx, run, at, exportBytes) {
+      const lines = meterRun(run, BigInt(exportBytes as bigint), prices);
       if (lines.length === 0) return;
       const cost = totalCost(lines);
       if (cost.isZero()) {

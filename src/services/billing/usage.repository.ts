@@ -34,11 +34,10 @@ const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export function createUsageRepository(db: Db) {
   return {
     /** Bytes of a Run's export files (everything but its log and kept HTML). */
-    async exportBytes(tx: RawTx, runId: number): Promise<bigint> {
-      const [row] = await tx.rows<{ bytes: bigint }>(P.sql`
-        SELECT COALESCE(SUM("fileSize"), 0)::bigint AS bytes FROM "RunFile"
-        WHERE "runId" = ${runId}::int AND NOT ("fileType" = ANY(${NON_EXPORT_FILE_TYPES}::text[]))`);
-      return row.bytes;
+    /** The same as an SQL value (bigint) for the Run whose id is `runId`, read along with another statement. */
+    exportBytesSql(runId: P.Sql): P.Sql {
+      return P.sql`(SELECT COALESCE(SUM("fileSize"), 0)::bigint FROM "RunFile"
+        WHERE "runId" = ${runId} AND NOT ("fileType" = ANY(${NON_EXPORT_FILE_TYPES}::text[])))`;
     },
 
     /**

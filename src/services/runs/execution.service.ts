@@ -247,8 +247,8 @@ export function createRunExecutionService(deps: {
         await repo.updateProgress(runId, { ...statsPatch(result.stats), ...evidence }, now);
         return failOrRetry(runId, result.fatalError);
       }
-      // The usual case first: the Run is Exporting (the run process said so before its result). Its
-      // files are recorded by the same statement, whatever the Run's status.
+      // The usual case first: the Run is still executing (Starting, Running or Exporting). Its files are
+      // recorded by the same statement, whatever the Run's status.
       const exported = await repo.transition(
         runId,
         { type: 'exported', errorCount: result.stats.errorCount, degraded: result.warning !== undefined },
@@ -264,9 +264,6 @@ export function createRunExecutionService(deps: {
           endTime: now,
           errorMessage: 'Stopped by user; the data extracted so far was exported.',
         });
-      }
-      if (current?.status === RunStatus.Running || current?.status === RunStatus.Starting) {
-        await repo.transition(runId, { type: 'extracted' }, now);
       }
       const done = await repo.transition(
         runId,

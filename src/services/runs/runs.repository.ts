@@ -121,7 +121,7 @@ export interface CreateRunOptions {
 
 /** What a start reads under the Agent's lock (`startRun`): the Agent, its latest version, its organization's credits. */
 export interface StartableAgent {
-  agent: AgentRow;
+  agent: Pick<AgentRow, 'id' | 'isArchived' | 'validationStatus' | 'proxyPoolId'>;
   version: { version: number; definition: unknown } | null;
   credits: Decimal;
 }
@@ -201,9 +201,11 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       opts: CreateRunOptions = {},
     ): Promise<RunRow> {
       const created = await db.$rawTransaction(async (tx) => {
-        const [row] = await tx.rows<AgentRow & { _version: number | null; _definition: unknown; _credits: Decimal }>(
+        const [row] = await tx.rows<
+          StartableAgent['agent'] & { _version: number | null; _definition: unknown; _credits: Decimal }
+        >(
           Prisma.sql`
-          SELECT a.*, v.version AS "_version", v.definition AS "_definition",
+          SELECT a.id, a."isArchived", a."validationStatus", a."proxyPoolId", v.version AS "_version", v.definition AS "_definition",
             ${creditsBalanceSql(Prisma.sql`a."organizationId"`, at)} AS "_credits"
           FROM "Agent" a
           LEFT JOIN LATERAL (SELECT version, definition FROM "AgentVersion" WHERE "agentId" = a.id ORDER BY version DESC LIMIT 1) v ON true

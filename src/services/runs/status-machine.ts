@@ -101,7 +101,9 @@ export function nextStatus(from: number, event: RunEvent): RunStatusValue {
       if (from === S.Running || from === S.Starting) return S.Exporting;
       break;
     case 'exported':
-      if (from === S.Exporting) return event.errorCount > 0 || event.degraded ? S.Completed : S.Success;
+      // From Starting or Running too: a Run whose export ends within 250 ms never reports Exporting (D-270).
+      if (from === S.Exporting || from === S.Running || from === S.Starting)
+        return event.errorCount > 0 || event.degraded ? S.Completed : S.Success;
       break;
     case 'failed':
       // Not from Stopping: a Run being stopped ends Stopped (never Failed, never retried).

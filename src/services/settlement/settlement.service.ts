@@ -3,16 +3,28 @@
 // credit debit, analytics rollups) runs inside the one transaction that claims the Run, so either
 // all of them happen once or none does and a later sweep tries again.
 import type { Clock } from '../../lib/clock.js';
+import type { Prisma } from '../../db/prisma.js';
 import type { RunRow } from '../runs/runs.repository.js';
-import type { SettlementRepository, SettlementTx } from './settlement.repository.js';
+import type { ClaimSql, SettlementRepository, SettlementTx } from './settlement.repository.js';
 
 export type AfterCommit = () => void;
 
 export interface SettlementStep {
   /** For logs. */
   name: string;
+  /**
+   * What the step does in the statement that claims the Run, on the claimed row (no round trip of its
+   * own): `read` (an SQL value, handed to `apply` as `claimRead`) and `write` (a statement run once per
+   * claimed Run). Both see the Run as the claim returns it.
+   */
+  atClaim?: (claimed: ClaimedRunSql) => ClaimSql;
   /** May return what to do once the transaction committed (a metric: nothing counted twice or for a rollback). */
-  apply(tx: SettlementTx, run: RunRow, at: Date): Promise<void | AfterCommit>;
+  apply(tx: SettlementTx, run: RunRow, at: Date, claimRead: unknown): Promise<void | AfterCommit>;
+}
+
+/** The claimed Run inside the claim statement: `column('agentId')` is that column of it. */
+export interface ClaimedRunSql {
+  column: (name: keyof RunRow) => Prisma.Sql;
 }
 
 export interface SettlementLog {
@@ -26,6 +38,7 @@ export function createSettlementService(deps: {
   log: SettlementLog;
 }) {
   const { repo, steps, clock, log } = deps;
+  const atClaim = steps.map((s) => s.atClaim);
 
   /** Settles one Run; true when this call did it, false when it was not terminal or already settled. */
   async function settle(runId: number): Promise<boolean> {
@@ -33,10 +46,10 @@ export function createSettlementService(deps: {
     const settled = await repo.transaction(async (tx) => {
       afterCommit.length = 0;
       const at = clock.now();
-      const run = await repo.claim(tx, runId, at);
-      if (!run) return false;
-      for (const step of steps) {
-        const then = await step.apply(tx, run, at);
+      const claimed = await repo.claim(tx, runId, at, atClaim);
+      if (!claimed) return false;
+      for (const [i, step] of steps.entries()) {
+        const then = await step.apply(tx, claimed.run, at, claimed.reads[i]);
         if (then) afterCommit.push(then);
       }
       return true;
