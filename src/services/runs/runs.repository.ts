@@ -146,32 +146,50 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
   }
 
   /** A new Run, in the transaction that holds its Agent's lock: the exclusivity rule, the row, the Agent's status. */
+  /**
+   * A new Run, in the transaction that holds its Agent's lock, in one statement: the row (Queuing), the
+   * Agent's status, the creation lock, and the Agent's active Run read in the same snapshot (taken after
+   * the lock, so it sees every Run committed before). The exclusivity rule (`admission`) then decides:
+   * a refused Run is rolled back with the transaction; a skipped one becomes Skipped.
+   */
   async function insertRun(tx: RawTx, input: NewRun, at: Date, opts: CreateRunOptions): Promise<RunRow> {
-    const [active] = await tx.rows<{ id: number; isExclusive: boolean }>(Prisma.sql`
-      SELECT id, "isExclusive" FROM "Run" WHERE "agentId" = ${input.agentId}::int AND status = ANY(${[...ACTIVE_STATUSES]}::int[])
-      ORDER BY "isExclusive" DESC, id LIMIT 1`);
-    const { status, skipped } = admission(input, active ?? null, opts);
     const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
-    const queued = status === RunStatus.Queuing && opts.enqueue !== undefined;
-    // The row, the Agent's status and (for a Run to enqueue) the creation lock, in one statement.
-    const [run] = await tx.rows<RunRow>(Prisma.sql`
-      WITH run AS (
+    const lock = opts.enqueue
+      ? Prisma.sql`, LATERAL (SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, run.id)) l`
+      : Prisma.empty;
+    const [row] = await tx.rows<RunRow & { _activeId: number | null; _activeExclusive: boolean | null }>(Prisma.sql`
+      WITH active AS (
+        SELECT id, "isExclusive" FROM "Run" WHERE "agentId" = ${input.agentId}::int AND status = ANY(${[...ACTIVE_STATUSES]}::int[])
+        ORDER BY "isExclusive" DESC, id LIMIT 1
+      ), run AS (
         INSERT INTO "Run" ("organizationId", "agentId", "agentVersion", "startedBy", "startedByUserId", "scheduleId", "scheduledFor",
           parallelism, "parallelMaxConcurrency", "parallelExport", "proxyPoolId", "serverGroupId", "logLevel", "logMode", "isExclusive",
-          "isWaitOnFailure", "keepRecords", "timeoutSeconds", "inputParameters", status, "statusChanged", "endTime", "errorMessage",
-          created, updated)
+          "isWaitOnFailure", "keepRecords", "timeoutSeconds", "inputParameters", status, "statusChanged", created, updated)
         VALUES (${input.organizationId}::int, ${input.agentId}::int, ${input.agentVersion}::int, ${input.startedBy}::text,
           ${input.startedByUserId}::int, ${input.scheduleId?.toString() ?? null}::bigint, ${iso(input.scheduledFor)}::timestamp,
           ${input.parallelism}::int, ${input.parallelMaxConcurrency}::int, ${input.parallelExport}::text, ${input.proxyPoolId}::int,
           ${input.serverGroupId ?? null}::int, ${input.logLevel}::text, ${input.logMode}::text, ${input.isExclusive}::boolean,
-          ${input.isWaitOnFailure}::boolean, ${input.keepRecords ?? false}::boolean, ${input.timeoutSeconds}::int, ${input.inputParameters}::text, ${status}::int,
-          ${at.toISOString()}::timestamp, ${status === RunStatus.Skipped ? at.toISOString() : null}::timestamp, ${skipped}::text,
+          ${input.isWaitOnFailure}::boolean, ${input.keepRecords ?? false}::boolean, ${input.timeoutSeconds}::int,
+          ${input.inputParameters}::text, ${RunStatus.Queuing}::int, ${at.toISOString()}::timestamp,
           ${new Date().toISOString()}::timestamp, ${at.toISOString()}::timestamp)
         RETURNING *
       ), agent AS (${touchAgentSql('run', at)})
-      SELECT run.* FROM run${queued ? Prisma.sql`, LATERAL (SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, run.id)) l` : Prisma.empty}`);
-    if (queued) await opts.enqueue!(run);
-    return run;
+      SELECT run.*, active.id AS "_activeId", active."isExclusive" AS "_activeExclusive"
+      FROM run LEFT JOIN active ON true${lock}`);
+    const { _activeId: activeId, _activeExclusive: activeExclusive, ...inserted } = row;
+    const active = activeId === null ? null : { id: activeId, isExclusive: activeExclusive === true };
+    const { status, skipped } = admission(input, active, opts);
+    if (status === RunStatus.Skipped) {
+      const [run] = await tx.rows<RunRow>(Prisma.sql`
+        WITH moved AS (
+          UPDATE "Run" SET status = ${RunStatus.Skipped}::int, "endTime" = ${at.toISOString()}::timestamp, "errorMessage" = ${skipped}::text
+          WHERE id = ${inserted.id}::int RETURNING *
+        ), agent AS (${touchAgentSql('moved', at)})
+        SELECT * FROM moved`);
+      return run;
+    }
+    if (opts.enqueue) await opts.enqueue(inserted);
+    return inserted;
   }
 
   return {
