@@ -318,6 +318,8 @@ export function serviceCpuSince(before: Map<number, number>): number {
 /** What a burst of Runs gave, ours or the floor's (bench/runs.ts, bench/runs-floor.ts). */
 export interface BurstFigures {
   workers: number;
+  /** Which round of `BENCH_ROUNDS` (ours and the floor alternate, round by round). */
+  round: number;
   runs: number;
   completed: number;
   /** First start sent -> last Run terminal. */

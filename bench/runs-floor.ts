@@ -74,10 +74,10 @@ async function startFloorWorker(env: Record<string, string>): Promise<{ pid: num
 }
 
 /** One burst of `agentIds.length` Runs through `workerCount` floor worker processes. */
-export async function measureFloor(ctx: FloorContext, workerCount: number): Promise<FloorScenario> {
+export async function measureFloor(ctx: FloorContext, workerCount: number, round = 1): Promise<FloorScenario> {
   const total = ctx.agentIds.length;
   const queueName = 'floor-runs';
-  const prefix = `${ctx.env.REDIS_PREFIX}-floor${workerCount}`;
+  const prefix = `${ctx.env.REDIS_PREFIX}-floor${workerCount}-${round}`;
   const env = {
     ...ctx.env,
     ...ctx.preloadEnv,
@@ -120,9 +120,12 @@ export async function measureFloor(ctx: FloorContext, workerCount: number): Prom
   };
   try {
     // Warm-up, as for ours: one Run per slot.
-    await fire(ctx.agentIds.slice(0, Math.min(total, workerCount * ctx.concurrency)), `floor-warm-${workerCount}`);
+    await fire(
+      ctx.agentIds.slice(0, Math.min(total, workerCount * ctx.concurrency)),
+      `floor-warm-${workerCount}-${round}`,
+    );
     note(`runs: firing ${total} jobs at the floor with ${workerCount} worker(s)...`);
-    const tag = `floor-${workerCount}`;
+    const tag = `floor-${workerCount}-${round}`;
     const sentAt = new Map<number, number>();
     const statements0 = await Promise.all(workers.map((w) => ctx.statements(w.pid)));
     const cpu0 = workers.map((w) => processTreeCpuMs(w.pid).own);
@@ -143,6 +146,7 @@ export async function measureFloor(ctx: FloorContext, workerCount: number): Prom
     const perRun = (ms: number) => ms / Math.max(1, finished.length);
     return {
       workers: workerCount,
+      round,
       runs: total,
       completed: finished.length,
       seconds,
@@ -163,13 +167,13 @@ export async function measureFloor(ctx: FloorContext, workerCount: number): Prom
 /** Each of our scenarios next to the floor of the same worker count. */
 export function printFloorTable(ours: RunsScenario[], floors: FloorScenario[]): void {
   const rows = ours.flatMap((o) => {
-    const f = floors.find((s) => s.workers === o.workers);
+    const f = floors.find((s) => s.workers === o.workers && s.round === o.round);
     if (!f) return [];
     const oursCpu = o.apiCpuMsPerRun + o.workerCpuMsPerRun + o.childCpuMsPerRun;
     return [
       [
         o.mode,
-        f.workers,
+        `${f.workers}${o.round > 1 || floors.some((s) => s.round > 1) ? ` (round ${o.round})` : ''}`,
         `${o.completed} / ${f.completed}`,
         `${fmt(o.runsPerSecond, 2)} / ${fmt(f.runsPerSecond, 2)}`,
         fmt(o.runsPerSecond / f.runsPerSecond, 2),
@@ -201,6 +205,19 @@ export function printFloorTable(ours: RunsScenario[], floors: FloorScenario[]): 
       rows,
     ),
   );
+  // With BENCH_ROUNDS > 1: the median ratio of the rounds, per worker count (the machine's speed drifts between rounds).
+  for (const workers of [...new Set(ours.map((o) => o.workers))]) {
+    const ratios = ours
+      .filter((o) => o.workers === workers)
+      .flatMap((o) => {
+        const f = floors.find((s) => s.workers === workers && s.round === o.round);
+        return f ? [o.runsPerSecond / f.runsPerSecond] : [];
+      });
+    if (ratios.length > 1)
+      print(
+        `${workers} worker(s): ratio per round ${ratios.map((r) => fmt(r, 2)).join(', ')}; median ${fmt(percentile(ratios, 50), 2)}`,
+      );
+  }
   print(
     'Both sides run this process (API or feeder, fixture site, polling) and the worker processes; ' +
       'the floor has no run process. PostgreSQL and Redis: every server process of the machine, backends included.',

@@ -127,6 +127,8 @@ export async function benchRuns(
   if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 8))
     throw new Error('BENCH_WORKERS must list worker counts between 1 and 8');
   const childSamples = opts.childSamples ?? envInt('BENCH_CHILD_SAMPLES', 8, 1, 50);
+  // Ours and the floor alternate this many times per worker count (the machine's speed drifts).
+  const rounds = envInt('BENCH_ROUNDS', 1, 1, 10);
   // With a compiled build (BENCH_DIST=dist after `npm run build`), production's `node dist/worker.js`
   // is measured too, next to the `tsx src/worker.ts` the tests use.
   // Several builds can be compared side by side in one run: BENCH_DIST=build-before,dist. BENCH_TSX=0
@@ -265,115 +267,120 @@ export async function benchRuns(
     };
     // Per worker count, ours (each mode) and then the floor, so that they run side by side.
     for (const workerCount of workerCounts) {
-      for (const { mode, distDir: dir } of modes) {
-        note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
-        // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes, written when they exit (by the preload).
-        const prof: Record<string, string> = process.env.BENCH_CPU_PROF
-          ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) }
-          : {};
-        const workerEnv = {
-          ...env,
-          // Every slot's run process started ahead: the warm-up Runs do not reach every slot of every worker.
-          RUN_WARM_PROCESSES: process.env.RUN_WARM_PROCESSES ?? String(concurrency),
-          ...prof,
-          BENCH_STATEMENTS_DIR: statementsDir,
-          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
-        };
-        const workers: WorkerProcess[] = await Promise.all(
-          Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)),
-        );
-        try {
-          // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
-          const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
-          const warmIds = started(await Promise.all(warm.map(start)));
-          // (Forking a run process per slot can take longer than 20 s on a busy machine.)
-          const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000, 60_000);
-          if (warmRows.some((r) => !terminal.has(r.status)))
-            throw new Error(
-              `the warm-up Runs did not end within 60 s (statuses ${warmRows.map((r) => r.status).join(', ')})`,
-            );
+      for (let round = 1; round <= rounds; round++) {
+        for (const { mode, distDir: dir } of modes) {
+          note(`runs: starting ${workerCount} worker process(es) (${mode}), RUN_WORKER_CONCURRENCY=${concurrency}...`);
+          // BENCH_CPU_PROF=<dir>: CPU profiles of the workers and their run processes, written when they exit (by the preload).
+          const prof: Record<string, string> = process.env.BENCH_CPU_PROF
+            ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) }
+            : {};
+          const workerEnv = {
+            ...env,
+            // Every slot's run process started ahead: the warm-up Runs do not reach every slot of every worker.
+            RUN_WARM_PROCESSES: process.env.RUN_WARM_PROCESSES ?? String(concurrency),
+            ...prof,
+            BENCH_STATEMENTS_DIR: statementsDir,
+            NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
+          };
+          const workers: WorkerProcess[] = await Promise.all(
+            Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)),
+          );
+          try {
+            // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
+            const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
+            const warmIds = started(await Promise.all(warm.map(start)));
+            // (Forking a run process per slot can take longer than 20 s on a busy machine.)
+            const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000, 60_000);
+            if (warmRows.some((r) => !terminal.has(r.status)))
+              throw new Error(
+                `the warm-up Runs did not end within 60 s (statuses ${warmRows.map((r) => r.status).join(', ')})`,
+              );
 
-          // Run processes started ahead load Node and the engine (0.5-2 s of CPU each): the burst starts once
-          // they are done, whether or not the warm-up Runs went to them (a one-page Run executes inline).
-          await untilIdle(workers.map((w) => w.pid));
-          note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
-          const sentAt = new Map<number, number>();
-          const requestMs: number[] = [];
-          const workerStatements0 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
-          const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
-          const apiCpu0 = process.cpuUsage();
-          const service0 = serviceCpuSnapshot();
-          const apiStatements0 = apiStatements;
-          const t0 = Date.now();
-          const ids = started(
-            await Promise.all(
-              agentIds.map(async (agentId) => {
-                const sent = Date.now();
-                const p0 = performance.now();
-                const id = await start(agentId);
-                requestMs.push(performance.now() - p0);
-                if (id !== null) sentAt.set(id, sent);
-                return id;
-              }),
-            ),
-          );
-          const apiStatements1 = apiStatements;
-          // Bounded: a Run of one local page takes well under a second of work.
-          const rows = await pollUntilTerminal(ids, Date.now() + 60_000 + total * 2_000);
-          const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
-          const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
-          const apiCpu = process.cpuUsage(apiCpu0);
-          const service = serviceCpuSince(service0);
-          // Runs that hang would keep their (exclusive) Agents from starting in the next scenario.
-          await db.run.updateMany({
-            where: { id: { in: ids }, status: { notIn: [...TERMINAL_STATUSES] } },
-            data: { status: RunStatus.Failure, endTime: new Date() },
-          });
-          const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
-          const perRun = (ms: number) => ms / Math.max(1, finished.length);
-          const statuses: Record<string, number> = {};
-          for (const r of rows) {
-            const name = RUN_STATUS_NAMES[r.status as RunStatusValue] ?? String(r.status);
-            statuses[name] = (statuses[name] ?? 0) + 1;
+            // Run processes started ahead load Node and the engine (0.5-2 s of CPU each): the burst starts once
+            // they are done, whether or not the warm-up Runs went to them (a one-page Run executes inline).
+            await untilIdle(workers.map((w) => w.pid));
+            note(`runs: firing ${total} start requests with ${workerCount} worker(s)...`);
+            const sentAt = new Map<number, number>();
+            const requestMs: number[] = [];
+            const workerStatements0 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
+            const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
+            const apiCpu0 = process.cpuUsage();
+            const service0 = serviceCpuSnapshot();
+            const apiStatements0 = apiStatements;
+            const t0 = Date.now();
+            const ids = started(
+              await Promise.all(
+                agentIds.map(async (agentId) => {
+                  const sent = Date.now();
+                  const p0 = performance.now();
+                  const id = await start(agentId);
+                  requestMs.push(performance.now() - p0);
+                  if (id !== null) sentAt.set(id, sent);
+                  return id;
+                }),
+              ),
+            );
+            const apiStatements1 = apiStatements;
+            // Bounded: a Run of one local page takes well under a second of work.
+            const rows = await pollUntilTerminal(ids, Date.now() + 60_000 + total * 2_000);
+            const workerCpu1 = workers.map((w) => processTreeCpuMs(w.pid));
+            const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
+            const apiCpu = process.cpuUsage(apiCpu0);
+            const service = serviceCpuSince(service0);
+            // Runs that hang would keep their (exclusive) Agents from starting in the next scenario.
+            await db.run.updateMany({
+              where: { id: { in: ids }, status: { notIn: [...TERMINAL_STATUSES] } },
+              data: { status: RunStatus.Failure, endTime: new Date() },
+            });
+            const finished = rows.filter((r) => terminal.has(r.status) && r.endTime);
+            const perRun = (ms: number) => ms / Math.max(1, finished.length);
+            const statuses: Record<string, number> = {};
+            for (const r of rows) {
+              const name = RUN_STATUS_NAMES[r.status as RunStatusValue] ?? String(r.status);
+              statuses[name] = (statuses[name] ?? 0) + 1;
+            }
+            const lastEnd = finished.length > 0 ? Math.max(...finished.map((r) => r.endTime!.getTime())) : NaN;
+            const latency = finished.map((r) => r.endTime!.getTime() - sentAt.get(r.id)!);
+            const queued = finished.filter((r) => r.startTime).map((r) => r.startTime!.getTime() - sentAt.get(r.id)!);
+            const execute = finished
+              .filter((r) => r.startTime)
+              .map((r) => r.endTime!.getTime() - r.startTime!.getTime());
+            const seconds = (lastEnd - t0) / 1000;
+            const wrongCounts = finished.filter((r) => r.recordsExported !== 10).length;
+            if (wrongCounts > 0) note(`runs: warning: ${wrongCounts} Run(s) did not export the 10 expected records`);
+            scenarios.push({
+              mode,
+              workers: workerCount,
+              round,
+              concurrencyPerWorker: concurrency,
+              runs: total,
+              completed: finished.length,
+              seconds,
+              runsPerSecond: finished.length / seconds,
+              latencyP50Ms: percentile(latency, 50),
+              latencyP95Ms: percentile(latency, 95),
+              queuedP50Ms: percentile(queued, 50),
+              executeP50Ms: percentile(execute, 50),
+              executeP95Ms: percentile(execute, 95),
+              startRequestP50Ms: percentile(requestMs, 50),
+              startErrors: total - ids.length,
+              workerCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.own - workerCpu0[i].own, 0)),
+              childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
+              apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
+              serviceCpuMsPerRun: perRun(service),
+              workerStatementsPerRun: perRun(workerStatements1.reduce((n, c, i) => n + c - workerStatements0[i], 0)),
+              apiStatementsPerRun: perRun(apiStatements1 - apiStatements0),
+              statuses,
+            });
+            note(
+              `runs: ${workerCount} worker(s) (${mode}): ${finished.length}/${total} terminal in ${fmt(seconds, 2)} s`,
+            );
+          } finally {
+            await Promise.all(workers.map((w) => w.stop()));
           }
-          const lastEnd = finished.length > 0 ? Math.max(...finished.map((r) => r.endTime!.getTime())) : NaN;
-          const latency = finished.map((r) => r.endTime!.getTime() - sentAt.get(r.id)!);
-          const queued = finished.filter((r) => r.startTime).map((r) => r.startTime!.getTime() - sentAt.get(r.id)!);
-          const execute = finished.filter((r) => r.startTime).map((r) => r.endTime!.getTime() - r.startTime!.getTime());
-          const seconds = (lastEnd - t0) / 1000;
-          const wrongCounts = finished.filter((r) => r.recordsExported !== 10).length;
-          if (wrongCounts > 0) note(`runs: warning: ${wrongCounts} Run(s) did not export the 10 expected records`);
-          scenarios.push({
-            mode,
-            workers: workerCount,
-            concurrencyPerWorker: concurrency,
-            runs: total,
-            completed: finished.length,
-            seconds,
-            runsPerSecond: finished.length / seconds,
-            latencyP50Ms: percentile(latency, 50),
-            latencyP95Ms: percentile(latency, 95),
-            queuedP50Ms: percentile(queued, 50),
-            executeP50Ms: percentile(execute, 50),
-            executeP95Ms: percentile(execute, 95),
-            startRequestP50Ms: percentile(requestMs, 50),
-            startErrors: total - ids.length,
-            workerCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.own - workerCpu0[i].own, 0)),
-            childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
-            apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
-            serviceCpuMsPerRun: perRun(service),
-            workerStatementsPerRun: perRun(workerStatements1.reduce((n, c, i) => n + c - workerStatements0[i], 0)),
-            apiStatementsPerRun: perRun(apiStatements1 - apiStatements0),
-            statuses,
-          });
-          note(
-            `runs: ${workerCount} worker(s) (${mode}): ${finished.length}/${total} terminal in ${fmt(seconds, 2)} s`,
-          );
-        } finally {
-          await Promise.all(workers.map((w) => w.stop()));
         }
+        if (process.env.BENCH_FLOOR !== '0') floors.push(await measureFloor(floorCtx, workerCount, round));
       }
-      if (process.env.BENCH_FLOOR !== '0') floors.push(await measureFloor(floorCtx, workerCount));
     }
 
     ({ child, inProcessP50Ms } = await benchRunChild({ config, definition, childSamples, distDir }));

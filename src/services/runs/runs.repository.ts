@@ -210,7 +210,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /**
      * Starts a Run of an Agent: reads the Agent, its latest version and its organization's credits
      * under the Agent's lock, and `admit` (the caller's rules) decides from them what Run to insert,
-     * or throws, and nothing is written. Then as `createRun`. Five statements, BEGIN and COMMIT included.
+     * or throws, and nothing is written. Then as `createRun`. Four statements, BEGIN and COMMIT included.
      */
     async startRun(
       agentId: number,
