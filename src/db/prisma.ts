@@ -149,7 +149,9 @@ function statementNames() {
   return {
     // An empty name is an unnamed statement to node-postgres.
     name(query: { sql: string; args: unknown[] }): string {
-      if (query.args.length > MAX_PREPARED_PARAMS) return '';
+      // Without parameters node-postgres uses the simple protocol, which utility statements (VACUUM) and
+      // several statements in one text need: those stay unnamed, as before.
+      if (query.args.length === 0 || query.args.length > MAX_PREPARED_PARAMS) return '';
       let name = names.get(query.sql);
       if (name === undefined) {
         if (names.size >= MAX_PREPARED_TEXTS) return '';

@@ -84,7 +84,7 @@ function selectorsFor($: CheerioAPI, seed: number): string[] {
     }
   };
   const out = ['a', 'a[href]', 'script', 'img', 'li a', 'div > a', '*', 'td, th', 'h1, h2, h3', 'body *'];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 25; i++) {
     const shape = Math.floor(random() * 9);
     if (shape <= 2) out.push(simple());
     else if (shape === 3) out.push(`${simple()} ${simple()}`);
