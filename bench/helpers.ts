@@ -267,41 +267,41 @@ export function processTreeCpuMs(pid: number): { own: number; children: number }
   const root = processCpuMs(pid);
   let live = 0;
   try {
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue; // ended meanwhile
-      }
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // ppid is field 4 (index 1 after the name).
-      if (Number(f[1]) !== pid) continue;
-      live += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * (1000 / CLOCK_TICKS_PER_SECOND);
-    }
+    // ppid is field 4 (index 1 after the name); children's own and reaped children's CPU both count.
+    for (const { fields: f } of processStats())
+      if (Number(f[1]) === pid)
+        live += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * (1000 / CLOCK_TICKS_PER_SECOND);
   } catch {
     return { own: root.own, children: NaN };
   }
   return { own: root.own, children: root.children + live };
 }
 
-/** CPU (ms) of each PostgreSQL and Redis server process of the machine (backends included), from /proc. */
-export function serviceCpuSnapshot(): Map<number, number> {
-  const cpu = new Map<number, number>();
+/** Every process of the machine as /proc/<pid>/stat gives it: its name, and its fields after the name. */
+function* processStats(): Generator<{ pid: number; name: string; fields: string[] }> {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
     try {
       stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
     } catch {
-      continue;
+      continue; // ended meanwhile
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    if (name !== 'postgres' && name !== 'redis-server') continue;
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    cpu.set(Number(entry), (Number(f[11]) + Number(f[12])) * (1000 / CLOCK_TICKS_PER_SECOND));
+    const close = stat.lastIndexOf(')');
+    yield {
+      pid: Number(entry),
+      name: stat.slice(stat.indexOf('(') + 1, close),
+      fields: stat.slice(close + 2).split(' '),
+    };
   }
+}
+
+/** CPU (ms) of each PostgreSQL and Redis server process of the machine (backends included), from /proc. */
+export function serviceCpuSnapshot(): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const { pid, name, fields: f } of processStats())
+    if (name === 'postgres' || name === 'redis-server')
+      cpu.set(pid, (Number(f[11]) + Number(f[12])) * (1000 / CLOCK_TICKS_PER_SECOND));
   return cpu;
 }
 
