@@ -106,3 +106,17 @@ export async function createTestContext(
 
 export const auth = (key: string) => ({ authorization: `ApiKey ${key}` });
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * JSON requests through `app.inject` with an API key: `caller` is read at each call, so a test file can
+ * build its `inject` before `beforeAll` has made the app and the organization.
+ */
+export function jsonInjector(caller: () => { app: FastifyInstance; apiKey: string }) {
+  return (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, key = caller().apiKey) =>
+    caller().app.inject({
+      method,
+      url,
+      headers: { ...auth(key), 'content-type': 'application/json' },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+}

@@ -2,7 +2,7 @@
 // every other Run, and every Run with the setting off, in a run process. Through the HTTP API with a
 // real worker process, against the fixture site.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auth, type TestContext } from '../helpers/app.js';
+import { type TestContext, jsonInjector } from '../helpers/app.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
 import { catalogDefinition, createAgent, startWorker, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
@@ -12,13 +12,7 @@ let site: FixtureSite;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
 beforeAll(() => ({ ctx, site, org } = env));
 
-const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: { ...auth(org.apiKey), 'content-type': 'application/json' },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const inject = jsonInjector(() => ({ app: ctx.app, apiKey: org.apiKey }));
 
 const onePage = () => {
   const { next: _next, ...definition } = catalogDefinition(site.url);

@@ -3,7 +3,7 @@
 // within a bounded time. Also: a Run being stopped ends Stopped, never Failed or retried.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { createTestContext, type TestContext, jsonInjector } from '../helpers/app.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitFor } from '../helpers/process.js';
 import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
@@ -35,13 +35,7 @@ async function newWorker(): Promise<Worker> {
   return w;
 }
 
-const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: { ...auth(org.apiKey), 'content-type': 'application/json' },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const inject = jsonInjector(() => ({ app: ctx.app, apiKey: org.apiKey }));
 
 /** Process ids whose parent is `pid` (Linux /proc). */
 function childrenOf(pid: number): number[] {

@@ -2,7 +2,7 @@
 // side; parallelExport Combined writes one data file, Separated one per set. `Separate` is an alias
 // and the enum is case-insensitive (design.md section 1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { createTestContext, type TestContext, jsonInjector } from '../helpers/app.js';
 import { expectBadRequest } from '../helpers/assertions.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
@@ -47,13 +47,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: { ...auth(org.apiKey), 'content-type': 'application/json' },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const inject = jsonInjector(() => ({ app: ctx.app, apiKey: org.apiKey }));
 
 /** CSV of the given queries' results, 3 per query, in order. */
 const csvOf = (queries: string[]) =>

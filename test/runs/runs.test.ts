@@ -1,7 +1,7 @@
 // Runs through the HTTP API with a real worker process, real Postgres and Redis, against a fixture
 // website served on 127.0.0.1.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auth, type TestContext } from '../helpers/app.js';
+import { type TestContext, jsonInjector } from '../helpers/app.js';
 import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
 import { productPrice, type FixtureSite } from '../helpers/fixture-site.js';
 import { catalogDefinition, createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
@@ -12,13 +12,7 @@ let site: FixtureSite;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
 beforeAll(() => ({ ctx, site, org } = env));
 
-const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, key = org.apiKey) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: { ...auth(key), 'content-type': 'application/json' },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const inject = jsonInjector(() => ({ app: ctx.app, apiKey: org.apiKey }));
 
 function expectedCsv(count: number) {
   let csv = 'title,price,url\r\n';
