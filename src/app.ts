@@ -16,6 +16,7 @@ import requestLogPlugin from './plugins/app/request-log.js';
 import consolePlugin from './plugins/external/console.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import underPressurePlugin from './plugins/external/under-pressure.js';
+import { buildSerializer } from './plugins/app/serialization.js';
 import { buildValidator } from './plugins/app/validation.js';
 import healthRoutes from './routes/health/index.js';
 import agentsRoutes from './routes/agents/index.js';
@@ -75,7 +76,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of modelSchemas) app.addSchema(schema);

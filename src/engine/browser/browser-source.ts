@@ -2,7 +2,7 @@
 // another Run), every request through the Run's guard proxy, resource types blocked, downloads refused,
 // dialogs dismissed; then the waits, scrolls and "Load more" clicks the definition asks for, and the
 // rendered DOM handed to the crawl loop like any fetched page.
-import { errors, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   DEFAULT_BLOCKED_RESOURCES,
   DEFAULT_PAGE_TIMEOUT_SECONDS,
@@ -15,6 +15,9 @@ import type { FailureKind, FetchResult, PageSource } from '../page.js';
 import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS } from '../retry.js';
 import { GuardProxy, type GuardProxyEndpoint, type GuardProxyOptions } from './guard-proxy.js';
 import type { BrowserPool } from './pool.js';
+
+// Playwright's own TimeoutError, told by its name: playwright-core is loaded only when a browser starts (pool.ts).
+const isPlaywrightTimeout = (error: unknown) => error instanceof Error && error.name === 'TimeoutError';
 
 export interface BrowserSourceOptions extends GuardProxyOptions {
   pool: BrowserPool;
@@ -209,7 +212,7 @@ export class BrowserPageSource implements PageSource {
         await page.waitForFunction(more, undefined, { timeout: Math.min(GROWTH_WAIT_MS, left()) });
         return true;
       } catch (error) {
-        if (error instanceof errors.TimeoutError && left() > 1) return false;
+        if (isPlaywrightTimeout(error) && left() > 1) return false;
         throw error;
       }
     };
@@ -237,7 +240,7 @@ export class BrowserPageSource implements PageSource {
     if (this.options.signal.aborted) return new PageFailure('aborted', 'stopped while rendering');
     const refusal = this.#guard.refusals.get(hostOf(url));
     if (refusal) return new PageFailure('target-refused', refusal.message);
-    if (error instanceof errors.TimeoutError)
+    if (isPlaywrightTimeout(error))
       return new PageFailure('timeout', `did not finish rendering within ${this.#timeoutMs / 1000} s`);
     const code = /net::(ERR_[A-Z_]+)/.exec(text)?.[1];
     if (code === 'ERR_NAME_NOT_RESOLVED') return new PageFailure('dns', `could not resolve the host of ${url}`);

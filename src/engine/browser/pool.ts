@@ -2,7 +2,7 @@
 // once, a browser retired after `pagesPerBrowser` pages or `idleMs` without pages, new pages held back
 // while the browser processes use more than `maxRssMb`, and a browser that crashed replaced on next use.
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ConcurrencyLimiter } from '../limiter.js';
 
 export interface BrowserPoolOptions {
@@ -122,6 +122,9 @@ export class BrowserPool {
   async #launch(): Promise<Slot> {
     const launching = this.#current;
     try {
+      // Loaded at the first launch: it takes longer to load than the rest of the engine (0.4 s here), and
+      // most processes (the API, run processes of HTTP Runs) never start a browser.
+      const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({
         executablePath: this.options.executablePath,
         args: CHROMIUM_ARGS,
