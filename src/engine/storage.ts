@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, type WriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { appendFile, mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -15,8 +15,9 @@ export interface Storage {
   /** Deletes one key, or every key under a prefix (`runs/123` or `runs/123/`). Missing keys are no error. */
   delete(keyOrPrefix: string): Promise<void>;
   /**
-   * Writes `key` piece by piece as the caller produces it (a log): what was written is on disk even if
-   * the process dies before `close`. Replaces any previous content.
+   * Writes `key` piece by piece as the caller produces it (a log): what was written is stored within a
+   * short interval (LOCAL_WRITER_FLUSH_MS, S3_LOG_SHIP_MS) even if the process dies before `close`.
+   * Replaces any previous content.
    */
   openWriter(key: string): StorageWriter;
   /** Appends text to `key`, creating it if needed. */
@@ -110,6 +111,12 @@ export async function* countBytes(
   }
 }
 
+/**
+ * How long text given to a local writer may wait before it is written: a killed process loses at most
+ * this much of its log, and the lines of one moment are one write instead of one each.
+ */
+export const LOCAL_WRITER_FLUSH_MS = 100;
+
 /** Opens `file` for writing, making its folder when it does not exist yet (most files go to an existing one). */
 async function openCreating(file: string, flags: 'w' | 'wx'): Promise<FileHandle> {
   try {
@@ -171,31 +178,51 @@ export class LocalStorage implements Storage {
 
   openWriter(key: string): StorageWriter {
     const target = this.pathOf(key);
-    // Opened in the background (its folder made if missing): what is written meanwhile waits for it.
-    let out: WriteStream | null = null;
-    const waiting: string[] = [];
+    // Text waits up to LOCAL_WRITER_FLUSH_MS and is written in one piece; the file is opened at the first
+    // write (a short Run's log: one open, one write, one close, after its data file made the folder).
+    let pending: string[] = [];
+    let timer: NodeJS.Timeout | null = null;
+    let file: Promise<FileHandle> | null = null;
+    let written: Promise<void> = Promise.resolve();
+    let size = 0;
     let failure: Error | null = null;
-    const opened = openCreating(target, 'w').then(
-      (file) => {
-        out = file.createWriteStream();
-        out.on('error', (err) => (failure = err));
-        for (const text of waiting.splice(0)) out.write(text);
-      },
-      (err: Error) => void (failure = err),
-    );
+    const opened = () => (file ??= openCreating(target, 'w'));
+    const flush = () => {
+      timer = null;
+      if (pending.length === 0) return written;
+      const text = pending.join('');
+      pending = [];
+      const handle = opened();
+      written = written.then(async () => {
+        if (failure) return;
+        try {
+          await (await handle).writeFile(text);
+          size += Buffer.byteLength(text);
+        } catch (err) {
+          failure = err as Error;
+        }
+      });
+      return written;
+    };
     return {
       write: (text) => {
-        if (failure) return;
-        if (out) out.write(text);
-        else waiting.push(text);
+        if (failure || text.length === 0) return;
+        pending.push(text);
+        if (!timer) {
+          timer = setTimeout(flush, LOCAL_WRITER_FLUSH_MS);
+          timer.unref();
+        }
       },
       close: async () => {
-        await opened;
-        const stream = out;
-        if (!stream) throw failure ?? new Error(`${key} could not be opened`);
-        return new Promise((resolve, reject) => {
-          stream.end(() => (failure ? reject(failure) : resolve({ size: stream.bytesWritten })));
+        if (timer) clearTimeout(timer);
+        const handle = opened();
+        await flush();
+        const fh = await handle.catch((err: Error) => {
+          throw failure ?? err;
         });
+        await fh.close();
+        if (failure) throw failure;
+        return { size };
       },
     };
   }

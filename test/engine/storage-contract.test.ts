@@ -132,7 +132,7 @@ describe.each(drivers)('Storage contract: $name', (driver) => {
     const writer = storage.openWriter('runs/4/run.log');
     writer.write('first line\n');
     writer.write('second line\n');
-    // A process killed now keeps these lines: the local file has them at once, S3 within its ship interval.
+    // A process killed now keeps these lines: the local file has them within 100 ms, S3 within its ship interval.
     for (let i = 0; i < 100 && (await storage.stat('runs/4/run.log'))?.size !== 23; i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(await text(await storage.get('runs/4/run.log'))).toBe('first line\nsecond line\n');

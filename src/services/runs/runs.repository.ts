@@ -4,6 +4,7 @@
 import type { Db, Decimal, RawTx, Tx } from '../../db/prisma.js';
 import { creditsBalanceSql } from '../billing/credits.repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import type { SpaceAccess } from '../access/access.service.js';
 import { createRunReads, replaceFilesSql, type NewRunFile } from './run-reads.repository.js';
 import {
   ACTIVE_STATUSES,
@@ -122,6 +123,8 @@ export interface CreateRunOptions {
 /** What a start reads under the Agent's lock (`startRun`): the Agent, its latest version, its organization's credits. */
 export interface StartableAgent {
   agent: Pick<AgentRow, 'id' | 'isArchived' | 'validationStatus' | 'proxyPoolId'>;
+  /** What decides the starter's access (access.service's `checkAccess`), read by the same statement. */
+  access: SpaceAccess;
   version: { version: number; definition: unknown } | null;
   credits: Decimal;
 }
@@ -213,27 +216,45 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
      * or throws, and nothing is written. Then as `createRun`. Four statements, BEGIN and COMMIT included.
      */
     async startRun(
-      agentId: number,
+      starter: { agentId: number; organizationId: number; userId: number | null },
       at: Date,
       admit: (agent: StartableAgent | null) => Promise<NewRun>,
       opts: CreateRunOptions = {},
     ): Promise<RunRow> {
       const created = await db.$rawTransaction(async (tx) => {
+        // Only an Agent of the starter's organization is read and locked (another's is not found, as for access).
         const [row] = await tx.rows<
-          StartableAgent['agent'] & { _version: number | null; _definition: unknown; _credits: Decimal }
+          StartableAgent['agent'] & SpaceAccess & { _version: number | null; _definition: unknown; _credits: Decimal }
         >(
           Prisma.sql`
-          SELECT a.id, a."isArchived", a."validationStatus", a."proxyPoolId", v.version AS "_version", v.definition AS "_definition",
+          SELECT a.id, a."isArchived", a."validationStatus", a."proxyPoolId", a."organizationId",
+            s."isDefaultAccess", m.role AS "membershipRole",
+            v.version AS "_version", v.definition AS "_definition",
             ${creditsBalanceSql(Prisma.sql`a."organizationId"`, at)} AS "_credits"
           FROM "Agent" a
+          JOIN "Space" s ON s.id = a."spaceId"
+          LEFT JOIN "SpaceMembership" m ON m."spaceId" = a."spaceId" AND m."userId" = ${starter.userId}::int
           LEFT JOIN LATERAL (SELECT version, definition FROM "AgentVersion" WHERE "agentId" = a.id ORDER BY version DESC LIMIT 1) v ON true
-          WHERE a.id = ${agentId}::int
+          WHERE a.id = ${starter.agentId}::int AND a."organizationId" = ${starter.organizationId}::int
           FOR UPDATE OF a`,
         );
         let agent: StartableAgent | null = null;
         if (row) {
-          const { _version: version, _definition: definition, _credits: credits, ...rest } = row;
-          agent = { agent: rest, version: version === null ? null : { version, definition }, credits };
+          const {
+            _version: version,
+            _definition: definition,
+            _credits: credits,
+            organizationId,
+            isDefaultAccess,
+            membershipRole,
+            ...rest
+          } = row;
+          agent = {
+            agent: rest,
+            access: { organizationId, isDefaultAccess, membershipRole },
+            version: version === null ? null : { version, definition },
+            credits,
+          };
         }
         return insertRun(tx, await admit(agent), at, opts);
       });

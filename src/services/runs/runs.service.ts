@@ -12,7 +12,7 @@ import {
   ErrorCodes,
 } from '../../lib/errors.js';
 import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
-import type { AccessService } from '../access/access.service.js';
+import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
@@ -110,6 +110,8 @@ export function createRunsService(deps: {
   ): Promise<RunRow> {
     // Everything below is decided under the Agent's lock, from what the same statement read.
     const admit = async (found: StartableAgent | null): Promise<NewRun> => {
+      // A caller's start needs write access to the Agent: the first rule, as before any other.
+      if (principal) checkAccess(principal, found?.access ?? null, 'write', agentSubject(agentId));
       if (!found) throw new NotFoundError(`Agent ${agentId} was not found.`);
       const { agent, version, credits: available } = found;
       if (agent.isArchived)
@@ -166,7 +168,8 @@ export function createRunsService(deps: {
       };
     };
     try {
-      return await repo.startRun(agentId, clock.now(), admit, {
+      const starter = { agentId, organizationId, userId: principal?.userId ?? null };
+      return await repo.startRun(starter, clock.now(), admit, {
         skipIfActive: opts.skipIfActive,
         enqueue: enqueueOrUnavailable,
       });
@@ -215,7 +218,7 @@ export function createRunsService(deps: {
     createAndQueue,
 
     async start(principal: Principal, agentId: number, opts: StartOptions): Promise<StartResult> {
-      await access.requireAgent(principal, agentId, 'write');
+      // The access check is made by the start itself, on what it reads under the Agent's lock.
       const run = await createAndQueue(principal, agentId, opts, principal.organizationId);
       if (!opts.isRunSynchronously) return { kind: 'queued', run: toRunView(run) };
       const timeoutSeconds = Math.min(Math.max(opts.timeout ?? 60, 1), SYNC_START_MAX_WAIT_SECONDS);
