@@ -80,12 +80,16 @@ export function subscriptionMatches(
  * organization's threshold, in the outbox, in the transaction that settles it (after billing's debit).
  */
 export function createWebhookSettlementStep(
-  repo: Pick<WebhooksRepository, 'insertSettlementEvents'>,
+  repo: Pick<WebhooksRepository, 'insertSettlementEvents' | 'hookedSql'>,
   defaultLowCreditsThreshold: string,
 ): SettlementStep {
   return {
     name: 'webhooks',
-    async apply(tx, run) {
+    // Whether the organization has an enabled webhook is read by the claim statement: without one, the
+    // events statement is not sent at all (most Runs; one statement fewer on each Run's path).
+    atClaim: (claimed) => ({ read: repo.hookedSql(claimed.column('organizationId')) }),
+    async apply(tx, run, _at, hooked) {
+      if (hooked !== true) return;
       await repo.insertSettlementEvents(tx, {
         organizationId: run.organizationId,
         runId: run.id,

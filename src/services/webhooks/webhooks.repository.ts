@@ -90,6 +90,11 @@ export function createWebhooksRepository(db: Db) {
      * Usage entries); after it, the lowest balance the debit's entries record. One statement, as the
      * organization's debit lock is held until the commit.
      */
+    /** SQL: whether the organization (an SQL value) has an enabled webhook; the events' own statement checks again. */
+    hookedSql(organizationId: Prisma.Sql): Prisma.Sql {
+      return Prisma.sql`EXISTS (SELECT 1 FROM "Webhook" WHERE "organizationId" = ${organizationId} AND enabled)`;
+    },
+
     async insertSettlementEvents(
       tx: RawTx,
       d: { organizationId: number; runId: number; type: string | null; defaultThreshold: string },
