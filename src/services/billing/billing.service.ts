@@ -49,8 +49,11 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
   const { credits, usage, prices } = deps;
   return {
     name: 'billing',
-    // The Run's export bytes are read by the statement that claims it.
-    atClaim: (claimed) => ({ read: usage.exportBytesSql(claimed.column('id')) }),
+    // The statement that claims the Run reads its export bytes, after taking the organization's debit lock
+    // (after the claim's rollup rows, as before): the usage and the debit are then one statement.
+    atClaim: (claimed) => ({
+      read: credits.underDebitLock(claimed.column('organizationId'), usage.exportBytesSql(claimed.column('id'))),
+    }),
     async apply(tx, run, at, exportBytes) {
       const lines = meterRun(run, BigInt(exportBytes as bigint), prices);
       if (lines.length === 0) return;
@@ -60,18 +63,23 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
         return;
       }
       // Debits of one organization are serialized by its row lock, so the time it is held bounds
-      // their throughput: it is taken by the statement that writes the usage (no round trip of its
-      // own) and held for the one debit statement, the later settlement steps and the commit.
-      await usage.record(tx, run, lines, at, credits.debitLock(run.organizationId));
+      // their throughput: taken by the claim statement, it is held for this one statement (usage and
+      // debit), the later settlement steps and the commit.
       const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
-      await credits.debit(tx, {
-        organizationId: run.organizationId,
-        runId: run.id,
-        cost,
+      await usage.record(
+        tx,
+        run,
+        lines,
         at,
-        message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
-        uncoveredMessage: `Run ${run.id} of agent ${run.agentId}: {uncovered} of its cost ${cost.toString()} exceeded the available credits`,
-      });
+        credits.debitSql({
+          organizationId: run.organizationId,
+          runId: run.id,
+          cost,
+          at,
+          message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
+          uncoveredMessage: `Run ${run.id} of agent ${run.agentId}: {uncovered} of its cost ${cost.toString()} exceeded the available credits`,
+        }),
+      );
       return () => recordCreditsDebited(cost.toNumber());
     },
   };

@@ -31,6 +31,52 @@ export function creditsBalanceSql(organizationId: Prisma.Sql | number, at: Date)
     WHERE g."organizationId" = ${organizationId} AND (g."expiresAt" IS NULL OR g."expiresAt" > ${at.toISOString()}::timestamp))`;
 }
 
+export interface Debit {
+  organizationId: number;
+  runId: number;
+  cost: Decimal;
+  at: Date;
+  message: string;
+  uncoveredMessage: string;
+}
+
+/** The organization's debit lock (see CreditsRepository.debitLock), for an organization id given in SQL. */
+function debitLockSql(organizationId: P.Sql): P.Sql {
+  return P.sql`SELECT id, set_config('synchronous_commit', 'off', true) FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`;
+}
+
+/** The debit statement's WITH items and main statement (CreditsRepository.debit). */
+function debitSql(d: Debit): { with: P.Sql; main: P.Sql } {
+  const cost = P.sql`${d.cost.toString()}::numeric`;
+  return {
+    with: P.sql`g AS (
+          SELECT id, remaining, "expiresAt",
+                 SUM(remaining) OVER () AS total,
+                 SUM(remaining) OVER w - remaining AS before,
+                 ROW_NUMBER() OVER w AS n
+          FROM "CreditGrant"
+          WHERE "organizationId" = ${d.organizationId} AND ("expiresAt" IS NULL OR "expiresAt" > ${d.at}::timestamp(3)) AND remaining > 0
+          WINDOW w AS (ORDER BY "expiresAt" ASC NULLS LAST, created ASC, id ASC)
+        ),
+        t AS (
+          SELECT id, "expiresAt", n, LEAST(remaining, ${cost} - before) AS amount, total - LEAST(before + remaining, ${cost}) AS after
+          FROM g WHERE before < ${cost}
+        ),
+        taken AS (UPDATE "CreditGrant" c SET remaining = c.remaining - t.amount FROM t WHERE c.id = t.id),
+        u AS (SELECT ${cost} - COALESCE(SUM(amount), 0) AS uncovered FROM t)`,
+    main: P.sql`INSERT INTO "CreditTransaction" ("organizationId", "grantId", "runId", "transactionType", amount, balance, "expiresAt", message, created)
+        SELECT ${d.organizationId}, e."grantId", ${d.runId}::int, e.type, e.amount, e.balance, e."expiresAt", e.message, ${d.at}::timestamp(3)
+        FROM (
+          SELECT t.id AS "grantId", 'Usage' AS type, -t.amount AS amount, t.after AS balance, t."expiresAt", ${d.message} AS message, t.n
+          FROM t
+          UNION ALL
+          SELECT NULL, 'Uncovered', -u.uncovered, 0, NULL, replace(${d.uncoveredMessage}, '{uncovered}', trim_scale(u.uncovered)::text), 0
+          FROM u WHERE u.uncovered > 0
+        ) e
+        ORDER BY e.type = 'Uncovered', e.n`,
+  };
+}
+
 export function createCreditsRepository(db: Db) {
   async function balanceDecimal(organizationId: number, at: Date, tx: DbOrTx = db): Promise<Decimal> {
     const [row] = await tx.$queryRaw<
@@ -60,8 +106,15 @@ export function createCreditsRepository(db: Db) {
      * replayed in order), so nothing that depended on them survives; the Runs they settled are then
      * unsettled again and the settlement sweep settles them, exactly once (docs/decisions.md).
      */
-    debitLock: (organizationId: number) =>
-      P.sql`SELECT id, set_config('synchronous_commit', 'off', true) FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`,
+    debitLock: (organizationId: number) => debitLockSql(P.sql`${organizationId}`),
+
+    /**
+     * An SQL value read once `debitLock` is taken for an organization given in SQL: the settlement's claim
+     * statement takes the lock this way (for the claimed Run's organization), so that the statement of the
+     * debit comes after it and sees every debit committed before it.
+     */
+    underDebitLock: (organizationId: P.Sql, value: P.Sql) =>
+      P.sql`(SELECT ${value} FROM (${debitLockSql(organizationId)}) locked)`,
 
     /**
      * Takes `cost` from the organization's grants that can pay at `at`, soonest-expiring first (then
@@ -72,38 +125,16 @@ export function createCreditsRepository(db: Db) {
      * `uncoveredMessage` has `{uncovered}` where the uncovered amount goes. The CHECK constraint
      * refuses anything that would take a grant below zero.
      */
-    async debit(
-      tx: RawTx,
-      d: { organizationId: number; runId: number; cost: Decimal; at: Date; message: string; uncoveredMessage: string },
-    ): Promise<void> {
-      const cost = P.sql`${d.cost.toString()}::numeric`;
-      await tx.rows(P.sql`
-        WITH g AS (
-          SELECT id, remaining, "expiresAt",
-                 SUM(remaining) OVER () AS total,
-                 SUM(remaining) OVER w - remaining AS before,
-                 ROW_NUMBER() OVER w AS n
-          FROM "CreditGrant"
-          WHERE "organizationId" = ${d.organizationId} AND ("expiresAt" IS NULL OR "expiresAt" > ${d.at}::timestamp(3)) AND remaining > 0
-          WINDOW w AS (ORDER BY "expiresAt" ASC NULLS LAST, created ASC, id ASC)
-        ),
-        t AS (
-          SELECT id, "expiresAt", n, LEAST(remaining, ${cost} - before) AS amount, total - LEAST(before + remaining, ${cost}) AS after
-          FROM g WHERE before < ${cost}
-        ),
-        taken AS (UPDATE "CreditGrant" c SET remaining = c.remaining - t.amount FROM t WHERE c.id = t.id),
-        u AS (SELECT ${cost} - COALESCE(SUM(amount), 0) AS uncovered FROM t)
-        INSERT INTO "CreditTransaction" ("organizationId", "grantId", "runId", "transactionType", amount, balance, "expiresAt", message, created)
-        SELECT ${d.organizationId}, e."grantId", ${d.runId}::int, e.type, e.amount, e.balance, e."expiresAt", e.message, ${d.at}::timestamp(3)
-        FROM (
-          SELECT t.id AS "grantId", 'Usage' AS type, -t.amount AS amount, t.after AS balance, t."expiresAt", ${d.message} AS message, t.n
-          FROM t
-          UNION ALL
-          SELECT NULL, 'Uncovered', -u.uncovered, 0, NULL, replace(${d.uncoveredMessage}, '{uncovered}', trim_scale(u.uncovered)::text), 0
-          FROM u WHERE u.uncovered > 0
-        ) e
-        ORDER BY e.type = 'Uncovered', e.n`);
+    async debit(tx: RawTx, d: Debit): Promise<void> {
+      const { with: parts, main } = debitSql(d);
+      await tx.rows(P.sql`WITH ${parts} ${main}`);
     },
+
+    /**
+     * `debit` as parts of another statement (the usage statement writes the Run's usage and debits it
+     * in one round trip): `with`, its WITH items; `main`, the statement they lead to.
+     */
+    debitSql,
 
     /** The organization's own credits.low threshold, or null when it uses the default. */
     async lowThreshold(organizationId: number): Promise<Decimal | null> {

@@ -43,17 +43,17 @@ export function createUsageRepository(db: Db) {
     /**
      * Writes a Run's usage records and adds their costs to the Agent's week, day and hour, in one statement
      * (one round trip inside the settlement transaction). The unique key (runId, usageType) refuses
-     * a second metering of the same Run. With `lock` (a statement that takes a lock, see
-     * CreditsRepository.debitLock), that lock is taken first and the rollup rows, which every
-     * Run of the Agent in that day updates, only after it: Runs of one Agent then wait for each other
-     * only inside the organization's lock, not also before it.
+     * a second metering of the same Run. With `then` (CreditsRepository.debitSql), the statement also
+     * debits the Run's cost: the settlement took the organization's lock in its claim statement, so this
+     * statement's snapshot sees every debit committed before it, and the lock is held for this one round
+     * trip and the commit.
      */
     async record(
       tx: RawTx,
       run: { id: number; organizationId: number; agentId: number },
       lines: UsageLine[],
       at: Date,
-      lock?: P.Sql,
+      then?: { with: P.Sql; main: P.Sql },
     ): Promise<void> {
       const rows = lines.map(
         (l) =>
@@ -71,7 +71,6 @@ export function createUsageRepository(db: Db) {
           "proxyDataCost" = "${table}"."proxyDataCost" + EXCLUDED."proxyDataCost",
           "exportCpmCost" = "${table}"."exportCpmCost" + EXCLUDED."exportCpmCost",
           "totalCost" = "${table}"."totalCost" + EXCLUDED."totalCost"`);
-      // Data-modifying WITH parts run to completion after the main query, so the lock comes first.
       await tx.rows(P.sql`
         WITH records AS (
           INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
@@ -91,8 +90,7 @@ export function createUsageRepository(db: Db) {
           INSERT INTO "UsageHourly" ("agentId", "hour", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
           VALUES (${run.agentId}, date_trunc('hour', ${at}::timestamp(3)), ${costs})
           ON CONFLICT ("agentId", "hour") DO UPDATE SET ${add('UsageHourly')}
-        )
-        ${lock ?? P.sql`SELECT 1`}`);
+        )${then ? P.sql`, ${then.with} ${then.main}` : P.sql` SELECT 1`}`);
     },
 
     /**
