@@ -194,6 +194,7 @@ export function createRunHost(deps: {
     // (one message and one status write fewer); its figures go with the end.
     const exportingTimer = setTimeout(() => send({ type: 'exporting', stats }), 250);
     let exported: Awaited<ReturnType<typeof exportRecords>>;
+    let logFiles: Awaited<ReturnType<typeof runLog.finish>>;
     try {
       exported = await exportRecords({
         storage,
@@ -210,12 +211,17 @@ export function createRunHost(deps: {
             for (const s of result.sets) yield* spooled(s.set);
           })(),
         );
-    } finally {
       clearTimeout(exportingTimer);
+      stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
+      runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
+      logFiles = await runLog.finish(result.failedPages);
+    } catch (err) {
+      clearTimeout(exportingTimer);
+      // The Run ends with this error and no files listed: the data files it stored a moment ago (a full
+      // volume may take the log's last lines after the CSV) would be left behind, listed nowhere.
+      await removeDataFiles(storage, prefix);
+      throw err;
     }
-    stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
-    runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
-    const logFiles = await runLog.finish(result.failedPages);
     return {
       stats,
       files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles],
@@ -273,4 +279,12 @@ export function createRunHost(deps: {
   }
 
   return { receive, halt };
+}
+
+/** Removes what a Run stored under its prefix, but its log (a Run whose files could not all be stored). */
+async function removeDataFiles(storage: Storage, prefix: string): Promise<void> {
+  const names = await storage.list(prefix).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name !== 'run.log') await storage.delete(`${prefix}/${name}`).catch(() => {});
+  }
 }
