@@ -2,7 +2,7 @@
 // all or nothing (a failed multipart upload is aborted, so no object and no parts stay behind).
 import { randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -240,7 +240,8 @@ export class S3Storage implements Storage {
    */
   openWriter(key: string): StorageWriter {
     const objectKey = this.objectKey(key);
-    const temp = path.join(os.tmpdir(), `cxs-log-${randomBytes(8).toString('hex')}`);
+    // Named by the process, so that what a killed process leaves can be told and removed (removeAbandoned).
+    const temp = path.join(os.tmpdir(), `${LOG_TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
     const fd = openSync(temp, 'w', 0o600);
     let written = 0;
     let shipped = -1;
@@ -280,6 +281,10 @@ export class S3Storage implements Storage {
     };
   }
 
+  async removeAbandoned(): Promise<number> {
+    return removeAbandonedLogTemps(os.tmpdir());
+  }
+
   async presignGet(key: string, headers: { contentType: string; contentDisposition: string }): Promise<string> {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
@@ -295,4 +300,28 @@ export class S3Storage implements Storage {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: 'ok' }));
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+}
+
+const LOG_TEMP_PREFIX = 'cxs-log-';
+const LOG_TEMP = /^cxs-log-(\d+)-[0-9a-f]{16}$/;
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the S3 log temporary files in `dir` whose process is gone (killed before it could); how many. */
+export async function removeAbandonedLogTemps(dir: string): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(LOG_TEMP.exec(name)?.[1]);
+    if (!pid || pid === process.pid || processExists(pid)) continue;
+    await rm(path.join(dir, name), { force: true });
+    removed += 1;
+  }
+  return removed;
 }

@@ -44,6 +44,11 @@ export interface Storage {
   presignGet?(key: string, headers: { contentType: string; contentDisposition: string }): Promise<string>;
   /** Writes and removes a small object: rejects with the store's error when it cannot be written. */
   probe(): Promise<void>;
+  /**
+   * Removes what writers of processes that no longer exist left on this machine's disk (an S3 log's
+   * temporary file, when its run process was killed); how many. Stores that leave nothing have none.
+   */
+  removeAbandoned?(): Promise<number>;
 }
 
 export interface StoredObject {

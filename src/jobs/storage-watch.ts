@@ -1,6 +1,7 @@
 // The worker's view of its storage: whether the store of Run files can be written (probed every
 // STORAGE_WATCH_INTERVAL_MS) and whether its local disks (STORAGE_DIR with the local driver, and the
-// temporary folder that holds spools and logs in flight) are nearly full. Each change is logged once;
+// temporary folder that holds spools and logs in flight) are nearly full, and what killed run processes
+// left in that folder (removed at each check). Each change is logged once;
 // while the store cannot be written the worker's heartbeat stops, so its health check says so.
 import { statfs } from 'node:fs/promises';
 import type { Logger } from 'pino';
@@ -55,6 +56,8 @@ export function createStorageWatch(opts: {
       writable = false;
     }
     for (const dir of dirs) await checkDisk(dir);
+    const removed = await storage.removeAbandoned?.().catch(() => 0);
+    if (removed) log.info({ removed }, 'removed temporary files that killed run processes left behind');
   }
 
   const timer = setInterval(() => void check(), opts.intervalMs ?? STORAGE_WATCH_INTERVAL_MS);
