@@ -1,6 +1,7 @@
 // Dependencies down, as an operator sees it: PostgreSQL or Redis lost and regained under a running
 // API and worker (through TCP forwarders the test takes down), an unmigrated database, and SIGTERM
 // while a dependency is away.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearRedisPrefix, testConfig } from '../helpers/app.js';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js';
@@ -32,6 +33,7 @@ afterAll(async () => {
   await redisProxy?.close();
   await clearRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
   await database?.drop();
+  if (env?.STORAGE_DIR) fs.rmSync(env.STORAGE_DIR, { recursive: true, force: true });
 });
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;

@@ -1,5 +1,6 @@
 // The operator's view: CLI commands, configuration errors, and the server and worker processes
 // starting and shutting down gracefully on SIGTERM.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js';
 import { clearRedisPrefix, testConfig } from '../helpers/app.js';
@@ -18,6 +19,7 @@ afterAll(async () => {
   await clearRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
   await database?.drop();
   await empty?.drop();
+  if (env?.STORAGE_DIR) fs.rmSync(env.STORAGE_DIR, { recursive: true, force: true });
 });
 
 describe('cli', () => {
