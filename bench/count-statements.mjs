@@ -1,4 +1,4 @@
-// Preloaded into the benchmark's worker processes (and so their run processes) (NODE_OPTIONS=--import): counts the SQL statements
+// Preloaded into the benchmark's worker processes (and so their run processes) (NODE_OPTIONS=--import): counts the SQL round trips (node-postgres queries)
 // the process sends through node-postgres and keeps the count in $BENCH_STATEMENTS_DIR/<pid>, so the
 // benchmark can report statements per Run. Run children (which never query) are left alone.
 import fs from 'node:fs';

@@ -297,11 +297,11 @@ function* processStats(): Generator<{ pid: number; name: string; fields: string[
 }
 
 /** CPU (ms) of each PostgreSQL and Redis server process of the machine (backends included), from /proc. */
-export function serviceCpuSnapshot(): Map<number, number> {
-  const cpu = new Map<number, number>();
+export function serviceCpuSnapshot(): Map<number, { name: string; ms: number }> {
+  const cpu = new Map<number, { name: string; ms: number }>();
   for (const { pid, name, fields: f } of processStats())
     if (name === 'postgres' || name === 'redis-server')
-      cpu.set(pid, (Number(f[11]) + Number(f[12])) * (1000 / CLOCK_TICKS_PER_SECOND));
+      cpu.set(pid, { name, ms: (Number(f[11]) + Number(f[12])) * (1000 / CLOCK_TICKS_PER_SECOND) });
   return cpu;
 }
 
@@ -309,10 +309,17 @@ export function serviceCpuSnapshot(): Map<number, number> {
  * PostgreSQL and Redis CPU (ms) since `before`: the share of a burst that the per-process figures
  * leave out. Processes that ended meanwhile are left out (their CPU went with them); new ones count whole.
  */
-export function serviceCpuSince(before: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, ms] of serviceCpuSnapshot()) total += ms - (before.get(pid) ?? 0);
-  return total;
+export function serviceCpuSince(before: ReturnType<typeof serviceCpuSnapshot>): ServiceCpu {
+  const cpu = { postgres: 0, redis: 0 };
+  for (const [pid, { name, ms }] of serviceCpuSnapshot())
+    cpu[name === 'postgres' ? 'postgres' : 'redis'] += ms - (before.get(pid)?.ms ?? 0);
+  return cpu;
+}
+
+/** PostgreSQL and Redis CPU, ms (in total or per Run). */
+export interface ServiceCpu {
+  postgres: number;
+  redis: number;
 }
 
 /** What a burst of Runs gave, ours or the floor's (bench/runs.ts, bench/runs-floor.ts). */
@@ -329,5 +336,5 @@ export interface BurstFigures {
   latencyP50Ms: number;
   latencyP95Ms: number;
   /** PostgreSQL and Redis CPU per completed Run (serviceCpuSince around the burst). */
-  serviceCpuMsPerRun: number;
+  serviceCpuMsPerRun: ServiceCpu;
 }

@@ -17,6 +17,7 @@ import {
   processTreeCpuMs,
   serviceCpuSince,
   serviceCpuSnapshot,
+  type ServiceCpu,
   sleep,
   table,
   type BurstFigures,
@@ -39,6 +40,8 @@ export interface FloorContext {
   agentIds: number[];
   definition: AgentDefinition;
   concurrency: number;
+  /** Warm-up Runs fired at once before the burst (at least one per slot), as for ours. */
+  warmRuns: number;
   pageCpuSeconds: number;
   /** NODE_OPTIONS and BENCH_STATEMENTS_DIR of the statement-counting preload. */
   preloadEnv: Record<string, string>;
@@ -74,6 +77,8 @@ async function startFloorWorker(env: Record<string, string>): Promise<{ pid: num
 }
 
 /** One burst of `agentIds.length` Runs through `workerCount` floor worker processes. */
+const serviceCpu = (c: ServiceCpu) => `${fmt(c.postgres, 1)} + ${fmt(c.redis, 1)}`;
+
 export async function measureFloor(ctx: FloorContext, workerCount: number, round = 1): Promise<FloorScenario> {
   const total = ctx.agentIds.length;
   const queueName = 'floor-runs';
@@ -119,9 +124,9 @@ export async function measureFloor(ctx: FloorContext, workerCount: number, round
     }
   };
   try {
-    // Warm-up, as for ours: one Run per slot.
+    // Warm-up, as for ours.
     await fire(
-      ctx.agentIds.slice(0, Math.min(total, workerCount * ctx.concurrency)),
+      ctx.agentIds.slice(0, Math.min(total, Math.max(ctx.warmRuns, workerCount * ctx.concurrency))),
       `floor-warm-${workerCount}-${round}`,
     );
     note(`runs: firing ${total} jobs at the floor with ${workerCount} worker(s)...`);
@@ -155,7 +160,7 @@ export async function measureFloor(ctx: FloorContext, workerCount: number, round
       latencyP95Ms: percentile(latency, 95),
       workerCpuMsPerRun: perRun(cpu1.reduce((n, c, i) => n + c - cpu0[i], 0)),
       benchCpuMsPerRun: perRun((bench.user + bench.system) / 1000),
-      serviceCpuMsPerRun: perRun(service),
+      serviceCpuMsPerRun: { postgres: perRun(service.postgres), redis: perRun(service.redis) },
       workerStatementsPerRun: perRun(statements1.reduce((n, c, i) => n + c - statements0[i], 0)),
     };
   } finally {
@@ -181,7 +186,7 @@ export function printFloorTable(ours: RunsScenario[], floors: FloorScenario[]): 
         `${fmt(o.latencyP95Ms, 0)} / ${fmt(f.latencyP95Ms, 0)}`,
         `${fmt(o.apiCpuMsPerRun, 1)} + ${fmt(o.workerCpuMsPerRun, 1)} + ${fmt(o.childCpuMsPerRun, 1)} = ${fmt(oursCpu, 1)}`,
         `${fmt(f.benchCpuMsPerRun, 1)} + ${fmt(f.workerCpuMsPerRun, 1)} = ${fmt(f.benchCpuMsPerRun + f.workerCpuMsPerRun, 1)}`,
-        `${fmt(o.serviceCpuMsPerRun, 1)} / ${fmt(f.serviceCpuMsPerRun, 1)}`,
+        `${serviceCpu(o.serviceCpuMsPerRun)} / ${serviceCpu(f.serviceCpuMsPerRun)}`,
         `${fmt(o.apiStatementsPerRun + o.workerStatementsPerRun, 1)} / ${fmt(f.workerStatementsPerRun, 1)}`,
       ],
     ];
@@ -200,24 +205,25 @@ export function printFloorTable(ours: RunsScenario[], floors: FloorScenario[]): 
         'ours CPU ms/run: API + worker + run process',
         'floor CPU ms/run: feeder + worker',
         'PostgreSQL + Redis CPU ms/run ours / floor',
-        'SQL statements/run ours (API + worker) / floor',
+        'SQL round trips/run ours (API + worker) / floor',
       ],
       rows,
     ),
   );
-  // With BENCH_ROUNDS > 1: the median ratio of the rounds, per worker count (the machine's speed drifts between rounds).
-  for (const workers of [...new Set(ours.map((o) => o.workers))]) {
-    const ratios = ours
-      .filter((o) => o.workers === workers)
-      .flatMap((o) => {
-        const f = floors.find((s) => s.workers === workers && s.round === o.round);
-        return f ? [o.runsPerSecond / f.runsPerSecond] : [];
-      });
-    if (ratios.length > 1)
-      print(
-        `${workers} worker(s): ratio per round ${ratios.map((r) => fmt(r, 2)).join(', ')}; median ${fmt(percentile(ratios, 50), 2)}`,
-      );
-  }
+  // With BENCH_ROUNDS > 1: the median ratio of the rounds, per build and worker count (the machine's speed drifts between rounds).
+  for (const mode of [...new Set(ours.map((o) => o.mode))])
+    for (const workers of [...new Set(ours.map((o) => o.workers))]) {
+      const ratios = ours
+        .filter((o) => o.workers === workers && o.mode === mode)
+        .flatMap((o) => {
+          const f = floors.find((s) => s.workers === workers && s.round === o.round);
+          return f ? [o.runsPerSecond / f.runsPerSecond] : [];
+        });
+      if (ratios.length > 1)
+        print(
+          `${mode}, ${workers} worker(s): ratio per round ${ratios.map((r) => fmt(r, 2)).join(', ')}; median ${fmt(percentile(ratios, 50), 2)}`,
+        );
+    }
   print(
     'Both sides run this process (API or feeder, fixture site, polling) and the worker processes; ' +
       'the floor has no run process. PostgreSQL and Redis: every server process of the machine, backends included.',

@@ -67,7 +67,7 @@ export interface RunsScenario extends BurstFigures {
   workerCpuMsPerRun: number;
   childCpuMsPerRun: number;
   apiCpuMsPerRun: number;
-  /** SQL statements per completed Run sent by the worker processes (every query, BEGIN and COMMIT included), and by the API during the start requests. */
+  /** SQL round trips per completed Run of the worker processes (every node-postgres query: BEGIN and COMMIT when sent alone, not when they go with a statement), and of the API during the start requests. */
   workerStatementsPerRun: number;
   apiStatementsPerRun: number;
   statuses: Record<string, number>;
@@ -129,6 +129,11 @@ export async function benchRuns(
   const childSamples = opts.childSamples ?? envInt('BENCH_CHILD_SAMPLES', 8, 1, 50);
   // Ours and the floor alternate this many times per worker count (the machine's speed drifts).
   const rounds = envInt('BENCH_ROUNDS', 1, 1, 10);
+  // Warm-up Runs fired at once before each burst, ours and the floor's alike: at least one per slot, and
+  // enough that the API's and the workers' connection pools are open at their burst size (a new
+  // PostgreSQL backend costs tens of ms of CPU to start and to load its catalog; a running service has
+  // its pools open).
+  const warmRuns = envInt('BENCH_WARM_RUNS', 40, 1, 1000);
   // With a compiled build (BENCH_DIST=dist after `npm run build`), production's `node dist/worker.js`
   // is measured too, next to the `tsx src/worker.ts` the tests use.
   // Several builds can be compared side by side in one run: BENCH_DIST=build-before,dist. BENCH_TSX=0
@@ -258,6 +263,7 @@ export async function benchRuns(
       agentIds,
       definition,
       concurrency,
+      warmRuns,
       pageCpuSeconds: config.runs.pageCpuSeconds,
       preloadEnv: {
         BENCH_STATEMENTS_DIR: statementsDir,
@@ -286,8 +292,8 @@ export async function benchRuns(
             Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv, dir)),
           );
           try {
-            // Warm-up: every worker slot forks a child once (tsx's transform cache, Postgres plans, sockets).
-            const warm = agentIds.slice(0, Math.min(total, workerCount * concurrency));
+            // Warm-up: every worker slot runs once (tsx's transform cache, Postgres plans, sockets, pools).
+            const warm = agentIds.slice(0, Math.min(total, Math.max(warmRuns, workerCount * concurrency)));
             const warmIds = started(await Promise.all(warm.map(start)));
             // (Forking a run process per slot can take longer than 20 s on a busy machine.)
             const warmRows = await pollUntilTerminal(warmIds, Date.now() + 60_000, 60_000);
@@ -367,7 +373,7 @@ export async function benchRuns(
               workerCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.own - workerCpu0[i].own, 0)),
               childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
               apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
-              serviceCpuMsPerRun: perRun(service),
+              serviceCpuMsPerRun: { postgres: perRun(service.postgres), redis: perRun(service.redis) },
               workerStatementsPerRun: perRun(workerStatements1.reduce((n, c, i) => n + c - workerStatements0[i], 0)),
               apiStatementsPerRun: perRun(apiStatements1 - apiStatements0),
               statuses,
@@ -442,8 +448,8 @@ export async function benchRuns(
         'API + site CPU ms/run',
         'total ms/run',
         `ceiling on ${cores} cores, runs/s`,
-        'worker SQL statements/run',
-        'API SQL statements/start',
+        'worker SQL round trips/run',
+        'API SQL round trips/start',
       ],
       scenarios.map((s) => {
         const sum = s.workerCpuMsPerRun + s.childCpuMsPerRun + s.apiCpuMsPerRun;

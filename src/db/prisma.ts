@@ -17,6 +17,7 @@ import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ConflictError } from '../lib/errors.js';
 import { trackDbPool } from '../lib/metrics-sources.js';
 import { DatabaseUnreachableError, isPgConnectionFailure, isPoolWaitTimeout } from './failures.js';
+import { edgeQuery, type TransactionEdges } from './transaction-edges.js';
 
 // Dates given to raw statements are UTC, as Prisma writes them (the columns are timestamps without zone).
 pg.defaults.parseInputDatesAsUTC = true;
@@ -39,7 +40,11 @@ export type Db = PrismaClient & {
 };
 /** The statements of a `$rawTransaction`. */
 export interface RawTx {
-  rows<T>(query: Prisma.Sql): Promise<T[]>;
+  /**
+   * `last`: the transaction's last statement, sent with its COMMIT in one round trip (the transaction
+   * commits with it; a statement after it is refused). The first statement carries the BEGIN.
+   */
+  rows<T>(query: Prisma.Sql, opts?: { last?: boolean }): Promise<T[]>;
 }
 export type { Prisma } from '../generated/prisma/client.js';
 /** A transaction's client: the statement must run inside the caller's transaction. */
@@ -177,6 +182,22 @@ function statementNames() {
   };
 }
 
+/** One statement of a raw transaction, with its BEGIN and/or COMMIT in the same round trip. */
+function runEdged<R>(
+  conn: pg.PoolClient,
+  config: pg.QueryConfig & { types?: unknown },
+  edges: TransactionEdges,
+): Promise<R[]> {
+  if (!edges.begin && !edges.commit) return conn.query(config).then((r) => r.rows as R[]);
+  return new Promise((resolve, reject) => {
+    const query = edgeQuery(config, edges) as pg.Submittable & {
+      callback?: (err: Error | null, res?: { rows: unknown[] }) => void;
+    };
+    query.callback = (err, res) => (err ? reject(err) : resolve((res?.rows ?? []) as R[]));
+    conn.query(query);
+  });
+}
+
 export function createPrisma(databaseUrl: string, opts: { max?: number; poolWaitMs?: number } = {}): Db {
   // Under a burst, callers wait in line for a pooled connection; past poolWaitMs the wait fails
   // (isDatabaseBusy) and the API answers 503 "busy" with Retry-After. An unreachable server fails
@@ -237,12 +258,20 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
           throw mapped(err);
         }
         let broken: Error | undefined;
+        // BEGIN goes with the first statement, COMMIT with the one marked last (transaction-edges.ts).
+        let begun = false;
+        let committed = false;
         const tx: RawTx = {
-          async rows<R>(query: Prisma.Sql): Promise<R[]> {
+          async rows<R>(query: Prisma.Sql, opts?: { last?: boolean }): Promise<R[]> {
+            if (committed) throw new Error('a statement after the transaction committed');
             const name = statements.name({ sql: query.text, args: query.values });
+            const config = { name, text: query.text, values: query.values, types: PRISMA_TYPES };
+            const edges = { begin: !begun, commit: opts?.last === true };
+            begun = true;
             try {
-              return (await conn.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES }))
-                .rows as R[];
+              const result = await runEdged<R>(conn, config, edges);
+              committed = edges.commit;
+              return result;
             } catch (err) {
               statements.sawError(err);
               if (isPgConnectionFailure(err)) broken = err as Error;
@@ -251,12 +280,11 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
           },
         };
         try {
-          await conn.query('BEGIN');
           const result = await fn(tx);
-          await conn.query('COMMIT');
+          if (begun && !committed) await conn.query('COMMIT');
           return result;
         } catch (err) {
-          if (!broken) await conn.query('ROLLBACK').catch((e: Error) => (broken = e));
+          if (!broken && begun) await conn.query('ROLLBACK').catch((e: Error) => (broken = e));
           throw mapped(err);
         } finally {
           // A connection that failed is closed, not handed to the next caller.

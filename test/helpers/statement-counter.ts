@@ -1,6 +1,6 @@
 // Proxies that count what clients send: in front of PostgreSQL the statements (protocol messages
-// Execute 'E' and simple Query 'Q'), in front of Redis the commands: how many round trips a request
-// or a Run costs.
+// Execute 'E' and simple Query 'Q') and the round trips (Sync 'S' and 'Q'), in front of Redis the
+// commands: how many round trips a request or a Run costs.
 import net from 'node:net';
 
 export interface StatementCounter {
@@ -10,9 +10,15 @@ export interface StatementCounter {
   close(): Promise<void>;
 }
 
-export async function startStatementCounter(databaseUrl: string): Promise<StatementCounter> {
+/** The statement counter, which also counts round trips: each Sync 'S' and each simple Query 'Q'. */
+export interface PgCounter extends StatementCounter {
+  roundTrips(): number;
+}
+
+export async function startStatementCounter(databaseUrl: string): Promise<PgCounter> {
   let statements = 0;
-  return startCountingProxy(
+  let roundTrips = 0;
+  const counter = await startCountingProxy(
     databaseUrl,
     5432,
     () => {
@@ -35,12 +41,14 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
           if (buf.length < len + 1) break;
           const type = String.fromCharCode(buf[0]);
           if (type === 'E' || type === 'Q') statements++;
+          if (type === 'S' || type === 'Q') roundTrips++;
           buf = buf.subarray(len + 1);
         }
       };
     },
     () => statements,
   );
+  return { ...counter, roundTrips: () => roundTrips };
 }
 
 /** Counts the commands Redis clients send (RESP arrays), whatever connection sends them. */

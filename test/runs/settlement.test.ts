@@ -35,11 +35,13 @@ function newRun(repo: ReturnType<typeof createRunsRepository>) {
 function countingStep(failing = { on: false }): SettlementStep {
   return {
     name: 'count',
-    async apply(tx, run) {
+    apply(run) {
       if (failing.on) throw new Error('step failed');
-      await tx.rows(Prisma.sql`
-        INSERT INTO "CreditTransaction" ("organizationId", "runId", "transactionType", amount, balance, created)
-        VALUES (${run.organizationId}::int, ${run.id}::int, 'TestSettle', 0, 0, now())`);
+      return {
+        statement: Prisma.sql`
+          INSERT INTO "CreditTransaction" ("organizationId", "runId", "transactionType", amount, balance, created)
+          VALUES (${run.organizationId}::int, ${run.id}::int, 'TestSettle', 0, 0, now())`,
+      };
     },
   };
 }

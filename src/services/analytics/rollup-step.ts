@@ -11,6 +11,6 @@ export function createAnalyticsRollupStep(db: Db): SettlementStep {
   return {
     name: 'analytics-rollup',
     atClaim: (claimed) => ({ write: repo.rollUpSql(claimed) }),
-    apply: async () => {},
+    apply: () => {},
   };
 }

@@ -54,33 +54,31 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
     atClaim: (claimed) => ({
       read: credits.underDebitLock(claimed.column('organizationId'), usage.exportBytesSql(claimed.column('id'))),
     }),
-    async apply(tx, run, at, exportBytes) {
+    apply(run, at, exportBytes) {
       const lines = meterRun(run, BigInt(exportBytes as bigint), prices);
       if (lines.length === 0) return;
       const cost = totalCost(lines);
-      if (cost.isZero()) {
-        await usage.record(tx, run, lines, at);
-        return;
-      }
+      if (cost.isZero()) return { statement: usage.recordSql(run, lines, at) };
       // Debits of one organization are serialized by its row lock, so the time it is held bounds
       // their throughput: taken by the claim statement, it is held for this one statement (usage and
       // debit), the later settlement steps and the commit.
       const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
-      await usage.record(
-        tx,
-        run,
-        lines,
-        at,
-        credits.debitSql({
-          organizationId: run.organizationId,
-          runId: run.id,
-          cost,
+      return {
+        statement: usage.recordSql(
+          run,
+          lines,
           at,
-          message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
-          uncoveredMessage: `Run ${run.id} of agent ${run.agentId}: {uncovered} of its cost ${cost.toString()} exceeded the available credits`,
-        }),
-      );
-      return () => recordCreditsDebited(cost.toNumber());
+          credits.debitSql({
+            organizationId: run.organizationId,
+            runId: run.id,
+            cost,
+            at,
+            message: `Run ${run.id} of agent ${run.agentId}: ${summary}`,
+            uncoveredMessage: `Run ${run.id} of agent ${run.agentId}: {uncovered} of its cost ${cost.toString()} exceeded the available credits`,
+          }),
+        ),
+        afterCommit: () => recordCreditsDebited(cost.toNumber()),
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 // Usage records, the per-Agent daily cost rollup (UsageDaily) and the billing reports over them.
 import { Prisma as P } from '../../generated/prisma/client.js';
-import type { Db, RawTx } from '../../db/prisma.js';
+import type { Db } from '../../db/prisma.js';
 import { Decimal, USAGE_COST_COLUMN, USAGE_TYPES, type UsageLine, type UsageType } from './metering.js';
 import { startOfUtcWeek, type RangePart } from './report-range.js';
 
@@ -41,20 +41,19 @@ export function createUsageRepository(db: Db) {
     },
 
     /**
-     * Writes a Run's usage records and adds their costs to the Agent's week, day and hour, in one statement
+     * The statement that writes a Run's usage records and adds their costs to the Agent's week, day and hour
      * (one round trip inside the settlement transaction). The unique key (runId, usageType) refuses
      * a second metering of the same Run. With `then` (CreditsRepository.debitSql), the statement also
      * debits the Run's cost: the settlement took the organization's lock in its claim statement, so this
      * statement's snapshot sees every debit committed before it, and the lock is held for this one round
      * trip and the commit.
      */
-    async record(
-      tx: RawTx,
+    recordSql(
       run: { id: number; organizationId: number; agentId: number },
       lines: UsageLine[],
       at: Date,
       then?: { with: P.Sql; main: P.Sql },
-    ): Promise<void> {
+    ): P.Sql {
       const rows = lines.map(
         (l) =>
           P.sql`(${run.organizationId}, ${run.agentId}, ${run.id}, ${l.usageType}, ${l.quantity.toString()}::numeric, ${l.unitPrice.toString()}::numeric, ${l.cost.toString()}::numeric, ${at})`,
@@ -71,7 +70,7 @@ export function createUsageRepository(db: Db) {
           "proxyDataCost" = "${table}"."proxyDataCost" + EXCLUDED."proxyDataCost",
           "exportCpmCost" = "${table}"."exportCpmCost" + EXCLUDED."exportCpmCost",
           "totalCost" = "${table}"."totalCost" + EXCLUDED."totalCost"`);
-      await tx.rows(P.sql`
+      return P.sql`
         WITH records AS (
           INSERT INTO "UsageRecord" ("organizationId", "agentId", "runId", "usageType", quantity, "unitPrice", cost, created)
           VALUES ${P.join(rows)}
@@ -90,7 +89,7 @@ export function createUsageRepository(db: Db) {
           INSERT INTO "UsageHourly" ("agentId", "hour", "organizationId", "serverTimeCost", "exportGbCost", "agentInputsCost", "proxyDataCost", "exportCpmCost", "totalCost")
           VALUES (${run.agentId}, date_trunc('hour', ${at}::timestamp(3)), ${costs})
           ON CONFLICT ("agentId", "hour") DO UPDATE SET ${add('UsageHourly')}
-        )${then ? P.sql`, ${then.with} ${then.main}` : P.sql` SELECT 1`}`);
+        )${then ? P.sql`, ${then.with} ${then.main}` : P.sql` SELECT 1`}`;
     },
 
     /**

@@ -5,7 +5,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { Prisma } from '../../db/prisma.js';
 import type { RunRow } from '../runs/runs.repository.js';
-import type { ClaimSql, SettlementRepository, SettlementTx } from './settlement.repository.js';
+import type { ClaimSql, SettlementRepository } from './settlement.repository.js';
 
 export type AfterCommit = () => void;
 
@@ -18,8 +18,18 @@ export interface SettlementStep {
    * claimed Run). Both see the Run as the claim returns it.
    */
   atClaim?: (claimed: ClaimedRunSql) => ClaimSql;
-  /** May return what to do once the transaction committed (a metric: nothing counted twice or for a rollback). */
-  apply(tx: SettlementTx, run: RunRow, at: Date, claimRead: unknown): Promise<void | AfterCommit>;
+  /**
+   * What the step writes after the claim: at most one statement, which the service runs in the claim's
+   * transaction after the earlier steps' (the last of them carries the COMMIT, in the same round trip),
+   * and what to do once the transaction committed (a metric: nothing counted twice or for a rollback).
+   */
+  apply(run: RunRow, at: Date, claimRead: unknown): StepWork | void;
+}
+
+/** A step's part after the claim (SettlementStep.apply). */
+export interface StepWork {
+  statement?: Prisma.Sql;
+  afterCommit?: AfterCommit;
 }
 
 /** The claimed Run inside the claim statement: `column('agentId')` is that column of it. */
@@ -48,10 +58,11 @@ export function createSettlementService(deps: {
       const at = clock.now();
       const claimed = await repo.claim(tx, runId, at, atClaim);
       if (!claimed) return false;
-      for (const [i, step] of steps.entries()) {
-        const then = await step.apply(tx, claimed.run, at, claimed.reads[i]);
-        if (then) afterCommit.push(then);
-      }
+      const work = steps.map((step, i) => step.apply(claimed.run, at, claimed.reads[i]) ?? {});
+      const statements = work.flatMap((w) => (w.statement ? [w.statement] : []));
+      for (const [i, statement] of statements.entries())
+        await tx.rows(statement, { last: i === statements.length - 1 });
+      for (const w of work) if (w.afterCommit) afterCommit.push(w.afterCommit);
       return true;
     });
     for (const then of afterCommit) then();

@@ -80,7 +80,7 @@ export function subscriptionMatches(
  * organization's threshold, in the outbox, in the transaction that settles it (after billing's debit).
  */
 export function createWebhookSettlementStep(
-  repo: Pick<WebhooksRepository, 'insertSettlementEvents' | 'hookedSql'>,
+  repo: Pick<WebhooksRepository, 'insertSettlementEventsSql' | 'hookedSql'>,
   defaultLowCreditsThreshold: string,
 ): SettlementStep {
   return {
@@ -88,14 +88,16 @@ export function createWebhookSettlementStep(
     // Whether the organization has an enabled webhook is read by the claim statement: without one, the
     // events statement is not sent at all (most Runs; one statement fewer on each Run's path).
     atClaim: (claimed) => ({ read: repo.hookedSql(claimed.column('organizationId')) }),
-    async apply(tx, run, _at, hooked) {
+    apply(run, _at, hooked) {
       if (hooked !== true) return;
-      await repo.insertSettlementEvents(tx, {
-        organizationId: run.organizationId,
-        runId: run.id,
-        type: TERMINAL_EVENT[run.status] ?? null,
-        defaultThreshold: defaultLowCreditsThreshold,
-      });
+      return {
+        statement: repo.insertSettlementEventsSql({
+          organizationId: run.organizationId,
+          runId: run.id,
+          type: TERMINAL_EVENT[run.status] ?? null,
+          defaultThreshold: defaultLowCreditsThreshold,
+        }),
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 // All Prisma access of webhooks: subscriptions, the outbox (WebhookEvent), deliveries and attempts.
-import type { Db, RawTx, Tx } from '../../db/prisma.js';
+import type { Db, Tx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { AttemptResult } from './sender.js';
 
@@ -95,11 +95,13 @@ export function createWebhooksRepository(db: Db) {
       return Prisma.sql`EXISTS (SELECT 1 FROM "Webhook" WHERE "organizationId" = ${organizationId} AND enabled)`;
     },
 
-    async insertSettlementEvents(
-      tx: RawTx,
-      d: { organizationId: number; runId: number; type: string | null; defaultThreshold: string },
-    ): Promise<void> {
-      await tx.rows(Prisma.sql`
+    insertSettlementEventsSql(d: {
+      organizationId: number;
+      runId: number;
+      type: string | null;
+      defaultThreshold: string;
+    }): Prisma.Sql {
+      return Prisma.sql`
         WITH hooked AS (
           SELECT EXISTS (SELECT 1 FROM "Webhook" WHERE "organizationId" = ${d.organizationId} AND enabled) AS yes),
         run_event AS (
@@ -115,7 +117,7 @@ export function createWebhooksRepository(db: Db) {
           FROM "CreditTransaction"
           WHERE "runId" = ${d.runId}::int AND "transactionType" IN ('Usage', 'Uncovered')) x
         WHERE hooked.yes AND o.id = ${d.organizationId} AND x.after IS NOT NULL
-          AND x.after < th.v AND x.after + x.covered >= th.v`);
+          AND x.after < th.v AND x.after + x.covered >= th.v`;
     },
 
     /**

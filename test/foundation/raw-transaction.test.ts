@@ -1,0 +1,138 @@
+// Db.$rawTransaction sends BEGIN with the first statement and COMMIT with the one marked `last`, in
+// the same round trips (src/db/transaction-edges.ts). Counted at the PostgreSQL protocol through a
+// proxy; what commits and what rolls back is read back from another connection.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrisma, UniqueViolationError, type Db } from '../../src/db/prisma.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { createTestContext, type TestContext } from '../helpers/app.js';
+import { startStatementCounter, type PgCounter } from '../helpers/statement-counter.js';
+
+let ctx: TestContext;
+let counter: PgCounter;
+let db: Db;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  counter = await startStatementCounter(ctx.config.databaseUrl);
+  db = createPrisma(counter.url, { max: 1 });
+  // A deferred unique constraint fails at COMMIT, not at the statement.
+  await ctx.db.$executeRawUnsafe(
+    'CREATE TABLE edge_probe (id int PRIMARY KEY, v int, CONSTRAINT edge_probe_v UNIQUE (v) DEFERRABLE INITIALLY DEFERRED)',
+  );
+});
+afterAll(async () => {
+  await db?.$disconnect();
+  await counter?.close();
+  await ctx?.close();
+});
+
+const insert = (id: number, v = id) =>
+  Prisma.sql`INSERT INTO edge_probe (id, v) VALUES (${id}::int, ${v}::int) RETURNING id`;
+const ids = async () =>
+  (await ctx.db.$queryRawUnsafe<Array<{ id: number }>>('SELECT id FROM edge_probe ORDER BY id')).map((r) => r.id);
+
+async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; roundTrips: number }> {
+  const before = counter.roundTrips();
+  const result = await fn();
+  return { result, roundTrips: counter.roundTrips() - before };
+}
+
+describe('Db.$rawTransaction', () => {
+  it('sends BEGIN with the first statement and COMMIT with the last: one round trip per statement', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    const { result, roundTrips } = await counted(() =>
+      db.$rawTransaction(async (tx) => {
+        const a = await tx.rows<{ id: number }>(insert(1));
+        const b = await tx.rows<{ id: number }>(insert(2));
+        const c = await tx.rows<{ id: number }>(insert(3), { last: true });
+        return [a, b, c];
+      }),
+    );
+    // Each statement's own rows, none of BEGIN's or COMMIT's.
+    expect(result).toEqual([[{ id: 1 }], [{ id: 2 }], [{ id: 3 }]]);
+    expect(roundTrips).toBe(3);
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+
+  it('commits in a round trip of its own when no statement is marked last', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    const { roundTrips } = await counted(() =>
+      db.$rawTransaction(async (tx) => {
+        await tx.rows(insert(1));
+        await tx.rows(insert(2));
+      }),
+    );
+    expect(roundTrips).toBe(3);
+    expect(await ids()).toEqual([1, 2]);
+  });
+
+  it('a single statement marked last is the whole transaction in one round trip', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    const { roundTrips } = await counted(() => db.$rawTransaction((tx) => tx.rows(insert(7), { last: true })));
+    expect(roundTrips).toBe(1);
+    expect(await ids()).toEqual([7]);
+  });
+
+  it('rolls back everything when a later statement fails, and the connection stays usable', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    await expect(
+      db.$rawTransaction(async (tx) => {
+        await tx.rows(insert(1));
+        await tx.rows(insert(1), { last: true }); // duplicate primary key
+      }),
+    ).rejects.toBeInstanceOf(UniqueViolationError);
+    expect(await ids()).toEqual([]);
+    await db.$rawTransaction((tx) => tx.rows(insert(2), { last: true }));
+    expect(await ids()).toEqual([2]);
+  });
+
+  it('rolls back when the first statement (which carries BEGIN) fails', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    await expect(
+      db.$rawTransaction(async (tx) => {
+        await tx.rows(Prisma.sql`INSERT INTO edge_probe (id, v) VALUES (1, 1), (1, 2)`);
+      }),
+    ).rejects.toBeInstanceOf(UniqueViolationError);
+    expect(await ids()).toEqual([]);
+    await db.$rawTransaction((tx) => tx.rows(insert(3), { last: true }));
+    expect(await ids()).toEqual([3]);
+  });
+
+  it('fails, with nothing committed, when the COMMIT sent with the last statement fails', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    await expect(
+      db.$rawTransaction(async (tx) => {
+        await tx.rows(insert(1, 5));
+        await tx.rows(insert(2, 5), { last: true }); // the deferred unique check fails at COMMIT
+      }),
+    ).rejects.toBeInstanceOf(UniqueViolationError);
+    expect(await ids()).toEqual([]);
+  });
+
+  it('keeps an unprepared first statement (over 128 parameters) inside the transaction', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    const many = Array.from({ length: 150 }, (_, i) => Prisma.sql`(${i + 100}::int, ${i + 100}::int)`);
+    await expect(
+      db.$rawTransaction(async (tx) => {
+        await tx.rows(Prisma.sql`INSERT INTO edge_probe (id, v) VALUES ${Prisma.join(many)}`);
+        await tx.rows(insert(100, 1), { last: true }); // duplicate primary key
+      }),
+    ).rejects.toBeInstanceOf(UniqueViolationError);
+    expect(await ids()).toEqual([]);
+    await db.$rawTransaction(async (tx) => {
+      await tx.rows(Prisma.sql`INSERT INTO edge_probe (id, v) VALUES ${Prisma.join(many)}`, { last: true });
+    });
+    expect((await ids()).length).toBe(150);
+  });
+
+  it('refuses a statement after the last one, and what was committed stays', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    await expect(
+      db.$rawTransaction(async (tx) => {
+        await tx.rows(insert(1), { last: true });
+        await tx.rows(insert(2));
+      }),
+    ).rejects.toThrow(/after the transaction committed/);
+    expect(await ids()).toEqual([1]);
+  });
+});
