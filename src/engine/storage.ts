@@ -122,13 +122,32 @@ export async function* countBytes(
  */
 export const LOCAL_WRITER_FLUSH_MS = 100;
 
-/** Opens `file` for writing, making its folder when it does not exist yet (most files go to an existing one). */
+/**
+ * Folders this process made or wrote in lately (the latest MADE_FOLDERS_KEPT): a file for one of them is
+ * opened at once; a file for another makes its folder first (a Run's first file goes to a new folder,
+ * where opening first would fail and cost one more file operation). A remembered folder that is gone
+ * (a deleted Run) fails the open, and is made again.
+ */
+const madeFolders = new Set<string>();
+const MADE_FOLDERS_KEPT = 1024;
+function rememberFolder(dir: string) {
+  madeFolders.delete(dir);
+  madeFolders.add(dir);
+  if (madeFolders.size > MADE_FOLDERS_KEPT) madeFolders.delete(madeFolders.values().next().value as string);
+}
+
+/** Opens `file` for writing, making its folder when it does not exist yet. */
 async function openCreating(file: string, flags: 'w' | 'wx'): Promise<FileHandle> {
+  const dir = path.dirname(file);
+  if (!madeFolders.has(dir)) await mkdir(dir, { recursive: true });
   try {
-    return await open(file, flags);
+    const handle = await open(file, flags);
+    rememberFolder(dir);
+    return handle;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    await mkdir(path.dirname(file), { recursive: true });
+    madeFolders.delete(dir);
+    await mkdir(dir, { recursive: true });
     return open(file, flags);
   }
 }

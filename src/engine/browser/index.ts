@@ -16,13 +16,21 @@ export const CHROMIUM_PATH_HINT = 'set CHROMIUM_PATH to a Chromium binary (Debia
 
 /** True when `path` is an executable file: the worker can render. */
 export function chromiumAvailable(path: string): boolean {
+  // Asked for every Run: a found Chromium is trusted for a minute (a file system call each time was
+  // measurable on small Runs), a missing one is looked for again each time (it may be installed meanwhile).
+  const now = Date.now();
+  if ((foundAt.get(path) ?? -Infinity) > now - CHROMIUM_FOUND_TTL_MS) return true;
   try {
     accessSync(path, constants.X_OK);
+    foundAt.set(path, now);
     return true;
   } catch {
+    foundAt.delete(path);
     return false;
   }
 }
+const CHROMIUM_FOUND_TTL_MS = 60_000;
+const foundAt = new Map<string, number>();
 
 let sharedPool: BrowserPool | null = null;
 

@@ -32,8 +32,9 @@ export function wireRunsCore(
     onTerminal: async (run) => {
       recordRunEnd(run);
       await settlement.afterTerminal(run);
-      // A synchronous start waiting for this Run hears of its end at once.
-      await deps.signals.publish(run.id, 'ended');
+      // A synchronous start waiting for this Run hears of its end at once. Only such a start waits for
+      // a Run's end, and only its Run keeps its records (keepRecords): no other Run's end is published.
+      if (run.keepRecords) await deps.signals.publish(run.id, 'ended');
     },
   });
   // Runs of a server group go to (and are retried, reconciled and stopped in) that group's queue.
