@@ -2,7 +2,7 @@
 // (script-site.ts), a worker when the suite wants one from the start, the API calls they make, and the
 // Chromium processes below a process, read from /proc.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { descendants } from '../../src/engine/browser/pool.js';
 import { auth, createTestContext, type TestContext } from './app.js';
 import { createAgent, startWorker } from './runs.js';
@@ -26,6 +26,14 @@ export function useBrowserSuite(workerEnv?: Record<string, string>): BrowserSuit
     suite.site = await startScriptSite();
     suite.org = await suite.ctx.bootstrap();
     if (workerEnv) suite.worker = await startWorker({ ...suite.ctx.env, ...workerEnv });
+  });
+  // A failed test shows what the suite's worker said (its output is otherwise kept in memory only).
+  afterEach((test) => {
+    const w = suite.worker;
+    if (!w || test.task.result?.state !== 'fail') return;
+    const status = w.child.exitCode ?? w.child.signalCode ?? 'running';
+    const tail = w.output().split('\n').slice(-80).join('\n');
+    process.stderr.write(`\n--- worker (${status}), last lines of its output ---\n${tail}\n---\n`);
   });
   afterAll(async () => {
     await suite.worker?.stop();
