@@ -29,7 +29,8 @@ export async function testConfig(
   env: Record<string, string> = {},
 ): Promise<{ config: Config; database: TestDatabase; env: Record<string, string> }> {
   const database = await createTestDatabase();
-  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-test-'));
+  // A test that brings its own storage folder gets no temporary one (it would be left behind, empty).
+  const storageDir = env.STORAGE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-test-'));
   const fullEnv: Record<string, string> = {
     DATABASE_URL: database.url,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
