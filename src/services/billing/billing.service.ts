@@ -61,7 +61,7 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
       if (cost.isZero()) return { statement: usage.recordSql(run, lines, at) };
       // Debits of one organization are serialized by its row lock, so the time it is held bounds
       // their throughput: taken by the claim statement, it is held for this one statement (usage and
-      // debit), the later settlement steps and the commit.
+      // debit) and the later steps' statements; the last of them carries the COMMIT (one round trip).
       const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
       return {
         statement: usage.recordSql(

@@ -45,8 +45,8 @@ export function createUsageRepository(db: Db) {
      * (one round trip inside the settlement transaction). The unique key (runId, usageType) refuses
      * a second metering of the same Run. With `then` (CreditsRepository.debitSql), the statement also
      * debits the Run's cost: the settlement took the organization's lock in its claim statement, so this
-     * statement's snapshot sees every debit committed before it, and the lock is held for this one round
-     * trip and the commit.
+     * statement's snapshot sees every debit committed before it; without webhooks it is the settlement's
+     * last, and its COMMIT goes in the same round trip.
      */
     recordSql(
       run: { id: number; organizationId: number; agentId: number },

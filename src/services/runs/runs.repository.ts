@@ -213,7 +213,8 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /**
      * Starts a Run of an Agent: reads the Agent, its latest version and its organization's credits
      * under the Agent's lock, and `admit` (the caller's rules) decides from them what Run to insert,
-     * or throws, and nothing is written. Then as `createRun`. Four statements, BEGIN and COMMIT included.
+     * or throws, and nothing is written. Then as `createRun`. Four statements in three round trips
+     * (BEGIN goes with the locked read; COMMIT follows the enqueue).
      */
     async startRun(
       starter: { agentId: number; organizationId: number; userId: number | null },
