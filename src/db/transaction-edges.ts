@@ -1,9 +1,10 @@
-// A statement of a raw transaction sent in one round trip with the transaction's BEGIN (before it)
-// and/or its COMMIT (after it). node-postgres sends one query per round trip; on a hot path (every
-// Run's start and settlement) BEGIN and COMMIT would each cost a round trip of their own, which on a
-// busy host is as much CPU as the statement itself. The extended protocol runs the messages of one
-// batch in order up to its Sync, and an error skips the rest of the batch: a failed statement never
-// reaches its COMMIT, and the transaction is left for the caller's ROLLBACK.
+// A statement of a raw transaction sent in one round trip with the transaction's BEGIN (before it),
+// statements whose rows are not needed (before it), and/or its COMMIT (after it). node-postgres sends
+// one query per round trip; on a hot path (every Run's start and settlement) each would cost a round
+// trip of its own, which on a busy host is as much CPU as the statement itself. The extended protocol
+// runs the messages of one batch in order up to its Sync, each statement in its own snapshot, and an
+// error skips the rest of the batch: a failed statement never reaches its COMMIT, and the transaction
+// is left for the caller's ROLLBACK.
 import { createRequire } from 'node:module';
 import pg from 'pg';
 
@@ -34,31 +35,79 @@ interface QueryInternals {
   handleError(err: Error, connection: WireConnection): void;
 }
 const BaseQuery = pg.Query as unknown as new (config: pg.QueryConfig & { types?: unknown }) => QueryInternals;
+const baseQueryPrototype = pg.Query.prototype as unknown as { handleDataRow(this: unknown, msg: unknown): void };
 
-/** A statement without parameters, on the unnamed statement and portal, inside the batch. */
-function sendPlain(connection: WireConnection, text: 'BEGIN' | 'COMMIT') {
-  connection.parse({ text, name: '', types: [] });
-  connection.bind({ portal: '', statement: '', values: [] });
+/**
+ * Names of the quiet statements prepared on a connection, by text. node-postgres tracks only its query's
+ * own name, so these are tracked here: a name is kept once its batch succeeded; after an error the
+ * batch's new texts get new names next time (whether their Parse ran or not is unknown), never reused.
+ */
+interface QuietNames {
+  next: number;
+  byText: Map<string, string>;
+}
+const quietNames = new WeakMap<WireConnection, QuietNames>();
+/** Distinct quiet texts kept prepared per connection; past this they are parsed each time. */
+const MAX_QUIET_NAMES = 64;
+
+/**
+ * A statement whose rows are dropped, on the unnamed portal, inside the batch. Prepared once per
+ * connection (PostgreSQL then parses and plans it once), unless it has no parameters (BEGIN, COMMIT:
+ * nothing to plan). Returns the text when this batch prepares it.
+ */
+function sendQuiet(connection: WireConnection, statement: QuietStatement): string | null {
+  let names = quietNames.get(connection);
+  if (!names) quietNames.set(connection, (names = { next: 0, byText: new Map() }));
+  let name = statement.values?.length ? names.byText.get(statement.text) : '';
+  let parsed: string | null = null;
+  if (name === undefined) {
+    name = names.byText.size < MAX_QUIET_NAMES ? `edge-q${names.next++}` : '';
+    if (name) names.byText.set(statement.text, name);
+    parsed = name ? statement.text : null;
+  }
+  if (!name || parsed) connection.parse({ text: statement.text, name, types: [] });
+  connection.bind({ portal: '', statement: name, values: statement.values ?? [], valueMapper: prepareValue });
   connection.execute({ portal: '' });
+  return parsed;
+}
+
+/** After a failed batch: its newly named texts are named afresh next time. */
+function forgetQuiet(connection: WireConnection, texts: string[]) {
+  const names = quietNames.get(connection);
+  for (const text of texts) names?.byText.delete(text);
+}
+
+/** A statement of the batch that is not the query itself: its rows and completion are dropped. */
+export interface QuietStatement {
+  text: string;
+  values?: unknown[];
 }
 
 export interface TransactionEdges {
   /** BEGIN goes first: the statement is the transaction's first. */
   begin: boolean;
+  /**
+   * Statements run after BEGIN and before this one, in the same round trip, each in its own snapshot
+   * (one that waits for a lock lets the next see what committed meanwhile); their rows are dropped.
+   */
+  before?: QuietStatement[];
   /** COMMIT goes after: the statement is the transaction's last. */
   commit: boolean;
 }
 
 class EdgeQuery extends BaseQuery {
-  private pendingBegin: boolean;
+  /** Completions of the batch's statements before this one (BEGIN's, the quiet ones'), still to come. */
+  private pendingBefore: number;
   private ownDone = false;
+  /** Quiet statements this batch prepares (forgotten if it fails). */
+  private readonly quietParsed: string[] = [];
 
   constructor(
     config: pg.QueryConfig & { types?: unknown },
     private readonly edges: TransactionEdges,
   ) {
     super(config);
-    this.pendingBegin = edges.begin;
+    this.pendingBefore = (edges.begin ? 1 : 0) + (edges.before?.length ?? 0);
   }
 
   // Always the extended protocol, which the batch needs (node-postgres sends a query without
@@ -69,13 +118,15 @@ class EdgeQuery extends BaseQuery {
 
   prepare(connection: WireConnection) {
     // An unnamed statement would be replaced by BEGIN's (also unnamed): BEGIN then goes before its Parse.
-    const named = Boolean(this.name);
-    if (this.edges.begin && !named) sendPlain(connection, 'BEGIN');
+    if (this.edges.begin) sendQuiet(connection, { text: 'BEGIN' });
+    for (const statement of this.edges.before ?? []) {
+      const parsed = sendQuiet(connection, statement);
+      if (parsed) this.quietParsed.push(parsed);
+    }
     if (!this.hasBeenParsed(connection)) {
       connection.parse({ text: this.text, name: this.name, types: this.types });
       if (this.name) connection.submittedNamedStatements[this.name] = this.text;
     }
-    if (this.edges.begin && named) sendPlain(connection, 'BEGIN');
     try {
       connection.bind({
         portal: this.portal,
@@ -93,13 +144,23 @@ class EdgeQuery extends BaseQuery {
     }
     connection.describe({ type: 'P', name: this.portal || '' });
     connection.execute({ portal: this.portal });
-    if (this.edges.commit) sendPlain(connection, 'COMMIT');
+    if (this.edges.commit) sendQuiet(connection, { text: 'COMMIT' });
     connection.sync();
   }
 
+  override handleError(err: Error, connection: WireConnection) {
+    forgetQuiet(connection, this.quietParsed);
+    super.handleError(err, connection);
+  }
+
+  // A quiet statement's rows (it has no Describe, so no field names) are not the query's.
+  handleDataRow(msg: unknown) {
+    if (this.pendingBefore === 0) baseQueryPrototype.handleDataRow.call(this, msg);
+  }
+
   override handleCommandComplete(msg: { command: string }, connection: WireConnection) {
-    if (this.pendingBegin) {
-      this.pendingBegin = false;
+    if (this.pendingBefore > 0) {
+      this.pendingBefore -= 1;
       return;
     }
     // After the statement's own completion, only COMMIT's can come.
@@ -108,7 +169,7 @@ class EdgeQuery extends BaseQuery {
     super.handleCommandComplete(msg, connection);
   }
 }
-/** A query for `client.query`, whose results are the statement's alone (BEGIN's and COMMIT's are dropped). */
+/** A query for `client.query`, whose results are the statement's alone (the other statements' are dropped). */
 export function edgeQuery(config: pg.QueryConfig & { types?: unknown }, edges: TransactionEdges): pg.Submittable {
   return new EdgeQuery(config, edges) as unknown as pg.Submittable;
 }

@@ -135,4 +135,68 @@ describe('Db.$rawTransaction', () => {
     ).rejects.toThrow(/after the transaction committed/);
     expect(await ids()).toEqual([1]);
   });
+
+  it("sends the statements given as `before` in the same round trip, and returns only the last one's rows", async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    const { result, roundTrips } = await counted(() =>
+      db.$rawTransaction((tx) =>
+        tx.rows<{ id: number }>(Prisma.sql`SELECT id FROM edge_probe ORDER BY id`, {
+          before: [insert(1), insert(2), Prisma.sql`SELECT 42 AS answer`],
+          last: true,
+        }),
+      ),
+    );
+    expect(result).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(roundTrips).toBe(1);
+    expect(await ids()).toEqual([1, 2]);
+    // Prepared once on the connection (PostgreSQL plans it once): the same text again uses the same name.
+    await db.$rawTransaction((tx) => tx.rows(Prisma.sql`SELECT 1`, { before: [insert(3)], last: true }));
+    const prepared = await db.$rawTransaction((tx) =>
+      tx.rows<{ statement: string }>(
+        Prisma.sql`SELECT statement FROM pg_prepared_statements WHERE name LIKE ${'edge-q%'}`,
+        { last: true },
+      ),
+    );
+    expect(prepared.filter((p) => p.statement.includes('INSERT INTO edge_probe'))).toHaveLength(1);
+  });
+
+  it('a `before` statement that waits for a lock lets the next one see what committed meanwhile', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    await ctx.db.$executeRawUnsafe('INSERT INTO edge_probe (id, v) VALUES (1, 10)');
+    // Another transaction holds the row's lock and changes it; ours waits in its `before` statement.
+    let release: () => void = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    let locked: () => void = () => {};
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const other = ctx.db.$transaction(async (t) => {
+      await t.$executeRawUnsafe('SELECT id FROM edge_probe WHERE id = 1 FOR UPDATE');
+      await t.$executeRawUnsafe('UPDATE edge_probe SET v = 11 WHERE id = 1');
+      locked();
+      await released;
+    });
+    await isLocked;
+    const ours = db.$rawTransaction((tx) =>
+      tx.rows<{ v: number }>(Prisma.sql`SELECT v FROM edge_probe WHERE id = 1`, {
+        before: [Prisma.sql`SELECT id FROM edge_probe WHERE id = ${1}::int FOR UPDATE`],
+        last: true,
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    await other;
+    expect(await ours).toEqual([{ v: 11 }]);
+  });
+
+  it('rolls back, and fails with its error, when a `before` statement fails', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    await expect(
+      db.$rawTransaction(async (tx) => {
+        await tx.rows(insert(1));
+        await tx.rows(insert(3), { before: [insert(2), insert(1)], last: true }); // duplicate primary key
+      }),
+    ).rejects.toBeInstanceOf(UniqueViolationError);
+    expect(await ids()).toEqual([]);
+    await db.$rawTransaction((tx) => tx.rows(insert(4), { before: [insert(5)], last: true }));
+    expect(await ids()).toEqual([4, 5]);
+  });
 });
