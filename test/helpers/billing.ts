@@ -39,7 +39,7 @@ export async function endRun(
     log: { warn: (o, msg) => warnings.push(`${msg} ${JSON.stringify(o)}`) },
     config: loadConfig({ ...env, ...prices }),
   });
-  const repo = createRunsRepository(db, { onTerminal: settlement.afterTerminal });
+  const repo = createRunsRepository(db, { settle: settlement.afterTerminal, settleMoving: settlement.settleMoving });
   await repo.transition(runId, { type: 'stop' }, clock.now());
   await repo.transition(runId, { type: 'stopped' }, clock.now(), { endTime: clock.now(), ...patch });
   return warnings;

@@ -9,6 +9,8 @@ import { systemClock } from '../../src/lib/clock.js';
 import { createRunsRepository, type RunRow } from '../../src/services/runs/runs.repository.js';
 import { createSettlementRepository } from '../../src/services/settlement/settlement.repository.js';
 import { createSettlementService, type SettlementStep } from '../../src/services/settlement/settlement.service.js';
+import { createPrisma } from '../../src/db/prisma.js';
+import { startStatementCounter } from '../helpers/statement-counter.js';
 
 let ctx: TestContext;
 let org: Awaited<ReturnType<TestContext['bootstrap']>>;
@@ -49,15 +51,21 @@ function countingStep(failing = { on: false }): SettlementStep {
 const applications = (runId: number) =>
   ctx.db.creditTransaction.count({ where: { runId, transactionType: 'TestSettle' } });
 
+/** The repository's hooks as the runs domain wires them (src/services/runs/wiring.ts). */
+const hooksOf = (settlement: ReturnType<typeof createSettlementService>) => ({
+  settle: settlement.afterTerminal,
+  settleMoving: settlement.settleMoving,
+});
+
 describe('settlement', () => {
-  it('settles a Run once when it reaches a terminal status, through the repository hook', async () => {
+  it("settles a Run once when it reaches a terminal status, after the change (the repository's settle hook)", async () => {
     const settlement = createSettlementService({
       repo: createSettlementRepository(ctx.db),
       steps: [countingStep()],
       clock: systemClock,
       log: silent,
     });
-    const repo = createRunsRepository(ctx.db, { onTerminal: settlement.afterTerminal });
+    const repo = createRunsRepository(ctx.db, { settle: settlement.afterTerminal });
     const run = await newRun(repo);
     await repo.transition(run.id, { type: 'stop' }, new Date());
     expect(await applications(run.id)).toBe(0);
@@ -68,6 +76,56 @@ describe('settlement', () => {
     // Seen again (a retried transition, another process): nothing more happens.
     expect(await settlement.settle(run.id)).toBe(false);
     expect(await applications(run.id)).toBe(1);
+  });
+
+  it('ends a Run and settles it in one transaction of two round trips, its files included', async () => {
+    const counter = await startStatementCounter(ctx.config.databaseUrl);
+    const db = createPrisma(counter.url, { max: 1 });
+    try {
+      const settlement = createSettlementService({
+        repo: createSettlementRepository(db),
+        steps: [countingStep()],
+        clock: systemClock,
+        log: silent,
+      });
+      const repo = createRunsRepository(db, hooksOf(settlement));
+      const run = await newRun(repo);
+      await repo.transition(run.id, { type: 'picked' }, new Date());
+      const file = {
+        name: 'data.csv',
+        fileType: 'Csv',
+        contentType: 'text/csv',
+        fileSize: 1234,
+        storageKey: `runs/${run.id}/data.csv`,
+      };
+      const before = counter.roundTrips();
+      const ended = await repo.transition(
+        run.id,
+        { type: 'exported', errorCount: 0 },
+        new Date(),
+        { recordsExported: 3 },
+        [file],
+      );
+      // BEGIN, the files, the change with its claim; then the step's statement with the COMMIT.
+      expect(counter.roundTrips() - before).toBe(2);
+      expect(ended?.status).toBe(10);
+      const row = await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } });
+      expect(row.settledAt).not.toBeNull();
+      expect(row.recordsExported).toBe(3);
+      expect(await applications(run.id)).toBe(1);
+      expect(await ctx.db.runFile.count({ where: { runId: run.id } })).toBe(1);
+      expect((await ctx.db.agent.findUniqueOrThrow({ where: { id: agentId } })).status).toBe(10);
+      // A change its status no longer allows: nothing moves, nothing is settled again; the files are still replaced.
+      const again = await repo.transition(run.id, { type: 'exported', errorCount: 0 }, new Date(), {}, [
+        { ...file, fileSize: 99 },
+      ]);
+      expect(again).toBeNull();
+      expect(await applications(run.id)).toBe(1);
+      expect((await ctx.db.runFile.findFirstOrThrow({ where: { runId: run.id } })).fileSize).toBe(99n);
+    } finally {
+      await db.$disconnect();
+      await counter.close();
+    }
   });
 
   it('applies the steps exactly once when many processes settle the same Run at once', async () => {
@@ -109,13 +167,16 @@ describe('settlement', () => {
       clock: systemClock,
       log: { warn: (_o, msg) => warnings.push(msg) },
     });
-    const repo = createRunsRepository(ctx.db, { onTerminal: settlement.afterTerminal });
+    const repo = createRunsRepository(ctx.db, hooksOf(settlement));
     const run = await newRun(repo);
     await repo.transition(run.id, { type: 'stop' }, new Date());
     const stopped = await repo.transition(run.id, { type: 'stopped' }, new Date());
-    // The transition stands even though its settlement failed.
+    // The transition stands even though its settlement failed: made with it first, then alone.
     expect(stopped?.status).toBe(8);
-    expect(warnings).toHaveLength(1);
+    expect(warnings).toEqual([
+      'run end and settlement failed together; ending the Run alone',
+      'run settlement failed; the sweep will retry it',
+    ]);
     expect((await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } })).settledAt).toBeNull();
 
     failing.on = false;

@@ -43,8 +43,10 @@ function newFiring(batchSize = 50) {
   const connection = redisConnection(ctx.config.redisUrl);
   const runsQueue = createQueue('runs', connection, ctx.config.redisPrefix);
   const groups = createGroupQueues(connection, ctx.config.redisPrefix);
+  const settlement = createSettlement(db, { clock, log, config: ctx.config });
   const runsRepo = createRunsRepository(db, {
-    onTerminal: createSettlement(db, { clock, log, config: ctx.config }).afterTerminal,
+    settle: settlement.afterTerminal,
+    settleMoving: settlement.settleMoving,
   });
   const scheduler = createRunScheduler(runsQueue, {
     groups: {

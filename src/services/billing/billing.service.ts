@@ -49,21 +49,19 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
   const { credits, usage, prices } = deps;
   return {
     name: 'billing',
-    // The statement that claims the Run reads its export bytes, after taking the organization's debit lock
-    // (after the claim's rollup rows, as before): the usage and the debit are then one statement.
-    atClaim: (claimed) => ({
-      read: credits.underDebitLock(claimed.column('organizationId'), usage.exportBytesSql(claimed.column('id'))),
-    }),
+    // The statement that claims the Run reads its export bytes (no round trip of its own).
+    atClaim: (claimed) => ({ read: usage.exportBytesSql(claimed.column('id')) }),
     apply(run, at, exportBytes) {
       const lines = meterRun(run, BigInt(exportBytes as bigint), prices);
       if (lines.length === 0) return;
       const cost = totalCost(lines);
       if (cost.isZero()) return { statement: usage.recordSql(run, lines, at) };
       // Debits of one organization are serialized by its row lock, so the time it is held bounds
-      // their throughput: taken by the claim statement, it is held for this one statement (usage and
-      // debit) and the later steps' statements; the last of them carries the COMMIT (one round trip).
+      // their throughput: taken by the statement just before this one (usage and debit), in the round
+      // trip that also carries the later steps' statements and the COMMIT, it is held for no round trip.
       const summary = lines.map((l) => `${l.usageType} ${l.quantity.toString()}`).join(', ');
       return {
+        before: credits.debitLock(run.organizationId),
         statement: usage.recordSql(
           run,
           lines,

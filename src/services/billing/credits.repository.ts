@@ -40,9 +40,9 @@ export interface Debit {
   uncoveredMessage: string;
 }
 
-/** The organization's debit lock (see CreditsRepository.debitLock), for an organization id given in SQL. */
-function debitLockSql(organizationId: P.Sql): P.Sql {
-  return P.sql`SELECT id, set_config('synchronous_commit', 'off', true) FROM "Organization" WHERE id = ${organizationId} FOR NO KEY UPDATE`;
+/** The organization's debit lock (see CreditsRepository.debitLock). */
+function debitLockSql(organizationId: number): P.Sql {
+  return P.sql`SELECT id FROM "Organization" WHERE id = ${organizationId}::int FOR NO KEY UPDATE`;
 }
 
 /** The debit statement's WITH items and main statement (CreditsRepository.debit). */
@@ -98,23 +98,13 @@ export function createCreditsRepository(db: Db) {
     balanceDecimal,
 
     /**
-     * The statement that takes the organization's lock for a debit, for the caller to run along with
-     * its other writes (see `debit`). It also makes the transaction commit without waiting for its
-     * WAL flush (synchronous_commit off, this transaction only), so the lock is not held through a
-     * disk flush: debits of one organization are serialized by it. A crash can lose only the last
-     * such commits (well under a second), and loses everything committed after them too (the WAL is
-     * replayed in order), so nothing that depended on them survives; the Runs they settled are then
-     * unsettled again and the settlement sweep settles them, exactly once (docs/decisions.md).
+     * The statement that takes the organization's lock for a debit, for the caller to run before the
+     * debit's statement (see `debit`), in the same round trip: each statement of a batch has its own
+     * snapshot, so the debit's sees every debit committed before the lock was granted. The lock is held
+     * until the transaction ends: the settlement sends the debit, its last statements and its COMMIT
+     * in that one round trip.
      */
-    debitLock: (organizationId: number) => debitLockSql(P.sql`${organizationId}`),
-
-    /**
-     * An SQL value read once `debitLock` is taken for an organization given in SQL: the settlement's claim
-     * statement takes the lock this way (for the claimed Run's organization), so that the statement of the
-     * debit comes after it and sees every debit committed before it.
-     */
-    underDebitLock: (organizationId: P.Sql, value: P.Sql) =>
-      P.sql`(SELECT ${value} FROM (${debitLockSql(organizationId)}) locked)`,
+    debitLock: (organizationId: number) => debitLockSql(organizationId),
 
     /**
      * Takes `cost` from the organization's grants that can pay at `at`, soonest-expiring first (then

@@ -44,9 +44,8 @@ export function createUsageRepository(db: Db) {
      * The statement that writes a Run's usage records and adds their costs to the Agent's week, day and hour
      * (one round trip inside the settlement transaction). The unique key (runId, usageType) refuses
      * a second metering of the same Run. With `then` (CreditsRepository.debitSql), the statement also
-     * debits the Run's cost: the settlement took the organization's lock in its claim statement, so this
-     * statement's snapshot sees every debit committed before it; without webhooks it is the settlement's
-     * last, and its COMMIT goes in the same round trip.
+     * debits the Run's cost: the settlement takes the organization's lock in the statement before it,
+     * so this statement's snapshot sees every debit committed before it.
      */
     recordSql(
       run: { id: number; organizationId: number; agentId: number },

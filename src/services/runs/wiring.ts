@@ -29,9 +29,10 @@ export function wireRunsCore(
 ) {
   const settlement = createSettlement(db, { clock: deps.clock, log: deps.log, config: deps.config });
   const repo = createRunsRepository(db, {
-    onTerminal: async (run) => {
+    settle: (run) => settlement.afterTerminal(run),
+    settleMoving: (runId, move, alone) => settlement.settleMoving(runId, move, alone),
+    ended: async (run) => {
       recordRunEnd(run);
-      await settlement.afterTerminal(run);
       // A synchronous start waiting for this Run hears of its end at once. Only such a start waits for
       // a Run's end, and only its Run keeps its records (keepRecords): no other Run's end is published.
       if (run.keepRecords) await deps.signals.publish(run.id, 'ended');

@@ -1,10 +1,12 @@
 // Settlement: what happens exactly once when a Run reaches a terminal status, by whatever path
 // (finished, failed, stopped, killed, skipped, lost worker). Each step (usage metering and the
 // credit debit, analytics rollups) runs inside the one transaction that claims the Run, so either
-// all of them happen once or none does and a later sweep tries again.
+// all of them happen once or none does and a later sweep tries again. A status change to a terminal
+// status is made by the claim itself (`settleMoving`): the Run ends and is settled in one transaction.
+import { isDatabaseUnreachable } from '../../db/failures.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Prisma } from '../../db/prisma.js';
-import type { RunRow } from '../runs/runs.repository.js';
+import type { RunRow, TerminalMove } from '../runs/runs.repository.js';
 import type { ClaimSql, SettlementRepository } from './settlement.repository.js';
 
 export type AfterCommit = () => void;
@@ -20,14 +22,16 @@ export interface SettlementStep {
   atClaim?: (claimed: ClaimedRunSql) => ClaimSql;
   /**
    * What the step writes after the claim: at most one statement, which the service runs in the claim's
-   * transaction after the earlier steps' (the last of them carries the COMMIT, in the same round trip),
-   * and what to do once the transaction committed (a metric: nothing counted twice or for a rollback).
+   * transaction after the earlier steps' (all of them, and the COMMIT, in one round trip), and what to
+   * do once the transaction committed (a metric: nothing counted twice or for a rollback).
    */
   apply(run: RunRow, at: Date, claimRead: unknown): StepWork | void;
 }
 
 /** A step's part after the claim (SettlementStep.apply). */
 export interface StepWork {
+  /** A statement run just before `statement`, in a snapshot of its own: a lock `statement` must see taken. */
+  before?: Prisma.Sql;
   statement?: Prisma.Sql;
   afterCommit?: AfterCommit;
 }
@@ -50,40 +54,76 @@ export function createSettlementService(deps: {
   const { repo, steps, clock, log } = deps;
   const atClaim = steps.map((s) => s.atClaim);
 
-  /** Settles one Run; true when this call did it, false when it was not terminal or already settled. */
-  async function settle(runId: number): Promise<boolean> {
+  /**
+   * Claims the Run (making `move` first, when given) and runs the steps: the claimed Run, or null when
+   * it was not terminal (did not move) or already settled. Two round trips: the claim, then every
+   * step's statement with the COMMIT.
+   */
+  async function claimAndSettle(runId: number, move?: TerminalMove): Promise<RunRow | null> {
     const afterCommit: AfterCommit[] = [];
     const settled = await repo.transaction(async (tx) => {
       afterCommit.length = 0;
       const at = clock.now();
-      const claimed = await repo.claim(tx, runId, at, atClaim);
-      if (!claimed) return false;
+      const claimed = await repo.claim(tx, runId, at, atClaim, move);
+      if (!claimed) return null;
       const work = steps.map((step, i) => step.apply(claimed.run, at, claimed.reads[i]) ?? {});
-      const statements = work.flatMap((w) => (w.statement ? [w.statement] : []));
-      for (const [i, statement] of statements.entries())
-        await tx.rows(statement, { last: i === statements.length - 1 });
+      const statements = work.flatMap((w) => [w.before, w.statement].filter((q) => q !== undefined));
+      // A settlement alone commits without waiting for the WAL flush, so that the locks its steps take
+      // (the organization's debit lock) are not held through a disk write: a crash can lose it only with
+      // everything committed after it, and the sweep settles the Run again (D-093). One that also ends
+      // the Run commits durably, as every status change does.
+      if (!move && statements.length > 0) statements.unshift(repo.asyncCommitSql());
+      const last = statements.pop();
+      if (last) await tx.rows(last, { before: statements, last: true });
       for (const w of work) if (w.afterCommit) afterCommit.push(w.afterCommit);
-      return true;
+      return claimed.run;
     });
     for (const then of afterCommit) then();
     return settled;
   }
 
+  /** Settles one Run; true when this call did it, false when it was not terminal or already settled. */
+  async function settle(runId: number): Promise<boolean> {
+    return (await claimAndSettle(runId)) !== null;
+  }
+
+  /**
+   * Called right after a Run's terminal transition committed. A failure leaves the Run unsettled
+   * for the sweep; it never undoes or fails the transition itself.
+   */
+  async function afterTerminal(run: Pick<RunRow, 'id'>): Promise<void> {
+    try {
+      await settle(run.id);
+    } catch (err) {
+      log.warn(
+        { runId: run.id, err: { message: (err as Error).message } },
+        'run settlement failed; the sweep will retry it',
+      );
+    }
+  }
+
   return {
     settle,
+    afterTerminal,
 
     /**
-     * Called right after a Run's terminal transition committed. A failure leaves the Run unsettled
-     * for the sweep; it never undoes or fails the transition itself.
+     * Makes a Run's terminal status change and settles it in one transaction: the moved Run, or null
+     * when its status did not allow the change. When that transaction fails, the change is made alone
+     * (`alone`) and settled as after any terminal transition, so a failing step never holds up a Run's end.
      */
-    async afterTerminal(run: Pick<RunRow, 'id'>): Promise<void> {
+    async settleMoving(runId: number, move: TerminalMove, alone: () => Promise<RunRow | null>): Promise<RunRow | null> {
       try {
-        await settle(run.id);
+        return await claimAndSettle(runId, move);
       } catch (err) {
+        // The database away fails the change alone too: the caller retries it whole.
+        if (isDatabaseUnreachable(err)) throw err;
         log.warn(
-          { runId: run.id, err: { message: (err as Error).message } },
-          'run settlement failed; the sweep will retry it',
+          { runId, err: { message: (err as Error).message } },
+          'run end and settlement failed together; ending the Run alone',
         );
+        const run = await alone();
+        if (run) await afterTerminal(run);
+        return run;
       }
     },
 
