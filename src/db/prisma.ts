@@ -27,9 +27,11 @@ export type Db = PrismaClient & {
    * One statement on the pool, bypassing Prisma (hot paths only: the reads every request makes, and
    * a Run's status changes).
    * `prepared` names a statement whose text never changes (a lookup by key, whose plan does not
-   * depend on the values), prepared once per connection.
+   * depend on the values), prepared once per connection. `before`: statements run first in the same
+   * round trip and implicit transaction, each in its own snapshot (a lock they wait for is seen taken),
+   * whose rows are not returned.
    */
-  $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]>;
+  $rows<T>(query: Prisma.Sql, opts?: { prepared?: string; before?: Prisma.Sql[] }): Promise<T[]>;
   /**
    * A transaction on one pooled connection, bypassing Prisma, for the per-Run hot paths (starting a
    * Run, ending and settling it): `fn` runs its statements with `tx.rows`, and the transaction
@@ -225,9 +227,22 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
   let renamed = 0;
   const translated = client.$extends({
     client: {
-      async $rows<T>(query: Prisma.Sql, opts?: { prepared?: string }): Promise<T[]> {
-        const run = (name: string | undefined) =>
-          pool.query({ name, text: query.text, values: query.values, types: PRISMA_TYPES });
+      async $rows<T>(query: Prisma.Sql, opts?: { prepared?: string; before?: Prisma.Sql[] }): Promise<T[]> {
+        const before = opts?.before?.map((q) => ({ text: q.text, values: q.values }));
+        const run = async (name: string | undefined) => {
+          const config = { name, text: query.text, values: query.values, types: PRISMA_TYPES };
+          if (!before?.length) return pool.query(config);
+          const conn = await pool.connect();
+          let broken: Error | undefined;
+          try {
+            return { rows: await runEdged<unknown>(conn, config, { begin: false, before, commit: false }) };
+          } catch (err) {
+            if (isPgConnectionFailure(err)) broken = err as Error;
+            throw err;
+          } finally {
+            conn.release(broken);
+          }
+        };
         const prepared = opts?.prepared;
         try {
           try {

@@ -128,6 +128,24 @@ describe('settlement', () => {
     }
   });
 
+  it('a worker that takes a Run whose start has not committed yet waits for the commit and takes it', async () => {
+    const repo = createRunsRepository(ctx.db);
+    let taken: Promise<unknown> | undefined;
+    const run = await repo.createRun(manualRunInput(org.organizationId, agentId), new Date(), {
+      skipIfActive: true,
+      // The job is enqueued before the Run's row is written; a worker takes it at once.
+      enqueue: async ({ id }) => {
+        taken = repo.takeQueued(id, new Date());
+        await new Promise((r) => setTimeout(r, 300));
+      },
+    });
+    const result = (await taken) as { run: RunRow } | null;
+    expect(result?.run.id).toBe(run.id);
+    expect(result?.run.status).toBe(3); // Starting: taken by the one statement, not the general path
+    await repo.transition(run.id, { type: 'failed' }, new Date());
+    await repo.transition(run.id, { type: 'giveUp' }, new Date(), { endTime: new Date() });
+  });
+
   it('applies the steps exactly once when many processes settle the same Run at once', async () => {
     const repoPlain = createRunsRepository(ctx.db);
     const run = await newRun(repoPlain);

@@ -166,8 +166,10 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
 
     /**
      * Takes a Queuing Run for execution (Queuing -> Starting) and reads what its run process needs
-     * (the Agent version's definition, the proxy pool's sealed list), in one statement. Null when the
-     * Run is not Queuing (or not committed yet): the caller then takes the general path.
+     * (the Agent version's definition, the proxy pool's sealed list), in one statement. The Run's
+     * creation lock is taken by a statement before it, in the same round trip: a job picked before the
+     * start that enqueued it committed waits for that commit, and its statement then sees the Run. Null
+     * when the Run is not Queuing: the caller then takes the general path.
      */
     async takeQueued(
       runId: number,
@@ -186,6 +188,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         LEFT JOIN "Agent" a ON a.id = moved."agentId"
         LEFT JOIN "AgentVersion" v ON v."agentId" = moved."agentId" AND v.version = moved."agentVersion"
         LEFT JOIN "ProxyPool" p ON p.id = moved."proxyPoolId"`,
+        { before: [Prisma.sql`SELECT pg_advisory_xact_lock(${RUN_CREATION_LOCK}::int, ${runId}::int)`] },
       );
       const row = rows[0];
       if (!row) return null;
