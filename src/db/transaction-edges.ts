@@ -117,7 +117,7 @@ class EdgeQuery extends BaseQuery {
   }
 
   prepare(connection: WireConnection) {
-    // An unnamed statement would be replaced by BEGIN's (also unnamed): BEGIN then goes before its Parse.
+    // BEGIN and the quiet statements go before the query's Parse: an unnamed one of theirs would replace it.
     if (this.edges.begin) sendQuiet(connection, { text: 'BEGIN' });
     for (const statement of this.edges.before ?? []) {
       const parsed = sendQuiet(connection, statement);

@@ -230,6 +230,13 @@ describe('PostgreSQL away from the worker', () => {
     expect(run).toMatchObject({ status: 10, recordsExported: 30 });
     expect(await files(agent.id, runId)).toEqual(['data.csv', 'run.log']);
     expect((await waitForRun(ctx.app, org.apiKey, later.id, laterId, undefined, 60_000)).status).toBe(10);
+    // Each Run ended and was settled once (its end and its settlement are one transaction, retried whole).
+    for (const id of [runId, laterId]) {
+      expect((await ctx.db.run.findUniqueOrThrow({ where: { id } })).settledAt).not.toBeNull();
+      const usage = await ctx.db.usageRecord.findMany({ where: { runId: id }, select: { usageType: true } });
+      expect(usage.length).toBeGreaterThan(0);
+      expect(new Set(usage.map((u) => u.usageType)).size).toBe(usage.length);
+    }
     await w.stop();
   });
 });

@@ -82,8 +82,9 @@ export function createRunsService(deps: {
     return jsonArrayFromNdjson(await storage.get(key));
   }
 
-  // Runs inside the transaction creating the Run, before its row is written: a failed enqueue rolls the Run back, so a client
-  // told 503 has no Run that executes later (a late enqueue finds no Run and does nothing).
+  // Runs inside the transaction creating the Run, before its row is written: a failed enqueue rolls the
+  // Run back, so a client told 503 has no Run that executes later (a late enqueue finds no Run and does
+  // nothing).
   async function enqueueOrUnavailable(run: { id: number }) {
     try {
       await scheduler.enqueueRun(run.id, 0);
