@@ -4,7 +4,6 @@
 // the triggers of the analytics_rollups migration, all through the SQL function analytics_rollup_run.
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { ClaimedRunSql } from '../settlement/settlement.service.js';
 import { RunStatus } from '../runs/status-machine.js';
 import { splitRange, type DateRange } from './time-range.js';
 
@@ -19,6 +18,17 @@ export interface AnalyticsScope {
 export interface StatusTotals {
   status: number;
   runs: number;
+  recordsExtracted: number;
+  recordsExported: number;
+  errorCount: number;
+  pageCount: number;
+}
+
+/** What the rollups count of a settled Run. */
+export interface SettledRunTotals {
+  agentId: number;
+  created: Date;
+  status: number;
   recordsExtracted: number;
   recordsExported: number;
   errorCount: number;
@@ -170,11 +180,10 @@ export function createAnalyticsRepository(db: Db) {
       return rows.map((r) => r.recordsExtracted);
     },
 
-    /** Settlement step: adds a terminal Run to the hourly rollups of its Agent and Space (a SELECT list, see ClaimSql). */
-    rollUpSql(run: ClaimedRunSql): Prisma.Sql {
-      const c = run.column;
-      return Prisma.sql`SELECT analytics_rollup_run(${c('agentId')}, ${c('created')}, ${c('status')},
-        ${c('recordsExtracted')}::bigint, ${c('recordsExported')}::bigint, ${c('errorCount')}::bigint, ${c('pageCount')}::bigint, 1)`;
+    /** Settlement step: adds a settled Run to the hourly rollups of its Agent and Space. */
+    rollUpSql(run: SettledRunTotals): Prisma.Sql {
+      return Prisma.sql`SELECT analytics_rollup_run(${run.agentId}::int, ${run.created.toISOString()}::timestamp, ${run.status}::int,
+        ${run.recordsExtracted}::bigint, ${run.recordsExported}::bigint, ${run.errorCount}::bigint, ${run.pageCount}::bigint, 1)`;
     },
   };
 }

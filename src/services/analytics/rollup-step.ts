@@ -1,4 +1,4 @@
-// The settlement step of analytics (registered after billing's in src/services/settlement/index.ts):
+// The settlement step of analytics (registered before billing's in src/services/settlement/index.ts):
 // adds each settled Run to the hourly rollups the summaries read.
 import type { Db } from '../../db/prisma.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
@@ -6,11 +6,12 @@ import { createAnalyticsRepository } from './analytics.repository.js';
 
 export function createAnalyticsRollupStep(db: Db): SettlementStep {
   const repo = createAnalyticsRepository(db);
-  // Done by the statement that claims the Run: no round trip of its own, and before the organization's
-  // debit lock is taken (the rollup's rows are its Agent's and Space's hour), so that lock is held shorter.
+  // In the settlement's last round trip, before the organization's debit lock (Run, Agent, rollups, then
+  // the organization: every settlement takes them in this order). A Space's rollup rows are shared by all
+  // of its Runs: written at the claim, they were held while the worker read the claim's answer and sent
+  // the rest, and the Space's other Runs ending then waited for them (D-293).
   return {
     name: 'analytics-rollup',
-    atClaim: (claimed) => ({ write: repo.rollUpSql(claimed) }),
-    apply: () => {},
+    apply: (run) => ({ statement: repo.rollUpSql(run) }),
   };
 }

@@ -41,7 +41,7 @@ export interface BillingDeps {
 }
 
 /**
- * The settlement step (registered first in src/services/settlement/index.ts): inside the claiming
+ * The settlement step (registered after analytics' in src/services/settlement/index.ts): inside the claiming
  * transaction, writes the Run's usage records and rollups, then takes the cost from the
  * organization's grants; what no grant covers is recorded as an Uncovered transaction.
  */

@@ -14,13 +14,14 @@ import { createSettlementService, type SettlementLog, type SettlementStep } from
 
 export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLog; config: Config }) {
   const steps: SettlementStep[] = [
-    // Usage metering and the credit debit (billing) first, then analytics rollups.
+    // Analytics rollups first, then usage metering and the credit debit (billing): the rollup rows are
+    // locked before the organization's row, in every settlement alike (no two wait for each other).
+    createAnalyticsRollupStep(db),
     createBillingSettlementStep({
       credits: createCreditsRepository(db),
       usage: createUsageRepository(db),
       prices: deps.config.billing.prices,
     }),
-    createAnalyticsRollupStep(db),
     // The Run's terminal webhook event (and credits.low) enters the outbox in the same transaction (issue 22).
     createWebhookSettlementStep(createWebhooksRepository(db), deps.config.billing.creditsLowThreshold),
   ];

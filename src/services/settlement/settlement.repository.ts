@@ -7,13 +7,9 @@ import { TERMINAL_STATUSES } from '../runs/status-machine.js';
 /** Settlement runs on one raw transaction (no Prisma machinery): it is on every Run's path. */
 export type SettlementTx = RawTx;
 
-/**
- * A step's part of the claim statement (SettlementStep.atClaim): `read`, an SQL value; `write`, a SELECT
- * list (`SELECT f(...)`) evaluated once for the claimed Run (the statement adds `FROM claimed`).
- */
+/** A step's part of the claim statement (SettlementStep.atClaim): `read`, an SQL value read with the claimed Run. */
 export interface ClaimSql {
   read?: Prisma.Sql;
-  write?: Prisma.Sql;
 }
 
 type ClaimedSql = (claimed: { column: (name: keyof RunRow) => Prisma.Sql }) => ClaimSql;
@@ -40,19 +36,15 @@ export function createSettlementRepository(db: Db) {
       steps: ReadonlyArray<ClaimedSql | undefined> = [],
       move?: TerminalMove,
     ): Promise<{ run: RunRow; reads: unknown[] } | null> {
-      // One statement (UPDATE ... RETURNING): the claim, the row the steps read, and the steps' parts.
+      // One statement (UPDATE ... RETURNING): the claim, the row the steps read, and the steps' reads.
       const parts = steps.map((s) => s?.({ column: claimedColumn }) ?? {});
-      const writes = parts.flatMap((p, i) =>
-        p.write ? [Prisma.sql`, ${Prisma.raw(`w${i}`)} AS (${p.write} FROM claimed)`] : [],
-      );
       const reads = parts.flatMap((p, i) => (p.read ? [Prisma.sql`, ${p.read} AS ${Prisma.raw(`"_read${i}"`)}`] : []));
-      // A write that is not data-modifying runs only when the final SELECT reads it: each gives one row.
-      const from = parts.flatMap((p, i) => (p.write ? [Prisma.raw(`, w${i}`)] : []));
       const settledAt = Prisma.sql`"settledAt" = ${at.toISOString()}::timestamp`;
       // With a move, the Run changes, then its Agent is updated (`claimed` reads the update's result, so
       // it has run before any step reads `claimed`; a join whose columns nobody read would be planned
-      // away), then the steps write: the order of every other status change (Run, then Agent), so that
-      // two Runs of one Agent ending at once never wait for each other in opposite orders.
+      // away); the steps write after it, in the next round trip: the order of every other status change
+      // (Run, then Agent), so that two Runs of one Agent ending at once never wait for each other in
+      // opposite orders.
       const claim = move
         ? Prisma.sql`moved AS (
             UPDATE "Run" SET ${move.set}, ${settledAt}
@@ -67,8 +59,8 @@ export function createSettlementRepository(db: Db) {
           )`;
       const rows = await tx.rows<RunRow & Record<string, unknown>>(
         Prisma.sql`
-        WITH ${claim}${concat(writes)}
-        SELECT claimed.*${concat(reads)} FROM claimed${concat(from)}`,
+        WITH ${claim}
+        SELECT claimed.*${concat(reads)} FROM claimed`,
         { before: move?.before },
       );
       const row = rows[0];

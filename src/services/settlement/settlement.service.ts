@@ -15,9 +15,8 @@ export interface SettlementStep {
   /** For logs. */
   name: string;
   /**
-   * What the step does in the statement that claims the Run, on the claimed row (no round trip of its
-   * own): `read` (an SQL value, handed to `apply` as `claimRead`) and `write` (a statement run once per
-   * claimed Run). Both see the Run as the claim returns it.
+   * What the step reads in the statement that claims the Run, on the claimed row (no round trip of its
+   * own): `read`, an SQL value handed to `apply` as `claimRead`. It sees the Run as the claim returns it.
    */
   atClaim?: (claimed: ClaimedRunSql) => ClaimSql;
   /**
