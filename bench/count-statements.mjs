@@ -18,7 +18,7 @@ if (dir && /worker\.(ts|js)$/.test(entry)) {
     count += 1;
     if (log) {
       const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '?');
-      fs.appendFileSync(log, `${text.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      fs.appendFileSync(log, `${process.pid} ${text.replace(/\s+/g, ' ').slice(0, 160)}\n`);
     }
     return query.apply(this, args);
   };

@@ -1,7 +1,9 @@
 // The floor of `bench -- runs` (bench/runs-floor.ts): a bare BullMQ worker process doing per Run only
 // what a Run cannot do without: INSERT its Run row, run the same extraction in-process, write the same
 // CSV to local disk, UPDATE the row to its terminal status. No child process, no status machine, no
-// settlement, no log file, no heartbeat. Its name ends in `worker.ts` so that bench/count-statements.mjs
+// settlement, no log file, no heartbeat. The row is marked settled as it ends (same UPDATE): a terminal,
+// unsettled Run is work for our workers' settlement sweep, which in the next round settled the floor's
+// 400 Runs during our burst (D-294). Its name ends in `worker.ts` so that bench/count-statements.mjs
 // counts its statements like a real worker's.
 import { Worker } from 'bullmq';
 import pg from 'pg';
@@ -57,7 +59,7 @@ const worker = new Worker<FloorJob>(
     const exported = files.reduce((n, f) => n + f.records, 0);
     const ended = new Date().toISOString();
     await db.query(
-      `UPDATE "Run" SET status = 10, "endTime" = $2::timestamp, "statusChanged" = $2::timestamp, updated = $2::timestamp,
+      `UPDATE "Run" SET status = 10, "endTime" = $2::timestamp, "statusChanged" = $2::timestamp, updated = $2::timestamp, "settledAt" = $2::timestamp,
          "pageCount" = $3, "recordsExtracted" = $4, "recordsExported" = $5, "exportCount" = $5, traffic = $6
        WHERE id = $1`,
       [runId, ended, result.stats.pageCount, result.stats.dataCount, exported, result.stats.traffic],
