@@ -15,6 +15,7 @@ import {
   storageFailureOf,
   type ExtractedRecord,
   type ExtractionStats,
+  type RunLog,
   type Storage,
   type StorageWriter,
 } from '../engine/index.js';
@@ -61,8 +62,19 @@ export function createRunHost(deps: {
       openWriter: (key) => ((used = true), local.openWriter(key)),
       get: (key) => local.get(key),
     };
+    const runLog = createRunLog(storage, `${runKeyPrefix(p.runId)}/run.log`, {
+      logLevel: p.logLevel,
+      logMode: p.logMode,
+      secrets: p.secrets,
+    });
     try {
-      return await executeWith(p, drain, abort, storage, scratch);
+      return await executeWith(p, drain, abort, storage, scratch, runLog);
+    } catch (err) {
+      // A Run that fails on an error (its files could not be stored) closes its log all the same: what it
+      // wrote is kept where the store still takes it, and an S3 log's temporary file is removed before the
+      // run process exits. A log already finished (its own last write failed) refuses a second finish.
+      await runLog.finish().catch(() => {});
+      throw err;
     } finally {
       if (used) await rm(scratchDir, { recursive: true, force: true });
     }
@@ -74,13 +86,9 @@ export function createRunHost(deps: {
     abort: AbortController,
     storage: Storage,
     scratch: Pick<Storage, 'openWriter' | 'get'>,
+    runLog: RunLog,
   ): Promise<ChildResult> {
     const prefix = runKeyPrefix(p.runId);
-    const runLog = createRunLog(storage, `${prefix}/run.log`, {
-      logLevel: p.logLevel,
-      logMode: p.logMode,
-      secrets: p.secrets,
-    });
     runLog.log(
       'Info',
       `Run ${p.runId} started: ${p.inputRows.length || 1} input(s), parallelism ${p.parallelism}, concurrency ${p.maxConcurrency}, ${deps.where}`,

@@ -46,13 +46,17 @@ async function failedRun(ctx: TestContext, apiKey: string, spaceId: number) {
 describe('an S3 bucket that does not exist', () => {
   let ctx: TestContext;
   let worker: Awaited<ReturnType<typeof startWorker>>;
+  // The worker's own temporary folder: what its run processes leave there is this test's to see.
+  let tmp: string;
   beforeAll(async () => {
     ctx = await createTestContext({ env: testS3Env(testS3Options({ bucket: 'cxs-no-such-bucket' })) });
-    worker = await startWorker(ctx.env);
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cxs-s3-missing-'));
+    worker = await startWorker({ ...ctx.env, TMPDIR: tmp });
   }, 180_000);
   afterAll(async () => {
     await worker?.stop();
     await ctx?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it(
@@ -71,6 +75,8 @@ describe('an S3 bucket that does not exist', () => {
       expect(ready.statusCode).toBe(503);
       expect(ready.json().checks.storage).toBe('down');
       expect(worker.output()).toContain('run file storage is not writable');
+      // The failed Run's log was closed before its run process exited: no temporary log file is left.
+      expect(fs.readdirSync(tmp).filter((n) => n.startsWith('cxs-log-'))).toEqual([]);
     },
   );
 });
