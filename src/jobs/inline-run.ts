@@ -25,9 +25,11 @@ export class InlineRun extends EventEmitter implements RunProcess {
   exitCode: number | null = null;
   signalCode: NodeJS.Signals | null = null;
   readonly #host = createRunHost({
-    // Asynchronous, as over IPC: the processor never re-enters itself from its own `send`.
+    // Asynchronous, as over IPC: the processor never re-enters itself from its own `send`. A message
+    // sent before the Run ended is delivered, before `exit` (the host says `error`, then ends the Run at
+    // once); one sent after a kill is dropped, as a killed process sends nothing.
     send: (msg) => {
-      if (this.connected) queueMicrotask(() => this.connected && this.emit('message', msg));
+      if (this.connected) queueMicrotask(() => this.emit('message', msg));
     },
     workerPid: process.pid,
     // After an unexpected error the host says `error`; the worker then ends the Run (nothing is reused).

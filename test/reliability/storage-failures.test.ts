@@ -20,8 +20,16 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function failedRun(ctx: TestContext, apiKey: string, spaceId: number) {
-  const agent = await createAgent(ctx.app, apiKey, spaceId, catalogDefinition(site.url), 'Stored nowhere');
+/** One page: the Run executes in the worker process itself (inline), not in a run process. */
+const onePage = () => ({ ...catalogDefinition(site.url), next: undefined });
+
+async function failedRun(
+  ctx: TestContext,
+  apiKey: string,
+  spaceId: number,
+  definition: object = catalogDefinition(site.url),
+) {
+  const agent = await createAgent(ctx.app, apiKey, spaceId, definition, 'Stored nowhere');
   const start = await ctx.app.inject({
     method: 'POST',
     url: `/api/v1/agent/${agent.id}/start`,
@@ -76,6 +84,22 @@ describe('an S3 bucket that does not exist', () => {
       expect(ready.json().checks.storage).toBe('down');
       expect(worker.output()).toContain('run file storage is not writable');
       // The failed Run's log was closed before its run process exited: no temporary log file is left.
+      expect(fs.readdirSync(tmp).filter((n) => n.startsWith('cxs-log-'))).toEqual([]);
+    },
+  );
+
+  it(
+    'says the same of a one-page Run, which executes in the worker process, and leaves no temporary log file either',
+    { timeout: 120_000 },
+    async () => {
+      const org = await ctx.bootstrap();
+      const { run, files, diagnosis } = await failedRun(ctx, org.apiKey, org.spaceId, onePage());
+      expect(run.status).toBe(6);
+      expect(run.errorMessage).toBe(
+        "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET.",
+      );
+      expect(files).toEqual([]);
+      expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
       expect(fs.readdirSync(tmp).filter((n) => n.startsWith('cxs-log-'))).toEqual([]);
     },
   );
