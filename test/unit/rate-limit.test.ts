@@ -183,6 +183,20 @@ describe('batches of slots (limiter over the Redis store)', () => {
     expect(steps()).toBe(9);
   });
 
+  it('serves a burst (300 requests at once) from batches too: one step per batch', async () => {
+    const { limiter, steps } = limiterWithSteps();
+    const p = { max: 100_000, windowMs: 60_000, queue: 10 };
+    const remaining = await Promise.all(
+      Array.from({ length: 300 }, () => limiter.acquire('burst', p).then((r) => r.remaining)),
+    );
+    expect(new Set(remaining).size).toBe(300);
+    expect(Math.min(...remaining)).toBe(100_000 - 300);
+    // 1, then 2 + 4 + ... + 256 asked for one after the other while the others wait: 9 steps, where
+    // each waiter used to ask for a batch of its own (about 300 steps, and as many batches given back).
+    expect(steps()).toBe(9);
+    expect(await grants('burst')).toBeLessThanOrEqual(1 + 2 + 4 + 8 + 16 + 32 + 64 + 128 + 256);
+  });
+
   it('never grants more than the budget across instances; unused slots are given back when the hold ends', async () => {
     const a = limiterWithSteps();
     const b = limiterWithSteps();

@@ -162,8 +162,9 @@ export function createRateLimiter(deps: {
     async acquire(bucket: string, policy: LimitPolicy, signal?: AbortSignal): Promise<{ remaining: number }> {
       let served = fromBatch(bucket);
       if (served) return served;
-      const pending = asking.get(bucket);
-      if (pending) {
+      // A burst waits for the batch being asked for; when it ran out before this request's turn, for the
+      // next one asked for (twice as large), so that a burst costs one step per batch, not one per request.
+      for (let pending = asking.get(bucket); pending; pending = asking.get(bucket)) {
         await pending;
         served = fromBatch(bucket);
         if (served) return served;
