@@ -34,7 +34,17 @@ import type { AnyNode } from '../src/engine/select.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import type { ChildMessage, ChildResult, ChildStartPayload } from '../src/services/runs/run-protocol.js';
 import { benchParseCost, type ParseCostRow } from './engine-parse.js';
-import { fmt, installSignalCleanup, note, onCleanup, print, processCpuMs, runCleanups, table } from './helpers.js';
+import {
+  catalogList,
+  fmt,
+  installSignalCleanup,
+  note,
+  onCleanup,
+  print,
+  processCpuMs,
+  runCleanups,
+  table,
+} from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
 // The bigger catalog site (deterministic pages, rendered once, served from memory).
@@ -155,15 +165,7 @@ export async function startCatalogSite(
 
 export function fixtureDefinition(siteUrl: string): AgentDefinition {
   return {
-    startUrl: `${siteUrl}/catalog?page=1`,
-    list: {
-      selector: 'div.product',
-      fields: [
-        { name: 'title', selector: 'a.title' },
-        { name: 'price', selector: 'span.price', transform: 'number' },
-        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
-      ],
-    },
+    ...catalogList(siteUrl),
     next: { selector: 'a.next', maxPages: 10 },
     follow: {
       selector: 'a.title',

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.js';
+import type { AgentDefinition } from '../src/engine/index.js';
 import { migrate } from '../src/db/migrate.js';
 import { clearRedisPrefix } from '../test/helpers/app.js';
 import { startNode, waitFor } from '../test/helpers/process.js';
@@ -337,4 +338,19 @@ export interface BurstFigures {
   latencyP95Ms: number;
   /** PostgreSQL and Redis CPU per completed Run (serviceCpuSince around the burst). */
   serviceCpuMsPerRun: ServiceCpu;
+}
+
+/** The fixture site's catalog list (10 products a page: title, price, link), as the engine and runs benches read it. */
+export function catalogList(siteUrl: string): Pick<AgentDefinition, 'startUrl' | 'list'> {
+  return {
+    startUrl: `${siteUrl}/catalog?page=1`,
+    list: {
+      selector: 'div.product',
+      fields: [
+        { name: 'title', selector: 'a.title' },
+        { name: 'price', selector: 'span.price', transform: 'number' },
+        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
+      ],
+    },
+  };
 }

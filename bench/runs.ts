@@ -30,6 +30,7 @@ import {
 } from '../src/services/runs/status-machine.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import {
+  catalogList,
   createBenchEnvironment,
   fmt,
   installSignalCleanup,
@@ -97,15 +98,7 @@ export interface RunsBenchResult {
 /** One list page of 10 products, no pagination, no detail pages: the smallest useful Run. */
 export function smallDefinition(siteUrl: string): AgentDefinition {
   return {
-    startUrl: `${siteUrl}/catalog?page=1`,
-    list: {
-      selector: 'div.product',
-      fields: [
-        { name: 'title', selector: 'a.title' },
-        { name: 'price', selector: 'span.price', transform: 'number' },
-        { name: 'url', selector: 'a.title', attribute: 'href', transform: 'absoluteUrl' },
-      ],
-    },
+    ...catalogList(siteUrl),
     export: { format: 'csv' },
   };
 }
