@@ -197,6 +197,44 @@ describe('batches of slots (limiter over the Redis store)', () => {
     expect(await grants('burst')).toBeLessThanOrEqual(1 + 2 + 4 + 8 + 16 + 32 + 64 + 128 + 256);
   });
 
+  it('serves a burst at the end of a budget as before: exactly the budget, the rest refused, not one step at a time', async () => {
+    const store = createRedisStore(redis, { prefix, leaseMs: 5000 });
+    let inFlight = 0;
+    let most = 0;
+    const counted: LimiterStore = {
+      ...store,
+      take: async (...args) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await store.take(...args);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const limiter = createRateLimiter({
+      shared: counted,
+      sharedReady: () => true,
+      local: createMemoryStore(fakeClock()),
+      clock: fakeClock(),
+      log: quiet,
+      monotonicMs: () => 0,
+    });
+    const p = { max: 20, windowMs: 60_000, queue: 0 };
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        limiter.acquire('end', p).then(
+          () => 'served',
+          (err: unknown) => (err instanceof RateLimitedError ? 'refused' : String(err)),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'served').length).toBe(20);
+    expect(outcomes.filter((o) => o === 'refused').length).toBe(40);
+    // Once a batch ask brings no batch, the waiting requests ask at once instead of one after another.
+    expect(most).toBeGreaterThan(10);
+  });
+
   it('never grants more than the budget across instances; unused slots are given back when the hold ends', async () => {
     const a = limiterWithSteps();
     const b = limiterWithSteps();

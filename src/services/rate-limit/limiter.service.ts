@@ -113,8 +113,11 @@ export function createRateLimiter(deps: {
   const holdMs = (policy: LimitPolicy) =>
     policy.windowMs >= 10_000 ? Math.min(1000, Math.floor(policy.windowMs / 60)) : 0;
 
-  /** Batches being asked for: the bucket's other requests wait for them instead of asking too. */
-  const asking = new Map<string, Promise<unknown>>();
+  /**
+   * Batches being asked for: the bucket's other requests wait for them instead of asking too. Each
+   * resolves to whether it brought a batch (a nearly spent budget grants one slot, or none).
+   */
+  const asking = new Map<string, Promise<boolean>>();
 
   /**
    * How many slots to ask for: 1 for a bucket not used lately, then twice what the last batch
@@ -164,10 +167,12 @@ export function createRateLimiter(deps: {
       if (served) return served;
       // A burst waits for the batch being asked for; when it ran out before this request's turn, for the
       // next one asked for (twice as large), so that a burst costs one step per batch, not one per request.
+      // An ask that brought no batch (the budget nearly spent, or a line) sends each request its own way.
       for (let pending = asking.get(bucket); pending; pending = asking.get(bucket)) {
-        await pending;
+        const batched = await pending;
         served = fromBatch(bucket);
         if (served) return served;
+        if (!batched) break;
       }
       counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
       const ticket = `${instance}.${counter.toString(36)}`;
@@ -179,10 +184,11 @@ export function createRateLimiter(deps: {
         const want = arriving && hold > 0 ? wanted(bucket, hold, asked) : 1;
         const stepping = step(bucket, policy, ticket, arriving, want > 1 ? { want, holdMs: hold } : undefined);
         if (want > 1) {
-          const done = stepping
+          const done: Promise<boolean> = stepping
             .catch(() => undefined)
-            .then(() => {
+            .then((r) => {
               if (asking.get(bucket) === done) asking.delete(bucket);
+              return r?.decision.kind === 'granted' && (r.decision.slots ?? 1) > 1;
             });
           asking.set(bucket, done);
         }
