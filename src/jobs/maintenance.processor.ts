@@ -21,6 +21,8 @@ export function createMaintenanceProcessor(deps: {
   identity: Pick<IdentityRepository, 'purgeRefreshTokensExpiredBefore'>;
   clock: Clock;
   reconcile: Reconcile;
+  /** The periodic reconcile's interval: Runs pending for less than this are left to the next pass. */
+  reconcileIntervalMs: number;
   sweepOrphanFiles: SweepOrphanFiles;
   settlement: Pick<SettlementService, 'settlePending'>;
   creditExpiry: CreditExpiry;
@@ -36,7 +38,7 @@ export function createMaintenanceProcessor(deps: {
         return { purged: res.count };
       }
       case 'reconcile-runs':
-        return deps.reconcile();
+        return deps.reconcile({ pendingForMs: deps.reconcileIntervalMs });
       case 'settle-runs':
         return deps.settlement.settlePending();
       case 'expire-credits':

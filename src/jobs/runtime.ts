@@ -249,6 +249,7 @@ export async function startWorkerRuntime(
         identity: createIdentityRepository(db),
         clock,
         reconcile,
+        reconcileIntervalMs: config.runs.reconcileIntervalSeconds * 1000,
         settlement,
         sweepOrphanFiles: createOrphanFileSweep({ repo, storage }),
         creditExpiry: createCreditExpiry({ credits, clock }),

@@ -433,6 +433,7 @@ describe('maintenance', () => {
         identity: { purgeRefreshTokensExpiredBefore: (async () => ({ count: 0 })) as never },
         clock: at(days),
         reconcile: (async () => ({})) as never,
+        reconcileIntervalMs: 30_000,
         sweepOrphanFiles: (async () => ({})) as never,
         settlement: { settlePending: async () => ({ settled: 0, failed: 0 }) },
         creditExpiry: { expireGrants: async () => ({}) } as never,

@@ -33,9 +33,9 @@ function setup(runs: FakeRun[], jobs: Record<string, RunJobState> = {}) {
         .map((r) => ({ id: r.id, status: r.status })),
     findFailedBefore: async (before: Date) =>
       [...byId.values()].filter((r) => r.status === 7 && r.statusChanged < before) as never[],
-    findPendingRuns: async () =>
+    findPendingRuns: async (changedBefore?: Date) =>
       [...byId.values()]
-        .filter((r) => r.status === 4 || r.status === 12)
+        .filter((r) => (r.status === 4 || r.status === 12) && (!changedBefore || r.statusChanged < changedBefore))
         .map((r) => ({ id: r.id, status: r.status, retryCount: r.retryCount, waitUntil: r.waitUntil })),
     findRun: async (id: number) => (byId.get(id) ? ({ ...byId.get(id)! } as never) : null),
     transition: async (id: number, event: RunEvent, _at: Date, patch: object = {}) => {
@@ -115,6 +115,21 @@ describe('reconciler', () => {
       [5, 2, 0],
     ]);
     expect(result).toEqual({ failed: 0, finished: 0, requeued: 3 });
+  });
+
+  it('in its periodic pass, checks only Runs pending for longer than its interval', async () => {
+    const jobs: Record<string, RunJobState> = { '1-0': 'missing', '2-0': 'missing', '3-0': 'missing' };
+    const runs = [
+      run(1, 4, { statusChanged: at(45) }),
+      run(2, 4, { statusChanged: at(5) }),
+      run(3, 12, { statusChanged: at(31) }),
+    ];
+    const periodic = setup(runs, jobs);
+    expect(await periodic.reconcile({ pendingForMs: 30_000 })).toEqual({ failed: 0, finished: 0, requeued: 2 });
+    expect(periodic.requeued.map(([id]) => id)).toEqual([1, 3]);
+    // On a (re)connection every pending Run is checked: Redis may have lost the newest jobs too.
+    const reconnected = setup(runs, jobs);
+    expect(await reconnected.reconcile()).toEqual({ failed: 0, finished: 0, requeued: 3 });
   });
 
   it('re-enqueues a Waiting Run for what is left of its wait, and at once when the wait is over', async () => {

@@ -104,9 +104,13 @@ export function createRunReads(db: Db) {
     },
 
     /** Queuing and Waiting Runs (each should have a job in Redis). */
-    findPendingRuns() {
+    /** Queuing and Waiting Runs; with `changedBefore`, only those in that status since before it. */
+    findPendingRuns(changedBefore?: Date) {
       return db.run.findMany({
-        where: { status: { in: [RunStatus.Queuing, RunStatus.Waiting] } },
+        where: {
+          status: { in: [RunStatus.Queuing, RunStatus.Waiting] },
+          ...(changedBefore ? { statusChanged: { lt: changedBefore } } : {}),
+        },
         select: { id: true, status: true, retryCount: true, waitUntil: true },
       });
     },
