@@ -157,6 +157,9 @@ export async function startWorkerProcess(env: Record<string, string>, distDir?: 
     ? startCompiled(path.resolve(distDir, 'worker.js'), workerEnv)
     : startNode(['src/worker.ts'], workerEnv);
   const stop = async () => {
+    // BENCH_WORKER_LOG=<dir>: the worker's log, to see what it did in a round (warnings, per-Run lines).
+    const logDir = process.env.BENCH_WORKER_LOG;
+    if (logDir) fs.writeFileSync(path.join(logDir, `worker.${w.child.pid}.log`), w.output());
     if (w.child.exitCode !== null || w.child.signalCode !== null) return;
     w.child.kill('SIGTERM');
     const timer = setTimeout(() => w.child.kill('SIGKILL'), 15_000);
