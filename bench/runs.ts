@@ -115,13 +115,15 @@ function envInt(name: string, fallback: number, min: number, max: number): numbe
 export async function benchRuns(
   opts: { runs?: number; workers?: number[]; childSamples?: number; distDir?: string } = {},
 ): Promise<RunsBenchResult> {
-  const total = opts.runs ?? envInt('BENCH_RUNS', 60, 1, 1000);
+  // 400 by default: the floor takes a burst of 60 in well under a second, which measures its start-up, not its rate.
+  const total = opts.runs ?? envInt('BENCH_RUNS', 400, 1, 1000);
   const workerCounts = opts.workers ?? (process.env.BENCH_WORKERS ?? '1,2').split(',').map((s) => Number(s.trim()));
   if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 8))
     throw new Error('BENCH_WORKERS must list worker counts between 1 and 8');
   const childSamples = opts.childSamples ?? envInt('BENCH_CHILD_SAMPLES', 8, 1, 50);
   // Ours and the floor alternate this many times per worker count (the machine's speed drifts).
-  const rounds = envInt('BENCH_ROUNDS', 1, 1, 10);
+  // Three by default: one round's ratio moves by 0.1 and more from the next on these machines; the median is printed.
+  const rounds = envInt('BENCH_ROUNDS', 3, 1, 10);
   // Warm-up Runs fired at once before each burst, ours and the floor's alike: at least one per slot, and
   // enough that the API's and the workers' connection pools are open at their burst size (a new
   // PostgreSQL backend costs tens of ms of CPU to start and to load its catalog; a running service has
