@@ -6,7 +6,13 @@ import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConcurrencyLimiter } from '../../src/engine/limiter.js';
 import { createMasker } from '../../src/engine/secrets.js';
-import { InvalidStorageKeyError, keySegments, LocalStorage, StorageNotFoundError } from '../../src/engine/storage.js';
+import {
+  InvalidStorageKeyError,
+  keySegments,
+  LOCAL_WRITER_FLUSH_MS,
+  LocalStorage,
+  StorageNotFoundError,
+} from '../../src/engine/storage.js';
 
 let root: string;
 let storage: LocalStorage;
@@ -47,6 +53,28 @@ describe('LocalStorage', () => {
     await expect(storage.put('a/b.txt', failing())).rejects.toThrow('source broke');
     expect(await text(await storage.get('a/b.txt'))).toBe('old');
     expect(await readdir(path.join(root, 'files/a'))).toEqual(['b.txt']);
+  });
+
+  it('a log writer ignores writes after close, closes its file once, and reports a folder it cannot make', async () => {
+    const writer = storage.openWriter('runs/9/run.log');
+    writer.write('one\n');
+    expect(await writer.close()).toEqual({ size: 4 });
+    writer.write('late\n');
+    // A second close neither closes a descriptor again (another file's by now) nor rewrites the file.
+    const other = storage.openWriter('runs/9/other.log');
+    other.write('kept\n');
+    // Its flush opens its file, most likely under the number the first writer's file had.
+    await new Promise((r) => setTimeout(r, LOCAL_WRITER_FLUSH_MS + 50));
+    expect(await writer.close()).toEqual({ size: 4 });
+    other.write('more\n');
+    expect(await other.close()).toEqual({ size: 10 });
+    expect(await text(await storage.get('runs/9/run.log'))).toBe('one\n');
+    expect(await text(await storage.get('runs/9/other.log'))).toBe('kept\nmore\n');
+    // A file where the folder should be: the open fails, and close says so.
+    await writeFile(path.join(root, 'files', 'runs', 'blocked'), 'x');
+    const blocked = storage.openWriter('runs/blocked/run.log');
+    blocked.write('lost\n');
+    await expect(blocked.close()).rejects.toThrow(/EEXIST|ENOTDIR/);
   });
 
   it('reports missing keys', async () => {

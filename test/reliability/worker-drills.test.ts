@@ -11,6 +11,7 @@ import { waitFor } from '../helpers/process.js';
 import { privateRedis, type PrivateRedis } from '../helpers/redis-server.js';
 import { catalogDefinition, createAgent, startWorker, waitForRun } from '../helpers/runs.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { runJobId } from '../../src/queues/queues.js';
 
 type Worker = Awaited<ReturnType<typeof startWorker>>;
 
@@ -271,6 +272,55 @@ describe('synchronous start', () => {
     const large = await inject('POST', `/api/v1/agent/${catalog.id}/start`, { isRunSynchronously: true, timeout: 60 });
     expect(large.statusCode, large.body).toBe(202);
     expect(large.json()).toMatchObject({ status: 10, recordsExported: 30 });
+    await w.stop();
+  });
+});
+
+describe('a job gone from Redis while Redis stays up', () => {
+  it("the periodic reconcile enqueues again a Run pending for longer than its interval, and leaves a newer one's job to a later pass", async () => {
+    const w = await newWorker();
+    const busy = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Periodic busy');
+    const busyId = (await inject('POST', `/api/v1/agent/${busy.id}/start`, {})).json().id;
+    await waitForRun(ctx.app, org.apiKey, busy.id, busyId, (r) => r.status === 1, 60_000);
+    // Concurrency 1: both wait in the queue behind the busy Run; then their jobs are removed.
+    const queued: Array<{ agentId: number; runId: number }> = [];
+    for (const name of ['Periodic old', 'Periodic new']) {
+      const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), name);
+      queued.push({
+        agentId: agent.id,
+        runId: (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id,
+      });
+    }
+    const queue = new Queue('runs', {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: ctx.config.redisPrefix,
+    });
+    const state = (runId: number) => queue.getJobState(runJobId(runId, 0));
+    try {
+      for (const q of queued) {
+        await (await queue.getJob(runJobId(q.runId, 0)))!.remove();
+        expect(await state(q.runId)).toBe('unknown');
+      }
+      const [old, recent] = queued;
+      // One has been Queuing for two minutes; the other "just now" (in the future, so no pass can count it old).
+      await ctx.db.run.update({ where: { id: old.runId }, data: { statusChanged: new Date(Date.now() - 120_000) } });
+      await ctx.db.run.update({ where: { id: recent.runId }, data: { statusChanged: new Date(Date.now() + 600_000) } });
+      // RUN_RECONCILE_INTERVAL_SECONDS=1: the next passes find the old Run's job missing and enqueue it again.
+      await waitFor(async () => (await state(old.runId)) !== 'unknown', 30_000, 100);
+      // Passes keep running every second: the recent Run's job is still not looked for.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(await state(recent.runId)).toBe('unknown');
+      await ctx.db.run.update({ where: { id: recent.runId }, data: { statusChanged: new Date(Date.now() - 120_000) } });
+      await waitFor(async () => (await state(recent.runId)) !== 'unknown', 30_000, 100);
+    } finally {
+      await queue.close();
+    }
+    await inject('POST', `/api/v1/agent/${busy.id}/run/${busyId}/stop`);
+    expect((await waitForRun(ctx.app, org.apiKey, busy.id, busyId, undefined, 60_000)).status).toBe(8);
+    for (const q of queued) {
+      const run = await waitForRun(ctx.app, org.apiKey, q.agentId, q.runId, undefined, 60_000);
+      expect(run).toMatchObject({ status: 10, recordsExported: 30 });
+    }
     await w.stop();
   });
 });

@@ -103,8 +103,7 @@ export function createRunReads(db: Db) {
       });
     },
 
-    /** Queuing and Waiting Runs (each should have a job in Redis). */
-    /** Queuing and Waiting Runs; with `changedBefore`, only those in that status since before it. */
+    /** Queuing and Waiting Runs (each should have a job in Redis); with `changedBefore`, only those in that status since before it. */
     findPendingRuns(changedBefore?: Date) {
       return db.run.findMany({
         where: {
