@@ -23,6 +23,28 @@ function fakeClock(start = Date.parse('2026-01-01T00:00:00Z')) {
 
 const policy = { max: 3, windowMs: 10_000, queue: 2 };
 
+/** A limiter whose shared store (Redis) is an in-memory one that fails, as if Redis went away, while `fails()` says so. */
+function limiterOverFlakyRedis(
+  clock: ReturnType<typeof fakeClock>,
+  fails: () => boolean,
+  opts: Partial<Parameters<typeof createRateLimiter>[0]> = {},
+) {
+  const memory = createMemoryStore(clock);
+  const shared: LimiterStore = {
+    take: (...args) => (fails() ? Promise.reject(new Error('connection lost')) : memory.take(...args)),
+    leave: (...args) => memory.leave(...args),
+  };
+  const quiet = { warn: () => {}, info: () => {} };
+  return createRateLimiter({
+    shared,
+    sharedReady: () => true,
+    local: createMemoryStore(clock),
+    clock,
+    log: quiet,
+    ...opts,
+  });
+}
+
 describe('rate-limit rules', () => {
   it('names the budget: API key, else user for Bearer, else client IP', () => {
     expect(bucketFor({ via: 'apikey', apiKeyId: 7, userId: 1 }, '10.0.0.1')).toBe('key:7');
@@ -299,16 +321,7 @@ describe('limiter fallback', () => {
     const clock = fakeClock();
     const logs: string[] = [];
     let failing = true;
-    const memory = createMemoryStore(clock);
-    const shared: LimiterStore = {
-      take: (...args) => (failing ? Promise.reject(new Error('connection lost')) : memory.take(...args)),
-      leave: (...args) => memory.leave(...args),
-    };
-    const limiter = createRateLimiter({
-      shared,
-      sharedReady: () => true,
-      local: createMemoryStore(clock),
-      clock,
+    const limiter = limiterOverFlakyRedis(clock, () => failing, {
       log: { warn: (_o, m) => logs.push(`warn ${m}`), info: (_o, m) => logs.push(`info ${m}`) },
       retrySharedMs: 1000,
     });
@@ -336,19 +349,9 @@ describe('limiter fallback', () => {
 
   it('a burst waiting for a batch when Redis goes away is served from memory, none of it left hanging', async () => {
     const clock = fakeClock();
-    const memory = createMemoryStore(clock);
     let calls = 0;
     // The first ask (one slot) answers; the batch asked for next fails, and every step after it.
-    const shared: LimiterStore = {
-      take: (...args) => (++calls <= 1 ? memory.take(...args) : Promise.reject(new Error('connection lost'))),
-      leave: (...args) => memory.leave(...args),
-    };
-    const limiter = createRateLimiter({
-      shared,
-      sharedReady: () => true,
-      local: createMemoryStore(clock),
-      clock,
-      log: { warn: () => {}, info: () => {} },
+    const limiter = limiterOverFlakyRedis(clock, () => ++calls > 1, {
       monotonicMs: () => 0,
     });
     const p = { max: 1000, windowMs: 60_000, queue: 0 };
