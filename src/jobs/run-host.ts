@@ -116,21 +116,26 @@ export function createRunHost(deps: {
         latest = null;
       }
     };
-    // Records are held in memory up to HELD_RECORD_BYTES (a small Run touches no scratch file); past
-    // that, every set goes to a spool file of its own (memory stays flat whatever their number). The
-    // export and the synchronous start's records file are read from either.
+    // Records are held in memory, as the engine gives them, up to HELD_RECORD_BYTES of JSON (a small Run
+    // touches no scratch file and parses nothing back); past that, every set goes to a spool file of its
+    // own as JSON lines (memory stays flat whatever their number). The export and the synchronous
+    // start's records file are read from either.
     const spoolKey = (set: number) => runSpoolKey(set);
     const spools = new Map<number, StorageWriter>();
-    const held = new Map<number, string[]>();
+    const held = new Map<number, ExtractedRecord[]>();
     let heldBytes = 0;
+    const lines = (records: ExtractedRecord[]) => records.map((r) => JSON.stringify(r) + '\n').join('');
     const spool = (set: number, records: ExtractedRecord[]) => {
-      const text = records.map((r) => JSON.stringify(r) + '\n').join('');
-      if (spools.size === 0 && heldBytes + text.length <= HELD_RECORD_BYTES) {
-        const texts = held.get(set);
-        if (texts) texts.push(text);
-        else held.set(set, [text]);
-        heldBytes += text.length;
-        return;
+      if (spools.size === 0) {
+        // The size of their JSON lines: the brackets and commas of one array stand for the newlines.
+        const bytes = JSON.stringify(records).length;
+        if (heldBytes + bytes <= HELD_RECORD_BYTES) {
+          const kept = held.get(set);
+          if (kept) for (const r of records) kept.push(r);
+          else held.set(set, [...records]);
+          heldBytes += bytes;
+          return;
+        }
       }
       const write = (s: number, t: string) => {
         let writer = spools.get(s);
@@ -138,23 +143,22 @@ export function createRunHost(deps: {
         writer.write(t);
       };
       // Past the limit: what was held goes first to its set's file, and nothing is held any more.
-      for (const [s, texts] of held) write(s, texts.join(''));
+      for (const [s, kept] of held) write(s, lines(kept));
       held.clear();
-      write(set, text);
+      write(set, lines(records));
     };
     async function* spooled(set: number): AsyncGenerator<Buffer> {
-      const texts = held.get(set);
-      if (texts) yield Buffer.from(texts.join(''));
+      const kept = held.get(set);
+      if (kept) yield Buffer.from(lines(kept));
       if (!spools.has(set)) return;
       for await (const chunk of await scratch.get(spoolKey(set))) yield chunk as Buffer;
     }
     async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
-      const texts = held.get(set);
-      if (texts)
-        for (const text of texts) for (const line of text.split('\n')) if (line.length > 0) yield JSON.parse(line);
+      const kept = held.get(set);
+      if (kept) yield* kept;
       if (!spools.has(set)) return;
-      const lines = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
-      for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
+      const read = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
+      for await (const line of read) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
     }
     const result = await runExtraction({
       onRecords: spool,

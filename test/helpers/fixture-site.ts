@@ -97,10 +97,10 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       }
       const detailMs = url.searchParams.get('detailMs');
       const linkSuffix = detailMs ? `?ms=${detailMs}` : '';
-      const first = (pageNumber - 1) * PRODUCTS_PER_PAGE + 1;
-      const products = Array.from({ length: PRODUCTS_PER_PAGE }, (_, i) => productHtml(first + i, linkSuffix)).join(
-        '\n',
-      );
+      // `per`: products on the page (a Run whose records outgrow what a run holds in memory).
+      const per = Math.min(Math.max(Number(url.searchParams.get('per') ?? PRODUCTS_PER_PAGE) || 1, 1), 50_000);
+      const first = (pageNumber - 1) * per + 1;
+      const products = Array.from({ length: per }, (_, i) => productHtml(first + i, linkSuffix)).join('\n');
       const nextParams = new URLSearchParams(url.searchParams);
       nextParams.set('page', String(pageNumber + 1));
       const next =

@@ -49,6 +49,27 @@ describe('where a Run executes', () => {
     expect(three.log.split('\n')[0]).toMatch(/, in a run process$/);
   });
 
+  it('a Run whose records outgrow what it holds in memory spools them to a file: every record is exported, in order', async () => {
+    // 15,000 records are about 1.2 MB of JSON, past the 1 MB a run holds before it spools.
+    const definition = { ...onePage(), startUrl: `${site.url}/catalog?page=1&per=15000` };
+    const big = await runToEnd(definition, 'Spooled');
+    expect(big.run).toMatchObject({ status: 10, recordsExtracted: 15_000, recordsExported: 15_000 });
+    const list = (await inject('GET', `/api/v1/agent/${big.agentId}/run/${big.run.id}/files`)).json() as Array<{
+      id: number;
+      name: string;
+    }>;
+    const csv = list.find((f) => f.name === 'data.csv')!;
+    const lines = (await inject('GET', `/api/v1/agent/${big.agentId}/run/${big.run.id}/file/${csv.id}/download`)).body
+      .trimEnd()
+      .split(/\r?\n/);
+    expect(lines).toHaveLength(15_001);
+    expect(lines[1]).toMatch(/^Product 1,/);
+    expect(lines[15_000]).toMatch(/^Product 15000,/);
+    expect(lines.slice(1).map((l) => Number(l.match(/^Product (\d+),/)![1]))).toEqual(
+      Array.from({ length: 15_000 }, (_, i) => i + 1),
+    );
+  });
+
   it('a synchronous one-page start answers its records from the worker', async () => {
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, onePage(), 'Sync one page');
     const res = await inject('POST', `/api/v1/agent/${agent.id}/start`, { isRunSynchronously: true });
