@@ -167,7 +167,7 @@ export function createRunsProcessor(deps: {
       const finished = result as ChildResult | null;
       if (finished) {
         recordRunResult(finished);
-        logEnded(await untilDone(() => execution.finish(runId, finished), retrying));
+        logEnded(await untilDone(() => execution.finish(runId, finished, picked.run), retrying));
         return { status: 'finished' };
       }
       if (end === 'killed') {

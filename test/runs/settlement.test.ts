@@ -128,6 +128,105 @@ describe('settlement', () => {
     }
   });
 
+  describe('a Run ended by the worker that knows it (one round trip when the Run is as it expects)', () => {
+    /** A step that reads at the claim (the Run's files) and writes what it was given, to compare. */
+    function readingStep(foretell: (files: number) => number): SettlementStep {
+      return {
+        name: 'reading',
+        atClaim: (claimed) => ({
+          read: Prisma.sql`(SELECT count(*) FROM "RunFile" WHERE "runId" = ${claimed.column('id')})`,
+        }),
+        predictRead: (_run, files) => (files ? { value: foretell(files.length) } : undefined),
+        apply: (run, _at, read) => ({
+          statement: Prisma.sql`
+            INSERT INTO "CreditTransaction" ("organizationId", "runId", "transactionType", amount, balance, message, created)
+            VALUES (${run.organizationId}::int, ${run.id}::int, 'TestSettle', 0, 0,
+              ${`${run.status} ${run.recordsExported} ${run.startTime?.toISOString()} ${String(read)}`}, now())`,
+        }),
+      };
+    }
+    const file = (runId: number) => ({
+      name: 'data.csv',
+      fileType: 'Csv',
+      contentType: 'text/csv',
+      fileSize: 1234,
+      storageKey: `runs/${runId}/data.csv`,
+    });
+
+    async function endKnown(opts: {
+      foretell: (files: number) => number;
+      stale?: Partial<RunRow>;
+      stopFirst?: boolean;
+    }) {
+      const counter = await startStatementCounter(ctx.config.databaseUrl);
+      const db = createPrisma(counter.url, { max: 1 });
+      try {
+        const settlement = createSettlementService({
+          repo: createSettlementRepository(db),
+          steps: [readingStep(opts.foretell)],
+          clock: systemClock,
+          log: silent,
+        });
+        const repo = createRunsRepository(db, hooksOf(settlement));
+        const run = await newRun(repo);
+        const picked = (await repo.transition(run.id, { type: 'picked' }, new Date(), { startTime: new Date() }))!;
+        if (opts.stopFirst) await repo.transition(run.id, { type: 'stop' }, new Date());
+        const before = counter.roundTrips();
+        const ended = await repo.transition(
+          run.id,
+          { type: 'exported', errorCount: 0 },
+          new Date(),
+          { recordsExported: 3, endTime: new Date() },
+          [file(run.id)],
+          { ...picked, ...opts.stale },
+        );
+        const message = (
+          await ctx.db.creditTransaction.findFirst({ where: { runId: run.id, transactionType: 'TestSettle' } })
+        )?.message;
+        return { run, picked, ended, roundTrips: counter.roundTrips() - before, message };
+      } finally {
+        await db.$disconnect();
+        await counter.close();
+      }
+    }
+
+    it('ends and settles it in one round trip: its files, the Run, its Agent and the steps, from the Run as it ended', async () => {
+      const { run, picked, ended, roundTrips, message } = await endKnown({ foretell: (n) => n });
+      expect(roundTrips).toBe(1);
+      expect(ended).toMatchObject({ id: run.id, status: 10, recordsExported: 3 });
+      expect(ended?.settledAt).not.toBeNull();
+      expect(message).toBe(`10 3 ${picked.startTime!.toISOString()} 1`);
+      expect(await applications(run.id)).toBe(1);
+      expect(await ctx.db.runFile.count({ where: { runId: run.id } })).toBe(1);
+      expect((await ctx.db.agent.findUniqueOrThrow({ where: { id: agentId } })).lastRunId).toBe(run.id);
+    });
+
+    it('a Run other than its worker knows it, or a claim read foretold wrong: nothing of the one round trip stays, the Run is settled from what it is', async () => {
+      for (const wrong of [
+        { foretell: (n: number) => n, stale: { startTime: new Date(0) } },
+        { foretell: (n: number) => n, stale: { proxyPoolId: 999_999 } },
+        { foretell: (n: number) => n + 1 },
+      ]) {
+        const { run, picked, ended, roundTrips, message } = await endKnown(wrong);
+        // The one round trip and its ROLLBACK; then the files and the claim; the steps and the COMMIT.
+        expect(roundTrips).toBe(4);
+        expect(ended).toMatchObject({ id: run.id, status: 10, recordsExported: 3 });
+        expect(message).toBe(`10 3 ${picked.startTime!.toISOString()} 1`);
+        expect(await applications(run.id)).toBe(1);
+        expect(await ctx.db.runFile.count({ where: { runId: run.id } })).toBe(1);
+      }
+    });
+
+    it('a Run stopped meanwhile is not ended by the change: nothing is settled, its files are recorded', async () => {
+      const { run, ended, message } = await endKnown({ foretell: (n) => n, stopFirst: true });
+      expect(ended).toBeNull();
+      expect(message).toBeUndefined();
+      const row = await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } });
+      expect(row).toMatchObject({ status: 5, settledAt: null });
+      expect(await ctx.db.runFile.count({ where: { runId: run.id } })).toBe(1);
+    });
+  });
+
   it('a worker that takes a Run whose start has not committed yet waits for the commit and takes it', async () => {
     const repo = createRunsRepository(ctx.db);
     let taken: Promise<unknown> | undefined;

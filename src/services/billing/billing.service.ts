@@ -51,6 +51,8 @@ export function createBillingSettlementStep(deps: Pick<BillingDeps, 'credits' | 
     name: 'billing',
     // The statement that claims the Run reads its export bytes (no round trip of its own).
     atClaim: (claimed) => ({ read: usage.exportBytesSql(claimed.column('id')) }),
+    // A Run ending with its files listed: they are all its files (a retry writes the same keys).
+    predictRead: (_run, files) => (files ? { value: usage.exportBytesOf(files) } : undefined),
     apply(run, at, exportBytes) {
       const lines = meterRun(run, BigInt(exportBytes as bigint), prices);
       if (lines.length === 0) return;

@@ -35,6 +35,11 @@ export function createUsageRepository(db: Db) {
   return {
     /** Bytes of a Run's export files (everything but its log and kept HTML). */
     /** The same as an SQL value (bigint) for the Run whose id is `runId`, read along with another statement. */
+    /** What exportBytesSql reads once the Run's files are these (and only these). */
+    exportBytesOf(files: ReadonlyArray<{ fileType: string; fileSize: number }>): bigint {
+      return files.reduce((n, f) => (NON_EXPORT_FILE_TYPES.includes(f.fileType) ? n : n + BigInt(f.fileSize)), 0n);
+    },
+
     exportBytesSql(runId: P.Sql): P.Sql {
       return P.sql`(SELECT COALESCE(SUM("fileSize"), 0)::bigint FROM "RunFile"
         WHERE "runId" = ${runId} AND NOT ("fileType" = ANY(${NON_EXPORT_FILE_TYPES}::text[])))`;

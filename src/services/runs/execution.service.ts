@@ -224,9 +224,10 @@ export function createRunExecutionService(deps: {
     /**
      * Records the child's result and moves the Run to its final status. Idempotent, so the worker can
      * repeat it until the database answers: the files are replaced, and a Run already ended (by the
-     * reconciler while the database was away) keeps its status but gets its files.
+     * reconciler while the database was away) keeps its status but gets its files. `known`: the Run as
+     * the worker took it, so that its end is usually settled in the same round trip.
      */
-    async finish(runId: number, result: ChildResult) {
+    async finish(runId: number, result: ChildResult, known?: RunRow) {
       const files = result.files.map((f) => ({
         name: f.name,
         fileType: f.fileType,
@@ -255,6 +256,7 @@ export function createRunExecutionService(deps: {
         now,
         { ...patch, endTime: now, ...(result.warning !== undefined ? { errorMessage: result.warning } : {}) },
         files,
+        known,
       );
       if (exported) return exported;
       const current = await repo.findRun(runId);

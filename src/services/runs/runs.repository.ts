@@ -5,7 +5,13 @@ import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { createRunCreation, RUN_CREATION_LOCK } from './run-creation.repository.js';
 import { createRunReads, replaceFilesSql, type NewRunFile } from './run-reads.repository.js';
-import { touchAgentSql, type RunRow } from './run-sql.repository.js';
+import {
+  SETTLED_RUN_COLUMNS,
+  settledRunOf,
+  touchAgentSql,
+  type RunRow,
+  type SettledRun,
+} from './run-sql.repository.js';
 import {
   EXECUTING_STATUSES,
   isTerminal,
@@ -15,7 +21,8 @@ import {
   type RunEvent,
 } from './status-machine.js';
 
-export type { RunRow } from './run-sql.repository.js';
+export type { RunRow, SettledRun } from './run-sql.repository.js';
+export type { NewRunFile } from './run-reads.repository.js';
 export {
   ActiveRunExistsError,
   type CreateRunOptions,
@@ -65,6 +72,14 @@ function patchSql(patch: RunPatch): Prisma.Sql {
   return Prisma.join(sets, ', ');
 }
 
+/** The patch's values of the columns a settlement reads. */
+function settledPatch(patch: RunPatch): Partial<SettledRun> {
+  const out: Partial<Record<keyof SettledRun, unknown>> = {};
+  for (const [key, value] of Object.entries(patch))
+    if (key in SETTLED_RUN_COLUMNS && value !== undefined) out[key as keyof SettledRun] = value;
+  return out as Partial<SettledRun>;
+}
+
 export type { OrgRunsFilter } from './run-reads.repository.js';
 
 /**
@@ -84,6 +99,12 @@ export interface TerminalMove {
   touch(moved: string): Prisma.Sql;
   /** Statements before the change, in its round trip (its snapshot sees them): the Run's new files. */
   before: Prisma.Sql[];
+  /**
+   * The Run as the change will leave it, from the row its caller knows (the worker's, since it took the
+   * Run), and its new files: the settlement can then be sent with the change in one round trip, checked
+   * against what the change really left (RunsRepositoryHooks.settleMoving).
+   */
+  expected?: { run: SettledRun; files?: readonly NewRunFile[] };
 }
 
 export interface RunsRepositoryHooks {
@@ -126,7 +147,9 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
     /**
      * Applies `event` if the Run's current status allows it; null when it does not (raced). One
      * statement: the conditional update of the Run and the Agent's denormalised status together,
-     * and with `files`, the Run's file rows set to these (whether or not the status moved).
+     * and with `files`, the Run's file rows set to these (whether or not the status moved). `known`: the
+     * Run as the caller last read it, so that a change to a terminal status can be settled with it in one
+     * round trip (TerminalMove.expected).
      */
     async transition(
       runId: number,
@@ -134,6 +157,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       at: Date,
       patch: RunPatch = {},
       files?: NewRunFile[],
+      known?: SettledRun,
     ): Promise<RunRow | null> {
       const allowed = statusesAllowing(event);
       if (allowed.length === 0) return null;
@@ -158,6 +182,7 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
         from: allowed,
         touch: (m) => Prisma.sql`${touchAgentSql(m, at)} RETURNING a.id`,
         before: files ? [Prisma.sql`WITH ${replaceFilesSql(runId, files)} SELECT 1`] : [],
+        expected: known ? { run: { ...settledRunOf(known), ...settledPatch(patch), status: to }, files } : undefined,
       };
       const ended = await hooks.settleMoving(runId, move, alone);
       if (ended) await hooks.ended?.(ended);

@@ -1,7 +1,8 @@
 // Prisma access of settlement: claiming a terminal Run once, and finding Runs still to settle.
 import type { Db, RawTx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { RunRow, TerminalMove } from '../runs/runs.repository.js';
+import type { RunRow, SettledRun, TerminalMove } from '../runs/runs.repository.js';
+import { SETTLED_RUN_COLUMNS } from '../runs/run-sql.repository.js';
 import { TERMINAL_STATUSES } from '../runs/status-machine.js';
 
 /** Settlement runs on one raw transaction (no Prisma machinery): it is on every Run's path. */
@@ -12,9 +13,51 @@ export interface ClaimSql {
   read?: Prisma.Sql;
 }
 
+/** A claim read's value as a step foretells it (SettlementStep.predictRead): compared in its text form. */
+export type ClaimReadValue = bigint | number | boolean | string;
+
 type ClaimedSql = (claimed: { column: (name: keyof RunRow) => Prisma.Sql }) => ClaimSql;
 const claimedColumn = (name: string) => Prisma.raw(`claimed."${name.replace(/"/g, '')}"`);
 const concat = (parts: Prisma.Sql[]) => (parts.length > 0 ? Prisma.join(parts, '') : Prisma.empty);
+
+/** The claim's WITH items, ending in `claimed`: the claimed Run (see SettlementRepository.claim). */
+function claimSql(runId: number, at: Date, move: TerminalMove | undefined): Prisma.Sql {
+  const settledAt = Prisma.sql`"settledAt" = ${at.toISOString()}::timestamp`;
+  // With a move, the Run changes, then its Agent is updated (`claimed` reads the update's result, so
+  // it has run before any step reads `claimed`; a join whose columns nobody read would be planned
+  // away); the steps write after it, in the next round trip: the order of every other status change
+  // (Run, then Agent), so that two Runs of one Agent ending at once never wait for each other in
+  // opposite orders.
+  return move
+    ? Prisma.sql`moved AS (
+        UPDATE "Run" SET ${move.set}, ${settledAt}
+        WHERE id = ${runId}::int AND "settledAt" IS NULL AND status = ANY(${[...move.from]}::int[])
+        RETURNING *
+      ), touched AS (${move.touch('moved')}),
+      claimed AS (SELECT moved.* FROM moved, (SELECT count(*) AS n FROM touched) t WHERE t.n >= 0)`
+    : Prisma.sql`claimed AS (
+        UPDATE "Run" SET ${settledAt}, updated = ${new Date().toISOString()}::timestamp
+        WHERE id = ${runId}::int AND "settledAt" IS NULL AND status = ANY(${[...TERMINAL_STATUSES]}::int[])
+        RETURNING *
+      )`;
+}
+
+/** A typed SQL value of a Run column (SETTLED_RUN_COLUMNS): what a one-round-trip claim checks. */
+function settledValueSql(column: keyof SettledRun, value: unknown): Prisma.Sql {
+  const type = SETTLED_RUN_COLUMNS[column];
+  const param =
+    value === null || value === undefined
+      ? null
+      : value instanceof Date
+        ? value.toISOString()
+        : typeof value === 'bigint'
+          ? value.toString()
+          : value;
+  return Prisma.sql`${param}::${Prisma.raw(type)}`;
+}
+
+/** SQLSTATE of the one-round-trip claim's check (division by zero): the Run did not end as expected. */
+const CLAIM_CHECK_FAILED = '22012';
 
 export function createSettlementRepository(db: Db) {
   return {
@@ -39,24 +82,7 @@ export function createSettlementRepository(db: Db) {
       // One statement (UPDATE ... RETURNING): the claim, the row the steps read, and the steps' reads.
       const parts = steps.map((s) => s?.({ column: claimedColumn }) ?? {});
       const reads = parts.flatMap((p, i) => (p.read ? [Prisma.sql`, ${p.read} AS ${Prisma.raw(`"_read${i}"`)}`] : []));
-      const settledAt = Prisma.sql`"settledAt" = ${at.toISOString()}::timestamp`;
-      // With a move, the Run changes, then its Agent is updated (`claimed` reads the update's result, so
-      // it has run before any step reads `claimed`; a join whose columns nobody read would be planned
-      // away); the steps write after it, in the next round trip: the order of every other status change
-      // (Run, then Agent), so that two Runs of one Agent ending at once never wait for each other in
-      // opposite orders.
-      const claim = move
-        ? Prisma.sql`moved AS (
-            UPDATE "Run" SET ${move.set}, ${settledAt}
-            WHERE id = ${runId}::int AND "settledAt" IS NULL AND status = ANY(${[...move.from]}::int[])
-            RETURNING *
-          ), touched AS (${move.touch('moved')}),
-          claimed AS (SELECT moved.* FROM moved, (SELECT count(*) AS n FROM touched) t WHERE t.n >= 0)`
-        : Prisma.sql`claimed AS (
-            UPDATE "Run" SET ${settledAt}, updated = ${new Date().toISOString()}::timestamp
-            WHERE id = ${runId}::int AND "settledAt" IS NULL AND status = ANY(${[...TERMINAL_STATUSES]}::int[])
-            RETURNING *
-          )`;
+      const claim = claimSql(runId, at, move);
       const rows = await tx.rows<RunRow & Record<string, unknown>>(
         Prisma.sql`
         WITH ${claim}
@@ -69,6 +95,49 @@ export function createSettlementRepository(db: Db) {
       for (let i = 0; i < parts.length; i++) delete row[`_read${i}`];
       return { run: row, reads: values };
     },
+
+    /**
+     * A Run's end (`move`), its claim and everything after it in one round trip, with the COMMIT: the
+     * claim statement checks that the Run moved and that it, and each step's read, are as `expected`
+     * (the steps' `statements` were written from these). When they are not, it fails with a division by
+     * zero (isClaimCheckFailure): the round trip's later statements are skipped and the caller's
+     * rollback undoes the rest. The ended Run is read back by the round trip's last statement.
+     */
+    async claimAtOnce(
+      tx: SettlementTx,
+      runId: number,
+      at: Date,
+      steps: ReadonlyArray<ClaimedSql | undefined>,
+      move: TerminalMove,
+      expected: { run: SettledRun; reads: ReadonlyArray<ClaimReadValue | undefined> },
+      statements: readonly Prisma.Sql[],
+    ): Promise<RunRow | null> {
+      const columns = Object.keys(SETTLED_RUN_COLUMNS) as Array<keyof SettledRun>;
+      const checks = columns.map(
+        (c) => Prisma.sql`${claimedColumn(c)} IS NOT DISTINCT FROM ${settledValueSql(c, expected.run[c])}`,
+      );
+      steps.forEach((step, i) => {
+        const read = step?.({ column: claimedColumn }).read;
+        const value = expected.reads[i];
+        if (!read) return;
+        if (value === undefined)
+          throw new Error(`settlement step ${i} reads at the claim, but nothing is expected of it`);
+        // In text form, PostgreSQL's and JavaScript's alike for the values a read can have.
+        checks.push(Prisma.sql`(${read})::text IS NOT DISTINCT FROM ${String(value)}::text`);
+      });
+      const claim = Prisma.sql`
+        WITH ${claimSql(runId, at, move)},
+        checked AS (SELECT count(*) AS n FROM claimed WHERE ${Prisma.join(checks, ' AND ')})
+        SELECT 1 / checked.n AS ok FROM checked`;
+      const rows = await tx.rows<RunRow>(Prisma.sql`SELECT * FROM "Run" WHERE id = ${runId}::int`, {
+        before: [...move.before, claim, ...statements],
+        last: true,
+      });
+      return rows[0] ?? null;
+    },
+
+    /** The one-round-trip claim found the Run other than expected (claimAtOnce): nothing of it stayed. */
+    isClaimCheckFailure: (err: unknown) => (err as { code?: unknown } | null)?.code === CLAIM_CHECK_FAILED,
 
     /**
      * The statement that makes its transaction commit without waiting for its WAL flush (this

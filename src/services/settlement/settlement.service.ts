@@ -6,8 +6,9 @@
 import { isDatabaseUnreachable } from '../../db/failures.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Prisma } from '../../db/prisma.js';
-import type { RunRow, TerminalMove } from '../runs/runs.repository.js';
-import type { ClaimSql, SettlementRepository } from './settlement.repository.js';
+import type { NewRunFile, RunRow, SettledRun, TerminalMove } from '../runs/runs.repository.js';
+import { settledRunOf } from '../runs/run-sql.repository.js';
+import type { ClaimReadValue, ClaimSql, SettlementRepository } from './settlement.repository.js';
 
 export type AfterCommit = () => void;
 
@@ -20,11 +21,17 @@ export interface SettlementStep {
    */
   atClaim?: (claimed: ClaimedRunSql) => ClaimSql;
   /**
+   * What `atClaim`'s read will be for a Run that ends as `run` with `files` (undefined: not known before
+   * the claim), so that a Run's end and its settlement go in one round trip (settleMoving): `value` is
+   * handed to `apply`, and the claim checks that the read has that value.
+   */
+  predictRead?(run: SettledRun, files: readonly NewRunFile[] | undefined): { value: ClaimReadValue } | undefined;
+  /**
    * What the step writes after the claim: at most one statement, which the service runs in the claim's
    * transaction after the earlier steps' (all of them, and the COMMIT, in one round trip), and what to
    * do once the transaction committed (a metric: nothing counted twice or for a rollback).
    */
-  apply(run: RunRow, at: Date, claimRead: unknown): StepWork | void;
+  apply(run: SettledRun, at: Date, claimRead: unknown): StepWork | void;
 }
 
 /** A step's part after the claim (SettlementStep.apply). */
@@ -65,7 +72,8 @@ export function createSettlementService(deps: {
       const at = clock.now();
       const claimed = await repo.claim(tx, runId, at, atClaim, move);
       if (!claimed) return null;
-      const work = steps.map((step, i) => step.apply(claimed.run, at, claimed.reads[i]) ?? {});
+      const run = settledRunOf(claimed.run);
+      const work = steps.map((step, i) => step.apply(run, at, claimed.reads[i]) ?? {});
       const statements = work.flatMap((w) => [w.before, w.statement].filter((q) => q !== undefined));
       // A settlement alone commits without waiting for the WAL flush, so that the locks its steps take
       // (the organization's debit lock) are not held through a disk write: a crash can lose it only with
@@ -79,6 +87,36 @@ export function createSettlementService(deps: {
     });
     for (const then of afterCommit) then();
     return settled;
+  }
+
+  /**
+   * A Run's end and its settlement in one round trip, written from the Run as the change is expected to
+   * leave it (`move.expected`): undefined when a step's claim read cannot be foretold, or when the claim
+   * found the Run otherwise (moved meanwhile, other figures, a read that differs): nothing of it then
+   * stays, and the caller ends and settles the Run in two round trips (claimAndSettle).
+   */
+  async function settleAtOnce(
+    runId: number,
+    move: TerminalMove,
+    expected: NonNullable<TerminalMove['expected']>,
+  ): Promise<RunRow | undefined> {
+    const predicted = steps.map((s) => (s.atClaim ? s.predictRead?.(expected.run, expected.files) : null));
+    if (predicted.some((p) => p === undefined)) return undefined;
+    const at = clock.now();
+    const work = steps.map((step, i) => step.apply(expected.run, at, predicted[i]?.value) ?? {});
+    const statements = work.flatMap((w) => [w.before, w.statement].filter((q) => q !== undefined));
+    const reads = predicted.map((p) => p?.value);
+    let ended: RunRow | null;
+    try {
+      ended = await repo.transaction((tx) =>
+        repo.claimAtOnce(tx, runId, at, atClaim, move, { run: expected.run, reads }, statements),
+      );
+    } catch (err) {
+      if (repo.isClaimCheckFailure(err)) return undefined;
+      throw err;
+    }
+    for (const w of work) w.afterCommit?.();
+    return ended ?? undefined;
   }
 
   /** Settles one Run; true when this call did it, false when it was not terminal or already settled. */
@@ -107,12 +145,14 @@ export function createSettlementService(deps: {
 
     /**
      * Makes a Run's terminal status change and settles it in one transaction: the moved Run, or null
-     * when its status did not allow the change. When that transaction fails, the change is made alone
+     * when its status did not allow the change. In one round trip when the Run is expected to end as
+     * `move.expected` says and it does; in two otherwise. When that transaction fails, the change is made alone
      * (`alone`) and settled as after any terminal transition, so a failing step never holds up a Run's end.
      */
     async settleMoving(runId: number, move: TerminalMove, alone: () => Promise<RunRow | null>): Promise<RunRow | null> {
       try {
-        return await claimAndSettle(runId, move);
+        const once = move.expected ? await settleAtOnce(runId, move, move.expected) : undefined;
+        return once ?? (await claimAndSettle(runId, move));
       } catch (err) {
         // The database away fails the change alone too: the caller retries it whole.
         if (isDatabaseUnreachable(err)) throw err;
