@@ -33,11 +33,23 @@ export const SETTLED_RUN_COLUMNS = {
   proxyPoolId: 'int',
 } as const;
 export type SettledRun = Pick<RunRow, keyof typeof SETTLED_RUN_COLUMNS>;
-const SETTLED_KEYS = Object.keys(SETTLED_RUN_COLUMNS) as Array<keyof SettledRun>;
 
-/** The settled columns of `row` (what a settlement step may read of it). */
+/** The settled columns of `row` (what a settlement step may read of it). Written out: one object shape. */
 export function settledRunOf(row: SettledRun): SettledRun {
-  const out = {} as Record<keyof SettledRun, unknown>;
-  for (const k of SETTLED_KEYS) out[k] = row[k];
-  return out as SettledRun;
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    agentId: row.agentId,
+    created: row.created,
+    status: row.status,
+    startTime: row.startTime,
+    endTime: row.endTime,
+    pageCount: row.pageCount,
+    recordsExtracted: row.recordsExtracted,
+    recordsExported: row.recordsExported,
+    errorCount: row.errorCount,
+    inputCount: row.inputCount,
+    traffic: row.traffic,
+    proxyPoolId: row.proxyPoolId,
+  };
 }
