@@ -25,7 +25,7 @@ function claimSql(runId: number, at: Date, move: TerminalMove | undefined): Pris
   const settledAt = Prisma.sql`"settledAt" = ${at.toISOString()}::timestamp`;
   // With a move, the Run changes, then its Agent is updated (`claimed` reads the update's result, so
   // it has run before any step reads `claimed`; a join whose columns nobody read would be planned
-  // away); the steps write after it, in the next round trip: the order of every other status change
+  // away); the steps write after it, in later statements: the order of every other status change
   // (Run, then Agent), so that two Runs of one Agent ending at once never wait for each other in
   // opposite orders.
   return move
