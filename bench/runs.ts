@@ -122,8 +122,9 @@ export async function benchRuns(
     throw new Error('BENCH_WORKERS must list worker counts between 1 and 8');
   const childSamples = opts.childSamples ?? envInt('BENCH_CHILD_SAMPLES', 8, 1, 50);
   // Ours and the floor alternate this many times per worker count (the machine's speed drifts).
-  // Three by default: one round's ratio moves by 0.1 and more from the next on these machines; the median is printed.
-  const rounds = envInt('BENCH_ROUNDS', 3, 1, 10);
+  // Five by default: one round's ratio moves by 0.1 and more from the next on these machines (0.39 to 0.59 for one
+  // build in one invocation), and the median of three still moved by 0.05 between invocations; the median is printed.
+  const rounds = envInt('BENCH_ROUNDS', 5, 1, 10);
   // Warm-up Runs fired at once before each burst, ours and the floor's alike: at least one per slot, and
   // enough that the API's and the workers' connection pools are open at their burst size (a new
   // PostgreSQL backend costs tens of ms of CPU to start and to load its catalog; a running service has
