@@ -47,9 +47,10 @@ export interface RawTx {
    * commits with it; a statement after it is refused). The first statement carries the BEGIN.
    * `before`: statements run just before this one in the same round trip, each in its own snapshot (a
    * lock taken by one is then seen taken by the next: everything committed before it is visible), whose
-   * rows are not returned.
+   * rows are not returned. `after`: statements run just after this one in the same round trip (before
+   * the COMMIT, with `last`), whose rows are not returned; one that fails fails the call.
    */
-  rows<T>(query: Prisma.Sql, opts?: { last?: boolean; before?: Prisma.Sql[] }): Promise<T[]>;
+  rows<T>(query: Prisma.Sql, opts?: { last?: boolean; before?: Prisma.Sql[]; after?: Prisma.Sql[] }): Promise<T[]>;
 }
 export type { Prisma } from '../generated/prisma/client.js';
 /** A transaction's client: the statement must run inside the caller's transaction. */
@@ -193,7 +194,8 @@ function runEdged<R>(
   config: pg.QueryConfig & { types?: unknown },
   edges: TransactionEdges,
 ): Promise<R[]> {
-  if (!edges.begin && !edges.commit && !edges.before?.length) return conn.query(config).then((r) => r.rows as R[]);
+  if (!edges.begin && !edges.commit && !edges.before?.length && !edges.after?.length)
+    return conn.query(config).then((r) => r.rows as R[]);
   return new Promise((resolve, reject) => {
     const query = edgeQuery(config, edges) as pg.Submittable & {
       callback?: (err: Error | null, res?: { rows: unknown[] }) => void;
@@ -280,12 +282,16 @@ export function createPrisma(databaseUrl: string, opts: { max?: number; poolWait
         let begun = false;
         let committed = false;
         const tx: RawTx = {
-          async rows<R>(query: Prisma.Sql, opts?: { last?: boolean; before?: Prisma.Sql[] }): Promise<R[]> {
+          async rows<R>(
+            query: Prisma.Sql,
+            opts?: { last?: boolean; before?: Prisma.Sql[]; after?: Prisma.Sql[] },
+          ): Promise<R[]> {
             if (committed) throw new Error('a statement after the transaction committed');
             const name = statements.name({ sql: query.text, args: query.values });
             const config = { name, text: query.text, values: query.values, types: PRISMA_TYPES };
             const before = opts?.before?.map((q) => ({ text: q.text, values: q.values }));
-            const edges = { begin: !begun, before, commit: opts?.last === true };
+            const after = opts?.after?.map((q) => ({ text: q.text, values: q.values }));
+            const edges = { begin: !begun, before, after, commit: opts?.last === true };
             begun = true;
             try {
               const result = await runEdged<R>(conn, config, edges);

@@ -1,5 +1,5 @@
 // A statement of a raw transaction sent in one round trip with the transaction's BEGIN (before it),
-// statements whose rows are not needed (before it), and/or its COMMIT (after it). node-postgres sends
+// statements whose rows are not needed (before or after it), and/or its COMMIT (after it). node-postgres sends
 // one query per round trip; on a hot path (every Run's start and settlement) each would cost a round
 // trip of its own, which on a busy host is as much CPU as the statement itself. The extended protocol
 // runs the messages of one batch in order up to its Sync, each statement in its own snapshot, and an
@@ -91,6 +91,8 @@ export interface TransactionEdges {
    * (one that waits for a lock lets the next see what committed meanwhile); their rows are dropped.
    */
   before?: QuietStatement[];
+  /** Statements run after this one (and before the COMMIT), in the same round trip; their rows are dropped. */
+  after?: QuietStatement[];
   /** COMMIT goes after: the statement is the transaction's last. */
   commit: boolean;
 }
@@ -144,6 +146,11 @@ class EdgeQuery extends BaseQuery {
     }
     connection.describe({ type: 'P', name: this.portal || '' });
     connection.execute({ portal: this.portal });
+    // The query's portal has run to its end when these are bound (the server takes messages in order).
+    for (const statement of this.edges.after ?? []) {
+      const parsed = sendQuiet(connection, statement);
+      if (parsed) this.quietParsed.push(parsed);
+    }
     if (this.edges.commit) sendQuiet(connection, { text: 'COMMIT' });
     connection.sync();
   }
@@ -155,7 +162,7 @@ class EdgeQuery extends BaseQuery {
 
   // A quiet statement's rows (it has no Describe, so no field names) are not the query's.
   handleDataRow(msg: unknown) {
-    if (this.pendingBefore === 0) baseQueryPrototype.handleDataRow.call(this, msg);
+    if (this.pendingBefore === 0 && !this.ownDone) baseQueryPrototype.handleDataRow.call(this, msg);
   }
 
   override handleCommandComplete(msg: { command: string }, connection: WireConnection) {
@@ -163,7 +170,7 @@ class EdgeQuery extends BaseQuery {
       this.pendingBefore -= 1;
       return;
     }
-    // After the statement's own completion, only COMMIT's can come.
+    // After the statement's own completion, only the `after` statements' and COMMIT's can come.
     if (this.ownDone) return;
     this.ownDone = true;
     super.handleCommandComplete(msg, connection);

@@ -199,4 +199,32 @@ describe('Db.$rawTransaction', () => {
     await db.$rawTransaction((tx) => tx.rows(insert(4), { before: [insert(5)], last: true }));
     expect(await ids()).toEqual([4, 5]);
   });
+
+  it('sends the statements given as `after` in the same round trip, before the COMMIT, and returns only its own rows', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    const { result, roundTrips } = await counted(() =>
+      db.$rawTransaction((tx) =>
+        tx.rows<{ id: number }>(insert(1), {
+          before: [insert(2)],
+          after: [insert(3), Prisma.sql`SELECT id, v FROM edge_probe ORDER BY id`],
+          last: true,
+        }),
+      ),
+    );
+    // The statement's own row: none of the `after` statements' rows (one of them returns three).
+    expect(result).toEqual([{ id: 1 }]);
+    expect(roundTrips).toBe(1);
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+
+  it('rolls back, and fails with its error, when an `after` statement fails (after its own rows came)', async () => {
+    await ctx.db.$executeRawUnsafe('DELETE FROM edge_probe');
+    await expect(
+      db.$rawTransaction((tx) => tx.rows(insert(1), { after: [insert(2), insert(1)], last: true })), // duplicate key
+    ).rejects.toBeInstanceOf(UniqueViolationError);
+    expect(await ids()).toEqual([]);
+    // The connection goes on, with the same statements.
+    await db.$rawTransaction((tx) => tx.rows(insert(1), { after: [insert(2)], last: true }));
+    expect(await ids()).toEqual([1, 2]);
+  });
 });

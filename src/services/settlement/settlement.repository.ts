@@ -99,9 +99,9 @@ export function createSettlementRepository(db: Db) {
     /**
      * A Run's end (`move`), its claim and everything after it in one round trip, with the COMMIT: the
      * claim statement checks that the Run moved and that it, and each step's read, are as `expected`
-     * (the steps' `statements` were written from these). When they are not, it fails with a division by
-     * zero (isClaimCheckFailure): the round trip's later statements are skipped and the caller's
-     * rollback undoes the rest. The ended Run is read back by the round trip's last statement.
+     * (the steps' `statements`, sent after it, were written from these). When they are not, it fails
+     * with a division by zero (isClaimCheckFailure): the round trip's later statements are skipped and
+     * the caller's rollback undoes the rest. Returns the ended Run, as the claim statement left it.
      */
     async claimAtOnce(
       tx: SettlementTx,
@@ -110,7 +110,7 @@ export function createSettlementRepository(db: Db) {
       steps: ReadonlyArray<ClaimedSql | undefined>,
       move: TerminalMove,
       expected: { run: SettledRun; reads: ReadonlyArray<ClaimReadValue | undefined> },
-      statements: readonly Prisma.Sql[],
+      statements: Prisma.Sql[],
     ): Promise<RunRow | null> {
       const columns = Object.keys(SETTLED_RUN_COLUMNS) as Array<keyof SettledRun>;
       const checks = columns.map(
@@ -125,15 +125,18 @@ export function createSettlementRepository(db: Db) {
         // In text form, PostgreSQL's and JavaScript's alike for the values a read can have.
         checks.push(Prisma.sql`(${read})::text IS NOT DISTINCT FROM ${String(value)}::text`);
       });
-      const claim = Prisma.sql`
+      // `checked` is read first (it is the join's outer side), so the division happens when no Run was claimed too.
+      const rows = await tx.rows<RunRow & { _checked?: unknown }>(
+        Prisma.sql`
         WITH ${claimSql(runId, at, move)},
         checked AS (SELECT count(*) AS n FROM claimed WHERE ${Prisma.join(checks, ' AND ')})
-        SELECT 1 / checked.n AS ok FROM checked`;
-      const rows = await tx.rows<RunRow>(Prisma.sql`SELECT * FROM "Run" WHERE id = ${runId}::int`, {
-        before: [...move.before, claim, ...statements],
-        last: true,
-      });
-      return rows[0] ?? null;
+        SELECT claimed.*, 1 / checked.n AS "_checked" FROM checked LEFT JOIN claimed ON true`,
+        { before: move.before, after: statements, last: true },
+      );
+      const row = rows[0];
+      if (!row) return null;
+      delete row._checked;
+      return row;
     },
 
     /** The one-round-trip claim found the Run other than expected (claimAtOnce): nothing of it stayed. */
