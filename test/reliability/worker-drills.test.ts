@@ -132,28 +132,48 @@ describe('planned shutdown', () => {
   });
 });
 
+/**
+ * A Run that holds the worker's only slot (RUN_WORKER_CONCURRENCY=1) until it is stopped, and Runs of the
+ * catalog queued behind it, one per name.
+ */
+async function busyAndQueued(busyName: string, names: string[]) {
+  const busy = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), busyName);
+  const busyId = (await inject('POST', `/api/v1/agent/${busy.id}/start`, {})).json().id as number;
+  await waitForRun(ctx.app, org.apiKey, busy.id, busyId, (r) => r.status === 1, 60_000);
+  const queued: Array<{ agentId: number; runId: number }> = [];
+  for (const name of names) {
+    const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), name);
+    queued.push({ agentId: agent.id, runId: (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id });
+  }
+  return { busy: { agentId: busy.id, runId: busyId }, queued };
+}
+
+/** Stops the busy Run (it ends Stopped) and waits for the queued ones, which must all succeed. */
+async function stopBusyThenQueuedSucceed(
+  busy: { agentId: number; runId: number },
+  queued: Array<{ agentId: number; runId: number }>,
+) {
+  await inject('POST', `/api/v1/agent/${busy.agentId}/run/${busy.runId}/stop`);
+  expect((await waitForRun(ctx.app, org.apiKey, busy.agentId, busy.runId, undefined, 60_000)).status).toBe(8);
+  for (const q of queued) {
+    const run = await waitForRun(ctx.app, org.apiKey, q.agentId, q.runId, undefined, 60_000);
+    expect(run).toMatchObject({ status: 10, recordsExported: 30 });
+  }
+}
+
+/** A BullMQ queue of this file's private Redis and prefix. */
+const queueOf = (name: string) =>
+  new Queue(name, { connection: { host: '127.0.0.1', port: redis.port }, prefix: ctx.config.redisPrefix });
+
 describe('Redis restarted without its data', () => {
   it('queued Runs are enqueued again and run, and the job schedulers are back, without a worker restart', async () => {
     const w = await newWorker();
-    const busy = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Busy');
-    const busyId = (await inject('POST', `/api/v1/agent/${busy.id}/start`, {})).json().id;
-    await waitForRun(ctx.app, org.apiKey, busy.id, busyId, (r) => r.status === 1, 60_000);
-    // Concurrency 1: these wait in the queue behind the busy Run.
-    const queued: Array<{ agentId: number; runId: number }> = [];
-    for (const name of ['Queued A', 'Queued B']) {
-      const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), name);
-      queued.push({
-        agentId: agent.id,
-        runId: (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id,
-      });
-    }
+    // Concurrency 1: the queued Runs wait behind the busy one.
+    const { busy, queued } = await busyAndQueued('Busy', ['Queued A', 'Queued B']);
 
     await redis.stop();
     await redis.start();
-    const maintenance = new Queue('maintenance', {
-      connection: { host: '127.0.0.1', port: redis.port },
-      prefix: ctx.config.redisPrefix,
-    });
+    const maintenance = queueOf('maintenance');
     try {
       const schedulers = await waitFor(
         async () => {
@@ -176,12 +196,7 @@ describe('Redis restarted without its data', () => {
       await maintenance.close();
     }
     // The stop reaches the worker (signal or heartbeat) although its job vanished with Redis's data.
-    await inject('POST', `/api/v1/agent/${busy.id}/run/${busyId}/stop`);
-    expect((await waitForRun(ctx.app, org.apiKey, busy.id, busyId, undefined, 60_000)).status).toBe(8);
-    for (const q of queued) {
-      const run = await waitForRun(ctx.app, org.apiKey, q.agentId, q.runId, undefined, 60_000);
-      expect(run).toMatchObject({ status: 10, recordsExported: 30 });
-    }
+    await stopBusyThenQueuedSucceed(busy, queued);
     await w.stop();
   });
 });
@@ -279,22 +294,9 @@ describe('synchronous start', () => {
 describe('a job gone from Redis while Redis stays up', () => {
   it("the periodic reconcile enqueues again a Run pending for longer than its interval, and leaves a newer one's job to a later pass", async () => {
     const w = await newWorker();
-    const busy = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Periodic busy');
-    const busyId = (await inject('POST', `/api/v1/agent/${busy.id}/start`, {})).json().id;
-    await waitForRun(ctx.app, org.apiKey, busy.id, busyId, (r) => r.status === 1, 60_000);
     // Concurrency 1: both wait in the queue behind the busy Run; then their jobs are removed.
-    const queued: Array<{ agentId: number; runId: number }> = [];
-    for (const name of ['Periodic old', 'Periodic new']) {
-      const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), name);
-      queued.push({
-        agentId: agent.id,
-        runId: (await inject('POST', `/api/v1/agent/${agent.id}/start`, {})).json().id,
-      });
-    }
-    const queue = new Queue('runs', {
-      connection: { host: '127.0.0.1', port: redis.port },
-      prefix: ctx.config.redisPrefix,
-    });
+    const { busy, queued } = await busyAndQueued('Periodic busy', ['Periodic old', 'Periodic new']);
+    const queue = queueOf('runs');
     const state = (runId: number) => queue.getJobState(runJobId(runId, 0));
     try {
       for (const q of queued) {
@@ -315,12 +317,7 @@ describe('a job gone from Redis while Redis stays up', () => {
     } finally {
       await queue.close();
     }
-    await inject('POST', `/api/v1/agent/${busy.id}/run/${busyId}/stop`);
-    expect((await waitForRun(ctx.app, org.apiKey, busy.id, busyId, undefined, 60_000)).status).toBe(8);
-    for (const q of queued) {
-      const run = await waitForRun(ctx.app, org.apiKey, q.agentId, q.runId, undefined, 60_000);
-      expect(run).toMatchObject({ status: 10, recordsExported: 30 });
-    }
+    await stopBusyThenQueuedSucceed(busy, queued);
     await w.stop();
   });
 });

@@ -157,6 +157,8 @@ describe('settlement', () => {
       foretell: (files: number) => number;
       stale?: Partial<RunRow>;
       stopFirst?: boolean;
+      /** The same end sent again, as a worker retries it when the answer to its commit was lost. */
+      again?: boolean;
     }) {
       const counter = await startStatementCounter(ctx.config.databaseUrl);
       const db = createPrisma(counter.url, { max: 1 });
@@ -180,10 +182,21 @@ describe('settlement', () => {
           [file(run.id)],
           { ...picked, ...opts.stale },
         );
+        const roundTrips = counter.roundTrips() - before;
+        const repeated = opts.again
+          ? await repo.transition(
+              run.id,
+              { type: 'exported', errorCount: 0 },
+              new Date(),
+              { recordsExported: 3, endTime: new Date() },
+              [file(run.id)],
+              { ...picked, ...opts.stale },
+            )
+          : undefined;
         const message = (
           await ctx.db.creditTransaction.findFirst({ where: { runId: run.id, transactionType: 'TestSettle' } })
         )?.message;
-        return { run, picked, ended, roundTrips: counter.roundTrips() - before, message };
+        return { run, picked, ended, repeated, roundTrips, message };
       } finally {
         await db.$disconnect();
         await counter.close();
@@ -215,6 +228,16 @@ describe('settlement', () => {
         expect(await applications(run.id)).toBe(1);
         expect(await ctx.db.runFile.count({ where: { runId: run.id } })).toBe(1);
       }
+    });
+
+    it('the same end sent again (its answer was lost) changes nothing and settles nothing again', async () => {
+      const { run, ended, repeated } = await endKnown({ foretell: (n) => n, again: true });
+      expect(ended).toMatchObject({ id: run.id, status: 10, recordsExported: 3 });
+      expect(repeated).toBeNull();
+      expect(await applications(run.id)).toBe(1);
+      const row = await ctx.db.run.findUniqueOrThrow({ where: { id: run.id } });
+      expect(row.settledAt?.getTime()).toBe(ended?.settledAt?.getTime());
+      expect(await ctx.db.runFile.count({ where: { runId: run.id } })).toBe(1);
     });
 
     it('a Run stopped meanwhile is not ended by the change: nothing is settled, its files are recorded', async () => {
