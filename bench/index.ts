@@ -10,6 +10,10 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
     about: 'small Runs per second, start request to terminal status, with 1 and 2 worker processes',
     run: async () => (await import('./runs.js')).benchRuns(),
   },
+  settle: {
+    about: "CPU per Run of a Run's end and its settlement, step by step, one Run at a time and 8 at once",
+    run: async () => (await import('./settle.js')).benchSettle(),
+  },
   engine: {
     about: 'pages per second of runExtraction against a bare undici + cheerio loop, concurrency 1 and 4',
     run: async () => (await import('./engine.js')).benchEngine(),

@@ -12,19 +12,27 @@ import { createWebhooksRepository } from '../webhooks/webhooks.repository.js';
 import { createSettlementRepository } from './settlement.repository.js';
 import { createSettlementService, type SettlementLog, type SettlementStep } from './settlement.service.js';
 
-export function createSettlement(db: Db, deps: { clock: Clock; log: SettlementLog; config: Config }) {
-  const steps: SettlementStep[] = [
+/** The steps of every settlement, in their order (bench/settle.ts measures them one by one). */
+export function settlementSteps(db: Db, config: Config): SettlementStep[] {
+  return [
     // Analytics rollups first, then usage metering and the credit debit (billing): the rollup rows are
     // locked before the organization's row, in every settlement alike (no two wait for each other).
     createAnalyticsRollupStep(db),
     createBillingSettlementStep({
       credits: createCreditsRepository(db),
       usage: createUsageRepository(db),
-      prices: deps.config.billing.prices,
+      prices: config.billing.prices,
     }),
     // The Run's terminal webhook event (and credits.low) enters the outbox in the same transaction (issue 22).
-    createWebhookSettlementStep(createWebhooksRepository(db), deps.config.billing.creditsLowThreshold),
+    createWebhookSettlementStep(createWebhooksRepository(db), config.billing.creditsLowThreshold),
   ];
+}
+
+export function createSettlement(
+  db: Db,
+  deps: { clock: Clock; log: SettlementLog; config: Config },
+  steps: readonly SettlementStep[] = settlementSteps(db, deps.config),
+) {
   return createSettlementService({ repo: createSettlementRepository(db), steps, clock: deps.clock, log: deps.log });
 }
 export type { SettlementStep } from './settlement.service.js';
