@@ -6,6 +6,7 @@
 // /proc), so the figures do not move with the machine's other work as a burst's ratio does.
 //
 //   npm run bench -- settle   BENCH_SETTLE_RUNS=400 per case and round (after as many warm-up Runs), BENCH_SETTLE_ROUNDS=3
+import { pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
 import { systemClock } from '../src/lib/clock.js';
@@ -15,10 +16,12 @@ import { createSettlement, settlementSteps } from '../src/services/settlement/in
 import {
   createBenchEnvironment,
   fmt,
+  installSignalCleanup,
   median,
   note,
   onCleanup,
   print,
+  runCleanups,
   serviceCpuSince,
   serviceCpuSnapshot,
   table,
@@ -39,123 +42,138 @@ export async function benchSettle(): Promise<void> {
   const bench = await createBenchEnvironment();
   const { config } = bench;
   const app = await buildApp(config, { logger: false });
-  onCleanup('app', () => app.close());
+  const closeApp = onCleanup('app', () => app.close());
   await app.ready();
   const db = createPrisma(config.databaseUrl, { max: 8 });
-  onCleanup('bench db client', () => db.$disconnect());
-  const org = await bootstrapOrganization(db, {
-    org: 'Bench',
-    email: `bench-${Date.now()}@example.com`,
-    password: 'correct horse battery',
-    credits: 1_000_000,
-    apiKeyDays: 1,
-    now: new Date(),
-  });
-  const headers = { authorization: `ApiKey ${org.apiKey}`, 'content-type': 'application/json' };
-  // The Runs never fetch a page: only their end is measured.
-  const definition = smallDefinition('http://127.0.0.1:9/');
-  note(`settle: creating ${runs * 2} agents...`);
-  const agentIds: number[] = [];
-  for (let i = 0; i < runs * 2; i++) {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/agent',
-      headers,
-      payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition },
-    });
-    if (res.statusCode !== 201) throw new Error(`creating an agent: HTTP ${res.statusCode} ${res.body}`);
-    agentIds.push(res.json().id);
+  const closeDb = onCleanup('bench db client', () => db.$disconnect());
+  try {
+    await measure();
+  } finally {
+    await closeDb();
+    await closeApp();
+    await bench.dispose();
   }
 
-  const all = settlementSteps(db, config);
-  const choices: Array<{ label: string; names: string[] }> = [
-    { label: 'none (the end and its claim)', names: [] },
-    ...all.map((s) => ({ label: s.name, names: [s.name] })),
-    { label: 'all', names: all.map((s) => s.name) },
-  ];
-  const rounds = Number(process.env.BENCH_SETTLE_ROUNDS ?? 3);
-  const measured: SettleCase[] = [];
-  // Round 0 warms this process and PostgreSQL up for every case (JIT, plans); it is not reported. The
-  // rounds after it run every case again in the same order, and each case's median is reported.
-  for (let round = 0; round <= rounds; round++) {
-    for (const concurrency of [1, 8]) {
-      for (const choice of choices) {
-        const settlement = createSettlement(
-          db,
-          { clock: systemClock, log: { warn: (obj, msg) => note(`settle: ${msg} ${JSON.stringify(obj)}`) }, config },
-          all.filter((s) => choice.names.includes(s.name)),
-        );
-        const repo = createRunsRepository(db, {
-          settle: (run) => settlement.afterTerminal(run),
-          settleMoving: (runId, move, alone) => settlement.settleMoving(runId, move, alone),
-        });
-        // Each Agent's Run of the previous case has ended: each Agent starts one more (through the API).
-        const taken: RunRow[] = [];
-        for (const agentId of agentIds) {
-          const res = await app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/start`, headers, payload: {} });
-          if (res.statusCode !== 202) throw new Error(`starting agent ${agentId}: HTTP ${res.statusCode} ${res.body}`);
-          const picked = await repo.takeQueued(res.json().id as number, new Date());
-          if (!picked) throw new Error(`run ${res.json().id} could not be taken`);
-          taken.push(picked.run);
-        }
-        const end = async (run: RunRow) => {
-          const at = new Date();
-          const files = ['data.csv', 'run.log'].map((name, i) => ({
-            name,
-            fileType: i === 0 ? 'Csv' : 'Log',
-            contentType: i === 0 ? 'text/csv' : 'text/plain',
-            fileSize: i === 0 ? 1_234 : 300,
-            storageKey: `runs/${run.id}/${name}`,
-          }));
-          const stats = { pageCount: 1, recordsExtracted: 10, recordsExported: 10, exportCount: 10, errorCount: 0 };
-          const patch = { ...stats, endTime: at, inputCount: 0, traffic: 14_000n };
-          const ended = await repo.transition(run.id, { type: 'exported', errorCount: 0 }, at, patch, files, run);
-          if (!ended) throw new Error(`run ${run.id} did not end`);
-        };
-        const burst = async (list: RunRow[]) => {
-          let next = 0;
-          await Promise.all(
-            Array.from({ length: concurrency }, async () => {
-              while (next < list.length) await end(list[next++]);
-            }),
+  async function measure() {
+    const org = await bootstrapOrganization(db, {
+      org: 'Bench',
+      email: `bench-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+      credits: 1_000_000,
+      apiKeyDays: 1,
+      now: new Date(),
+    });
+    const headers = { authorization: `ApiKey ${org.apiKey}`, 'content-type': 'application/json' };
+    // The Runs never fetch a page: only their end is measured.
+    const definition = smallDefinition('http://127.0.0.1:9/');
+    note(`settle: creating ${runs * 2} agents...`);
+    const agentIds: number[] = [];
+    for (let i = 0; i < runs * 2; i++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/agent',
+        headers,
+        payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition },
+      });
+      if (res.statusCode !== 201) throw new Error(`creating an agent: HTTP ${res.statusCode} ${res.body}`);
+      agentIds.push(res.json().id);
+    }
+
+    const all = settlementSteps(db, config);
+    const choices: Array<{ label: string; names: string[] }> = [
+      { label: 'none (the end and its claim)', names: [] },
+      ...all.map((s) => ({ label: s.name, names: [s.name] })),
+      { label: 'all', names: all.map((s) => s.name) },
+    ];
+    const rounds = Number(process.env.BENCH_SETTLE_ROUNDS ?? 3);
+    const measured: SettleCase[] = [];
+    // Round 0 warms this process and PostgreSQL up for every case (JIT, plans); it is not reported. The
+    // rounds after it run every case again in the same order, and each case's median is reported.
+    for (let round = 0; round <= rounds; round++) {
+      for (const concurrency of [1, 8]) {
+        for (const choice of choices) {
+          const settlement = createSettlement(
+            db,
+            { clock: systemClock, log: { warn: (obj, msg) => note(`settle: ${msg} ${JSON.stringify(obj)}`) }, config },
+            all.filter((s) => choice.names.includes(s.name)),
           );
-        };
-        // Warm-up on every connection of the case (plans, JIT), then the measured half.
-        await burst(taken.slice(0, runs));
-        const pg = serviceCpuSnapshot();
-        const cpu = process.cpuUsage();
-        const t0 = performance.now();
-        await burst(taken.slice(runs));
-        const wall = performance.now() - t0;
-        const used = process.cpuUsage(cpu);
-        const service = serviceCpuSince(pg);
-        if (round > 0)
-          measured.push({
-            steps: choice.label,
-            concurrency,
-            wallMs: wall / runs,
-            nodeMs: (used.user + used.system) / 1000 / runs,
-            postgresMs: service.postgres / runs,
+          const repo = createRunsRepository(db, {
+            settle: (run) => settlement.afterTerminal(run),
+            settleMoving: (runId, move, alone) => settlement.settleMoving(runId, move, alone),
           });
-        note(`settle: round ${round}, ${choice.label}, ${concurrency} at once: done`);
+          // Each Agent's Run of the previous case has ended: each Agent starts one more (through the API).
+          const taken: RunRow[] = [];
+          for (const agentId of agentIds) {
+            const res = await app.inject({
+              method: 'POST',
+              url: `/api/v1/agent/${agentId}/start`,
+              headers,
+              payload: {},
+            });
+            if (res.statusCode !== 202)
+              throw new Error(`starting agent ${agentId}: HTTP ${res.statusCode} ${res.body}`);
+            const picked = await repo.takeQueued(res.json().id as number, new Date());
+            if (!picked) throw new Error(`run ${res.json().id} could not be taken`);
+            taken.push(picked.run);
+          }
+          const end = async (run: RunRow) => {
+            const at = new Date();
+            const files = ['data.csv', 'run.log'].map((name, i) => ({
+              name,
+              fileType: i === 0 ? 'Csv' : 'Log',
+              contentType: i === 0 ? 'text/csv' : 'text/plain',
+              fileSize: i === 0 ? 1_234 : 300,
+              storageKey: `runs/${run.id}/${name}`,
+            }));
+            const stats = { pageCount: 1, recordsExtracted: 10, recordsExported: 10, exportCount: 10, errorCount: 0 };
+            const patch = { ...stats, endTime: at, inputCount: 0, traffic: 14_000n };
+            const ended = await repo.transition(run.id, { type: 'exported', errorCount: 0 }, at, patch, files, run);
+            if (!ended) throw new Error(`run ${run.id} did not end`);
+          };
+          const burst = async (list: RunRow[]) => {
+            let next = 0;
+            await Promise.all(
+              Array.from({ length: concurrency }, async () => {
+                while (next < list.length) await end(list[next++]);
+              }),
+            );
+          };
+          // Warm-up on every connection of the case (plans, JIT), then the measured half.
+          await burst(taken.slice(0, runs));
+          const pg = serviceCpuSnapshot();
+          const cpu = process.cpuUsage();
+          const t0 = performance.now();
+          await burst(taken.slice(runs));
+          const wall = performance.now() - t0;
+          const used = process.cpuUsage(cpu);
+          const service = serviceCpuSince(pg);
+          if (round > 0)
+            measured.push({
+              steps: choice.label,
+              concurrency,
+              wallMs: wall / runs,
+              nodeMs: (used.user + used.system) / 1000 / runs,
+              postgresMs: service.postgres / runs,
+            });
+          note(`settle: round ${round}, ${choice.label}, ${concurrency} at once: done`);
+        }
       }
     }
+    const cases = [1, 8].flatMap((concurrency) =>
+      choices.map((choice) => {
+        const of = measured.filter((c) => c.concurrency === concurrency && c.steps === choice.label);
+        const mid = (pick: (c: SettleCase) => number) => median(of.map(pick));
+        return {
+          steps: choice.label,
+          concurrency,
+          wallMs: mid((c) => c.wallMs),
+          nodeMs: mid((c) => c.nodeMs),
+          postgresMs: mid((c) => c.postgresMs),
+        };
+      }),
+    );
+    printSettle(cases, runs, rounds);
   }
-  const cases = [1, 8].flatMap((concurrency) =>
-    choices.map((choice) => {
-      const of = measured.filter((c) => c.concurrency === concurrency && c.steps === choice.label);
-      const mid = (pick: (c: SettleCase) => number) => median(of.map(pick));
-      return {
-        steps: choice.label,
-        concurrency,
-        wallMs: mid((c) => c.wallMs),
-        nodeMs: mid((c) => c.nodeMs),
-        postgresMs: mid((c) => c.postgresMs),
-      };
-    }),
-  );
-  printSettle(cases, runs, rounds);
-  await bench.dispose();
 }
 
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 3)}`;
@@ -179,5 +197,17 @@ function printSettle(cases: SettleCase[], runs: number, rounds: number) {
   print(
     'Wall per Run at 8 at once is the rate the organization takes ends at: every settlement of one organization ' +
       'updates its rollup rows and its grant. PostgreSQL: every server process of the machine (/proc), 10 ms ticks.',
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  installSignalCleanup();
+  benchSettle().then(
+    () => process.exit(0),
+    async (err) => {
+      process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+      await runCleanups();
+      process.exit(1);
+    },
   );
 }
