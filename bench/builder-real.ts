@@ -14,8 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
-import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import {
+  benchOrganization,
   createBenchEnvironment,
   fmt,
   machineSummary,
@@ -113,14 +113,7 @@ export async function benchBuilderReal(): Promise<void> {
   await startWorkerProcess(bench.env);
   const db = createPrisma(bench.config.databaseUrl, { max: 2 });
   onCleanup('bench db client', () => db.$disconnect());
-  const org = await bootstrapOrganization(db, {
-    org: 'Bench',
-    email: `bench-${Date.now()}@example.com`,
-    password: 'correct horse battery',
-    credits: 1_000_000,
-    apiKeyDays: 1,
-    now: new Date(),
-  });
+  const org = await benchOrganization(db);
   const client = api(base, org.apiKey);
 
   const rows: Array<Array<string | number>> = [];

@@ -6,10 +6,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.js';
+import type { Db } from '../src/db/prisma.js';
 import type { AgentDefinition } from '../src/engine/index.js';
 import { migrate } from '../src/db/migrate.js';
+import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { clearRedisPrefix } from '../test/helpers/app.js';
 import { startNode, waitFor } from '../test/helpers/process.js';
 
@@ -356,4 +359,42 @@ export function catalogList(siteUrl: string): Pick<AgentDefinition, 'startUrl' |
       ],
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// An organization and its Agents, as the Run benches make them.
+
+/** A bootstrapped organization with credits no bench uses up, and the headers of its API key. */
+export async function benchOrganization(db: Db) {
+  const org = await bootstrapOrganization(db, {
+    org: 'Bench',
+    email: `bench-${Date.now()}@example.com`,
+    password: 'correct horse battery',
+    credits: 1_000_000,
+    apiKeyDays: 1,
+    now: new Date(),
+  });
+  const headers = { authorization: `ApiKey ${org.apiKey}`, 'content-type': 'application/json' };
+  return { ...org, headers };
+}
+
+/** `count` Agents of `definition` in the organization's Space, created through the API: their ids. */
+export async function createBenchAgents(
+  app: FastifyInstance,
+  org: { spaceId: number; headers: Record<string, string> },
+  definition: AgentDefinition,
+  count: number,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/agent',
+      headers: org.headers,
+      payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition },
+    });
+    if (res.statusCode !== 201) throw new Error(`creating an agent: HTTP ${res.statusCode} ${res.body}`);
+    ids.push(res.json().id);
+  }
+  return ids;
 }

@@ -21,7 +21,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
 import type { AgentDefinition } from '../src/engine/index.js';
-import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import {
   RunStatus,
   TERMINAL_STATUSES,
@@ -30,7 +29,9 @@ import {
 } from '../src/services/runs/status-machine.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import {
+  benchOrganization,
   catalogList,
+  createBenchAgents,
   createBenchEnvironment,
   fmt,
   installSignalCleanup,
@@ -199,30 +200,13 @@ export async function benchRuns(
   let child: ChildCost[] = [];
   let inProcessP50Ms = NaN;
   try {
-    const org = await bootstrapOrganization(db, {
-      org: 'Bench',
-      email: `bench-${Date.now()}@example.com`,
-      password: 'correct horse battery',
-      credits: 1_000_000,
-      apiKeyDays: 1,
-      now: new Date(),
-    });
-    const headers = { authorization: `ApiKey ${org.apiKey}`, 'content-type': 'application/json' };
+    const org = await benchOrganization(db);
+    const { headers } = org;
     const definition = smallDefinition(site.url);
 
     // One Agent per Run of a scenario: starts of one (exclusive) Agent would otherwise conflict.
     note(`runs: creating ${total} agents...`);
-    const agentIds: number[] = [];
-    for (let i = 0; i < total; i++) {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/v1/agent',
-        headers,
-        payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition },
-      });
-      if (res.statusCode !== 201) throw new Error(`creating an agent: HTTP ${res.statusCode} ${res.body}`);
-      agentIds.push(res.json().id);
-    }
+    const agentIds = await createBenchAgents(app, org, definition, total);
 
     const start = async (agentId: number): Promise<number | null> => {
       const res = await app.inject({ method: 'POST', url: `/api/v1/agent/${agentId}/start`, headers, payload: {} });

@@ -10,10 +10,11 @@ import { pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
 import { systemClock } from '../src/lib/clock.js';
-import { bootstrapOrganization } from '../src/services/identity/bootstrap.js';
 import { createRunsRepository, type RunRow } from '../src/services/runs/runs.repository.js';
 import { createSettlement, settlementSteps } from '../src/services/settlement/index.js';
 import {
+  benchOrganization,
+  createBenchAgents,
   createBenchEnvironment,
   fmt,
   installSignalCleanup,
@@ -55,29 +56,12 @@ export async function benchSettle(): Promise<void> {
   }
 
   async function measure() {
-    const org = await bootstrapOrganization(db, {
-      org: 'Bench',
-      email: `bench-${Date.now()}@example.com`,
-      password: 'correct horse battery',
-      credits: 1_000_000,
-      apiKeyDays: 1,
-      now: new Date(),
-    });
-    const headers = { authorization: `ApiKey ${org.apiKey}`, 'content-type': 'application/json' };
+    const org = await benchOrganization(db);
+    const { headers } = org;
     // The Runs never fetch a page: only their end is measured.
     const definition = smallDefinition('http://127.0.0.1:9/');
     note(`settle: creating ${runs * 2} agents...`);
-    const agentIds: number[] = [];
-    for (let i = 0; i < runs * 2; i++) {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/v1/agent',
-        headers,
-        payload: { name: `Bench ${i + 1}`, spaceId: org.spaceId, definition },
-      });
-      if (res.statusCode !== 201) throw new Error(`creating an agent: HTTP ${res.statusCode} ${res.body}`);
-      agentIds.push(res.json().id);
-    }
+    const agentIds = await createBenchAgents(app, org, definition, runs * 2);
 
     const all = settlementSteps(db, config);
     const choices: Array<{ label: string; names: string[] }> = [
