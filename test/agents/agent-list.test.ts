@@ -351,6 +351,18 @@ describe('GET /api/v1/agent/all: filters', () => {
     );
     expect(q.json().totalRecordCount).toBe(1);
     expect(ids(q)).toEqual(where((a) => a.name.startsWith('Gamma') && a.configType === 3 && a.status === 6));
+
+    // Past the last page the total still counts the matches, with and without a status filter.
+    const beyond = await get(
+      `/api/v1/agent/all?name=A&spaceId=${spaceA1}&sortColumn=lastActivity&sortOrder=1&pageIndex=99&recordsPerPage=2`,
+    );
+    expect(beyond.json()).toEqual({ agents: [], totalRecordCount: inSpace1.length });
+    const beyondQ = await get(
+      '/api/v1/agent/all?name=gamma&configType=Template&status=6&sortColumn=created&pageIndex=9&recordsPerPage=10',
+    );
+    expect(beyondQ.json()).toEqual({ agents: [], totalRecordCount: 1 });
+    const none = await get('/api/v1/agent/all?name=nothing-like-this&sortColumn=updated&pageIndex=1&recordsPerPage=5');
+    expect(none.json()).toEqual({ agents: [], totalRecordCount: 0 });
   });
 
   it('shows a member only the Spaces they can read', async () => {
@@ -431,5 +443,43 @@ describe('archived Agents leave and come back', () => {
     });
     const row = (await get('/api/v1/agent/all')).json().find((a: Json) => a.id === target.id);
     expect(row).toMatchObject({ version: 2, inputParameters: { query: 'changed', key: '********' } });
+  });
+});
+
+describe('search text follows the Agent', () => {
+  it('finds a renamed, redescribed or moved Agent as it is now, and keeps its text through other changes', async () => {
+    const id = await create(orgB.apiKey, {
+      name: 'Quokka finder',
+      description: 'zebra-striped pages',
+      spaceId: orgB.spaceId,
+      definition: definition(),
+    });
+    const search = async (query: string) => ids(await get(`/api/v1/agent/search?query=${query}`, orgB.apiKey));
+    const named = async (name: string) => ids(await get(`/api/v1/agent/all?name=${name}`, orgB.apiKey));
+    expect(await search('quokka')).toEqual([id]);
+    expect(await search('ZEBRA')).toEqual([id]);
+    const put = (payload: Json) =>
+      ctx.app.inject({ method: 'PUT', url: `/api/v1/agent/${id}`, headers: auth(orgB.apiKey), payload });
+    expect((await put({ name: 'Wombat finder', description: 'tiger pages' })).statusCode).toBe(200);
+    expect(await search('quokka')).toEqual([]);
+    expect(await search('zebra')).toEqual([]);
+    expect(await search('wombat')).toEqual([id]);
+    expect(await search('tiger')).toEqual([id]);
+    expect(await named('quokka')).toEqual([]);
+    expect(await named('wombat')).toEqual([id]);
+    // A change that names neither leaves the text as it was.
+    expect((await put({ definition: definition('other') })).statusCode).toBe(200);
+    expect(await search('tiger')).toEqual([id]);
+    expect(await named('wombat')).toEqual([id]);
+    // Moved to another Space, it is found in that Space only.
+    const space = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/spaces',
+      headers: auth(orgB.apiKey),
+      payload: { name: 'Zoo' },
+    });
+    expect((await put({ spaceId: space.json().id })).statusCode).toBe(200);
+    expect(await named(`wombat&spaceId=${space.json().id}`)).toEqual([id]);
+    expect(await named(`wombat&spaceId=${orgB.spaceId}`)).toEqual([]);
   });
 });

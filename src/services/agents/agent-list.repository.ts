@@ -92,23 +92,34 @@ function selectPage(
     ORDER BY ${order}`;
 }
 
-/** Case-insensitive contains, served by the trigram (GIN) indexes on Agent name and description. */
-function containsSql(column: Prisma.Sql, text: string): Prisma.Sql {
-  return Prisma.sql`${column} ILIKE ${containsPattern(text)} ESCAPE '\\'`;
+/**
+ * Case-insensitive contains on "AgentSearchText" (alias t), served by its trigram (GIN) indexes: the Agent's
+ * name, or (`description`) its name or description.
+ */
+function containsSql(text: string, description = false): Prisma.Sql {
+  const pattern = containsPattern(text);
+  const name = Prisma.sql`t."name" ILIKE ${pattern} ESCAPE '\\'`;
+  return description ? Prisma.sql`(${name} OR t."description" ILIKE ${pattern} ESCAPE '\\')` : name;
 }
 
-function scopeSql(scope: AgentScope): Prisma.Sql[] {
-  const parts = [Prisma.sql`a."organizationId" = ${scope.organizationId}`, Prisma.sql`a."isArchived" = false`];
-  if (scope.spaceIds !== 'all') parts.push(Prisma.sql`a."spaceId" = ANY(${scope.spaceIds}::int[])`);
+/** The scope and the filters that "Agent" (alias `a`) and "AgentSearchText" (alias `t`) both hold. */
+function scopeSql(scope: AgentScope, filter: AgentListFilter = {}, alias: 'a' | 't' = 'a'): Prisma.Sql[] {
+  const col = (name: string) => Prisma.raw(`${alias}."${name}"`);
+  const parts = [
+    Prisma.sql`${col('organizationId')} = ${scope.organizationId}`,
+    Prisma.sql`${col('isArchived')} = false`,
+  ];
+  if (scope.spaceIds !== 'all') parts.push(Prisma.sql`${col('spaceId')} = ANY(${scope.spaceIds}::int[])`);
+  if (filter.spaceId !== undefined) parts.push(Prisma.sql`${col('spaceId')} = ${filter.spaceId}`);
+  if (filter.configType !== undefined) parts.push(Prisma.sql`${col('configType')} = ${filter.configType}`);
   return parts;
 }
 
 function listWhere(scope: AgentScope, filter: AgentListFilter): Prisma.Sql {
-  const parts = scopeSql(scope);
-  if (filter.spaceId !== undefined) parts.push(Prisma.sql`a."spaceId" = ${filter.spaceId}`);
-  if (filter.name !== undefined) parts.push(containsSql(Prisma.sql`a."name"`, filter.name));
+  const parts = scopeSql(scope, filter);
+  if (filter.name !== undefined)
+    parts.push(Prisma.sql`a."id" IN (SELECT t."agentId" FROM "AgentSearchText" t WHERE ${containsSql(filter.name)})`);
   if (filter.status !== undefined) parts.push(Prisma.sql`a."status" = ${filter.status}`);
-  if (filter.configType !== undefined) parts.push(Prisma.sql`a."configType" = ${filter.configType}`);
   return Prisma.join(parts, ' AND ');
 }
 
@@ -140,25 +151,52 @@ export function agentListStatements(
   sort: AgentSort,
   page: { limit: number; offset: number } | null,
 ): { page: Prisma.Sql; count: Prisma.Sql } {
-  const where = listWhere(scope, filter);
   const paging = page ? Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}` : Prisma.empty;
   if (filter.name === undefined) {
-    const ids = Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${where} ORDER BY ${orderBy(sort)} ${paging}`;
+    const ids = Prisma.sql`SELECT a."id" FROM "Agent" a WHERE ${listWhere(scope, filter)} ORDER BY ${orderBy(sort)} ${paging}`;
     return {
       page: selectPage(ids, orderBy(sort), { columns: Prisma.sql`, (${countSql(scope, filter)}) AS "total"` }),
       count: countSql(scope, filter),
     };
   }
-  // A contains filter: the matching set comes once from the trigram index (a sort-column index
-  // scan filtering on the name can read most of the index before it finds a page: names cluster),
-  // and both the count and the page are taken from it.
-  const ids = Prisma.sql`
-    WITH m AS MATERIALIZED (SELECT a."id", ${Prisma.raw(SORT_SQL[sort.column])} AS "sortKey" FROM "Agent" a WHERE ${where})
-    SELECT m."id", (SELECT count(*) FROM m)::int AS "total" FROM m
-    ORDER BY m."sortKey" ${Prisma.raw(sort.descending ? 'DESC' : 'ASC')}, m."id" ${Prisma.raw(sort.descending ? 'DESC' : 'ASC')} ${paging}`;
+  const { ids, count } = nameFilterStatements(scope, { ...filter, name: filter.name }, sort, paging);
+  return { page: selectPage(ids, orderBy(sort), { columns: Prisma.sql`, p."total"` }), count };
+}
+
+/**
+ * agent/all with a name filter: the matching Agents (m) come once from the trigram index of "AgentSearchText".
+ * Sorted by name without a status filter, "AgentSearchText" holds all the page needs: m's first rows. Otherwise
+ * the sort column's list index of "Agent" is read in order, keeping the Agents in m (a hashed lookup), until the
+ * page is full; with m empty it is not read at all. `IS TRUE` keeps the planner from joining every match to
+ * "Agent" and sorting them all instead (3 times slower at 8,000 matches of 100,000, docs/benchmarks.md).
+ */
+function nameFilterStatements(
+  scope: AgentScope,
+  filter: AgentListFilter & { name: string },
+  sort: AgentSort,
+  paging: Prisma.Sql,
+): { ids: Prisma.Sql; count: Prisma.Sql } {
+  const matching = Prisma.join([...scopeSql(scope, filter, 't'), containsSql(filter.name)], ' AND ');
+  const dir = Prisma.raw(sort.descending ? 'DESC' : 'ASC');
+  if (sort.column === 'name' && filter.status === undefined) {
+    const m = Prisma.sql`SELECT t."agentId" AS "id", t."name" FROM "AgentSearchText" t WHERE ${matching}`;
+    return {
+      ids: Prisma.sql`
+        WITH m AS MATERIALIZED (${m})
+        SELECT m."id", (SELECT count(*) FROM m)::int AS "total" FROM m ORDER BY m."name" ${dir}, m."id" ${dir} ${paging}`,
+      count: Prisma.sql`SELECT count(*)::int FROM (${m}) m`,
+    };
+  }
+  const m = Prisma.sql`WITH m AS MATERIALIZED (SELECT t."agentId" AS "id" FROM "AgentSearchText" t WHERE ${matching})`;
+  const kept = Prisma.sql`${listWhere(scope, { ...filter, name: undefined })}
+    AND (a."id" IN (SELECT "id" FROM m)) IS TRUE AND EXISTS (SELECT FROM m)`;
+  const total =
+    filter.status === undefined
+      ? Prisma.sql`(SELECT count(*) FROM m)::int`
+      : Prisma.sql`(SELECT count(*) FROM "Agent" a WHERE ${kept})::int`;
   return {
-    page: selectPage(ids, orderBy(sort), { columns: Prisma.sql`, p."total"` }),
-    count: Prisma.sql`SELECT count(*)::int FROM "Agent" a WHERE ${where}`,
+    ids: Prisma.sql`${m} SELECT a."id", ${total} AS "total" FROM "Agent" a WHERE ${kept} ORDER BY ${orderBy(sort)} ${paging}`,
+    count: Prisma.sql`${m} SELECT ${total}`,
   };
 }
 
@@ -199,14 +237,10 @@ export function createAgentListReads(db: Db) {
 
     /** Name or description contains `text`, case-insensitively; archived Agents hidden. */
     async searchAgents(scope: AgentScope, text: string, limit: number): Promise<AgentRow[]> {
-      const where = Prisma.join(
-        [
-          ...scopeSql(scope),
-          Prisma.sql`(${containsSql(Prisma.sql`a."name"`, text)} OR ${containsSql(Prisma.sql`a."description"`, text)})`,
-        ],
-        ' AND ',
-      );
-      return db.$rows<AgentRow>(selectAgents(where, Prisma.sql`a."name" ASC, a."id" ASC`, Prisma.sql`LIMIT ${limit}`));
+      const where = Prisma.join([...scopeSql(scope, {}, 't'), containsSql(text, true)], ' AND ');
+      const ids = Prisma.sql`
+        SELECT t."agentId" AS "id" FROM "AgentSearchText" t WHERE ${where} ORDER BY t."name", t."agentId" LIMIT ${limit}`;
+      return db.$rows<AgentRow>(selectPage(ids, Prisma.sql`a."name" ASC, a."id" ASC`));
     },
   };
 }

@@ -243,7 +243,7 @@ export function createAgentsRepository(db: Db) {
 
     /** Fresh planner statistics and visibility map after a bulk load (index-only counts rely on it). */
     async vacuumAnalyze(): Promise<void> {
-      for (const table of ['Agent', 'AgentVersion', 'Run', 'Space'])
+      for (const table of ['Agent', 'AgentSearchText', 'AgentVersion', 'Run', 'Space'])
         await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
     },
   };
