@@ -168,7 +168,7 @@ export function agentListStatements(
  * Sorted by name without a status filter, "AgentSearchText" holds all the page needs: m's first rows. Otherwise
  * the sort column's list index of "Agent" is read in order, keeping the Agents in m (a hashed lookup), until the
  * page is full; with m empty it is not read at all. `IS TRUE` keeps the planner from joining every match to
- * "Agent" and sorting them all instead (3 times slower at 8,000 matches of 100,000, docs/benchmarks.md).
+ * "Agent" and sorting them all instead (twice as slow at 8,000 matches of 100,000, docs/benchmarks.md).
  */
 function nameFilterStatements(
   scope: AgentScope,
