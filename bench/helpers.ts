@@ -344,6 +344,8 @@ export interface BurstFigures {
   latencyP95Ms: number;
   /** PostgreSQL and Redis CPU per completed Run (serviceCpuSince around the burst). */
   serviceCpuMsPerRun: ServiceCpu;
+  /** PostgreSQL backends' CPU per completed Run by the client they serve (bench/postgres-cpu.ts). */
+  postgresByClientMsPerRun: Record<string, number>;
 }
 
 /** The fixture site's catalog list (10 products a page: title, price, link), as the engine and runs benches read it. */

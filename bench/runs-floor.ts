@@ -23,6 +23,7 @@ import {
   type BurstFigures,
 } from './helpers.js';
 import type { FloorJob } from './floor-worker.js';
+import { PG_CLIENTS, postgresCpuSince, postgresCpuSnapshot } from './postgres-cpu.js';
 import type { RunsScenario } from './runs.js';
 
 export interface FloorScenario extends BurstFigures {
@@ -91,6 +92,7 @@ export async function measureFloor(ctx: FloorContext, workerCount: number, round
     FLOOR_CONCURRENCY: String(ctx.concurrency),
     FLOOR_DEFINITION: JSON.stringify(ctx.definition),
     FLOOR_PAGE_CPU_SECONDS: String(ctx.pageCpuSeconds),
+    PGAPPNAME: PG_CLIENTS.floor,
   };
   const redis = new URL(ctx.env.REDIS_URL);
   const queue = new Queue<FloorJob>(queueName, {
@@ -133,6 +135,7 @@ export async function measureFloor(ctx: FloorContext, workerCount: number, round
     const tag = `floor-${workerCount}-${round}`;
     const sentAt = new Map<number, number>();
     const statements0 = await Promise.all(workers.map((w) => ctx.statements(w.pid)));
+    const postgres0 = await postgresCpuSnapshot();
     const cpu0 = workers.map((w) => processTreeCpuMs(w.pid).own);
     const bench0 = process.cpuUsage();
     const service0 = serviceCpuSnapshot();
@@ -142,6 +145,7 @@ export async function measureFloor(ctx: FloorContext, workerCount: number, round
     const cpu1 = workers.map((w) => processTreeCpuMs(w.pid).own);
     const bench = process.cpuUsage(bench0);
     const service = serviceCpuSince(service0);
+    const postgres = await postgresCpuSince(postgres0);
     const statements1 = await Promise.all(workers.map((w) => ctx.statements(w.pid)));
     const finished = rows.filter((r) => r.status === SUCCESS && r.endTime);
     if (finished.some((r) => r.recordsExported !== 10)) note('runs: warning: a floor Run did not export 10 records');
@@ -161,6 +165,7 @@ export async function measureFloor(ctx: FloorContext, workerCount: number, round
       workerCpuMsPerRun: perRun(cpu1.reduce((n, c, i) => n + c - cpu0[i], 0)),
       benchCpuMsPerRun: perRun((bench.user + bench.system) / 1000),
       serviceCpuMsPerRun: { postgres: perRun(service.postgres), redis: perRun(service.redis) },
+      postgresByClientMsPerRun: Object.fromEntries(Object.entries(postgres).map(([k, ms]) => [k, perRun(ms)])),
       workerStatementsPerRun: perRun(statements1.reduce((n, c, i) => n + c - statements0[i], 0)),
     };
   } finally {

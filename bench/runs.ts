@@ -51,6 +51,7 @@ import {
 } from './helpers.js';
 import { benchRunChild, printChildTables, type ChildCost } from './runs-child.js';
 import { measureFloor, printFloorTable, type FloorScenario } from './runs-floor.js';
+import { PG_CLIENTS, postgresCpuSince, postgresCpuSnapshot, printPostgresTable } from './postgres-cpu.js';
 
 export interface RunsScenario extends BurstFigures {
   /** How the workers ran: `tsx src/worker.ts` or `node <dist>/worker.js`. */
@@ -172,6 +173,13 @@ export async function benchRuns(
     return NaN;
   };
 
+  // This process's connections (the API's) name themselves, and each worker's too: PostgreSQL's CPU is split by them.
+  const appName = process.env.PGAPPNAME;
+  process.env.PGAPPNAME = PG_CLIENTS.api;
+  onCleanup('PGAPPNAME', () => {
+    if (appName === undefined) delete process.env.PGAPPNAME;
+    else process.env.PGAPPNAME = appName;
+  });
   note('runs: creating a migrated database...');
   const bench = await createBenchEnvironment();
   const { config, env } = bench;
@@ -192,7 +200,9 @@ export async function benchRuns(
     }
   });
   await app.ready();
-  const db = createPrisma(config.databaseUrl, { max: 2 });
+  const pollUrl = new URL(config.databaseUrl);
+  pollUrl.searchParams.set('application_name', PG_CLIENTS.poll);
+  const db = createPrisma(pollUrl.toString(), { max: 2 });
   onCleanup('bench db client', () => db.$disconnect());
 
   const scenarios: RunsScenario[] = [];
@@ -265,6 +275,7 @@ export async function benchRuns(
             // Every slot's run process started ahead: the warm-up Runs do not reach every slot of every worker.
             RUN_WARM_PROCESSES: process.env.RUN_WARM_PROCESSES ?? String(concurrency),
             ...prof,
+            PGAPPNAME: PG_CLIENTS.worker,
             BENCH_STATEMENTS_DIR: statementsDir,
             NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
           };
@@ -289,6 +300,7 @@ export async function benchRuns(
             const sentAt = new Map<number, number>();
             const requestMs: number[] = [];
             const workerStatements0 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
+            const postgres0 = await postgresCpuSnapshot();
             const workerCpu0 = workers.map((w) => processTreeCpuMs(w.pid));
             const apiCpu0 = process.cpuUsage();
             const service0 = serviceCpuSnapshot();
@@ -313,6 +325,7 @@ export async function benchRuns(
             const workerStatements1 = await Promise.all(workers.map((w) => workerStatements(w.pid)));
             const apiCpu = process.cpuUsage(apiCpu0);
             const service = serviceCpuSince(service0);
+            const postgres = await postgresCpuSince(postgres0);
             // Runs that hang would keep their (exclusive) Agents from starting in the next scenario.
             await db.run.updateMany({
               where: { id: { in: ids }, status: { notIn: [...TERMINAL_STATUSES] } },
@@ -354,6 +367,7 @@ export async function benchRuns(
               childCpuMsPerRun: perRun(workerCpu1.reduce((n, c, i) => n + c.children - workerCpu0[i].children, 0)),
               apiCpuMsPerRun: perRun((apiCpu.user + apiCpu.system) / 1000),
               serviceCpuMsPerRun: { postgres: perRun(service.postgres), redis: perRun(service.redis) },
+              postgresByClientMsPerRun: Object.fromEntries(Object.entries(postgres).map(([k, ms]) => [k, perRun(ms)])),
               workerStatementsPerRun: perRun(workerStatements1.reduce((n, c, i) => n + c - workerStatements0[i], 0)),
               apiStatementsPerRun: perRun(apiStatements1 - apiStatements0),
               statuses,
@@ -448,6 +462,7 @@ export async function benchRuns(
     ),
   );
   if (floors.length > 0) printFloorTable(scenarios, floors);
+  if (floors.length > 0) printPostgresTable(scenarios, floors);
   printChildTables(child, childSamples, inProcessP50Ms);
   return { scenarios, floors, child, inProcessP50Ms };
 }
