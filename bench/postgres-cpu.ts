@@ -1,9 +1,8 @@
 // PostgreSQL's CPU during a burst, split by the client process each backend serves (issue 27 item 4: CPU per
 // Run split by process). Every process of a bench names its connections with PGAPPNAME (node-postgres
 // reads it), and pg_stat_activity gives each backend's application_name; its CPU comes from /proc.
-import fs from 'node:fs';
 import pg from 'pg';
-import { ADMIN_URL, fmt, print, table, type BurstFigures } from './helpers.js';
+import { ADMIN_URL, fmt, print, processCpuMs, table, type BurstFigures } from './helpers.js';
 
 /** The application_name of each kind of client process of the runs bench. */
 export const PG_CLIENTS = {
@@ -12,19 +11,6 @@ export const PG_CLIENTS = {
   worker: 'cxs-bench-worker',
   floor: 'cxs-bench-floor',
 } as const;
-
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
-/** CPU (ms) of a process from /proc, or null once it has ended. */
-function cpuMs(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
-  } catch {
-    return null;
-  }
-}
 
 export type PostgresCpuSnapshot = Map<number, { client: string; ms: number }>;
 
@@ -38,8 +24,9 @@ export async function postgresCpuSnapshot(): Promise<PostgresCpuSnapshot> {
     );
     const snapshot: PostgresCpuSnapshot = new Map();
     for (const { pid, client } of rows) {
-      const ms = cpuMs(pid);
-      if (ms !== null) snapshot.set(pid, { client: client || 'other', ms });
+      // NaN: the backend ended meanwhile.
+      const ms = processCpuMs(pid).own;
+      if (!Number.isNaN(ms)) snapshot.set(pid, { client: client || 'other', ms });
     }
     return snapshot;
   } finally {
