@@ -1,6 +1,6 @@
 // Benchmark of the Agent catalogue: seeds 100,000 Agents in 10 Spaces into a fresh database and
 // measures p50/p95/p99 latency of GET /api/v1/agent/all (and agent/search) through app.inject: every
-// sort column in both directions at page 1 and page 1000, every filter of the spec, for an org admin
+// sort column in both directions at page 1 and page 1000, every filter of the API contract, for an org admin
 // and for a member who reads 3 of the 10 Spaces; then the unpaged plain array of all 100,000. It ends
 // with EXPLAIN (ANALYZE, BUFFERS) of the main statements when the repository exposes them.
 // Run alone with `npx tsx bench/agents.ts` or through `npm run bench -- agents`.

@@ -1,7 +1,7 @@
 // Benchmark of the web console over a large catalogue: seeds 100,000 Agents into an organization whose
 // admin signs in with a password, serves the freshly built console, and times in headless Chromium
 // how long each screen takes from navigation (a full page load: HTML, JavaScript, the session read
-// back, the API calls) until its content is on screen. The issue's bar: under 1 s on localhost.
+// back, the API calls) until its content is on screen. The bar: under 1 s on localhost.
 // Run alone with `npx tsx bench/console.ts` or through `npm run bench -- console`.
 // CONSOLE_BENCH_AGENTS (default 100000) and CONSOLE_BENCH_ITERATIONS (default 10) override the sizes.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
-// Parse cost against the shape of a page (issue 26 item 1, issue 27 item 3): milliseconds of parse5
-// (the standard's tree builder, the engine's parser before issue 27) and of the engine's fast path
+// Parse cost against the shape of a page: milliseconds of parse5
+// (the standard's tree builder, the parser the engine falls back to) and of the engine's fast path
 // (fast-parse.ts; "parse5" in its column when it leaves the page to parse5) as nesting depth and element
 // count grow, and what a Run does with such a page under the page CPU budget (ENGINE_PAGE_CPU_SECONDS).
 // Beside them, a lenient parser (htmlparser2's own tree builder through cheerio) on the same pages.

@@ -3,7 +3,7 @@
 // CSV to local disk, UPDATE the row to its terminal status. No child process, no status machine, no
 // settlement, no log file, no heartbeat. The row is marked settled as it ends (same UPDATE): a terminal,
 // unsettled Run is work for our workers' settlement sweep, which in the next round settled the floor's
-// 400 Runs during our burst (D-294). Its name ends in `worker.ts` so that bench/count-statements.mjs
+// 400 Runs during our burst. Its name ends in `worker.ts` so that bench/count-statements.mjs
 // counts its statements like a real worker's.
 import { Worker } from 'bullmq';
 import pg from 'pg';

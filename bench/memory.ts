@@ -1,4 +1,4 @@
-// Memory and database load of the Run lifecycle (issue 8).
+// Memory and database load of the Run lifecycle.
 //
 // 1. Peak memory: one Run of N records (default 10,000 and 100,000) through the real API and a real
 //    worker; peak resident memory (VmHWM, /proc) of the worker process and of its run process. The

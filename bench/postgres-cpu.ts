@@ -1,4 +1,4 @@
-// PostgreSQL's CPU during a burst, split by the client process each backend serves (issue 27 item 4: CPU per
+// PostgreSQL's CPU during a burst, split by the client process each backend serves (CPU per
 // Run split by process). Every process of a bench names its connections with PGAPPNAME (node-postgres
 // reads it), and pg_stat_activity gives each backend's application_name; its CPU comes from /proc.
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// More than one machine (issue 21 item 6): two API processes and two worker processes, each with its
+// More than one machine: two API processes and two worker processes, each with its
 // own empty STORAGE_DIR and temporary folder (no two share a disk), against one PostgreSQL, one Redis
 // and the S3-compatible server. Runs are started through both APIs against the fixture site; every
 // Run must reach Success and every file must download byte-exact through either API.

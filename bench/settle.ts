@@ -1,4 +1,4 @@
-// A Run's end and its settlement (issue 27 item 4: where the rest goes), without the rest of a Run: the
+// A Run's end and its settlement (where the rest of a Run's cost goes), without the rest of a Run: the
 // worker's terminal change (`transition` with the Run as the worker took it, so the end and the
 // settlement go in one round trip, as in production), in this process, with the settlement's steps
 // one at a time, none, or all of them. One Run after another, then 8 at once (a burst's 2 workers x

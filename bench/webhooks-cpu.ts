@@ -1,4 +1,4 @@
-// Webhooks' cost to a Run (issue 22 item 7): CPU per Run of the worker processes (and their run
+// Webhooks' cost to a Run: CPU per Run of the worker processes (and their run
 // processes) with a `*` subscription on, side by side with no subscription, in one invocation. The
 // rounds alternate off, on, off, on... on the same Agents, workers and database, so a load that
 // changes during the bench weighs on both sides alike. A Run sends two events (run.created and its

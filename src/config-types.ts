@@ -28,9 +28,9 @@ export interface Config {
   /** A worker warns when the volume of STORAGE_DIR and the temporary folder has less free than this. */
   storageMinFreeBytes: number;
   engineAllowPrivateTargets: boolean;
-  /** WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: how long one webhook delivery attempt may take (issue 22: 15 s). */
+  /** WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: how long one webhook delivery attempt may take (15 s by default). */
   webhookAttemptTimeoutMs: number;
-  /** CHROMIUM_PATH, BROWSER_MAX_PAGES (per worker), BROWSER_MAX_RSS_MB: the browser renderer (issue 23). */
+  /** CHROMIUM_PATH, BROWSER_MAX_PAGES (per worker), BROWSER_MAX_RSS_MB: the browser renderer. */
   browser: { executablePath: string; maxPages: number; maxRssMb: number };
   /** `enabled: false` (RATE_LIMIT_ENABLED) when a gateway in front already limits; /oauth/token's limits stay. */
   rateLimit: { max: number; windowSeconds: number; queue: number; enabled: boolean };

@@ -1,4 +1,4 @@
-// Entry of the web console (issue 25), built by Vite and served at /console.
+// Entry of the web console, built by Vite and served at /console.
 import { render } from 'preact';
 import { App } from './app';
 import './styles.css';

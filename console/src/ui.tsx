@@ -19,7 +19,7 @@ export const RUN_STATUS = [
   'Skipped',
   'Waiting',
 ] as const;
-/** Terminal statuses for polling (spec: Completed, Success, Failure, Stopped, Skipped; Failed too). */
+/** Terminal statuses for polling (docs/api-contract.md: Completed, Success, Failure, Stopped, Skipped; Failed too). */
 export const TERMINAL = new Set([6, 7, 8, 9, 10, 11]);
 
 export const statusName = (s: number | null | undefined) => (s == null ? 'Never run' : (RUN_STATUS[s] ?? String(s)));

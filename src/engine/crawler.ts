@@ -143,7 +143,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
           await run.crawlSet(chunk, sink);
         } catch (error) {
           // A bug must not leave other sets running unobserved: stop everything and report it.
-          // The detail goes to the run log only; the Run's errorMessage stays generic (issue 8 item 9).
+          // The detail goes to the run log only; the Run's errorMessage stays generic (no internal text reaches users).
           if (internalError === undefined)
             run.log('Error', `internal error: ${(error as Error)?.message ?? String(error)}`);
           internalError ??= 'extraction failed because of an internal error (see the run log)';

@@ -29,7 +29,7 @@ export const RunEvidenceSchema = Type.Object(
     requiredMissingByField: Counts,
     emptyRecords: Type.Integer({ minimum: 0 }),
     /** Empty list pages that carry scripts (the list may be built by JavaScript), pages rendered in the browser,
-     *  and pages `render: "auto"` fetched over HTTP and then rendered. Absent in evidence stored before issue 23. */
+     *  and pages `render: "auto"` fetched over HTTP and then rendered. Absent in evidence stored before these counts existed. */
     scriptedEmptyListPages: Type.Optional(Type.Integer({ minimum: 0 })),
     renderedPages: Type.Optional(Type.Integer({ minimum: 0 })),
     autoRenderedPages: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -37,7 +37,7 @@ export const RunEvidenceSchema = Type.Object(
     paginationStoppedEarly: Type.Integer({ minimum: 0 }),
     /** Pages fetched but not processed: over the page CPU budget (ENGINE_PAGE_CPU_SECONDS). Absent before it existed. */
     overBudgetPages: Type.Optional(Type.Integer({ minimum: 0 })),
-    /** Pages parsed by each parser (issue 27): the fast path, or the standard's (parse5) where the fast
+    /** Pages parsed by each parser: the fast path, or the standard's (parse5) where the fast
      *  path could not prove it builds the same tree. Absent before it existed. */
     parser: Type.Optional(Type.Object({ fast: Type.Integer({ minimum: 0 }), standard: Type.Integer({ minimum: 0 }) })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */

@@ -1,4 +1,4 @@
-// The fast parse path (issue 27): htmlparser2's tokenizer feeding a strict tree builder that builds, with
+// The fast parse path: htmlparser2's tokenizer feeding a strict tree builder that builds, with
 // parse5's own tree adapter, exactly the tree the HTML standard's tree builder (parse5, scripting on) would
 // build, for documents in a "safe subset"; anything outside it returns null and the page goes to parse5.
 // The subset: every token's source is in a syntax both tokenizers read alike (checked by the regexes

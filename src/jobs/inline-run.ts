@@ -1,6 +1,6 @@
 // A Run executed in the worker process itself, behind the same messages as a run process: a Run that
-// fetches one page (engine's `fetchesOnePage`) costs less than the hop to a process and back (decision
-// D-263). A kill cannot SIGKILL the worker, so it aborts the Run and ends it once its host has stopped
+// fetches one page (engine's `fetchesOnePage`) costs less than the hop to a process and back.
+// A kill cannot SIGKILL the worker, so it aborts the Run and ends it once its host has stopped
 // writing: the one request is aborted at once, and a page over its CPU budget is ended on its thread.
 import { EventEmitter } from 'node:events';
 import type { ChildMessage, ParentMessage } from '../services/runs/run-protocol.js';

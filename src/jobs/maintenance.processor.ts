@@ -14,7 +14,7 @@ import type { CreditExpiry } from '../services/billing/billing.service.js';
 import type { WebhooksRepository } from '../services/webhooks/webhooks.repository.js';
 import type { QueuePayloads } from '../queues/queues.js';
 
-/** Delivery logs are kept at least this long (issue 22: at least 7 days). */
+/** Delivery logs are kept at least this long (7 days, so a failure can still be looked into). */
 export const WEBHOOK_DELIVERY_RETENTION_DAYS = 7;
 
 export function createMaintenanceProcessor(deps: {

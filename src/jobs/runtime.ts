@@ -125,7 +125,7 @@ export async function startWorkerRuntime(
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
   const schedulesQueue = createQueue('schedules', connection, prefix);
-  // Webhooks: the outbox relay and deliveries (issue 22).
+  // Webhooks: the outbox relay and deliveries.
   const webhooksQueue = createQueue('webhooks', connection, prefix);
   const webhookSender = createWebhookSender({
     allowPrivateTargets: config.engineAllowPrivateTargets,

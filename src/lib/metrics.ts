@@ -102,7 +102,7 @@ export function recordRunStarted(): void {
   runsStarted.inc();
 }
 
-/** A Run reached terminal `status` (its spec name); `seconds` is null when it never started. */
+/** A Run reached terminal `status` (its API name); `seconds` is null when it never started. */
 export function recordRunEnded(status: string, seconds: number | null): void {
   runsEnded.labels({ status }).inc();
   if (seconds !== null) runDuration.labels({ status }).observe(Math.max(0, seconds));

@@ -70,7 +70,7 @@ export function registerModelSchemas(extra: TSchema[]): void {
   for (const s of extra) if (!modelSchemas.includes(s)) modelSchemas.push(s);
 }
 
-// Analytics (issue 10).
+// Analytics.
 import { FailedRunSummarySchema, RecordsSummarySchema, RunDiagnosticsSchema, RunsSummarySchema } from './analytics.js';
 import { RunEvidenceSchema } from '../engine/evidence.js';
 registerModelSchemas([

@@ -1,4 +1,4 @@
-// The `data` of the webhook events that are not about a Run (issue 22): schedule.missed,
+// The `data` of the webhook events that are not about a Run: schedule.missed,
 // builder.session.ready and credits.low. Listed under components.schemas so the OpenAPI description
 // documents every payload; docs/webhooks.md says when each is sent.
 import { Type, type Static } from '@sinclair/typebox';

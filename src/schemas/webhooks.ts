@@ -1,4 +1,4 @@
-// Webhook subscriptions, deliveries and test results (issue 22).
+// Webhook subscriptions, deliveries and test results.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, Nullable, NullableDateTime, PagingQuery } from './common.js';
 

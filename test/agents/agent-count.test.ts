@@ -41,7 +41,7 @@ async function create(name: string, spaceId: number, configType = 1, key = org.a
   return res.json().id;
 }
 
-/** The filters of the spec, each with the SQL that counts its Agents the slow, obvious way. */
+/** The filters of the API contract, each with the SQL that counts its Agents the slow, obvious way. */
 function queries(): Array<{ q: string; key?: string; where: string }> {
   const base = `"organizationId" = ${org.organizationId} AND NOT "isArchived"`;
   return [

@@ -1,5 +1,5 @@
 // One Agent through HTTP: create, read, update (versions), definition, restore, archive, input
-// parameters, and the access rules of design.md section 2 on every route.
+// parameters, and the access rules of Spaces and roles on every route.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDefinitionSecrets } from '../../src/services/agents/definition-secrets.js';
@@ -329,7 +329,7 @@ describe('GET /api/v1/agent/{agentId}', () => {
     expect((await call('GET', `/api/v1/agent/${privateAgent}`, reader.apiKey)).json().name).toBe('Secret');
   });
 
-  it('answers 403, 404, 400 and 401 as design.md section 2 says', async () => {
+  it('answers 403, 404, 400 and 401 as the access rules say', async () => {
     expectProblem(await call('GET', `/api/v1/agent/${privateAgent}`, member.apiKey), 403, 'FORBIDDEN');
     expectProblem(await call('GET', `/api/v1/agent/${privateAgent}`, orgB.apiKey), 404, 'NOT_FOUND');
     expectProblem(await call('GET', '/api/v1/agent/987654', orgA.apiKey), 404, 'NOT_FOUND');

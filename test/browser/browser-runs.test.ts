@@ -1,4 +1,4 @@
-// Browser rendering through the API with a real worker (issue 23): each render value on a list built by
+// Browser rendering through the API with a real worker: each render value on a list built by
 // script, the start refused while no worker can render, and a stop or a kill mid-render that leaves no Chromium.
 import { describe, expect, it, vi } from 'vitest';
 import { descendants } from '../../src/engine/browser/pool.js';

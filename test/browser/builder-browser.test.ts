@@ -1,4 +1,4 @@
-// The Agent Builder on a page whose records are built by script (issue 23, item 7): the served HTML
+// The Agent Builder on a page whose records are built by script: the served HTML
 // has no repeated structure, so the worker renders the page in its browser, builds the draft from the
 // rendered DOM and sets `render: "browser"`; the finished Agent then runs in the browser too.
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// One browser pool per worker (issue 23 item 4), with a real worker and Chromium: the Runs of all its run
+// One browser pool per worker, with a real worker and Chromium: the Runs of all its run
 // processes render in one browser within BROWSER_MAX_PAGES pages, and a Run that is stopped, killed, or
 // whose run process dies mid-render leaves no page open and the browser processes at their baseline.
 import { describe, expect, it, vi } from 'vitest';

@@ -155,7 +155,7 @@ describe('values the engine cannot turn into numbers', () => {
   });
 });
 
-describe('real-page rules (issue 24)', () => {
+describe('real-page rules', () => {
   it('reads two prompt words in a row as one field, in more than one language', () => {
     const asked = (prompt: string) => promptRequests(prompt).map((r) => [r.word, r.concept]);
     expect(asked('reviewer name, star rating and date posted')).toEqual([

@@ -1,4 +1,4 @@
-// The web console in headless Chromium against the real API and worker (issue 25): sign-in, every
+// The web console in headless Chromium against the real API and worker: sign-in, every
 // screen, a Run started from an Agent page followed to Success with its records and file, a Schedule
 // with its next fire times, an API key used with curl, and a member without the admin screens.
 // CONSOLE_SCREENSHOTS=docs/console also saves a screenshot of each screen.

@@ -1,4 +1,4 @@
-// How the API serves the console (issue 25): at /console, deep links answered with the page, hashed
+// How the API serves the console: at /console, deep links answered with the page, hashed
 // assets cached for good, a strict Content Security Policy on all of it, and nothing when not built.
 import fs from 'node:fs';
 import os from 'node:os';

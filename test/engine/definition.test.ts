@@ -211,7 +211,7 @@ describe('transforms', () => {
   });
 });
 
-describe('browser rendering fields (issue 23)', () => {
+describe('browser rendering fields', () => {
   const base = { startUrl: 'http://a.example/', list: { selector: 'li', fields: [{ name: 'text' }] } };
 
   it('accepts render modes with their browser options', () => {

@@ -1,4 +1,4 @@
-// The fast parse path (issue 27) gives the standard's tree or nothing: for every document it accepts,
+// The fast parse path gives the standard's tree or nothing: for every document it accepts,
 // the whole tree (node types, names, namespaces, attributes with their namespaces and prefixes, text,
 // comments, doctype, document mode) equals parse5's, so does `$.html()`, and so do the records the
 // engine's extraction reads from it. Checked on thousands of random documents rich in the cases where a

@@ -1,4 +1,4 @@
-// A 50 MiB export streams to S3 in bounded memory (issue 21: at most 64 MiB more than exporting
+// A 50 MiB export streams to S3 in bounded memory (at most 64 MiB more than exporting
 // nothing): multipart parts of S3_PART_BYTES, S3_UPLOAD_QUEUE in flight, against the real server.
 import { describe, expect, it } from 'vitest';
 import { S3Storage } from '../../src/engine/index.js';
@@ -30,7 +30,7 @@ describe('S3 export memory', () => {
         clearInterval(sampler);
       }
       peak = Math.max(peak, used());
-      // Parts in flight are 3 x 8 MiB, plus garbage not yet collected; the issue bounds it at 64 MiB.
+      // Parts in flight are 3 x 8 MiB, plus garbage not yet collected; the test bounds it at 64 MiB.
       console.log(`peak memory growth during a 50 MiB upload: ${(peak / MiB).toFixed(1)} MiB`);
       expect(peak).toBeLessThan(64 * MiB);
       expect(await storage.stat('runs/1/data.csv')).toEqual({ size: 50 * MiB });

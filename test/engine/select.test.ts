@@ -1,5 +1,5 @@
 // src/engine/select.ts reads pages without cheerio's per-page API: it must select and read exactly what
-// cheerio did before (the engine's reading until issue 27). Compared here against cheerio itself, on the
+// cheerio did before (the engine's earlier reading). Compared here against cheerio itself, on the
 // real pages of the Builder's development set, the fixture site and the bench catalog, for selectors
 // drawn from each page (its tags, classes, ids and attributes, with combinators and pseudo-classes, the
 // positional ones cheerio-select adds included), searched from the document and from elements.
@@ -24,7 +24,7 @@ const asPage = (html: string | Buffer) => ({
   contentType: 'text/html',
 });
 
-/** The engine's extraction as it was, on cheerio's API (page-extract.ts and extract.ts before issue 27). */
+/** The engine's extraction as it was, on cheerio's API (page-extract.ts and extract.ts read pages with cheerio). */
 function cheerioList(page: ReturnType<typeof asPage>, def: ListPlan, fast: boolean) {
   const $ = load(parsePage(page, fast).doc);
   const read = (scope: ReturnType<CheerioAPI>, f: AgentField): FieldValue => {

@@ -1,4 +1,4 @@
-// Exact assertions on the spec's two error shapes.
+// Exact assertions on the two error shapes of docs/api-contract.md.
 import { expect } from 'vitest';
 
 interface Res {

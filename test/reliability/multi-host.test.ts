@@ -1,7 +1,7 @@
 // Two API instances and two worker processes that share nothing but PostgreSQL, Redis and the S3
 // server (each has its own empty STORAGE_DIR and temporary folder) behave as one service: Runs started
 // through either API all succeed and every file downloads byte-exact through the other one.
-// A reduced drill of issue 21 item 6 (20 Runs, no kills); `npm run bench -- scale` runs the whole one:
+// A reduced multi-host drill (20 Runs, no kills); `npm run bench -- scale` runs the whole one:
 // 200 Runs, separate processes, a worker SIGKILLed and an API restarted while starts go on.
 import fs from 'node:fs';
 import os from 'node:os';

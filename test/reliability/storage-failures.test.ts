@@ -1,4 +1,4 @@
-// Storage failures users can read (issue 26): a Run whose files cannot be stored ends Failure with
+// Storage failures users can read: a Run whose files cannot be stored ends Failure with
 // an errorMessage that names the cause and what to do, its diagnosis says the same, nothing
 // half-written is listed, and readiness reports the storage down. Drilled with a real worker against
 // a bucket that does not exist on the real S3 server, and against a full local volume (a 1 MiB tmpfs).

@@ -1,4 +1,4 @@
-// Runs that fetch one page execute in the worker process itself (RUN_INLINE_ONE_PAGE, decision D-263);
+// Runs that fetch one page execute in the worker process itself (RUN_INLINE_ONE_PAGE);
 // every other Run, and every Run with the setting off, in a run process. Through the HTTP API with a
 // real worker process, against the fixture site.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// Parallel Runs (design.md section 7): an Agent's `inputs` split into `parallelism` sets run side by
+// Parallel Runs: an Agent's `inputs` split into `parallelism` sets run side by
 // side; parallelExport Combined writes one data file, Separated one per set. `Separate` is an alias
-// and the enum is case-insensitive (design.md section 1).
+// and the enum is case-insensitive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, jsonInjector } from '../helpers/app.js';
 import { expectBadRequest } from '../helpers/assertions.js';
@@ -126,7 +126,7 @@ describe('parallelism 2 over 3 inputs', () => {
     await accepted('SEPARATED');
   });
 
-  // design.md section 1: `Separate` is an alias of `Separated`.
+  // `Separate` is an alias of `Separated`.
   for (const spelling of ['Separate', 'SEPARATE']) {
     it(`accepts the alias "${spelling}" as Separated`, async () => {
       await accepted(spelling);

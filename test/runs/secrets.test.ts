@@ -1,4 +1,4 @@
-// Encrypted input parameters end to end (service-spec.md rules 1-4, design.md section 4): a `?name`
+// Encrypted input parameters end to end (docs/api-contract.md, input parameters): a `?name`
 // value is used by the Run but appears in no API response, no Run file, not in clear in the database
 // and not in the worker's output; a plain value is clear text in the log; TextAndHtml keeps failed pages.
 import { beforeAll, describe, expect, it } from 'vitest';

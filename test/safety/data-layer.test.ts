@@ -1,4 +1,4 @@
-// Issue 8 item 10: a unique violation is translated once, in the data layer (src/db/prisma.ts),
+// A unique violation is translated once, in the data layer (src/db/prisma.ts),
 // into 409 CONFLICT for every repository, including inside transactions and under races.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UniqueViolationError } from '../../src/db/prisma.js';

@@ -1,4 +1,4 @@
-// Issue 8 item 7: property-based fuzzing of every route in the OpenAPI description (so routes added
+// Property-based fuzzing of every route in the OpenAPI description (so routes added
 // later are covered without touching this file): hostile path, query and body values must never
 // answer 5xx nor show internal text. A few hundred requests in all, through app.inject.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// Issue 8 item 7: hostile input is refused at the edge with 400 VALIDATION_FAILED naming the field,
+// Hostile input is refused at the edge with 400 VALIDATION_FAILED naming the field,
 // never reaching PostgreSQL (which would answer 500 and fail other requests batched with it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
@@ -124,7 +124,7 @@ describe('strings PostgreSQL would refuse', () => {
   });
 });
 
-describe('integers follow the spec types', () => {
+describe('integers follow the API contract types', () => {
   it.each([
     ['POST', '/api/v1/agent/{agentId}/start', { proxyPoolId: 2147483648 }, 'body.proxyPoolId must be <= 2147483647'],
     ['POST', '/api/v1/agent/{agentId}/start', { proxyPoolId: -2147483649 }, 'body.proxyPoolId must be >= -2147483648'],

@@ -1,4 +1,4 @@
-// Issue 8 item 9: CSV cells cannot run as formulas; internal exception text never reaches a Run's
+// CSV cells cannot run as formulas; internal exception text never reaches a Run's
 // errorMessage or run-all results; run-all starts Agents with bounded concurrency and reports a
 // per-Agent failure like a single start (errorCode + message).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

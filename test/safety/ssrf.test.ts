@@ -1,4 +1,4 @@
-// Issue 8 item 8: proxies obey the SSRF rule of targets (at pool creation and at connect time), the
+// Proxies obey the SSRF rule of targets (at pool creation and at connect time), the
 // classifier knows NAT64, 6to4 and Teredo, open/closed/silent private ports cannot be told apart,
 // and masking never garbles the URL shown. The suite lifts the guard; these tests put it back.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Encrypted input parameters: service-spec.md rules 1-4, and the parse errors of inputParameters.
+// Encrypted input parameters: the rules of docs/api-contract.md, and the parse errors of inputParameters.
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isSealed, seal } from '../../src/lib/crypto.js';

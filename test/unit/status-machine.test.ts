@@ -1,4 +1,4 @@
-// The Run status machine against design.md section 4, row by row.
+// The Run status machine, transition by transition.
 import { describe, expect, it } from 'vitest';
 import {
   ACTIVE_STATUSES,
@@ -16,8 +16,8 @@ import {
 const S = RunStatus;
 const ALL = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
-describe('RunStatus numbering (service-spec.md)', () => {
-  it('has the 13 integers of the spec', () => {
+describe('RunStatus numbering (docs/api-contract.md)', () => {
+  it('has the 13 integers of the API contract', () => {
     expect(RunStatus).toEqual({
       Invalid: 0,
       Running: 1,
@@ -37,7 +37,7 @@ describe('RunStatus numbering (service-spec.md)', () => {
   });
 });
 
-describe('allowed transitions: every row of the design table', () => {
+describe('allowed transitions: every row of the transition table', () => {
   // [from, event, to, the table row]
   const rows: Array<[number, RunEvent, number, string]> = [
     [S.Queuing, { type: 'picked' }, S.Starting, '4 Queuing | a worker takes it | 3 Starting'],
@@ -67,7 +67,7 @@ describe('allowed transitions: every row of the design table', () => {
       S.Completed,
       '2 Exporting | files written, nothing usable extracted | 9 Completed',
     ],
-    // A Run whose export ends within 250 ms never reports Exporting (D-270), nor Running (D-243).
+    // A Run whose export ends within 250 ms never reports Exporting, nor Running (both are reported after 250 ms).
     [S.Running, { type: 'exported', errorCount: 0 }, S.Success, '1 Running | files written within 250 ms | 10 Success'],
     [S.Starting, { type: 'exported', errorCount: 2 }, S.Completed, '3 Starting | files written, errors | 9 Completed'],
     [S.Running, { type: 'failed' }, S.Failed, '1 | unrecoverable error, timeout, worker lost | 7 Failed'],
@@ -197,7 +197,7 @@ describe('isTerminal and isActive for all 13 statuses', () => {
     });
   }
 
-  it('lists match the design: terminal 6, 8, 9, 10, 11; active everything else but 0', () => {
+  it('lists match the status table: terminal 6, 8, 9, 10, 11; active everything else but 0', () => {
     expect([...TERMINAL_STATUSES].sort((a, b) => a - b)).toEqual([6, 8, 9, 10, 11]);
     expect([...ACTIVE_STATUSES].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 7, 12]);
     expect(isTerminal(13)).toBe(false);

@@ -1,4 +1,4 @@
-// Storage errors told as causes users can act on (issue 26): errno codes of a local volume and the
+// Storage errors told as causes users can act on: errno codes of a local volume and the
 // S3 error names, also when wrapped; anything else is not a storage failure.
 import { describe, expect, it } from 'vitest';
 import {

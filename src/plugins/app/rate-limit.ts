@@ -1,4 +1,4 @@
-// Rate limits (spec: Limits; design section 10). Each API key has its own budget, a Bearer caller one
+// Rate limits (docs/api-contract.md, Limits). Each API key has its own budget, a Bearer caller one
 // per user, anything else one per client IP; /health/*, /swagger* and /.well-known/* are free. Over
 // budget a request waits its turn (FIFO, shared through Redis) or gets 429 with Retry-After. Also the
 // stricter /oauth/token budgets per client IP and per username (password guessing).

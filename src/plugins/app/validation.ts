@@ -2,7 +2,7 @@
 // null), while path and query values, which are always text, are coerced to their types.
 //
 // Three rules hold for every route, present and future, without each schema repeating them
-// (issue 8 item 7: no input reaches PostgreSQL that it would reject):
+// (so that no input reaches PostgreSQL that it would reject):
 // - no string (value or property name) holds U+0000 or an unpaired surrogate: PostgreSQL refuses
 //   NUL in text and both in jsonb;
 // - an integer without explicit bounds is an int32 (every id column is one); `format: 'int64'`

@@ -1,4 +1,4 @@
-// The web console (issue 25): the single-page application built by Vite into CONSOLE_DIR, served at
+// The web console: the single-page application built by Vite into CONSOLE_DIR, served at
 // /console by @fastify/static. Any path under /console that is not a file answers index.html, so deep
 // links (/console/runs/42) load the app, which then routes in the browser.
 import fs from 'node:fs';

@@ -68,8 +68,8 @@ export function parseAgentListQuery(q: AgentListQueryInput): AgentListRequest {
     spaceId: q.spaceId,
     configType: parseConfigType(q.configType),
   };
-  // The schema already refuses values below 1. Pagination needs both parameters (spec: "pagination is
-  // enabled when given with recordsPerPage"); one alone keeps the legacy plain array.
+  // The schema already refuses values below 1. Pagination needs both parameters (the API contract:
+  // "pagination is enabled when given with recordsPerPage"); one alone keeps the legacy plain array.
   const window = requestedPage(q);
   const page: AgentListRequest['page'] = window ? { limit: window.recordsPerPage, offset: window.skip } : null;
   return { filter, sort, page };

@@ -9,7 +9,7 @@ export function createAnalyticsRollupStep(db: Db): SettlementStep {
   // In the settlement's last round trip, before the organization's debit lock (Run, Agent, rollups, then
   // the organization: every settlement takes them in this order). A Space's rollup rows are shared by all
   // of its Runs: written at the claim, they were held while the worker read the claim's answer and sent
-  // the rest, and the Space's other Runs ending then waited for them (D-293).
+  // the rest, and the Space's other Runs ending then waited for them.
   return {
     name: 'analytics-rollup',
     apply: (run) => ({ statement: repo.rollUpSql(run) }),

@@ -42,7 +42,7 @@ export function createBuilderWorkService(deps: {
     engineAllowPrivateTargets: boolean;
     runs: { requestTimeoutMs: number; pageCpuSeconds: number };
     builder: { llm: LlmConfig | null };
-    /** The worker's Chromium: pages whose records are built by script are rendered (issue 23). */
+    /** The worker's Chromium: pages whose records are built by script are rendered. */
     browser?: BrowserSettings;
   };
 }) {

@@ -51,7 +51,7 @@ export function createProxyPoolsService(deps: {
   const { repo, config } = deps;
   const ownership = createProxyPoolOwnership(repo);
 
-  /** Proxies obey the targets' SSRF rule (issue 8): no private address unless the operator lifted the guard. */
+  /** Proxies obey the targets' SSRF rule: no private address unless the operator lifted the guard. */
   async function checkPublic(url: URL, index: number): Promise<void> {
     if (config.engineAllowPrivateTargets) return;
     let timer: NodeJS.Timeout | undefined;

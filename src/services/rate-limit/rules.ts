@@ -58,7 +58,7 @@ export function bucketFor(principal: BudgetOwner | null, ip: string): string {
   return `ip:${ip}`;
 }
 
-/** Probes, API documentation and discovery documents are never limited (spec: Limits). */
+/** Probes, API documentation and discovery documents are never limited (docs/api-contract.md, Limits). */
 export function isExempt(path: string): boolean {
   const p = path.toLowerCase();
   return p.startsWith('/health/') || p === '/health' || p.startsWith('/swagger') || p.startsWith('/.well-known/');

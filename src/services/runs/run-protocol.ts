@@ -26,7 +26,7 @@ export interface ChildStartPayload {
   parallelExport: 'Combined' | 'Separated';
   requestTimeoutMs: number;
   pageCpuSeconds: number;
-  /** Absent (a payload from before issue 27) means true. */
+  /** Absent (a payload from a worker older than this setting) means true. */
   fastParse?: boolean;
   proxyUrl?: string;
   allowPrivateTargets: boolean;

@@ -101,7 +101,7 @@ export function nextStatus(from: number, event: RunEvent): RunStatusValue {
       if (from === S.Running || from === S.Starting) return S.Exporting;
       break;
     case 'exported':
-      // From Starting or Running too: a Run whose export ends within 250 ms never reports Exporting (D-270).
+      // From Starting or Running too: a Run whose export ends within 250 ms never reports Exporting (it is reported after 250 ms).
       if (from === S.Exporting || from === S.Running || from === S.Starting)
         return event.errorCount > 0 || event.degraded ? S.Completed : S.Success;
       break;

@@ -23,7 +23,7 @@ export function settlementSteps(db: Db, config: Config): SettlementStep[] {
       usage: createUsageRepository(db),
       prices: config.billing.prices,
     }),
-    // The Run's terminal webhook event (and credits.low) enters the outbox in the same transaction (issue 22).
+    // The Run's terminal webhook event (and credits.low) enters the outbox in the same transaction.
     createWebhookSettlementStep(createWebhooksRepository(db), config.billing.creditsLowThreshold),
   ];
 }

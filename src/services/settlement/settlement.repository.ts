@@ -144,7 +144,7 @@ export function createSettlementRepository(db: Db) {
 
     /**
      * The statement that makes its transaction commit without waiting for its WAL flush (this
-     * transaction only): for a settlement that does not also end its Run (D-093).
+     * transaction only): for a settlement that does not also end its Run.
      */
     asyncCommitSql: () => Prisma.sql`SELECT set_config('synchronous_commit', 'off', true)`,
 

@@ -77,7 +77,7 @@ export function createSettlementService(deps: {
       const statements = work.flatMap((w) => [w.before, w.statement].filter((q) => q !== undefined));
       // A settlement alone commits without waiting for the WAL flush, so that the locks its steps take
       // (the organization's debit lock) are not held through a disk write: a crash can lose it only with
-      // everything committed after it, and the sweep settles the Run again (D-093). One that also ends
+      // everything committed after it, and the sweep settles the Run again. One that also ends
       // the Run commits durably, as every status change does.
       if (!move && statements.length > 0) statements.unshift(repo.asyncCommitSql());
       const last = statements.pop();

@@ -1,4 +1,4 @@
-// Webhook event types and their payloads `{ type, timestamp, data }` (issue 22): data holds the Run as
+// Webhook event types and their payloads `{ type, timestamp, data }`: data holds the Run as
 // GET .../status returns it (plus its files once terminal), never an encrypted value; under 20 KB.
 import type { RunFileModel } from '../../schemas/runs.js';
 import type { BuilderSessionReadyData } from '../../schemas/webhook-events.js';

@@ -1,4 +1,4 @@
-// The delivery retry schedule of issue 22 (Standard Webhooks' recommended one): pure, so it is tested
+// The delivery retry schedule (Standard Webhooks' recommended one): pure, so it is tested
 // with an injected clock and random source.
 
 /** Delay before attempt n+1 (index n-1 after attempt n); attempt 1 goes out at once. */
