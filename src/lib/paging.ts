@@ -1,4 +1,4 @@
-// The one computation of a page of a list (docs/decisions.md, "Paging"). Page numbers are 1-based and
+// The one computation of a page of a list (docs/decisions.md, API and contract). Page numbers are 1-based and
 // the query schemas already refuse values below 1 (PagingQuery in schemas/common.ts), so nothing here
 // re-checks them; a page size over the list's maximum is clamped, never refused.
 

@@ -1,4 +1,4 @@
-// The one reading of the startDate/endDate query parameters (docs/decisions.md, "Query dates"), used
+// The one reading of the startDate/endDate query parameters (docs/decisions.md, API and contract), used
 // by Runs, analytics, billing and the upcoming Schedules:
 // - a date (2026-01-31) or a date-time (2026-01-31T12:00, seconds and fraction optional); a
 //   date-time without a zone is UTC;

@@ -12,7 +12,7 @@ export interface DateRange {
   end: Date;
 }
 
-/** A range from the two query dates (docs/decisions.md, "Query dates"); `fallback` supplies missing ones. */
+/** A range from the two query dates (docs/decisions.md, API and contract); `fallback` supplies missing ones. */
 export function parseRange(
   startDate: string | undefined,
   endDate: string | undefined,
