@@ -4,7 +4,7 @@
 //
 // `$rows` runs one read statement straight on the same pg pool, for the hottest reads (one per API
 // request): Prisma's query machinery costs about 100-150 µs of CPU per statement, more than the
-// statement itself (docs/benchmarks.md, "HTTP hot paths"). Its rows have Prisma's types (timestamps
+// statement itself (docs/benchmarks-history.md, "HTTP hot paths"). Its rows have Prisma's types (timestamps
 // as UTC Dates, int8 as BigInt, numeric as Decimal, json parsed); a test holds it to that. The
 // single-row reads every request makes are named prepared statements: PostgreSQL parses and plans
 // them once per connection instead of once per request. `$rawTransaction` runs a transaction the same

@@ -36,7 +36,7 @@ export function loggerOptions(
 /**
  * The process's logger. JSON lines go to stdout asynchronously, in writes of about 4 KiB, or after
  * at most 200 ms when traffic is low: a write per request line cost the API about a quarter of its
- * CPU per request under load (docs/benchmarks.md, "HTTP hot paths"). pino flushes what is pending
+ * CPU per request under load (docs/benchmarks-history.md, "HTTP hot paths"). pino flushes what is pending
  * when the process exits.
  */
 const BUFFER_BYTES = 4096;

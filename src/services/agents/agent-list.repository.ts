@@ -2,7 +2,7 @@
 // (and, with a name filter, the count) from the covering (organizationId, isArchived, <column>, id,
 // spaceId, status, configType) index of the sort column, then those rows joined to their active
 // version for inputParameters; totalRecordCount comes from the "AgentCount" rows kept by triggers,
-// an index-only count (status filter) or the matching set itself (name filter). docs/benchmarks.md
+// an index-only count (status filter) or the matching set itself (name filter). docs/benchmarks-history.md
 // shows the plans.
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -168,7 +168,7 @@ export function agentListStatements(
  * Sorted by name without a status filter, "AgentSearchText" holds all the page needs: m's first rows. Otherwise
  * the sort column's list index of "Agent" is read in order, keeping the Agents in m (a hashed lookup), until the
  * page is full; with m empty it is not read at all. `IS TRUE` keeps the planner from joining every match to
- * "Agent" and sorting them all instead (twice as slow at 8,000 matches of 100,000, docs/benchmarks.md).
+ * "Agent" and sorting them all instead (twice as slow at 8,000 matches of 100,000, docs/benchmarks-history.md).
  */
 function nameFilterStatements(
   scope: AgentScope,
