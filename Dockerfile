@@ -35,14 +35,18 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Every dependency, to build with; nothing here is loaded at run time, so argon2 needs no binary here.
 RUN npm ci --no-audit --no-fund --ignore-scripts && npm cache clean --force
-COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
+# The Prisma client (into src/generated) depends on the schema alone, so it is generated before the
+# sources are copied and reused while the schema is unchanged. The client needs no engine binary with
+# the pg adapter; the CLI must not try to download one.
+COPY prisma.config.ts ./
 COPY prisma ./prisma
+RUN npm run generate
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The web console: its sources and the OpenAPI types it is checked against; `npm run build` bundles it
 # with Vite into console/dist, which the runtime stage carries (served at /console).
 COPY console ./console
-# The client needs no engine binary with the pg adapter; the CLI must not try to download one.
-RUN npm run generate && npm run build && test -f console/dist/index.html
+RUN npm run build && test -f console/dist/index.html
 
 FROM ${NODE_IMAGE} AS runtime
 # WITH_CHROMIUM=true adds Debian's Chromium for the browser renderer; the default image stays slim
