@@ -1,20 +1,25 @@
 # syntax=docker/dockerfile:1
-# Multi-stage build. The build stage runs the same steps as CI (.ci/run): npm ci, prisma generate,
-# tsc build; the runtime stage keeps production dependencies only and runs as a non-root user. The
-# build stage stays behind as build cache only: `docker builder prune` reclaims it.
-# Node.js 24 is the active LTS line; the code also runs on Node 20.19+ and 22 (tests run on 20).
+# Multi-stage build. `deps` installs the production dependencies only, from package.json and the lock
+# file alone, so that stage (and the runtime layer that copies it) is rebuilt only when dependencies
+# change; a source change rebuilds `build` and the small runtime layers that copy its output. `build`
+# runs the same steps as CI (.ci/run): npm ci, prisma generate, tsc build. The runtime stage runs as a
+# non-root user. Both earlier stages stay behind as build cache only: `docker builder prune` reclaims them.
+# Node.js 24 is the active LTS line; package.json's `engines` (^20.19 || ^22.13 || >=24) is the range
+# every dependency accepts, and the tests run on 20.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM ${NODE_IMAGE} AS build
+FROM ${NODE_IMAGE} AS deps
 # node-gyp finds Node's headers in the image (/usr/local/include/node) instead of downloading them,
 # should a native module (argon2) have to be compiled.
 ENV npm_config_nodedir=/usr/local
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Install scripts are skipped (argon2's is the only one package.json allows): argon2 loads its
-# prebuilt binary. Only when that does not load here (an unusual platform) is a toolchain installed
-# and argon2 compiled, so the usual build stage carries no compiler; npm's download cache is dropped.
-RUN npm ci --no-audit --no-fund --ignore-scripts \
+# Production dependencies only: no devDependencies, and no optional packages, which here are mostly
+# the optional peers of @prisma/client (the prisma CLI and typescript, ~240 MB). Install scripts are
+# skipped (argon2's is the only one package.json allows): argon2 loads its prebuilt binary. Only when
+# that does not load here (an unusual platform) is a toolchain installed and argon2 compiled; npm's
+# download cache is dropped.
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts \
  && if ! node -e "require('argon2')" 2>/dev/null; then \
       apt-get update \
       && apt-get install -y --no-install-recommends python3 make g++ \
@@ -22,22 +27,29 @@ RUN npm ci --no-audit --no-fund --ignore-scripts \
       && npm rebuild argon2 --no-audit --no-fund; \
     fi \
  && node -e "require('argon2')" \
- && npm cache clean --force
-COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
-COPY prisma ./prisma
-COPY src ./src
-# The web console (issue 25): its sources and the OpenAPI types it is checked against; `npm run build`
-# bundles it with Vite into console/dist, which the runtime stage carries (served at /console).
-COPY console ./console
-# The client needs no engine binary with the pg adapter; the CLI must not try to download one.
-RUN npm run generate && npm run build && test -f console/dist/index.html
-# Production dependencies only: devDependencies go, and so do optional packages, which here are
-# mostly the optional peers of @prisma/client (the prisma CLI and typescript, ~240 MB).
-RUN npm prune --omit=dev --omit=optional --no-audit --no-fund \
+ && npm cache clean --force \
  && test ! -e node_modules/typescript && test ! -e node_modules/prisma && test ! -e node_modules/tsx
 
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Every dependency, to build with; nothing here is loaded at run time, so argon2 needs no binary here.
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm cache clean --force
+# The Prisma client (into src/generated) depends on the schema alone, so it is generated before the
+# sources are copied and reused while the schema is unchanged. The client needs no engine binary with
+# the pg adapter; the CLI must not try to download one.
+COPY prisma.config.ts ./
+COPY prisma ./prisma
+RUN npm run generate
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+# The web console: its sources and the OpenAPI types it is checked against; `npm run build` bundles it
+# with Vite into console/dist, which the runtime stage carries (served at /console).
+COPY console ./console
+RUN npm run build && test -f console/dist/index.html
+
 FROM ${NODE_IMAGE} AS runtime
-# WITH_CHROMIUM=true adds Debian's Chromium for the browser renderer (issue 23); the default image stays slim
+# WITH_CHROMIUM=true adds Debian's Chromium for the browser renderer; the default image stays slim
 # and its workers refuse browser Runs (the API answers 422 BROWSER_UNAVAILABLE while no worker has Chromium).
 ARG WITH_CHROMIUM=false
 RUN if [ "$WITH_CHROMIUM" = "true" ]; then apt-get update \
@@ -49,13 +61,14 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Both exist in the image, owned by `node`: a new named volume mounted there takes that ownership.
 RUN mkdir -p /data/storage /data/keys && chown -R node:node /data
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
+# Dependencies first: this layer is reused as long as the `deps` stage is (the lock file is unchanged).
+COPY --from=deps --chown=node:node /app/node_modules ./node_modules
+COPY --from=deps --chown=node:node /app/package.json ./package.json
+# Fail the build, not the first login, when argon2's native binary does not load here.
+RUN node -e "import('argon2').then((a) => a.hash('build-check')).then(() => console.log('argon2 loads'), (e) => { console.error('argon2 does not load:', e.message); process.exit(1); })"
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/console/dist ./console/dist
 COPY --from=build --chown=node:node /app/prisma ./prisma
-COPY --from=build --chown=node:node /app/package.json ./package.json
-# Fail the build, not the first login, when argon2's native binary does not load here.
-RUN node -e "import('argon2').then((a) => a.hash('build-check')).then(() => console.log('argon2 loads'), (e) => { console.error('argon2 does not load:', e.message); process.exit(1); })"
 USER node
 EXPOSE 8080
 VOLUME ["/data/storage"]

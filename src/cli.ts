@@ -15,7 +15,10 @@ import { BootstrapError, bootstrapOrganization } from './services/identity/boots
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const out = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 
+/** The command was given wrong: its message is followed by the usage text. */
 class UsageError extends Error {}
+/** The command was understood but cannot be done (a user already exists, no such organization): the message alone. */
+class RefusedError extends Error {}
 
 /** Prisma's messages start with the call site; the last line says what happened. */
 const lastLine = (err: unknown) =>
@@ -119,7 +122,7 @@ async function main(argv: string[]) {
       try {
         const repo = createIdentityRepository(db);
         const user = await repo.findUserByEmail(o.email);
-        if (!user) throw new UsageError(`no user with email ${o.email}`);
+        if (!user) throw new RefusedError(`no user with email ${o.email}`);
         const { row, key } = await issueApiKey(repo, {
           organizationId: user.organizationId,
           userId: user.id,
@@ -150,7 +153,7 @@ async function main(argv: string[]) {
       const db = createPrisma(config.databaseUrl, { max: 2 });
       try {
         if (!(await createIdentityRepository(db).findOrganization(orgId)))
-          throw new UsageError(`no organization ${orgId}`);
+          throw new RefusedError(`no organization ${orgId}`);
         const { grant, balance } = await createCreditsRepository(db).grant({
           organizationId: orgId,
           amount: o.amount!,
@@ -180,7 +183,7 @@ async function main(argv: string[]) {
       const db = createPrisma(config.databaseUrl, { max: 2 });
       try {
         if (!(await createIdentityRepository(db).findOrganization(orgId)))
-          throw new UsageError(`no organization ${orgId}`);
+          throw new RefusedError(`no organization ${orgId}`);
         out(await createCreditsRepository(db).statement(orgId, new Date(), limit));
       } finally {
         await db.$disconnect();
@@ -189,7 +192,7 @@ async function main(argv: string[]) {
     }
     case 'seed': {
       const { runSeed } = await import('./tools/seed.js').catch(() => ({ runSeed: null }));
-      if (!runSeed) throw new UsageError('seed is not available in this build');
+      if (!runSeed) throw new RefusedError('seed is not available in this build');
       const o = opts({ agents: { type: 'string' }, org: { type: 'string' }, spaces: { type: 'string' } });
       out(
         await runSeed(
@@ -212,12 +215,13 @@ async function main(argv: string[]) {
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (err) => {
-    if (
-      err instanceof UsageError ||
-      err instanceof BootstrapError ||
-      (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
-    ) {
+    // Both exit 2 (the request was refused, nothing changed); only a wrong invocation gets the usage text.
+    if (err instanceof UsageError || String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS_')) {
       log(`error: ${(err as Error).message}\n${USAGE}`);
+      process.exit(2);
+    }
+    if (err instanceof RefusedError || err instanceof BootstrapError) {
+      log(`error: ${err.message}`);
       process.exit(2);
     }
     if (isSchemaMissing(err)) {

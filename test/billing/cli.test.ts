@@ -79,7 +79,7 @@ describe('billing CLI', () => {
     expect(bad.stderr).toContain('at most 6 decimal places');
     const missing = await runNode(['src/cli.ts', 'credits', '--org', '999999'], ctx.env);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('no organization 999999');
+    expect(missing.stderr.trim()).toBe('error: no organization 999999');
     // Each CLI call is a process start with tsx: slow on a loaded machine.
   }, 120_000);
 });

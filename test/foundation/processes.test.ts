@@ -60,8 +60,14 @@ describe('cli', () => {
       ['src/cli.ts', 'bootstrap', '--org', 'Acme', '--email', 'ops@acme.test', '--password', 'very-secret-pw'],
       env,
     );
+    // Refused, not misused: the reason alone, without the usage text.
     expect(again.code).toBe(2);
     expect(again.stdout).toBe('');
+    expect(again.stderr.trim()).toBe('error: a user with email ops@acme.test already exists');
+
+    const nobody = await runNode(['src/cli.ts', 'create-api-key', '--email', 'nobody@acme.test'], env);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr.trim()).toBe('error: no user with email nobody@acme.test');
 
     const key = await runNode(['src/cli.ts', 'create-api-key', '--email', 'ops@acme.test'], env);
     expect(key.code, key.stderr).toBe(0);
@@ -80,7 +86,11 @@ describe('cli', () => {
 
     const bad = await runNode(['src/cli.ts', 'grant-credits', '--org', 'x', '--amount', '5'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('usage');
+    expect(bad.stderr).toContain('error: grant-credits needs --org ID\nusage: ');
+    const unknown = await runNode(['src/cli.ts', 'credits', '--org', '1', '--verbose'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--verbose'");
+    expect(unknown.stderr).toContain('usage: ');
   });
 
   it('names, in its usage text, the command that runs it where it runs', async () => {
