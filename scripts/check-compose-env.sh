@@ -23,6 +23,11 @@ grep -oE '^(# *)?[A-Z][A-Z0-9_]*=' "$root/.env.example" | sed -E 's/^# *//; s/=$
 [ -s "$work/.env" ] || { echo "check-compose-env: no variables found in .env.example" >&2; exit 1; }
 
 render() { (cd "$work" && "${compose[@]}" "$@" config); }
+# A fresh clone has no `.env`: compose must still render, reading .env.example's defaults.
+cp "$root/.env.example" "$work/"
+render -f docker-compose.yml >/dev/null
+# A copied `.env` names itself as the containers' settings file, as .env.example's first setting does.
+echo "COMPOSE_ENV_FILE=.env" >>"$work/.env"
 render -f docker-compose.yml >"$work/base.yml"
 render -f docker-compose.yml -f docker-compose.s3.yml >"$work/s3.yml"
 
