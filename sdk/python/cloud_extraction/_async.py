@@ -16,8 +16,11 @@ from ._errors import ApiConnectionError, ApiTimeoutError, api_error
 from ._resources import (
     AgentBase,
     AgentsBase,
+    BUILDER_SETTLED,
     AnalyticsBase,
     BillingBase,
+    BuilderBase,
+    BuilderSessionBase,
     RunBase,
     SchedulesBase,
     SpacesBase,
@@ -111,6 +114,14 @@ class AsyncSchedules(SchedulesBase):
         body = await self._t.json("GET", self._path, params=query, timeout=timeout)
         return policy.page_of(body, "schedules", page_index, records_per_page)
 
+    async def iterate(self, *, records_per_page: int = policy.DEFAULT_PAGE_SIZE) -> AsyncIterator[dict[str, Any]]:
+        for page_index in itertools.count(1):
+            page = await self.list(page_index=page_index, records_per_page=records_per_page)
+            for item in page["items"]:
+                yield item
+            if policy.is_last_page(page):
+                return
+
 
 class AsyncRun(RunBase):
     _t: AsyncTransport
@@ -168,6 +179,23 @@ class AsyncAgent(AgentBase):
         return AsyncSchedules(self._t, self.agent_id)
 
 
+class AsyncBuilderSession(BuilderSessionBase):
+    async def events(self, *, last_event_index: int = 0) -> AsyncIterator[dict[str, Any]]:
+        """The session's events as they are written (as ``BuilderSession.events``)."""
+        while True:
+            page = await self._events_page(last_event_index)
+            for event in page["events"]:
+                last_event_index = max(last_event_index, event["index"])
+                yield event
+            if page["status"] in BUILDER_SETTLED and not page["events"]:
+                return
+
+
+class AsyncBuilder(BuilderBase):
+    def session(self, session_id: str) -> AsyncBuilderSession:
+        return AsyncBuilderSession(self._t, session_id)
+
+
 class AsyncClient:
     """The asyncio client; the same operations as ``Client``, awaited. ``async with AsyncClient(...)``."""
 
@@ -215,3 +243,6 @@ class AsyncClient:
 
     def webhooks(self) -> WebhooksBase:
         return WebhooksBase(self._t)
+
+    def builder(self) -> AsyncBuilder:
+        return AsyncBuilder(self._t)

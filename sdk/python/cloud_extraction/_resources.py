@@ -233,3 +233,48 @@ class WebhooksBase:
 
     def test(self, webhook_id: int, *, timeout: float | None = None) -> Any:
         return self._t.json("POST", f"/api/v1/webhooks/{webhook_id}/test", timeout=timeout)
+
+
+#: Session statuses after which no more events come until the caller acts (message, finish).
+BUILDER_SETTLED = frozenset({"ready", "completed", "error", "cancelled"})
+#: How long the server holds an events request when there is nothing new (BUILDER_EVENTS_WAIT_SECONDS).
+BUILDER_EVENTS_HOLD = 30
+
+
+class BuilderSessionBase:
+    """One Agent Builder session (``events()`` is in ``_sync.py`` and ``_async.py``)."""
+
+    def __init__(self, transport: Transport, session_id: str) -> None:
+        self._t = transport
+        self.session_id = session_id
+        self._path = f"/api/v1/agent-builder/{session_id}"
+
+    def get(self, *, timeout: float | None = None) -> Any:
+        return self._t.json("GET", self._path, timeout=timeout)
+
+    def message(self, message: str, *, timeout: float | None = None) -> Any:
+        """Refines the ready draft; the session goes back to processing."""
+        return self._t.json("POST", f"{self._path}/message", body={"message": message}, timeout=timeout)
+
+    def finish(self, *, timeout: float | None = None, **options: Any) -> Any:
+        """Creates the Agent from the ready draft (options: ``name``, ``spaceId``)."""
+        return self._t.json("POST", f"{self._path}/finish", body=options, timeout=timeout)
+
+    def stop(self, *, timeout: float | None = None) -> Any:
+        return self._t.json("POST", f"{self._path}/stop", timeout=timeout)
+
+    def _events_page(self, last_event_index: int) -> Any:
+        params = {"lastEventIndex": last_event_index}
+        return self._t.json("GET", f"{self._path}/events", params=params, hold=BUILDER_EVENTS_HOLD)
+
+
+class BuilderBase:
+    """The Agent Builder: ``start(prompt=...)``, then ``session(session_id)``."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def start(self, prompt: str, *, timeout: float | None = None, **options: Any) -> Any:
+        """Starts a session (answers ``{success, sessionId}``); options: ``url``, ``spaceId``, ..."""
+        body = {"prompt": prompt, **options}
+        return self._t.json("POST", "/api/v1/agent-builder/start", body=body, timeout=timeout)

@@ -16,8 +16,11 @@ from ._errors import ApiConnectionError, ApiTimeoutError, api_error
 from ._resources import (
     AgentBase,
     AgentsBase,
+    BUILDER_SETTLED,
     AnalyticsBase,
     BillingBase,
+    BuilderBase,
+    BuilderSessionBase,
     RunBase,
     SchedulesBase,
     SpacesBase,
@@ -187,6 +190,24 @@ class Agent(AgentBase):
         return Schedules(self._t, self.agent_id)
 
 
+class BuilderSession(BuilderSessionBase):
+    def events(self, *, last_event_index: int = 0) -> Iterator[dict[str, Any]]:
+        """The session's events after ``last_event_index`` as they are written (long-polled), ending once
+        the session has stopped processing (ready, completed, error, cancelled) and every event is read."""
+        while True:
+            page = self._events_page(last_event_index)
+            for event in page["events"]:
+                last_event_index = max(last_event_index, event["index"])
+                yield event
+            if page["status"] in BUILDER_SETTLED and not page["events"]:
+                return
+
+
+class Builder(BuilderBase):
+    def session(self, session_id: str) -> BuilderSession:
+        return BuilderSession(self._t, session_id)
+
+
 class Client:
     """The synchronous client of the Cloud Extraction Service API.
 
@@ -242,3 +263,6 @@ class Client:
 
     def webhooks(self) -> WebhooksBase:
         return WebhooksBase(self._t)
+
+    def builder(self) -> Builder:
+        return Builder(self._t)

@@ -148,3 +148,16 @@ def test_async_client_retries_pages_waits_and_streams(api, store):
                 await c.agent(1).get()
 
     asyncio.run(scenario())
+
+
+def test_builder_events_follow_the_session_until_it_settles(api):
+    pages = [
+        {"status": "processing", "events": [{"index": 1, "type": "started"}, {"index": 2, "type": "fetched"}]},
+        {"status": "processing", "events": []},
+        {"status": "ready", "events": [{"index": 3, "type": "ready"}]},
+        {"status": "ready", "events": []},
+    ]
+    api.handle(lambda req, n: Reply(200, pages[n - 1]))
+    events = list(client(api).builder().session("s1").events())
+    assert [e["index"] for e in events] == [1, 2, 3]
+    assert [r.path.split("?")[1] for r in api.requests] == ["lastEventIndex=0", "lastEventIndex=2", "lastEventIndex=2", "lastEventIndex=3"]

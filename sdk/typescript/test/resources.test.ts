@@ -126,3 +126,24 @@ describe('verifyWebhook', () => {
     expect(() => verifyWebhook(secret, body, {})).toThrow(/missing/);
   });
 });
+
+describe('the Agent Builder', () => {
+  it("follows a session's events until it settles", async () => {
+    const pages = [
+      { status: 'processing', events: [{ index: 1 }, { index: 2 }] },
+      { status: 'processing', events: [] },
+      { status: 'ready', events: [{ index: 3 }] },
+      { status: 'ready', events: [] },
+    ];
+    api.handle((_req, res, n) => json(res, 200, pages[n - 1]));
+    const seen: number[] = [];
+    for await (const event of client().builder().session('s1').events()) seen.push(event.index);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(api.requests.map((r) => r.url.split('?')[1])).toEqual([
+      'lastEventIndex=0',
+      'lastEventIndex=2',
+      'lastEventIndex=2',
+      'lastEventIndex=3',
+    ]);
+  });
+});
