@@ -37,7 +37,8 @@ mkdir -p "$WORK/site" && cp sdk/ci/site.html "$WORK/site/index.html"
 "$PY" -m http.server "$SITE_PORT" --bind 127.0.0.1 --directory "$WORK/site" >/dev/null 2>&1 &
 pids+=($!)
 for i in $(seq 1 60); do
-  curl -sf "http://127.0.0.1:$PORT/health/ready" >/dev/null && break
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' \
+    "http://127.0.0.1:$PORT/health/ready" && break
   [ "$i" = 60 ] && { cat "$WORK/server.log"; exit 1; }
   sleep 1
 done
