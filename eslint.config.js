@@ -16,6 +16,10 @@ export default tseslint.config(
       'node_modules/',
       'console/dist/',
       'console/src/api/schema.d.ts',
+      'sdk/typescript/dist/',
+      'sdk/typescript/docs/',
+      'sdk/typescript/src/openapi.ts',
+      'sdk/python/',
     ],
   },
   js.configs.recommended,
@@ -48,7 +52,7 @@ export default tseslint.config(
   },
   {
     // Tests and benchmarks read JSON answers (`any`) all the time; the promise and import rules stay.
-    files: ['test/**', 'bench/**', 'scripts/**'],
+    files: ['test/**', 'bench/**', 'scripts/**', 'sdk/typescript/test/**'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
@@ -71,7 +75,10 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
-  { files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'bench/**', 'scripts/**'], languageOptions: { globals: globals.node } },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'bench/**', 'scripts/**', 'sdk/typescript/scripts/**'],
+    languageOptions: { globals: globals.node },
+  },
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },

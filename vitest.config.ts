@@ -15,5 +15,9 @@ export const shared: NonNullable<ViteUserConfig['test']> = {
 };
 
 export default defineConfig({
-  test: { ...shared, include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...BROWSER_SUITES] },
+  test: {
+    ...shared,
+    include: ['test/**/*.test.ts', 'sdk/typescript/test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...BROWSER_SUITES],
+  },
 });

@@ -49,6 +49,21 @@ export const RunSchema = Type.Object(
 );
 export type RunModel = Static<typeof RunSchema>;
 
+/** Longest long-poll of a Run read (`waitForFinish`), in seconds. */
+export const RUN_WAIT_FOR_FINISH_MAX_SECONDS = 60;
+
+/** GET .../run/{runId}/status: optionally wait for the Run to end before answering. */
+export const RunStatusQuery = Type.Object({
+  waitForFinish: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: RUN_WAIT_FOR_FINISH_MAX_SECONDS,
+      description:
+        'Seconds (0 to 60) to wait for the Run to reach a terminal status before answering; the answer is the Run as it is then, terminal or not. Default 0: answer at once.',
+    }),
+  ),
+});
+
 export const RunLogTailQuery = Type.Object({
   lines: Type.Optional(
     Type.Integer({

@@ -353,7 +353,7 @@ export interface paths {
         };
         /**
          * Get a Run (its status, statistics and progress)
-         * @description The Run with its status (RunStatus), times, statistics, error message and, while active, its progress. Poll it after an asynchronous start.
+         * @description The Run with its status (RunStatus), times, statistics, error message and, while active, its progress. Poll it after an asynchronous start. With `waitForFinish=<seconds>` (at most 60) the answer waits until the Run is in a terminal status (Failure, Stopped, Completed, Success, Skipped) or the time is up, whichever comes first: one request a minute instead of many polls.
          */
         get: operations["getRun"];
         put?: never;
@@ -5085,7 +5085,10 @@ export interface operations {
     };
     getRun: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds (0 to 60) to wait for the Run to reach a terminal status before answering; the answer is the Run as it is then, terminal or not. Default 0: answer at once. */
+                waitForFinish?: number;
+            };
             header?: never;
             path: {
                 /** @description agent identifier */

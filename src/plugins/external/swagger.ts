@@ -53,7 +53,8 @@ export default fp(
           description:
             'Agents in Spaces, their Runs, Schedules, analytics, credits billing and the Agent Builder. ' +
             'Authenticate with `Authorization: ApiKey <key>` or `Authorization: Bearer <jwt>` (from POST /oauth/token). ' +
-            'Errors: 400 answers BadRequestError; every other error answers ProblemDetails (RFC 7807); both carry `errorCode` (see the ErrorCode schema).',
+            'Errors: 400 answers BadRequestError; every other error answers ProblemDetails (RFC 7807); both carry `errorCode` (see the ErrorCode schema). ' +
+            'Official SDKs: `@cloud-extraction/client` for Node (sdk/typescript in the repository) and `cloud_extraction` for Python (sdk/python); both retry with Retry-After, page, wait for Runs and verify webhooks.',
         },
         // Without PUBLIC_URL, "/" lets the Swagger UI call the host it was loaded from.
         servers: [{ url: opts.config.publicUrlConfigured ? opts.config.publicUrl : '/' }],

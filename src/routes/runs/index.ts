@@ -14,6 +14,8 @@ import {
   RunLogTailQuery,
   RunLogTailSchema,
   RunSchema,
+  RunStatusQuery,
+  RUN_WAIT_FOR_FINISH_MAX_SECONDS,
   StartRunBody,
 } from '../../schemas/runs.js';
 import { AgentParams, AgentRunParams, RunFileParams, SpaceParams } from '../../schemas/params.js';
@@ -56,17 +58,21 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/v1/agent/:agentId/run/:runId/status',
     {
+      config: { waitSeconds: RUN_WAIT_FOR_FINISH_MAX_SECONDS },
       schema: {
         tags: ['Runs'],
         summary: 'Get a Run (its status, statistics and progress)',
         description:
-          'The Run with its status (RunStatus), times, statistics, error message and, while active, its progress. Poll it after an asynchronous start.',
+          'The Run with its status (RunStatus), times, statistics, error message and, while active, its progress. Poll it after an asynchronous start. ' +
+          'With `waitForFinish=<seconds>` (at most 60) the answer waits until the Run is in a terminal status (Failure, Stopped, Completed, Success, Skipped) or the time is up, whichever comes first: one request a minute instead of many polls.',
         operationId: 'getRun',
         params: AgentRunParams,
+        querystring: RunStatusQuery,
         response: { 200: Run, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => app.runs.status(principalOf(req), req.params.agentId, req.params.runId),
+    async (req) =>
+      app.runs.status(principalOf(req), req.params.agentId, req.params.runId, req.query.waitForFinish ?? 0),
   );
 
   app.get(

@@ -234,8 +234,12 @@ export function createRunsService(deps: {
       return { kind: 'finished', run: toRunView(ended) };
     },
 
-    async status(principal: Principal, agentId: number, runId: number): Promise<RunView> {
-      return toRunView(await requireRun(principal, agentId, runId, 'read'));
+    /** The Run; with `waitForFinishSeconds`, once it is terminal or that time is up (no connection held meanwhile). */
+    async status(principal: Principal, agentId: number, runId: number, waitForFinishSeconds = 0): Promise<RunView> {
+      const run = await requireRun(principal, agentId, runId, 'read');
+      if (waitForFinishSeconds <= 0 || isTerminal(run.status)) return toRunView(run);
+      const ended = await waitForEnd(run.id, waitForFinishSeconds * 1000);
+      return toRunView(ended ?? (await repo.findRun(run.id)) ?? run);
     },
 
     async list(
