@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/engine/http.js';
-import { assertPublicTarget, classifyAddress, isPrivateAddress, TargetRefusedError } from '../../src/engine/ssrf.js';
+import { classifyAddress, isPrivateAddress } from '../../src/engine/address-class.js';
+import { resolvePublic, TargetRefusedError, type ResolveHost } from '../../src/engine/ssrf.js';
+
+const assertPublicTarget = (url: URL, resolveHost: ResolveHost) =>
+  resolvePublic(url, { allowPrivateTargets: false, resolveHost }).then(() => undefined);
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 
 describe('classifyAddress', () => {
@@ -69,7 +73,7 @@ describe('classifyAddress', () => {
   });
 });
 
-describe('assertPublicTarget', () => {
+describe('resolvePublic', () => {
   const resolver = (map: Record<string, string[]>) => async (host: string) => {
     if (!map[host]) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return map[host].map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
