@@ -191,3 +191,31 @@ describe('HttpClient and the guard', () => {
     }
   });
 });
+
+describe('resolvePublic on a host name given alone (a CONNECT authority, a socket lookup)', () => {
+  const noDns = async () => {
+    throw new Error('DNS must not be used');
+  };
+  it.each([
+    ['0xa9fea9fe', '169.254.169.254', 'link-local'],
+    ['2852039166', '169.254.169.254', 'link-local'],
+    ['0251.0376.0251.0376', '169.254.169.254', 'link-local'],
+    ['[::ffff:169.254.169.254]', '::ffff:169.254.169.254', 'link-local'],
+    ['100.64.0.1', '100.64.0.1', 'shared'],
+    ['fd00::1', 'fd00::1', 'unique-local'],
+  ])('canonicalizes %s and refuses it as %s (%s)', async (hostname, address, kind) => {
+    const refusal = await resolvePublic(
+      { hostname, port: 80 },
+      { allowPrivateTargets: false, resolveHost: noDns },
+    ).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TargetRefusedError);
+    expect(refusal).toMatchObject({ address, kind, role: 'target', url: `host ${address}` });
+  });
+
+  it('resolves without refusing when the operator lifted the rule', async () => {
+    const resolveHost = async () => [{ address: '10.0.0.1', family: 4 }];
+    await expect(
+      resolvePublic({ hostname: 'intranet.example' }, { allowPrivateTargets: true, resolveHost }),
+    ).resolves.toEqual([{ address: '10.0.0.1', family: 4 }]);
+  });
+});
