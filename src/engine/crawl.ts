@@ -20,9 +20,10 @@ import {
   type LogFunction,
   type LogLevel,
 } from './extraction-types.js';
-import { describeFailure, overBudgetMessage, startPageFailureMessage } from './messages.js';
-import type { ListPageResult, ListPlan, PageInput, PageTask, PageValue } from './page-extract.js';
-import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS, processPage } from './page-worker.js';
+import { describeFailure, startPageFailureMessage } from './messages.js';
+import type { ListPageResult, ListPlan } from './page-extract.js';
+import { PageFetcher, type FetchedAndProcessed, type ListTask } from './page-fetch.js';
+import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS } from './page-worker.js';
 import type { FetchedPage, FetchFailure, PageSource } from './page.js';
 import { decodeText } from './parse.js';
 import { substitutePlaceholders } from './template.js';
@@ -32,13 +33,6 @@ export type OpenPageSource = (signal: AbortSignal, log: LogFunction, evidence: E
 
 /** How the run log names the renderer of a page: GET over HTTP, RENDER in the browser. */
 const verbOf = (page: FetchedPage) => (page.renderer === 'browser' ? 'RENDER' : 'GET');
-
-/** What the page thread needs of a page: the body goes by copy, so only its own bytes. */
-function pageInput(page: FetchedPage): PageInput {
-  const { body } = page;
-  const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
-  return { finalUrl: page.finalUrl, body: own, contentType: page.contentType };
-}
 
 function setNull(record: ExtractedRecord, fields: AgentField[]): void {
   for (const field of fields) record[field.name] = null;
@@ -89,8 +83,7 @@ export class ExtractionRun {
   readonly #requiredNames: string[];
   readonly #defaults: Record<string, string>;
   readonly #plan: ListPlan;
-  readonly #pageBudgetMs: number;
-  readonly #selectorsBounded: boolean;
+  readonly #pages: PageFetcher;
 
   constructor(options: ExtractionOptions, mask: (text: string) => string, openSource: OpenPageSource) {
     // Each request waiting out a retry delay listens to this signal; that is expected, not a leak.
@@ -102,8 +95,6 @@ export class ExtractionRun {
     this.#defaults = parameterDefaults(options.definition);
     const { list, next, follow } = options.definition;
     this.#plan = { list, next, follow };
-    this.#pageBudgetMs = (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000;
-    this.#selectorsBounded = boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector));
     // A required export column means every exported record has a value there, just like a required field.
     const requiredFields = fieldsOf(options.definition)
       .filter((f) => f.required)
@@ -111,11 +102,19 @@ export class ExtractionRun {
     const requiredColumns = (options.definition.export?.columns ?? []).filter((c) => c.required).map((c) => c.name);
     this.#requiredNames = [...new Set([...requiredFields, ...requiredColumns])];
     this.#client = openSource(this.#controller.signal, (level, message) => this.log(level, message), this.evidence);
+    this.#pages = new PageFetcher({
+      client: this.#client,
+      stats: this.stats,
+      evidence: this.evidence,
+      signal: this.#controller.signal,
+      canStart: () => !this.halted,
+      budgetMs: (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000,
+      selectorsBounded: boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector)),
+      fastParse: options.fastParse ?? true,
+    });
   }
 
   #draining = false;
-  /** Passed to every page request: a page waiting for a concurrency slot does not start once halted. */
-  readonly #startIfRunning = { canStart: () => !this.halted };
 
   get aborted(): boolean {
     return this.#controller.signal.aborted;
@@ -167,28 +166,6 @@ export class ExtractionRun {
 
   #htmlKept = 0;
 
-  /** A fetched page's parse and extraction on the page thread, within the page CPU budget. */
-  async #process<T extends PageTask>(
-    task: T,
-    page: FetchedPage,
-  ): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
-    const fastParse = this.#options.fastParse ?? true;
-    const outcome = await processPage(
-      { ...task, fastParse },
-      this.#pageBudgetMs,
-      this.#controller.signal,
-      this.#selectorsBounded,
-    );
-    if (outcome.ok) {
-      this.evidence.parsed(outcome.value.parser);
-      return outcome;
-    }
-    const kind = outcome.reason === 'aborted' ? 'aborted' : 'over-budget';
-    const message = kind === 'aborted' ? 'aborted' : overBudgetMessage(this.#pageBudgetMs / 1000, outcome.message);
-    const { url, status, body, contentType } = page;
-    return { ok: false, failure: { url, kind, status, message, body, contentType, attempts: 1 } };
-  }
-
   #recordFailure(failure: FetchFailure): void {
     this.stats.errorCount++;
     // A page over budget was answered, and counted as such when it arrived.
@@ -234,14 +211,14 @@ export class ExtractionRun {
     let url: string | null = startUrl;
     for (let pageNumber = 1; url !== null && !this.halted; pageNumber++) {
       visited.add(url);
-      const result = await this.#client.get(url, this.#startIfRunning);
-      if (!result.ok) return this.#listPageFailed(result.failure, pageNumber === 1 ? failureSlot : null);
-      this.stats.pageCount++;
-      const page = result.page;
-      this.evidence.answered(page.status, page.url);
-      const processed = await this.#process({ kind: 'list', page: pageInput(page), plan: this.#plan }, page);
-      if (!processed.ok) return this.#listPageFailed(processed.failure, pageNumber === 1 ? failureSlot : null);
-      const listed = processed.value;
+      const fetched: FetchedAndProcessed<ListTask> = await this.#pages.fetch(url, (page) => ({
+        kind: 'list',
+        page,
+        plan: this.#plan,
+      }));
+      if (!fetched.ok) return this.#listPageFailed(fetched.failure, pageNumber === 1 ? failureSlot : null);
+      const page = fetched.page;
+      const listed: ListPageResult = fetched.value;
       const pageRecords = await this.#keepRecords(listed, page);
       if (pageRecords.length > 0) await records(pageRecords);
       this.progress();
@@ -322,33 +299,19 @@ export class ExtractionRun {
       setNull(item.record, fields);
       return;
     }
-    const result = await this.#client.get(item.followUrl, this.#startIfRunning);
-    if (!result.ok) {
-      if (result.failure.kind === 'aborted') {
-        item.aborted = true;
-        return;
-      }
-      this.#recordFailure(result.failure);
-      setNull(item.record, fields);
-      return;
-    }
-    this.stats.pageCount++;
-    this.evidence.answered(result.page.status, result.page.url);
-    const processed = await this.#process({ kind: 'detail', page: pageInput(result.page), fields }, result.page);
-    if (!processed.ok) {
-      if (processed.failure.kind === 'aborted') item.aborted = true;
+    const fetched = await this.#pages.fetch(item.followUrl, (page) => ({ kind: 'detail', page, fields }) as const);
+    if (!fetched.ok) {
+      if (fetched.failure.kind === 'aborted') item.aborted = true;
       else {
-        this.#recordFailure(processed.failure);
+        this.#recordFailure(fetched.failure);
         setNull(item.record, fields);
       }
       return;
     }
-    Object.assign(item.record, processed.value.record);
-    const redirected = result.page.finalUrl !== result.page.url ? ` (redirected to ${result.page.finalUrl})` : '';
-    this.log(
-      'Info',
-      `${verbOf(result.page)} ${result.page.url}${redirected} -> ${result.page.status}, ${result.page.body.length} bytes`,
-    );
+    const { page } = fetched;
+    Object.assign(item.record, fetched.value.record);
+    const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
+    this.log('Info', `${verbOf(page)} ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes`);
     this.progress();
   }
 }

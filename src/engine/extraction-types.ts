@@ -109,7 +109,7 @@ export interface ExtractionOptions {
 export interface BrowserSourceSettings {
   definition: AgentDefinition;
   allowPrivateTargets: boolean;
-  /** The Run's proxy (http: only). */
+  /** The Run's proxy (the proxy rule of ssrf.ts: http: or https:). */
   upstreamProxyUrl?: string;
   userAgent?: string;
   maxRetries?: number;

@@ -11,6 +11,11 @@ export class AttemptFailure extends Error {
   ) {
     super(message);
   }
+
+  /** What the server asked to wait before the next attempt (Retry-After). */
+  get retryAfterMs(): number | undefined {
+    return this.extra.retryAfterMs;
+  }
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { decodeBody } from './decompress.js';
 import { header, PageExchange, type RawResponse } from './http-exchange.js';
@@ -7,19 +6,21 @@ import { ConcurrencyLimiter } from './limiter.js';
 import { httpFailureMessage } from './messages.js';
 import type { FetchedPage, FetchResult, PageSource } from './page.js';
 import {
-  backoffDelay,
   DEFAULT_MAX_RETRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
-  MAX_RETRY_AFTER_MS,
-  parseRetryAfter,
+  isRetryableStatus,
+  retryAfterOf,
+  withRetries,
+  type AttemptResult,
+  type RetryEvent,
 } from './retry.js';
 import {
-  assertPublicProxy,
-  assertPublicTarget,
-  guardedLookup,
-  guardedProxyLookup,
+  assertProxyProtocol,
+  connectLookup,
   proxyLabel,
+  resolvePublic,
   TargetRefusedError,
+  type TargetPolicy,
 } from './ssrf.js';
 
 export const MAX_REDIRECTS = 5;
@@ -27,23 +28,15 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; CloudExtractionService/0.1; +https://example.invalid/bot)';
 
-export interface RetryEvent {
-  url: string;
-  /** 1-based number of the attempt that failed. */
-  attempt: number;
-  maxAttempts: number;
-  delayMs: number;
-  message: string;
-}
-
-export interface HttpClientOptions {
+/** What the client's hops may reach (resolvePublic's policy): targets, redirects and the proxy alike. */
+export interface HttpClientOptions extends TargetPolicy {
   /** Simultaneous requests across everything using this client. */
   maxConcurrency: number;
   requestTimeoutMs?: number;
   maxRetries?: number;
   retryBaseDelayMs?: number;
+  /** The Run's proxy: an http: or https: URL (PROXY_PROTOCOLS). */
   proxyUrl?: string;
-  allowPrivateTargets: boolean;
   /** Aborts queued and in-flight requests. */
   signal: AbortSignal;
   maxBodyBytes?: number;
@@ -64,8 +57,11 @@ export class HttpClient implements PageSource {
   /** Body bytes received on the wire (before decompression), for every response including errors. */
   receivedBytes = 0;
 
-  readonly #options: Required<Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget'>> &
+  readonly #options: Required<
+    Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget' | 'isRefusedAddress' | 'resolveHost'>
+  > &
     Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
+  readonly #policy: TargetPolicy;
   /** Pre-flight check of every hop; null when private targets are allowed. */
   readonly #checkTarget: ((url: URL) => Promise<void>) | null;
   /** Hosts whose pre-flight check passed in this client's life (see #assertPublicHost). */
@@ -97,6 +93,11 @@ export class HttpClient implements PageSource {
       proxyUrl: options.proxyUrl,
       onRetry: options.onRetry,
     };
+    this.#policy = {
+      allowPrivateTargets: options.allowPrivateTargets,
+      isRefusedAddress: options.isRefusedAddress,
+      resolveHost: options.resolveHost,
+    };
     this.#checkTarget =
       options.checkTarget ?? (options.allowPrivateTargets ? null : (url: URL) => this.#assertPublicHost(url));
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
@@ -122,24 +123,25 @@ export class HttpClient implements PageSource {
         // Not quoted: a proxy URL may carry credentials.
         throw new TypeError('proxyUrl is not a valid URL');
       }
-      if (!['http:', 'https:', 'socks5:', 'socks:'].includes(proxy.protocol)) {
-        throw new TypeError(`proxyUrl must be an http, https or socks5 URL, not ${proxy.protocol}`);
-      }
+      assertProxyProtocol(proxy);
       this.#proxyLabel = proxyLabel(proxy);
       // Proxy pools are chosen by tenants, so a proxy obeys the same rule as a target: checked before
       // the first request (IP literals) and at every connection (names that resolve differently later).
       // A DNS failure here is left to the connection, which reports it with the proxy's name.
       if (!options.allowPrivateTargets) {
-        this.#proxyCheck = assertPublicProxy(proxy).catch((error: unknown) => {
-          if (error instanceof TargetRefusedError) throw error;
-        });
+        this.#proxyCheck = resolvePublic(proxy, this.#policy, 'proxy').then(
+          () => undefined,
+          (error: unknown) => {
+            if (error instanceof TargetRefusedError) throw error;
+          },
+        );
         this.#proxyCheck.catch(() => {});
       }
       this.#dispatcher = new ProxyAgent({
         uri: options.proxyUrl,
         ...timeouts,
         connect: { timeout: requestTimeoutMs },
-        ...(options.allowPrivateTargets ? {} : { proxyTls: { lookup: guardedProxyLookup } }),
+        ...(options.allowPrivateTargets ? {} : { proxyTls: { lookup: connectLookup(this.#policy, 'proxy') } }),
       });
     } else {
       this.#dispatcher = new Agent({
@@ -147,7 +149,7 @@ export class HttpClient implements PageSource {
         connect: {
           timeout: requestTimeoutMs,
           // Re-checked at connect time so a DNS answer that changes after the pre-flight check cannot slip through.
-          ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup }),
+          ...(options.allowPrivateTargets ? {} : { lookup: connectLookup(this.#policy) }),
         },
       });
     }
@@ -163,43 +165,29 @@ export class HttpClient implements PageSource {
    * page and no retry).
    */
   async get(url: string, opts: { canStart?: () => boolean } = {}): Promise<FetchResult> {
-    const { maxRetries, retryBaseDelayMs, signal } = this.#options;
-    const maxAttempts = maxRetries + 1;
-    for (let attempt = 1; ; attempt++) {
-      if (signal.aborted) return this.#aborted(url, attempt - 1);
-      let outcome: FetchedPage | AttemptFailure;
+    const { maxRetries, retryBaseDelayMs, signal, onRetry } = this.#options;
+    const settings = { maxRetries, retryBaseDelayMs, signal, onRetry, canStart: opts.canStart };
+    const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, AttemptFailure>> => {
       let release: (() => void) | undefined;
       try {
         release = await this.#limiter.acquire(signal);
-        if (opts.canStart && !opts.canStart()) return this.#aborted(url, attempt - 1);
-        outcome = await this.#attempt(url);
+        if (opts.canStart && !opts.canStart()) return { ok: false, aborted: true, started: false };
+        return { ok: true, value: await this.#attempt(url) };
       } catch (error) {
-        if (signal.aborted) return this.#aborted(url, attempt);
-        outcome = error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), this.#proxyLabel);
+        if (signal.aborted) return { ok: false, aborted: true, started: release !== undefined };
+        const failure =
+          error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), this.#proxyLabel);
+        return { ok: false, failure };
       } finally {
         release?.();
       }
-      if (!(outcome instanceof AttemptFailure)) return { ok: true, page: outcome };
-      if (signal.aborted) return this.#aborted(url, attempt);
-      if (!outcome.retryable || attempt >= maxAttempts) {
-        const { status, body, contentType } = outcome.extra;
-        const message = attempt > 1 ? `${outcome.message} (after ${attempt} attempts)` : outcome.message;
-        return {
-          ok: false,
-          failure: { url, kind: outcome.kind, status, message, body, contentType, attempts: attempt },
-        };
-      }
-      if (opts.canStart && !opts.canStart()) return this.#aborted(url, attempt);
-      const retryAfter = outcome.extra.retryAfterMs;
-      const delayMs =
-        retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : backoffDelay(attempt, retryBaseDelayMs);
-      this.#options.onRetry?.({ url, attempt, maxAttempts, delayMs, message: outcome.message });
-      try {
-        await delay(delayMs, undefined, { signal });
-      } catch {
-        return this.#aborted(url, attempt);
-      }
-    }
+    });
+    if (result.ok) return { ok: true, page: result.value };
+    if ('aborted' in result) return this.#aborted(url, result.attempts);
+    const { failure, attempts } = result;
+    const { status, body, contentType } = failure.extra;
+    const message = attempts > 1 ? `${failure.message} (after ${attempts} attempts)` : failure.message;
+    return { ok: false, failure: { url, kind: failure.kind, status, message, body, contentType, attempts } };
   }
 
   /**
@@ -214,14 +202,14 @@ export class HttpClient implements PageSource {
 
   /**
    * The SSRF pre-flight check, which names the refused URL. A host that passed once is not looked up
-   * again for each page: every new connection is still checked at connect time (guardedLookup), so a
+   * again for each page: every new connection is still checked at connect time (connectLookup), so a
    * name that later resolves to a private address is refused there. Through a proxy the proxy resolves
    * the target, so there every hop is checked.
    */
   async #assertPublicHost(url: URL): Promise<void> {
-    if (this.#proxyLabel === undefined && this.#publicHosts.has(url.hostname)) return;
-    await assertPublicTarget(url);
-    this.#publicHosts.add(url.hostname);
+    if (this.#proxyLabel === undefined && this.#publicHosts.has(url.host)) return;
+    await resolvePublic(url, this.#policy);
+    this.#publicHosts.add(url.host);
   }
 
   #aborted(url: string, attempts: number): FetchResult {
@@ -271,16 +259,12 @@ export class HttpClient implements PageSource {
       if (response.status >= 200 && response.status < 300) {
         return { url: startUrl, finalUrl: current.href, status: response.status, contentType, body: response.body };
       }
-      const retryable = response.status >= 500 || response.status === 429;
-      const retryAfter =
-        response.status === 429 || response.status === 503
-          ? parseRetryAfter(header(response.headers, 'retry-after'))
-          : null;
-      throw new AttemptFailure('http', httpFailureMessage(response.status), retryable, {
+      const retryAfterMs = retryAfterOf(response.status, header(response.headers, 'retry-after'));
+      throw new AttemptFailure('http', httpFailureMessage(response.status), isRetryableStatus(response.status), {
         status: response.status,
         body: response.body,
         contentType,
-        ...(retryAfter !== null ? { retryAfterMs: retryAfter } : {}),
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       });
     }
   }

@@ -5,7 +5,7 @@ import type { AgentDefinition, AgentField } from './definition.js';
 import { extractFields, resolveUrl, type ExtractedRecord } from './extract.js';
 import type { FetchedPage } from './page.js';
 import { parsePage, type ParserUsed } from './parse.js';
-import { attrOf, matches, selectAll, selectFirst, type AnyNode } from './select.js';
+import { attrOf, matches, selectAll, selectFirst, type AnyNode, type Document } from './select.js';
 
 /** A link's target (resolved), when there is a link with an href. */
 function linkOf(link: AnyNode | undefined, baseUrl: string): string | null {
@@ -28,11 +28,14 @@ export interface ListPageResult {
   /** The list matched nothing and the page carries scripts: the list may be built by JavaScript. */
   scripted: boolean;
   parser: ParserUsed;
+  /** Asked for by render "auto" (PageTask.autoRender): the page, served over HTTP, needs the browser. */
+  needsBrowser?: boolean;
 }
 
 export interface DetailPageResult {
   record: ExtractedRecord;
   parser: ParserUsed;
+  needsBrowser?: boolean;
 }
 
 export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
@@ -41,6 +44,10 @@ export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow'>;
 
 export function extractListPage(page: PageInput, def: ListPlan, fastParse = true): ListPageResult {
   const { doc, parser } = parsePage(page, fastParse);
+  return listOf(doc, parser, page, def);
+}
+
+function listOf(doc: Document, parser: ParserUsed, page: PageInput, def: ListPlan): ListPageResult {
   const elements = selectAll(doc, def.list.selector, doc);
   const items: ListItem[] = [];
   for (const element of elements) {
@@ -63,16 +70,32 @@ export function extractDetailPage(page: PageInput, fields: AgentField[], fastPar
   return { record: extractFields(doc, doc, fields, page.finalUrl), parser };
 }
 
-/** `fastParse: false` keeps every page on the standard parser (ENGINE_FAST_PARSE=false). */
+/**
+ * Whether a page served over HTTP needs the browser (render "auto"): none of `selectors` matches in the
+ * served HTML while it carries scripts, so the content is probably built by JavaScript.
+ */
+function needsBrowser(doc: Document, selectors: string[]): boolean {
+  if (selectors.some((selector) => selectAll(doc, selector, doc, 1).length > 0)) return false;
+  return selectAll(doc, 'script', doc, 1).length > 0;
+}
+
+/**
+ * `fastParse: false` keeps every page on the standard parser (ENGINE_FAST_PARSE=false). `autoRender`
+ * (render "auto", a page served over HTTP) asks whether the page needs the browser, decided on the same
+ * parse as the extraction.
+ */
 export type PageTask = (
   { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] }
-) & { fastParse?: boolean };
+) & { fastParse?: boolean; autoRender?: { selectors: string[] } };
 export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : DetailPageResult;
 
+/** One page's work, on one parse of it. */
 export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
-  const value =
+  const { doc, parser } = parsePage(task.page, task.fastParse);
+  const value: ListPageResult | DetailPageResult =
     task.kind === 'list'
-      ? extractListPage(task.page, task.plan, task.fastParse)
-      : extractDetailPage(task.page, task.fields, task.fastParse);
+      ? listOf(doc, parser, task.page, task.plan)
+      : { record: extractFields(doc, doc, task.fields, task.page.finalUrl), parser };
+  if (task.autoRender) value.needsBrowser = needsBrowser(doc, task.autoRender.selectors);
   return value as PageValue<T>;
 }

@@ -56,4 +56,15 @@ export interface PageSource {
   /** Body bytes received so far, for the Run's traffic figure. */
   readonly receivedBytes: number;
   close(): Promise<void>;
+  /** Render "auto" only: pages come over HTTP, and the browser renders those that need it. */
+  readonly auto?: AutoRender;
+}
+
+/**
+ * How render "auto" decides: the page task that extracts a page served over HTTP also checks `selectors`
+ * on the same parse (PageTask.autoRender); a page that needs the browser is fetched again by `render`.
+ */
+export interface AutoRender {
+  readonly selectors: string[];
+  render(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult>;
 }

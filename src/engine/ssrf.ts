@@ -1,124 +1,15 @@
+// The SSRF rule, in one place: every outbound hop (a page, each redirect, a Run's proxy, a browser
+// sub-request through the guard proxy, with or without an upstream proxy, a webhook target, a proxy or
+// webhook URL checked when it is saved) is resolved and checked by resolvePublic. Every address a name
+// resolves to must be public, since the connection may use any of them. The connect-time lookups below
+// call the same function, so the address a socket opens is the address that was checked.
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-
-/** Why an address is (not) a fetchable target. Everything but 'public' is refused by the guard. */
-export type AddressKind =
-  | 'public'
-  | 'unspecified'
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'shared'
-  | 'unique-local'
-  | 'multicast'
-  | 'reserved'
-  | 'invalid';
+import { classifyAddress, type AddressKind } from './address-class.js';
 
 export const ALLOW_PRIVATE_TARGETS_HINT = 'set ENGINE_ALLOW_PRIVATE_TARGETS=true to allow';
 
-interface Ipv4Range {
-  base: number;
-  bits: number;
-  kind: AddressKind;
-}
-
-const IPV4_RANGES: Ipv4Range[] = [
-  { base: ipv4ToInt('0.0.0.0'), bits: 8, kind: 'unspecified' },
-  { base: ipv4ToInt('10.0.0.0'), bits: 8, kind: 'private' },
-  { base: ipv4ToInt('100.64.0.0'), bits: 10, kind: 'shared' },
-  { base: ipv4ToInt('127.0.0.0'), bits: 8, kind: 'loopback' },
-  { base: ipv4ToInt('169.254.0.0'), bits: 16, kind: 'link-local' },
-  { base: ipv4ToInt('172.16.0.0'), bits: 12, kind: 'private' },
-  { base: ipv4ToInt('192.0.0.0'), bits: 24, kind: 'reserved' },
-  { base: ipv4ToInt('192.168.0.0'), bits: 16, kind: 'private' },
-  { base: ipv4ToInt('198.18.0.0'), bits: 15, kind: 'reserved' },
-  { base: ipv4ToInt('224.0.0.0'), bits: 4, kind: 'multicast' },
-  { base: ipv4ToInt('240.0.0.0'), bits: 4, kind: 'reserved' },
-];
-
-function ipv4ToInt(address: string): number {
-  const parts = address.split('.').map(Number);
-  return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) >>> 0;
-}
-
-function classifyIpv4(value: number): AddressKind {
-  for (const range of IPV4_RANGES) {
-    const mask = range.bits === 0 ? 0 : (~0 << (32 - range.bits)) >>> 0;
-    if ((value & mask) >>> 0 === range.base) return range.kind;
-  }
-  return 'public';
-}
-
-/** Parses an IPv6 text form (with optional trailing dotted quad and zone id) into 8 groups. */
-function parseIpv6(address: string): number[] | null {
-  let text = address.split('%')[0];
-  const groups: number[] = [];
-  const dotted = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
-  if (dotted) {
-    if (isIP(dotted[1]) !== 4) return null;
-    const v4 = ipv4ToInt(dotted[1]);
-    text = text.slice(0, -dotted[1].length) + `${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const parseHalf = (half: string): number[] => (half === '' ? [] : half.split(':').map((g) => parseInt(g, 16)));
-  const head = parseHalf(halves[0]);
-  const tail = halves.length === 2 ? parseHalf(halves[1]) : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? head.length !== 8 : missing < 1) return null;
-  groups.push(...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => 0), ...tail);
-  if (groups.some((g) => Number.isNaN(g) || g < 0 || g > 0xffff)) return null;
-  return groups;
-}
-
-function classifyIpv6(groups: number[]): AddressKind {
-  const embeddedV4 = (hi: number, lo: number) => classifyIpv4(((hi << 16) | lo) >>> 0);
-  const firstSixZero = groups.slice(0, 6).every((g) => g === 0);
-  if (groups.every((g) => g === 0)) return 'unspecified';
-  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return 'loopback';
-  // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form reach IPv4 hosts.
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return embeddedV4(groups[6], groups[7]);
-  if (firstSixZero) return embeddedV4(groups[6], groups[7]);
-  // IPv4-translated (SIIT, ::ffff:0:a.b.c.d) reaches an IPv4 host too.
-  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0)
-    return embeddedV4(groups[6], groups[7]);
-  // Well-known NAT64 (64:ff9b::/96, RFC 6052) and 6to4 (2002::/16, RFC 3056) carry an IPv4 destination.
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) {
-    return embeddedV4(groups[6], groups[7]);
-  }
-  // Local-use NAT64 (64:ff9b:1::/48, RFC 8215) translates to whatever the local network chose: never public.
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 0x0001) return 'reserved';
-  if (groups[0] === 0x2002) return embeddedV4(groups[1], groups[2]);
-  // Teredo (2001:0::/32, RFC 4380): the server's IPv4 follows the prefix, the client's is stored
-  // inverted in the last 32 bits; a private address in either can be reached through it.
-  if (groups[0] === 0x2001 && groups[1] === 0) {
-    const client = embeddedV4(groups[6] ^ 0xffff, groups[7] ^ 0xffff);
-    if (client !== 'public') return client;
-    return embeddedV4(groups[2], groups[3]);
-  }
-  if ((groups[0] & 0xfe00) === 0xfc00) return 'unique-local';
-  if ((groups[0] & 0xffc0) === 0xfe80) return 'link-local';
-  if ((groups[0] & 0xffc0) === 0xfec0) return 'private';
-  if ((groups[0] & 0xff00) === 0xff00) return 'multicast';
-  return 'public';
-}
-
-/** Classifies a literal IP address (IPv4, IPv6, IPv4-mapped IPv6; brackets and zone ids tolerated). */
-export function classifyAddress(address: string): AddressKind {
-  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const family = isIP(bare.split('%')[0]);
-  if (family === 4) return classifyIpv4(ipv4ToInt(bare));
-  if (family === 6) {
-    const groups = parseIpv6(bare);
-    return groups ? classifyIpv6(groups) : 'invalid';
-  }
-  return 'invalid';
-}
-
-/** True when the guard must refuse this address. Unparsable input counts as not public. */
-export function isPrivateAddress(address: string): boolean {
-  return classifyAddress(address) !== 'public';
-}
+export type HopRole = 'target' | 'proxy';
 
 /**
  * A target or proxy that is not public. The message is the same whether anything listens there or
@@ -126,11 +17,13 @@ export function isPrivateAddress(address: string): boolean {
  */
 export class TargetRefusedError extends Error {
   readonly code = 'ERR_TARGET_REFUSED';
+  /** The class of the refused address (loopback, link-local, ...). */
+  readonly kind: Exclude<AddressKind, 'public'>;
   constructor(
     /** The target URL, or for a proxy its `host:port` (a proxy URL may carry credentials). */
     readonly url: string,
     readonly address: string,
-    readonly role: 'target' | 'proxy' = 'target',
+    readonly role: HopRole = 'target',
   ) {
     super(
       role === 'proxy'
@@ -138,6 +31,8 @@ export class TargetRefusedError extends Error {
         : `refused to fetch ${url}: target resolves to a private address (${address}); ${ALLOW_PRIVATE_TARGETS_HINT}`,
     );
     this.name = 'TargetRefusedError';
+    const kind = classifyAddress(address);
+    this.kind = kind === 'public' ? 'reserved' : kind;
   }
 }
 
@@ -150,76 +45,119 @@ export const resolveHostWithDns: ResolveHost = (hostname) =>
     );
   });
 
-function hostnameOf(url: URL): string {
-  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+/** What a hop may reach. */
+export interface TargetPolicy {
+  /** The operator lifted the rule (ENGINE_ALLOW_PRIVATE_TARGETS=true): names are resolved, nothing is refused. */
+  allowPrivateTargets: boolean;
+  /**
+   * Which resolved addresses are refused; by default every address that is not public. Tests use it to
+   * let a fixture on loopback through as if it were public. `port` is unknown at connect-time lookups.
+   */
+  isRefusedAddress?: (address: string, port: number | undefined) => boolean;
+  /** How names are looked up; DNS by default. */
+  resolveHost?: ResolveHost;
 }
 
+export const GUARDED: TargetPolicy = { allowPrivateTargets: false };
+
+/** A hop named by host and port (a CONNECT authority, a name a socket looks up). */
+export interface Hop {
+  hostname: string;
+  port?: number;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
 /**
- * Throws TargetRefusedError when any address of the URL's host is not public.
- * Every address counts, since the connection may use any of them. DNS errors propagate.
+ * The proxy rule, the same for both renderers and for proxy pools: a proxy is an `http:` or `https:`
+ * URL (with optional credentials); it must resolve to public addresses like any target, checked before
+ * the first request and at every connection to it; and the target behind it is checked too, by our own
+ * DNS, although the proxy resolves the name itself.
  */
-export async function assertPublicTarget(url: URL, resolveHost: ResolveHost = resolveHostWithDns): Promise<void> {
-  const host = hostnameOf(url);
-  const addresses = isIP(host) ? [host] : (await resolveHost(host)).map((entry) => entry.address);
-  const refused = addresses.find(isPrivateAddress);
-  if (refused !== undefined) throw new TargetRefusedError(url.href, refused);
+export const PROXY_PROTOCOLS: readonly string[] = ['http:', 'https:'];
+
+/** Throws a TypeError for a proxy URL the proxy rule does not accept. */
+export function assertProxyProtocol(proxy: URL): void {
+  if (!PROXY_PROTOCOLS.includes(proxy.protocol)) {
+    throw new TypeError(`a proxy must be an http:// or https:// URL, not ${proxy.protocol}`);
+  }
 }
 
 /** `host:port` of a proxy URL: how a proxy is named in messages, without its credentials. */
 export function proxyLabel(proxy: URL): string {
-  return `${proxy.hostname}:${proxy.port || (proxy.protocol === 'https:' ? '443' : proxy.protocol.startsWith('socks') ? '1080' : '80')}`;
+  return `${proxy.hostname}:${proxy.port || DEFAULT_PORTS[proxy.protocol] || 80}`;
 }
 
-/** The same rule for a proxy: TargetRefusedError (role 'proxy') when any of its addresses is not public. */
-export async function assertPublicProxy(proxy: URL, resolveHost: ResolveHost = resolveHostWithDns): Promise<void> {
+/**
+ * The host as the WHATWG URL parser canonicalizes it, without brackets: `0xa9fea9fe`, `2852039166`
+ * and `0251.0376.0251.0376` all become `169.254.169.254`, so no spelling slips past the classifier.
+ */
+function canonicalHost(hostname: string): string {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare.split('%')[0])) return bare;
   try {
-    await assertPublicTarget(proxy, resolveHost);
-  } catch (error) {
-    if (error instanceof TargetRefusedError) throw new TargetRefusedError(proxyLabel(proxy), error.address, 'proxy');
-    throw error;
+    return new URL(`http://${bare}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return bare;
   }
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+function labelOf(hop: URL | Hop, role: HopRole, hostname: string, port: number | undefined): string {
+  if (role === 'proxy') return hop instanceof URL ? proxyLabel(hop) : port ? `${hostname}:${port}` : hostname;
+  return hop instanceof URL ? hop.href : `host ${hostname}`;
+}
 
 /**
- * A drop-in for the `lookup` option of net.connect that refuses private addresses at connect time,
- * closing the window between the pre-flight check and the connection (DNS rebinding).
+ * Resolves a hop's host and checks every address against the policy. Returns the addresses (connect
+ * to one of these, so what was checked is what is reached); throws TargetRefusedError naming the hop
+ * (a proxy by `host:port` only) when any address is refused. IP literals are checked without DNS.
+ * DNS errors propagate.
  */
-export function guardedLookup(
-  hostname: string,
-  options: LookupOptions | LookupAllOptions,
-  callback: LookupCallback,
-): void {
-  guardedLookupAs('target', hostname, options, callback);
+export async function resolvePublic(
+  hop: URL | Hop,
+  policy: TargetPolicy,
+  role: HopRole = 'target',
+): Promise<LookupAddress[]> {
+  const hostname = canonicalHost(hop.hostname);
+  const port = hop instanceof URL ? Number(hop.port || DEFAULT_PORTS[hop.protocol] || 80) : hop.port;
+  const family = isIP(hostname.split('%')[0]);
+  const addresses = family
+    ? [{ address: hostname, family }]
+    : await (policy.resolveHost ?? resolveHostWithDns)(hostname);
+  if (policy.allowPrivateTargets) return addresses;
+  const isRefused = policy.isRefusedAddress ?? ((address: string) => classifyAddress(address) !== 'public');
+  const refused = addresses.find((entry) => isRefused(entry.address, port));
+  if (refused) throw new TargetRefusedError(labelOf(hop, role, hostname, port), refused.address, role);
+  return addresses;
 }
 
-/** guardedLookup for the connection to a proxy: a refusal names the proxy, not the target. */
-export function guardedProxyLookup(
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+export type ConnectLookup = (
   hostname: string,
   options: LookupOptions | LookupAllOptions,
   callback: LookupCallback,
-): void {
-  guardedLookupAs('proxy', hostname, options, callback);
-}
+) => void;
 
-function guardedLookupAs(
-  role: 'target' | 'proxy',
-  hostname: string,
-  options: LookupOptions | LookupAllOptions,
-  callback: LookupCallback,
-): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = addresses.find((entry) => isPrivateAddress(entry.address));
-    if (refused) {
-      return callback(
-        new TargetRefusedError(role === 'proxy' ? hostname : `host ${hostname}`, refused.address, role),
-        [],
-      );
-    }
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    return callback(null, first.address, first.family);
-  });
+/**
+ * A `lookup` for net.connect (and undici's connectors) that resolves through resolvePublic at connect
+ * time, closing the window between the pre-flight check and the connection (DNS rebinding). A refusal
+ * names the host, or for `role` 'proxy' the proxy.
+ */
+export function connectLookup(policy: TargetPolicy, role: HopRole = 'target'): ConnectLookup {
+  return (hostname, options, callback) => {
+    const byFamily: ResolveHost = async (name) => {
+      const all = await (policy.resolveHost ?? resolveHostWithDns)(name);
+      return options.family ? all.filter((entry) => entry.family === options.family) : all;
+    };
+    resolvePublic({ hostname }, { ...policy, resolveHost: byFamily }, role).then(
+      (addresses) => {
+        if (addresses.length === 0) {
+          return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+        }
+        if (options.all) return callback(null, addresses);
+        return callback(null, addresses[0].address, addresses[0].family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
 }

@@ -5,7 +5,7 @@ import { BrowserPageSource } from '../../src/engine/browser/browser-source.js';
 import { closeSharedBrowserPool, descendants, sharedBrowserPool } from '../../src/engine/browser/index.js';
 import type { AgentDefinition } from '../../src/engine/definition.js';
 import { runExtraction, type ExtractionOptions } from '../../src/engine/index.js';
-import { isPrivateAddress } from '../../src/engine/ssrf.js';
+import { isPrivateAddress } from '../../src/engine/address-class.js';
 import { SCRIPT_ITEMS, startScriptSite, type ScriptSite } from '../helpers/script-site.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });

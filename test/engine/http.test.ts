@@ -75,7 +75,7 @@ describe('options', () => {
     ).toThrow('proxyUrl is not a valid URL');
     expect(
       () => new HttpClient({ maxConcurrency: 1, allowPrivateTargets: true, signal, proxyUrl: 'ftp://proxy:21' }),
-    ).toThrow('proxyUrl must be an http, https or socks5 URL, not ftp:');
+    ).toThrow('a proxy must be an http:// or https:// URL, not ftp:');
   });
 });
 

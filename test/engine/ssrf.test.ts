@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/engine/http.js';
-import { assertPublicTarget, classifyAddress, isPrivateAddress, TargetRefusedError } from '../../src/engine/ssrf.js';
+import { classifyAddress, isPrivateAddress } from '../../src/engine/address-class.js';
+import { resolvePublic, TargetRefusedError, type ResolveHost } from '../../src/engine/ssrf.js';
+
+const assertPublicTarget = (url: URL, resolveHost: ResolveHost) =>
+  resolvePublic(url, { allowPrivateTargets: false, resolveHost }).then(() => undefined);
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 
 describe('classifyAddress', () => {
@@ -69,7 +73,7 @@ describe('classifyAddress', () => {
   });
 });
 
-describe('assertPublicTarget', () => {
+describe('resolvePublic', () => {
   const resolver = (map: Record<string, string[]>) => async (host: string) => {
     if (!map[host]) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return map[host].map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -185,5 +189,33 @@ describe('HttpClient and the guard', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('resolvePublic on a host name given alone (a CONNECT authority, a socket lookup)', () => {
+  const noDns = async () => {
+    throw new Error('DNS must not be used');
+  };
+  it.each([
+    ['0xa9fea9fe', '169.254.169.254', 'link-local'],
+    ['2852039166', '169.254.169.254', 'link-local'],
+    ['0251.0376.0251.0376', '169.254.169.254', 'link-local'],
+    ['[::ffff:169.254.169.254]', '::ffff:169.254.169.254', 'link-local'],
+    ['100.64.0.1', '100.64.0.1', 'shared'],
+    ['fd00::1', 'fd00::1', 'unique-local'],
+  ])('canonicalizes %s and refuses it as %s (%s)', async (hostname, address, kind) => {
+    const refusal = await resolvePublic(
+      { hostname, port: 80 },
+      { allowPrivateTargets: false, resolveHost: noDns },
+    ).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TargetRefusedError);
+    expect(refusal).toMatchObject({ address, kind, role: 'target', url: `host ${address}` });
+  });
+
+  it('resolves without refusing when the operator lifted the rule', async () => {
+    const resolveHost = async () => [{ address: '10.0.0.1', family: 4 }];
+    await expect(
+      resolvePublic({ hostname: 'intranet.example' }, { allowPrivateTargets: true, resolveHost }),
+    ).resolves.toEqual([{ address: '10.0.0.1', family: 4 }]);
   });
 });

@@ -36,7 +36,8 @@ function items(from: number, to: number) {
 /** `/xhr`: the list from a JSON XHR; `/scroll`: 4 items more per scroll (12 in all); `/more`: a "Load more" button;
  *  `/detail/N`: a detail page rendered by script; `/never`: a list that never appears; `/reach?targets=`: a page
  *  that fetches each target; `/static`: a server-rendered list; `/slow`: renders after 300 ms; `/held`: a list of
- *  HELD_ITEMS links to `/held/N`, each page answered after HELD_MS; `/hang`: never answered. */
+ *  HELD_ITEMS links to `/held/N`, each page answered after HELD_MS; `/hang`: never answered; `/throttled?busy=&after=`:
+ *  429 with Retry-After for the first `busy` requests, then a list. */
 export async function startScriptSite(): Promise<ScriptSite> {
   const hits = new Map<string, number>();
   let held = 0;
@@ -99,6 +100,19 @@ export async function startScriptSite(): Promise<ScriptSite> {
         );
       case '/never':
         return html(page('<ul id="list"></ul>', 'setInterval(()=>{},1000);'));
+      case '/throttled':
+        // The first `busy` hits answer 429 with `Retry-After: <after>` seconds, later ones a list of 3 items.
+        if ((hits.get('/throttled') ?? 0) <= Number(url.searchParams.get('busy') ?? 1)) {
+          return res.writeHead(429, { 'retry-after': url.searchParams.get('after') ?? '1' }).end('slow down');
+        }
+        return html(
+          page(
+            `<ul id="list">${items(0, 3)
+              .map((i) => `<li class="item">${i.name}</li>`)
+              .join('')}</ul>`,
+            '',
+          ),
+        );
       case '/reach': {
         const targets = url.searchParams.getAll('t');
         const script = `${renderItems} Promise.all(${JSON.stringify(targets)}.map(t=>fetch(t).then(r=>r.text()).then(x=>'got '+x.length).catch(e=>'refused')))

@@ -6,7 +6,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/engine/http.js';
 import { createMasker } from '../../src/engine/secrets.js';
-import { classifyAddress, guardedProxyLookup, TargetRefusedError } from '../../src/engine/ssrf.js';
+import { classifyAddress } from '../../src/engine/address-class.js';
+import { connectLookup, GUARDED, TargetRefusedError } from '../../src/engine/ssrf.js';
 import { seal } from '../../src/lib/crypto.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { expectBadRequest } from '../helpers/assertions.js';
@@ -113,7 +114,7 @@ describe('engine: a private proxy is refused with the guard on', () => {
 
   it('refuses at connect time a proxy name that resolves to a private address', async () => {
     const error = await new Promise<Error | null>((resolve) =>
-      guardedProxyLookup('localhost', {}, (err) => resolve(err)),
+      connectLookup(GUARDED, 'proxy')('localhost', {}, (err) => resolve(err)),
     );
     expect(error).toBeInstanceOf(TargetRefusedError);
     expect((error as TargetRefusedError).role).toBe('proxy');
@@ -147,13 +148,13 @@ describe('API: proxy pools under the guard', () => {
   afterAll(async () => ctx?.close());
 
   it.each([
-    ['http://127.0.0.1:8080', '127.0.0.1', '127.0.0.1'],
-    ['http://user:pw@[::1]:3128', '[::1]', '::1'],
-    ['http://localhost:3128', 'localhost', '127.0.0.1'],
-    ['https://10.1.2.3', '10.1.2.3', '10.1.2.3'],
-    ['http://169.254.169.254/', '169.254.169.254', '169.254.169.254'],
-    ['http://[64:ff9b::7f00:1]:80', '[64:ff9b::7f00:1]', '64:ff9b::7f00:1'],
-  ])('refuses %s at creation with 400 naming the proxy (not its credentials)', async (proxy, host, address) => {
+    ['http://127.0.0.1:8080', '127.0.0.1', 'loopback', '127.0.0.1'],
+    ['http://user:pw@[::1]:3128', '[::1]', 'loopback', '::1'],
+    ['http://localhost:3128', 'localhost', 'loopback', '127.0.0.1'],
+    ['https://10.1.2.3', '10.1.2.3', 'private', '10.1.2.3'],
+    ['http://169.254.169.254/', '169.254.169.254', 'link-local', '169.254.169.254'],
+    ['http://[64:ff9b::7f00:1]:80', '[64:ff9b::7f00:1]', 'loopback', '64:ff9b::7f00:1'],
+  ])('refuses %s at creation with 400 naming the proxy (not its credentials)', async (proxy, host, kind, address) => {
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/proxy-pools',
@@ -162,9 +163,9 @@ describe('API: proxy pools under the guard', () => {
     });
     const body = expectBadRequest(res, 'VALIDATION_FAILED');
     // localhost may resolve to ::1 first.
-    const shown = host === 'localhost' ? body.message.replace('(::1)', `(${address})`) : body.message;
+    const shown = host === 'localhost' ? body.message.replace('(::1,', `(${address},`) : body.message;
     expect(shown).toBe(
-      `proxies[1] (${host}) resolves to a private address (${address}); proxies must be public addresses unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true.`,
+      `proxies[1] (${host}) resolves to a non-public address (${address}, ${kind}); proxies must be public addresses unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true.`,
     );
     expect(body.message).not.toContain('pw');
   });

@@ -11,8 +11,8 @@ import {
   type AgentDefinition,
 } from '../definition.js';
 import type { LogFunction } from '../extraction-types.js';
-import type { FailureKind, FetchResult, PageSource } from '../page.js';
-import { backoffDelay, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS } from '../retry.js';
+import type { FailureKind, FetchedPage, FetchResult, PageSource } from '../page.js';
+import { isRetryableStatus, retryAfterOf, withRetries, type AttemptResult, type RetryEvent } from '../retry.js';
 import { GuardProxy, type GuardProxyEndpoint, type GuardProxyOptions } from './guard-proxy.js';
 import type { BrowserPool } from './pool.js';
 
@@ -34,14 +34,18 @@ const GROWTH_WAIT_MS = 3_000;
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
 
+/** Why one render failed, and whether it is worth another attempt (retry.ts decides when). */
 class PageFailure extends Error {
+  readonly retryable: boolean;
   constructor(
     readonly kind: FailureKind,
     message: string,
     readonly status?: number,
     readonly body?: Buffer,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
+    this.retryable = kind === 'network' || kind === 'reset' || (status !== undefined && isRetryableStatus(status));
   }
 }
 
@@ -67,40 +71,33 @@ export class BrowserPageSource implements PageSource {
   }
 
   async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
-    const maxAttempts = (this.options.maxRetries ?? DEFAULT_MAX_RETRIES) + 1;
-    for (let attempt = 1; ; attempt++) {
-      if (this.options.signal.aborted || opts?.canStart?.() === false) {
-        return {
-          ok: false,
-          failure: { url, kind: 'aborted', message: 'stopped before rendering', attempts: attempt - 1 },
-        };
-      }
-      try {
-        return { ok: true, page: await this.#render(url) };
-      } catch (error) {
-        const failure = this.#classify(error, url);
-        const retryable = ['network', 'reset'].includes(failure.kind) || (failure.status ?? 0) >= 500;
-        if (!retryable || attempt >= maxAttempts || this.options.signal.aborted) {
-          return {
-            ok: false,
-            failure: {
-              url,
-              kind: failure.kind,
-              status: failure.status,
-              message: failure.message,
-              body: failure.body,
-              attempts: attempt,
-            },
-          };
-        }
-        const delayMs = backoffDelay(attempt, this.options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS);
-        this.options.log(
+    const { maxRetries, retryBaseDelayMs, signal, log } = this.options;
+    const settings = {
+      maxRetries,
+      retryBaseDelayMs,
+      signal,
+      canStart: opts?.canStart,
+      onRetry: (e: RetryEvent) =>
+        log(
           'Warning',
-          `render ${url} ${failure.message}; retrying in ${delayMs} ms (attempt ${attempt + 1} of ${maxAttempts})`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
+          `render ${url} ${e.message}; retrying in ${e.delayMs} ms (attempt ${e.attempt + 1} of ${e.maxAttempts})`,
+        ),
+    };
+    const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, PageFailure>> => {
+      try {
+        return { ok: true, value: await this.#render(url) };
+      } catch (error) {
+        if (signal.aborted) return { ok: false, aborted: true, started: true };
+        return { ok: false, failure: this.#classify(error, url) };
       }
+    });
+    if (result.ok) return { ok: true, page: result.value };
+    if ('aborted' in result) {
+      const message = result.attempts > 0 ? 'stopped while rendering' : 'stopped before rendering';
+      return { ok: false, failure: { url, kind: 'aborted', message, attempts: result.attempts } };
     }
+    const { kind, status, message, body } = result.failure;
+    return { ok: false, failure: { url, kind, status, message, body, attempts: result.attempts } };
   }
 
   async close(): Promise<void> {
@@ -156,7 +153,7 @@ export class BrowserPageSource implements PageSource {
       const deadline = Date.now() + this.#timeoutMs;
       const left = () => Math.max(1, deadline - Date.now());
       const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
-      const refusal = this.#guard.refusals.get(hostOf(url));
+      const refusal = this.#guard.refusalFor(hostOf(url));
       if (refusal && (response === null || response.status() === 403))
         throw new PageFailure('target-refused', refusal.message);
       const finalUrl = page.url();
@@ -165,7 +162,9 @@ export class BrowserPageSource implements PageSource {
       const status = response?.status() ?? 200;
       if (status >= 400) {
         const body = Buffer.from(await page.content(), 'utf8');
-        throw new PageFailure('http', `answered ${status} ${response?.statusText() ?? ''}`.trim(), status, body);
+        const retryAfterMs = retryAfterOf(status, await response?.headerValue('retry-after'));
+        const message = `answered ${status} ${response?.statusText() ?? ''}`.trim();
+        throw new PageFailure('http', message, status, body, retryAfterMs);
       }
       await this.#settle(page, left);
       const html = await page.content();
@@ -238,7 +237,7 @@ export class BrowserPageSource implements PageSource {
     if (error instanceof PageFailure) return error;
     const text = (error as Error)?.message ?? String(error);
     if (this.options.signal.aborted) return new PageFailure('aborted', 'stopped while rendering');
-    const refusal = this.#guard.refusals.get(hostOf(url));
+    const refusal = this.#guard.refusalFor(hostOf(url));
     if (refusal) return new PageFailure('target-refused', refusal.message);
     if (isPlaywrightTimeout(error))
       return new PageFailure('timeout', `did not finish rendering within ${this.#timeoutMs / 1000} s`);

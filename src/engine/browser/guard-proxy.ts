@@ -1,10 +1,11 @@
 // A local forward proxy that every request of a Run's browser context goes through (documents, redirects,
-// subresources, XHR, WebSockets), so the browser obeys the same SSRF rule as the HTTP path: the address a
-// connection is opened to is the address that was checked (no window for DNS rebinding). It also chains
-// to the Run's proxy pool, counts the bytes received and asks the browser for a per-Run credential, so
-// nothing else on the machine can borrow it to reach private addresses.
+// subresources, XHR, WebSockets), so the browser obeys the same SSRF rule as the HTTP path (resolvePublic):
+// every target is checked, with or without the Run's proxy; without one, the address a connection is
+// opened to is the address that was checked (no window for DNS rebinding); with one, the proxy is checked
+// the same way and reached over http or https, and the target is tunnelled through it with CONNECT. It
+// counts the bytes received and asks the browser for a per-Run credential, so nothing else on the machine
+// can borrow it to reach private addresses.
 import { randomBytes } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import {
   createServer,
   request as httpRequest,
@@ -14,14 +15,12 @@ import {
 } from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { isPrivateAddress, TargetRefusedError } from '../ssrf.js';
+import { connect as tlsConnect } from 'node:tls';
+import { assertProxyProtocol, resolvePublic, TargetRefusedError, type Hop, type TargetPolicy } from '../ssrf.js';
 
-export interface GuardProxyOptions {
-  allowPrivateTargets: boolean;
-  /** The Run's proxy (http: only); the guard connects to it instead of to targets. */
+export interface GuardProxyOptions extends TargetPolicy {
+  /** The Run's proxy (the proxy rule of ssrf.ts: http: or https:); the guard tunnels targets through it. */
   upstreamProxyUrl?: string;
-  /** Which resolved addresses are refused; defaults to the SSRF guard's rule. */
-  isRefusedAddress?: (address: string, port: number) => boolean;
   onRefused?: (error: TargetRefusedError) => void;
 }
 
@@ -37,21 +36,17 @@ const HOP_HEADERS = ['proxy-authorization', 'proxy-connection', 'connection', 'k
 export class GuardProxy {
   receivedBytes = 0;
   /** `host` of every target refused, with the refusal, so a refused document can be reported as such. */
-  readonly refusals = new Map<string, TargetRefusedError>();
+  readonly #refusals = new Map<string, TargetRefusedError>();
+  /** The Run's proxy was refused: every request fails for that reason, whatever its target. */
+  #proxyRefusal: TargetRefusedError | null = null;
   readonly #server: Server;
   readonly #sockets = new Set<Duplex>();
   readonly #credential = { username: 'run', password: randomBytes(18).toString('base64url') };
   readonly #upstream: URL | null;
-  readonly #isRefused: (address: string, port: number) => boolean;
 
   constructor(private readonly options: GuardProxyOptions) {
     this.#upstream = options.upstreamProxyUrl ? new URL(options.upstreamProxyUrl) : null;
-    if (this.#upstream && this.#upstream.protocol !== 'http:') {
-      throw new TypeError(`a browser Run's proxy must be an http proxy, not ${this.#upstream.protocol}`);
-    }
-    this.#isRefused = options.allowPrivateTargets
-      ? () => false
-      : (options.isRefusedAddress ?? ((address) => isPrivateAddress(address)));
+    if (this.#upstream) assertProxyProtocol(this.#upstream);
     this.#server = createServer((req, res) => void this.#forward(req, res));
     this.#server.on(
       'connect',
@@ -86,36 +81,50 @@ export class GuardProxy {
     return req.headers['proxy-authorization'] === expected;
   }
 
-  /** The checked address to connect to: the first address of the host, refused if any is private. */
-  async #resolve(host: string, port: number): Promise<string> {
-    const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-    const addresses = isIP(bare)
-      ? [bare]
-      : (await dnsLookup(bare, { all: true, verbatim: true })).map((a) => a.address);
-    const refused = addresses.find((address) => this.#isRefused(address, port));
-    if (refused !== undefined) {
-      const error = new TargetRefusedError(`host ${bare}`, refused);
-      this.refusals.set(bare, error);
-      this.options.onRefused?.(error);
-      throw error;
-    }
-    return addresses[0];
+  /** Why a request for `host` was refused: the Run's proxy, or that target; undefined when it was not. */
+  refusalFor(host: string): TargetRefusedError | undefined {
+    return this.#proxyRefusal ?? this.#refusals.get(host);
   }
 
-  /** Opens the connection that carries a request: to the target's checked address, or to the Run's proxy. */
+  /** resolvePublic for one hop; a refusal is remembered (refusalFor) and reported. */
+  async #check(hop: URL | Hop, role: 'target' | 'proxy'): Promise<string> {
+    try {
+      return (await resolvePublic(hop, this.options, role))[0].address;
+    } catch (error) {
+      if (error instanceof TargetRefusedError) {
+        if (role === 'proxy') this.#proxyRefusal = error;
+        else this.#refusals.set(hop.hostname, error);
+        this.options.onRefused?.(error);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Opens the connection that carries a request. The target is checked in every case; without a Run's
+   * proxy the connection goes to the target's checked address, with one to the proxy's checked address
+   * (over TLS for an https proxy), then through a CONNECT tunnel to the target.
+   */
   async #open(host: string, port: number): Promise<Socket> {
-    const target = this.#upstream ? null : await this.#resolve(host, port);
+    const target = await this.#check({ hostname: host, port }, 'target');
     const upstream = this.#upstream;
-    const socket = upstream
-      ? connect({
-          host: await this.#resolve(upstream.hostname, Number(upstream.port || 80)),
-          port: Number(upstream.port || 80),
-        })
-      : connect({ host: target!, port });
+    let socket: Socket;
+    if (upstream) {
+      const address = await this.#check(upstream, 'proxy');
+      const proxyPort = Number(upstream.port || (upstream.protocol === 'https:' ? 443 : 80));
+      socket =
+        upstream.protocol === 'https:'
+          ? tlsConnect({
+              host: address,
+              port: proxyPort,
+              ...(isIP(upstream.hostname.replace(/^\[|\]$/g, '')) ? {} : { servername: upstream.hostname }),
+            })
+          : connect({ host: address, port: proxyPort });
+    } else socket = connect({ host: target, port });
     this.#track(socket);
     socket.on('data', (chunk: Buffer) => (this.receivedBytes += chunk.length));
     await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
+      socket.once(upstream?.protocol === 'https:' ? 'secureConnect' : 'connect', resolve);
       socket.once('error', reject);
     });
     if (upstream) await this.#upstreamConnect(socket, upstream, host, port);
@@ -127,7 +136,8 @@ export class GuardProxy {
     const auth = upstream.username
       ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(upstream.username)}:${decodeURIComponent(upstream.password)}`).toString('base64')}\r\n`
       : '';
-    socket.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n${auth}\r\n`);
+    const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+    socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
     const head = await new Promise<string>((resolve, reject) => {
       let text = '';
       const onData = (chunk: Buffer) => {
@@ -178,7 +188,7 @@ export class GuardProxy {
     const headers = { ...req.headers };
     for (const name of HOP_HEADERS) delete headers[name];
     try {
-      const socket = await this.#open(url.hostname, Number(url.port || 80));
+      const socket = await this.#open(url.hostname.replace(/^\[|\]$/g, ''), Number(url.port || 80));
       const upstream = httpRequest({
         createConnection: () => socket,
         method: req.method,

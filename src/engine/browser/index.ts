@@ -5,8 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import { renderModeOf, type AgentDefinition } from '../definition.js';
 import type { EvidenceCollector } from '../evidence.js';
 import type { BrowserSettings, BrowserSourceFactory, LogFunction } from '../extraction-types.js';
-import type { FetchedPage, FetchResult, PageSource } from '../page.js';
-import { parseHtml } from '../parse.js';
+import type { AutoRender, FetchResult, PageSource } from '../page.js';
 import { BrowserPageSource } from './browser-source.js';
 import { BrowserPool } from './pool.js';
 
@@ -86,33 +85,37 @@ export async function renderPage(
   }
 }
 
-/** Whether a page fetched over HTTP needs the browser: its selectors match nothing and it carries scripts. */
-export function needsBrowser(page: FetchedPage, def: AgentDefinition): boolean {
-  const $ = parseHtml(page);
-  const selectors = [def.list.selector, ...(def.follow?.fields ?? []).flatMap((f) => (f.selector ? [f.selector] : []))];
-  if (selectors.some((selector) => $(selector).length > 0)) return false;
-  return $('script').length > 0;
-}
-
-/** HTTP first; the browser for the pages that need it, with the decision logged and in the evidence. */
+/**
+ * HTTP first; the browser for the pages that need it. The crawl decides from the page task that extracted
+ * the page (AutoRender), and calls `render`, which logs the decision and counts it in the evidence.
+ */
 class AutoPageSource implements PageSource {
   #browser: PageSource | null = null;
+  readonly auto: AutoRender;
 
   constructor(
     private readonly http: PageSource,
     private readonly openBrowser: () => PageSource,
-    private readonly def: AgentDefinition,
+    def: AgentDefinition,
     private readonly log: LogFunction,
     private readonly evidence: EvidenceCollector,
-  ) {}
+  ) {
+    const selectors = [
+      def.list.selector,
+      ...(def.follow?.fields ?? []).flatMap((f) => (f.selector ? [f.selector] : [])),
+    ];
+    this.auto = { selectors, render: (url, opts) => this.#render(url, opts) };
+  }
 
   get receivedBytes(): number {
     return this.http.receivedBytes + (this.#browser?.receivedBytes ?? 0);
   }
 
-  async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
-    const fetched = await this.http.get(url, opts);
-    if (!fetched.ok || !needsBrowser(fetched.page, this.def)) return fetched;
+  get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
+    return this.http.get(url, opts);
+  }
+
+  #render(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
     this.log(
       'Info',
       `auto: ${url}: the selectors match nothing in the served HTML and the page carries scripts; rendering it in the browser`,

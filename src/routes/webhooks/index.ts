@@ -15,6 +15,11 @@ import { DeliveryParams, WebhookParams } from '../../schemas/params.js';
 
 const ADMIN_ONLY = 'Organization administrators only (403 for members).';
 
+const PUBLIC_TARGET_RULE =
+  'Unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true, a url whose host is or resolves to a non-public address ' +
+  '(loopback, private, link-local, unique-local, CGNAT or reserved, in any spelling such as 0xa9fea9fe or [::ffff:169.254.169.254]) ' +
+  'answers 400 VALIDATION_FAILED naming the address and its class; every delivery checks the target again.';
+
 const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Webhooks'];
 
@@ -26,7 +31,8 @@ const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Subscribe a URL to events (the signing secret is returned once)',
         description:
           `${ADMIN_ONLY} Events are POSTed as \`{ type, timestamp, data }\` with the Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature. ` +
-          'The secret (`whsec_...`) is in this answer only; it is stored sealed. An agentId or spaceId not in the organization answers 404.',
+          'The secret (`whsec_...`) is in this answer only; it is stored sealed. An agentId or spaceId not in the organization answers 404. ' +
+          PUBLIC_TARGET_RULE,
         operationId: 'createWebhook',
         body: WebhookBody,
         response: { 201: Type.Ref(WebhookWithSecretSchema), ...errorResponses(400, 401, 403, 404, 429) },
@@ -70,7 +76,7 @@ const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Replace a webhook subscription',
-        description: `${ADMIN_ONLY} Enabling a disabled subscription clears its disabledReason.`,
+        description: `${ADMIN_ONLY} Enabling a disabled subscription clears its disabledReason. ${PUBLIC_TARGET_RULE}`,
         operationId: 'updateWebhook',
         params: WebhookParams,
         body: WebhookBody,

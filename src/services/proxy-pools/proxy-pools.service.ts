@@ -1,9 +1,10 @@
 // Proxy pools of an organization (admins manage them; Runs route their requests through one).
 // The proxy URLs may carry credentials: they are sealed at rest and never returned.
-import { assertPublicProxy, TargetRefusedError, type ResolveHost } from '../../engine/ssrf.js';
+import { PROXY_PROTOCOLS, type ResolveHost } from '../../engine/ssrf.js';
 import { seal } from '../../lib/crypto.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { Principal } from '../identity/principal.js';
+import { describeRefusedAddress, refusalOf } from '../public-target.js';
 import type { ProxyPoolsRepository } from './proxy-pools.repository.js';
 
 type PoolRow = NonNullable<Awaited<ReturnType<ProxyPoolsRepository['find']>>>;
@@ -16,9 +17,6 @@ const view = (p: PoolRow) => ({
   created: p.created,
   updated: p.updated,
 });
-
-/** How long pool creation waits for a proxy host's DNS answer before leaving the check to connect time. */
-const RESOLVE_TIMEOUT_MS = 2000;
 
 /**
  * The one rule of proxy-pool ownership, used by every route that takes a proxyPoolId (pools,
@@ -53,20 +51,12 @@ export function createProxyPoolsService(deps: {
 
   /** Proxies obey the targets' SSRF rule: no private address unless the operator lifted the guard. */
   async function checkPublic(url: URL, index: number): Promise<void> {
-    if (config.engineAllowPrivateTargets) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, RESOLVE_TIMEOUT_MS)));
-    try {
-      await Promise.race([assertPublicProxy(url, deps.resolveHost), timeout]);
-    } catch (err) {
-      if (err instanceof TargetRefusedError) {
-        throw new ValidationError(
-          `proxies[${index}] (${url.hostname}) resolves to a private address (${err.address}); proxies must be public addresses unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true.`,
-        );
-      }
-      // A name that does not resolve here may resolve for the worker; connect time checks again.
-    } finally {
-      clearTimeout(timer);
+    const policy = { allowPrivateTargets: config.engineAllowPrivateTargets, resolveHost: deps.resolveHost };
+    const refusal = await refusalOf(url, policy, 'proxy');
+    if (refusal) {
+      throw new ValidationError(
+        `proxies[${index}] (${url.hostname}) resolves to ${describeRefusedAddress(refusal)}; proxies must be public addresses unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true.`,
+      );
     }
   }
 
@@ -79,7 +69,7 @@ export function createProxyPoolsService(deps: {
         } catch {
           throw new ValidationError(`proxies[${i}] is not a URL.`);
         }
-        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        if (!PROXY_PROTOCOLS.includes(url.protocol))
           throw new ValidationError(`proxies[${i}] must be an http:// or https:// proxy URL.`);
         return url;
       });

@@ -35,7 +35,13 @@ export default fp(
     });
     app.decorate(
       'webhooks',
-      createWebhooksService({ repo, delivery, clock: app.clock, encryptionKey: app.config.encryptionKey }),
+      createWebhooksService({
+        repo,
+        delivery,
+        clock: app.clock,
+        encryptionKey: app.config.encryptionKey,
+        targets: { allowPrivateTargets: app.config.engineAllowPrivateTargets },
+      }),
     );
     app.addHook('onClose', async () => sender.close());
   },

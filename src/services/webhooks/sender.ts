@@ -1,10 +1,11 @@
 // One HTTP attempt of a webhook delivery: POST, no redirects followed, a deadline (15 s unless
 // WEBHOOK_ATTEMPT_TIMEOUT_SECONDS says otherwise), the first
-// 4 KB of the answer kept. Targets pass the engine's SSRF guard (a pre-flight check plus a guarded
-// lookup at connect time) unless the operator lifted it (ENGINE_ALLOW_PRIVATE_TARGETS).
+// 4 KB of the answer kept. Every attempt checks its target again through the engine's resolvePublic
+// (a pre-flight check plus the same check at connect time: DNS may answer differently than when the
+// subscription was saved) unless the operator lifted the rule (ENGINE_ALLOW_PRIVATE_TARGETS).
 import { Agent, request } from 'undici';
-import { assertPublicTarget, guardedLookup, TargetRefusedError } from '../../engine/ssrf.js';
-import { parseRetryAfter } from '../../engine/retry.js';
+import { connectLookup, resolvePublic, TargetRefusedError, type TargetPolicy } from '../../engine/ssrf.js';
+import { retryAfterOf } from '../../engine/retry.js';
 
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 4096;
@@ -23,8 +24,9 @@ export const isSuccess = (r: AttemptResult) => r.statusCode !== null && r.status
 
 export function createWebhookSender(opts: { allowPrivateTargets: boolean; timeoutMs: number }) {
   const { timeoutMs } = opts;
+  const policy: TargetPolicy = { allowPrivateTargets: opts.allowPrivateTargets };
   const dispatcher = new Agent({
-    connect: { timeout: timeoutMs, ...(opts.allowPrivateTargets ? {} : { lookup: guardedLookup }) },
+    connect: { timeout: timeoutMs, ...(opts.allowPrivateTargets ? {} : { lookup: connectLookup(policy) }) },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
@@ -34,7 +36,7 @@ export function createWebhookSender(opts: { allowPrivateTargets: boolean; timeou
     const elapsed = () => Math.round(performance.now() - started);
     try {
       // An IP literal is never looked up, so the connect-time guard alone would not see it.
-      if (!opts.allowPrivateTargets) await assertPublicTarget(new URL(url));
+      if (!opts.allowPrivateTargets) await resolvePublic(new URL(url), policy);
       const res = await request(url, {
         method: 'POST',
         headers,
@@ -43,14 +45,12 @@ export function createWebhookSender(opts: { allowPrivateTargets: boolean; timeou
         signal: AbortSignal.timeout(timeoutMs),
       });
       const excerpt = await readExcerpt(res.body);
-      const retryAfter =
-        res.statusCode === 429 || res.statusCode === 503 ? headerValue(res.headers['retry-after']) : null;
       return {
         statusCode: res.statusCode,
         durationMs: elapsed(),
         responseBody: excerpt,
         error: null,
-        retryAfterMs: parseRetryAfter(retryAfter),
+        retryAfterMs: retryAfterOf(res.statusCode, headerValue(res.headers['retry-after'])) ?? null,
       };
     } catch (err) {
       return { statusCode: null, durationMs: elapsed(), responseBody: '', error: describe(err), retryAfterMs: null };

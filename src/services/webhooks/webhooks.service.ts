@@ -11,6 +11,7 @@ import type {
 } from '../../schemas/webhooks.js';
 import { requireAdmin } from '../identity/api-keys.service.js';
 import type { Principal } from '../identity/principal.js';
+import { describeRefusedAddress, refusalOf, type SaveTimePolicy } from '../public-target.js';
 import type { WebhookDeliveryService } from './delivery.service.js';
 import { pageOf } from '../../lib/paging.js';
 import { newWebhookSecret, webhookMessageId } from './signing.js';
@@ -40,8 +41,21 @@ export function createWebhooksService(deps: {
   delivery: Pick<WebhookDeliveryService, 'sendOnce'>;
   clock: Clock;
   encryptionKey: Buffer;
+  /** The SSRF rule for targets (ENGINE_ALLOW_PRIVATE_TARGETS); delivery checks them again (sender.ts). */
+  targets: SaveTimePolicy;
 }) {
   const { repo, clock } = deps;
+
+  /** A target on a non-public address is refused when it is saved, naming the address's class. */
+  async function requirePublicTarget(url: string): Promise<void> {
+    const target = new URL(url);
+    const refusal = await refusalOf(target, deps.targets, 'target');
+    if (refusal) {
+      throw new ValidationError(
+        `body.url (${target.hostname}) resolves to ${describeRefusedAddress(refusal)}; webhook targets must be public addresses unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true.`,
+      );
+    }
+  }
 
   async function input(principal: Principal, body: WebhookBodyInput): Promise<WebhookInput> {
     const i: WebhookInput = {
@@ -54,6 +68,7 @@ export function createWebhooksService(deps: {
     };
     if (i.eventTypes.includes('*') && i.eventTypes.length > 1)
       throw new ValidationError('body.eventTypes: `*` stands alone.');
+    await requirePublicTarget(i.url);
     const owned = await repo.filtersBelongTo(principal.organizationId, i);
     if (!owned.agent) throw new NotFoundError(`Agent ${i.agentId} was not found.`);
     if (!owned.space) throw new NotFoundError(`Space ${i.spaceId} was not found.`);
