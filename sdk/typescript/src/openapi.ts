@@ -1171,7 +1171,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events (the signing secret is returned once)
-         * @description Organization administrators only (403 for members). Events are POSTed as `{ type, timestamp, data }` with the Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature. The secret (`whsec_...`) is in this answer only; it is stored sealed. An agentId or spaceId not in the organization answers 404.
+         * @description Organization administrators only (403 for members). Events are POSTed as `{ type, timestamp, data }` with the Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature. The secret (`whsec_...`) is in this answer only; it is stored sealed. An agentId or spaceId not in the organization answers 404. Unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true, a url whose host is or resolves to a non-public address (loopback, private, link-local, unique-local, CGNAT or reserved, in any spelling such as 0xa9fea9fe or [::ffff:169.254.169.254]) answers 400 VALIDATION_FAILED naming the address and its class; every delivery checks the target again.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1194,7 +1194,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Replace a webhook subscription
-         * @description Organization administrators only (403 for members). Enabling a disabled subscription clears its disabledReason.
+         * @description Organization administrators only (403 for members). Enabling a disabled subscription clears its disabledReason. Unless the operator sets ENGINE_ALLOW_PRIVATE_TARGETS=true, a url whose host is or resolves to a non-public address (loopback, private, link-local, unique-local, CGNAT or reserved, in any spelling such as 0xa9fea9fe or [::ffff:169.254.169.254]) answers 400 VALIDATION_FAILED naming the address and its class; every delivery checks the target again.
          */
         put: operations["updateWebhook"];
         post?: never;
