@@ -1,19 +1,21 @@
 // Agents: the server-paged, sortable, searchable list (GET /api/v1/agent/all with pageIndex), with the
 // status of each Agent's last Run and a Space filter. Nothing is filtered or sorted in the browser.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
+import { useAction } from '../query';
 import {
+  BusyButton,
   Empty,
   ErrorBox,
   Field,
   Loading,
   Pager,
-  RUN_STATUS,
+  RUN_STATUSES,
   StatusBadge,
   Table,
   fmtDate,
-  useLoad,
   valueOf,
   type Column,
 } from '../ui';
@@ -23,7 +25,7 @@ type Agent = Schemas['Agent'];
 type SortColumn = 'name' | 'lastActivity' | 'created' | 'updated' | 'status' | 'configType';
 
 export function useSpaces() {
-  return useLoad(() => ok(api.GET('/api/v1/spaces')), []);
+  return useQuery({ queryKey: ['spaces'], queryFn: () => ok(api.GET('/api/v1/spaces')), staleTime: 60_000 });
 }
 
 export function AgentsPage() {
@@ -33,9 +35,9 @@ export function AgentsPage() {
   const [status, setStatus] = useState('');
   const [sort, setSort] = useState<{ column: SortColumn; order: 0 | 1 }>({ column: 'name', order: 0 });
   const spaces = useSpaces();
-  const [actionError, setActionError] = useState<Error>();
-  const list = useLoad(
-    () =>
+  const list = useQuery({
+    queryKey: ['agents', 'list', { page, name, spaceId, status, sort }],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/agent/all', {
           params: {
@@ -51,7 +53,11 @@ export function AgentsPage() {
           },
         }),
       ),
-    [page, name, spaceId, status, sort.column, sort.order],
+    placeholderData: keepPreviousData,
+  });
+  const archive = useAction(
+    (agentId: number) => ok(api.POST('/api/v1/agent/{agentId}/archive', { params: { path: { agentId } } })),
+    { invalidates: [['agents']] },
   );
   // With paging parameters the API answers a page object (AgentPage), not the legacy array.
   const result = list.data as Schemas['AgentPage'] | undefined;
@@ -67,21 +73,16 @@ export function AgentsPage() {
       // Archived Agents leave this list (the API hides them); their page unarchives them.
       label: 'Archive',
       render: (a) => (
-        <button type="button" aria-label={`Archive ${a.name}`} onClick={() => archive(a.id)}>
+        <BusyButton
+          busy={archive.isPending && archive.variables === a.id}
+          label={`Archive ${a.name}`}
+          onClick={() => archive.mutate(a.id)}
+        >
           Archive
-        </button>
+        </BusyButton>
       ),
     },
   ];
-  async function archive(agentId: number) {
-    setActionError(undefined);
-    try {
-      await ok(api.POST('/api/v1/agent/{agentId}/archive', { params: { path: { agentId } } }));
-      list.reload();
-    } catch (e) {
-      setActionError(e as Error);
-    }
-  }
   const filter = (set: (v: string) => void) => (e: Event) => {
     set(valueOf(e));
     setPage(1);
@@ -107,16 +108,16 @@ export function AgentsPage() {
         <Field label="Last Run status">
           <select value={status} onChange={filter(setStatus)}>
             <option value="">Any</option>
-            {RUN_STATUS.map((n, i) => (
-              <option key={n} value={i}>
-                {n}
+            {RUN_STATUSES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.name}
               </option>
             ))}
           </select>
         </Field>
       </form>
-      <ErrorBox error={actionError ?? list.error} />
-      <Loading loading={list.loading && !result} />
+      <ErrorBox error={archive.error ?? list.error} />
+      <Loading loading={list.isPending} />
       {result && result.agents.length === 0 ? (
         <Empty>
           {name || spaceId || status ? 'No Agent matches these filters.' : 'No Agents yet. Describe one to the '}

@@ -1,71 +1,71 @@
-// One Run: its status polled every 2 s until it ends, stop and kill, its files with downloads, the
-// last 1,000 lines of its log, the first 100 records of its export, and the diagnosis of a failure.
-// The log is followed while the Run is active: its last 1,000 lines (GET .../log) every 2 s, so a
-// 100,000-line log costs the page no more than 1,000 lines.
-import { useEffect, useState } from 'preact/hooks';
+// One Run: its status and the last 1,000 lines of its log, read together every 2 s until the Run ends
+// (one refetchInterval, so a 100,000-line log costs the page no more than 1,000 lines), stop and kill,
+// its files with downloads, the first 100 records of its export, and the diagnosis of a failure.
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
-import { api, downloadFile, fetchFile, ok, type Schemas } from '../api/client';
-import { PREVIEW_RECORDS, headText, parseRecords } from '../records';
-import { Empty, ErrorBox, Loading, StatusBadge, TERMINAL, Table, fmtDate, useLoad } from '../ui';
+import { api, downloadFile, fetchFileHead, ok, type Schemas } from '../api/client';
+import { PREVIEW_BYTES, PREVIEW_RECORDS, parseRecords } from '../records';
+import { confirmed, useAction } from '../query';
+import { BusyButton, Empty, ErrorBox, Loading, StatusBadge, Table, fmtDate, isFailure, isTerminal } from '../ui';
 
 const POLL_MS = 2000;
 const LOG_LINES = 1000;
 const EXPORT_TYPES = new Set(['Csv', 'Json', 'Ndjson']);
 
+const runKey = (agentId: number, runId: number) => ['run', agentId, runId];
+
+/** "8 pages, 80 records, 0 errors so far" of a running Run. */
+function progressText(p: NonNullable<Schemas['Run']['progress']>): string {
+  const n = (v: number, one: string, many: string) => `${v.toLocaleString()} ${v === 1 ? one : many}`;
+  return `${n(p.pageCount, 'page', 'pages')}, ${n(p.dataCount, 'record', 'records')}, ${n(p.errorCount, 'error', 'errors')} so far`;
+}
+
 export function RunPage({ agentId, runId }: { agentId: number; runId: number }) {
   const path = { agentId, runId };
-  const [run, setRun] = useState<Schemas['Run']>();
-  const [error, setError] = useState<Error>();
-  const [actionError, setActionError] = useState<Error>();
-  const ended = run ? TERMINAL.has(run.status) : false;
-
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const r = await ok(api.GET('/api/v1/agent/{agentId}/run/{runId}/status', { params: { path } }));
-        if (!live) return;
-        setRun(r);
-        setError(undefined);
-        if (!TERMINAL.has(r.status)) timer = setTimeout(() => void poll(), POLL_MS);
-      } catch (e) {
-        if (!live) return;
-        setError(e as Error);
-        timer = setTimeout(() => void poll(), POLL_MS);
-      }
-    };
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [agentId, runId]);
-
-  const files = useLoad(
-    () => ok(api.GET('/api/v1/agent/{agentId}/run/{runId}/files', { params: { path } })),
-    [agentId, runId, ended],
+  // The status first, then the log: a log read after the Run was seen ending holds its last lines.
+  const live = useQuery({
+    queryKey: runKey(agentId, runId),
+    queryFn: async () => {
+      const run = await ok(api.GET('/api/v1/agent/{agentId}/run/{runId}/status', { params: { path } }));
+      const log = await ok(
+        api.GET('/api/v1/agent/{agentId}/run/{runId}/log', { params: { path, query: { lines: LOG_LINES } } }),
+      );
+      return { run, log };
+    },
+    refetchInterval: (q) => (isTerminal(q.state.data?.run.status) ? false : POLL_MS),
+  });
+  const agent = useQuery({
+    queryKey: ['agent', agentId],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}', { params: { path: { agentId } } })),
+  });
+  const run = live.data?.run;
+  const ended = isTerminal(run?.status);
+  const files = useQuery({
+    queryKey: [...runKey(agentId, runId), 'files', ended],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/run/{runId}/files', { params: { path } })),
+    enabled: run !== undefined,
+  });
+  const control = useAction(
+    (kind: 'stop' | 'kill') =>
+      ok(
+        api.POST(
+          kind === 'stop' ? '/api/v1/agent/{agentId}/run/{runId}/stop' : '/api/v1/agent/{agentId}/run/{runId}/kill',
+          { params: { path } },
+        ),
+      ),
+    { invalidates: [runKey(agentId, runId)] },
   );
+  const download = useAction((f: Schemas['RunFile']) => downloadFile(agentId, runId, f.id, f.name));
 
-  async function control(kind: 'stop' | 'kill') {
-    setActionError(undefined);
-    try {
-      const url =
-        kind === 'stop' ? '/api/v1/agent/{agentId}/run/{runId}/stop' : '/api/v1/agent/{agentId}/run/{runId}/kill';
-      setRun(await ok(api.POST(url, { params: { path } })));
-    } catch (e) {
-      setActionError(e as Error);
-    }
-  }
-
-  if (!run) return error ? <ErrorBox error={error} /> : <Loading loading />;
+  if (!run) return live.error ? <ErrorBox error={live.error} /> : <Loading loading />;
   const exportFile = files.data?.find((f) => EXPORT_TYPES.has(f.fileType));
+  const agentName = agent.data?.name ?? `Agent ${agentId}`;
   return (
     <>
       <h1>
-        Run #{run.id} of <Link href={`/agents/${agentId}`}>Agent {agentId}</Link>
+        Run #{run.id} of <Link href={`/agents/${agentId}`}>{agentName}</Link>
       </h1>
-      <ErrorBox error={error} />
+      <ErrorBox error={live.error} />
       <section aria-label="Run status">
         <p>
           Status: <StatusBadge status={run.status} />{' '}
@@ -93,25 +93,31 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
           {run.progress && !ended && (
             <>
               <dt>Progress</dt>
-              <dd>
-                <code>{JSON.stringify(run.progress)}</code>
-              </dd>
+              <dd>{progressText(run.progress)}</dd>
             </>
           )}
         </dl>
         {!ended && (
           <div class="row">
-            <button type="button" onClick={() => control('stop')}>
+            <BusyButton busy={control.isPending} onClick={() => control.mutate('stop')}>
               Stop
-            </button>
-            <button type="button" class="danger" onClick={() => control('kill')}>
+            </BusyButton>
+            <BusyButton
+              busy={control.isPending}
+              danger
+              onClick={() =>
+                confirmed(`Kill Run #${run.id}? A Run that is stopping is ended at once, without its export.`, () =>
+                  control.mutate('kill'),
+                )
+              }
+            >
               Kill
-            </button>
+            </BusyButton>
           </div>
         )}
-        <ErrorBox error={actionError} />
+        <ErrorBox error={control.error ?? download.error} />
       </section>
-      {(run.status === 6 || run.status === 7) && <Diagnosis agentId={agentId} runId={runId} />}
+      {isFailure(run.status) && <Diagnosis agentId={agentId} runId={runId} />}
       <section aria-labelledby="files">
         <h2 id="files">Files</h2>
         <ErrorBox error={files.error} />
@@ -130,12 +136,12 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
               {
                 label: 'Download',
                 render: (f) => (
-                  <button
-                    type="button"
-                    onClick={() => downloadFile(agentId, runId, f.id, f.name).catch(setActionError)}
+                  <BusyButton
+                    busy={download.isPending && download.variables?.id === f.id}
+                    onClick={() => download.mutate(f)}
                   >
                     Download {f.name}
-                  </button>
+                  </BusyButton>
                 ),
               },
             ]}
@@ -145,28 +151,39 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
       {exportFile && <RecordsPreview agentId={agentId} runId={runId} file={exportFile} />}
       <section aria-labelledby="log">
         <h2 id="log">Log (last {LOG_LINES.toLocaleString()} lines)</h2>
-        <LogTail agentId={agentId} runId={runId} ended={ended} />
+        {live.data?.log.totalLines === 0 ? (
+          <Empty>{ended ? 'The Run wrote no log.' : 'No log lines yet: they appear as the Run goes.'}</Empty>
+        ) : (
+          <pre class="log" tabIndex={0} aria-label="Run log">
+            {live.data?.log.lines.join('\n')}
+          </pre>
+        )}
       </section>
     </>
   );
 }
 
 function RecordsPreview({ agentId, runId, file }: { agentId: number; runId: number; file: Schemas['RunFile'] }) {
-  const records = useLoad(
-    async () => parseRecords(file.name, await headText(await fetchFile(agentId, runId, file.id))),
-    [agentId, runId, file.id],
-  );
-  const columns = [...new Set(records.data?.flatMap((r) => Object.keys(r)) ?? [])];
+  const records = useQuery({
+    queryKey: [...runKey(agentId, runId), 'preview', file.id],
+    queryFn: async () => {
+      const head = await fetchFileHead(agentId, runId, file.id, PREVIEW_BYTES);
+      return parseRecords(file.name, head.text, head.complete);
+    },
+    staleTime: Infinity,
+  });
+  const rows = records.data ?? [];
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   return (
     <section aria-labelledby="records">
       <h2 id="records">Records (first {PREVIEW_RECORDS})</h2>
       <ErrorBox error={records.error} />
       {records.data?.length === 0 && <Empty>The export holds no records.</Empty>}
-      {!!records.data?.length && (
+      {rows.length > 0 && (
         <Table
           label="Records"
-          rowKey={(r) => records.data!.indexOf(r)}
-          rows={records.data}
+          rowKey={(r) => rows.indexOf(r)}
+          rows={rows}
           columns={columns.map((c) => ({
             label: c,
             render: (r: Record<string, unknown>) => (typeof r[c] === 'string' ? r[c] : JSON.stringify(r[c] ?? '')),
@@ -177,54 +194,23 @@ function RecordsPreview({ agentId, runId, file }: { agentId: number; runId: numb
   );
 }
 
-function LogTail({ agentId, runId, ended }: { agentId: number; runId: number; ended: boolean }) {
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    if (ended) return;
-    const timer = setInterval(() => setTick((n) => n + 1), POLL_MS);
-    return () => clearInterval(timer);
-  }, [ended]);
-  const log = useLoad(
-    () =>
-      ok(
-        api.GET('/api/v1/agent/{agentId}/run/{runId}/log', {
-          params: { path: { agentId, runId }, query: { lines: LOG_LINES } },
-        }),
-      ),
-    // Read once more when the Run ends, for its last lines.
-    [agentId, runId, tick, ended],
-  );
-  return (
-    <>
-      <ErrorBox error={log.error} />
-      {log.data?.totalLines === 0 ? (
-        <Empty>{ended ? 'The Run wrote no log.' : 'No log lines yet: they appear as the Run goes.'}</Empty>
-      ) : (
-        <pre class="log" tabIndex={0} aria-label="Run log">
-          {log.data?.lines.join('\n')}
-        </pre>
-      )}
-    </>
-  );
-}
-
+/** Why the Run failed and what to do; its error message is shown once, in the status above. */
 function Diagnosis({ agentId, runId }: { agentId: number; runId: number }) {
-  const d = useLoad(
-    () =>
+  const d = useQuery({
+    queryKey: [...runKey(agentId, runId), 'diagnosis'],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/analytics/agents/{agentId}/runs/{runId}/diagnostics', {
           params: { path: { agentId, runId } },
         }),
       ),
-    [agentId, runId],
-  );
+  });
   return (
     <section aria-labelledby="diagnosis">
       <h2 id="diagnosis">Diagnosis</h2>
       <ErrorBox error={d.error} />
       {d.data && (
         <>
-          <p>{d.data.errorMessage}</p>
           <h3>Possible causes</h3>
           <ul>
             {d.data.possibleCauses.map((c) => (

@@ -1,30 +1,21 @@
-// Runs: the organization-wide list (GET /api/v1/runs), newest first, filtered and paged by the API.
+// Runs: the organization-wide list (GET /api/v1/runs), newest first, with each Run's Agent by name,
+// filtered (by status, a part of the Agent's name, Space, dates) and paged by the API.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
-import {
-  Empty,
-  ErrorBox,
-  Field,
-  Loading,
-  Pager,
-  RUN_STATUS,
-  StatusBadge,
-  Table,
-  fmtDate,
-  useLoad,
-  valueOf,
-} from '../ui';
+import { Empty, ErrorBox, Field, Loading, Pager, RUN_STATUSES, StatusBadge, Table, fmtDate, valueOf } from '../ui';
 import { useSpaces } from './agents';
 
 const PAGE_SIZE = 25;
 
 export function RunsPage() {
   const [page, setPage] = useState(1);
-  const [f, setF] = useState({ status: '', agentId: '', spaceId: '', startDate: '', endDate: '' });
+  const [f, setF] = useState({ status: '', agentName: '', spaceId: '', startDate: '', endDate: '' });
   const spaces = useSpaces();
-  const list = useLoad(
-    () =>
+  const list = useQuery({
+    queryKey: ['runs', page, f],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/runs', {
           params: {
@@ -32,7 +23,7 @@ export function RunsPage() {
               pageIndex: page,
               recordsPerPage: PAGE_SIZE,
               ...(f.status ? { status: Number(f.status) } : {}),
-              ...(f.agentId ? { agentId: Number(f.agentId) } : {}),
+              ...(f.agentName.trim() ? { agentName: f.agentName.trim() } : {}),
               ...(f.spaceId ? { spaceId: Number(f.spaceId) } : {}),
               ...(f.startDate ? { startDate: f.startDate } : {}),
               ...(f.endDate ? { endDate: f.endDate } : {}),
@@ -40,9 +31,11 @@ export function RunsPage() {
           },
         }),
       ),
-    [page, f],
-  );
-  const data = list.data as { runs: Schemas['Run'][]; totalRecordCount: number } | undefined;
+    // The rows stay while the next page or filter loads.
+    placeholderData: keepPreviousData,
+  });
+  // With paging parameters the API answers a page object, not the plain array.
+  const data = list.data as { runs: Schemas['RunListItem'][]; totalRecordCount: number } | undefined;
   const set = (k: keyof typeof f) => (e: Event) => {
     setF({ ...f, [k]: valueOf(e) });
     setPage(1);
@@ -55,15 +48,15 @@ export function RunsPage() {
         <Field label="Status">
           <select value={f.status} onChange={set('status')}>
             <option value="">Any</option>
-            {RUN_STATUS.map((n, i) => (
-              <option key={n} value={i}>
-                {n}
+            {RUN_STATUSES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.name}
               </option>
             ))}
           </select>
         </Field>
-        <Field label="Agent id">
-          <input type="number" min={1} value={f.agentId} onInput={set('agentId')} />
+        <Field label="Agent name">
+          <input type="search" maxLength={200} value={f.agentName} onInput={set('agentName')} />
         </Field>
         <Field label="Space">
           <select value={f.spaceId} onChange={set('spaceId')}>
@@ -83,7 +76,7 @@ export function RunsPage() {
         </Field>
       </form>
       <ErrorBox error={list.error} />
-      <Loading loading={list.loading && !data} />
+      <Loading loading={list.isPending} />
       {data && data.runs.length === 0 && (
         <Empty>
           {filtered ? 'No Run matches these filters.' : 'No Runs yet. Open an '}
@@ -99,7 +92,7 @@ export function RunsPage() {
             rows={data.runs}
             columns={[
               { label: 'Run', render: (r) => <Link href={`/runs/${r.configId}/${r.id}`}>#{r.id}</Link> },
-              { label: 'Agent', render: (r) => <Link href={`/agents/${r.configId}`}>Agent {r.configId}</Link> },
+              { label: 'Agent', render: (r) => <Link href={`/agents/${r.configId}`}>{r.agentName}</Link> },
               { label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
               { label: 'Started', render: (r) => fmtDate(r.startTime ?? r.created) },
               { label: 'Ended', render: (r) => fmtDate(r.endTime) },

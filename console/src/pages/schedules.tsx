@@ -2,11 +2,13 @@
 // enable, disable, delete. The form shows the description and next five fire times before saving
 // (POST /api/v1/schedules/preview: the server's own rules, time zones and DST included); each saved
 // Schedule shows its localSchedule and next five fire times (GET /api/v1/analytics/schedules/upcoming).
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'preact/hooks';
 import { useSearch } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
 import type { paths } from '../api/schema';
-import { Empty, ErrorBox, Field, Pager, Table, fmtDate, useLoad, valueOf } from '../ui';
+import { confirmed, useAction } from '../query';
+import { BusyButton, Empty, ErrorBox, Field, Pager, Table, fmtDate, valueOf } from '../ui';
 
 const PAGE_SIZE = 20;
 /** Typing pauses this long before the preview is asked for. */
@@ -40,10 +42,10 @@ const EMPTY: Form = {
 export function SchedulesPage() {
   const fromUrl = new URLSearchParams(useSearch()).get('agentId') ?? '';
   const [agentId, setAgentId] = useState(fromUrl);
-  const agents = useLoad(
-    () => ok(api.GET('/api/v1/agent/all', { params: { query: { pageIndex: 1, recordsPerPage: 100 } } })),
-    [],
-  );
+  const agents = useQuery({
+    queryKey: ['agents', 'choice'],
+    queryFn: () => ok(api.GET('/api/v1/agent/all', { params: { query: { pageIndex: 1, recordsPerPage: 100 } } })),
+  });
   const page = agents.data as Schemas['AgentPage'] | undefined;
   return (
     <>
@@ -73,25 +75,29 @@ export function SchedulesPage() {
 function AgentSchedules({ agentId }: { agentId: number }) {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
-  const [error, setError] = useState<Error>();
-  const list = useLoad(
-    () =>
+  const schedulesKey = ['agent', agentId, 'schedules'];
+  const list = useQuery({
+    queryKey: [...schedulesKey, page],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/agent/{agentId}/schedules', {
           params: { path: { agentId }, query: { pageIndex: page, recordsPerPage: PAGE_SIZE } },
         }),
       ),
-    [agentId, page],
-  );
-  const upcoming = useLoad(
-    () =>
+    placeholderData: keepPreviousData,
+  });
+  const upcoming = useQuery({
+    // Read again with the list (its answer's time is part of the key): a saved change moves the times.
+    queryKey: ['schedules', 'upcoming', list.dataUpdatedAt],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/analytics/schedules/upcoming', {
           params: { query: { endDate: new Date(Date.now() + UPCOMING_DAYS * 86_400_000).toISOString() } },
         }),
       ),
-    [list.data],
-  );
+    enabled: list.isSuccess,
+    placeholderData: keepPreviousData,
+  });
   const data = list.data as Schemas['SchedulePage'] | undefined;
   const nextFive = (id: number) =>
     (upcoming.data ?? [])
@@ -99,32 +105,26 @@ function AgentSchedules({ agentId }: { agentId: number }) {
       .slice(0, 5)
       .map((u) => fmtDate(u.nextRunTime));
 
-  async function act(fn: () => Promise<unknown>) {
-    setError(undefined);
-    try {
-      await fn();
-      list.reload();
-    } catch (e) {
-      setError(e as Error);
-    }
-  }
   const path = (scheduleId: number) => ({ params: { path: { agentId, scheduleId } } });
+  const act = useAction(
+    ({ id, to }: { id: number; to: 'enable' | 'disable' | 'delete' }) =>
+      ok(
+        to === 'delete'
+          ? api.DELETE('/api/v1/agent/{agentId}/schedules/{scheduleId}', path(id))
+          : api.POST(`/api/v1/agent/{agentId}/schedules/{scheduleId}/${to}`, path(id)),
+      ),
+    { invalidates: [schedulesKey] },
+  );
+  const busy = (id: number) => act.isPending && act.variables?.id === id;
   return (
     <section aria-label="Schedules of the Agent">
       <button type="button" class="primary" onClick={() => setEditing('new')}>
         New Schedule
       </button>
       {editing && (
-        <ScheduleForm
-          agentId={agentId}
-          schedule={editing === 'new' ? null : editing}
-          onDone={() => {
-            setEditing(null);
-            list.reload();
-          }}
-        />
+        <ScheduleForm agentId={agentId} schedule={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
       )}
-      <ErrorBox error={error ?? list.error} />
+      <ErrorBox error={act.error ?? list.error} />
       {data?.schedules.length === 0 && <Empty>This Agent has no Schedule yet: press New Schedule.</Empty>}
       {!!data?.schedules.length && (
         <>
@@ -154,34 +154,23 @@ function AgentSchedules({ agentId }: { agentId: number }) {
                     <button type="button" onClick={() => setEditing(s)}>
                       Edit
                     </button>
-                    {s.isEnabled ? (
-                      <button
-                        type="button"
-                        onClick={() =>
-                          act(() => ok(api.POST('/api/v1/agent/{agentId}/schedules/{scheduleId}/disable', path(s.id))))
-                        }
-                      >
-                        Disable
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        onClick={() =>
-                          act(() => ok(api.POST('/api/v1/agent/{agentId}/schedules/{scheduleId}/enable', path(s.id))))
-                        }
-                      >
-                        Enable
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      class="danger"
+                    <BusyButton
+                      busy={busy(s.id)}
+                      onClick={() => act.mutate({ id: s.id, to: s.isEnabled ? 'disable' : 'enable' })}
+                    >
+                      {s.isEnabled ? 'Disable' : 'Enable'}
+                    </BusyButton>
+                    <BusyButton
+                      busy={busy(s.id)}
+                      danger
                       onClick={() =>
-                        act(() => ok(api.DELETE('/api/v1/agent/{agentId}/schedules/{scheduleId}', path(s.id))))
+                        confirmed(`Delete the Schedule ${s.name ?? `#${s.id}`}? This cannot be undone.`, () =>
+                          act.mutate({ id: s.id, to: 'delete' }),
+                        )
                       }
                     >
                       Delete
-                    </button>
+                    </BusyButton>
                   </span>
                 ),
               },
@@ -217,31 +206,31 @@ function ScheduleForm({
         }
       : EMPTY,
   );
-  const [error, setError] = useState<Error>();
   const set = (k: keyof Form) => (e: Event) => setF({ ...f, [k]: valueOf(e) });
 
   const timing = timingOf(f);
-
-  async function save(e: Event) {
-    e.preventDefault();
-    setError(undefined);
-    const body = { name: f.name, isEnabled: f.isEnabled, ...timing };
-    try {
-      if (schedule)
-        await ok(
-          api.PUT('/api/v1/agent/{agentId}/schedules/{scheduleId}', {
-            params: { path: { agentId, scheduleId: schedule.id } },
-            body,
-          }),
-        );
-      else await ok(api.POST('/api/v1/agent/{agentId}/schedules', { params: { path: { agentId } }, body }));
-      onDone();
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
+  const save = useAction(
+    () => {
+      const body = { name: f.name, isEnabled: f.isEnabled, ...timing };
+      return schedule
+        ? ok(
+            api.PUT('/api/v1/agent/{agentId}/schedules/{scheduleId}', {
+              params: { path: { agentId, scheduleId: schedule.id } },
+              body,
+            }),
+          )
+        : ok(api.POST('/api/v1/agent/{agentId}/schedules', { params: { path: { agentId } }, body }));
+    },
+    { invalidates: [['agent', agentId, 'schedules']], onSuccess: onDone },
+  );
   return (
-    <form onSubmit={save} aria-label={schedule ? 'Edit Schedule' : 'New Schedule'}>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(undefined);
+      }}
+      aria-label={schedule ? 'Edit Schedule' : 'New Schedule'}
+    >
       <Field label="Schedule name">
         <input required value={f.name} onInput={set('name')} />
       </Field>
@@ -293,11 +282,13 @@ function ScheduleForm({
         Enabled
       </label>
       <SchedulePreview timing={timing} />
-      <button type="submit">Save Schedule</button>
+      <BusyButton type="submit" busy={save.isPending}>
+        Save Schedule
+      </BusyButton>
       <button type="button" onClick={onDone}>
         Cancel
       </button>
-      <ErrorBox error={error} />
+      <ErrorBox error={save.error} />
     </form>
   );
 }
@@ -319,22 +310,20 @@ function timingOf(f: Form): Timing {
 
 /** What the Schedule will do, asked of the API a moment after the last change of its timing. */
 function SchedulePreview({ timing }: { timing: Timing }) {
+  // The timing is compared by value (key): a new object with the same fields asks nothing new.
   const key = JSON.stringify(timing);
-  const [shown, setShown] = useState<{ preview?: Schemas['SchedulePreview']; error?: Error }>({});
+  const [asked, setAsked] = useState(key);
   useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      ok(api.POST('/api/v1/schedules/preview', { body: timing })).then(
-        (preview) => live && setShown({ preview }),
-        (error: Error) => live && setShown({ error }),
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-    // The timing is compared by value (key): a new object with the same fields asks nothing new.
+    const timer = setTimeout(() => setAsked(key), PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [key]);
+  const preview = useQuery({
+    queryKey: ['schedules', 'preview', asked],
+    queryFn: () => ok(api.POST('/api/v1/schedules/preview', { body: JSON.parse(asked) as Timing })),
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+  });
+  const shown = preview.error ? { error: preview.error } : { preview: preview.data };
   return (
     <div class="preview" role="status" aria-label="Schedule preview">
       {shown.error && <p class="error">{shown.error.message}</p>}
