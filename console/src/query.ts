@@ -2,6 +2,7 @@
 // polls where a screen follows something live, and runs every action as a mutation, so a screen has
 // one loading, error and busy state per read or action instead of hand-written ones.
 import { QueryClient, useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useEffect, useState } from 'preact/hooks';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -32,4 +33,14 @@ export function useAction<A, R>(
 /** Runs `fn` once the user confirmed `question` (destructive actions: kill, revoke, delete). */
 export function confirmed(question: string, fn: () => void): void {
   if (window.confirm(question)) fn();
+}
+
+/** `value` once it has stopped changing for `ms`: typing asks the API once, not once per key. */
+export function useSettled<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
-import { useAction } from '../query';
+import { useAction, useSettled } from '../query';
 import {
   BusyButton,
   Empty,
@@ -35,8 +35,9 @@ export function AgentsPage() {
   const [status, setStatus] = useState('');
   const [sort, setSort] = useState<{ column: SortColumn; order: 0 | 1 }>({ column: 'name', order: 0 });
   const spaces = useSpaces();
+  const search = useSettled(name);
   const list = useQuery({
-    queryKey: ['agents', 'list', { page, name, spaceId, status, sort }],
+    queryKey: ['agents', 'list', { page, search, spaceId, status, sort }],
     queryFn: () =>
       ok(
         api.GET('/api/v1/agent/all', {
@@ -46,7 +47,7 @@ export function AgentsPage() {
               recordsPerPage: PAGE_SIZE,
               sortColumn: sort.column,
               sortOrder: sort.order,
-              ...(name ? { name } : {}),
+              ...(search ? { name: search } : {}),
               ...(spaceId ? { spaceId: Number(spaceId) } : {}),
               ...(status ? { status: Number(status) } : {}),
             },

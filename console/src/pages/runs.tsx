@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
+import { useSettled } from '../query';
 import { Empty, ErrorBox, Field, Loading, Pager, RUN_STATUSES, StatusBadge, Table, fmtDate, valueOf } from '../ui';
 import { useSpaces } from './agents';
 
@@ -13,8 +14,9 @@ export function RunsPage() {
   const [page, setPage] = useState(1);
   const [f, setF] = useState({ status: '', agentName: '', spaceId: '', startDate: '', endDate: '' });
   const spaces = useSpaces();
+  const agentName = useSettled(f.agentName.trim());
   const list = useQuery({
-    queryKey: ['runs', page, f],
+    queryKey: ['runs', page, { ...f, agentName }],
     queryFn: () =>
       ok(
         api.GET('/api/v1/runs', {
@@ -23,7 +25,7 @@ export function RunsPage() {
               pageIndex: page,
               recordsPerPage: PAGE_SIZE,
               ...(f.status ? { status: Number(f.status) } : {}),
-              ...(f.agentName.trim() ? { agentName: f.agentName.trim() } : {}),
+              ...(agentName ? { agentName } : {}),
               ...(f.spaceId ? { spaceId: Number(f.spaceId) } : {}),
               ...(f.startDate ? { startDate: f.startDate } : {}),
               ...(f.endDate ? { endDate: f.endDate } : {}),

@@ -3,11 +3,11 @@
 // (POST /api/v1/schedules/preview: the server's own rules, time zones and DST included); each saved
 // Schedule shows its localSchedule and next five fire times (GET /api/v1/analytics/schedules/upcoming).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useSearch } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
 import type { paths } from '../api/schema';
-import { confirmed, useAction } from '../query';
+import { confirmed, useAction, useSettled } from '../query';
 import { BusyButton, Empty, ErrorBox, Field, Pager, Table, fmtDate, valueOf } from '../ui';
 
 const PAGE_SIZE = 20;
@@ -310,13 +310,8 @@ function timingOf(f: Form): Timing {
 
 /** What the Schedule will do, asked of the API a moment after the last change of its timing. */
 function SchedulePreview({ timing }: { timing: Timing }) {
-  // The timing is compared by value (key): a new object with the same fields asks nothing new.
-  const key = JSON.stringify(timing);
-  const [asked, setAsked] = useState(key);
-  useEffect(() => {
-    const timer = setTimeout(() => setAsked(key), PREVIEW_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [key]);
+  // The timing is compared by value (as JSON): a new object with the same fields asks nothing new.
+  const asked = useSettled(JSON.stringify(timing), PREVIEW_DELAY_MS);
   const preview = useQuery({
     queryKey: ['schedules', 'preview', asked],
     queryFn: () => ok(api.POST('/api/v1/schedules/preview', { body: JSON.parse(asked) as Timing })),
