@@ -7,7 +7,7 @@ import { RunStatus } from './api/enums';
 /** RunStatus names by value, from the generated RunStatus of the API's description. */
 const STATUS_NAMES = new Map<number, string>(Object.entries(RunStatus).map(([name, value]) => [value, name]));
 /** The statuses for a filter's options, in the API's order. */
-export const RUN_STATUSES = Object.entries(RunStatus).map(([name, value]) => ({ name, value }));
+const RUN_STATUSES = Object.entries(RunStatus).map(([name, value]) => ({ name, value }));
 /** Statuses a Run does not leave: polling ends there (Failed is one on its way to Failure). */
 const TERMINAL = new Set<number>([
   RunStatus.Failure,
@@ -151,6 +151,22 @@ export function Pager(props: { page: number; size: number; total: number; onPage
         Next page
       </button>
     </nav>
+  );
+}
+
+/** A labelled choice of RunStatus (or any), its value the status number as text. */
+export function StatusSelect(props: { label: string; value: string; onChange: (e: Event) => void }) {
+  return (
+    <Field label={props.label}>
+      <select value={props.value} onChange={props.onChange}>
+        <option value="">Any</option>
+        {RUN_STATUSES.map((s) => (
+          <option key={s.value} value={s.value}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }
 

@@ -76,10 +76,6 @@ function Definition({ agentId, version }: { agentId: number; version: number }) 
     queryKey: ['agent', agentId, 'definition', version],
     queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/definition', { params: { path } })),
   });
-  const versions = useQuery({
-    queryKey: ['agent', agentId, 'versions', version],
-    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/versions', { params: { path } })),
-  });
   const [text, setText] = useState<string | null>(null);
   const [invalid, setInvalid] = useState<Error>();
   const [saved, setSaved] = useState<string>();
@@ -122,16 +118,7 @@ function Definition({ agentId, version }: { agentId: number; version: number }) 
     <section aria-labelledby="definition">
       <h2 id="definition">Definition</h2>
       <ErrorBox error={doc.error} />
-      {doc.data && doc.data.problems.length > 0 && (
-        <div class="error" role="status">
-          <p>The active version has problems:</p>
-          <ul>
-            {doc.data.problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <Problems problems={doc.data?.problems ?? []} />
       <form onSubmit={submit}>
         <Field label="Definition (JSON)">
           <textarea spellcheck={false} value={shown} onInput={(e) => setText(valueOf(e))} />
@@ -147,38 +134,72 @@ function Definition({ agentId, version }: { agentId: number; version: number }) 
         </p>
       )}
       <h2>Versions</h2>
-      {versions.data && (
-        <Table
-          label="Versions"
-          rowKey={(v) => v.version}
-          rows={versions.data}
-          columns={[
-            { label: 'Version', render: (v) => v.version },
-            { label: 'By', render: (v) => v.userName },
-            { label: 'Created', render: (v) => fmtDate(v.created) },
-            { label: 'Comments', render: (v) => v.comments },
-            {
-              label: 'Restore',
-              render: (v) =>
-                v.version === version ? (
-                  'active'
-                ) : (
-                  <BusyButton
-                    busy={busy}
-                    onClick={() => {
-                      setSaved(undefined);
-                      restore.mutate(v.version);
-                    }}
-                    label={`Restore version ${v.version}`}
-                  >
-                    Restore
-                  </BusyButton>
-                ),
-            },
-          ]}
-        />
-      )}
+      <VersionsTable
+        agentId={agentId}
+        active={version}
+        busy={busy}
+        onRestore={(v) => {
+          setSaved(undefined);
+          restore.mutate(v);
+        }}
+      />
     </section>
+  );
+}
+
+/** The problems the API found in the active version (saved all the same). */
+function Problems({ problems }: { problems: string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <div class="error" role="status">
+      <p>The active version has problems:</p>
+      <ul>
+        {problems.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function VersionsTable(props: {
+  agentId: number;
+  active: number;
+  busy: boolean;
+  onRestore: (version: number) => void;
+}) {
+  const versions = useQuery({
+    queryKey: ['agent', props.agentId, 'versions', props.active],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/versions', { params: { path: { agentId: props.agentId } } })),
+  });
+  if (!versions.data) return <ErrorBox error={versions.error} />;
+  return (
+    <Table
+      label="Versions"
+      rowKey={(v) => v.version}
+      rows={versions.data}
+      columns={[
+        { label: 'Version', render: (v) => v.version },
+        { label: 'By', render: (v) => v.userName },
+        { label: 'Created', render: (v) => fmtDate(v.created) },
+        { label: 'Comments', render: (v) => v.comments },
+        {
+          label: 'Restore',
+          render: (v) =>
+            v.version === props.active ? (
+              'active'
+            ) : (
+              <BusyButton
+                busy={props.busy}
+                onClick={() => props.onRestore(v.version)}
+                label={`Restore version ${v.version}`}
+              >
+                Restore
+              </BusyButton>
+            ),
+        },
+      ]}
+    />
   );
 }
 

@@ -3,7 +3,7 @@
 // API lets a member list their own keys and nothing else here).
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { confirmed, useAction } from '../query';
 import { getSession } from '../session';
 import { BusyButton, Empty, ErrorBox, Field, Table, fmtDate, valueOf } from '../ui';
@@ -53,7 +53,6 @@ function Keys({ userId, manage }: { userId: number; manage: boolean }) {
     queryFn: () => ok(api.GET('/api/v1/users/{userId}/api-keys', { params: { path } })),
   });
   const [description, setDescription] = useState('');
-  const [copied, setCopied] = useState(false);
   const create = useAction(
     () => ok(api.POST('/api/v1/users/{userId}/api-keys', { params: { path }, body: { description } })),
     { invalidates: [keysKey], onSuccess: () => setDescription('') },
@@ -64,10 +63,6 @@ function Keys({ userId, manage }: { userId: number; manage: boolean }) {
     { invalidates: [keysKey] },
   );
   const created = create.data;
-  async function copy() {
-    await navigator.clipboard.writeText(created!.key);
-    setCopied(true);
-  }
   return (
     <section aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
@@ -75,7 +70,6 @@ function Keys({ userId, manage }: { userId: number; manage: boolean }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            setCopied(false);
             create.mutate(undefined);
           }}
         >
@@ -88,19 +82,7 @@ function Keys({ userId, manage }: { userId: number; manage: boolean }) {
         </form>
       )}
       <ErrorBox error={create.error ?? revoke.error ?? keys.error} />
-      {created && (
-        <div class="notice" role="status">
-          <p>The new key is shown once. Copy it now; only its digest is stored.</p>
-          <p class="row">
-            <code class="secret" aria-label="New API key">
-              {created.key}
-            </code>
-            <button type="button" onClick={copy}>
-              {copied ? 'Copied' : 'Copy key'}
-            </button>
-          </p>
-        </div>
-      )}
+      {created && <NewKey key={created.key} secret={created.key} />}
       {keys.data?.length === 0 && (
         <Empty>
           {manage ? 'This user has no API key. Create one above.' : 'You have no API key yet: ask an administrator.'}
@@ -119,30 +101,60 @@ function Keys({ userId, manage }: { userId: number; manage: boolean }) {
             { label: 'Last used', render: (k) => fmtDate(k.lastUsedAt) },
             {
               label: 'State',
-              render: (k) =>
-                k.revokedAt ? (
-                  `revoked ${fmtDate(k.revokedAt)}`
-                ) : !manage ? (
-                  'active'
-                ) : (
-                  <BusyButton
-                    busy={revoke.isPending && revoke.variables === k.id}
-                    danger
-                    onClick={() =>
-                      confirmed(`Revoke the key ${k.prefix}…? Every client that uses it is refused from now on.`, () =>
-                        revoke.mutate(k.id),
-                      )
-                    }
-                    label={`Revoke key ${k.prefix}`}
-                  >
-                    Revoke
-                  </BusyButton>
-                ),
+              render: (k) => (
+                <KeyState
+                  apiKey={k}
+                  manage={manage}
+                  busy={revoke.isPending && revoke.variables === k.id}
+                  onRevoke={() => revoke.mutate(k.id)}
+                />
+              ),
             },
           ]}
         />
       )}
     </section>
+  );
+}
+
+/** Revoked (when), active, or for an administrator a Revoke button that asks first. */
+function KeyState(props: { apiKey: Schemas['ApiKey']; manage: boolean; busy: boolean; onRevoke: () => void }) {
+  const k = props.apiKey;
+  if (k.revokedAt) return <>revoked {fmtDate(k.revokedAt)}</>;
+  if (!props.manage) return <>active</>;
+  return (
+    <BusyButton
+      busy={props.busy}
+      danger
+      onClick={() =>
+        confirmed(`Revoke the key ${k.prefix}…? Every client that uses it is refused from now on.`, props.onRevoke)
+      }
+      label={`Revoke key ${k.prefix}`}
+    >
+      Revoke
+    </BusyButton>
+  );
+}
+
+/** A key just created: shown once, with a copy button. */
+function NewKey({ secret }: { secret: string }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    await navigator.clipboard.writeText(secret);
+    setCopied(true);
+  }
+  return (
+    <div class="notice" role="status">
+      <p>The new key is shown once. Copy it now; only its digest is stored.</p>
+      <p class="row">
+        <code class="secret" aria-label="New API key">
+          {secret}
+        </code>
+        <button type="button" onClick={copy}>
+          {copied ? 'Copied' : 'Copy key'}
+        </button>
+      </p>
+    </div>
   );
 }
 

@@ -68,40 +68,10 @@ function SessionView({ initial, onReset }: { initial: Session; onReset: () => vo
   const sessionId = initial.sessionId;
   const [, navigate] = useLocation();
   const [session, setSession] = useState(initial);
-  const [events, setEvents] = useState<Event[]>([]);
   const [message, setMessage] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<Error>();
 
-  // Follow the events: each answer returns new events at once or after the API's wait.
-  useEffect(() => {
-    let live = true;
-    let last = 0;
-    const follow = async () => {
-      while (live) {
-        try {
-          const r = await ok(
-            api.GET('/api/v1/agent-builder/{sessionId}/events', {
-              params: { path: { sessionId }, query: { lastEventIndex: last } },
-            }),
-          );
-          if (!live) return;
-          if (r.events.length) {
-            last = r.events[r.events.length - 1].index;
-            setEvents((old) => [...old, ...r.events]);
-            setSession(await ok(api.GET('/api/v1/agent-builder/{sessionId}', { params: { path: { sessionId } } })));
-          }
-          if (r.status !== 'processing' && r.status !== 'ready') return;
-          if (r.status === 'ready' && !r.events.length) await new Promise((res) => setTimeout(res, 1000));
-        } catch (e) {
-          if (live) setError(e as Error);
-          return;
-        }
-      }
-    };
-    void follow();
-    return () => void (live = false);
-  }, [sessionId]);
+  const { events, error } = useSessionEvents(sessionId, setSession);
 
   const refine = useAction(
     () =>
@@ -172,4 +142,43 @@ function SessionView({ initial, onReset }: { initial: Session; onReset: () => vo
       <ErrorBox error={error ?? refine.error ?? finish.error} />
     </section>
   );
+}
+
+/**
+ * The session's events, followed by long polling from the last one seen: each answer returns new
+ * events at once or after the API's wait (a cursor-driven follow, so a loop, not a cached query).
+ * The session is read again after new events, for its draft and preview.
+ */
+function useSessionEvents(sessionId: string, setSession: (s: Session) => void) {
+  const [events, setEvents] = useState<Event[]>([]);
+  const [error, setError] = useState<Error>();
+  useEffect(() => {
+    let live = true;
+    let last = 0;
+    const follow = async () => {
+      while (live) {
+        try {
+          const r = await ok(
+            api.GET('/api/v1/agent-builder/{sessionId}/events', {
+              params: { path: { sessionId }, query: { lastEventIndex: last } },
+            }),
+          );
+          if (!live) return;
+          if (r.events.length) {
+            last = r.events[r.events.length - 1].index;
+            setEvents((old) => [...old, ...r.events]);
+            setSession(await ok(api.GET('/api/v1/agent-builder/{sessionId}', { params: { path: { sessionId } } })));
+          }
+          if (r.status !== 'processing' && r.status !== 'ready') return;
+          if (r.status === 'ready' && !r.events.length) await new Promise((res) => setTimeout(res, 1000));
+        } catch (e) {
+          if (live) setError(e as Error);
+          return;
+        }
+      }
+    };
+    void follow();
+    return () => void (live = false);
+  }, [sessionId]);
+  return { events, error };
 }

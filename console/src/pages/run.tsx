@@ -40,11 +40,36 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
   });
   const run = live.data?.run;
   const ended = isTerminal(run?.status);
-  const files = useQuery({
-    queryKey: [...runKey(agentId, runId), 'files', ended],
-    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/run/{runId}/files', { params: { path } })),
-    enabled: run !== undefined,
-  });
+
+  if (!run) return live.error ? <ErrorBox error={live.error} /> : <Loading loading />;
+  const agentName = agent.data?.name ?? `Agent ${agentId}`;
+  return (
+    <>
+      <h1>
+        Run #{run.id} of <Link href={`/agents/${agentId}`}>{agentName}</Link>
+      </h1>
+      <ErrorBox error={live.error} />
+      <RunStatusSection agentId={agentId} run={run} />
+      {isFailure(run.status) && <Diagnosis agentId={agentId} runId={runId} />}
+      <RunFiles agentId={agentId} runId={runId} ended={ended} />
+      <section aria-labelledby="log">
+        <h2 id="log">Log (last {LOG_LINES.toLocaleString()} lines)</h2>
+        {live.data?.log.totalLines === 0 ? (
+          <Empty>{ended ? 'The Run wrote no log.' : 'No log lines yet: they appear as the Run goes.'}</Empty>
+        ) : (
+          <pre class="log" tabIndex={0} aria-label="Run log">
+            {live.data?.log.lines.join('\n')}
+          </pre>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** The Run's figures, its failure message (the one place it is shown), progress, stop and kill. */
+function RunStatusSection({ agentId, run }: { agentId: number; run: Schemas['Run'] }) {
+  const ended = isTerminal(run.status);
+  const path = { agentId, runId: run.id };
   const control = useAction(
     (kind: 'stop' | 'kill') =>
       ok(
@@ -53,74 +78,76 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
           { params: { path } },
         ),
       ),
-    { invalidates: [runKey(agentId, runId)] },
+    { invalidates: [runKey(agentId, run.id)] },
   );
-  const download = useAction((f: Schemas['RunFile']) => downloadFile(agentId, runId, f.id, f.name));
+  return (
+    <section aria-label="Run status">
+      <p>
+        Status: <StatusBadge status={run.status} />{' '}
+        <span aria-live="polite" class="sr-only">
+          {ended ? 'finished' : 'updating'}
+        </span>
+      </p>
+      <dl class="props">
+        <dt>Started</dt>
+        <dd>{fmtDate(run.startTime)}</dd>
+        <dt>Ended</dt>
+        <dd>{fmtDate(run.endTime)}</dd>
+        <dt>Records extracted</dt>
+        <dd>{run.recordsExtracted}</dd>
+        <dt>Records exported</dt>
+        <dd>{run.recordsExported}</dd>
+        <dt>Started by</dt>
+        <dd>{run.startedBy}</dd>
+        {run.errorMessage && (
+          <>
+            <dt>Error</dt>
+            <dd>{run.errorMessage}</dd>
+          </>
+        )}
+        {run.progress && !ended && (
+          <>
+            <dt>Progress</dt>
+            <dd>{progressText(run.progress)}</dd>
+          </>
+        )}
+      </dl>
+      {!ended && (
+        <div class="row">
+          <BusyButton busy={control.isPending} onClick={() => control.mutate('stop')}>
+            Stop
+          </BusyButton>
+          <BusyButton
+            busy={control.isPending}
+            danger
+            onClick={() =>
+              confirmed(`Kill Run #${run.id}? A Run that is stopping is ended at once, without its export.`, () =>
+                control.mutate('kill'),
+              )
+            }
+          >
+            Kill
+          </BusyButton>
+        </div>
+      )}
+      <ErrorBox error={control.error} />
+    </section>
+  );
+}
 
-  if (!run) return live.error ? <ErrorBox error={live.error} /> : <Loading loading />;
+/** The Run's files with downloads (read again when the Run ends), and the preview of its export. */
+function RunFiles({ agentId, runId, ended }: { agentId: number; runId: number; ended: boolean }) {
+  const files = useQuery({
+    queryKey: [...runKey(agentId, runId), 'files', ended],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/run/{runId}/files', { params: { path: { agentId, runId } } })),
+  });
+  const download = useAction((f: Schemas['RunFile']) => downloadFile(agentId, runId, f.id, f.name));
   const exportFile = files.data?.find((f) => EXPORT_TYPES.has(f.fileType));
-  const agentName = agent.data?.name ?? `Agent ${agentId}`;
   return (
     <>
-      <h1>
-        Run #{run.id} of <Link href={`/agents/${agentId}`}>{agentName}</Link>
-      </h1>
-      <ErrorBox error={live.error} />
-      <section aria-label="Run status">
-        <p>
-          Status: <StatusBadge status={run.status} />{' '}
-          <span aria-live="polite" class="sr-only">
-            {ended ? 'finished' : 'updating'}
-          </span>
-        </p>
-        <dl class="props">
-          <dt>Started</dt>
-          <dd>{fmtDate(run.startTime)}</dd>
-          <dt>Ended</dt>
-          <dd>{fmtDate(run.endTime)}</dd>
-          <dt>Records extracted</dt>
-          <dd>{run.recordsExtracted}</dd>
-          <dt>Records exported</dt>
-          <dd>{run.recordsExported}</dd>
-          <dt>Started by</dt>
-          <dd>{run.startedBy}</dd>
-          {run.errorMessage && (
-            <>
-              <dt>Error</dt>
-              <dd>{run.errorMessage}</dd>
-            </>
-          )}
-          {run.progress && !ended && (
-            <>
-              <dt>Progress</dt>
-              <dd>{progressText(run.progress)}</dd>
-            </>
-          )}
-        </dl>
-        {!ended && (
-          <div class="row">
-            <BusyButton busy={control.isPending} onClick={() => control.mutate('stop')}>
-              Stop
-            </BusyButton>
-            <BusyButton
-              busy={control.isPending}
-              danger
-              onClick={() =>
-                confirmed(`Kill Run #${run.id}? A Run that is stopping is ended at once, without its export.`, () =>
-                  control.mutate('kill'),
-                )
-              }
-            >
-              Kill
-            </BusyButton>
-          </div>
-        )}
-        <ErrorBox error={control.error ?? download.error} />
-      </section>
-      {isFailure(run.status) && <Diagnosis agentId={agentId} runId={runId} />}
       <section aria-labelledby="files">
         <h2 id="files">Files</h2>
-        <ErrorBox error={files.error} />
+        <ErrorBox error={files.error ?? download.error} />
         {files.data?.length === 0 && (
           <Empty>{ended ? 'This Run produced no files.' : 'Files appear when the Run ends.'}</Empty>
         )}
@@ -149,16 +176,6 @@ export function RunPage({ agentId, runId }: { agentId: number; runId: number }) 
         )}
       </section>
       {exportFile && <RecordsPreview agentId={agentId} runId={runId} file={exportFile} />}
-      <section aria-labelledby="log">
-        <h2 id="log">Log (last {LOG_LINES.toLocaleString()} lines)</h2>
-        {live.data?.log.totalLines === 0 ? (
-          <Empty>{ended ? 'The Run wrote no log.' : 'No log lines yet: they appear as the Run goes.'}</Empty>
-        ) : (
-          <pre class="log" tabIndex={0} aria-label="Run log">
-            {live.data?.log.lines.join('\n')}
-          </pre>
-        )}
-      </section>
     </>
   );
 }

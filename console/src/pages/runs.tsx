@@ -5,15 +5,15 @@ import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
 import { useSettled } from '../query';
-import { Empty, ErrorBox, Field, Loading, Pager, RUN_STATUSES, StatusBadge, Table, fmtDate, valueOf } from '../ui';
-import { useSpaces } from './agents';
+import { Empty, ErrorBox, Field, Loading, Pager, StatusBadge, StatusSelect, Table, fmtDate, valueOf } from '../ui';
+import { SpaceSelect } from './agents';
 
 const PAGE_SIZE = 25;
+type Filters = Record<'status' | 'agentName' | 'spaceId' | 'startDate' | 'endDate', string>;
 
 export function RunsPage() {
   const [page, setPage] = useState(1);
-  const [f, setF] = useState({ status: '', agentName: '', spaceId: '', startDate: '', endDate: '' });
-  const spaces = useSpaces();
+  const [f, setF] = useState<Filters>({ status: '', agentName: '', spaceId: '', startDate: '', endDate: '' });
   const agentName = useSettled(f.agentName.trim());
   const list = useQuery({
     queryKey: ['runs', page, { ...f, agentName }],
@@ -38,7 +38,7 @@ export function RunsPage() {
   });
   // With paging parameters the API answers a page object, not the plain array.
   const data = list.data as { runs: Schemas['RunListItem'][]; totalRecordCount: number } | undefined;
-  const set = (k: keyof typeof f) => (e: Event) => {
+  const set = (k: keyof Filters) => (e: Event) => {
     setF({ ...f, [k]: valueOf(e) });
     setPage(1);
   };
@@ -46,37 +46,7 @@ export function RunsPage() {
   return (
     <>
       <h1>Runs</h1>
-      <form role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Status">
-          <select value={f.status} onChange={set('status')}>
-            <option value="">Any</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Agent name">
-          <input type="search" maxLength={200} value={f.agentName} onInput={set('agentName')} />
-        </Field>
-        <Field label="Space">
-          <select value={f.spaceId} onChange={set('spaceId')}>
-            <option value="">All Spaces</option>
-            {spaces.data?.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="From">
-          <input type="date" value={f.startDate} onInput={set('startDate')} />
-        </Field>
-        <Field label="To">
-          <input type="date" value={f.endDate} onInput={set('endDate')} />
-        </Field>
-      </form>
+      <RunFilters f={f} set={set} />
       <ErrorBox error={list.error} />
       <Loading loading={list.isPending} />
       {data && data.runs.length === 0 && (
@@ -106,5 +76,23 @@ export function RunsPage() {
         </>
       )}
     </>
+  );
+}
+
+function RunFilters({ f, set }: { f: Filters; set: (k: keyof Filters) => (e: Event) => void }) {
+  return (
+    <form role="search" onSubmit={(e) => e.preventDefault()}>
+      <StatusSelect label="Status" value={f.status} onChange={set('status')} />
+      <Field label="Agent name">
+        <input type="search" maxLength={200} value={f.agentName} onInput={set('agentName')} />
+      </Field>
+      <SpaceSelect value={f.spaceId} onChange={set('spaceId')} />
+      <Field label="From">
+        <input type="date" value={f.startDate} onInput={set('startDate')} />
+      </Field>
+      <Field label="To">
+        <input type="date" value={f.endDate} onInput={set('endDate')} />
+      </Field>
+    </form>
   );
 }
