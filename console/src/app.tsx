@@ -2,6 +2,8 @@
 // Webhooks, for administrators only, is not linked (nor routed) for members, and API keys shows a
 // member only their own keys; the API refuses members the rest anyway (403).
 import { Link, Redirect, Route, Router, Switch } from 'wouter-preact';
+import { useEffect } from 'preact/hooks';
+import { queryClient } from './query';
 import { endSession, useSession } from './session';
 import { SignIn } from './pages/signin';
 import { AgentsPage } from './pages/agents';
@@ -28,6 +30,10 @@ const NAV: { href: string; label: string; adminOnly?: boolean }[] = [
 
 export function App() {
   const session = useSession();
+  // What one user read is never shown to the next one who signs in on this tab.
+  useEffect(() => {
+    if (!session) queryClient.clear();
+  }, [session]);
   if (!session) return <SignIn />;
   const admin = session.role === 'admin';
   return (

@@ -3,11 +3,7 @@
 
 export const PREVIEW_RECORDS = 100;
 /** Bytes read at most for a preview; a JSON array longer than this is shown only when it fits. */
-const PREVIEW_BYTES = 2 * 1024 * 1024;
-
-export async function headText(blob: Blob): Promise<string> {
-  return blob.slice(0, PREVIEW_BYTES).text();
-}
+export const PREVIEW_BYTES = 2 * 1024 * 1024;
 
 function csvRows(text: string, limit: number): string[][] {
   const rows: string[][] = [];
@@ -37,7 +33,8 @@ function csvRows(text: string, limit: number): string[][] {
   return rows;
 }
 
-export function parseRecords(name: string, text: string): Record<string, unknown>[] {
+/** The first records of `text`, the start of the file `name` (`complete`: the whole file). */
+export function parseRecords(name: string, text: string, complete: boolean): Record<string, unknown>[] {
   if (name.endsWith('.csv')) {
     const [header, ...rows] = csvRows(text, PREVIEW_RECORDS + 1);
     return (header ? rows.slice(0, PREVIEW_RECORDS) : []).map((r) =>
@@ -57,6 +54,10 @@ export function parseRecords(name: string, text: string): Record<string, unknown
         }
       });
   }
+  if (!complete)
+    throw new Error(
+      `This JSON export is larger than ${PREVIEW_BYTES / 1024 / 1024} MiB: its records are shown only from a file that fits. Download it to read them.`,
+    );
   const all = JSON.parse(text) as unknown;
   return Array.isArray(all) ? (all.slice(0, PREVIEW_RECORDS) as Record<string, unknown>[]) : [];
 }

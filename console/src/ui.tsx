@@ -1,59 +1,61 @@
-// Small shared pieces of every screen: loading data, tables, paging, errors, empty states, formats.
+// Small shared pieces of every screen: Run statuses, busy buttons, tables, paging, errors, empty states,
+// formats.
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api/client';
+import { RunStatus } from './api/enums';
 
-/** RunStatus names, by value (the API's RunStatus enum). */
-export const RUN_STATUS = [
-  'Invalid',
-  'Running',
-  'Exporting',
-  'Starting',
-  'Queuing',
-  'Stopping',
-  'Failure',
-  'Failed',
-  'Stopped',
-  'Completed',
-  'Success',
-  'Skipped',
-  'Waiting',
-] as const;
-/** Terminal statuses for polling (docs/api-contract.md: Completed, Success, Failure, Stopped, Skipped; Failed too). */
-export const TERMINAL = new Set([6, 7, 8, 9, 10, 11]);
+/** RunStatus names by value, from the generated RunStatus of the API's description. */
+const STATUS_NAMES = new Map<number, string>(Object.entries(RunStatus).map(([name, value]) => [value, name]));
+/** The statuses for a filter's options, in the API's order. */
+const RUN_STATUSES = Object.entries(RunStatus).map(([name, value]) => ({ name, value }));
+/** Statuses a Run does not leave: polling ends there (Failed is one on its way to Failure). */
+const TERMINAL = new Set<number>([
+  RunStatus.Failure,
+  RunStatus.Failed,
+  RunStatus.Stopped,
+  RunStatus.Completed,
+  RunStatus.Success,
+  RunStatus.Skipped,
+]);
+export const isTerminal = (s: number | undefined) => s !== undefined && TERMINAL.has(s);
+export const isFailure = (s: number | undefined) => s === RunStatus.Failure || s === RunStatus.Failed;
 
-export const statusName = (s: number | null | undefined) => (s == null ? 'Never run' : (RUN_STATUS[s] ?? String(s)));
+export const statusName = (s: number | null | undefined) =>
+  s == null ? 'Never run' : (STATUS_NAMES.get(s) ?? String(s));
 
 export function StatusBadge({ status }: { status: number | null | undefined }) {
-  const kind = status === 10 || status === 9 ? 'ok' : status === 6 || status === 7 ? 'bad' : 'neutral';
+  const good = status === RunStatus.Success || status === RunStatus.Completed;
+  const kind = good ? 'ok' : isFailure(status ?? undefined) ? 'bad' : 'neutral';
   return <span class={`badge ${kind}`}>{statusName(status)}</span>;
 }
 
 export const fmtDate = (v: string | null | undefined) => (v ? new Date(v).toLocaleString() : '—');
 export const fmtNumber = (v: number | null | undefined) => (v == null ? '—' : v.toLocaleString());
 
-export interface Loaded<T> {
-  data?: T;
-  error?: Error;
-  loading: boolean;
-  reload: () => void;
-}
-
-/** Loads once per change of `deps`; the latest answer wins (an older slower one is ignored). */
-export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    fn().then(
-      (data) => live && setState({ data, loading: false }),
-      (error: Error) => live && setState({ error, loading: false }),
-    );
-    return () => void (live = false);
-  }, [...deps, tick]);
-  const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { ...state, reload };
+/**
+ * A button that cannot be pressed again while its action runs (`busy`): disabled, marked aria-busy,
+ * and its label kept so it is found by the same name.
+ */
+export function BusyButton(props: {
+  busy: boolean;
+  children: ComponentChildren;
+  onClick?: () => void;
+  type?: 'button' | 'submit';
+  danger?: boolean;
+  label?: string;
+}) {
+  return (
+    <button
+      type={props.type ?? 'button'}
+      class={props.danger ? 'danger' : undefined}
+      disabled={props.busy}
+      aria-busy={props.busy}
+      aria-label={props.label}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
+  );
 }
 
 export function ErrorBox({ error }: { error: Error | null | undefined }) {
@@ -149,6 +151,22 @@ export function Pager(props: { page: number; size: number; total: number; onPage
         Next page
       </button>
     </nav>
+  );
+}
+
+/** A labelled choice of RunStatus (or any), its value the status number as text. */
+export function StatusSelect(props: { label: string; value: string; onChange: (e: Event) => void }) {
+  return (
+    <Field label={props.label}>
+      <select value={props.value} onChange={props.onChange}>
+        <option value="">Any</option>
+        {RUN_STATUSES.map((s) => (
+          <option key={s.value} value={s.value}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }
 

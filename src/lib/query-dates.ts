@@ -82,3 +82,32 @@ export function parseQueryRange(
     );
   return { start, end };
 }
+
+/** `groupBy=day` answers one bucket per UTC day; a range may span at most this many days. */
+export const MAX_DAY_BUCKETS = 366;
+
+export interface DayBucket extends QueryRange {
+  /** The UTC day (2026-01-31) the bucket lies in. */
+  date: string;
+}
+
+/**
+ * The range cut at each UTC midnight, oldest first: whole days inside, the partial days at both edges
+ * as they are. More than MAX_DAY_BUCKETS is refused (each bucket is its own sum).
+ */
+export function utcDayBuckets(r: QueryRange): DayBucket[] {
+  const first = Math.floor(r.start.getTime() / DAY_MS) * DAY_MS;
+  const count = Math.ceil((r.end.getTime() - first) / DAY_MS);
+  if (count > MAX_DAY_BUCKETS)
+    throw new ValidationError(
+      `querystring.groupBy=day covers at most ${MAX_DAY_BUCKETS} days; the range spans ${count}.`,
+    );
+  return Array.from({ length: count }, (_, i) => {
+    const day = first + i * DAY_MS;
+    return {
+      date: new Date(day).toISOString().slice(0, 10),
+      start: new Date(Math.max(day, r.start.getTime())),
+      end: new Date(Math.min(day + DAY_MS, r.end.getTime())),
+    };
+  });
+}

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RunEvidenceSchema } from '../engine/evidence.js';
 import { QUERY_DATE_RULE } from '../lib/query-dates.js';
-import { DateTime, IdParam, Nullable, NullableDateTime, QueryDate } from './common.js';
+import { DateTime, GroupByDayQuery, IdParam, Nullable, NullableDateTime, QueryDate } from './common.js';
 
 const RANGE_RULE =
   'A Run falls in the range when its `created` time (when it was started) is at or after startDate and before endDate. ' +
@@ -32,6 +32,7 @@ export type RunsSummaryQuery = Static<typeof RunsSummaryQuery>;
 export const RecordsSummaryQuery = Type.Object({
   ...RangeQuery,
   agentId: Type.Optional(IdParam('agent', "Only this Agent's Runs.")),
+  groupBy: GroupByDayQuery,
 });
 export type RecordsSummaryQuery = Static<typeof RecordsSummaryQuery>;
 
@@ -71,16 +72,25 @@ export const RunsSummarySchema = Type.Object(
 );
 export type RunsSummary = Static<typeof RunsSummarySchema>;
 
+const RecordsTotals = {
+  totalRecordsExtracted: Type.Integer(),
+  totalRecordsExported: Type.Integer(),
+  totalErrors: Type.Integer(),
+  totalPageLoads: Type.Integer(),
+  runCount: Type.Integer(),
+};
+
 export const RecordsSummarySchema = Type.Object(
   {
     startDate: DateTime,
     endDate: DateTime,
-    totalRecordsExtracted: Type.Integer(),
-    totalRecordsExported: Type.Integer(),
-    totalErrors: Type.Integer(),
-    totalPageLoads: Type.Integer(),
-    runCount: Type.Integer(),
+    ...RecordsTotals,
     agentId: Type.Optional(Type.Integer({ description: 'The Agent filter, when given.' })),
+    days: Type.Optional(
+      Type.Array(Type.Object({ date: Type.String({ format: 'date' }), ...RecordsTotals }), {
+        description: 'With groupBy=day: the same totals per UTC day of the range, oldest first.',
+      }),
+    ),
   },
   { $id: 'RecordsSummary', description: RANGE_RULE },
 );

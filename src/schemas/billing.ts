@@ -1,7 +1,14 @@
 // Billing: credits balance, ledger, spending and per-Agent costs (docs/api-contract.md §6), in the shapes
 // the public client reads.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, NullableDateTime, PageIndexQuery, QueryDateOf, RecordsPerPageQuery } from './common.js';
+import {
+  DateTime,
+  GroupByDayQuery,
+  NullableDateTime,
+  PageIndexQuery,
+  QueryDateOf,
+  RecordsPerPageQuery,
+} from './common.js';
 
 const Page = { pageIndex: PageIndexQuery('1-based page number (default 1).') };
 const UsageTypesQuery = Type.Optional(
@@ -58,6 +65,11 @@ export const SpendingSummarySchema = Type.Object(
     endDate: DateTime,
     organizationId: Type.Integer(),
     currentBalance: Type.Number(),
+    days: Type.Optional(
+      Type.Array(Type.Object({ date: Type.String({ format: 'date' }), totalSpent: Type.Number() }), {
+        description: 'With groupBy=day: the credits spent per UTC day of the range, oldest first.',
+      }),
+    ),
   },
   { $id: 'SpendingSummary' },
 );
@@ -131,6 +143,7 @@ export const HistoryQuery = Type.Object({
 export const SpendingQuery = Type.Object({
   startDate: Type.Optional(QueryDateOf('Start of the range (inclusive); default: 30 days before now.')),
   endDate: Type.Optional(QueryDateOf('End of the range; default: now.')),
+  groupBy: GroupByDayQuery,
 });
 
 export const AgentsCostQuery = Type.Object({

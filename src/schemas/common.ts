@@ -175,6 +175,14 @@ export const PagingQuery = { pageIndex: PageIndexQuery(), recordsPerPage: Record
 /** Query dates: one rule everywhere (src/lib/query-dates.ts). */
 export const QueryDate = Type.String({ description: QUERY_DATE_RULE });
 /** A query date whose description says what it bounds, then the rule. */
+/** `groupBy=day`: the answer also holds one bucket per UTC day of the range (a chart in one request). */
+export const GroupByDayQuery = Type.Optional(
+  Type.Literal('day', {
+    description:
+      'day: also answer `days`, the same figures per UTC day of the range, oldest first (the first and last day cut at the range edges). At most 366 days.',
+  }),
+);
+
 export const QueryDateOf = (what: string) => Type.String({ description: `${what} ${QUERY_DATE_RULE}` });
 
 export const LogLevelSchema = Type.Union(

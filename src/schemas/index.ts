@@ -19,7 +19,8 @@ import {
 import { AgentDefinitionSchema } from '../engine/definition.js';
 import { ErrorCodeSchema } from './errors.js';
 import { ProxyPoolSchema } from './proxy-pools.js';
-import { RunAllResultSchema, RunFileSchema, RunLogTailSchema, RunSchema } from './runs.js';
+import { RunStatusSchema } from './run-status.js';
+import { RunAllResultSchema, RunFileSchema, RunListItemSchema, RunLogTailSchema, RunSchema } from './runs.js';
 import { SchedulePageSchema, SchedulePreviewSchema, ScheduleSchema, UpcomingScheduleSchema } from './schedules.js';
 import { SpaceAgentSchema, SpaceMemberSchema, SpaceSchema } from './spaces.js';
 import { ApiKeySchema, CreatedApiKeySchema, UserSchema } from './users.js';
@@ -48,7 +49,9 @@ export const modelSchemas: TSchema[] = [
   SpaceSchema,
   SpaceAgentSchema,
   SpaceMemberSchema,
+  RunStatusSchema,
   RunSchema,
+  RunListItemSchema,
   RunFileSchema,
   RunLogTailSchema,
   RunAllResultSchema,

@@ -12,18 +12,14 @@ import {
   QueryDateOf,
   RunLogOptionsInput,
 } from './common.js';
+import { RunStatusSchema } from './run-status.js';
 
 export const RunSchema = Type.Object(
   {
     id: Type.Integer(),
     configId: Type.Integer({ description: 'The Agent id.' }),
     organizationId: Type.Integer(),
-    status: Type.Integer({
-      minimum: 0,
-      maximum: 12,
-      description:
-        'RunStatus: 0 Invalid, 1 Running, 2 Exporting, 3 Starting, 4 Queuing, 5 Stopping, 6 Failure, 7 Failed, 8 Stopped, 9 Completed, 10 Success, 11 Skipped, 12 Waiting.',
-    }),
+    status: Type.Ref(RunStatusSchema),
     startTime: NullableDateTime,
     endTime: NullableDateTime,
     startedBy: Type.String(),
@@ -63,6 +59,13 @@ export const RunStatusQuery = Type.Object({
     }),
   ),
 });
+
+/** A Run in the organization-wide list: the Run and its Agent's name, so a list needs no second read. */
+export const RunListItemSchema = Type.Object(
+  { ...RunSchema.properties, agentName: Type.String({ description: 'The name of the Agent (configId).' }) },
+  { $id: 'RunListItem' },
+);
+export type RunListItemModel = Static<typeof RunListItemSchema>;
 
 export const RunLogTailQuery = Type.Object({
   lines: Type.Optional(
@@ -205,6 +208,13 @@ export const RunListQuery = Type.Object({
 export const OrgRunsQuerySchema = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'Only Runs in this RunStatus.' })),
   agentId: Type.Optional(IdParam('agent', 'Only Runs of this Agent.')),
+  agentName: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Only Runs of Agents whose name contains it (case-insensitive).',
+    }),
+  ),
   spaceId: Type.Optional(IdParam('space', 'Only Runs of Agents in this Space.')),
   scheduleId: Type.Optional(Int64IdParam('schedule', 'Only Runs this Schedule started.')),
   startDate: Type.Optional(QueryDateOf('Only Runs created at or after it.')),

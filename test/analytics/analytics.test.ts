@@ -340,6 +340,34 @@ describe('summaries', () => {
     });
   });
 
+  it('records summary per UTC day (groupBy=day): the same totals per day, adding up to the range', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const q = `startDate=${yesterday}&endDate=${today}`;
+    const res = await get(`/api/v1/analytics/records/summary?${q}&groupBy=day`);
+    expect(res.statusCode, res.body).toBe(200);
+    const { days, ...totals } = res.json();
+    expect(totals).toEqual((await get(`/api/v1/analytics/records/summary?${q}`)).json());
+    expect(days.map((d: { date: string }) => d.date)).toEqual([yesterday, today]);
+    // Every Run here was created in the last minutes: today, or yesterday right after midnight.
+    const sum = (k: string) => days.reduce((n: number, d: Record<string, number>) => n + d[k], 0);
+    expect(sum('runCount')).toBe(10);
+    expect(sum('totalRecordsExtracted')).toBe(totals.totalRecordsExtracted);
+    expect(days[days.length - 1]).toEqual({
+      date: today,
+      totalRecordsExtracted: expect.any(Number),
+      totalRecordsExported: expect.any(Number),
+      totalErrors: expect.any(Number),
+      totalPageLoads: expect.any(Number),
+      runCount: expect.any(Number),
+    });
+    expectBadRequest(await get(`/api/v1/analytics/records/summary?${q}&groupBy=hour`), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await get('/api/v1/analytics/records/summary?startDate=2020-01-01&endDate=2022-01-01&groupBy=day'),
+      'VALIDATION_FAILED',
+    );
+  });
+
   it('defaults: the last day up to now', async () => {
     const s = (await get('/api/v1/analytics/runs/summary')).json();
     expect(new Date(s.endDate).getTime() - new Date(s.startDate).getTime()).toBe(24 * 3600 * 1000);

@@ -214,6 +214,35 @@ describe('GET /api/v1/billing/agents/{agentId}/runs', () => {
   });
 });
 
+describe('GET /api/v1/billing/spending?groupBy=day', () => {
+  it('answers the credits spent per UTC day of the range, oldest first, adding up to the total', async () => {
+    const res = await get(`/api/v1/billing/spending?startDate=${day(-1)}&endDate=${day(4)}&groupBy=day`);
+    expect(res.statusCode, res.body).toBe(200);
+    const s = res.json();
+    expect(s.days).toEqual([
+      { date: day(-1), totalSpent: 0 },
+      { date: day(0), totalSpent: 5 },
+      { date: day(1), totalSpent: 10 + 3 + 13 },
+      { date: day(2), totalSpent: 11 },
+      { date: day(3), totalSpent: 2 + 100 },
+      { date: day(4), totalSpent: 0 },
+    ]);
+    expect(s.totalSpent).toBe(144);
+    // Without the parameter the answer is as before.
+    expect((await get(`/api/v1/billing/spending?startDate=${day(0)}&endDate=${day(3)}`)).json()).not.toHaveProperty(
+      'days',
+    );
+  });
+
+  it('400 VALIDATION_FAILED for an unknown groupBy or more than 366 days', async () => {
+    expectBadRequest(await get(`/api/v1/billing/spending?groupBy=week`), 'VALIDATION_FAILED');
+    expectBadRequest(
+      await get('/api/v1/billing/spending?startDate=2020-01-01&endDate=2022-01-01&groupBy=day'),
+      'VALIDATION_FAILED',
+    );
+  });
+});
+
 describe('access and isolation', () => {
   it('another organization sees nothing of this one', async () => {
     const wide = `startDate=${day(-30)}&endDate=${day(30)}`;

@@ -1,9 +1,12 @@
-// The web console in headless Chromium against the real API and worker: sign-in, every
-// screen, a Run started from an Agent page followed to Success with its records and file, a Schedule
-// with its next fire times, an API key used with curl, and a member without the admin screens.
+// The web console in headless Chromium against the real API and worker: sign-in, every screen, a Run
+// started from an Agent page followed to Success with its records and file (the preview reads at most
+// 2 MiB of a large export), busy buttons that cannot send an action twice, confirmation before kill,
+// revoke and delete, Agent names wherever a Run is shown, a Schedule with its next fire times, an API
+// key used with curl, one request per chart, and a member without the admin screens.
 // CONSOLE_SCREENSHOTS=docs/console also saves a screenshot of each screen.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +44,41 @@ const text = (page: Page, selector: string) => page.locator(selector).innerText(
 /** Waits for a page to show a value (the page loads and polls at its own pace). */
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 });
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+
+/** Holds the page's requests to `pattern` until release(); count() says how many were sent. */
+async function held(page: Page, pattern: string) {
+  let sent = 0;
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(pattern, async (route) => {
+    sent++;
+    await released;
+    await route.continue();
+  });
+  return { count: () => sent, release };
+}
+
+/** Counts the page's requests whose URL contains `part`, from now on. */
+function countRequests(page: Page, part: string) {
+  let n = 0;
+  page.on('request', (r) => {
+    if (r.url().includes(part)) n++;
+  });
+  return { count: () => n };
+}
+
+/** Does `act`, answers the confirmation it opens (accept or dismiss), and returns its question. */
+async function answerDialog(page: Page, accept: boolean, act: () => Promise<void>): Promise<string> {
+  let question = '';
+  // Answered in the listener: the click that opened the dialog returns once it is answered.
+  page.once('dialog', (dialog) => {
+    question = dialog.message();
+    void (accept ? dialog.accept() : dialog.dismiss());
+  });
+  await act();
+  expect(question, 'a confirmation was asked').not.toBe('');
+  return question;
+}
 
 describe('signing in', () => {
   it('shows the server message for a wrong password, then signs in with the right one', async () => {
@@ -163,9 +201,19 @@ describe('Runs', () => {
     agentId = (await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Run from console')).id;
     await admin.goto(`${env.baseUrl}/console/agents/${agentId}`);
     await admin.getByLabel('Parallelism').fill('1');
-    await admin.getByRole('button', { name: 'Run now' }).click();
+    // While the start is on its way, Run now is busy: a second press sends nothing.
+    const starts = await held(admin, `**/api/v1/agent/${agentId}/start`);
+    const runNow = admin.getByRole('button', { name: 'Run now' });
+    await runNow.click();
+    await poll(() => runNow.getAttribute('aria-busy')).toBe('true');
+    expect(await runNow.isDisabled()).toBe(true);
+    await runNow.click({ force: true });
+    starts.release();
     await admin.waitForURL(/\/console\/runs\/\d+\/\d+$/);
+    expect(starts.count()).toBe(1);
     runId = Number(admin.url().split('/').pop());
+    // The Agent by its name, not its id.
+    await poll(() => admin.getByRole('heading', { level: 1 }).innerText()).toBe(`Run #${runId} of Run from console`);
     // The page polls the status by itself until the Run ends.
     await poll(() => admin.getByRole('region', { name: 'Run status' }).locator('.badge').innerText()).toBe('Success');
     const run = (await api('GET', `/api/v1/agent/${agentId}/run/${runId}/status`)).json();
@@ -189,6 +237,38 @@ describe('Runs', () => {
     expect(csv.trimEnd().split('\r\n')).toHaveLength(31);
   });
 
+  it('previews the first 100 records of a large export from at most 2 MiB of it', async () => {
+    // The Run's export replaced by a 40 MiB CSV: the preview must not download it whole.
+    const file = (await ctx.db.runFile.findFirst({ where: { runId, fileType: 'Csv' } }))!;
+    const row = (i: number) => `Row ${i},$1.00,https://example.com/${'x'.repeat(80)}/${i}\r\n`;
+    const big = 'title,price,url\r\n' + Array.from({ length: 400_000 }, (_, i) => row(i + 1)).join('');
+    fs.writeFileSync(path.join(ctx.env.STORAGE_DIR, file.storageKey), big);
+    await ctx.db.runFile.update({ where: { id: file.id }, data: { fileSize: Buffer.byteLength(big) } });
+    expect(Buffer.byteLength(big)).toBeGreaterThan(40 * 1024 * 1024);
+
+    // What the browser received of the download, and whether the page ended it early.
+    const cdp = await admin.context().newCDPSession(admin);
+    await cdp.send('Network.enable');
+    const download = { id: '', bytes: 0, cancelled: false };
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (e.request.url.includes(`/file/${file.id}/download`)) download.id = e.requestId;
+    });
+    cdp.on('Network.dataReceived', (e) => {
+      if (e.requestId === download.id) download.bytes += e.dataLength;
+    });
+    cdp.on('Network.loadingFailed', (e) => {
+      if (e.requestId === download.id) download.cancelled = e.canceled === true;
+    });
+    await admin.reload();
+    const records = admin.getByRole('table', { name: 'Records' });
+    await poll(() => records.locator('tbody tr').count()).toBe(100);
+    expect(await records.locator('tbody tr').first().innerText()).toContain('Row 1');
+    expect(await records.locator('tbody tr').last().innerText()).toContain('Row 100');
+    await poll(async () => download.cancelled).toBe(true);
+    expect(download.bytes).toBeLessThan(8 * 1024 * 1024);
+    await cdp.detach();
+  });
+
   it('stops a Run gracefully, follows the log of one stuck on a page that never answers, and kills it', async () => {
     const slow = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url, { ms: 1200 }), 'Slow');
     await admin.goto(`${env.baseUrl}/console/agents/${slow.id}`);
@@ -196,9 +276,20 @@ describe('Runs', () => {
     await admin.waitForURL(/\/console\/runs\/\d+\/\d+$/);
     const slowRun = Number(admin.url().split('/').pop());
     await waitForRun(ctx.app, org.apiKey, slow.id, slowRun, (r) => r.status === 1 && r.progress?.dataCount >= 10);
-    await admin.getByRole('button', { name: 'Stop', exact: true }).click();
-    const badge = admin.getByRole('region', { name: 'Run status' }).locator('.badge');
+    const status = admin.getByRole('region', { name: 'Run status' });
+    // Progress as words, not the raw object (at least the 10 records the API reported).
+    await poll(() => status.innerText()).toMatch(/Progress\s+\d+ pages?, \d{2,} records, \d+ errors? so far/);
+    expect(await status.innerText()).not.toContain('pageCount');
+    const stops = await held(admin, `**/run/${slowRun}/stop`);
+    const stop = admin.getByRole('button', { name: 'Stop', exact: true });
+    await stop.click();
+    await poll(() => stop.getAttribute('aria-busy')).toBe('true');
+    expect(await admin.getByRole('button', { name: 'Kill' }).isDisabled()).toBe(true);
+    await stop.click({ force: true });
+    stops.release();
+    const badge = status.locator('.badge');
     await poll(() => badge.innerText()).toBe('Stopped');
+    expect(stops.count()).toBe(1);
     expect(await admin.getByRole('button', { name: 'Kill' }).count()).toBe(0);
     const stopped = (await api('GET', `/api/v1/agent/${slow.id}/run/${slowRun}/status`)).json();
     expect(stopped.recordsExported).toBeGreaterThanOrEqual(10);
@@ -217,9 +308,14 @@ describe('Runs', () => {
     await waitForRun(ctx.app, org.apiKey, stuck.id, stuckRun, (r) => r.status === 1);
     // The log is followed while the Run is still running.
     await poll(() => admin.getByLabel('Run log').innerText()).toMatch(new RegExp(`Run ${stuckRun} started`));
-    await admin.getByRole('button', { name: 'Kill' }).click();
+    // Kill asks first: dismissed, nothing is sent.
+    const kill = admin.getByRole('button', { name: 'Kill' });
+    expect(await answerDialog(admin, false, () => kill.click())).toMatch(new RegExp(`Kill Run #${stuckRun}\\?`));
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await api('GET', `/api/v1/agent/${stuck.id}/run/${stuckRun}/status`)).json().status).toBe(1);
+    await answerDialog(admin, true, () => kill.click());
     await poll(() => badge.innerText()).toBe('Stopping');
-    await admin.getByRole('button', { name: 'Kill' }).click();
+    await answerDialog(admin, true, () => kill.click());
     await poll(() => badge.innerText()).toBe('Stopped');
     expect(await admin.getByRole('region', { name: 'Run status' }).innerText()).toMatch(/Killed/);
   });
@@ -249,8 +345,12 @@ describe('Runs', () => {
     await admin.getByLabel('Status').selectOption({ label: 'Skipped' });
     await poll(() => admin.getByText('No Run matches these filters.').count()).toBe(1);
     await admin.getByLabel('Status').selectOption({ label: 'Any' });
-    await admin.getByLabel('Agent id').fill(String(failing.id));
+    // Each Run's Agent by name; the filter searches a part of the name.
+    const agentColumn = await rows.locator('td:nth-child(2)').allInnerTexts();
+    expect(agentColumn).toEqual(['Blocked', 'Stuck', 'Slow', 'Run from console']);
+    await admin.getByLabel('Agent name').fill('bLOCK');
     await poll(() => rows.count()).toBe(1);
+    expect(await rows.first().innerText()).toContain('Blocked');
     await screenshot(admin, 'runs');
 
     await rows
@@ -261,6 +361,13 @@ describe('Runs', () => {
     await poll(() => diagnosis.innerText()).toContain('Suggested actions');
     const expected = (await api('GET', `/api/v1/analytics/agents/${failing.id}/runs/${failed.id}/diagnostics`)).json();
     expect(await diagnosis.innerText()).toContain(expected.suggestedActions[0]);
+    // The failure message once, in the Run's status (the log below keeps its own lines).
+    const shown = [
+      await admin.getByRole('region', { name: 'Run status' }).innerText(),
+      await diagnosis.innerText(),
+    ].join('\n');
+    expect(shown.split(failed.errorMessage).length - 1).toBe(1);
+    expect(await admin.getByRole('heading', { level: 1 }).innerText()).toBe(`Run #${failed.id} of Blocked`);
   });
 });
 
@@ -302,7 +409,12 @@ describe('API keys and users', () => {
       '…',
       '',
     );
-    await admin.getByRole('button', { name: `Revoke key ${prefix}` }).click();
+    const revoke = admin.getByRole('button', { name: `Revoke key ${prefix}` });
+    // Revoke asks first: dismissed, the key still works.
+    expect(await answerDialog(admin, false, () => revoke.click())).toContain(`Revoke the key ${prefix}`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await get(key)).stdout).toBe('200');
+    await answerDialog(admin, true, () => revoke.click());
     await poll(() => keys.locator('tbody tr', { hasText: 'console key' }).innerText()).toContain('revoked');
     expect((await get(key)).stdout).toBe('401');
   });
@@ -385,11 +497,20 @@ describe('Schedules', () => {
     await list.getByRole('button', { name: 'Disable' }).click();
     await poll(() => list.getByRole('button', { name: 'Enable' }).count()).toBe(1);
     expect((await api('GET', `/api/v1/agent/${agent.id}/schedules/${saved.id}`)).json().isEnabled).toBe(false);
+
+    // Delete asks first; confirmed, the Schedule is gone.
+    const del = list.getByRole('button', { name: 'Delete' });
+    expect(await answerDialog(admin, false, () => del.click())).toContain('Delete the Schedule Every morning?');
+    expect((await api('GET', `/api/v1/agent/${agent.id}/schedules/${saved.id}`)).statusCode).toBe(200);
+    await answerDialog(admin, true, () => del.click());
+    await poll(() => admin.getByText(/This Agent has no Schedule yet/).count()).toBe(1);
+    expect((await api('GET', `/api/v1/agent/${agent.id}/schedules/${saved.id}`)).statusCode).toBe(404);
   });
 });
 
 describe('Billing, Analytics, Builder and Webhooks', () => {
-  it('shows the balance, the credit history and a chart of daily usage', async () => {
+  it('shows the balance, the credit history and a chart of daily usage (one request)', async () => {
+    const spending = countRequests(admin, '/api/v1/billing/spending');
     await nav(admin, 'Billing').click();
     const credits = (await api('GET', '/api/v1/billing/credits')).json();
     await poll(() => admin.locator('.stat b').innerText()).toBe(credits.availableCredits.toLocaleString('en-US'));
@@ -398,10 +519,12 @@ describe('Billing, Analytics, Builder and Webhooks', () => {
     );
     await poll(() => admin.getByRole('img', { name: /Credits spent per day/ }).count()).toBe(1);
     expect(await admin.locator('svg.chart rect').count()).toBe(14);
+    expect(spending.count()).toBe(1);
     await screenshot(admin, 'billing');
   });
 
-  it('charts Runs and records per day and lists the failed Runs', async () => {
+  it('charts Runs and records per day from one request and lists the failed Runs', async () => {
+    const summaries = countRequests(admin, '/api/v1/analytics/records/summary');
     await nav(admin, 'Analytics').click();
     const runs = (await api('GET', '/api/v1/runs')).json();
     expect(runs).toHaveLength(4);
@@ -409,6 +532,10 @@ describe('Billing, Analytics, Builder and Webhooks', () => {
       'Runs per day (last 14 days): 4 in all',
     );
     await poll(() => admin.getByRole('table', { name: 'Failed Runs' }).innerText()).toContain('Blocked');
+    expect(await admin.getByRole('img', { name: /Records extracted per day/ }).getAttribute('aria-label')).toMatch(
+      /in all$/,
+    );
+    expect(summaries.count()).toBe(1);
     await screenshot(admin, 'analytics');
   });
 

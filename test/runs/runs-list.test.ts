@@ -128,6 +128,22 @@ describe('GET /api/v1/runs', () => {
     expect(ids(await get(`/api/v1/runs?startDate=${encodeURIComponent(future)}`, orgA.apiKey))).toEqual([]);
   });
 
+  it("names each Run's Agent, and filters by a case-insensitive part of the Agent's name", async () => {
+    const all = (await get('/api/v1/runs', orgA.apiKey)).json() as Array<{ id: number; agentName: string }>;
+    expect(all.map((r) => [r.id, r.agentName])).toEqual([
+      [runs.shared2, 'Shared'],
+      [runs.private, 'Private'],
+      [runs.shared1, 'Shared'],
+    ]);
+    expect(ids(await get('/api/v1/runs?agentName=HARE', orgA.apiKey))).toEqual([runs.shared2, runs.shared1]);
+    expect(ids(await get('/api/v1/runs?agentName=riv&status=4', orgA.apiKey))).toEqual([runs.private]);
+    // Combined with what the caller can read: a member never sees the private Space's Runs.
+    expect(ids(await get('/api/v1/runs?agentName=riv', memberKey))).toEqual([]);
+    expect(ids(await get('/api/v1/runs?agentName=Other', orgA.apiKey))).toEqual([]);
+    const paged = (await get('/api/v1/runs?agentName=shared&pageIndex=1&recordsPerPage=1', orgA.apiKey)).json();
+    expect(paged).toMatchObject({ runs: [{ id: runs.shared2, agentName: 'Shared' }], totalRecordCount: 2 });
+  });
+
   it('pages like the other lists', async () => {
     const first = await get('/api/v1/runs?pageIndex=1&recordsPerPage=2', orgA.apiKey);
     expect(first.json()).toEqual({
@@ -150,6 +166,8 @@ describe('GET /api/v1/runs', () => {
       'pageIndex=0&recordsPerPage=5',
       'maxRecords=0',
       'startDate=2026-02-01&endDate=2026-01-01',
+      'agentName=',
+      `agentName=${'x'.repeat(201)}`,
     ]) {
       const res = await get(`/api/v1/runs?${q}`, orgA.apiKey);
       expect(res.statusCode, q).toBe(400);

@@ -63,11 +63,51 @@ export async function downloadFile(agentId: number, runId: number, fileId: numbe
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export async function fetchFile(agentId: number, runId: number, fileId: number): Promise<Blob> {
+async function fetchFile(agentId: number, runId: number, fileId: number): Promise<Blob> {
   const { data, error, response } = await api.GET('/api/v1/agent/{agentId}/run/{runId}/file/{fileId}/download', {
     params: { path: { agentId, runId, fileId }, query: { redirect: false } },
     parseAs: 'blob',
   });
   if (!response.ok) throw messageOf(error, response.status);
   return data as unknown as Blob;
+}
+
+/**
+ * At most the first `maxBytes` of a Run file, as text: the body is read as a stream and the stream is
+ * cancelled there, so a large export is never downloaded whole. `complete`: the text is the whole file.
+ */
+export async function fetchFileHead(
+  agentId: number,
+  runId: number,
+  fileId: number,
+  maxBytes: number,
+): Promise<{ text: string; complete: boolean }> {
+  const { error, response } = await api.GET('/api/v1/agent/{agentId}/run/{runId}/file/{fileId}/download', {
+    params: { path: { agentId, runId, fileId }, query: { redirect: false } },
+    parseAs: 'stream',
+  });
+  if (!response.ok || !response.body) throw messageOf(error, response.status);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (!done && size < maxBytes) {
+    const next = await reader.read();
+    done = next.done;
+    if (next.value) {
+      chunks.push(next.value);
+      size += next.value.byteLength;
+    }
+  }
+  if (!done) await reader.cancel();
+  const bytes = new Uint8Array(Math.min(size, maxBytes));
+  let at = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, bytes.length - at);
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  const complete = done && size <= maxBytes;
+  // A character cut at the end is left out (stream: true), not shown as a replacement character.
+  return { text: new TextDecoder().decode(bytes, { stream: !complete }), complete };
 }

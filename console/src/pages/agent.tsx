@@ -1,27 +1,31 @@
-// One Agent: its properties, Run now (with the start options), the definition editor (the API's
+// One Agent: its properties, Run now (run-now.tsx), the definition editor (the API's
 // validation problems are shown as it returns them), versions with restore, input parameters
 // (encrypted values arrive masked), its Schedules and its Runs, archive and unarchive.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
-import { Link, useLocation } from 'wouter-preact';
+import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
-import { Empty, ErrorBox, Field, Loading, Pager, StatusBadge, Table, fmtDate, useLoad, valueOf } from '../ui';
+import { useAction } from '../query';
+import { RunNow } from './run-now';
+import { BusyButton, Empty, ErrorBox, Field, Loading, Pager, StatusBadge, Table, fmtDate, valueOf } from '../ui';
 
 const RUNS_PAGE = 10;
 
 export function AgentPage({ agentId }: { agentId: number }) {
   const path = { agentId };
-  const agent = useLoad(() => ok(api.GET('/api/v1/agent/{agentId}', { params: { path } })), [agentId]);
-  const [actionError, setActionError] = useState<Error>();
-
-  async function act(fn: () => Promise<unknown>) {
-    setActionError(undefined);
-    try {
-      await fn();
-      agent.reload();
-    } catch (e) {
-      setActionError(e as Error);
-    }
-  }
+  const agent = useQuery({
+    queryKey: ['agent', agentId],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}', { params: { path } })),
+  });
+  const archive = useAction(
+    (to: 'archive' | 'unarchive') =>
+      ok(
+        api.POST(to === 'archive' ? '/api/v1/agent/{agentId}/archive' : '/api/v1/agent/{agentId}/unarchive', {
+          params: { path },
+        }),
+      ),
+    { invalidates: [['agent', agentId], ['agents']] },
+  );
 
   if (agent.error) return <ErrorBox error={agent.error} />;
   if (!agent.data) return <Loading loading />;
@@ -29,7 +33,7 @@ export function AgentPage({ agentId }: { agentId: number }) {
   return (
     <>
       <h1>{a.name}</h1>
-      <ErrorBox error={actionError} />
+      <ErrorBox error={archive.error} />
       <section aria-label="Agent">
         <dl class="props">
           <dt>Last Run</dt>
@@ -47,24 +51,18 @@ export function AgentPage({ agentId }: { agentId: number }) {
         </dl>
         <div class="row">
           {a.isArchived ? (
-            <button
-              type="button"
-              onClick={() => act(() => ok(api.POST('/api/v1/agent/{agentId}/unarchive', { params: { path } })))}
-            >
+            <BusyButton busy={archive.isPending} onClick={() => archive.mutate('unarchive')}>
               Unarchive
-            </button>
+            </BusyButton>
           ) : (
-            <button
-              type="button"
-              onClick={() => act(() => ok(api.POST('/api/v1/agent/{agentId}/archive', { params: { path } })))}
-            >
+            <BusyButton busy={archive.isPending} onClick={() => archive.mutate('archive')}>
               Archive
-            </button>
+            </BusyButton>
           )}
         </div>
       </section>
       <RunNow agentId={agentId} />
-      <Definition agentId={agentId} onSaved={agent.reload} version={a.version} />
+      <Definition agentId={agentId} version={a.version} />
       <InputParameters agentId={agentId} version={a.version} />
       <AgentSchedules agentId={agentId} />
       <AgentRuns agentId={agentId} />
@@ -72,188 +70,144 @@ export function AgentPage({ agentId }: { agentId: number }) {
   );
 }
 
-function RunNow({ agentId }: { agentId: number }) {
-  const [, navigate] = useLocation();
-  const [parallelism, setParallelism] = useState('1');
-  const [logLevel, setLogLevel] = useState<Schemas['LogLevel']>('Info');
-  const [logMode, setLogMode] = useState<Schemas['LogMode']>('Text');
-  const [isExclusive, setIsExclusive] = useState(true);
-  const [inputParameters, setInputParameters] = useState('');
-  const [error, setError] = useState<Error>();
-  async function start(e: Event) {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const run = await ok(
-        api.POST('/api/v1/agent/{agentId}/start', {
-          params: { path: { agentId } },
-          body: {
-            parallelism: Number(parallelism),
-            logLevel,
-            logMode,
-            isExclusive,
-            ...(inputParameters.trim() ? { inputParameters } : {}),
-          },
-        }),
-      );
-      navigate(`/runs/${agentId}/${(run as Schemas['Run']).id}`);
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
-  return (
-    <section aria-labelledby="run-now">
-      <h2 id="run-now">Run now</h2>
-      <form onSubmit={start}>
-        <Field label="Parallelism">
-          <input type="number" min={1} max={64} value={parallelism} onInput={(e) => setParallelism(valueOf(e))} />
-        </Field>
-        <Field label="Log level">
-          <select value={logLevel} onChange={(e) => setLogLevel(valueOf(e) as Schemas['LogLevel'])}>
-            {['Info', 'Warning', 'Error', 'Fatal'].map((l) => (
-              <option key={l}>{l}</option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Log mode">
-          <select value={logMode} onChange={(e) => setLogMode(valueOf(e) as Schemas['LogMode'])}>
-            <option value="Text">Text</option>
-            <option value="TextAndHtml">Text and HTML</option>
-          </select>
-        </Field>
-        <label class="row">
-          <input type="checkbox" checked={isExclusive} onChange={(e) => setIsExclusive(e.currentTarget.checked)} />
-          Exclusive (no other Run of this Agent at the same time)
-        </label>
-        <Field label='Input parameters (JSON, "?name" encrypts)'>
-          <input
-            value={inputParameters}
-            onInput={(e) => setInputParameters(valueOf(e))}
-            placeholder='{"query": "shoes"}'
-          />
-        </Field>
-        <button type="submit">Run now</button>
-      </form>
-      <ErrorBox error={error} />
-    </section>
-  );
-}
-
-function Definition({ agentId, version, onSaved }: { agentId: number; version: number; onSaved: () => void }) {
+function Definition({ agentId, version }: { agentId: number; version: number }) {
   const path = { agentId };
-  const doc = useLoad(
-    () => ok(api.GET('/api/v1/agent/{agentId}/definition', { params: { path } })),
-    [agentId, version],
-  );
-  const versions = useLoad(
-    () => ok(api.GET('/api/v1/agent/{agentId}/versions', { params: { path } })),
-    [agentId, version],
-  );
+  const doc = useQuery({
+    queryKey: ['agent', agentId, 'definition', version],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/definition', { params: { path } })),
+  });
   const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<Error>();
+  const [invalid, setInvalid] = useState<Error>();
   const [saved, setSaved] = useState<string>();
   const shown = text ?? (doc.data ? JSON.stringify(doc.data.definition, null, 2) : '');
-
-  async function save(e: Event) {
-    e.preventDefault();
-    setError(undefined);
-    setSaved(undefined);
-    let definition: unknown;
-    try {
-      definition = JSON.parse(shown);
-    } catch (err) {
-      return setError(new Error(`The definition is not valid JSON: ${(err as Error).message}`));
-    }
-    try {
-      const updated = await ok(
-        api.PUT('/api/v1/agent/{agentId}', {
-          params: { path },
-          body: { definition: definition as Schemas['AgentDefinition'] },
-        }),
-      );
-      setText(null);
-      setSaved(`Saved as version ${updated.version}.`);
-      onSaved();
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
-  async function restore(v: number) {
-    setError(undefined);
-    try {
-      const restored = await ok(
+  const done = (message: string) => {
+    setText(null);
+    setSaved(message);
+  };
+  const save = useAction(
+    (definition: Schemas['AgentDefinition']) =>
+      ok(api.PUT('/api/v1/agent/{agentId}', { params: { path }, body: { definition } })),
+    { invalidates: [['agent', agentId]], onSuccess: (updated) => done(`Saved as version ${updated.version}.`) },
+  );
+  const restore = useAction(
+    (v: number) =>
+      ok(
         api.POST('/api/v1/agent/{agentId}/version/{version}/restore', {
           params: { path: { agentId, version: v } },
           body: { content: `Restored from version ${v}` },
         }),
-      );
-      setText(null);
-      setSaved(`Version ${v} restored as version ${restored.version}.`);
-      onSaved();
+      ),
+    {
+      invalidates: [['agent', agentId]],
+      onSuccess: (restored, v) => done(`Version ${v} restored as version ${restored.version}.`),
+    },
+  );
+  const busy = save.isPending || restore.isPending;
+
+  function submit(e: Event) {
+    e.preventDefault();
+    setInvalid(undefined);
+    setSaved(undefined);
+    try {
+      save.mutate(JSON.parse(shown) as Schemas['AgentDefinition']);
     } catch (err) {
-      setError(err as Error);
+      setInvalid(new Error(`The definition is not valid JSON: ${(err as Error).message}`));
     }
   }
   return (
     <section aria-labelledby="definition">
       <h2 id="definition">Definition</h2>
       <ErrorBox error={doc.error} />
-      {doc.data && doc.data.problems.length > 0 && (
-        <div class="error" role="status">
-          <p>The active version has problems:</p>
-          <ul>
-            {doc.data.problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <form onSubmit={save}>
+      <Problems problems={doc.data?.problems ?? []} />
+      <form onSubmit={submit}>
         <Field label="Definition (JSON)">
           <textarea spellcheck={false} value={shown} onInput={(e) => setText(valueOf(e))} />
         </Field>
-        <button type="submit">Save definition</button>
+        <BusyButton type="submit" busy={busy}>
+          Save definition
+        </BusyButton>
       </form>
-      <ErrorBox error={error} />
+      <ErrorBox error={invalid ?? save.error ?? restore.error} />
       {saved && (
         <p class="notice" role="status">
           {saved}
         </p>
       )}
       <h2>Versions</h2>
-      {versions.data && (
-        <Table
-          label="Versions"
-          rowKey={(v) => v.version}
-          rows={versions.data}
-          columns={[
-            { label: 'Version', render: (v) => v.version },
-            { label: 'By', render: (v) => v.userName },
-            { label: 'Created', render: (v) => fmtDate(v.created) },
-            { label: 'Comments', render: (v) => v.comments },
-            {
-              label: 'Restore',
-              render: (v) =>
-                v.version === version ? (
-                  'active'
-                ) : (
-                  <button type="button" onClick={() => restore(v.version)} aria-label={`Restore version ${v.version}`}>
-                    Restore
-                  </button>
-                ),
-            },
-          ]}
-        />
-      )}
+      <VersionsTable
+        agentId={agentId}
+        active={version}
+        busy={busy}
+        onRestore={(v) => {
+          setSaved(undefined);
+          restore.mutate(v);
+        }}
+      />
     </section>
   );
 }
 
-function InputParameters({ agentId, version }: { agentId: number; version: number }) {
-  const params = useLoad(
-    () => ok(api.GET('/api/v1/agent/{agentId}/input-parameters', { params: { path: { agentId } } })),
-    [agentId, version],
+/** The problems the API found in the active version (saved all the same). */
+function Problems({ problems }: { problems: string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <div class="error" role="status">
+      <p>The active version has problems:</p>
+      <ul>
+        {problems.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
+    </div>
   );
+}
+
+function VersionsTable(props: {
+  agentId: number;
+  active: number;
+  busy: boolean;
+  onRestore: (version: number) => void;
+}) {
+  const versions = useQuery({
+    queryKey: ['agent', props.agentId, 'versions', props.active],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/versions', { params: { path: { agentId: props.agentId } } })),
+  });
+  if (!versions.data) return <ErrorBox error={versions.error} />;
+  return (
+    <Table
+      label="Versions"
+      rowKey={(v) => v.version}
+      rows={versions.data}
+      columns={[
+        { label: 'Version', render: (v) => v.version },
+        { label: 'By', render: (v) => v.userName },
+        { label: 'Created', render: (v) => fmtDate(v.created) },
+        { label: 'Comments', render: (v) => v.comments },
+        {
+          label: 'Restore',
+          render: (v) =>
+            v.version === props.active ? (
+              'active'
+            ) : (
+              <BusyButton
+                busy={props.busy}
+                onClick={() => props.onRestore(v.version)}
+                label={`Restore version ${v.version}`}
+              >
+                Restore
+              </BusyButton>
+            ),
+        },
+      ]}
+    />
+  );
+}
+
+function InputParameters({ agentId, version }: { agentId: number; version: number }) {
+  const params = useQuery({
+    queryKey: ['agent', agentId, 'input-parameters', version],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/input-parameters', { params: { path: { agentId } } })),
+  });
   return (
     <section aria-labelledby="input-parameters">
       <h2 id="input-parameters">Input parameters</h2>
@@ -277,10 +231,10 @@ function InputParameters({ agentId, version }: { agentId: number; version: numbe
 }
 
 function AgentSchedules({ agentId }: { agentId: number }) {
-  const list = useLoad(
-    () => ok(api.GET('/api/v1/agent/{agentId}/schedules', { params: { path: { agentId } } })),
-    [agentId],
-  );
+  const list = useQuery({
+    queryKey: ['agent', agentId, 'schedules'],
+    queryFn: () => ok(api.GET('/api/v1/agent/{agentId}/schedules', { params: { path: { agentId } } })),
+  });
   const rows = (list.data ?? []) as Schemas['Schedule'][];
   return (
     <section aria-labelledby="agent-schedules">
@@ -313,15 +267,16 @@ function AgentSchedules({ agentId }: { agentId: number }) {
 
 function AgentRuns({ agentId }: { agentId: number }) {
   const [page, setPage] = useState(1);
-  const list = useLoad(
-    () =>
+  const list = useQuery({
+    queryKey: ['agent', agentId, 'runs', page],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/agent/{agentId}/runs', {
           params: { path: { agentId }, query: { pageIndex: page, recordsPerPage: RUNS_PAGE } },
         }),
       ),
-    [agentId, page],
-  );
+    placeholderData: keepPreviousData,
+  });
   const data = list.data as { runs: Schemas['Run'][]; totalRecordCount: number } | undefined;
   return (
     <section aria-labelledby="agent-runs">

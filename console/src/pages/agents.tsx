@@ -1,19 +1,21 @@
 // Agents: the server-paged, sortable, searchable list (GET /api/v1/agent/all with pageIndex), with the
 // status of each Agent's last Run and a Space filter. Nothing is filtered or sorted in the browser.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
+import { useAction, useSettled } from '../query';
 import {
+  BusyButton,
   Empty,
   ErrorBox,
   Field,
   Loading,
   Pager,
-  RUN_STATUS,
+  StatusSelect,
   StatusBadge,
   Table,
   fmtDate,
-  useLoad,
   valueOf,
   type Column,
 } from '../ui';
@@ -22,8 +24,57 @@ const PAGE_SIZE = 25;
 type Agent = Schemas['Agent'];
 type SortColumn = 'name' | 'lastActivity' | 'created' | 'updated' | 'status' | 'configType';
 
+/** A labelled choice of Space (or all of them), its value the Space id as text. */
+export function SpaceSelect({ value, onChange }: { value: string; onChange: (e: Event) => void }) {
+  const spaces = useSpaces();
+  return (
+    <Field label="Space">
+      <select value={value} onChange={onChange}>
+        <option value="">All Spaces</option>
+        {spaces.data?.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 export function useSpaces() {
-  return useLoad(() => ok(api.GET('/api/v1/spaces')), []);
+  return useQuery({ queryKey: ['spaces'], queryFn: () => ok(api.GET('/api/v1/spaces')), staleTime: 60_000 });
+}
+
+interface AgentsQuery {
+  page: number;
+  search: string;
+  spaceId: string;
+  status: string;
+  sort: { column: SortColumn; order: 0 | 1 };
+}
+
+/** One page of Agents as the API sorts and filters them; the rows stay while the next page loads. */
+function useAgentsPage({ page, search, spaceId, status, sort }: AgentsQuery) {
+  return useQuery({
+    queryKey: ['agents', 'list', { page, search, spaceId, status, sort }],
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/agent/all', {
+          params: {
+            query: {
+              pageIndex: page,
+              recordsPerPage: PAGE_SIZE,
+              sortColumn: sort.column,
+              sortOrder: sort.order,
+              ...(search ? { name: search } : {}),
+              ...(spaceId ? { spaceId: Number(spaceId) } : {}),
+              ...(status ? { status: Number(status) } : {}),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function AgentsPage() {
@@ -33,55 +84,15 @@ export function AgentsPage() {
   const [status, setStatus] = useState('');
   const [sort, setSort] = useState<{ column: SortColumn; order: 0 | 1 }>({ column: 'name', order: 0 });
   const spaces = useSpaces();
-  const [actionError, setActionError] = useState<Error>();
-  const list = useLoad(
-    () =>
-      ok(
-        api.GET('/api/v1/agent/all', {
-          params: {
-            query: {
-              pageIndex: page,
-              recordsPerPage: PAGE_SIZE,
-              sortColumn: sort.column,
-              sortOrder: sort.order,
-              ...(name ? { name } : {}),
-              ...(spaceId ? { spaceId: Number(spaceId) } : {}),
-              ...(status ? { status: Number(status) } : {}),
-            },
-          },
-        }),
-      ),
-    [page, name, spaceId, status, sort.column, sort.order],
+  const search = useSettled(name);
+  const list = useAgentsPage({ page, search, spaceId, status, sort });
+  const archive = useAction(
+    (agentId: number) => ok(api.POST('/api/v1/agent/{agentId}/archive', { params: { path: { agentId } } })),
+    { invalidates: [['agents']] },
   );
   // With paging parameters the API answers a page object (AgentPage), not the legacy array.
   const result = list.data as Schemas['AgentPage'] | undefined;
-  const spaceName = (id: number) => spaces.data?.find((s) => s.id === id)?.name ?? `Space ${id}`;
-  const columns: Column<Agent>[] = [
-    { label: 'Name', sort: 'name', render: (a) => <Link href={`/agents/${a.id}`}>{a.name}</Link> },
-    { label: 'Space', render: (a) => spaceName(a.spaceId) },
-    { label: 'Last Run', sort: 'status', render: (a) => <StatusBadge status={a.status} /> },
-    { label: 'Last activity', sort: 'lastActivity', render: (a) => fmtDate(a.lastActivity) },
-    { label: 'Version', render: (a) => a.version },
-    { label: 'Updated', sort: 'updated', render: (a) => fmtDate(a.updated) },
-    {
-      // Archived Agents leave this list (the API hides them); their page unarchives them.
-      label: 'Archive',
-      render: (a) => (
-        <button type="button" aria-label={`Archive ${a.name}`} onClick={() => archive(a.id)}>
-          Archive
-        </button>
-      ),
-    },
-  ];
-  async function archive(agentId: number) {
-    setActionError(undefined);
-    try {
-      await ok(api.POST('/api/v1/agent/{agentId}/archive', { params: { path: { agentId } } }));
-      list.reload();
-    } catch (e) {
-      setActionError(e as Error);
-    }
-  }
+  const columns = agentColumns(spaces.data ?? [], archive);
   const filter = (set: (v: string) => void) => (e: Event) => {
     set(valueOf(e));
     setPage(1);
@@ -94,35 +105,13 @@ export function AgentsPage() {
         <Field label="Search by name">
           <input type="search" value={name} onInput={filter(setName)} />
         </Field>
-        <Field label="Space">
-          <select value={spaceId} onChange={filter(setSpaceId)}>
-            <option value="">All Spaces</option>
-            {spaces.data?.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Last Run status">
-          <select value={status} onChange={filter(setStatus)}>
-            <option value="">Any</option>
-            {RUN_STATUS.map((n, i) => (
-              <option key={n} value={i}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SpaceSelect value={spaceId} onChange={filter(setSpaceId)} />
+        <StatusSelect label="Last Run status" value={status} onChange={filter(setStatus)} />
       </form>
-      <ErrorBox error={actionError ?? list.error} />
-      <Loading loading={list.loading && !result} />
+      <ErrorBox error={archive.error ?? list.error} />
+      <Loading loading={list.isPending} />
       {result && result.agents.length === 0 ? (
-        <Empty>
-          {name || spaceId || status ? 'No Agent matches these filters.' : 'No Agents yet. Describe one to the '}
-          {!(name || spaceId || status) && <Link href="/builder">Builder</Link>}
-          {!(name || spaceId || status) && ' or create one with POST /api/v1/agent.'}
-        </Empty>
+        <NoAgents filtered={Boolean(name || spaceId || status)} />
       ) : (
         result && (
           <>
@@ -148,5 +137,43 @@ export function AgentsPage() {
         )
       )}
     </>
+  );
+}
+
+/** The Agents table's columns; Archive is busy for the Agent being archived. */
+function agentColumns(
+  spaces: Schemas['Space'][],
+  archive: { isPending: boolean; variables?: number; mutate: (agentId: number) => void },
+): Column<Agent>[] {
+  const spaceName = (id: number) => spaces.find((s) => s.id === id)?.name ?? `Space ${id}`;
+  return [
+    { label: 'Name', sort: 'name', render: (a) => <Link href={`/agents/${a.id}`}>{a.name}</Link> },
+    { label: 'Space', render: (a) => spaceName(a.spaceId) },
+    { label: 'Last Run', sort: 'status', render: (a) => <StatusBadge status={a.status} /> },
+    { label: 'Last activity', sort: 'lastActivity', render: (a) => fmtDate(a.lastActivity) },
+    { label: 'Version', render: (a) => a.version },
+    { label: 'Updated', sort: 'updated', render: (a) => fmtDate(a.updated) },
+    {
+      // Archived Agents leave this list (the API hides them); their page unarchives them.
+      label: 'Archive',
+      render: (a) => (
+        <BusyButton
+          busy={archive.isPending && archive.variables === a.id}
+          label={`Archive ${a.name}`}
+          onClick={() => archive.mutate(a.id)}
+        >
+          Archive
+        </BusyButton>
+      ),
+    },
+  ];
+}
+
+function NoAgents({ filtered }: { filtered: boolean }) {
+  if (filtered) return <Empty>No Agent matches these filters.</Empty>;
+  return (
+    <Empty>
+      No Agents yet. Describe one to the <Link href="/builder">Builder</Link> or create one with POST /api/v1/agent.
+    </Empty>
   );
 }

@@ -1,39 +1,29 @@
-// Analytics: Runs and records per day as charts (one summary request per day), and the failed Runs
-// of the range with a link to each one's diagnosis.
+// Analytics: Runs and records per day as two charts from one request (the records summary grouped by
+// UTC day), and the failed Runs of the range with a link to each one's diagnosis.
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
 import { api, ok } from '../api/client';
 import { BarChart, lastDays } from '../chart';
-import { Empty, ErrorBox, Table, fmtDate, useLoad } from '../ui';
+import { Empty, ErrorBox, Table, fmtDate } from '../ui';
 
 const DAYS = 14;
 
 export function AnalyticsPage() {
   const days = lastDays(DAYS);
-  const daily = useLoad(
-    () =>
-      Promise.all(
-        days.map(async (d) => {
-          // One whole UTC day: the summaries count [startDate, endDate).
-          const query = {
-            startDate: `${d}T00:00:00.000Z`,
-            endDate: new Date(Date.parse(d) + 86_400_000).toISOString(),
-          };
-          const [runs, records] = await Promise.all([
-            ok(api.GET('/api/v1/analytics/runs/summary', { params: { query: { ...query, includeDetails: false } } })),
-            ok(api.GET('/api/v1/analytics/records/summary', { params: { query } })),
-          ]);
-          return { day: d, runs: runs.totalRuns, records: records.totalRecordsExtracted };
-        }),
+  // startDate is the first day's midnight; a date as endDate covers the whole of today.
+  const range = { startDate: days[0], endDate: days[days.length - 1] };
+  const daily = useQuery({
+    queryKey: ['analytics', 'daily', range],
+    queryFn: () =>
+      ok(api.GET('/api/v1/analytics/records/summary', { params: { query: { ...range, groupBy: 'day' } } })).then(
+        (s) => s.days ?? [],
       ),
-    [],
-  );
-  const failed = useLoad(
-    () =>
-      ok(
-        api.GET('/api/v1/analytics/runs/summary', { params: { query: { startDate: days[0], includeDetails: true } } }),
-      ),
-    [],
-  );
+  });
+  const failed = useQuery({
+    queryKey: ['analytics', 'failed', range],
+    queryFn: () =>
+      ok(api.GET('/api/v1/analytics/runs/summary', { params: { query: { ...range, includeDetails: true } } })),
+  });
   const rows = failed.data?.failedRunDetails ?? [];
   return (
     <>
@@ -44,13 +34,13 @@ export function AnalyticsPage() {
           <section>
             <BarChart
               title={`Runs per day (last ${DAYS} days)`}
-              points={daily.data.map((d) => ({ label: d.day, value: d.runs }))}
+              points={daily.data.map((d) => ({ label: d.date, value: d.runCount }))}
             />
           </section>
           <section>
             <BarChart
               title={`Records extracted per day (last ${DAYS} days)`}
-              points={daily.data.map((d) => ({ label: d.day, value: d.records }))}
+              points={daily.data.map((d) => ({ label: d.date, value: d.totalRecordsExtracted }))}
             />
           </section>
         </div>

@@ -1,10 +1,12 @@
 // API keys and users. Administrators: the organization's users, a user's keys, creating a key (shown
 // once, with a copy button), revoking one, and adding a user. Members: their own keys, read only (the
 // API lets a member list their own keys and nothing else here).
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
+import { confirmed, useAction } from '../query';
 import { getSession } from '../session';
-import { Empty, ErrorBox, Field, Table, fmtDate, useLoad, valueOf } from '../ui';
+import { BusyButton, Empty, ErrorBox, Field, Table, fmtDate, valueOf } from '../ui';
 
 export function ApiKeysPage() {
   const session = getSession()!;
@@ -20,7 +22,7 @@ export function ApiKeysPage() {
 }
 
 function AdminApiKeys() {
-  const users = useLoad(() => ok(api.GET('/api/v1/users')), []);
+  const users = useQuery({ queryKey: ['users'], queryFn: () => ok(api.GET('/api/v1/users')) });
   const [userId, setUserId] = useState<number>(getSession()!.userId);
   return (
     <>
@@ -38,69 +40,49 @@ function AdminApiKeys() {
         </Field>
       </form>
       <Keys userId={userId} manage />
-      <NewUser onCreated={users.reload} />
+      <NewUser />
     </>
   );
 }
 
 function Keys({ userId, manage }: { userId: number; manage: boolean }) {
   const path = { userId };
-  const keys = useLoad(() => ok(api.GET('/api/v1/users/{userId}/api-keys', { params: { path } })), [userId]);
+  const keysKey = ['users', userId, 'api-keys'];
+  const keys = useQuery({
+    queryKey: keysKey,
+    queryFn: () => ok(api.GET('/api/v1/users/{userId}/api-keys', { params: { path } })),
+  });
   const [description, setDescription] = useState('');
-  const [created, setCreated] = useState<Schemas['CreatedApiKey']>();
-  const [copied, setCopied] = useState(false);
-  const [error, setError] = useState<Error>();
-
-  async function create(e: Event) {
-    e.preventDefault();
-    setError(undefined);
-    setCopied(false);
-    try {
-      setCreated(await ok(api.POST('/api/v1/users/{userId}/api-keys', { params: { path }, body: { description } })));
-      setDescription('');
-      keys.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
-  async function revoke(keyId: number) {
-    setError(undefined);
-    try {
-      await ok(api.DELETE('/api/v1/users/{userId}/api-keys/{keyId}', { params: { path: { userId, keyId } } }));
-      keys.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
-  async function copy() {
-    await navigator.clipboard.writeText(created!.key);
-    setCopied(true);
-  }
+  const create = useAction(
+    () => ok(api.POST('/api/v1/users/{userId}/api-keys', { params: { path }, body: { description } })),
+    { invalidates: [keysKey], onSuccess: () => setDescription('') },
+  );
+  const revoke = useAction(
+    (keyId: number) =>
+      ok(api.DELETE('/api/v1/users/{userId}/api-keys/{keyId}', { params: { path: { userId, keyId } } })),
+    { invalidates: [keysKey] },
+  );
+  const created = create.data;
   return (
     <section aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
       {manage && (
-        <form onSubmit={create}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate(undefined);
+          }}
+        >
           <Field label="Description">
             <input value={description} onInput={(e) => setDescription(valueOf(e))} maxLength={200} />
           </Field>
-          <button type="submit">Create API key</button>
+          <BusyButton type="submit" busy={create.isPending}>
+            Create API key
+          </BusyButton>
         </form>
       )}
-      <ErrorBox error={error ?? keys.error} />
-      {created && (
-        <div class="notice" role="status">
-          <p>The new key is shown once. Copy it now; only its digest is stored.</p>
-          <p class="row">
-            <code class="secret" aria-label="New API key">
-              {created.key}
-            </code>
-            <button type="button" onClick={copy}>
-              {copied ? 'Copied' : 'Copy key'}
-            </button>
-          </p>
-        </div>
-      )}
+      <ErrorBox error={create.error ?? revoke.error ?? keys.error} />
+      {created && <NewKey key={created.key} secret={created.key} />}
       {keys.data?.length === 0 && (
         <Empty>
           {manage ? 'This user has no API key. Create one above.' : 'You have no API key yet: ask an administrator.'}
@@ -119,21 +101,14 @@ function Keys({ userId, manage }: { userId: number; manage: boolean }) {
             { label: 'Last used', render: (k) => fmtDate(k.lastUsedAt) },
             {
               label: 'State',
-              render: (k) =>
-                k.revokedAt ? (
-                  `revoked ${fmtDate(k.revokedAt)}`
-                ) : !manage ? (
-                  'active'
-                ) : (
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={() => revoke(k.id)}
-                    aria-label={`Revoke key ${k.prefix}`}
-                  >
-                    Revoke
-                  </button>
-                ),
+              render: (k) => (
+                <KeyState
+                  apiKey={k}
+                  manage={manage}
+                  busy={revoke.isPending && revoke.variables === k.id}
+                  onRevoke={() => revoke.mutate(k.id)}
+                />
+              ),
             },
           ]}
         />
@@ -142,27 +117,65 @@ function Keys({ userId, manage }: { userId: number; manage: boolean }) {
   );
 }
 
-function NewUser({ onCreated }: { onCreated: () => void }) {
-  const [f, setF] = useState({ email: '', name: '', role: 'member' as 'admin' | 'member', password: '' });
-  const [error, setError] = useState<Error>();
-  const [done, setDone] = useState<string>();
-  async function create(e: Event) {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const u = await ok(api.POST('/api/v1/users', { body: { ...f, ...(f.password ? {} : { password: undefined }) } }));
-      setDone(`User ${u.email} added.`);
-      setF({ email: '', name: '', role: 'member', password: '' });
-      onCreated();
-    } catch (err) {
-      setError(err as Error);
-    }
+/** Revoked (when), active, or for an administrator a Revoke button that asks first. */
+function KeyState(props: { apiKey: Schemas['ApiKey']; manage: boolean; busy: boolean; onRevoke: () => void }) {
+  const k = props.apiKey;
+  if (k.revokedAt) return <>revoked {fmtDate(k.revokedAt)}</>;
+  if (!props.manage) return <>active</>;
+  return (
+    <BusyButton
+      busy={props.busy}
+      danger
+      onClick={() =>
+        confirmed(`Revoke the key ${k.prefix}…? Every client that uses it is refused from now on.`, props.onRevoke)
+      }
+      label={`Revoke key ${k.prefix}`}
+    >
+      Revoke
+    </BusyButton>
+  );
+}
+
+/** A key just created: shown once, with a copy button. */
+function NewKey({ secret }: { secret: string }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    await navigator.clipboard.writeText(secret);
+    setCopied(true);
   }
+  return (
+    <div class="notice" role="status">
+      <p>The new key is shown once. Copy it now; only its digest is stored.</p>
+      <p class="row">
+        <code class="secret" aria-label="New API key">
+          {secret}
+        </code>
+        <button type="button" onClick={copy}>
+          {copied ? 'Copied' : 'Copy key'}
+        </button>
+      </p>
+    </div>
+  );
+}
+
+const NO_USER = { email: '', name: '', role: 'member' as 'admin' | 'member', password: '' };
+
+function NewUser() {
+  const [f, setF] = useState(NO_USER);
+  const create = useAction(
+    () => ok(api.POST('/api/v1/users', { body: { ...f, ...(f.password ? {} : { password: undefined }) } })),
+    { invalidates: [['users']], onSuccess: () => setF(NO_USER) },
+  );
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: valueOf(e) });
   return (
     <section aria-labelledby="new-user">
       <h2 id="new-user">Add a user</h2>
-      <form onSubmit={create}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate(undefined);
+        }}
+      >
         <Field label="User email">
           <input type="email" required value={f.email} onInput={set('email')} />
         </Field>
@@ -178,12 +191,14 @@ function NewUser({ onCreated }: { onCreated: () => void }) {
         <Field label="Initial password">
           <input type="password" autocomplete="new-password" value={f.password} onInput={set('password')} />
         </Field>
-        <button type="submit">Add user</button>
+        <BusyButton type="submit" busy={create.isPending}>
+          Add user
+        </BusyButton>
       </form>
-      <ErrorBox error={error} />
-      {done && (
+      <ErrorBox error={create.error} />
+      {create.data && (
         <p class="notice" role="status">
-          {done}
+          User {create.data.email} added.
         </p>
       )}
     </section>

@@ -1,17 +1,18 @@
 // Billing: the balance, the credit history (paged), the cost per Agent in a chosen range (paged,
-// sortable by the API), and daily usage over the range as a chart (one spending summary per day).
+// sortable by the API), and daily usage as a chart (one spending summary grouped by UTC day).
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok } from '../api/client';
 import { BarChart, lastDays } from '../chart';
-import { Empty, ErrorBox, Field, Pager, Table, fmtDate, isoDay, useLoad, valueOf } from '../ui';
+import { Empty, ErrorBox, Field, Pager, Table, fmtDate, isoDay, valueOf } from '../ui';
 
 const HISTORY_PAGE = 20;
 const COSTS_PAGE = 25;
 const CHART_DAYS = 14;
 
 export function BillingPage() {
-  const credits = useLoad(() => ok(api.GET('/api/v1/billing/credits')), []);
+  const credits = useQuery({ queryKey: ['billing', 'credits'], queryFn: () => ok(api.GET('/api/v1/billing/credits')) });
   const [range, setRange] = useState({ startDate: isoDay(-30), endDate: isoDay(0) });
   return (
     <>
@@ -46,18 +47,14 @@ export function BillingPage() {
 
 function DailyUsage() {
   const days = lastDays(CHART_DAYS);
-  const usage = useLoad(
-    () =>
-      Promise.all(
-        days.map((d) =>
-          ok(api.GET('/api/v1/billing/spending', { params: { query: { startDate: d, endDate: d } } })).then((s) => ({
-            label: d,
-            value: s.totalSpent,
-          })),
-        ),
+  const range = { startDate: days[0], endDate: days[days.length - 1] };
+  const usage = useQuery({
+    queryKey: ['billing', 'daily', range],
+    queryFn: () =>
+      ok(api.GET('/api/v1/billing/spending', { params: { query: { ...range, groupBy: 'day' } } })).then((s) =>
+        (s.days ?? []).map((d) => ({ label: d.date, value: d.totalSpent })),
       ),
-    [],
-  );
+  });
   return (
     <section aria-labelledby="daily">
       <h2 id="daily">Daily usage (last {CHART_DAYS} days)</h2>
@@ -70,8 +67,9 @@ function DailyUsage() {
 function AgentCosts({ startDate, endDate }: { startDate: string; endDate: string }) {
   const [page, setPage] = useState(1);
   const [order, setOrder] = useState<0 | 1>(1);
-  const costs = useLoad(
-    () =>
+  const costs = useQuery({
+    queryKey: ['billing', 'agents', { startDate, endDate, page, order }],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/billing/agents', {
           params: {
@@ -86,8 +84,8 @@ function AgentCosts({ startDate, endDate }: { startDate: string; endDate: string
           },
         }),
       ),
-    [startDate, endDate, page, order],
-  );
+    placeholderData: keepPreviousData,
+  });
   return (
     <>
       <ErrorBox error={costs.error} />
@@ -116,11 +114,12 @@ function AgentCosts({ startDate, endDate }: { startDate: string; endDate: string
 
 function History() {
   const [page, setPage] = useState(1);
-  const history = useLoad(
-    () =>
+  const history = useQuery({
+    queryKey: ['billing', 'history', page],
+    queryFn: () =>
       ok(api.GET('/api/v1/billing/history', { params: { query: { pageIndex: page, recordsPerPage: HISTORY_PAGE } } })),
-    [page],
-  );
+    placeholderData: keepPreviousData,
+  });
   return (
     <section aria-labelledby="history">
       <h2 id="history">Credit history</h2>

@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
-import { Empty, ErrorBox, Field, Table, valueOf } from '../ui';
+import { useAction } from '../query';
+import { BusyButton, Empty, ErrorBox, Field, Table, valueOf } from '../ui';
 import { useSpaces } from './agents';
 
 type Session = Schemas['AgentBuilderSession'];
@@ -16,27 +17,27 @@ export function BuilderPage() {
   const [spaceId, setSpaceId] = useState('');
   const spaces = useSpaces();
   const [session, setSession] = useState<Session>();
-  const [error, setError] = useState<Error>();
-
-  async function start(e: SubmitEvent) {
-    e.preventDefault();
-    setError(undefined);
-    try {
+  const start = useAction(
+    async () => {
       const { sessionId } = await ok(
         api.POST('/api/v1/agent-builder/start', {
           body: { prompt, ...(url ? { url } : {}), spaceId: Number(spaceId || spaces.data?.[0]?.id) },
         }),
       );
-      setSession(await ok(api.GET('/api/v1/agent-builder/{sessionId}', { params: { path: { sessionId } } })));
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
+      return ok(api.GET('/api/v1/agent-builder/{sessionId}', { params: { path: { sessionId } } }));
+    },
+    { onSuccess: setSession },
+  );
   return (
     <>
       <h1>Builder</h1>
       {!session && (
-        <form onSubmit={start}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            start.mutate(undefined);
+          }}
+        >
           <Field label="What to extract">
             <textarea required minLength={10} value={prompt} onInput={(e) => setPrompt(valueOf(e))} rows={3} />
           </Field>
@@ -52,10 +53,12 @@ export function BuilderPage() {
               ))}
             </select>
           </Field>
-          <button type="submit">Start building</button>
+          <BusyButton type="submit" busy={start.isPending}>
+            Start building
+          </BusyButton>
         </form>
       )}
-      <ErrorBox error={error} />
+      <ErrorBox error={start.error} />
       {session && <SessionView initial={session} onReset={() => setSession(undefined)} />}
     </>
   );
@@ -65,67 +68,29 @@ function SessionView({ initial, onReset }: { initial: Session; onReset: () => vo
   const sessionId = initial.sessionId;
   const [, navigate] = useLocation();
   const [session, setSession] = useState(initial);
-  const [events, setEvents] = useState<Event[]>([]);
   const [message, setMessage] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<Error>();
 
-  // Follow the events: each answer returns new events at once or after the API's wait.
-  useEffect(() => {
-    let live = true;
-    let last = 0;
-    const follow = async () => {
-      while (live) {
-        try {
-          const r = await ok(
-            api.GET('/api/v1/agent-builder/{sessionId}/events', {
-              params: { path: { sessionId }, query: { lastEventIndex: last } },
-            }),
-          );
-          if (!live) return;
-          if (r.events.length) {
-            last = r.events[r.events.length - 1].index;
-            setEvents((old) => [...old, ...r.events]);
-            setSession(await ok(api.GET('/api/v1/agent-builder/{sessionId}', { params: { path: { sessionId } } })));
-          }
-          if (r.status !== 'processing' && r.status !== 'ready') return;
-          if (r.status === 'ready' && !r.events.length) await new Promise((res) => setTimeout(res, 1000));
-        } catch (e) {
-          if (live) setError(e as Error);
-          return;
-        }
-      }
-    };
-    void follow();
-    return () => void (live = false);
-  }, [sessionId]);
+  const { events, error } = useSessionEvents(sessionId, setSession);
 
-  async function refine(e: SubmitEvent) {
+  const refine = useAction(
+    () =>
+      ok(api.POST('/api/v1/agent-builder/{sessionId}/message', { params: { path: { sessionId } }, body: { message } })),
+    {
+      onSuccess: (s) => {
+        setSession(s);
+        setMessage('');
+      },
+    },
+  );
+  const finish = useAction(
+    () => ok(api.POST('/api/v1/agent-builder/{sessionId}/finish', { params: { path: { sessionId } }, body: { name } })),
+    { invalidates: [['agents']], onSuccess: (done) => navigate(`/agents/${done.id}`) },
+  );
+  const submit = (action: { mutate: (v: undefined) => void }) => (e: SubmitEvent) => {
     e.preventDefault();
-    setError(undefined);
-    try {
-      setSession(
-        await ok(
-          api.POST('/api/v1/agent-builder/{sessionId}/message', { params: { path: { sessionId } }, body: { message } }),
-        ),
-      );
-      setMessage('');
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
-  async function finish(e: SubmitEvent) {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const done = await ok(
-        api.POST('/api/v1/agent-builder/{sessionId}/finish', { params: { path: { sessionId } }, body: { name } }),
-      );
-      navigate(`/agents/${done.id}`);
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
+    action.mutate(undefined);
+  };
   const preview = session.preview ?? [];
   const columns = [...new Set(preview.flatMap((r) => Object.keys(r)))];
   return (
@@ -156,21 +121,64 @@ function SessionView({ initial, onReset }: { initial: Session; onReset: () => vo
       )}
       {session.status === 'ready' && (
         <>
-          <form onSubmit={refine}>
+          <form onSubmit={submit(refine)}>
             <Field label="Refine the draft">
               <input required value={message} onInput={(e) => setMessage(valueOf(e))} />
             </Field>
-            <button type="submit">Send</button>
+            <BusyButton type="submit" busy={refine.isPending}>
+              Send
+            </BusyButton>
           </form>
-          <form onSubmit={finish}>
+          <form onSubmit={submit(finish)}>
             <Field label="Agent name">
               <input required value={name} onInput={(e) => setName(valueOf(e))} />
             </Field>
-            <button type="submit">Create the Agent</button>
+            <BusyButton type="submit" busy={finish.isPending}>
+              Create the Agent
+            </BusyButton>
           </form>
         </>
       )}
-      <ErrorBox error={error} />
+      <ErrorBox error={error ?? refine.error ?? finish.error} />
     </section>
   );
+}
+
+/**
+ * The session's events, followed by long polling from the last one seen: each answer returns new
+ * events at once or after the API's wait (a cursor-driven follow, so a loop, not a cached query).
+ * The session is read again after new events, for its draft and preview.
+ */
+function useSessionEvents(sessionId: string, setSession: (s: Session) => void) {
+  const [events, setEvents] = useState<Event[]>([]);
+  const [error, setError] = useState<Error>();
+  useEffect(() => {
+    let live = true;
+    let last = 0;
+    const follow = async () => {
+      while (live) {
+        try {
+          const r = await ok(
+            api.GET('/api/v1/agent-builder/{sessionId}/events', {
+              params: { path: { sessionId }, query: { lastEventIndex: last } },
+            }),
+          );
+          if (!live) return;
+          if (r.events.length) {
+            last = r.events[r.events.length - 1].index;
+            setEvents((old) => [...old, ...r.events]);
+            setSession(await ok(api.GET('/api/v1/agent-builder/{sessionId}', { params: { path: { sessionId } } })));
+          }
+          if (r.status !== 'processing' && r.status !== 'ready') return;
+          if (r.status === 'ready' && !r.events.length) await new Promise((res) => setTimeout(res, 1000));
+        } catch (e) {
+          if (live) setError(e as Error);
+          return;
+        }
+      }
+    };
+    void follow();
+    return () => void (live = false);
+  }, [sessionId]);
+  return { events, error };
 }

@@ -1,30 +1,23 @@
-// Runs: the organization-wide list (GET /api/v1/runs), newest first, filtered and paged by the API.
+// Runs: the organization-wide list (GET /api/v1/runs), newest first, with each Run's Agent by name,
+// filtered (by status, a part of the Agent's name, Space, dates) and paged by the API.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, ok, type Schemas } from '../api/client';
-import {
-  Empty,
-  ErrorBox,
-  Field,
-  Loading,
-  Pager,
-  RUN_STATUS,
-  StatusBadge,
-  Table,
-  fmtDate,
-  useLoad,
-  valueOf,
-} from '../ui';
-import { useSpaces } from './agents';
+import { useSettled } from '../query';
+import { Empty, ErrorBox, Field, Loading, Pager, StatusBadge, StatusSelect, Table, fmtDate, valueOf } from '../ui';
+import { SpaceSelect } from './agents';
 
 const PAGE_SIZE = 25;
+type Filters = Record<'status' | 'agentName' | 'spaceId' | 'startDate' | 'endDate', string>;
 
 export function RunsPage() {
   const [page, setPage] = useState(1);
-  const [f, setF] = useState({ status: '', agentId: '', spaceId: '', startDate: '', endDate: '' });
-  const spaces = useSpaces();
-  const list = useLoad(
-    () =>
+  const [f, setF] = useState<Filters>({ status: '', agentName: '', spaceId: '', startDate: '', endDate: '' });
+  const agentName = useSettled(f.agentName.trim());
+  const list = useQuery({
+    queryKey: ['runs', page, { ...f, agentName }],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/runs', {
           params: {
@@ -32,7 +25,7 @@ export function RunsPage() {
               pageIndex: page,
               recordsPerPage: PAGE_SIZE,
               ...(f.status ? { status: Number(f.status) } : {}),
-              ...(f.agentId ? { agentId: Number(f.agentId) } : {}),
+              ...(agentName ? { agentName } : {}),
               ...(f.spaceId ? { spaceId: Number(f.spaceId) } : {}),
               ...(f.startDate ? { startDate: f.startDate } : {}),
               ...(f.endDate ? { endDate: f.endDate } : {}),
@@ -40,10 +33,12 @@ export function RunsPage() {
           },
         }),
       ),
-    [page, f],
-  );
-  const data = list.data as { runs: Schemas['Run'][]; totalRecordCount: number } | undefined;
-  const set = (k: keyof typeof f) => (e: Event) => {
+    // The rows stay while the next page or filter loads.
+    placeholderData: keepPreviousData,
+  });
+  // With paging parameters the API answers a page object, not the plain array.
+  const data = list.data as { runs: Schemas['RunListItem'][]; totalRecordCount: number } | undefined;
+  const set = (k: keyof Filters) => (e: Event) => {
     setF({ ...f, [k]: valueOf(e) });
     setPage(1);
   };
@@ -51,39 +46,9 @@ export function RunsPage() {
   return (
     <>
       <h1>Runs</h1>
-      <form role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Status">
-          <select value={f.status} onChange={set('status')}>
-            <option value="">Any</option>
-            {RUN_STATUS.map((n, i) => (
-              <option key={n} value={i}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Agent id">
-          <input type="number" min={1} value={f.agentId} onInput={set('agentId')} />
-        </Field>
-        <Field label="Space">
-          <select value={f.spaceId} onChange={set('spaceId')}>
-            <option value="">All Spaces</option>
-            {spaces.data?.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="From">
-          <input type="date" value={f.startDate} onInput={set('startDate')} />
-        </Field>
-        <Field label="To">
-          <input type="date" value={f.endDate} onInput={set('endDate')} />
-        </Field>
-      </form>
+      <RunFilters f={f} set={set} />
       <ErrorBox error={list.error} />
-      <Loading loading={list.loading && !data} />
+      <Loading loading={list.isPending} />
       {data && data.runs.length === 0 && (
         <Empty>
           {filtered ? 'No Run matches these filters.' : 'No Runs yet. Open an '}
@@ -99,7 +64,7 @@ export function RunsPage() {
             rows={data.runs}
             columns={[
               { label: 'Run', render: (r) => <Link href={`/runs/${r.configId}/${r.id}`}>#{r.id}</Link> },
-              { label: 'Agent', render: (r) => <Link href={`/agents/${r.configId}`}>Agent {r.configId}</Link> },
+              { label: 'Agent', render: (r) => <Link href={`/agents/${r.configId}`}>{r.agentName}</Link> },
               { label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
               { label: 'Started', render: (r) => fmtDate(r.startTime ?? r.created) },
               { label: 'Ended', render: (r) => fmtDate(r.endTime) },
@@ -111,5 +76,23 @@ export function RunsPage() {
         </>
       )}
     </>
+  );
+}
+
+function RunFilters({ f, set }: { f: Filters; set: (k: keyof Filters) => (e: Event) => void }) {
+  return (
+    <form role="search" onSubmit={(e) => e.preventDefault()}>
+      <StatusSelect label="Status" value={f.status} onChange={set('status')} />
+      <Field label="Agent name">
+        <input type="search" maxLength={200} value={f.agentName} onInput={set('agentName')} />
+      </Field>
+      <SpaceSelect value={f.spaceId} onChange={set('spaceId')} />
+      <Field label="From">
+        <input type="date" value={f.startDate} onInput={set('startDate')} />
+      </Field>
+      <Field label="To">
+        <input type="date" value={f.endDate} onInput={set('endDate')} />
+      </Field>
+    </form>
   );
 }

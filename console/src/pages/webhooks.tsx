@@ -1,38 +1,39 @@
 // Webhooks (administrators): subscriptions, a new one (its signing secret shown once), the recent
 // deliveries of one (paged), and redelivering a finished delivery.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'preact/hooks';
-import { api, ok, type Schemas } from '../api/client';
-import { Empty, ErrorBox, Field, Pager, Table, fmtDate, useLoad, valueOf } from '../ui';
+import { api, ok } from '../api/client';
+import { useAction } from '../query';
+import { BusyButton, Empty, ErrorBox, Field, Pager, Table, fmtDate, valueOf } from '../ui';
 
 const PAGE_SIZE = 20;
 
 export function WebhooksPage() {
-  const list = useLoad(() => ok(api.GET('/api/v1/webhooks')), []);
+  const list = useQuery({ queryKey: ['webhooks'], queryFn: () => ok(api.GET('/api/v1/webhooks')) });
   const [url, setUrl] = useState('');
-  const [created, setCreated] = useState<Schemas['WebhookWithSecret']>();
   const [open, setOpen] = useState<number>();
-  const [error, setError] = useState<Error>();
-  async function create(e: SubmitEvent) {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      setCreated(await ok(api.POST('/api/v1/webhooks', { body: { url, eventTypes: ['*'] } })));
-      setUrl('');
-      list.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  }
+  const create = useAction(() => ok(api.POST('/api/v1/webhooks', { body: { url, eventTypes: ['*'] } })), {
+    invalidates: [['webhooks']],
+    onSuccess: () => setUrl(''),
+  });
+  const created = create.data;
   return (
     <>
       <h1>Webhooks</h1>
-      <form onSubmit={create}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate(undefined);
+        }}
+      >
         <Field label="Endpoint URL">
           <input type="url" required value={url} onInput={(e) => setUrl(valueOf(e))} />
         </Field>
-        <button type="submit">Subscribe to every event</button>
+        <BusyButton type="submit" busy={create.isPending}>
+          Subscribe to every event
+        </BusyButton>
       </form>
-      <ErrorBox error={error ?? list.error} />
+      <ErrorBox error={create.error ?? list.error} />
       {created && (
         <p class="notice" role="status">
           Signing secret (shown once): <code class="secret">{created.secret}</code>
@@ -69,33 +70,29 @@ export function WebhooksPage() {
 
 function Deliveries({ webhookId }: { webhookId: number }) {
   const [page, setPage] = useState(1);
-  const [error, setError] = useState<Error>();
-  const list = useLoad(
-    () =>
+  const list = useQuery({
+    queryKey: ['webhooks', webhookId, 'deliveries', page],
+    queryFn: () =>
       ok(
         api.GET('/api/v1/webhooks/{webhookId}/deliveries', {
           params: { path: { webhookId }, query: { pageIndex: page, recordsPerPage: PAGE_SIZE } },
         }),
       ),
-    [webhookId, page],
-  );
-  async function redeliver(deliveryId: number) {
-    setError(undefined);
-    try {
-      await ok(
+    placeholderData: keepPreviousData,
+  });
+  const redeliver = useAction(
+    (deliveryId: number) =>
+      ok(
         api.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
           params: { path: { webhookId, deliveryId } },
         }),
-      );
-      list.reload();
-    } catch (e) {
-      setError(e as Error);
-    }
-  }
+      ),
+    { invalidates: [['webhooks', webhookId, 'deliveries']] },
+  );
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Recent deliveries</h2>
-      <ErrorBox error={error ?? list.error} />
+      <ErrorBox error={redeliver.error ?? list.error} />
       {list.data?.data.length === 0 && <Empty>No deliveries yet: they appear when events happen.</Empty>}
       {!!list.data?.data.length && (
         <>
@@ -111,9 +108,13 @@ function Deliveries({ webhookId }: { webhookId: number }) {
               {
                 label: 'Redeliver',
                 render: (d) => (
-                  <button type="button" onClick={() => redeliver(d.id)} aria-label={`Redeliver delivery ${d.id}`}>
+                  <BusyButton
+                    busy={redeliver.isPending && redeliver.variables === d.id}
+                    onClick={() => redeliver.mutate(d.id)}
+                    label={`Redeliver delivery ${d.id}`}
+                  >
                     Redeliver
-                  </button>
+                  </BusyButton>
                 ),
               },
             ]}

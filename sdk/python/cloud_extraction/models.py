@@ -234,11 +234,14 @@ class SpaceMember(TypedDict, total=False):
     role: Required[Literal["reader", "editor"]]
 
 
+RunStatus = Literal[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+
+
 class Run(TypedDict, total=False):
     id: Required[int]
     configId: Required[int]
     organizationId: Required[int]
-    status: Required[int]
+    status: Required[RunStatus]
     startTime: Required[str | None]
     endTime: Required[str | None]
     startedBy: Required[str]
@@ -252,6 +255,27 @@ class Run(TypedDict, total=False):
     scheduleId: Required[int | None]
     progress: Required[dict[str, Any] | None]
     created: Required[str]
+
+
+class RunListItem(TypedDict, total=False):
+    id: Required[int]
+    configId: Required[int]
+    organizationId: Required[int]
+    status: Required[RunStatus]
+    startTime: Required[str | None]
+    endTime: Required[str | None]
+    startedBy: Required[str]
+    errorMessage: Required[str | None]
+    recordsExtracted: Required[int]
+    recordsExported: Required[int]
+    parallelism: Required[int]
+    parallelSet: Required[int | None]
+    logLevel: Required[str]
+    logMode: Required[str]
+    scheduleId: Required[int | None]
+    progress: Required[dict[str, Any] | None]
+    created: Required[str]
+    agentName: Required[str]
 
 
 class RunFile(TypedDict, total=False):
@@ -370,6 +394,7 @@ class SpendingSummary(TypedDict, total=False):
     endDate: Required[str]
     organizationId: Required[int]
     currentBalance: Required[float]
+    days: NotRequired[list[dict[str, Any]]]
 
 
 class AgentCostEntry(TypedDict, total=False):
@@ -568,6 +593,7 @@ class RecordsSummary(TypedDict, total=False):
     totalPageLoads: Required[int]
     runCount: Required[int]
     agentId: NotRequired[int]
+    days: NotRequired[list[dict[str, Any]]]
 
 
 class RunDiagnostics(TypedDict, total=False):

@@ -913,7 +913,7 @@ export interface paths {
         };
         /**
          * List Runs across Agents, newest first
-         * @description The Runs of every Agent the caller can read in their organization (an admin: all of them; others: the Spaces they can read), newest first. Filters combine: status, agentId, spaceId, scheduleId, and a creation window (startDate, endDate). An agentId or spaceId the caller cannot read answers 404 or 403 as elsewhere. Plain array of at most `maxRecords` (default 50, at most 1000); with pageIndex and recordsPerPage, `{ runs, totalRecordCount }`.
+         * @description The Runs of every Agent the caller can read in their organization (an admin: all of them; others: the Spaces they can read), newest first. Filters combine: status, agentId, agentName (a case-insensitive part of the name), spaceId, scheduleId, and a creation window (startDate, endDate). An agentId or spaceId the caller cannot read answers 404 or 403 as elsewhere. Each Run carries its Agent's name (agentName). Plain array of at most `maxRecords` (default 50, at most 1000); with pageIndex and recordsPerPage, `{ runs, totalRecordCount }`.
          */
         get: operations["listRuns"];
         put?: never;
@@ -1775,6 +1775,16 @@ export interface components {
         RecordsSummary: {
             /** @description The Agent filter, when given. */
             agentId?: number;
+            /** @description With groupBy=day: the same totals per UTC day of the range, oldest first. */
+            days?: {
+                /** Format: date */
+                date: string;
+                runCount: number;
+                totalErrors: number;
+                totalPageLoads: number;
+                totalRecordsExported: number;
+                totalRecordsExtracted: number;
+            }[];
             /** Format: date-time */
             endDate: string;
             runCount: number;
@@ -1812,8 +1822,7 @@ export interface components {
             startedBy: string;
             /** Format: date-time */
             startTime: string | null;
-            /** @description RunStatus: 0 Invalid, 1 Running, 2 Exporting, 3 Starting, 4 Queuing, 5 Stopping, 6 Failure, 7 Failed, 8 Stopped, 9 Completed, 10 Success, 11 Skipped, 12 Waiting. */
-            status: number;
+            status: components["schemas"]["RunStatus"];
         };
         RunAllResult: {
             agentsFailed: number;
@@ -1906,6 +1915,37 @@ export interface components {
             id: number;
             name: string;
         };
+        RunListItem: {
+            /** @description The name of the Agent (configId). */
+            agentName: string;
+            /** @description The Agent id. */
+            configId: number;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            endTime: string | null;
+            errorMessage: string | null;
+            id: number;
+            logLevel: string;
+            logMode: string;
+            organizationId: number;
+            parallelism: number;
+            parallelSet: number | null;
+            /** @description While the Run is active. */
+            progress: {
+                dataCount: number;
+                errorCount: number;
+                pageCount: number;
+            } | null;
+            recordsExported: number;
+            recordsExtracted: number;
+            /** @description The Schedule that started the Run; null when started by hand. */
+            scheduleId: number | null;
+            startedBy: string;
+            /** Format: date-time */
+            startTime: string | null;
+            status: components["schemas"]["RunStatus"];
+        };
         /**
          * @example {
          *       "runId": 42,
@@ -1951,6 +1991,11 @@ export interface components {
             /** @description Every Run in the range (matching the status filter). */
             totalRuns: number;
         };
+        /**
+         * @description RunStatus: 0 Invalid, 1 Running, 2 Exporting, 3 Starting, 4 Queuing, 5 Stopping, 6 Failure, 7 Failed, 8 Stopped, 9 Completed, 10 Success, 11 Skipped, 12 Waiting.
+         * @enum {integer}
+         */
+        RunStatus: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
         /** @description The Agent as created or updated, with the problems of its active definition. */
         SavedAgent: {
             agentTemplates: string;
@@ -2090,6 +2135,12 @@ export interface components {
         };
         SpendingSummary: {
             currentBalance: number;
+            /** @description With groupBy=day: the credits spent per UTC day of the range, oldest first. */
+            days?: {
+                /** Format: date */
+                date: string;
+                totalSpent: number;
+            }[];
             /** Format: date-time */
             endDate: string;
             organizationId: number;
@@ -7840,6 +7891,8 @@ export interface operations {
                 agentId?: number;
                 /** @description ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z; no zone means UTC). A date as endDate covers that whole day; a date-time endDate is included. */
                 endDate?: string;
+                /** @description day: also answer `days`, the same figures per UTC day of the range, oldest first (the first and last day cut at the range edges). At most 366 days. */
+                groupBy?: "day";
                 /** @description ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z; no zone means UTC). A date as endDate covers that whole day; a date-time endDate is included. */
                 startDate?: string;
             };
@@ -9129,6 +9182,8 @@ export interface operations {
             query?: {
                 /** @description End of the range; default: now. ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z; no zone means UTC). A date as endDate covers that whole day; a date-time endDate is included. */
                 endDate?: string;
+                /** @description day: also answer `days`, the same figures per UTC day of the range, oldest first (the first and last day cut at the range edges). At most 366 days. */
+                groupBy?: "day";
                 /** @description Start of the range (inclusive); default: 30 days before now. ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z; no zone means UTC). A date as endDate covers that whole day; a date-time endDate is included. */
                 startDate?: string;
             };
@@ -9647,6 +9702,8 @@ export interface operations {
             query?: {
                 /** @description Only Runs of this Agent. */
                 agentId?: number;
+                /** @description Only Runs of Agents whose name contains it (case-insensitive). */
+                agentName?: string;
                 /** @description Only Runs created before its end. ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z; no zone means UTC). A date as endDate covers that whole day; a date-time endDate is included. */
                 endDate?: string;
                 /** @description Without paging: at most this many Runs (default 50; over 1000 is clamped to 1000). */
@@ -9676,8 +9733,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Run"][] | {
-                        runs: components["schemas"]["Run"][];
+                    "application/json": components["schemas"]["RunListItem"][] | {
+                        runs: components["schemas"]["RunListItem"][];
                         totalRecordCount: number;
                     };
                 };

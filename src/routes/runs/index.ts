@@ -12,6 +12,7 @@ import {
   RunFileSchema,
   RunListQuery,
   RunLogTailQuery,
+  RunListItemSchema,
   RunLogTailSchema,
   RunSchema,
   RunStatusQuery,
@@ -22,6 +23,7 @@ import { AgentParams, AgentRunParams, RunFileParams, SpaceParams } from '../../s
 
 const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const Run = Type.Ref(RunSchema);
+  const RunListItem = Type.Ref(RunListItemSchema);
 
   app.post(
     '/api/v1/agent/:agentId/start',
@@ -106,12 +108,16 @@ const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List Runs across Agents, newest first',
         description:
           'The Runs of every Agent the caller can read in their organization (an admin: all of them; others: the Spaces they can read), newest first. ' +
-          'Filters combine: status, agentId, spaceId, scheduleId, and a creation window (startDate, endDate). An agentId or spaceId the caller cannot read answers 404 or 403 as elsewhere. ' +
+          'Filters combine: status, agentId, agentName (a case-insensitive part of the name), spaceId, scheduleId, and a creation window (startDate, endDate). An agentId or spaceId the caller cannot read answers 404 or 403 as elsewhere. ' +
+          "Each Run carries its Agent's name (agentName). " +
           'Plain array of at most `maxRecords` (default 50, at most 1000); with pageIndex and recordsPerPage, `{ runs, totalRecordCount }`.',
         operationId: 'listRuns',
         querystring: OrgRunsQuerySchema,
         response: {
-          200: Type.Union([Type.Array(Run), Type.Object({ runs: Type.Array(Run), totalRecordCount: Type.Integer() })]),
+          200: Type.Union([
+            Type.Array(RunListItem),
+            Type.Object({ runs: Type.Array(RunListItem), totalRecordCount: Type.Integer() }),
+          ]),
           ...errorResponses(400, 401, 403, 404, 429),
         },
       },

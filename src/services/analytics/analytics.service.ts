@@ -2,6 +2,7 @@
 import type { AgentDefinition, RunEvidence } from '../../engine/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
+import { utcDayBuckets } from '../../lib/query-dates.js';
 import type {
   RecordsSummary,
   RecordsSummaryQuery,
@@ -13,13 +14,30 @@ import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { RunRow } from '../runs/runs.repository.js';
 import { isActive } from '../runs/status-machine.js';
-import type { AnalyticsRepository, AnalyticsScope } from './analytics.repository.js';
+import type { AnalyticsRepository, AnalyticsScope, StatusTotals } from './analytics.repository.js';
 import { diagnose, type DiagnosisInput } from './diagnosis-rules.js';
 import { parseStatusFilter, resolveRange, RUN_BUCKETS } from './time-range.js';
 
 /** How many earlier successful Runs make the Agent's "recent median" of records. */
 export const HISTORY_RUNS = 20;
 const FAILED_STATUSES: readonly number[] = RUN_BUCKETS.failedRuns;
+
+type RecordsTotals = Pick<
+  RecordsSummary,
+  'totalRecordsExtracted' | 'totalRecordsExported' | 'totalErrors' | 'totalPageLoads' | 'runCount'
+>;
+
+function recordsTotals(totals: StatusTotals[]): RecordsTotals {
+  const sum = (k: 'recordsExtracted' | 'recordsExported' | 'errorCount' | 'pageCount' | 'runs') =>
+    totals.reduce((n, t) => n + t[k], 0);
+  return {
+    totalRecordsExtracted: sum('recordsExtracted'),
+    totalRecordsExported: sum('recordsExported'),
+    totalErrors: sum('errorCount'),
+    totalPageLoads: sum('pageCount'),
+    runCount: sum('runs'),
+  };
+}
 
 export function createAnalyticsService(deps: {
   repo: AnalyticsRepository;
@@ -123,18 +141,29 @@ export function createAnalyticsService(deps: {
 
     async recordsSummary(principal: Principal, q: RecordsSummaryQuery): Promise<RecordsSummary> {
       const range = resolveRange(q, clock.now());
-      const totals = await repo.totalsByStatus(await scopeOf(principal, q.agentId), range);
-      const sum = (k: 'recordsExtracted' | 'recordsExported' | 'errorCount' | 'pageCount' | 'runs') =>
-        totals.reduce((n, t) => n + t[k], 0);
-      return {
+      const scope = await scopeOf(principal, q.agentId);
+      const summary = {
         startDate: range.start,
         endDate: range.end,
-        totalRecordsExtracted: sum('recordsExtracted'),
-        totalRecordsExported: sum('recordsExported'),
-        totalErrors: sum('errorCount'),
-        totalPageLoads: sum('pageCount'),
-        runCount: sum('runs'),
         ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
+      };
+      if (q.groupBy !== 'day') return { ...summary, ...recordsTotals(await repo.totalsByStatus(scope, range)) };
+      // Each day is summed like a range of its own (rollups for its whole hours); the total adds them up.
+      const days = await Promise.all(
+        utcDayBuckets(range).map(async (d) => ({
+          date: d.date,
+          ...recordsTotals(await repo.totalsByStatus(scope, d)),
+        })),
+      );
+      const total = (k: keyof RecordsTotals) => days.reduce((n, d) => n + d[k], 0);
+      return {
+        ...summary,
+        totalRecordsExtracted: total('totalRecordsExtracted'),
+        totalRecordsExported: total('totalRecordsExported'),
+        totalErrors: total('totalErrors'),
+        totalPageLoads: total('totalPageLoads'),
+        runCount: total('runCount'),
+        days,
       };
     },
 

@@ -4,6 +4,7 @@ import type { AgentRunsCostQueryInput, AgentsCostQueryInput } from '../../schema
 import { MAX_RECORDS_PER_PAGE, pageOf } from '../../lib/paging.js';
 import type { Clock } from '../../lib/clock.js';
 import { ValidationError } from '../../lib/errors.js';
+import { utcDayBuckets } from '../../lib/query-dates.js';
 import { recordCreditsDebited } from '../../lib/metrics.js';
 import type { AccessService } from '../access/access.service.js';
 import { requireAdmin } from '../identity/api-keys.service.js';
@@ -153,15 +154,18 @@ export function createBillingService(deps: BillingDeps) {
       };
     },
 
-    async spending(principal: Principal, q: { startDate?: string; endDate?: string }) {
+    async spending(principal: Principal, q: { startDate?: string; endDate?: string; groupBy?: 'day' }) {
       const now = clock.now();
       const range = parseRange(q.startDate, q.endDate, {
         start: new Date(now.getTime() - SPENDING_DEFAULT_DAYS * 86_400_000),
         end: now,
       });
-      const [spent, balance] = await Promise.all([
-        credits.spent(principal.organizationId, range.start, range.endExclusive),
+      const days = q.groupBy === 'day' ? utcDayBuckets({ start: range.start, end: range.endExclusive }) : undefined;
+      const spentIn = (from: Date, to: Date) => credits.spent(principal.organizationId, from, to);
+      const [spent, balance, perDay] = await Promise.all([
+        spentIn(range.start, range.endExclusive),
         credits.balanceDecimal(principal.organizationId, now),
+        days ? Promise.all(days.map((d) => spentIn(d.start, d.end))) : undefined,
       ]);
       return {
         totalSpent: num(spent),
@@ -169,6 +173,7 @@ export function createBillingService(deps: BillingDeps) {
         endDate: range.end,
         organizationId: principal.organizationId,
         currentBalance: num(balance),
+        ...(days && perDay ? { days: days.map((d, i) => ({ date: d.date, totalSpent: num(perDay[i]) })) } : {}),
       };
     },
 

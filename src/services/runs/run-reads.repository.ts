@@ -11,6 +11,8 @@ export interface OrgRunsFilter {
   readableSpaceIds: number[] | 'all';
   status?: number;
   agentId?: number;
+  /** A case-insensitive part of the Agent's name. */
+  agentName?: string;
   spaceId?: number;
   scheduleId?: bigint;
   createdFrom?: Date;
@@ -54,16 +56,17 @@ function orgRunsWhere(f: OrgRunsFilter): Prisma.RunWhereInput {
           },
         }
       : {}),
-    ...(spaceIds || f.spaceId !== undefined
-      ? {
-          agent: {
+    agent: {
+      ...(spaceIds || f.spaceId !== undefined
+        ? {
             spaceId: {
               ...(spaceIds ? { in: spaceIds } : {}),
               ...(f.spaceId !== undefined ? { equals: f.spaceId } : {}),
             },
-          },
-        }
-      : {}),
+          }
+        : {}),
+      ...(f.agentName !== undefined ? { name: { contains: f.agentName, mode: 'insensitive' as const } } : {}),
+    },
   };
 }
 
@@ -85,6 +88,7 @@ export function createRunReads(db: Db) {
     listOrgRuns(filter: OrgRunsFilter, opts: { skip: number; take: number }) {
       return db.run.findMany({
         where: orgRunsWhere(filter),
+        include: { agent: { select: { name: true } } },
         orderBy: { id: 'desc' },
         skip: opts.skip,
         take: opts.take,

@@ -1,8 +1,8 @@
 // The Run as the API shows it (GET .../status) and the shapes of the runs service's inputs and
 // results; request and response shapes come from the schemas (src/schemas/runs.ts).
-import type { OrgRunsQueryInput, RunModel, StartRunInput } from '../../schemas/runs.js';
+import type { OrgRunsQueryInput, RunListItemModel, RunModel, StartRunInput } from '../../schemas/runs.js';
 import type { RunRow } from './runs.repository.js';
-import { isActive } from './status-machine.js';
+import { isActive, type RunStatusValue } from './status-machine.js';
 
 // Request and response shapes come from the schemas (src/schemas/runs.ts), the one source of each.
 export type StartOptions = StartRunInput;
@@ -15,7 +15,7 @@ export function toRunView(r: RunRow): RunView {
     id: r.id,
     configId: r.agentId,
     organizationId: r.organizationId,
-    status: r.status,
+    status: r.status as RunStatusValue,
     startTime: r.startTime,
     endTime: r.endTime,
     startedBy: r.startedBy,
@@ -32,6 +32,11 @@ export function toRunView(r: RunRow): RunView {
       : null,
     created: r.created,
   };
+}
+
+/** A Run of the organization-wide list, with its Agent's name. */
+export function toRunListItem(r: RunRow & { agent: { name: string } }): RunListItemModel {
+  return { ...toRunView(r), agentName: r.agent.name };
 }
 
 export type StartResult =

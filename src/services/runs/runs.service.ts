@@ -33,7 +33,14 @@ import { isActive, isTerminal, RunStatus } from './status-machine.js';
 import { exactBigIntId } from '../../lib/ids.js';
 import { requestedPage, unpagedLimit } from '../../lib/paging.js';
 import { parseOpenQueryRange } from '../../lib/query-dates.js';
-import { toRunView, type OrgRunsQuery, type RunView, type StartOptions, type StartResult } from './run-view.js';
+import {
+  toRunListItem,
+  toRunView,
+  type OrgRunsQuery,
+  type RunView,
+  type StartOptions,
+  type StartResult,
+} from './run-view.js';
 
 export { toRunView, type OrgRunsQuery, type RunView, type StartOptions, type StartResult } from './run-view.js';
 
@@ -270,6 +277,7 @@ export function createRunsService(deps: {
         readableSpaceIds: await access.readableSpaceIds(principal),
         status: q.status,
         agentId: q.agentId,
+        agentName: q.agentName,
         spaceId: q.spaceId,
         // An id past 2^53 names no stored Schedule: 0 matches no Run.
         scheduleId: q.scheduleId !== undefined ? (exactBigIntId(q.scheduleId) ?? 0n) : undefined,
@@ -282,10 +290,10 @@ export function createRunsService(deps: {
           repo.listOrgRuns(filter, { skip: page.skip, take: page.recordsPerPage }),
           repo.countOrgRuns(filter),
         ]);
-        return { paged: true as const, runs: rows.map(toRunView), totalRecordCount: total };
+        return { paged: true as const, runs: rows.map(toRunListItem), totalRecordCount: total };
       }
       const rows = await repo.listOrgRuns(filter, { skip: 0, take: unpagedLimit(q.maxRecords) });
-      return { paged: false as const, runs: rows.map(toRunView) };
+      return { paged: false as const, runs: rows.map(toRunListItem) };
     },
 
     async stop(principal: Principal, agentId: number, runId: number): Promise<RunView> {

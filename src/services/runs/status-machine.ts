@@ -1,36 +1,13 @@
 // The Run status machine (docs/api-contract.md §4.1 and §4.2). Every status change goes through `nextStatus`.
-export const RunStatus = {
-  Invalid: 0,
-  Running: 1,
-  Exporting: 2,
-  Starting: 3,
-  Queuing: 4,
-  Stopping: 5,
-  Failure: 6,
-  Failed: 7,
-  Stopped: 8,
-  Completed: 9,
-  Success: 10,
-  Skipped: 11,
-  Waiting: 12,
-} as const;
-export type RunStatusValue = (typeof RunStatus)[keyof typeof RunStatus];
+import { RunStatus, type RunStatusValue } from '../../schemas/run-status.js';
 
-export const RUN_STATUS_NAMES: Record<RunStatusValue, string> = {
-  0: 'Invalid',
-  1: 'Running',
-  2: 'Exporting',
-  3: 'Starting',
-  4: 'Queuing',
-  5: 'Stopping',
-  6: 'Failure',
-  7: 'Failed',
-  8: 'Stopped',
-  9: 'Completed',
-  10: 'Success',
-  11: 'Skipped',
-  12: 'Waiting',
-};
+export { RunStatus, type RunStatusValue };
+
+/** Each status's name, by value (from RunStatus). */
+export const RUN_STATUS_NAMES = Object.fromEntries(Object.entries(RunStatus).map(([k, v]) => [v, k])) as Record<
+  RunStatusValue,
+  keyof typeof RunStatus
+>;
 
 export const TERMINAL_STATUSES: readonly RunStatusValue[] = [
   RunStatus.Failure,
