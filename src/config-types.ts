@@ -1,5 +1,5 @@
 // The typed configuration every process reads (built from the environment by config.ts).
-import type { StorageSettings } from './engine/index.js';
+import type { StorageSettings } from './storage/index.js';
 
 export interface Config {
   databaseUrl: string;

@@ -9,16 +9,12 @@ import {
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
-  createStorage,
-  LocalStorage,
   runExtraction,
-  storageFailureOf,
   type ExtractedRecord,
   type ExtractionStats,
   type RunLog,
-  type Storage,
-  type StorageWriter,
 } from '../engine/index.js';
+import { createStorage, LocalStorage, storageFailureOf, type Storage, type StorageWriter } from '../storage/index.js';
 import {
   runKeyPrefix,
   runRecordsKey,

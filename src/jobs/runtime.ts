@@ -15,7 +15,7 @@ import { recordDeliveryAttempt } from '../services/webhooks/delivery-metrics.js'
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
-import { createStorage } from '../engine/index.js';
+import { createStorage } from '../storage/index.js';
 import { createOrphanFileSweep } from '../services/runs/orphan-files.js';
 import { createReconciler } from '../services/runs/reconciler.js';
 import { wireRunsCore } from '../services/runs/wiring.js';

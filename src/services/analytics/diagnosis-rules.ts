@@ -1,7 +1,7 @@
 // Diagnoses of a Run: one table of rules over its status, error message, the evidence the engine
 // recorded and the Agent's own history. Each rule that applies names its evidence with numbers and
 // suggests actions the user can take in this product. Pure: no I/O, no clock.
-import { STORAGE_FAILURE_PREFIX } from '../../engine/index.js';
+import { STORAGE_FAILURE_PREFIX } from '../../storage/index.js';
 import { EXTRACTION_RULES } from './diagnosis-extraction-rules.js';
 import {
   count,

@@ -7,14 +7,12 @@ import { unseal } from '../../lib/crypto.js';
 import {
   appendRunLogLine,
   CONTENT_TYPES,
-  createStorage,
   resolveInputRows,
-  storageFailureOf,
   type AgentDefinition,
   type BrowserSettings,
   type ExtractionStats,
-  type StorageSettings,
 } from '../../engine/index.js';
+import { createStorage, storageFailureOf, type StorageSettings } from '../../storage/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { runKeyPrefix, runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';

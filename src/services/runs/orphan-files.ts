@@ -5,7 +5,8 @@
 // temporary file, an S3 multipart upload a killed worker could not abort). Active Runs are left alone:
 // their worker records their files when it finishes. The store is read with one walk over `runs/`
 // (on S3 one listing request per thousand objects, not one per Run and per file).
-import { CONTENT_TYPES, type RunFileType, type Storage } from '../../engine/index.js';
+import { CONTENT_TYPES, type RunFileType } from '../../engine/index.js';
+import { type Storage } from '../../storage/index.js';
 import { runKeyPrefix } from './run-protocol.js';
 import type { RunsRepository } from './runs.repository.js';
 import { isTerminal } from './status-machine.js';

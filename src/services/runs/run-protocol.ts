@@ -10,10 +10,9 @@ import type {
   FetchResult,
   LogLevel,
   RunEvidence,
-  StorageFailure,
-  StorageSettings,
   StoredFile,
 } from '../../engine/index.js';
+import type { StorageFailure, StorageSettings } from '../../storage/index.js';
 
 export interface ChildStartPayload {
   runId: number;

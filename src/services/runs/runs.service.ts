@@ -11,7 +11,8 @@ import {
   ValidationError,
   ErrorCodes,
 } from '../../lib/errors.js';
-import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
+import { renderModeOf, type AgentDefinition } from '../../engine/index.js';
+import { StorageNotFoundError, type Storage } from '../../storage/index.js';
 import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel } from '../../schemas/runs.js';
