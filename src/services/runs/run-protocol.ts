@@ -34,7 +34,7 @@ export interface ChildStartPayload {
   logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';
   logMode: 'Text' | 'TextAndHtml';
   secrets: string[];
-  /** Every record is also kept as NDJSON (runRecordsKey): a synchronous start answers with them. */
+  /** Every record is also kept as NDJSON (run-keys.ts, runRecordsKey): a synchronous start answers with them. */
   keepRecords: boolean;
   /** After a stop, requests still in flight are aborted after this long and the Run exports. */
   stopGraceMs: number;
@@ -85,8 +85,6 @@ export type ChildMessage =
 
 export const isBrowserRequest = (msg: ChildMessage): msg is BrowserRequest => msg.type.startsWith('browser:');
 
-/** Where a Run's files live in storage. */
-export const runKeyPrefix = (runId: number) => `runs/${runId}`;
 /** A run process's records of one set, spooled as NDJSON while it runs, in its scratch folder. */
 export const runSpoolKey = (set: number) => `_spool-${set}.ndjson`;
 /**
@@ -95,7 +93,5 @@ export const runSpoolKey = (set: number) => `_spool-${set}.ndjson`;
  */
 export const runScratchDir = (workerPid: number, runId: number) =>
   path.join(os.tmpdir(), `cxs-run-${workerPid}-${runId}`);
-/** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
-export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;
 
 export type { RunSignalKind, RunSignals } from '../../queues/run-signals.js';

@@ -22,7 +22,8 @@ import { readLogTail } from './log-tail.js';
 import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
-import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js';
+import { runFolderKey, runLogKey, runRecordsKey } from './run-keys.js';
+import { type RunSignals } from './run-protocol.js';
 import {
   ActiveRunExistsError,
   type NewRun,
@@ -337,7 +338,7 @@ export function createRunsService(deps: {
         await repo.deleteFiles(runId);
         if (method === 'RemoveAllFilesAndAgentInput') await repo.clearInputParameters(runId);
       }
-      await storage.delete(runKeyPrefix(runId));
+      await storage.delete(runFolderKey(runId));
     },
 
     async files(principal: Principal, agentId: number, runId: number): Promise<RunFileModel[]> {
@@ -388,7 +389,7 @@ export function createRunsService(deps: {
     /** The end of a Run's log as stored so far; while the Run is active it grows (log-tail.ts). */
     async logTail(principal: Principal, agentId: number, runId: number, lines: number) {
       const run = await requireRun(principal, agentId, runId, 'read');
-      const tail = await readLogTail(storage, `${runKeyPrefix(runId)}/run.log`, lines);
+      const tail = await readLogTail(storage, runLogKey(runId), lines);
       return { runId, status: run.status, active: isActive(run.status), ...tail };
     },
 
