@@ -42,7 +42,8 @@ export function parseQueryDate(value: string, name: string, edge: DateEdge): Dat
   return new Date(ms);
 }
 
-export interface QueryRange {
+/** The one date range of the service: [start, end). */
+export interface DateRange {
   /** Inclusive. */
   start: Date;
   /** Exclusive. */
@@ -50,7 +51,7 @@ export interface QueryRange {
 }
 
 /** The bounds that were given (an open range where one is missing), in order. */
-export function parseOpenQueryRange(q: { startDate?: string; endDate?: string }): Partial<QueryRange> {
+export function parseOpenQueryRange(q: { startDate?: string; endDate?: string }): Partial<DateRange> {
   const given = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v : undefined);
   const endText = given(q.endDate);
   const startText = given(q.startDate);
@@ -70,7 +71,7 @@ export function parseOpenQueryRange(q: { startDate?: string; endDate?: string })
 export function parseQueryRange(
   q: { startDate?: string; endDate?: string },
   defaults: { end?: () => Date; start?: (end: Date) => Date } = {},
-): QueryRange {
+): DateRange {
   const open = parseOpenQueryRange(q);
   if (!open.end && !defaults.end) throw new ValidationError('querystring.endDate is required.');
   if (!open.start && !defaults.start) throw new ValidationError('querystring.startDate is required.');

@@ -3,6 +3,7 @@
 import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
 import type { RunFileModel } from '../../schemas/runs.js';
+import { DISABLE_AFTER_FAILING_DAYS } from '../../schemas/webhooks.js';
 import { RunStatus } from '../runs/status-machine.js';
 import { runPayload, subscriptionMatches, TERMINAL_EVENT, type WebhookPayload } from './events.js';
 import { failedTooLong, nextAttemptAt } from './retry-schedule.js';
@@ -220,7 +221,7 @@ export function createWebhookDeliveryService(deps: {
     if (tooLong) {
       await repo.disable(
         webhook.id,
-        `Disabled at ${at.toISOString()}: every delivery failed since ${failingSince?.toISOString()} (5 days).`,
+        `Disabled at ${at.toISOString()}: every delivery failed since ${failingSince?.toISOString()} (${DISABLE_AFTER_FAILING_DAYS} days).`,
       );
       return 'disabled';
     }
