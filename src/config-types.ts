@@ -72,8 +72,10 @@ export interface Config {
   /**
    * Prometheus metrics listeners (METRICS_HOST, METRICS_PORT): one per process, the API's on `apiPort`
    * and the worker's on `workerPort` (METRICS_PORT sets the port of the process it is given to); 0: off.
+   * `portExplicit`: METRICS_PORT was given, so a port already taken stops the process instead of
+   * leaving it without metrics.
    */
-  metrics: { host: string; apiPort: number; workerPort: number };
+  metrics: { host: string; apiPort: number; workerPort: number; portExplicit: boolean };
   schedules: {
     /** How often a worker looks for due Schedules. */
     tickSeconds: number;

@@ -115,6 +115,7 @@ export function loadConfig(
       host: str(env, 'METRICS_HOST', '127.0.0.1'),
       apiPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
       workerPort: int(env, 'METRICS_PORT', 9465, 0, 65535),
+      portExplicit: (env.METRICS_PORT ?? '').trim() !== '',
     },
     schedules: {
       tickSeconds: int(env, 'SCHEDULE_TICK_SECONDS', 1, 1, 60),
