@@ -53,8 +53,6 @@ export interface Config {
     requestTimeoutMs: number;
     /** CPU time one page's parse and extraction may take before the page fails (ENGINE_PAGE_CPU_SECONDS). */
     pageCpuSeconds: number;
-    /** The fast parse path where it proves the standard's tree (ENGINE_FAST_PARSE, default true). */
-    fastParse: boolean;
     /** Run processes a worker starts ahead of its first Runs. */
     warmProcesses: number;
     /** Longest the API waits on Redis to queue or signal a Run before answering 503. */
@@ -65,8 +63,6 @@ export interface Config {
     syncInlineMaxBytes: number;
     /** V8 old-space budget of a run process (MB); 0 leaves Node's default. */
     processMaxOldSpaceMb: number;
-    /** Runs that fetch one page execute in the worker process, not a run process (RUN_INLINE_ONE_PAGE). */
-    inlineOnePage: boolean;
   };
   shutdownGraceSeconds: number;
   /**

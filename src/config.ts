@@ -102,13 +102,11 @@ export function loadConfig(
       staleAfterSeconds: int(env, 'RUN_STALE_SECONDS', 60, 2, 86_400),
       requestTimeoutMs: int(env, 'ENGINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
       pageCpuSeconds: int(env, 'ENGINE_PAGE_CPU_SECONDS', 5, 1, 3600),
-      fastParse: bool(env, 'ENGINE_FAST_PARSE', true),
       warmProcesses: int(env, 'RUN_WARM_PROCESSES', 2, 0, 256),
       queueTimeoutMs: int(env, 'RUN_QUEUE_TIMEOUT_MS', 2000, 100, 60_000),
       stopGraceSeconds: int(env, 'RUN_STOP_GRACE_SECONDS', 5, 0, 3600),
       syncInlineMaxBytes: int(env, 'RUN_SYNC_INLINE_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
       processMaxOldSpaceMb: int(env, 'RUN_PROCESS_MAX_OLD_SPACE_MB', 128, 0, 65_536),
-      inlineOnePage: bool(env, 'RUN_INLINE_ONE_PAGE', true),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
     metrics: {

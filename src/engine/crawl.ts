@@ -172,13 +172,7 @@ export class ExtractionRun {
     task: T,
     page: FetchedPage,
   ): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
-    const fastParse = this.#options.fastParse ?? true;
-    const outcome = await processPage(
-      { ...task, fastParse },
-      this.#pageBudgetMs,
-      this.#controller.signal,
-      this.#selectorsBounded,
-    );
+    const outcome = await processPage(task, this.#pageBudgetMs, this.#controller.signal, this.#selectorsBounded);
     if (outcome.ok) {
       this.evidence.parsed(outcome.value.parser);
       return outcome;

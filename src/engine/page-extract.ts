@@ -39,8 +39,9 @@ export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
 /** The parts of a definition a list page needs. */
 export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow'>;
 
-export function extractListPage(page: PageInput, def: ListPlan, fastParse = true): ListPageResult {
-  const { doc, parser } = parsePage(page, fastParse);
+/** `fast: false` parses with parse5 alone: how the tests and the bench compare the two parsers. */
+export function extractListPage(page: PageInput, def: ListPlan, fast = true): ListPageResult {
+  const { doc, parser } = parsePage(page, fast);
   const elements = selectAll(doc, def.list.selector, doc);
   const items: ListItem[] = [];
   for (const element of elements) {
@@ -58,21 +59,17 @@ export function extractListPage(page: PageInput, def: ListPlan, fastParse = true
 }
 
 /** The detail page's fields, read from its document root. */
-export function extractDetailPage(page: PageInput, fields: AgentField[], fastParse = true): DetailPageResult {
-  const { doc, parser } = parsePage(page, fastParse);
+export function extractDetailPage(page: PageInput, fields: AgentField[], fast = true): DetailPageResult {
+  const { doc, parser } = parsePage(page, fast);
   return { record: extractFields(doc, doc, fields, page.finalUrl), parser };
 }
 
-/** `fastParse: false` keeps every page on the standard parser (ENGINE_FAST_PARSE=false). */
-export type PageTask = (
-  { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] }
-) & { fastParse?: boolean };
+export type PageTask =
+  { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] };
 export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : DetailPageResult;
 
 export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
   const value =
-    task.kind === 'list'
-      ? extractListPage(task.page, task.plan, task.fastParse)
-      : extractDetailPage(task.page, task.fields, task.fastParse);
+    task.kind === 'list' ? extractListPage(task.page, task.plan) : extractDetailPage(task.page, task.fields);
   return value as PageValue<T>;
 }

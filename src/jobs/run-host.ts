@@ -162,7 +162,6 @@ export function createRunHost(deps: {
       maxConcurrency: p.maxConcurrency,
       requestTimeoutMs: p.requestTimeoutMs,
       pageCpuSeconds: p.pageCpuSeconds,
-      fastParse: p.fastParse,
       proxyUrl: p.proxyUrl,
       allowPrivateTargets: p.allowPrivateTargets,
       browser: p.browser,

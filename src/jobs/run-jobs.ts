@@ -39,7 +39,6 @@ export function wireRunJobs(ctx: WorkerContext, deps: { storage: Storage; canRen
   const pool = createRunChildPool({
     maxIdle: config.runs.workerConcurrency,
     maxOldSpaceMb: config.runs.processMaxOldSpaceMb,
-    inlineOnePage: config.runs.inlineOnePage,
   });
   pool.warm(config.runs.warmProcesses);
   const processor = createRunsProcessor({

@@ -32,8 +32,6 @@ export interface ExecutionConfig {
     waitOnFailureRetries: number;
     requestTimeoutMs: number;
     pageCpuSeconds: number;
-    /** Absent means true. */
-    fastParse?: boolean;
     staleAfterSeconds: number;
     stopGraceSeconds: number;
   };
@@ -339,7 +337,6 @@ export function createRunExecutionService(deps: {
         parallelExport: run.parallelExport === 'Separated' ? ('Separated' as const) : ('Combined' as const),
         requestTimeoutMs: config.runs.requestTimeoutMs,
         pageCpuSeconds: config.runs.pageCpuSeconds,
-        fastParse: config.runs.fastParse,
         proxyUrl,
         allowPrivateTargets: config.engineAllowPrivateTargets,
         browser: config.browser,

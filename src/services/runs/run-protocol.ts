@@ -25,8 +25,6 @@ export interface ChildStartPayload {
   parallelExport: 'Combined' | 'Separated';
   requestTimeoutMs: number;
   pageCpuSeconds: number;
-  /** Absent (a payload from before issue 27) means true. */
-  fastParse?: boolean;
   proxyUrl?: string;
   allowPrivateTargets: boolean;
   /** Absent: the Run cannot render in the browser. */
