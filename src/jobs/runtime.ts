@@ -15,9 +15,9 @@ import { trackQueues } from '../lib/metrics-sources.js';
 import { redisConnection } from '../queues/queues.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
 import { wireWebhooksCore } from '../services/webhooks/wiring.js';
-import { createStorage } from '../storage/index.js';
+import { createStorage, type Storage } from '../storage/index.js';
 import { wireBuilderJobs } from './builder.processor.js';
-import type { CloseStep, JobDomain, WorkerContext } from './job-domain.js';
+import type { CloseStep, JobDomain, QueueWorker, WorkerContext } from './job-domain.js';
 import { wireMaintenanceJobs } from './maintenance.processor.js';
 import { wireRunJobs } from './run-jobs.js';
 import { HandedBackError } from './runs.processor.js';
@@ -50,27 +50,7 @@ export async function startWorkerRuntime(
   const liveness = await startWorkerLiveness(ctx, storage);
   const { dependencies } = liveness;
 
-  const runs = wireRunJobs(ctx, { storage, canRender: liveness.canRender });
-  const { repo, settlement } = runs.core;
-  const scheduler = runs.core.scheduler();
-  const credits = createCreditsRepository(ctx.db);
-  const webhooks = wireWebhooksCore(ctx.db, ctx);
-  const builder = wireBuilderJobs(ctx, { outbox: webhooks.repo });
-  const domains: JobDomain[] = [
-    runs.domain,
-    wireWebhookJobs(ctx, webhooks),
-    wireScheduleJobs(ctx, { runs: repo, credits, scheduler, outbox: webhooks.repo }),
-    builder,
-    wireMaintenanceJobs(ctx, {
-      reconcile: runs.reconcile,
-      settlement,
-      runs: repo,
-      storage,
-      credits,
-      builder: builder.repo,
-      webhooks: webhooks.repo,
-    }),
-  ];
+  const { runs, domains } = wireDomains(ctx, storage, liveness.canRender);
   const queues = domains.flatMap((d) => d.queues);
   for (const q of queues) {
     q.on('error', (err) =>
@@ -88,16 +68,7 @@ export async function startWorkerRuntime(
   };
   await declareSchedulers();
 
-  const workers = domains.flatMap((d) =>
-    d.workers.map(
-      (w) =>
-        new Worker(w.queue, (job) => w.processor(job), {
-          ...w.options,
-          connection: ctx.connection,
-          prefix: ctx.prefix,
-        }),
-    ),
-  );
+  const workers = domains.flatMap((d) => d.workers.map((w) => startWorker(ctx, w)));
   for (const w of workers) watchWorker(w, log, dependencies);
   // `run started` and `run ended` are logged by the runs processor, from the rows it has anyway.
   // Runs a lost worker left behind are found at once, not only at the next interval; after a
@@ -137,6 +108,39 @@ export async function startWorkerRuntime(
       await step('database', () => ctx.db.$disconnect());
     },
   };
+}
+
+/** Every domain of the worker, in the order they are started and closed; the runs domain first. */
+function wireDomains(ctx: WorkerContext, storage: Storage, canRender: boolean) {
+  const runs = wireRunJobs(ctx, { storage, canRender });
+  const { repo, settlement } = runs.core;
+  const credits = createCreditsRepository(ctx.db);
+  const webhooks = wireWebhooksCore(ctx.db, ctx);
+  const builder = wireBuilderJobs(ctx, { outbox: webhooks.repo });
+  const domains: JobDomain[] = [
+    runs.domain,
+    wireWebhookJobs(ctx, webhooks),
+    wireScheduleJobs(ctx, { runs: repo, credits, scheduler: runs.core.scheduler(), outbox: webhooks.repo }),
+    builder,
+    wireMaintenanceJobs(ctx, {
+      reconcile: runs.reconcile,
+      settlement,
+      runs: repo,
+      storage,
+      credits,
+      builder: builder.repo,
+      webhooks: webhooks.repo,
+    }),
+  ];
+  return { runs, domains };
+}
+
+function startWorker(ctx: WorkerContext, w: QueueWorker): Worker {
+  return new Worker(w.queue, (job) => w.processor(job), {
+    ...w.options,
+    connection: ctx.connection,
+    prefix: ctx.prefix,
+  });
 }
 
 /** Logs a worker's errors and failed jobs; a lost connection goes to the dependency monitor instead. */
