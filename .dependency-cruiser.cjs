@@ -2,7 +2,8 @@
 // Rules are by path, so files added later are covered without touching this file:
 //   routes -> services (and schemas, lib); plugins wire services into Fastify;
 //   services -> repositories, engine, queues, db, lib, schemas; jobs -> services, queues;
-//   engine imports nothing of ours outside src/engine; lib imports nothing of ours above it;
+//   engine imports nothing of ours outside src/engine but src/storage (the Run files' drivers), and
+//   storage imports nothing of ours; lib imports nothing of ours above it;
 //   queues (BullMQ and Redis plumbing) -> lib only; schemas -> lib, engine (definition schema);
 //   the Prisma client (src/generated) only from repositories and src/db; no cycles anywhere.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -18,9 +19,16 @@ module.exports = {
     {
       name: 'engine-imports-nothing-of-ours',
       severity: 'error',
-      comment: 'The extraction engine knows nothing of HTTP, Prisma or our services.',
+      comment: 'The extraction engine knows nothing of HTTP, Prisma or our services; it writes through src/storage.',
       from: { path: '^src/engine/' },
-      to: { path: '^src/', pathNot: '^src/engine/' },
+      to: { path: '^src/', pathNot: '^src/(engine|storage)/' },
+    },
+    {
+      name: 'storage-imports-nothing-of-ours',
+      severity: 'error',
+      comment: 'The storage drivers are shared by the engine, the worker and the API: they depend on none of them.',
+      from: { path: '^src/storage/' },
+      to: { path: '^src/', pathNot: '^src/storage/' },
     },
     {
       name: 'lib-is-the-bottom',

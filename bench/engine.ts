@@ -303,7 +303,6 @@ export async function bareCrawl(def: AgentDefinition, concurrency: number): Prom
 async function engineCrawl(
   def: AgentDefinition,
   concurrency: number,
-  fastParse = true,
   engine = runExtraction,
 ): Promise<{ pages: number; records: Rec[] }> {
   let messages = 0;
@@ -312,7 +311,6 @@ async function engineCrawl(
     definition: def,
     inputRows: [],
     maxConcurrency: concurrency,
-    fastParse,
     allowPrivateTargets: true,
     // As in a Run: every message is built and masked; the run log writer is left out.
     log: () => void messages++,
@@ -407,7 +405,6 @@ async function runProcessCase(
   def: AgentDefinition,
   concurrency: number,
   warmUp: AgentDefinition,
-  fastParse = true,
 ): Promise<ProcessCase> {
   const dist = (process.env.BENCH_DIST ?? '')
     .split(',')
@@ -439,7 +436,6 @@ async function runProcessCase(
     parallelExport: 'Combined',
     requestTimeoutMs: 30_000,
     pageCpuSeconds: DEFAULT_PAGE_CPU_SECONDS,
-    fastParse,
     allowPrivateTargets: true,
     logLevel: 'Info',
     logMode: 'Text',
@@ -475,7 +471,7 @@ async function runProcessCase(
     const result = await runOnce(payload(3, def));
     const seconds = (performance.now() - t0) / 1000;
     return {
-      name: `run process (${dist ? `node ${dist}/jobs/run-child.js` : 'tsx src/jobs/run-child.ts'}), ${fastParse ? 'fast parse path' : 'parse5 only'}`,
+      name: `run process (${dist ? `node ${dist}/jobs/run-child.js` : 'tsx src/jobs/run-child.ts'})`,
       pages: result.stats.pageCount,
       seconds,
       cpuMs: processCpuMs(child.pid!).own - cpu0,
@@ -710,8 +706,8 @@ export async function benchEngine(
     for (const { site, def, maxReps, minReps, concurrencies: caseConcurrencies, parse } of defs) {
       // Same work, checked once: the engine's records must equal the bare loop's.
       const reference = await bareCrawl(def, 4);
-      const engines = [true, false].map((fast) => () => engineCrawl(def, 4, fast));
-      if (before) engines.push(() => engineCrawl(def, 4, true, before.run));
+      const engines = [() => engineCrawl(def, 4)];
+      if (before) engines.push(() => engineCrawl(def, 4, before.run));
       for (const crawl of engines) {
         const engine = await crawl();
         if (JSON.stringify(reference.records) !== JSON.stringify(engine.records) || reference.pages !== engine.pages) {
@@ -744,14 +740,13 @@ export async function benchEngine(
         note(`engine: ${site}, concurrency ${c}...`);
         const impls: Impl[] = [
           { name: 'engine, fast parse path (runExtraction)', run: () => engineCrawl(def, c) },
-          { name: 'engine, parse5 only (ENGINE_FAST_PARSE=false)', run: () => engineCrawl(def, c, false) },
           { name: 'bare undici + cheerio', run: () => bareCrawl(def, c) },
           { name: 'HTTP only (no parsing)', run: () => fetchOnly(urls, c) },
         ];
         if (before)
           impls.splice(2, 0, {
             name: `engine before (${before.label})`,
-            run: () => engineCrawl(def, c, true, before.run),
+            run: () => engineCrawl(def, c, before.run),
           });
         // Parsing does not depend on the concurrency: measured once, in the first rotation.
         if (c === cs[0] && parse !== false) {
@@ -767,7 +762,6 @@ export async function benchEngine(
     );
     const large = catalogDefinition(sites.large);
     processes.push(await runProcessCase(large, LARGE_CONCURRENCY, fixtureDefinition(sites.fixture)));
-    processes.push(await runProcessCase(large, LARGE_CONCURRENCY, fixtureDefinition(sites.fixture), false));
     processes.push(await bareProcessCase(large, LARGE_CONCURRENCY));
     parseCost = await benchParseCost();
   } finally {

@@ -11,10 +11,10 @@ import {
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
-  LocalStorage,
   runExtraction,
   type AgentDefinition,
 } from '../src/engine/index.js';
+import { LocalStorage } from '../src/storage/index.js';
 
 export interface FloorJob {
   organizationId: number;

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { StorageSettings } from './engine/index.js';
+import type { StorageSettings } from './storage/index.js';
 import type { Config } from './config-types.js';
 
 export class ConfigError extends Error {}

@@ -1,5 +1,5 @@
 // The typed configuration every process reads (built from the environment by config.ts).
-import type { StorageSettings } from './engine/index.js';
+import type { StorageSettings } from './storage/index.js';
 
 export interface Config {
   databaseUrl: string;
@@ -53,8 +53,6 @@ export interface Config {
     requestTimeoutMs: number;
     /** CPU time one page's parse and extraction may take before the page fails (ENGINE_PAGE_CPU_SECONDS). */
     pageCpuSeconds: number;
-    /** The fast parse path where it proves the standard's tree (ENGINE_FAST_PARSE, default true). */
-    fastParse: boolean;
     /** Run processes a worker starts ahead of its first Runs. */
     warmProcesses: number;
     /** Longest the API waits on Redis to queue or signal a Run before answering 503. */
@@ -65,15 +63,15 @@ export interface Config {
     syncInlineMaxBytes: number;
     /** V8 old-space budget of a run process (MB); 0 leaves Node's default. */
     processMaxOldSpaceMb: number;
-    /** Runs that fetch one page execute in the worker process, not a run process (RUN_INLINE_ONE_PAGE). */
-    inlineOnePage: boolean;
   };
   shutdownGraceSeconds: number;
   /**
    * Prometheus metrics listeners (METRICS_HOST, METRICS_PORT): one per process, the API's on `apiPort`
    * and the worker's on `workerPort` (METRICS_PORT sets the port of the process it is given to); 0: off.
+   * `portExplicit`: METRICS_PORT was given, so a port already taken stops the process instead of
+   * leaving it without metrics.
    */
-  metrics: { host: string; apiPort: number; workerPort: number };
+  metrics: { host: string; apiPort: number; workerPort: number; portExplicit: boolean };
   schedules: {
     /** How often a worker looks for due Schedules. */
     tickSeconds: number;

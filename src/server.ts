@@ -2,7 +2,7 @@
 // requests and close pools, with a forced-exit deadline.
 import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
-import { startMetricsServer, type MetricsServer } from './lib/metrics-server.js';
+import { MetricsPortTakenError, startProcessMetrics, type MetricsServer } from './lib/metrics-server.js';
 
 const config = loadConfigOrExit();
 const app = await buildApp(config);
@@ -32,13 +32,15 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 try {
   await app.listen({ host: config.host, port: config.port });
-  if (config.metrics.apiPort !== 0) {
-    const { host, apiPort } = config.metrics;
-    const onError = (err: unknown) => app.log.error({ err }, 'metrics collection failed');
-    metrics = await startMetricsServer({ host, port: apiPort, onError });
-    app.log.info({ host, port: metrics.port }, 'metrics listening');
-  }
+  metrics = await startProcessMetrics({
+    host: config.metrics.host,
+    port: config.metrics.apiPort,
+    explicit: config.metrics.portExplicit,
+    log: app.log,
+    onError: (err) => app.log.error({ err }, 'metrics collection failed'),
+  });
 } catch (err) {
-  app.log.fatal({ err }, 'could not start the server');
+  if (err instanceof MetricsPortTakenError) app.log.fatal(err.message);
+  else app.log.fatal({ err }, 'could not start the server');
   process.exit(1);
 }

@@ -6,24 +6,23 @@ import { loadConfigOrExit } from './config.js';
 import { isRedisUnavailable } from './db/failures.js';
 import { startWorkerRuntime } from './jobs/runtime.js';
 import { createLogger } from './lib/logger.js';
-import { startMetricsServer } from './lib/metrics-server.js';
+import { MetricsPortTakenError, startProcessMetrics } from './lib/metrics-server.js';
 
 const config = loadConfigOrExit();
 const log = createLogger(config, 'worker');
 // The worker's metrics listener (its own port): up before the runtime, so a worker stuck waiting
 // for PostgreSQL or Redis can still be scraped.
-const metrics =
-  config.metrics.workerPort === 0
-    ? null
-    : await startMetricsServer({
-        host: config.metrics.host,
-        port: config.metrics.workerPort,
-        onError: (err) => log.error({ err }, 'metrics collection failed'),
-      }).catch((err: unknown) => {
-        log.fatal({ err }, 'the metrics listener could not start');
-        process.exit(1);
-      });
-if (metrics) log.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
+const metrics = await startProcessMetrics({
+  host: config.metrics.host,
+  port: config.metrics.workerPort,
+  explicit: config.metrics.portExplicit,
+  log,
+  onError: (err) => log.error({ err }, 'metrics collection failed'),
+}).catch((err: unknown) => {
+  if (err instanceof MetricsPortTakenError) log.fatal(err.message);
+  else log.fatal({ err }, 'the metrics listener could not start');
+  process.exit(1);
+});
 
 // Signal handlers go in before anything starts, so a SIGTERM during start-up is still graceful.
 const starting = startWorkerRuntime(config, log);

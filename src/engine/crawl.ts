@@ -110,7 +110,6 @@ export class ExtractionRun {
       canStart: () => !this.halted,
       budgetMs: (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000,
       selectorsBounded: boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector)),
-      fastParse: options.fastParse ?? true,
     });
   }
 

@@ -1,7 +1,7 @@
 import type { ExportFormat } from './definition.js';
 import type { ExtractedRecord, FieldValue } from './extract.js';
 import { CONTENT_TYPES, type RunFileType, type StoredFile } from './files.js';
-import type { Storage } from './storage.js';
+import type { Storage } from '../storage/index.js';
 
 export { CONTENT_TYPES, type RunFileType, type StoredFile } from './files.js';
 export {

@@ -82,11 +82,6 @@ export interface ExtractionOptions {
    */
   pageCpuSeconds?: number;
   /**
-   * Parse pages by the fast path where it proves the standard's tree (default true); false keeps every
-   * page on parse5 (ENGINE_FAST_PARSE=false).
-   */
-  fastParse?: boolean;
-  /**
    * HTML of failed pages kept in `failedPages`: at most `maxPages` pages, each cut to `maxBytes`
    * (default 100 pages of 256 KiB); null keeps none (the run log is not saving HTML).
    */

@@ -4,7 +4,6 @@ export * from './crawler.js';
 export * from './extraction-types.js';
 export * from './evidence.js';
 export * from './export.js';
-export * from './storage.js';
 export * from './ssrf.js';
 export { HttpClient } from './http.js';
 export {
@@ -21,6 +20,3 @@ export { parseHtml } from './parse.js';
 export { createMasker, SECRET_MASK } from './secrets.js';
 export { placeholdersOf, substitutePlaceholders } from './template.js';
 export type { ExtractedRecord, FieldValue } from './extract.js';
-export * from './s3-storage.js';
-export * from './storage-drivers.js';
-export * from './storage-errors.js';

@@ -42,8 +42,9 @@ export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
 /** The parts of a definition a list page needs. */
 export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow'>;
 
-export function extractListPage(page: PageInput, def: ListPlan, fastParse = true): ListPageResult {
-  const { doc, parser } = parsePage(page, fastParse);
+/** `fast: false` parses with parse5 alone: how the tests and the bench compare the two parsers. */
+export function extractListPage(page: PageInput, def: ListPlan, fast = true): ListPageResult {
+  const { doc, parser } = parsePage(page, fast);
   return listOf(doc, parser, page, def);
 }
 
@@ -65,8 +66,8 @@ function listOf(doc: Document, parser: ParserUsed, page: PageInput, def: ListPla
 }
 
 /** The detail page's fields, read from its document root. */
-export function extractDetailPage(page: PageInput, fields: AgentField[], fastParse = true): DetailPageResult {
-  const { doc, parser } = parsePage(page, fastParse);
+export function extractDetailPage(page: PageInput, fields: AgentField[], fast = true): DetailPageResult {
+  const { doc, parser } = parsePage(page, fast);
   return { record: extractFields(doc, doc, fields, page.finalUrl), parser };
 }
 
@@ -80,18 +81,17 @@ function needsBrowser(doc: Document, selectors: string[]): boolean {
 }
 
 /**
- * `fastParse: false` keeps every page on the standard parser (ENGINE_FAST_PARSE=false). `autoRender`
- * (render "auto", a page served over HTTP) asks whether the page needs the browser, decided on the same
- * parse as the extraction.
+ * `autoRender` (render "auto", a page served over HTTP) asks whether the page needs the browser, decided
+ * on the same parse as the extraction.
  */
 export type PageTask = (
   { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] }
-) & { fastParse?: boolean; autoRender?: { selectors: string[] } };
+) & { autoRender?: { selectors: string[] } };
 export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : DetailPageResult;
 
 /** One page's work, on one parse of it. */
 export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
-  const { doc, parser } = parsePage(task.page, task.fastParse);
+  const { doc, parser } = parsePage(task.page);
   const value: ListPageResult | DetailPageResult =
     task.kind === 'list'
       ? listOf(doc, parser, task.page, task.plan)

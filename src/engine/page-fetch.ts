@@ -31,7 +31,6 @@ export interface PageFetcherDeps {
   canStart: () => boolean;
   budgetMs: number;
   selectorsBounded: boolean;
-  fastParse: boolean;
 }
 
 export class PageFetcher {
@@ -78,8 +77,8 @@ export class PageFetcher {
     task: T,
     page: FetchedPage,
   ): Promise<{ ok: true; value: PageValue<T> } | { ok: false; failure: FetchFailure }> {
-    const { budgetMs, signal, selectorsBounded, fastParse } = this.deps;
-    const outcome = await processPage({ ...task, fastParse }, budgetMs, signal, selectorsBounded);
+    const { budgetMs, signal, selectorsBounded } = this.deps;
+    const outcome = await processPage(task, budgetMs, signal, selectorsBounded);
     if (outcome.ok) return outcome;
     const kind = outcome.reason === 'aborted' ? 'aborted' : 'over-budget';
     const message = kind === 'aborted' ? 'aborted' : overBudgetMessage(budgetMs / 1000, outcome.message);

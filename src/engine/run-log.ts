@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FailedPage, LogLevel } from './extraction-types.js';
 import { CONTENT_TYPES, type StoredFile } from './files.js';
 import { createMasker } from './secrets.js';
-import type { Storage } from './storage.js';
+import type { Storage } from '../storage/index.js';
 
 export type RunLogLevel = LogLevel;
 export type RunLogMode = 'Text' | 'TextAndHtml';

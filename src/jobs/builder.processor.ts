@@ -1,10 +1,18 @@
 // The `builder` queue processor: runs one Agent Builder step, aborting its page requests and preview
 // extraction as soon as the session is stopped (heard on the sessions channel, not polled).
 import type { Job } from 'bullmq';
-import type { BuilderWorkService } from '../services/builder/builder-work.service.js';
-import type { EventsSubscriber } from '../services/builder/events-bus.js';
+import { Redis } from 'ioredis';
+import { createQueue, type QueuePayloads } from '../queues/queues.js';
+import { createBuilderRepository, type BuilderRepository } from '../services/builder/builder.repository.js';
+import { createBuilderWorkService, type BuilderWorkService } from '../services/builder/builder-work.service.js';
+import {
+  createEventsPublisher,
+  createEventsSubscriber,
+  type EventsSubscriber,
+} from '../services/builder/events-bus.js';
 import { SessionStatus } from '../services/builder/session-state.js';
-import type { QueuePayloads } from '../queues/queues.js';
+import type { WebhooksRepository } from '../services/webhooks/webhooks.repository.js';
+import type { JobDomain, WorkerContext } from './job-domain.js';
 
 export function createBuilderProcessor(deps: {
   work: Pick<BuilderWorkService, 'runStep'>;
@@ -28,5 +36,41 @@ export function createBuilderProcessor(deps: {
     } finally {
       if (running.get(sessionId) === controller) running.delete(sessionId);
     }
+  };
+}
+
+/** The Agent Builder's steps, on their own queue; stops are heard on the sessions channel. */
+export function wireBuilderJobs(
+  ctx: WorkerContext,
+  deps: { outbox: WebhooksRepository },
+): JobDomain & { repo: BuilderRepository } {
+  const { config, log } = ctx;
+  const repo = createBuilderRepository(ctx.db);
+  const publisherRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  publisherRedis.on('error', (err) => log.warn({ err: { message: err.message } }, 'builder redis error'));
+  const subscriber = createEventsSubscriber(config.redisUrl, config.redisPrefix, (err) =>
+    log.warn({ err: { message: err.message } }, 'builder subscriber error'),
+  );
+  const work = createBuilderWorkService({
+    repo,
+    publisher: createEventsPublisher(publisherRedis, config.redisPrefix),
+    outbox: deps.outbox,
+    clock: ctx.clock,
+    config,
+  });
+  return {
+    repo,
+    queues: [createQueue('builder', ctx.connection, ctx.prefix)],
+    workers: [
+      {
+        queue: 'builder',
+        processor: createBuilderProcessor({ work, subscriber }),
+        options: { concurrency: config.builder.workerConcurrency },
+      },
+    ],
+    async close(step) {
+      await step('builder subscriber', () => subscriber.close());
+      await step('builder publisher', () => publisherRedis.quit());
+    },
   };
 }

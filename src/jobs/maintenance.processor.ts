@@ -5,14 +5,18 @@
 // finished more than WEBHOOK_DELIVERY_RETENTION_DAYS ago.
 import type { Job } from 'bullmq';
 import type { Clock } from '../lib/clock.js';
+import { createCreditExpiry, type CreditExpiry } from '../services/billing/billing.service.js';
+import type { CreditsRepository } from '../services/billing/credits.repository.js';
 import type { BuilderRepository } from '../services/builder/builder.repository.js';
-import type { IdentityRepository } from '../services/identity/identity.repository.js';
-import type { SweepOrphanFiles } from '../services/runs/orphan-files.js';
+import { createIdentityRepository, type IdentityRepository } from '../services/identity/identity.repository.js';
+import { createOrphanFileSweep, type SweepOrphanFiles } from '../services/runs/orphan-files.js';
 import type { Reconcile } from '../services/runs/reconciler.js';
+import type { RunsRepository } from '../services/runs/runs.repository.js';
 import type { SettlementService } from '../services/settlement/settlement.service.js';
-import type { CreditExpiry } from '../services/billing/billing.service.js';
 import type { WebhooksRepository } from '../services/webhooks/webhooks.repository.js';
-import type { QueuePayloads } from '../queues/queues.js';
+import type { Storage } from '../storage/index.js';
+import { createQueue, type QueuePayloads } from '../queues/queues.js';
+import type { JobDomain, WorkerContext } from './job-domain.js';
 
 /** Delivery logs are kept at least this long (7 days, so a failure can still be looked into). */
 export const WEBHOOK_DELIVERY_RETENTION_DAYS = 7;
@@ -55,5 +59,56 @@ export function createMaintenanceProcessor(deps: {
         return { purged: await deps.webhooks.purge(cutoff) };
       }
     }
+  };
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Every maintenance task on its job scheduler, one task at a time. */
+export function wireMaintenanceJobs(
+  ctx: WorkerContext,
+  deps: {
+    reconcile: Reconcile;
+    settlement: Pick<SettlementService, 'settlePending'>;
+    runs: RunsRepository;
+    storage: Storage;
+    credits: CreditsRepository;
+    builder: BuilderRepository;
+    webhooks: WebhooksRepository;
+  },
+): JobDomain {
+  const { config, clock } = ctx;
+  const queue = createQueue('maintenance', ctx.connection, ctx.prefix);
+  const reconcileIntervalMs = config.runs.reconcileIntervalSeconds * 1000;
+  // Every maintenance task and how often it runs (a task missing here fails to compile).
+  const every: Record<QueuePayloads['maintenance']['task'], number> = {
+    'purge-expired-tokens': HOUR_MS,
+    'settle-runs': reconcileIntervalMs,
+    'sweep-orphan-files': HOUR_MS,
+    'reconcile-runs': reconcileIntervalMs,
+    'expire-credits': config.billing.expiryIntervalSeconds * 1000,
+    'purge-builder-sessions': HOUR_MS,
+    'purge-webhook-deliveries': HOUR_MS,
+  };
+  const processor = createMaintenanceProcessor({
+    identity: createIdentityRepository(ctx.db),
+    clock,
+    reconcile: deps.reconcile,
+    reconcileIntervalMs,
+    settlement: deps.settlement,
+    sweepOrphanFiles: createOrphanFileSweep({ repo: deps.runs, storage: deps.storage }),
+    creditExpiry: createCreditExpiry({ credits: deps.credits, clock }),
+    builder: deps.builder,
+    builderRetentionDays: config.builder.retentionDays,
+    webhooks: deps.webhooks,
+  });
+  return {
+    queues: [queue],
+    workers: [{ queue: 'maintenance', processor, options: { concurrency: 1 } }],
+    async declareSchedulers() {
+      for (const [task, ms] of Object.entries(every) as Array<[keyof typeof every, number]>) {
+        await queue.upsertJobScheduler(task, { every: ms }, { name: task, data: { task } });
+      }
+    },
   };
 }

@@ -1,7 +1,8 @@
 // Warm run processes for a worker: a Run takes an idle child (or forks one), and a child that
 // finished its Run cleanly goes back for the next one, so Runs do not each pay for starting Node and
 // loading the engine. A killed, failed or worn child is never reused. A Run that fetches one page is
-// executed in the worker itself instead (inline-run.ts), when `inlineOnePage` allows it.
+// executed in the worker itself instead (inline-run.ts): the hop to a process and back costs more than
+// such a Run.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { InlineRun, type RunProcess } from './inline-run.js';
@@ -16,13 +17,7 @@ export interface RunChild {
   runs: number;
 }
 
-export function createRunChildPool(opts: {
-  maxIdle: number;
-  maxRunsPerChild?: number;
-  maxOldSpaceMb?: number;
-  /** Runs that fetch one page execute in the worker (RUN_INLINE_ONE_PAGE); false: every Run in a process. */
-  inlineOnePage?: boolean;
-}) {
+export function createRunChildPool(opts: { maxIdle: number; maxRunsPerChild?: number; maxOldSpaceMb?: number }) {
   // A heap budget makes V8 collect garbage before growing: without it a run process's peak memory
   // grows with the number of pages it parses, although it retains only a page at a time.
   const execArgv = [...CHILD_EXEC_ARGV, ...(opts.maxOldSpaceMb ? [`--max-old-space-size=${opts.maxOldSpaceMb}`] : [])];
@@ -43,9 +38,9 @@ export function createRunChildPool(opts: {
   const alive = (c: RunChild) => c.process.connected && c.process.exitCode === null && c.process.signalCode === null;
 
   return {
-    /** A run process for the Run; with `onePage` (it fetches one page), an inline Run when allowed. */
+    /** A run process for the Run; with `onePage` (it fetches one page), an inline Run. */
     acquire(run: { onePage: boolean } = { onePage: false }): RunChild {
-      if (run.onePage && opts.inlineOnePage) return { process: new InlineRun(), runs: 0 };
+      if (run.onePage) return { process: new InlineRun(), runs: 0 };
       while (idle.length) {
         const c = idle.pop()!;
         if (alive(c)) return c;

@@ -9,19 +9,14 @@ import {
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
-  createStorage,
-  LocalStorage,
   runExtraction,
-  storageFailureOf,
   type ExtractedRecord,
   type ExtractionStats,
   type RunLog,
-  type Storage,
-  type StorageWriter,
 } from '../engine/index.js';
+import { createStorage, LocalStorage, storageFailureOf, type Storage, type StorageWriter } from '../storage/index.js';
+import { RUN_LOG_NAME, runFileKey, runFolderKey, runLogKey, runRecordsKey } from '../services/runs/run-keys.js';
 import {
-  runKeyPrefix,
-  runRecordsKey,
   runScratchDir,
   runSpoolKey,
   isBrowserReply,
@@ -62,7 +57,7 @@ export function createRunHost(deps: {
       openWriter: (key) => ((used = true), local.openWriter(key)),
       get: (key) => local.get(key),
     };
-    const runLog = createRunLog(storage, `${runKeyPrefix(p.runId)}/run.log`, {
+    const runLog = createRunLog(storage, runLogKey(p.runId), {
       logLevel: p.logLevel,
       logMode: p.logMode,
       secrets: p.secrets,
@@ -88,7 +83,6 @@ export function createRunHost(deps: {
     scratch: Pick<Storage, 'openWriter' | 'get'>,
     runLog: RunLog,
   ): Promise<ChildResult> {
-    const prefix = runKeyPrefix(p.runId);
     runLog.log(
       'Info',
       `Run ${p.runId} started: ${p.inputRows.length || 1} input(s), parallelism ${p.parallelism}, concurrency ${p.maxConcurrency}, ${deps.where}`,
@@ -168,7 +162,6 @@ export function createRunHost(deps: {
       maxConcurrency: p.maxConcurrency,
       requestTimeoutMs: p.requestTimeoutMs,
       pageCpuSeconds: p.pageCpuSeconds,
-      fastParse: p.fastParse,
       proxyUrl: p.proxyUrl,
       allowPrivateTargets: p.allowPrivateTargets,
       browser: p.browser,
@@ -210,7 +203,7 @@ export function createRunHost(deps: {
     try {
       exported = await exportRecords({
         storage,
-        keyPrefix: prefix,
+        keyPrefix: runFolderKey(p.runId),
         format: exportFormatOf(p.definition),
         columns: exportColumnsOf(p.definition),
         sets: result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
@@ -231,7 +224,7 @@ export function createRunHost(deps: {
       clearTimeout(exportingTimer);
       // The Run ends with this error and no files listed: the data files it stored a moment ago (a full
       // volume may take the log's last lines after the CSV) would be left behind, listed nowhere.
-      await removeDataFiles(storage, prefix);
+      await removeDataFiles(storage, p.runId);
       throw err;
     }
     return {
@@ -293,10 +286,10 @@ export function createRunHost(deps: {
   return { receive, halt };
 }
 
-/** Removes what a Run stored under its prefix, but its log (a Run whose files could not all be stored). */
-async function removeDataFiles(storage: Storage, prefix: string): Promise<void> {
-  const names = await storage.list(prefix).catch(() => [] as string[]);
+/** Removes what a Run stored in its folder, but its log (a Run whose files could not all be stored). */
+async function removeDataFiles(storage: Storage, runId: number): Promise<void> {
+  const names = await storage.list(runFolderKey(runId)).catch(() => [] as string[]);
   for (const name of names) {
-    if (name !== 'run.log') await storage.delete(`${prefix}/${name}`).catch(() => {});
+    if (name !== RUN_LOG_NAME) await storage.delete(runFileKey(runId, name)).catch(() => {});
   }
 }

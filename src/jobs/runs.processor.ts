@@ -4,12 +4,8 @@
 // run-supervisor.ts. A failure before the Run is taken (the database away) throws, and BullMQ retries
 // the job; after that nothing throws except a hand-back, which BullMQ also retries (elsewhere).
 import type { Job } from 'bullmq';
-import {
-  fetchesOnePage,
-  type BrowserSourceFactory,
-  type StorageFailure,
-  type StorageFailureKind,
-} from '../engine/index.js';
+import { fetchesOnePage, type BrowserSourceFactory } from '../engine/index.js';
+import { type StorageFailure, type StorageFailureKind } from '../storage/index.js';
 import type { Logger } from 'pino';
 import { recordRunStarted } from '../lib/metrics.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';

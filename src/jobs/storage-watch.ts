@@ -5,7 +5,7 @@
 // while the store cannot be written the worker's heartbeat stops, so its health check says so.
 import { statfs } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { storageFailureKind, type Storage } from '../engine/index.js';
+import { storageFailureKind, type Storage } from '../storage/index.js';
 
 export const STORAGE_WATCH_INTERVAL_MS = 30_000;
 

@@ -61,3 +61,41 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
       }),
   };
 }
+
+/** The metrics listener could not take the port METRICS_PORT names: the process stops with this. */
+export class MetricsPortTakenError extends Error {}
+
+/**
+ * The metrics listener of an API or worker process (none with port 0). A default port that another
+ * process on the host already holds (a second worker, say) is no reason to stop: that process goes on
+ * without metrics and says so once. A port set explicitly with METRICS_PORT is: the operator asked
+ * for it, and a scrape target answering for another process would mislead.
+ */
+export async function startProcessMetrics(opts: {
+  host: string;
+  port: number;
+  explicit: boolean;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  onError(err: unknown): void;
+}): Promise<MetricsServer | null> {
+  if (opts.port === 0) return null;
+  try {
+    const server = await startMetricsServer(opts);
+    opts.log.info({ host: opts.host, port: server.port }, 'metrics listening');
+    return server;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    const where = `${opts.host}:${opts.port}`;
+    if (opts.explicit)
+      throw new MetricsPortTakenError(
+        `METRICS_PORT ${opts.port} is already in use on ${where} (another process listens there): ` +
+          'give this process a free port, or METRICS_PORT=0 to run it without metrics.',
+      );
+    opts.log.warn(
+      { host: opts.host, port: opts.port },
+      `metrics port ${where} is taken (another API or worker on this host?): this process runs without metrics; ` +
+        'set METRICS_PORT to give it a port of its own',
+    );
+    return null;
+  }
+}

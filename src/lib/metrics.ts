@@ -183,7 +183,7 @@ export function recordCreditsDebited(credits: number): void {
 /** How one delivery attempt ended: a 2xx, another answer, no answer in time, or no connection. */
 export const WEBHOOK_ATTEMPT_OUTCOMES = ['success', 'http_error', 'timeout', 'network_error'] as const;
 export type WebhookAttemptOutcome = (typeof WEBHOOK_ATTEMPT_OUTCOMES)[number];
-/** Why a subscription was disabled automatically: 410 Gone, or failing for 5 days. */
+/** Why a subscription was disabled automatically: 410 Gone, or failing for too long. */
 export const WEBHOOK_DISABLE_REASONS = ['gone', 'failing'] as const;
 export type WebhookDisableReason = (typeof WEBHOOK_DISABLE_REASONS)[number];
 
@@ -202,7 +202,7 @@ const webhookLatency = new Histogram({
 });
 const webhookDisabled = new Counter({
   name: `${PREFIX}webhook_subscriptions_disabled_total`,
-  help: 'Webhook subscriptions disabled automatically, by reason (gone: 410; failing: 5 days of failures).',
+  help: 'Webhook subscriptions disabled automatically, by reason (gone: answered 410; failing: every delivery failed for days).',
   labelNames: ['reason'] as const,
   registers: [registry],
 });

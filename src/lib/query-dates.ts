@@ -42,7 +42,8 @@ export function parseQueryDate(value: string, name: string, edge: DateEdge): Dat
   return new Date(ms);
 }
 
-export interface QueryRange {
+/** The one date range of the service: [start, end). */
+export interface DateRange {
   /** Inclusive. */
   start: Date;
   /** Exclusive. */
@@ -50,7 +51,7 @@ export interface QueryRange {
 }
 
 /** The bounds that were given (an open range where one is missing), in order. */
-export function parseOpenQueryRange(q: { startDate?: string; endDate?: string }): Partial<QueryRange> {
+export function parseOpenQueryRange(q: { startDate?: string; endDate?: string }): Partial<DateRange> {
   const given = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v : undefined);
   const endText = given(q.endDate);
   const startText = given(q.startDate);
@@ -70,7 +71,7 @@ export function parseOpenQueryRange(q: { startDate?: string; endDate?: string })
 export function parseQueryRange(
   q: { startDate?: string; endDate?: string },
   defaults: { end?: () => Date; start?: (end: Date) => Date } = {},
-): QueryRange {
+): DateRange {
   const open = parseOpenQueryRange(q);
   if (!open.end && !defaults.end) throw new ValidationError('querystring.endDate is required.');
   if (!open.start && !defaults.start) throw new ValidationError('querystring.startDate is required.');
@@ -86,7 +87,7 @@ export function parseQueryRange(
 /** `groupBy=day` answers one bucket per UTC day; a range may span at most this many days. */
 export const MAX_DAY_BUCKETS = 366;
 
-export interface DayBucket extends QueryRange {
+export interface DayBucket extends DateRange {
   /** The UTC day (2026-01-31) the bucket lies in. */
   date: string;
 }
@@ -95,7 +96,7 @@ export interface DayBucket extends QueryRange {
  * The range cut at each UTC midnight, oldest first: whole days inside, the partial days at both edges
  * as they are. More than MAX_DAY_BUCKETS is refused (each bucket is its own sum).
  */
-export function utcDayBuckets(r: QueryRange): DayBucket[] {
+export function utcDayBuckets(r: DateRange): DayBucket[] {
   const first = Math.floor(r.start.getTime() / DAY_MS) * DAY_MS;
   const count = Math.ceil((r.end.getTime() - first) / DAY_MS);
   if (count > MAX_DAY_BUCKETS)

@@ -3,6 +3,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, Nullable, NullableDateTime, PagingQuery } from './common.js';
 
 /** Every event a subscription can ask for (docs/webhooks.md describes each payload). */
+/** A subscription whose deliveries have all failed for this many days is disabled by the service. */
+export const DISABLE_AFTER_FAILING_DAYS = 5;
+/** Why the service may disable a subscription, as the API describes it. */
+export const AUTO_DISABLE_RULE = `410 Gone, failing for ${DISABLE_AFTER_FAILING_DAYS} days`;
+
 export const WEBHOOK_EVENT_TYPES = [
   'run.created',
   'run.succeeded',
@@ -73,7 +78,7 @@ export const WebhookSchema = Type.Object(
     id: Type.Integer(),
     ...subscriptionFields,
     disabledReason: Nullable(
-      Type.String({ description: 'Why the service disabled the subscription (410 Gone, failing for 5 days).' }),
+      Type.String({ description: `Why the service disabled the subscription (${AUTO_DISABLE_RULE}).` }),
     ),
     failingSince: NullableDateTime,
     created: DateTime,

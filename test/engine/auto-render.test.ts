@@ -88,7 +88,7 @@ it('fails a page over the CPU budget as such, deciding nothing outside the budge
   const url = `${fixtures.url}/deep?levels=20000`;
   const result = await auto(
     { startUrl: url, list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] } },
-    { pageCpuSeconds: 1, fastParse: false },
+    { pageCpuSeconds: 1 },
   );
   expect(result.asked).toEqual([]);
   expect(result.fatalError).toMatch(/took longer than 1 s to process/);

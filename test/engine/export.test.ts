@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runExtraction } from '../../src/engine/crawler.js';
 import { createRunLog, csvField, exportRecords } from '../../src/engine/export.js';
 import type { ExtractedRecord } from '../../src/engine/extract.js';
-import { LocalStorage } from '../../src/engine/storage.js';
+import { LocalStorage } from '../../src/storage/index.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 
 let root: string;

@@ -1,7 +1,7 @@
 // A 50 MiB export streams to S3 in bounded memory (at most 64 MiB more than exporting
 // nothing): multipart parts of S3_PART_BYTES, S3_UPLOAD_QUEUE in flight, against the real server.
 import { describe, expect, it } from 'vitest';
-import { S3Storage } from '../../src/engine/index.js';
+import { S3Storage } from '../../src/storage/index.js';
 import { testS3Options } from '../helpers/s3-server.js';
 
 const MiB = 1024 * 1024;

@@ -12,7 +12,7 @@ import {
   LOCAL_WRITER_FLUSH_MS,
   LocalStorage,
   StorageNotFoundError,
-} from '../../src/engine/storage.js';
+} from '../../src/storage/index.js';
 
 let root: string;
 let storage: LocalStorage;

@@ -200,6 +200,16 @@ describe('worker metrics', () => {
     expect(valueOf(after, 'ces_queue_jobs', { queue: 'runs', state: 'failed' })).toBe(0);
   });
 
+  it('counts the jobs of every queue the worker owns, the webhooks queue included', async () => {
+    // The webhook relay runs on a job scheduler every 500 ms: its completed jobs show in the count.
+    const samples = await waitFor(async () => {
+      const s = (await scrape(ports.workerMetrics)).samples;
+      return valueOf(s, 'ces_queue_jobs', { queue: 'webhooks', state: 'completed' }) > 0 ? s : null;
+    }, 15_000);
+    const queues = new Set(samples.filter((x) => x.name === 'ces_queue_jobs').map((x) => x.labels.queue));
+    expect([...queues].sort()).toEqual(['builder', 'maintenance', 'runs', 'schedules', 'webhooks']);
+  });
+
   it('a Schedule fired late is observed with its lag', async () => {
     const agent = await createAgent('Scheduled', catalogDefinition(site.url));
     const nightly = { name: 'Nightly', scheduleType: 3, cronExpression: '0 3 * * *', isEnabled: true };

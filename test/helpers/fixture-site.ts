@@ -22,7 +22,8 @@ import zlib from 'node:zlib';
  * - `/transforms`: values for field transform tests.
  * - `/empty-list`: 200, a page without any `div.product` (a list selector matches nothing).
  * - `/dead-end`: 200, one product and an `a.next` link to `/status/404` (pagination stops early).
- * - `/deep?levels=N`: 200, one product followed by N nested `div`s (costly to parse: quadratic in N).
+ * - `/deep?levels=N`: 200, one product followed by text in a table (which the fast parse path leaves to
+ *   parse5) and N nested `div`s (costly for parse5: quadratic in N).
  * - `/deep-links?levels=N`: two `div.product`: one linking `/product/1`, one linking `/deep?levels=N`.
  */
 export interface FixtureSite {
@@ -214,7 +215,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
 
     if (path === '/deep') {
       const levels = Number(url.searchParams.get('levels') ?? 0);
-      return send(200, page('Deep', `${productHtml(1)}\n${'<div>'.repeat(levels)}${'</div>'.repeat(levels)}`));
+      const nested = `${'<div>'.repeat(levels)}${'</div>'.repeat(levels)}`;
+      return send(200, page('Deep', `${productHtml(1)}\n<table>x</table>${nested}`));
     }
     if (path === '/deep-links') {
       const levels = Number(url.searchParams.get('levels') ?? 0);

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { S3StorageOptions } from '../../src/engine/index.js';
+import type { S3StorageOptions } from '../../src/storage/index.js';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/s3-server.sh');
 

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { S3Storage } from '../../src/engine/index.js';
+import { S3Storage } from '../../src/storage/index.js';
 import { createQueue, redisConnection } from '../../src/queues/queues.js';
 import { auth, type TestContext } from '../helpers/app.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';

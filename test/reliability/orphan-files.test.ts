@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalStorage } from '../../src/engine/index.js';
+import { LocalStorage } from '../../src/storage/index.js';
 import { createOrphanFileSweep } from '../../src/services/runs/orphan-files.js';
 import { createRunsRepository } from '../../src/services/runs/runs.repository.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';

@@ -1,10 +1,9 @@
-// Runs that fetch one page execute in the worker process itself (RUN_INLINE_ONE_PAGE);
-// every other Run, and every Run with the setting off, in a run process. Through the HTTP API with a
+// Runs that fetch one page execute in the worker process itself; every other Run in a run process. Through the HTTP API with a
 // real worker process, against the fixture site.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, jsonInjector } from '../helpers/app.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
-import { catalogDefinition, createAgent, startWorker, useRunEnvironment, waitForRun } from '../helpers/runs.js';
+import { catalogDefinition, createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
 const env = useRunEnvironment();
 let ctx: TestContext;
@@ -102,13 +101,5 @@ describe('where a Run executes', () => {
 
     // The worker that hosted it still executes Runs.
     expect((await runToEnd(onePage(), 'After the kill')).run.status).toBe(10);
-  });
-
-  it('with RUN_INLINE_ONE_PAGE=false every Run executes in a run process', async () => {
-    await env.worker.stop();
-    env.worker = await startWorker({ ...ctx.env, RUN_INLINE_ONE_PAGE: 'false' });
-    const one = await runToEnd(onePage(), 'One page, isolated');
-    expect(one.run).toMatchObject({ status: 10, recordsExported: 10 });
-    expect(one.log.split('\n')[0]).toMatch(/, in a run process$/);
   });
 });

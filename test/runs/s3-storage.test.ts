@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { S3Storage } from '../../src/engine/index.js';
+import { S3Storage } from '../../src/storage/index.js';
 import { auth, type TestContext } from '../helpers/app.js';
 import { expectProblem } from '../helpers/assertions.js';
 import { productPrice, type FixtureSite } from '../helpers/fixture-site.js';

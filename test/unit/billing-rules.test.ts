@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meterRun, parseUsageTypes } from '../../src/services/billing/metering.js';
-import { bucketLabel, bucketLabels, parseRange, splitForRollups } from '../../src/services/billing/report-range.js';
+import { splitForRollups } from '../../src/lib/rollup-periods.js';
+import { bucketLabel, bucketLabels, inclusiveEnd, parseRange } from '../../src/services/billing/report-range.js';
 import { ValidationError } from '../../src/lib/errors.js';
 
 const prices = { serverTimeHour: '1.5', exportGb: '0.5', agentInput: '0.001', proxyDataGb: '5', exportCpm: '0.1' };
@@ -77,13 +78,13 @@ describe('report inputs', () => {
 
   it('reads a date-only end as the whole day, a date-time end to the millisecond', () => {
     const r = parseRange('2026-01-01', '2026-01-31');
-    expect([r.start.toISOString(), r.endExclusive.toISOString(), r.end.toISOString()]).toEqual([
+    expect([r.start.toISOString(), r.end.toISOString(), inclusiveEnd(r).toISOString()]).toEqual([
       '2026-01-01T00:00:00.000Z',
       '2026-02-01T00:00:00.000Z',
       '2026-01-31T23:59:59.999Z',
     ]);
     const t = parseRange('2026-01-01T10:00:00', '2026-01-02T10:00:00+02:00');
-    expect([t.start.toISOString(), t.end.toISOString()]).toEqual([
+    expect([t.start.toISOString(), inclusiveEnd(t).toISOString()]).toEqual([
       '2026-01-01T10:00:00.000Z',
       '2026-01-02T08:00:00.000Z',
     ]);
@@ -94,7 +95,11 @@ describe('report inputs', () => {
 
   it('splits a range into whole weeks, days and hours and partial edge hours', () => {
     const parts = (a: string, b: string) =>
-      splitForRollups(parseRange(a, b)).map((p) => [p.source, p.from.toISOString(), p.to.toISOString()]);
+      splitForRollups(parseRange(a, b), ['week', 'day', 'hour']).map((p) => [
+        p.source,
+        p.start.toISOString(),
+        p.end.toISOString(),
+      ]);
     // 2026-01-05 and 2026-01-19 are Mondays.
     expect(parts('2026-01-01T06:30:00Z', '2026-01-20T12:15:00Z')).toEqual([
       ['record', '2026-01-01T06:30:00.000Z', '2026-01-01T07:00:00.000Z'],
@@ -120,20 +125,20 @@ describe('report inputs', () => {
       fc.property(t, t, (x, y) => {
         const [a, b] = x <= y ? [x, y] : [y, x];
         const range = parseRange(new Date(a).toISOString(), new Date(b).toISOString());
-        const ps = splitForRollups(range);
+        const ps = splitForRollups(range, ['week', 'day', 'hour']);
         let cursor = range.start.getTime();
         for (const p of ps) {
-          expect(p.from.getTime()).toBe(cursor);
-          expect(p.to.getTime()).toBeGreaterThan(cursor);
+          expect(p.start.getTime()).toBe(cursor);
+          expect(p.end.getTime()).toBeGreaterThan(cursor);
           if (p.source !== 'record') {
             // Aligned: weeks on Mondays (the epoch was a Thursday), days and hours on their boundaries.
             const shift = p.source === 'week' ? 3 * 86_400_000 : 0;
-            expect((p.from.getTime() + shift) % unit[p.source]).toBe(0);
-            expect((p.to.getTime() + shift) % unit[p.source]).toBe(0);
+            expect((p.start.getTime() + shift) % unit[p.source]).toBe(0);
+            expect((p.end.getTime() + shift) % unit[p.source]).toBe(0);
           }
-          cursor = p.to.getTime();
+          cursor = p.end.getTime();
         }
-        expect(cursor).toBe(range.endExclusive.getTime());
+        expect(cursor).toBe(range.end.getTime());
       }),
     );
   });

@@ -1,7 +1,7 @@
 // Each diagnosis rule: when it applies, the numbers its cause quotes, and its actions.
 import { describe, expect, it } from 'vitest';
 import { emptyEvidence, type RunEvidence } from '../../src/engine/evidence.js';
-import { describeStorageFailure, StorageFailureKind } from '../../src/engine/storage-errors.js';
+import { describeStorageFailure, StorageFailureKind } from '../../src/storage/index.js';
 import {
   diagnose,
   DIAGNOSIS_RULES,

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../plugins/app/auth.js';
 import { errorResponses } from '../../schemas/common.js';
 import {
+  AUTO_DISABLE_RULE,
   DeliveriesQuery,
   WebhookBody,
   WebhookDeliveryPageSchema,
@@ -61,7 +62,7 @@ const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Get a webhook subscription',
-        description: `${ADMIN_ONLY} disabledReason says why the service disabled it (410 Gone, failing for 5 days).`,
+        description: `${ADMIN_ONLY} disabledReason says why the service disabled it (${AUTO_DISABLE_RULE}).`,
         operationId: 'getWebhook',
         params: WebhookParams,
         response: { 200: Type.Ref(WebhookSchema), ...errorResponses(400, 401, 403, 404, 429) },

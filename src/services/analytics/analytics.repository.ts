@@ -5,7 +5,8 @@
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { RunStatus } from '../runs/status-machine.js';
-import { splitRange, type DateRange } from './time-range.js';
+import type { DateRange } from '../../lib/query-dates.js';
+import { splitRange } from './time-range.js';
 
 export interface AnalyticsScope {
   organizationId: number;

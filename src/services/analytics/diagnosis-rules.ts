@@ -1,7 +1,8 @@
 // Diagnoses of a Run: one table of rules over its status, error message, the evidence the engine
 // recorded and the Agent's own history. Each rule that applies names its evidence with numbers and
 // suggests actions the user can take in this product. Pure: no I/O, no clock.
-import { STORAGE_FAILURE_PREFIX } from '../../engine/index.js';
+import { STORAGE_FAILURE_PREFIX } from '../../storage/index.js';
+import { RUN_LOG_NAME } from '../runs/run-keys.js';
 import { EXTRACTION_RULES } from './diagnosis-extraction-rules.js';
 import {
   count,
@@ -239,7 +240,7 @@ export function diagnose(input: DiagnosisInput): {
         ? `The Run ended with: ${input.errorMessage}`
         : `The Run ended with ${plural(input.stats.errorCount, 'error')} (failed pages or dropped records).`,
       actions: [
-        `Read the run log (GET /api/v1/agent/${input.agentId}/run/${input.runId}/files, file run.log) for the failing pages.`,
+        `Read the run log (GET /api/v1/agent/${input.agentId}/run/${input.runId}/files, file ${RUN_LOG_NAME}) for the failing pages.`,
       ],
     });
   }

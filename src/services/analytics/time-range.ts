@@ -2,12 +2,9 @@
 // [startDate, endDate) when its `created` time (when it was started, i.e. queued) is at or after
 // startDate and before endDate. Also the query inputs: ISO dates, status filters and their buckets.
 import { ValidationError } from '../../lib/errors.js';
-import { DAY_MS, parseQueryRange, type QueryRange } from '../../lib/query-dates.js';
+import { DAY_MS, parseQueryRange, type DateRange } from '../../lib/query-dates.js';
+import { splitForRollups } from '../../lib/rollup-periods.js';
 import { EXECUTING_STATUSES, RunStatus } from '../runs/status-machine.js';
-
-const HOUR_MS = 3_600_000;
-/** [start, end): the one range of the query dates. */
-export type DateRange = QueryRange;
 
 /** endDate defaults to now, startDate to one day before the end (the last 24 hours, by default). */
 export function resolveRange(q: { startDate?: string; endDate?: string }, now: Date): DateRange {
@@ -25,32 +22,18 @@ export interface RangeParts {
   edges: DateRange[];
 }
 
-const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
-const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
-const nonEmpty = (parts: DateRange[]) => parts.filter((p) => p.start < p.end);
+const rangeOf = ({ start, end }: DateRange): DateRange => ({ start, end });
 
 /** Splits a range into whole UTC days, whole UTC hours and the partial hours at its edges. */
 export function splitRange(r: DateRange): RangeParts {
-  const hs = ceilTo(r.start.getTime(), HOUR_MS);
-  const he = floorTo(r.end.getTime(), HOUR_MS);
-  if (hs >= he) return { covered: null, days: null, hours: [], edges: nonEmpty([r]) };
-  const covered = { start: new Date(hs), end: new Date(he) };
-  const edges = nonEmpty([
-    { start: r.start, end: covered.start },
-    { start: covered.end, end: r.end },
-  ]);
-  const ds = ceilTo(hs, DAY_MS);
-  const de = floorTo(he, DAY_MS);
-  if (ds >= de) return { covered, days: null, hours: [covered], edges };
-  const days = { start: new Date(ds), end: new Date(de) };
+  const parts = splitForRollups(r, ['day', 'hour']);
+  const whole = parts.filter((p) => p.source !== 'record');
+  const day = parts.find((p) => p.source === 'day');
   return {
-    covered,
-    days,
-    hours: nonEmpty([
-      { start: covered.start, end: days.start },
-      { start: days.end, end: covered.end },
-    ]),
-    edges,
+    covered: whole.length > 0 ? { start: whole[0].start, end: whole[whole.length - 1].end } : null,
+    days: day ? rangeOf(day) : null,
+    hours: parts.filter((p) => p.source === 'hour').map(rangeOf),
+    edges: parts.filter((p) => p.source === 'record').map(rangeOf),
   };
 }
 

@@ -13,7 +13,8 @@ import type { SettlementStep } from '../settlement/settlement.service.js';
 import type { LowCreditsAlertInput } from '../../schemas/billing.js';
 import type { CreditsRepository } from './credits.repository.js';
 import { Decimal, meterRun, parseUsageTypes, totalCost, type Prices, type UsageType } from './metering.js';
-import { bucketLabel, bucketLabels, parseRange, parseSort, parseTimeUnit, splitForRollups } from './report-range.js';
+import { splitForRollups } from '../../lib/rollup-periods.js';
+import { bucketLabel, bucketLabels, inclusiveEnd, parseRange, parseSort, parseTimeUnit } from './report-range.js';
 import type { UsageRepository } from './usage.repository.js';
 
 export const HISTORY_MAX_PER_PAGE = 100;
@@ -160,17 +161,17 @@ export function createBillingService(deps: BillingDeps) {
         start: new Date(now.getTime() - SPENDING_DEFAULT_DAYS * 86_400_000),
         end: now,
       });
-      const days = q.groupBy === 'day' ? utcDayBuckets({ start: range.start, end: range.endExclusive }) : undefined;
+      const days = q.groupBy === 'day' ? utcDayBuckets(range) : undefined;
       const spentIn = (from: Date, to: Date) => credits.spent(principal.organizationId, from, to);
       const [spent, balance, perDay] = await Promise.all([
-        spentIn(range.start, range.endExclusive),
+        spentIn(range.start, range.end),
         credits.balanceDecimal(principal.organizationId, now),
         days ? Promise.all(days.map((d) => spentIn(d.start, d.end))) : undefined,
       ]);
       return {
         totalSpent: num(spent),
         startDate: range.start,
-        endDate: range.end,
+        endDate: inclusiveEnd(range),
         organizationId: principal.organizationId,
         currentBalance: num(balance),
         ...(days && perDay ? { days: days.map((d, i) => ({ date: d.date, totalSpent: num(perDay[i]) })) } : {}),
@@ -188,7 +189,7 @@ export function createBillingService(deps: BillingDeps) {
         spaceIds: readable === 'all' ? null : readable,
         name: q.name && q.name.trim() !== '' ? q.name.trim() : null,
         usageTypes,
-        parts: splitForRollups(range),
+        parts: splitForRollups(range, ['week', 'day', 'hour']),
         sort: { column, descending: q.sortOrder === 1 },
         page: { offset: page.skip, limit: page.recordsPerPage },
       });
@@ -202,7 +203,7 @@ export function createBillingService(deps: BillingDeps) {
         totalRecordCount: report.total,
         totalCost: num(report.totalCost),
         startDate: range.start,
-        endDate: range.end,
+        endDate: inclusiveEnd(range),
       };
     },
 
@@ -218,7 +219,7 @@ export function createBillingService(deps: BillingDeps) {
       const agent = await access.requireAgent(principal, agentId, 'read');
       const index = new Map(labels.map((l, i) => [l, i]));
       const series = new Map(usageTypes.map((t) => [t, labels.map(() => new Decimal(0))]));
-      for (const row of await usage.costByDay(agentId, range.start, range.endExclusive, usageTypes)) {
+      for (const row of await usage.costByDay(agentId, range.start, range.end, usageTypes)) {
         const i = index.get(bucketLabel(new Date(row.day), unit));
         const data = series.get(row.usageType);
         if (i !== undefined && data) data[i] = data[i].plus(new Decimal(row.cost));
@@ -238,7 +239,7 @@ export function createBillingService(deps: BillingDeps) {
         usageTypes: types,
         totalCost: num(total),
         startDate: range.start,
-        endDate: range.end,
+        endDate: inclusiveEnd(range),
       };
     },
 
@@ -251,7 +252,7 @@ export function createBillingService(deps: BillingDeps) {
       const report = await usage.runsReport({
         agentId,
         from: range.start,
-        to: range.endExclusive,
+        to: range.end,
         usageTypes,
         // Newest first unless sortOrder says otherwise.
         sort: { column, descending: q.sortOrder === undefined ? column === 'date' : q.sortOrder === 1 },

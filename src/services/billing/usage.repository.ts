@@ -2,7 +2,7 @@
 import { Prisma as P } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/prisma.js';
 import { Decimal, USAGE_COST_COLUMN, USAGE_TYPES, type UsageLine, type UsageType } from './metering.js';
-import { startOfUtcWeek, type RangePart } from './report-range.js';
+import { startOfUtcWeek, type RangePart } from '../../lib/rollup-periods.js';
 
 // Files that are not exports: the Run's log and the HTML kept of failed pages.
 const NON_EXPORT_FILE_TYPES = ['Log', 'Html'];
@@ -112,13 +112,13 @@ export function createUsageRepository(db: Db) {
       const parts = q.parts.map((p) => {
         switch (p.source) {
           case 'week':
-            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageWeekly" WHERE "organizationId" = ${o} AND "week" >= ${utcDay(p.from)}::date AND "week" < ${utcDay(p.to)}::date`;
+            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageWeekly" WHERE "organizationId" = ${o} AND "week" >= ${utcDay(p.start)}::date AND "week" < ${utcDay(p.end)}::date`;
           case 'day':
-            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageDaily" WHERE "organizationId" = ${o} AND "day" >= ${utcDay(p.from)}::date AND "day" < ${utcDay(p.to)}::date`;
+            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageDaily" WHERE "organizationId" = ${o} AND "day" >= ${utcDay(p.start)}::date AND "day" < ${utcDay(p.end)}::date`;
           case 'hour':
-            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageHourly" WHERE "organizationId" = ${o} AND "hour" >= ${p.from}::timestamp(3) AND "hour" < ${p.to}::timestamp(3)`;
+            return P.sql`SELECT "agentId", ${rollupCost} AS cost FROM "UsageHourly" WHERE "organizationId" = ${o} AND "hour" >= ${p.start}::timestamp(3) AND "hour" < ${p.end}::timestamp(3)`;
           case 'record':
-            return P.sql`SELECT "agentId", cost FROM "UsageRecord" WHERE "organizationId" = ${o} AND created >= ${p.from}::timestamp(3) AND created < ${p.to}::timestamp(3) AND "usageType" IN (${P.join(q.usageTypes)})`;
+            return P.sql`SELECT "agentId", cost FROM "UsageRecord" WHERE "organizationId" = ${o} AND created >= ${p.start}::timestamp(3) AND created < ${p.end}::timestamp(3) AND "usageType" IN (${P.join(q.usageTypes)})`;
         }
       });
       // The Agent filters narrow the rollup rows before they are summed (a member's Spaces, a name).

@@ -7,17 +7,16 @@ import { unseal } from '../../lib/crypto.js';
 import {
   appendRunLogLine,
   CONTENT_TYPES,
-  createStorage,
   resolveInputRows,
-  storageFailureOf,
   type AgentDefinition,
   type BrowserSettings,
   type ExtractionStats,
-  type StorageSettings,
 } from '../../engine/index.js';
+import { createStorage, storageFailureOf, type StorageSettings } from '../../storage/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
-import { runKeyPrefix, runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
+import { RUN_LOG_NAME, runLogKey } from './run-keys.js';
+import { runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
 import { internalRunFailure, RunSetupError } from './run-errors.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
@@ -33,8 +32,6 @@ export interface ExecutionConfig {
     waitOnFailureRetries: number;
     requestTimeoutMs: number;
     pageCpuSeconds: number;
-    /** Absent means true. */
-    fastParse?: boolean;
     staleAfterSeconds: number;
     stopGraceSeconds: number;
   };
@@ -101,7 +98,7 @@ export function createRunExecutionService(deps: {
   async function attachLog(runId: number, line: string) {
     // The records it spooled are not exported: remove them (they are on this host, if anywhere).
     await rm(runScratchDir(process.pid, runId), { recursive: true, force: true });
-    const key = `${runKeyPrefix(runId)}/run.log`;
+    const key = runLogKey(runId);
     let size: number | undefined;
     try {
       await appendRunLogLine(storage, key, line, clock.now());
@@ -116,7 +113,7 @@ export function createRunExecutionService(deps: {
     }
     if (size !== undefined)
       await repo.replaceFiles(runId, [
-        { name: 'run.log', fileType: 'Log', contentType: CONTENT_TYPES.Log, fileSize: size, storageKey: key },
+        { name: RUN_LOG_NAME, fileType: 'Log', contentType: CONTENT_TYPES.Log, fileSize: size, storageKey: key },
       ]);
   }
 
@@ -340,7 +337,6 @@ export function createRunExecutionService(deps: {
         parallelExport: run.parallelExport === 'Separated' ? ('Separated' as const) : ('Combined' as const),
         requestTimeoutMs: config.runs.requestTimeoutMs,
         pageCpuSeconds: config.runs.pageCpuSeconds,
-        fastParse: config.runs.fastParse,
         proxyUrl,
         allowPrivateTargets: config.engineAllowPrivateTargets,
         browser: config.browser,

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import fp from 'fastify-plugin';
-import { createStorage } from '../../engine/index.js';
+import { createStorage } from '../../storage/index.js';
 import { createQueue, redisConnection, withTimeout } from '../../queues/queues.js';
 import { createRunSignals } from '../../queues/run-signals.js';
 import { anyWorkerCanRender } from '../../queues/worker-capabilities.js';

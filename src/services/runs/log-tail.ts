@@ -2,7 +2,7 @@
 // console follows a running Run with it. The stored text is read once, keeping only the last `max`
 // lines, so a log of any length costs its reading time and `max` lines of memory.
 import type { Readable } from 'node:stream';
-import { StorageNotFoundError, type Storage } from '../../engine/index.js';
+import { StorageNotFoundError, type Storage } from '../../storage/index.js';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface LogTail {

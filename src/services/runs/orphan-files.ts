@@ -5,15 +5,14 @@
 // temporary file, an S3 multipart upload a killed worker could not abort). Active Runs are left alone:
 // their worker records their files when it finishes. The store is read with one walk over `runs/`
 // (on S3 one listing request per thousand objects, not one per Run and per file).
-import { CONTENT_TYPES, type RunFileType, type Storage } from '../../engine/index.js';
-import { runKeyPrefix } from './run-protocol.js';
+import { CONTENT_TYPES, type RunFileType } from '../../engine/index.js';
+import { type Storage } from '../../storage/index.js';
+import { isInternalRunFile, parseRunKey, runFileKey, runFolderKey, RUNS_ROOT } from './run-keys.js';
 import type { RunsRepository } from './runs.repository.js';
 import { isTerminal } from './status-machine.js';
 
 const TYPES: Record<string, RunFileType> = { csv: 'Csv', json: 'Json', ndjson: 'Ndjson', log: 'Log', html: 'Html' };
 const BATCH = 500;
-/** `runs/<id>/<rest>`: the Run a key belongs to. */
-const RUN_KEY = /^runs\/([1-9]\d{0,9})\/(.+)$/;
 
 export interface SweepResult {
   adopted: number;
@@ -30,20 +29,20 @@ export function createOrphanFileSweep(deps: {
   /** The objects directly in each Run's folder (name and size), and the Runs with half-done writes. */
   async function readStore() {
     const objects = new Map<number, Array<{ name: string; size: number }>>();
-    for await (const page of storage.walk('runs')) {
+    for await (const page of storage.walk(RUNS_ROOT)) {
       for (const o of page) {
-        const m = RUN_KEY.exec(o.key);
-        if (!m) continue;
-        const list = objects.get(Number(m[1])) ?? [];
+        const parsed = parseRunKey(o.key);
+        if (!parsed) continue;
+        const list = objects.get(parsed.runId) ?? [];
         // A key deeper down still marks the Run's folder as existing, but is no file of the Run.
-        if (!m[2].includes('/')) list.push({ name: m[2], size: o.size });
-        objects.set(Number(m[1]), list);
+        if (!parsed.rest.includes('/')) list.push({ name: parsed.rest, size: o.size });
+        objects.set(parsed.runId, list);
       }
     }
     const incomplete = new Set<number>();
-    for (const key of await storage.listIncomplete('runs')) {
-      const m = RUN_KEY.exec(key);
-      if (m) incomplete.add(Number(m[1]));
+    for (const key of await storage.listIncomplete(RUNS_ROOT)) {
+      const parsed = parseRunKey(key);
+      if (parsed) incomplete.add(parsed.runId);
     }
     return { objects, incomplete };
   }
@@ -58,10 +57,10 @@ export function createOrphanFileSweep(deps: {
       for (const id of batch) {
         const run = runs.get(id);
         if (run && !isTerminal(run.status)) continue;
-        if (incomplete.has(id)) result.discarded += await storage.discardIncomplete(runKeyPrefix(id));
+        if (incomplete.has(id)) result.discarded += await storage.discardIncomplete(runFolderKey(id));
         if (!run) {
           if (objects.has(id)) {
-            await storage.delete(runKeyPrefix(id));
+            await storage.delete(runFolderKey(id));
             result.removed += 1;
           }
           continue;
@@ -69,10 +68,9 @@ export function createOrphanFileSweep(deps: {
         const known = new Set(run.files.map((f) => f.storageKey));
         const found = [];
         for (const { name, size } of objects.get(id) ?? []) {
-          const key = `${runKeyPrefix(id)}/${name}`;
+          const key = runFileKey(id, name);
           const fileType = TYPES[name.slice(name.lastIndexOf('.') + 1)];
-          // `_`-files are internal (records kept for a synchronous start, spools of a run process).
-          if (!fileType || known.has(key) || name.startsWith('_') || name.endsWith('.tmp')) continue;
+          if (!fileType || known.has(key) || isInternalRunFile(name) || name.endsWith('.tmp')) continue;
           found.push({ name, fileType, contentType: CONTENT_TYPES[fileType], fileSize: size, storageKey: key });
         }
         if (found.length > 0) {

@@ -10,10 +10,9 @@ import type {
   FetchResult,
   LogLevel,
   RunEvidence,
-  StorageFailure,
-  StorageSettings,
   StoredFile,
 } from '../../engine/index.js';
+import type { StorageFailure, StorageSettings } from '../../storage/index.js';
 
 export interface ChildStartPayload {
   runId: number;
@@ -26,8 +25,6 @@ export interface ChildStartPayload {
   parallelExport: 'Combined' | 'Separated';
   requestTimeoutMs: number;
   pageCpuSeconds: number;
-  /** Absent (a payload from a worker older than this setting) means true. */
-  fastParse?: boolean;
   proxyUrl?: string;
   allowPrivateTargets: boolean;
   /** Absent: the Run cannot render in the browser. */
@@ -35,7 +32,7 @@ export interface ChildStartPayload {
   logLevel: 'Fatal' | 'Error' | 'Warning' | 'Info';
   logMode: 'Text' | 'TextAndHtml';
   secrets: string[];
-  /** Every record is also kept as NDJSON (runRecordsKey): a synchronous start answers with them. */
+  /** Every record is also kept as NDJSON (run-keys.ts, runRecordsKey): a synchronous start answers with them. */
   keepRecords: boolean;
   /** After a stop, requests still in flight are aborted after this long and the Run exports. */
   stopGraceMs: number;
@@ -86,8 +83,6 @@ export type ChildMessage =
 
 export const isBrowserRequest = (msg: ChildMessage): msg is BrowserRequest => msg.type.startsWith('browser:');
 
-/** Where a Run's files live in storage. */
-export const runKeyPrefix = (runId: number) => `runs/${runId}`;
 /** A run process's records of one set, spooled as NDJSON while it runs, in its scratch folder. */
 export const runSpoolKey = (set: number) => `_spool-${set}.ndjson`;
 /**
@@ -96,7 +91,5 @@ export const runSpoolKey = (set: number) => `_spool-${set}.ndjson`;
  */
 export const runScratchDir = (workerPid: number, runId: number) =>
   path.join(os.tmpdir(), `cxs-run-${workerPid}-${runId}`);
-/** Every extracted record as NDJSON, kept for synchronous starts (not listed as a Run file). */
-export const runRecordsKey = (runId: number) => `runs/${runId}/_records.ndjson`;
 
 export type { RunSignalKind, RunSignals } from '../../queues/run-signals.js';

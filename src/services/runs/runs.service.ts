@@ -11,7 +11,8 @@ import {
   ValidationError,
   ErrorCodes,
 } from '../../lib/errors.js';
-import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
+import { renderModeOf, type AgentDefinition } from '../../engine/index.js';
+import { StorageNotFoundError, type Storage } from '../../storage/index.js';
 import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel } from '../../schemas/runs.js';
@@ -21,7 +22,8 @@ import { readLogTail } from './log-tail.js';
 import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
-import { runRecordsKey, runKeyPrefix, type RunSignals } from './run-protocol.js';
+import { runFolderKey, runLogKey, runRecordsKey } from './run-keys.js';
+import { type RunSignals } from './run-protocol.js';
 import {
   ActiveRunExistsError,
   type NewRun,
@@ -348,7 +350,7 @@ export function createRunsService(deps: {
         await repo.deleteFiles(runId);
         if (method === 'RemoveAllFilesAndAgentInput') await repo.clearInputParameters(runId);
       }
-      await storage.delete(runKeyPrefix(runId));
+      await storage.delete(runFolderKey(runId));
     },
 
     async files(principal: Principal, agentId: number, runId: number): Promise<RunFileModel[]> {
@@ -399,7 +401,7 @@ export function createRunsService(deps: {
     /** The end of a Run's log as stored so far; while the Run is active it grows (log-tail.ts). */
     async logTail(principal: Principal, agentId: number, runId: number, lines: number) {
       const run = await requireRun(principal, agentId, runId, 'read');
-      const tail = await readLogTail(storage, `${runKeyPrefix(runId)}/run.log`, lines);
+      const tail = await readLogTail(storage, runLogKey(runId), lines);
       return { runId, status: run.status, active: isActive(run.status), ...tail };
     },
 

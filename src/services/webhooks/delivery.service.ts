@@ -1,18 +1,14 @@
 // The worker side of webhooks: the outbox relay, an event's fan-out to the subscriptions that want it,
 // and one delivery attempt with its outcome (success, retry on the schedule, failure, disabling).
 import type { Clock } from '../../lib/clock.js';
-import { unseal } from '../../lib/crypto.js';
 import type { RunFileModel } from '../../schemas/runs.js';
+import { DISABLE_AFTER_FAILING_DAYS } from '../../schemas/webhooks.js';
 import { RunStatus } from '../runs/status-machine.js';
-import { runPayload, subscriptionMatches, TERMINAL_EVENT, type WebhookPayload } from './events.js';
+import { describeFailure, type AttemptOutcome, type AttemptSender } from './attempts.js';
+import { runPayload, subscriptionMatches, TERMINAL_EVENT } from './events.js';
 import { failedTooLong, nextAttemptAt } from './retry-schedule.js';
-import { isSuccess, type AttemptResult, type WebhookSender } from './sender.js';
-import { signedHeaders, webhookMessageId } from './signing.js';
+import { isSuccess, type AttemptResult } from './sender.js';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
-
-export type AttemptOutcome = 'success' | 'retry' | 'failed' | 'disabled';
-/** Reported once per attempt (the lead wires it to the metrics module). */
-export type OnAttempt = (a: { outcome: AttemptOutcome; latencySeconds: number; result: AttemptResult }) => void;
 
 export interface DeliveryQueue {
   /** Enqueues one job per event (job id from the outbox id). */
@@ -29,31 +25,14 @@ export const RELAY_BATCH = 200;
  */
 export const LOST_JOB_GRACE_MS = 10_000;
 
-/** The secrets that sign now: the current one, and the previous one during its grace after a rotation. */
-export function signingSecrets(
-  key: Buffer,
-  w: Pick<WebhookRow, 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil'>,
-  at: Date,
-): string[] {
-  const current = unseal(key, w.secretSealed);
-  const previous =
-    w.previousSecretSealed && w.previousSecretUntil && w.previousSecretUntil > at
-      ? unseal(key, w.previousSecretSealed)
-      : null;
-  return previous ? [current, previous] : [current];
-}
-
 export function createWebhookDeliveryService(deps: {
   repo: WebhooksRepository;
-  sender: WebhookSender;
+  attempts: Pick<AttemptSender, 'send' | 'report'>;
   queue: DeliveryQueue;
   clock: Clock;
-  encryptionKey: Buffer;
-  onAttempt?: OnAttempt;
   random?: () => number;
 }) {
-  const { repo, sender, queue, clock } = deps;
-  const onAttempt: OnAttempt = deps.onAttempt ?? (() => {});
+  const { repo, attempts, queue, clock } = deps;
 
   /** The payload of an outbox event, built once from the Run's state (final for terminal events). */
   async function buildPayload(event: {
@@ -146,41 +125,8 @@ export function createWebhookDeliveryService(deps: {
         );
         return;
       }
-      const body = JSON.stringify(d.event.payload);
-      const headers = signedHeaders(
-        webhookMessageId(d.eventId),
-        at,
-        body,
-        signingSecrets(deps.encryptionKey, d.webhook, at),
-      );
-      const result = await sender.send(d.webhook.url, headers, body);
-      const outcome = await settleAttempt(d.webhook, deliveryId, attempt, at, result);
-      onAttempt({ outcome, latencySeconds: result.durationMs / 1000, result });
-    },
-
-    /** One attempt sent by the API for POST .../test: recorded like any other, never retried. */
-    async sendOnce(
-      webhook: WebhookRow,
-      deliveryId: number,
-      eventId: number,
-      payload: WebhookPayload,
-    ): Promise<{ outcome: AttemptOutcome; result: AttemptResult }> {
-      const at = clock.now();
-      const body = JSON.stringify(payload);
-      const result = await sender.send(
-        webhook.url,
-        signedHeaders(webhookMessageId(eventId), at, body, signingSecrets(deps.encryptionKey, webhook, at)),
-        body,
-      );
-      const ok = isSuccess(result);
-      await repo.recordAttempt(deliveryId, 1, at, result, {
-        status: ok ? 'succeeded' : 'failed',
-        nextAttemptAt: null,
-        finalReason: ok ? null : describeFailure(result),
-      });
-      const outcome: AttemptOutcome = ok ? 'success' : 'failed';
-      onAttempt({ outcome, latencySeconds: result.durationMs / 1000, result });
-      return { outcome, result };
+      const result = await attempts.send(d.webhook, d.eventId, JSON.stringify(d.event.payload), at);
+      attempts.report(await settleAttempt(d.webhook, deliveryId, attempt, at, result), result);
     },
   };
 
@@ -220,7 +166,7 @@ export function createWebhookDeliveryService(deps: {
     if (tooLong) {
       await repo.disable(
         webhook.id,
-        `Disabled at ${at.toISOString()}: every delivery failed since ${failingSince?.toISOString()} (5 days).`,
+        `Disabled at ${at.toISOString()}: every delivery failed since ${failingSince?.toISOString()} (${DISABLE_AFTER_FAILING_DAYS} days).`,
       );
       return 'disabled';
     }
@@ -230,7 +176,3 @@ export function createWebhookDeliveryService(deps: {
   }
 }
 export type WebhookDeliveryService = ReturnType<typeof createWebhookDeliveryService>;
-
-function describeFailure(r: AttemptResult): string {
-  return r.statusCode !== null ? `The receiver answered ${r.statusCode}.` : `No answer: ${r.error ?? 'unknown error'}.`;
-}

@@ -1,5 +1,7 @@
 // The delivery retry schedule (Standard Webhooks' recommended one): pure, so it is tested
 // with an injected clock and random source.
+import { DAY_MS } from '../../lib/query-dates.js';
+import { DISABLE_AFTER_FAILING_DAYS } from '../../schemas/webhooks.js';
 
 /** Delay before attempt n+1 (index n-1 after attempt n); attempt 1 goes out at once. */
 export const RETRY_DELAYS_MS: readonly number[] = [
@@ -16,7 +18,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** Each delay is spread by up to this fraction either way, so retries of many deliveries do not align. */
 export const RETRY_JITTER = 0.1;
 /** A subscription whose deliveries have failed without a success for this long is disabled. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000;
+export const DISABLE_AFTER_FAILING_MS = DISABLE_AFTER_FAILING_DAYS * DAY_MS;
 /** A Retry-After is honoured up to the longest scheduled delay. */
 const MAX_RETRY_AFTER_MS = 10 * 3600_000;
 

@@ -12,7 +12,7 @@ import type {
 import { requireAdmin } from '../identity/api-keys.service.js';
 import type { Principal } from '../identity/principal.js';
 import { describeRefusedAddress, refusalOf, type SaveTimePolicy } from '../public-target.js';
-import type { WebhookDeliveryService } from './delivery.service.js';
+import type { AttemptSender } from './attempts.js';
 import { pageOf } from '../../lib/paging.js';
 import { newWebhookSecret, webhookMessageId } from './signing.js';
 import type { WebhookInput, WebhookRow, WebhooksRepository } from './webhooks.repository.js';
@@ -38,7 +38,7 @@ export function toWebhookView(w: WebhookRow): WebhookModel {
 
 export function createWebhooksService(deps: {
   repo: WebhooksRepository;
-  delivery: Pick<WebhookDeliveryService, 'sendOnce'>;
+  attempts: Pick<AttemptSender, 'sendOnce'>;
   clock: Clock;
   encryptionKey: Buffer;
   /** The SSRF rule for targets (ENGINE_ALLOW_PRIVATE_TARGETS); delivery checks them again (sender.ts). */
@@ -129,7 +129,7 @@ export function createWebhooksService(deps: {
         data: { webhookId: w.id, message: 'A test event sent on request.' },
       };
       const { eventId, deliveryId } = await repo.createTestDelivery(principal.organizationId, w.id, payload, at);
-      const { outcome, result } = await deps.delivery.sendOnce(w, deliveryId, eventId, payload);
+      const { outcome, result } = await deps.attempts.sendOnce(w, deliveryId, eventId, payload);
       return {
         outcome: outcome === 'success' ? 'success' : 'failed',
         deliveryId,

@@ -3,7 +3,7 @@
 // the service talks to its own. In compose the service's endpoint is `http://s3:8333`, which no user's
 // machine resolves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Storage } from '../../src/engine/index.js';
+import { S3Storage } from '../../src/storage/index.js';
 import { testS3Options } from '../helpers/s3-server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeAbandonedLogTemps } from '../../src/engine/s3-storage.js';
+import { removeAbandonedLogTemps } from '../../src/storage/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {

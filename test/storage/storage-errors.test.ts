@@ -1,12 +1,7 @@
 // Storage errors told as causes users can act on: errno codes of a local volume and the
 // S3 error names, also when wrapped; anything else is not a storage failure.
 import { describe, expect, it } from 'vitest';
-import {
-  STORAGE_FAILURE_PREFIX,
-  storageFailureKind,
-  storageFailureOf,
-  StorageFailureKind as K,
-} from '../../src/engine/index.js';
+import { STORAGE_FAILURE_PREFIX, storageFailureKind, storageFailureOf, StorageFailureKind as K } from '../../src/storage/index.js';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: something happened`), { code });
 const s3 = (name: string) => Object.assign(new Error('from the store'), { name, $metadata: { httpStatusCode: 403 } });

@@ -7,14 +7,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  InvalidStorageKeyError,
-  LocalStorage,
-  S3_PART_BYTES,
-  S3Storage,
-  StorageNotFoundError,
-  type Storage,
-} from '../../src/engine/index.js';
+import { InvalidStorageKeyError, LocalStorage, S3_PART_BYTES, S3Storage, StorageNotFoundError, type Storage } from '../../src/storage/index.js';
 import { testS3Options } from '../helpers/s3-server.js';
 
 interface Driver {
