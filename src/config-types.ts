@@ -67,6 +67,8 @@ export interface Config {
     processMaxOldSpaceMb: number;
     /** Runs that fetch one page execute in the worker process, not a run process (RUN_INLINE_ONE_PAGE). */
     inlineOnePage: boolean;
+    /** STORAGE_RETRY_SECONDS: how long a Run's files wait for an object store that cannot be reached. */
+    storageRetrySeconds: number;
   };
   shutdownGraceSeconds: number;
   /**

@@ -109,6 +109,8 @@ export function loadConfig(
       syncInlineMaxBytes: int(env, 'RUN_SYNC_INLINE_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
       processMaxOldSpaceMb: int(env, 'RUN_PROCESS_MAX_OLD_SPACE_MB', 128, 0, 65_536),
       inlineOnePage: bool(env, 'RUN_INLINE_ONE_PAGE', true),
+      // How long a Run's files wait for an object store that cannot be reached or throttles.
+      storageRetrySeconds: int(env, 'STORAGE_RETRY_SECONDS', 300, 0, 86_400),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
     metrics: {

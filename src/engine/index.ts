@@ -24,3 +24,4 @@ export type { ExtractedRecord, FieldValue } from './extract.js';
 export * from './s3-storage.js';
 export * from './storage-drivers.js';
 export * from './storage-errors.js';
+export * from './storage-retry.js';

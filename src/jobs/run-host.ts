@@ -2,6 +2,7 @@
 // run process (run-child.ts, over IPC). It takes `start` and `stop`, and answers with figures,
 // `exporting`, then `done` or `error`.
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   createRunLog,
@@ -9,7 +10,6 @@ import {
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
-  createStorage,
   LocalStorage,
   runExtraction,
   storageFailureOf,
@@ -31,6 +31,7 @@ import {
   type ParentMessage,
 } from '../services/runs/run-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
+import { runStorage, UnstoredFilesError } from './run-storage.js';
 
 const noop = () => {};
 /** Records of a Run kept in memory before they are spooled to scratch files (NDJSON characters). */
@@ -52,7 +53,8 @@ export function createRunHost(deps: {
   const browsers = remoteBrowserSources(send);
 
   async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController): Promise<ChildResult> {
-    const storage = createStorage(p.storage);
+    let warn: (message: string) => void = noop;
+    const storage = runStorage(p, (message) => warn(message));
     // Spooled records are scratch: a folder of this host's temporary directory, never the store.
     const scratchDir = runScratchDir(deps.workerPid, p.runId);
     const local = new LocalStorage(scratchDir);
@@ -67,6 +69,7 @@ export function createRunHost(deps: {
       logMode: p.logMode,
       secrets: p.secrets,
     });
+    warn = (message) => runLog.log('Warning', message);
     try {
       return await executeWith(p, drain, abort, storage, scratch, runLog);
     } catch (err) {
@@ -74,7 +77,9 @@ export function createRunHost(deps: {
       // wrote is kept where the store still takes it, and an S3 log's temporary file is removed before the
       // run process exits. A log already finished (its own last write failed) refuses a second finish.
       await runLog.finish().catch(() => {});
-      throw err;
+      throw p.storage.driver === 's3' && p.unstoredDir && storageFailureOf(err)
+        ? new UnstoredFilesError(err, path.join(p.unstoredDir, runKeyPrefix(p.runId)))
+        : err;
     } finally {
       if (used) await rm(scratchDir, { recursive: true, force: true });
     }
@@ -283,7 +288,13 @@ export function createRunHost(deps: {
         },
         (err: Error) => {
           // After an unexpected error the process is not trusted with another Run.
-          send({ type: 'error', message: err.message, storageFailure: storageFailureOf(err) ?? undefined });
+          const failure = storageFailureOf(err);
+          const where = err instanceof UnstoredFilesError ? ` ${err.where}` : '';
+          send({
+            type: 'error',
+            message: err.message,
+            storageFailure: failure ? { ...failure, message: failure.message + where } : undefined,
+          });
           deps.onFatal();
         },
       );

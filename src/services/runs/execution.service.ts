@@ -17,7 +17,7 @@ import {
 } from '../../engine/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
-import { runKeyPrefix, runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
+import { runKeyPrefix, runScratchDir, unstoredDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
 import { internalRunFailure, RunSetupError } from './run-errors.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
@@ -37,7 +37,11 @@ export interface ExecutionConfig {
     fastParse?: boolean;
     staleAfterSeconds: number;
     stopGraceSeconds: number;
+    /** Absent: 0, a Run's files are tried once. */
+    storageRetrySeconds?: number;
   };
+  /** Files of Runs that could not be stored are kept under `<storageDir>/unstored/` on the worker. */
+  storageDir?: string;
 }
 
 export interface RunScheduler {
@@ -349,6 +353,8 @@ export function createRunExecutionService(deps: {
         secrets,
         keepRecords: run.keepRecords,
         stopGraceMs: config.runs.stopGraceSeconds * 1000,
+        storageRetryMs: (config.runs.storageRetrySeconds ?? 0) * 1000,
+        ...(config.storageDir !== undefined ? { unstoredDir: unstoredDir(config.storageDir) } : {}),
       },
     };
   }

@@ -39,6 +39,10 @@ export interface ChildStartPayload {
   keepRecords: boolean;
   /** After a stop, requests still in flight are aborted after this long and the Run exports. */
   stopGraceMs: number;
+  /** How long storing the Run's files waits for an object store that cannot be reached (absent: no wait). */
+  storageRetryMs?: number;
+  /** Where files that could not be stored are kept on the worker (`<dir>/runs/<id>/...`; absent: removed). */
+  unstoredDir?: string;
 }
 
 /**
@@ -85,6 +89,11 @@ export type ChildMessage =
   | BrowserRequest;
 
 export const isBrowserRequest = (msg: ChildMessage): msg is BrowserRequest => msg.type.startsWith('browser:');
+
+/** The folder on a worker that keeps the files its Runs could not store (copy them to the store). */
+export function unstoredDir(storageDir: string): string {
+  return path.join(storageDir, 'unstored');
+}
 
 /** Where a Run's files live in storage. */
 export const runKeyPrefix = (runId: number) => `runs/${runId}`;
