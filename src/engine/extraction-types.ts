@@ -1,4 +1,5 @@
 // The engine's entry point's options and results (runExtraction in crawler.ts).
+import type { CrawlCheckpoint } from './checkpoint.js';
 import type { AgentDefinition } from './definition.js';
 import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
@@ -96,6 +97,13 @@ export interface ExtractionOptions {
    * not grow with the number of records; awaited, so a slow writer holds the crawl back.
    */
   onRecords?: (set: number, records: ExtractedRecord[]) => void | Promise<void>;
+  /** Where the crawl goes on from (a checkpoint it reported before); absent: from the start. */
+  resume?: CrawlCheckpoint;
+  /**
+   * Told where the crawl has got to after each list page, right after that page's records went to
+   * `onRecords`: the records given so far are exactly those of the pages the checkpoint counts as done.
+   */
+  onCheckpoint?: (checkpoint: CrawlCheckpoint) => void;
   /** Where Chromium is, for definitions rendered in the browser; absent: such a Run fails at once. */
   browser?: BrowserSettings;
   /**

@@ -25,3 +25,4 @@ export * from './s3-storage.js';
 export * from './storage-drivers.js';
 export * from './storage-errors.js';
 export * from './storage-retry.js';
+export * from './checkpoint.js';
