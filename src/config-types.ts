@@ -69,6 +69,8 @@ export interface Config {
     inlineOnePage: boolean;
     /** STORAGE_RETRY_SECONDS: how long a Run's files wait for an object store that cannot be reached. */
     storageRetrySeconds: number;
+    /** RUN_MAX_TAKEOVERS: times a Run whose worker was lost goes on elsewhere from its checkpoint. */
+    maxTakeovers: number;
   };
   shutdownGraceSeconds: number;
   /**

@@ -111,6 +111,8 @@ export function loadConfig(
       inlineOnePage: bool(env, 'RUN_INLINE_ONE_PAGE', true),
       // How long a Run's files wait for an object store that cannot be reached or throttles.
       storageRetrySeconds: int(env, 'STORAGE_RETRY_SECONDS', 300, 0, 86_400),
+      // How many times a Run whose worker was lost goes on elsewhere from its checkpoint before it fails.
+      maxTakeovers: int(env, 'RUN_MAX_TAKEOVERS', 3, 0, 100),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
     metrics: {

@@ -10,6 +10,7 @@ import {
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
+  fetchesOnePage,
   LocalStorage,
   runExtraction,
   storageFailureOf,
@@ -31,6 +32,7 @@ import {
   type ParentMessage,
 } from '../services/runs/run-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
+import { checkpointReporter, continuingWriters, previousLog, restoredRecords, resumeLine } from './run-resume.js';
 import { runStorage, UnstoredFilesError } from './run-storage.js';
 
 const noop = () => {};
@@ -64,7 +66,10 @@ export function createRunHost(deps: {
       openWriter: (key) => ((used = true), local.openWriter(key)),
       get: (key) => local.get(key),
     };
-    const runLog = createRunLog(storage, `${runKeyPrefix(p.runId)}/run.log`, {
+    const logKey = `${runKeyPrefix(p.runId)}/run.log`;
+    // A resumed Run's log keeps its earlier attempts: the new lines follow them.
+    const earlier = p.resume ? await previousLog(storage, logKey).catch(() => '') : '';
+    const runLog = createRunLog(continuingWriters(storage, earlier), logKey, {
       logLevel: p.logLevel,
       logMode: p.logMode,
       secrets: p.secrets,
@@ -165,8 +170,20 @@ export function createRunHost(deps: {
       const read = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
       for await (const line of read) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
     }
+    // An interrupted Run goes on from its checkpoint, with the records it had; a multi-page Run reports
+    // its checkpoints as it goes (a one-page Run has nothing to go on from).
+    const setCount = Math.min(p.parallelism, Math.max(1, p.inputRows.length));
+    const resumed = p.resume ? resumeLine(p.resume, setCount) : null;
+    if (p.resume && resumed) {
+      runLog.log('Info', resumed.line);
+      // Records go with the checkpoint that accounts for them: without it the crawl starts again.
+      if (resumed.checkpoint) for (const { set, records } of restoredRecords(p.resume)) spool(set, records);
+    }
+    const reporter = fetchesOnePage(p.definition, p.inputRows) ? null : checkpointReporter(send);
     const result = await runExtraction({
-      onRecords: spool,
+      onRecords: reporter ? (set, records) => (reporter.records(set, records), spool(set, records)) : spool,
+      resume: resumed?.checkpoint,
+      onCheckpoint: reporter?.checkpoint,
       definition: p.definition,
       inputRows: p.inputRows,
       parallelism: p.parallelism,

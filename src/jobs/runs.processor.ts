@@ -7,6 +7,7 @@ import type { Job } from 'bullmq';
 import {
   fetchesOnePage,
   type BrowserSourceFactory,
+  type ExtractionStats,
   type StorageFailure,
   type StorageFailureKind,
 } from '../engine/index.js';
@@ -26,6 +27,7 @@ import {
 } from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from '../queues/queues.js';
 import { openRunBrowserSessions } from './browser-sessions.js';
+import { createCheckpointWriter } from './checkpoint-writer.js';
 import type { RunChildPool } from './run-child-pool.js';
 import { createRunSupervisor, systemTimers, untilDone, type RunSupervisor, type Timers } from './run-supervisor.js';
 
@@ -85,6 +87,10 @@ export function createRunsProcessor(deps: {
       );
     };
 
+    // A resumed Run's figures start from its checkpoint, which may be behind what its earlier attempt
+    // reported: the Run's record count never goes backwards (its end writes the exact figures).
+    const floor = picked.payload.resume ? picked.run.recordsExtracted : 0;
+    const notBelow = (stats: ExtractionStats) => (stats.dataCount >= floor ? stats : { ...stats, dataCount: floor });
     const runChild = pool.acquire({ onePage: fetchesOnePage(picked.payload.definition, picked.payload.inputRows) });
     const child = runChild.process;
     const send = (msg: ParentMessage) => {
@@ -95,8 +101,8 @@ export function createRunsProcessor(deps: {
       run: {
         heartbeat: () => execution.heartbeat(runId),
         firstPage: () => execution.firstPage(runId),
-        progress: (stats) => execution.progress(runId, stats),
-        exporting: (stats) => execution.exporting(runId, stats),
+        progress: (stats) => execution.progress(runId, notBelow(stats)),
+        exporting: (stats) => execution.exporting(runId, notBelow(stats)),
       },
       process: { stop: () => send({ type: 'stop' }), kill: () => child.kill('SIGKILL') },
       timers,
@@ -119,6 +125,10 @@ export function createRunsProcessor(deps: {
       exitCode = code;
       endRun();
     };
+    const checkpoints = createCheckpointWriter(
+      (checkpoint, records) => execution.checkpoint(runId, checkpoint, records),
+      (err) => onError(err, 'checkpoint'),
+    );
     const browserSessions = openRunBrowserSessions(deps.browsers, send);
     const onMessage = (msg: ChildMessage) => {
       if (isBrowserRequest(msg)) return browserSessions.handle(msg);
@@ -129,6 +139,8 @@ export function createRunsProcessor(deps: {
           return supervisor.progress(msg.stats);
         case 'exporting':
           return supervisor.exporting(msg.stats);
+        case 'checkpoint':
+          return checkpoints.push(msg.checkpoint, msg.records);
         case 'done':
           result = msg.result;
           return endRun();
@@ -152,6 +164,8 @@ export function createRunsProcessor(deps: {
       child.off('message', onMessage);
       child.off('exit', onExit);
       await supervisor.settled();
+      // The last checkpoint is written before the Run is handed back (or ends and its checkpoint goes).
+      await checkpoints.flush();
       const end = supervisor.end;
       pool.release(runChild, result !== null && end === null && childError === null);
 

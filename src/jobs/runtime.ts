@@ -13,6 +13,8 @@ import { recordStorageError } from '../lib/metrics.js';
 import { trackQueues } from '../lib/metrics-sources.js';
 import { recordDeliveryAttempt } from '../services/webhooks/delivery-metrics.js';
 import { createIdentityRepository } from '../services/identity/identity.repository.js';
+import { createCheckpointsRepository } from '../services/runs/checkpoints.repository.js';
+import { createRunCheckpoints } from '../services/runs/checkpoints.service.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createCreditsRepository } from '../services/billing/credits.repository.js';
 import { createStorage } from '../engine/index.js';
@@ -121,7 +123,13 @@ export async function startWorkerRuntime(
   const core = wireRunsCore(db, { clock, log, config, signals, runQueue: () => runsQueue, connection });
   const { settlement, repo, groupQueues } = core;
   const scheduler = core.scheduler();
-  const execution = createRunExecutionService({ repo, clock, config, scheduler, log });
+  const checkpoints = createRunCheckpoints({
+    repo: createCheckpointsRepository(db),
+    storage,
+    clock,
+    log,
+  });
+  const execution = createRunExecutionService({ repo, clock, config, scheduler, log, checkpoints });
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const credits = createCreditsRepository(db);
   const schedulesQueue = createQueue('schedules', connection, prefix);

@@ -8,10 +8,12 @@ import {
   appendRunLogLine,
   CONTENT_TYPES,
   createStorage,
+  fetchesOnePage,
   resolveInputRows,
   storageFailureOf,
   type AgentDefinition,
   type BrowserSettings,
+  type CrawlCheckpoint,
   type ExtractionStats,
   type StorageSettings,
 } from '../../engine/index.js';
@@ -19,6 +21,7 @@ import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { runKeyPrefix, runScratchDir, unstoredDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
 import { internalRunFailure, RunSetupError } from './run-errors.js';
+import type { RunCheckpoints } from './checkpoints.service.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
@@ -39,6 +42,8 @@ export interface ExecutionConfig {
     stopGraceSeconds: number;
     /** Absent: 0, a Run's files are tried once. */
     storageRetrySeconds?: number;
+    /** How many times a Run whose worker was lost is taken over by another; absent or 0: it fails. */
+    maxTakeovers?: number;
   };
   /** Files of Runs that could not be stored are kept under `<storageDir>/unstored/` on the worker. */
   storageDir?: string;
@@ -47,6 +52,8 @@ export interface ExecutionConfig {
 export interface RunScheduler {
   /** Enqueues (or re-enqueues) the job that executes a Run, optionally after a delay. */
   enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>;
+  /** Enqueues a job of its own for a Run taken over from a lost worker (whose job may still be active). */
+  enqueueTakeover?(runId: number, attempt: number, takeover: number): Promise<void>;
 }
 
 /** The control state a heartbeat reads back: what the worker should do about the Run it executes. */
@@ -60,6 +67,7 @@ export function controlOf(run: { status: number; killRequested: Date | null } | 
 }
 
 const LOST_MESSAGE = 'The worker executing this Run was lost (process ended or stalled); the Run did not finish.';
+const LOST_WHY = 'the worker executing the Run was lost (process ended or stalled)';
 
 export function createRunExecutionService(deps: {
   repo: RunsRepository;
@@ -68,8 +76,10 @@ export function createRunExecutionService(deps: {
   scheduler: RunScheduler;
   /** Where exceptions that a Run's errorMessage must not quote are written. */
   log?: { error(obj: object, msg: string): void };
+  /** Resumable Runs; absent: an interrupted Run starts again from its first page. */
+  checkpoints?: RunCheckpoints;
 }) {
-  const { repo, clock, config, scheduler } = deps;
+  const { repo, clock, config, scheduler, checkpoints } = deps;
   const storage = createStorage(config.storage);
 
   /** The second half of a failure: 7 Failed -> 12 Waiting (retry scheduled) or 6 Failure. */
@@ -87,6 +97,7 @@ export function createRunExecutionService(deps: {
   }
 
   async function failOrRetry(runId: number, message: string) {
+    await checkpoints?.remove(runId);
     const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), { errorMessage: message });
     if (!failed) {
       // A Run being stopped that then fails (timeout, crash) still ends Stopped, as the user asked.
@@ -150,14 +161,12 @@ export function createRunExecutionService(deps: {
       if (taken) {
         const { run, definition, agentExists, proxies } = taken;
         try {
-          return {
-            ...prepare(
-              run,
-              agentExists && definition ? (definition as AgentDefinition) : null,
-              run.proxyPoolId && proxies !== null ? { proxies } : null,
-            ),
+          const prepared = prepare(
             run,
-          };
+            agentExists && definition ? (definition as AgentDefinition) : null,
+            run.proxyPoolId && proxies !== null ? { proxies } : null,
+          );
+          return { ...(await withResume(prepared)), run };
         } catch (err) {
           if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
           await failOrRetry(runId, err instanceof RunSetupError ? err.message : internalRunFailure(runId));
@@ -170,7 +179,8 @@ export function createRunExecutionService(deps: {
         // A job came back (stalled, or a duplicate): the Run is lost only when its heartbeat is stale;
         // otherwise another worker is executing it. The reconciler ends lost Runs either way.
         const staleBefore = clock.now().getTime() - config.runs.staleAfterSeconds * 1000;
-        if (run.updated.getTime() < staleBefore) await failOrRetry(runId, LOST_MESSAGE);
+        if (run.updated.getTime() < staleBefore && !(await takeOver(runId, LOST_WHY)))
+          await failOrRetry(runId, LOST_MESSAGE);
         return null;
       }
       if (run.status === RunStatus.Stopping) {
@@ -203,7 +213,12 @@ export function createRunExecutionService(deps: {
         await failOrRetry(runId, setupError ?? 'The Run could not be prepared.');
         return null;
       }
-      return { ...prepared, run: started };
+      return { ...(await withResume(prepared)), run: started };
+    },
+
+    /** Keeps where the Run has got to (a Run without checkpoints starts again when interrupted). */
+    async checkpoint(runId: number, checkpoint: CrawlCheckpoint, records: Array<{ set: number; ndjson: string }>) {
+      await checkpoints?.save(runId, checkpoint, records);
     },
 
     async firstPage(runId: number) {
@@ -232,6 +247,7 @@ export function createRunExecutionService(deps: {
      * the worker took it, so that its end is usually settled in the same round trip.
      */
     async finish(runId: number, result: ChildResult, known?: RunRow) {
+      await checkpoints?.remove(runId);
       const files = result.files.map((f) => ({
         name: f.name,
         fileType: f.fileType,
@@ -283,6 +299,7 @@ export function createRunExecutionService(deps: {
 
     /** The second kill: the child was terminated at once; what it logged is kept. */
     async killed(runId: number) {
+      await checkpoints?.remove(runId);
       const now = clock.now();
       await attachLog(runId, 'Killed by user: the run process was terminated immediately.');
       return repo.transition(runId, { type: 'kill' }, now, {
@@ -303,6 +320,10 @@ export function createRunExecutionService(deps: {
         startTime: null,
         errorMessage: null,
       });
+      if (back && checkpoints) {
+        await checkpoints.countInterruption(runId, false);
+        await checkpoints.note(runId, 'Interrupted: the worker shut down and handed the Run back to the queue');
+      }
       if (!back) {
         // It was being stopped meanwhile: the stop wins, without the data (the process is gone).
         await attachLog(runId, 'The worker shut down while the Run was stopping.');
@@ -313,7 +334,35 @@ export function createRunExecutionService(deps: {
       }
       return back;
     },
+
+    takeOver,
   };
+
+  /**
+   * A Run whose worker was lost goes back to Queuing, to go on from its checkpoint on another worker, at
+   * most `maxTakeovers` times (a Run that takes its workers down with it must end). False: not taken over.
+   */
+  async function takeOver(runId: number, why: string): Promise<boolean> {
+    const max = config.runs.maxTakeovers ?? 0;
+    if (!checkpoints || max === 0 || !scheduler.enqueueTakeover) return false;
+    const takeovers = await checkpoints.countInterruption(runId, true);
+    if (takeovers > max) return false;
+    const back = await repo.transition(runId, { type: 'handBack' }, clock.now(), {
+      startTime: null,
+      errorMessage: null,
+    });
+    if (!back) return false;
+    await checkpoints.note(runId, `Interrupted: ${why}; taken over (${takeovers} of at most ${max})`);
+    await scheduler.enqueueTakeover(runId, back.retryCount, takeovers);
+    return true;
+  }
+
+  /** Adds what an interrupted Run goes on from to its payload (a Run of one page has nothing to resume). */
+  async function withResume<T extends { payload: ChildStartPayload }>(prepared: T): Promise<T> {
+    if (!checkpoints || fetchesOnePage(prepared.payload.definition, prepared.payload.inputRows)) return prepared;
+    const resume = await checkpoints.resumeOf(prepared.payload.runId);
+    return resume ? { ...prepared, payload: { ...prepared.payload, resume } } : prepared;
+  }
 
   function prepare(run: RunRow, version: AgentDefinition | null, pool: { proxies: string } | null) {
     if (!version) throw new RunSetupError('The Agent or its definition no longer exists.');

@@ -1,0 +1,54 @@
+// Resumable Runs: the checkpoints an executing Run's crawl reports are kept (checkpoints.repository),
+// a Run interrupted (handed back at shutdown, or its worker lost) says so in its log, and the next
+// attempt gets the checkpoint and its records to go on from. A Run's checkpoint is removed at its end.
+import type { Clock } from '../../lib/clock.js';
+import { appendRunLogLine, storageFailureOf, type CrawlCheckpoint, type Storage } from '../../engine/index.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { CheckpointsRepository } from './checkpoints.repository.js';
+import { runKeyPrefix, type ResumePayload } from './run-protocol.js';
+
+export function createRunCheckpoints(deps: {
+  repo: CheckpointsRepository;
+  storage: Pick<Storage, 'append'>;
+  clock: Clock;
+  log?: { error(obj: object, msg: string): void };
+}) {
+  const { repo, storage, clock } = deps;
+
+  /** A line in the Run's log; a store that cannot take it does not hold the Run up. */
+  async function logLine(runId: number, line: string): Promise<void> {
+    try {
+      await appendRunLogLine(storage as Storage, `${runKeyPrefix(runId)}/run.log`, line, clock.now(), 'Warning');
+    } catch (err) {
+      if (!storageFailureOf(err)) throw err;
+      deps.log?.error({ runId, err: { message: (err as Error).message } }, 'run log line could not be stored');
+    }
+  }
+
+  return {
+    /** Keeps where the Run has got to, with the records (NDJSON per set) extracted since the last save. */
+    async save(runId: number, checkpoint: CrawlCheckpoint, records: Array<{ set: number; ndjson: string }>) {
+      const chunk = records.length > 0 ? Object.fromEntries(records.map((r) => [String(r.set), r.ndjson])) : null;
+      await repo.save(runId, checkpoint as unknown as Prisma.InputJsonValue, chunk);
+    },
+
+    /** What the next attempt of an interrupted Run goes on from; undefined for a Run never interrupted. */
+    async resumeOf(runId: number): Promise<ResumePayload | undefined> {
+      const stored = await repo.load(runId);
+      if (!stored || stored.interruptions === 0) return undefined;
+      const records: Array<{ set: number; ndjson: string }> = [];
+      for (const chunk of stored.records)
+        for (const [set, ndjson] of Object.entries(chunk)) records.push({ set: Number(set), ndjson });
+      return { checkpoint: stored.state ?? null, records, attempt: stored.interruptions + 1 };
+    },
+
+    /** Counts an interruption of the Run; returns how many times it was taken over from a lost worker. */
+    countInterruption: (runId: number, takeover: boolean) => repo.interrupted(runId, takeover),
+
+    /** Says in the Run's log why it was interrupted, and that it goes on from its last checkpoint. */
+    note: (runId: number, why: string) => logLine(runId, `${why}. The Run goes on from its last checkpoint.`),
+
+    remove: (runId: number) => repo.remove(runId),
+  };
+}
+export type RunCheckpoints = ReturnType<typeof createRunCheckpoints>;
