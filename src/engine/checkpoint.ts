@@ -3,25 +3,7 @@
 // progress goes on at; the figures so far. The engine reports it after each list page (with the records
 // of that page already given to `onRecords`), and takes it back as `resume`. The caller stores it, with
 // the records, wherever it likes; the engine never reads or writes storage for it.
-import type { ExtractionStats } from './extraction-types.js';
-
-export const CHECKPOINT_VERSION = 1;
-
-export interface SetCheckpoint {
-  /** Inputs of the set (in order) whose crawl is over. */
-  inputsDone: number;
-  /** The input after them, when it has more list pages to go: the next one, its number, the pages seen. */
-  current: { url: string; pageNumber: number; visited: string[] } | null;
-}
-
-export interface CrawlCheckpoint {
-  version: typeof CHECKPOINT_VERSION;
-  sets: SetCheckpoint[];
-  stats: ExtractionStats;
-  /** Per input begun: the message if its start page failed, null if not (for the all-failed rule). */
-  startFailures: Array<string | null>;
-  // A cookie jar, when the engine keeps one, belongs here: it is state of the crawl like the pages.
-}
+import { CHECKPOINT_VERSION, type CrawlCheckpoint } from './extraction-types.js';
 
 /** A checkpoint this engine can go on from, for a crawl of `setCount` sets; null for anything else. */
 export function usableCheckpoint(value: unknown, setCount: number): CrawlCheckpoint | null {

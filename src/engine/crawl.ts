@@ -10,16 +10,17 @@ import {
   type AgentDefinition,
   type AgentField,
 } from './definition.js';
-import type { CrawlCheckpoint, SetCheckpoint } from './checkpoint.js';
 import { EvidenceCollector } from './evidence.js';
 import { isMissing, type ExtractedRecord } from './extract.js';
 import {
   DEFAULT_FAILED_PAGE_HTML,
+  type CrawlCheckpoint,
   type ExtractionOptions,
   type ExtractionStats,
   type FailedPage,
   type LogFunction,
   type LogLevel,
+  type SetCheckpoint,
 } from './extraction-types.js';
 import { describeFailure, overBudgetMessage, startPageFailureMessage } from './messages.js';
 import type { ListPageResult, ListPlan, PageInput, PageTask, PageValue } from './page-extract.js';

@@ -1,5 +1,4 @@
 // The engine's entry point's options and results (runExtraction in crawler.ts).
-import type { CrawlCheckpoint } from './checkpoint.js';
 import type { AgentDefinition } from './definition.js';
 import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
@@ -140,3 +139,22 @@ export interface BrowserSettings {
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
 export const DEFAULT_FAILED_PAGE_HTML = { maxPages: 100, maxBytes: 256 * 1024 };
+
+// Where a crawl has got to (reported through `onCheckpoint`, taken back as `resume`; see checkpoint.ts).
+export const CHECKPOINT_VERSION = 1;
+
+export interface SetCheckpoint {
+  /** Inputs of the set (in order) whose crawl is over. */
+  inputsDone: number;
+  /** The input after them, when it has more list pages to go: the next one, its number, the pages seen. */
+  current: { url: string; pageNumber: number; visited: string[] } | null;
+}
+
+export interface CrawlCheckpoint {
+  version: typeof CHECKPOINT_VERSION;
+  sets: SetCheckpoint[];
+  stats: ExtractionStats;
+  /** Per input begun: the message if its start page failed, null if not (for the all-failed rule). */
+  startFailures: Array<string | null>;
+  // A cookie jar, when the engine keeps one, belongs here: it is state of the crawl like the pages.
+}

@@ -15,7 +15,7 @@ export interface StoredCheckpoint {
 export function createCheckpointsRepository(db: Db) {
   return {
     /** Saves the state, and the records since the previous write as the next chunk (when there are any). */
-    async save(runId: number, state: Prisma.InputJsonValue, records: Record<string, string> | null): Promise<void> {
+    async save(runId: number, state: object, records: Record<string, string> | null): Promise<void> {
       const chunk = records === null ? null : JSON.stringify(records);
       await db.$executeRaw(Prisma.sql`
         WITH previous AS (SELECT "recordsSeq" AS seq FROM "RunCheckpoint" WHERE "runId" = ${runId}),

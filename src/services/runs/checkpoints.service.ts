@@ -3,7 +3,6 @@
 // attempt gets the checkpoint and its records to go on from. A Run's checkpoint is removed at its end.
 import type { Clock } from '../../lib/clock.js';
 import { appendRunLogLine, storageFailureOf, type CrawlCheckpoint, type Storage } from '../../engine/index.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { CheckpointsRepository } from './checkpoints.repository.js';
 import { runKeyPrefix, type ResumePayload } from './run-protocol.js';
 
@@ -29,7 +28,7 @@ export function createRunCheckpoints(deps: {
     /** Keeps where the Run has got to, with the records (NDJSON per set) extracted since the last save. */
     async save(runId: number, checkpoint: CrawlCheckpoint, records: Array<{ set: number; ndjson: string }>) {
       const chunk = records.length > 0 ? Object.fromEntries(records.map((r) => [String(r.set), r.ndjson])) : null;
-      await repo.save(runId, checkpoint as unknown as Prisma.InputJsonValue, chunk);
+      await repo.save(runId, checkpoint, chunk);
     },
 
     /** What the next attempt of an interrupted Run goes on from; undefined for a Run never interrupted. */
