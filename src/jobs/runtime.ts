@@ -125,8 +125,11 @@ export async function startWorkerRuntime(
   const scheduler = core.scheduler();
   const checkpoints = createRunCheckpoints({
     repo: createCheckpointsRepository(db),
+    runs: repo,
+    scheduler,
     storage,
     clock,
+    maxTakeovers: config.runs.maxTakeovers,
     log,
   });
   const execution = createRunExecutionService({ repo, clock, config, scheduler, log, checkpoints });

@@ -8,7 +8,6 @@ import {
   appendRunLogLine,
   CONTENT_TYPES,
   createStorage,
-  fetchesOnePage,
   resolveInputRows,
   storageFailureOf,
   type AgentDefinition,
@@ -42,8 +41,6 @@ export interface ExecutionConfig {
     stopGraceSeconds: number;
     /** Absent: 0, a Run's files are tried once. */
     storageRetrySeconds?: number;
-    /** How many times a Run whose worker was lost is taken over by another; absent or 0: it fails. */
-    maxTakeovers?: number;
   };
   /** Files of Runs that could not be stored are kept under `<storageDir>/unstored/` on the worker. */
   storageDir?: string;
@@ -166,7 +163,7 @@ export function createRunExecutionService(deps: {
             agentExists && definition ? (definition as AgentDefinition) : null,
             run.proxyPoolId && proxies !== null ? { proxies } : null,
           );
-          return { ...(await withResume(prepared)), run };
+          return { ...(await resumed(prepared)), run };
         } catch (err) {
           if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
           await failOrRetry(runId, err instanceof RunSetupError ? err.message : internalRunFailure(runId));
@@ -179,7 +176,7 @@ export function createRunExecutionService(deps: {
         // A job came back (stalled, or a duplicate): the Run is lost only when its heartbeat is stale;
         // otherwise another worker is executing it. The reconciler ends lost Runs either way.
         const staleBefore = clock.now().getTime() - config.runs.staleAfterSeconds * 1000;
-        if (run.updated.getTime() < staleBefore && !(await takeOver(runId, LOST_WHY)))
+        if (run.updated.getTime() < staleBefore && !(checkpoints && (await checkpoints.takeOver(runId, LOST_WHY))))
           await failOrRetry(runId, LOST_MESSAGE);
         return null;
       }
@@ -213,7 +210,7 @@ export function createRunExecutionService(deps: {
         await failOrRetry(runId, setupError ?? 'The Run could not be prepared.');
         return null;
       }
-      return { ...(await withResume(prepared)), run: started };
+      return { ...(await resumed(prepared)), run: started };
     },
 
     /** Keeps where the Run has got to (a Run without checkpoints starts again when interrupted). */
@@ -335,33 +332,13 @@ export function createRunExecutionService(deps: {
       return back;
     },
 
-    takeOver,
+    /** A Run whose worker was lost goes on elsewhere from its checkpoint; false when it is not taken over. */
+    takeOver: async (runId: number, why: string) => (checkpoints ? checkpoints.takeOver(runId, why) : false),
   };
 
-  /**
-   * A Run whose worker was lost goes back to Queuing, to go on from its checkpoint on another worker, at
-   * most `maxTakeovers` times (a Run that takes its workers down with it must end). False: not taken over.
-   */
-  async function takeOver(runId: number, why: string): Promise<boolean> {
-    const max = config.runs.maxTakeovers ?? 0;
-    if (!checkpoints || max === 0 || !scheduler.enqueueTakeover) return false;
-    const takeovers = await checkpoints.countInterruption(runId, true);
-    if (takeovers > max) return false;
-    const back = await repo.transition(runId, { type: 'handBack' }, clock.now(), {
-      startTime: null,
-      errorMessage: null,
-    });
-    if (!back) return false;
-    await checkpoints.note(runId, `Interrupted: ${why}; taken over (${takeovers} of at most ${max})`);
-    await scheduler.enqueueTakeover(runId, back.retryCount, takeovers);
-    return true;
-  }
-
-  /** Adds what an interrupted Run goes on from to its payload (a Run of one page has nothing to resume). */
-  async function withResume<T extends { payload: ChildStartPayload }>(prepared: T): Promise<T> {
-    if (!checkpoints || fetchesOnePage(prepared.payload.definition, prepared.payload.inputRows)) return prepared;
-    const resume = await checkpoints.resumeOf(prepared.payload.runId);
-    return resume ? { ...prepared, payload: { ...prepared.payload, resume } } : prepared;
+  /** What an interrupted Run goes on from, in its payload. */
+  async function resumed<T extends { payload: ChildStartPayload }>(prepared: T): Promise<T> {
+    return checkpoints ? checkpoints.withResume(prepared) : prepared;
   }
 
   function prepare(run: RunRow, version: AgentDefinition | null, pool: { proxies: string } | null) {
