@@ -63,6 +63,10 @@ export interface Config {
     syncInlineMaxBytes: number;
     /** V8 old-space budget of a run process (MB); 0 leaves Node's default. */
     processMaxOldSpaceMb: number;
+    /** STORAGE_RETRY_SECONDS: how long a Run's files wait for an object store that cannot be reached. */
+    storageRetrySeconds: number;
+    /** RUN_MAX_TAKEOVERS: times a Run whose worker was lost goes on elsewhere from its checkpoint. */
+    maxTakeovers: number;
   };
   shutdownGraceSeconds: number;
   /**

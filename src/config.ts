@@ -107,6 +107,10 @@ export function loadConfig(
       stopGraceSeconds: int(env, 'RUN_STOP_GRACE_SECONDS', 5, 0, 3600),
       syncInlineMaxBytes: int(env, 'RUN_SYNC_INLINE_MAX_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
       processMaxOldSpaceMb: int(env, 'RUN_PROCESS_MAX_OLD_SPACE_MB', 128, 0, 65_536),
+      // How long a Run's files wait for an object store that cannot be reached or throttles.
+      storageRetrySeconds: int(env, 'STORAGE_RETRY_SECONDS', 300, 0, 86_400),
+      // How many times a Run whose worker was lost goes on elsewhere from its checkpoint before it fails.
+      maxTakeovers: int(env, 'RUN_MAX_TAKEOVERS', 3, 0, 100),
     },
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600),
     metrics: {

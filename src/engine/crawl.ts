@@ -14,11 +14,13 @@ import { EvidenceCollector } from './evidence.js';
 import { isMissing, type ExtractedRecord } from './extract.js';
 import {
   DEFAULT_FAILED_PAGE_HTML,
+  type CrawlCheckpoint,
   type ExtractionOptions,
   type ExtractionStats,
   type FailedPage,
   type LogFunction,
   type LogLevel,
+  type SetCheckpoint,
 } from './extraction-types.js';
 import { describeFailure, startPageFailureMessage } from './messages.js';
 import type { ListPageResult, ListPlan } from './page-extract.js';
@@ -84,8 +86,17 @@ export class ExtractionRun {
   readonly #defaults: Record<string, string>;
   readonly #plan: ListPlan;
   readonly #pages: PageFetcher;
+  /** Per set: where its crawl has got to (reported after each list page through `onCheckpoint`). */
+  readonly #sets: SetCheckpoint[];
+  /** Bytes received by the attempts before this one (a resumed crawl). */
+  readonly #trafficBefore: number;
 
-  constructor(options: ExtractionOptions, mask: (text: string) => string, openSource: OpenPageSource) {
+  constructor(
+    options: ExtractionOptions,
+    mask: (text: string) => string,
+    openSource: OpenPageSource,
+    setCount: number,
+  ) {
     // Each request waiting out a retry delay listens to this signal; that is expected, not a leak.
     setMaxListeners(0, this.#controller.signal);
     this.#def = options.definition;
@@ -111,6 +122,28 @@ export class ExtractionRun {
       budgetMs: (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000,
       selectorsBounded: boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector)),
     });
+    const resume = options.resume;
+    if (resume) {
+      Object.assign(this.stats, resume.stats);
+      this.startFailures.push(...resume.startFailures);
+    }
+    this.#trafficBefore = this.stats.traffic;
+    this.#sets = resume
+      ? resume.sets.map((s) => ({ ...s }))
+      : Array.from({ length: setCount }, () => ({ inputsDone: 0, current: null }));
+  }
+
+  /** Records where set `set` (0-based) has got to, and reports the whole crawl's checkpoint. */
+  #advance(set: number, state: SetCheckpoint): void {
+    this.#sets[set] = state;
+    if (!this.#options.onCheckpoint) return;
+    this.stats.traffic = this.#trafficBefore + this.#client.receivedBytes;
+    this.#options.onCheckpoint({
+      version: 1,
+      sets: this.#sets.map((s) => ({ ...s })),
+      stats: { ...this.stats },
+      startFailures: [...this.startFailures],
+    } satisfies CrawlCheckpoint);
   }
 
   #draining = false;
@@ -143,7 +176,7 @@ export class ExtractionRun {
   }
 
   progress(): void {
-    this.stats.traffic = this.#client.receivedBytes;
+    this.stats.traffic = this.#trafficBefore + this.#client.receivedBytes;
     try {
       this.#options.onProgress?.({ ...this.stats });
     } catch {
@@ -152,14 +185,25 @@ export class ExtractionRun {
   }
 
   async close(): Promise<void> {
-    this.stats.traffic = this.#client.receivedBytes;
+    this.stats.traffic = this.#trafficBefore + this.#client.receivedBytes;
     await this.#client.close();
   }
 
-  async crawlSet(rows: Array<{ row: Record<string, string>; index: number }>, records: RecordSink): Promise<void> {
-    for (const { row, index } of rows) {
+  /** Crawls the inputs of set `set` (0-based) in order, from where its checkpoint says when resumed. */
+  async crawlSet(
+    rows: Array<{ row: Record<string, string>; index: number }>,
+    records: RecordSink,
+    set = 0,
+  ): Promise<void> {
+    for (let i = this.#sets[set].inputsDone; i < rows.length; i++) {
       if (this.halted) return;
-      await this.#crawlInput(row, index, records);
+      const { row, index } = rows[i];
+      const resumeAt = this.#sets[set].current;
+      // An input is done when its crawl ends by itself, not when a stop or the run timeout cut it short.
+      const done = await this.#crawlInput(row, index, records, { set, inputsDone: i, resumeAt });
+      if (!done) return;
+      // An input whose last list page was extracted has said so with that page; one that failed has not.
+      if (this.#sets[set].inputsDone !== i + 1) this.#advance(set, { inputsDone: i + 1, current: null });
     }
   }
 
@@ -188,7 +232,14 @@ export class ExtractionRun {
     this.progress();
   }
 
-  async #crawlInput(row: Record<string, string>, index: number, records: RecordSink): Promise<void> {
+  /** One input's list pages; false when a stop or the run timeout cut it short. */
+  async #crawlInput(
+    row: Record<string, string>,
+    index: number,
+    records: RecordSink,
+    at: { set: number; inputsDone: number; resumeAt: SetCheckpoint['current'] },
+  ): Promise<boolean> {
+    if (at.resumeAt) return this.#crawlPages(index, records, at, at.resumeAt, -1);
     this.stats.inputCount++;
     const failureSlot = this.startFailures.push(null) - 1;
     const { text: startUrl, missing } = substitutePlaceholders(this.#def.startUrl, { ...this.#defaults, ...row });
@@ -201,14 +252,24 @@ export class ExtractionRun {
       this.log('Error', `Input ${index}: ${message}`);
       this.startFailures[failureSlot] = this.#mask(`Input ${index}: ${message}`);
       this.progress();
-      return;
+      return true;
     }
     this.log('Info', `Input ${index}: starting at ${startUrl}`);
+    return this.#crawlPages(index, records, at, { url: startUrl, pageNumber: 1, visited: [] }, failureSlot);
+  }
 
+  /** An input's list pages from `from` on; its start page's failure goes to `failureSlot`. */
+  async #crawlPages(
+    index: number,
+    records: RecordSink,
+    at: { set: number; inputsDone: number },
+    from: { url: string; pageNumber: number; visited: string[] },
+    failureSlot: number,
+  ): Promise<boolean> {
     const maxPages = this.#def.next?.maxPages ?? DEFAULT_MAX_PAGES;
-    const visited = new Set<string>();
-    let url: string | null = startUrl;
-    for (let pageNumber = 1; url !== null && !this.halted; pageNumber++) {
+    const visited = new Set<string>(from.visited);
+    let url: string | null = from.url;
+    for (let pageNumber = from.pageNumber; url !== null && !this.halted; pageNumber++) {
       visited.add(url);
       const fetched: FetchedAndProcessed<ListTask> = await this.#pages.fetch(url, (page) => ({
         kind: 'list',
@@ -219,31 +280,50 @@ export class ExtractionRun {
       const page = fetched.page;
       const listed: ListPageResult = fetched.value;
       const pageRecords = await this.#keepRecords(listed, page);
-      if (pageRecords.length > 0) await records(pageRecords);
+      const nextUrl = this.#nextOf(listed.nextUrl, visited, pageNumber, maxPages, index);
+      // The records go to the sink and the checkpoint counts their page in one step (nothing in between
+      // may report a checkpoint without them, or with them and without their page).
+      const sunk = pageRecords.length > 0 ? records(pageRecords) : undefined;
+      this.#advance(
+        at.set,
+        nextUrl === null
+          ? { inputsDone: at.inputsDone + 1, current: null }
+          : { inputsDone: at.inputsDone, current: { url: nextUrl, pageNumber: pageNumber + 1, visited: [...visited] } },
+      );
+      await sunk;
       this.progress();
-      if (this.halted || !this.#def.next) return;
-
-      const nextUrl = listed.nextUrl;
-      if (nextUrl === null) return;
-      if (visited.has(nextUrl)) {
-        this.log('Warning', `next page ${nextUrl} was already visited; pagination stops here`);
-        this.evidence.paginationStopped(nextUrl);
-        return;
-      }
-      if (pageNumber >= maxPages) {
-        this.log('Info', `Input ${index}: reached maxPages (${maxPages}); not following ${nextUrl}`);
-        return;
-      }
+      if (nextUrl === null) return true;
+      if (this.halted) return false;
       url = nextUrl;
     }
+    return !this.halted;
   }
 
-  /** A list page failed (fetched or processed): its input's start failed (`startSlot`), or its pagination stopped. */
-  #listPageFailed(failure: FetchFailure, startSlot: number | null): void {
-    if (failure.kind === 'aborted') return;
+  /** The list page to go on at after page `pageNumber`, or null when the input's pagination ends here. */
+  #nextOf(nextUrl: string | null, visited: Set<string>, pageNumber: number, maxPages: number, index: number) {
+    if (!this.#def.next || nextUrl === null) return null;
+    if (visited.has(nextUrl)) {
+      this.log('Warning', `next page ${nextUrl} was already visited; pagination stops here`);
+      this.evidence.paginationStopped(nextUrl);
+      return null;
+    }
+    if (pageNumber >= maxPages) {
+      this.log('Info', `Input ${index}: reached maxPages (${maxPages}); not following ${nextUrl}`);
+      return null;
+    }
+    return nextUrl;
+  }
+
+  /**
+   * A list page failed (fetched or processed): its input's start failed (`startSlot`), or its pagination
+   * stopped. False when it was aborted (a stop, the run timeout): the input is not done.
+   */
+  #listPageFailed(failure: FetchFailure, startSlot: number | null): boolean {
+    if (failure.kind === 'aborted') return false;
     this.#recordFailure(failure);
     if (startSlot !== null) this.startFailures[startSlot] = this.#mask(startPageFailureMessage(failure));
     else this.evidence.paginationStopped(failure.url);
+    return true;
   }
 
   /** The records of one list page worth keeping, completed from their detail pages when the definition follows links. */

@@ -2,6 +2,7 @@
 // rows into sets crawled side by side, enforces the run timeout and turns what the crawl saw into a result.
 import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, pooledBrowserSources } from './browser/index.js';
 import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
+import { usableCheckpoint } from './checkpoint.js';
 import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';
 import { emptyStats, ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
 import {
@@ -114,7 +115,16 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     options.log?.('Fatal', fatalError);
     return { sets: [], stats: emptyStats(), failedPages: [], stopped: false, fatalError, evidence: emptyEvidence() };
   }
-  const run = new ExtractionRun({ ...options, parallelism, maxConcurrency }, mask, openPageSource(options, browser));
+  const rows = options.inputRows.length > 0 ? options.inputRows : [parameterDefaults(def)];
+  const numbered = rows.map((row, i) => ({ row, index: i + 1 }));
+  const chunks = splitIntoSets(numbered, Math.min(parallelism, numbered.length));
+  const resume = usableCheckpoint(options.resume, chunks.length) ?? undefined;
+  const run = new ExtractionRun(
+    { ...options, resume, parallelism, maxConcurrency },
+    mask,
+    openPageSource(options, browser),
+    chunks.length,
+  );
 
   const onStop = () => run.abort('stop');
   if (options.signal?.aborted) onStop();
@@ -125,9 +135,6 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   const timer =
     def.timeoutSeconds !== undefined ? setTimeout(() => run.abort('timeout'), def.timeoutSeconds * 1000) : undefined;
 
-  const rows = options.inputRows.length > 0 ? options.inputRows : [parameterDefaults(def)];
-  const numbered = rows.map((row, i) => ({ row, index: i + 1 }));
-  const chunks = splitIntoSets(numbered, Math.min(parallelism, numbered.length));
   const sets: ExtractionSet[] = chunks.map((_, i) => ({ set: i + 1, records: [] }));
   let internalError: string | undefined;
 
@@ -140,7 +147,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
             : (records) => {
                 for (const record of records) sets[i].records.push(record);
               };
-          await run.crawlSet(chunk, sink);
+          await run.crawlSet(chunk, sink, i);
         } catch (error) {
           // A bug must not leave other sets running unobserved: stop everything and report it.
           // The detail goes to the run log only; the Run's errorMessage stays generic (no internal text reaches users).

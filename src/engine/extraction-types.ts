@@ -91,6 +91,13 @@ export interface ExtractionOptions {
    * not grow with the number of records; awaited, so a slow writer holds the crawl back.
    */
   onRecords?: (set: number, records: ExtractedRecord[]) => void | Promise<void>;
+  /** Where the crawl goes on from (a checkpoint it reported before); absent: from the start. */
+  resume?: CrawlCheckpoint;
+  /**
+   * Told where the crawl has got to after each list page, right after that page's records went to
+   * `onRecords`: the records given so far are exactly those of the pages the checkpoint counts as done.
+   */
+  onCheckpoint?: (checkpoint: CrawlCheckpoint) => void;
   /** Where Chromium is, for definitions rendered in the browser; absent: such a Run fails at once. */
   browser?: BrowserSettings;
   /**
@@ -127,3 +134,22 @@ export interface BrowserSettings {
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
 export const DEFAULT_FAILED_PAGE_HTML = { maxPages: 100, maxBytes: 256 * 1024 };
+
+// Where a crawl has got to (reported through `onCheckpoint`, taken back as `resume`; see checkpoint.ts).
+export const CHECKPOINT_VERSION = 1;
+
+export interface SetCheckpoint {
+  /** Inputs of the set (in order) whose crawl is over. */
+  inputsDone: number;
+  /** The input after them, when it has more list pages to go: the next one, its number, the pages seen. */
+  current: { url: string; pageNumber: number; visited: string[] } | null;
+}
+
+export interface CrawlCheckpoint {
+  version: typeof CHECKPOINT_VERSION;
+  sets: SetCheckpoint[];
+  stats: ExtractionStats;
+  /** Per input begun: the message if its start page failed, null if not (for the all-failed rule). */
+  startFailures: Array<string | null>;
+  // A cookie jar, when the engine keeps one, belongs here: it is state of the crawl like the pages.
+}

@@ -20,3 +20,4 @@ export { parseHtml } from './parse.js';
 export { createMasker, SECRET_MASK } from './secrets.js';
 export { placeholdersOf, substitutePlaceholders } from './template.js';
 export type { ExtractedRecord, FieldValue } from './extract.js';
+export * from './checkpoint.js';

@@ -2,6 +2,7 @@
 // run process (run-child.ts, over IPC). It takes `start` and `stop`, and answers with figures,
 // `exporting`, then `done` or `error`.
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   createRunLog,
@@ -9,12 +10,13 @@ import {
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
+  fetchesOnePage,
   runExtraction,
   type ExtractedRecord,
   type ExtractionStats,
   type RunLog,
 } from '../engine/index.js';
-import { createStorage, LocalStorage, storageFailureOf, type Storage, type StorageWriter } from '../storage/index.js';
+import { LocalStorage, storageFailureOf, type Storage, type StorageWriter } from '../storage/index.js';
 import { RUN_LOG_NAME, runFileKey, runFolderKey, runLogKey, runRecordsKey } from '../services/runs/run-keys.js';
 import {
   runScratchDir,
@@ -26,6 +28,8 @@ import {
   type ParentMessage,
 } from '../services/runs/run-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
+import { checkpointReporter, continuingWriters, previousLog, restoredRecords, resumeLine } from './run-resume.js';
+import { runStorage, UnstoredFilesError } from './run-storage.js';
 
 const noop = () => {};
 /** Records of a Run kept in memory before they are spooled to scratch files (NDJSON characters). */
@@ -47,7 +51,8 @@ export function createRunHost(deps: {
   const browsers = remoteBrowserSources(send);
 
   async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController): Promise<ChildResult> {
-    const storage = createStorage(p.storage);
+    let warn: (message: string) => void = noop;
+    const storage = runStorage(p, (message) => warn(message));
     // Spooled records are scratch: a folder of this host's temporary directory, never the store.
     const scratchDir = runScratchDir(deps.workerPid, p.runId);
     const local = new LocalStorage(scratchDir);
@@ -57,11 +62,15 @@ export function createRunHost(deps: {
       openWriter: (key) => ((used = true), local.openWriter(key)),
       get: (key) => local.get(key),
     };
-    const runLog = createRunLog(storage, runLogKey(p.runId), {
+    const logKey = runLogKey(p.runId);
+    // A resumed Run's log keeps its earlier attempts: the new lines follow them.
+    const earlier = p.resume ? await previousLog(storage, logKey).catch(() => '') : '';
+    const runLog = createRunLog(continuingWriters(storage, earlier), logKey, {
       logLevel: p.logLevel,
       logMode: p.logMode,
       secrets: p.secrets,
     });
+    warn = (message) => runLog.log('Warning', message);
     try {
       return await executeWith(p, drain, abort, storage, scratch, runLog);
     } catch (err) {
@@ -69,7 +78,9 @@ export function createRunHost(deps: {
       // wrote is kept where the store still takes it, and an S3 log's temporary file is removed before the
       // run process exits. A log already finished (its own last write failed) refuses a second finish.
       await runLog.finish().catch(() => {});
-      throw err;
+      throw p.storage.driver === 's3' && p.unstoredDir && storageFailureOf(err)
+        ? new UnstoredFilesError(err, path.join(p.unstoredDir, runFolderKey(p.runId)))
+        : err;
     } finally {
       if (used) await rm(scratchDir, { recursive: true, force: true });
     }
@@ -154,8 +165,20 @@ export function createRunHost(deps: {
       const read = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
       for await (const line of read) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
     }
+    // An interrupted Run goes on from its checkpoint, with the records it had; a multi-page Run reports
+    // its checkpoints as it goes (a one-page Run has nothing to go on from).
+    const setCount = Math.min(p.parallelism, Math.max(1, p.inputRows.length));
+    const resumed = p.resume ? resumeLine(p.resume, setCount) : null;
+    if (p.resume && resumed) {
+      runLog.log('Info', resumed.line);
+      // Records go with the checkpoint that accounts for them: without it the crawl starts again.
+      if (resumed.checkpoint) for (const { set, records } of restoredRecords(p.resume)) spool(set, records);
+    }
+    const reporter = fetchesOnePage(p.definition, p.inputRows) ? null : checkpointReporter(send);
     const result = await runExtraction({
-      onRecords: spool,
+      onRecords: reporter ? (set, records) => (reporter.records(set, records), spool(set, records)) : spool,
+      resume: resumed?.checkpoint,
+      onCheckpoint: reporter?.checkpoint,
       definition: p.definition,
       inputRows: p.inputRows,
       parallelism: p.parallelism,
@@ -276,7 +299,13 @@ export function createRunHost(deps: {
         },
         (err: Error) => {
           // After an unexpected error the process is not trusted with another Run.
-          send({ type: 'error', message: err.message, storageFailure: storageFailureOf(err) ?? undefined });
+          const failure = storageFailureOf(err);
+          const where = err instanceof UnstoredFilesError ? ` ${err.where}` : '';
+          send({
+            type: 'error',
+            message: err.message,
+            storageFailure: failure ? { ...failure, message: failure.message + where } : undefined,
+          });
           deps.onFatal();
         },
       );

@@ -6,6 +6,8 @@ import { pooledBrowserSources } from '../engine/index.js';
 import { recordStorageError } from '../lib/metrics.js';
 import { createQueue, runQueueName } from '../queues/queues.js';
 import { createRunSignals } from '../queues/run-signals.js';
+import { createCheckpointsRepository } from '../services/runs/checkpoints.repository.js';
+import { createRunCheckpoints } from '../services/runs/checkpoints.service.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
 import { createReconciler } from '../services/runs/reconciler.js';
 import { wireRunsCore } from '../services/runs/wiring.js';
@@ -34,7 +36,16 @@ export function wireRunJobs(ctx: WorkerContext, deps: { storage: Storage; canRen
   });
   const { repo, groupQueues } = core;
   const scheduler = core.scheduler();
-  const execution = createRunExecutionService({ repo, clock, config, scheduler, log });
+  const checkpoints = createRunCheckpoints({
+    repo: createCheckpointsRepository(ctx.db),
+    runs: repo,
+    scheduler,
+    storage: deps.storage,
+    clock,
+    maxTakeovers: config.runs.maxTakeovers,
+    log,
+  });
+  const execution = createRunExecutionService({ repo, clock, config, scheduler, log, checkpoints });
   const reconcile = createReconciler({ repo, execution, queue: scheduler, clock, config });
   const pool = createRunChildPool({
     maxIdle: config.runs.workerConcurrency,

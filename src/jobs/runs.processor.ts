@@ -4,7 +4,7 @@
 // run-supervisor.ts. A failure before the Run is taken (the database away) throws, and BullMQ retries
 // the job; after that nothing throws except a hand-back, which BullMQ also retries (elsewhere).
 import type { Job } from 'bullmq';
-import { fetchesOnePage, type BrowserSourceFactory } from '../engine/index.js';
+import { fetchesOnePage, type BrowserSourceFactory, type ExtractionStats } from '../engine/index.js';
 import { type StorageFailure, type StorageFailureKind } from '../storage/index.js';
 import type { Logger } from 'pino';
 import { recordRunStarted } from '../lib/metrics.js';
@@ -22,6 +22,7 @@ import {
 } from '../services/runs/run-protocol.js';
 import type { QueuePayloads } from '../queues/queues.js';
 import { openRunBrowserSessions } from './browser-sessions.js';
+import { createCheckpointWriter } from './checkpoint-writer.js';
 import type { RunChildPool } from './run-child-pool.js';
 import { createRunSupervisor, systemTimers, untilDone, type RunSupervisor, type Timers } from './run-supervisor.js';
 
@@ -81,6 +82,10 @@ export function createRunsProcessor(deps: {
       );
     };
 
+    // A resumed Run's figures start from its checkpoint, which may be behind what its earlier attempt
+    // reported: the Run's record count never goes backwards (its end writes the exact figures).
+    const floor = picked.payload.resume ? picked.run.recordsExtracted : 0;
+    const notBelow = (stats: ExtractionStats) => (stats.dataCount >= floor ? stats : { ...stats, dataCount: floor });
     const runChild = pool.acquire({ onePage: fetchesOnePage(picked.payload.definition, picked.payload.inputRows) });
     const child = runChild.process;
     const send = (msg: ParentMessage) => {
@@ -91,8 +96,8 @@ export function createRunsProcessor(deps: {
       run: {
         heartbeat: () => execution.heartbeat(runId),
         firstPage: () => execution.firstPage(runId),
-        progress: (stats) => execution.progress(runId, stats),
-        exporting: (stats) => execution.exporting(runId, stats),
+        progress: (stats) => execution.progress(runId, notBelow(stats)),
+        exporting: (stats) => execution.exporting(runId, notBelow(stats)),
       },
       process: { stop: () => send({ type: 'stop' }), kill: () => child.kill('SIGKILL') },
       timers,
@@ -115,6 +120,10 @@ export function createRunsProcessor(deps: {
       exitCode = code;
       endRun();
     };
+    const checkpoints = createCheckpointWriter(
+      (checkpoint, records) => execution.checkpoint(runId, checkpoint, records),
+      (err) => onError(err, 'checkpoint'),
+    );
     const browserSessions = openRunBrowserSessions(deps.browsers, send);
     const onMessage = (msg: ChildMessage) => {
       if (isBrowserRequest(msg)) return browserSessions.handle(msg);
@@ -125,6 +134,8 @@ export function createRunsProcessor(deps: {
           return supervisor.progress(msg.stats);
         case 'exporting':
           return supervisor.exporting(msg.stats);
+        case 'checkpoint':
+          return checkpoints.push(msg.checkpoint, msg.records);
         case 'done':
           result = msg.result;
           return endRun();
@@ -148,6 +159,8 @@ export function createRunsProcessor(deps: {
       child.off('message', onMessage);
       child.off('exit', onExit);
       await supervisor.settled();
+      // The last checkpoint is written before the Run is handed back (or ends and its checkpoint goes).
+      await checkpoints.flush();
       const end = supervisor.end;
       pool.release(runChild, result !== null && end === null && childError === null);
 

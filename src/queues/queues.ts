@@ -153,6 +153,17 @@ export function createRunScheduler(
       const q = await queueOf(runId, serverGroupId);
       await bounded(q.add('run', { runId }, runJobOptions(runId, attempt, delayMs)));
     },
+    /** A Run taken over from a lost worker, under a job id of its own: the lost worker's job may still be active. */
+    async enqueueTakeover(runId: number, attempt: number, takeover: number): Promise<void> {
+      const q = await queueOf(runId, undefined);
+      await bounded(
+        q.add(
+          'run',
+          { runId },
+          { ...runJobOptions(runId, attempt), jobId: `${runJobId(runId, attempt)}-t${takeover}` },
+        ),
+      );
+    },
     /** First attempts of many new Runs, one round trip per queue. */
     async enqueueNewRuns(runs: Array<{ id: number; serverGroupId: number | null }>): Promise<void> {
       const byQueue = new Map<TypedQueue<'runs'>, Array<{ id: number }>>();

@@ -3,3 +3,4 @@ export * from './storage.js';
 export * from './s3-storage.js';
 export * from './storage-drivers.js';
 export * from './storage-errors.js';
+export * from './storage-retry.js';

@@ -1,7 +1,5 @@
 // Run files in an S3-compatible object store (AWS SDK v3). Same contract as LocalStorage: a put is
 // all or nothing (a failed multipart upload is aborted, so no object and no parts stay behind).
-import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +25,7 @@ import {
   type StoredObject,
   type StorageWriter,
 } from './storage.js';
+import { shippedWriter } from './storage-retry.js';
 
 export interface S3StorageOptions {
   /** Empty: AWS itself. */
@@ -52,8 +51,6 @@ export interface S3StorageOptions {
 /** Multipart part size and parts in flight: an upload holds at most PART_BYTES * (QUEUE + 1) in memory. */
 export const S3_PART_BYTES = 8 * 1024 * 1024;
 export const S3_UPLOAD_QUEUE = 2;
-/** A log writer ships what it has to the store this often, so a killed process loses at most this much. */
-export const S3_LOG_SHIP_MS = 2000;
 
 const notFound = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -234,51 +231,9 @@ export class S3Storage implements Storage {
     );
   }
 
-  /**
-   * A log: lines go to a per-process temporary file and the whole file is shipped to the store every
-   * S3_LOG_SHIP_MS while it grows, and on close. A killed process loses at most the last interval.
-   */
+  /** A log, written to a local file and shipped to the store while it grows (`shippedWriter`). */
   openWriter(key: string): StorageWriter {
-    const objectKey = this.objectKey(key);
-    // Named by the process, so that what a killed process leaves can be told and removed (removeAbandoned).
-    const temp = path.join(os.tmpdir(), `${LOG_TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
-    const fd = openSync(temp, 'w', 0o600);
-    let written = 0;
-    let shipped = -1;
-    let failure: Error | null = null;
-    let shipping: Promise<void> = Promise.resolve();
-    const ship = () => {
-      shipping = shipping
-        .then(async () => {
-          const size = written;
-          if (size === shipped || failure) return;
-          const body = size === 0 ? Buffer.alloc(0) : createReadStream(temp, { start: 0, end: size - 1 });
-          await this.client.send(
-            new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentLength: size }),
-          );
-          shipped = size;
-        })
-        .catch((err: Error) => {
-          failure ??= err;
-        });
-      return shipping;
-    };
-    const timer = setInterval(() => void ship(), S3_LOG_SHIP_MS);
-    timer.unref();
-    return {
-      write: (text) => {
-        if (failure) return;
-        written += writeSync(fd, text);
-      },
-      close: async () => {
-        clearInterval(timer);
-        await ship();
-        closeSync(fd);
-        await rm(temp, { force: true });
-        if (failure) throw failure;
-        return { size: written };
-      },
-    };
+    return shippedWriter(this, key);
   }
 
   async removeAbandoned(): Promise<number> {
@@ -302,7 +257,6 @@ export class S3Storage implements Storage {
   }
 }
 
-const LOG_TEMP_PREFIX = 'cxs-log-';
 const LOG_TEMP = /^cxs-log-(\d+)-[0-9a-f]{16}$/;
 
 function processExists(pid: number): boolean {

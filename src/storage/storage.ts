@@ -15,7 +15,7 @@ export interface Storage {
   delete(keyOrPrefix: string): Promise<void>;
   /**
    * Writes `key` piece by piece as the caller produces it (a log): what was written is stored within a
-   * short interval (LOCAL_WRITER_FLUSH_MS, S3_LOG_SHIP_MS) even if the process dies before `close`.
+   * short interval (LOCAL_WRITER_FLUSH_MS, STORAGE_SHIP_MS) even if the process dies before `close`.
    * Replaces any previous content.
    */
   openWriter(key: string): StorageWriter;

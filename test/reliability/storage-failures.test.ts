@@ -75,7 +75,8 @@ describe('an S3 bucket that does not exist', () => {
       const { run, files, diagnosis } = await failedRun(ctx, org.apiKey, org.spaceId);
       expect(run.status).toBe(6);
       expect(run.errorMessage).toBe(
-        "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET.",
+        "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET." +
+          ` The files that could not be stored are kept on worker ${os.hostname()} in ${ctx.config.storageDir}/unstored/runs/${run.id}/ until an operator copies them to the store.`,
       );
       expect(files).toEqual([]);
       expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
@@ -96,7 +97,8 @@ describe('an S3 bucket that does not exist', () => {
       const { run, files, diagnosis } = await failedRun(ctx, org.apiKey, org.spaceId, onePage());
       expect(run.status).toBe(6);
       expect(run.errorMessage).toBe(
-        "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET.",
+        "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET." +
+          ` The files that could not be stored are kept on worker ${os.hostname()} in ${ctx.config.storageDir}/unstored/runs/${run.id}/ until an operator copies them to the store.`,
       );
       expect(files).toEqual([]);
       expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');

@@ -18,7 +18,8 @@ const workers: Worker[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext({
-    env: { RUN_STALE_SECONDS: String(STALE_SECONDS), RUN_RECONCILE_INTERVAL_SECONDS: '1' },
+    // Without takeovers: the Run ends as the status machine says (test/runs/resume.test.ts: with them).
+    env: { RUN_STALE_SECONDS: String(STALE_SECONDS), RUN_RECONCILE_INTERVAL_SECONDS: '1', RUN_MAX_TAKEOVERS: '0' },
   });
   site = await startFixtureSite();
   org = await ctx.bootstrap();

@@ -10,14 +10,16 @@ import {
   resolveInputRows,
   type AgentDefinition,
   type BrowserSettings,
+  type CrawlCheckpoint,
   type ExtractionStats,
 } from '../../engine/index.js';
 import { createStorage, storageFailureOf, type StorageSettings } from '../../storage/index.js';
 import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { RUN_LOG_NAME, runLogKey } from './run-keys.js';
-import { runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
+import { runScratchDir, unstoredDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
 import { internalRunFailure, RunSetupError } from './run-errors.js';
+import type { RunCheckpoints } from './checkpoints.service.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
@@ -34,12 +36,18 @@ export interface ExecutionConfig {
     pageCpuSeconds: number;
     staleAfterSeconds: number;
     stopGraceSeconds: number;
+    /** Absent: 0, a Run's files are tried once. */
+    storageRetrySeconds?: number;
   };
+  /** Files of Runs that could not be stored are kept under `<storageDir>/unstored/` on the worker. */
+  storageDir?: string;
 }
 
 export interface RunScheduler {
   /** Enqueues (or re-enqueues) the job that executes a Run, optionally after a delay. */
   enqueueRun(runId: number, attempt: number, delayMs?: number): Promise<void>;
+  /** Enqueues a job of its own for a Run taken over from a lost worker (whose job may still be active). */
+  enqueueTakeover?(runId: number, attempt: number, takeover: number): Promise<void>;
 }
 
 /** The control state a heartbeat reads back: what the worker should do about the Run it executes. */
@@ -53,6 +61,7 @@ export function controlOf(run: { status: number; killRequested: Date | null } | 
 }
 
 const LOST_MESSAGE = 'The worker executing this Run was lost (process ended or stalled); the Run did not finish.';
+const LOST_WHY = 'the worker executing the Run was lost (process ended or stalled)';
 
 export function createRunExecutionService(deps: {
   repo: RunsRepository;
@@ -61,8 +70,10 @@ export function createRunExecutionService(deps: {
   scheduler: RunScheduler;
   /** Where exceptions that a Run's errorMessage must not quote are written. */
   log?: { error(obj: object, msg: string): void };
+  /** Resumable Runs; absent: an interrupted Run starts again from its first page. */
+  checkpoints?: RunCheckpoints;
 }) {
-  const { repo, clock, config, scheduler } = deps;
+  const { repo, clock, config, scheduler, checkpoints } = deps;
   const storage = createStorage(config.storage);
 
   /** The second half of a failure: 7 Failed -> 12 Waiting (retry scheduled) or 6 Failure. */
@@ -80,6 +91,7 @@ export function createRunExecutionService(deps: {
   }
 
   async function failOrRetry(runId: number, message: string) {
+    await checkpoints?.remove(runId);
     const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), { errorMessage: message });
     if (!failed) {
       // A Run being stopped that then fails (timeout, crash) still ends Stopped, as the user asked.
@@ -143,14 +155,12 @@ export function createRunExecutionService(deps: {
       if (taken) {
         const { run, definition, agentExists, proxies } = taken;
         try {
-          return {
-            ...prepare(
-              run,
-              agentExists && definition ? (definition as AgentDefinition) : null,
-              run.proxyPoolId && proxies !== null ? { proxies } : null,
-            ),
+          const prepared = prepare(
             run,
-          };
+            agentExists && definition ? (definition as AgentDefinition) : null,
+            run.proxyPoolId && proxies !== null ? { proxies } : null,
+          );
+          return { ...(await resumed(prepared)), run };
         } catch (err) {
           if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
           await failOrRetry(runId, err instanceof RunSetupError ? err.message : internalRunFailure(runId));
@@ -163,7 +173,8 @@ export function createRunExecutionService(deps: {
         // A job came back (stalled, or a duplicate): the Run is lost only when its heartbeat is stale;
         // otherwise another worker is executing it. The reconciler ends lost Runs either way.
         const staleBefore = clock.now().getTime() - config.runs.staleAfterSeconds * 1000;
-        if (run.updated.getTime() < staleBefore) await failOrRetry(runId, LOST_MESSAGE);
+        if (run.updated.getTime() < staleBefore && !(checkpoints && (await checkpoints.takeOver(runId, LOST_WHY))))
+          await failOrRetry(runId, LOST_MESSAGE);
         return null;
       }
       if (run.status === RunStatus.Stopping) {
@@ -196,7 +207,12 @@ export function createRunExecutionService(deps: {
         await failOrRetry(runId, setupError ?? 'The Run could not be prepared.');
         return null;
       }
-      return { ...prepared, run: started };
+      return { ...(await resumed(prepared)), run: started };
+    },
+
+    /** Keeps where the Run has got to (a Run without checkpoints starts again when interrupted). */
+    async checkpoint(runId: number, checkpoint: CrawlCheckpoint, records: Array<{ set: number; ndjson: string }>) {
+      await checkpoints?.save(runId, checkpoint, records);
     },
 
     async firstPage(runId: number) {
@@ -225,6 +241,7 @@ export function createRunExecutionService(deps: {
      * the worker took it, so that its end is usually settled in the same round trip.
      */
     async finish(runId: number, result: ChildResult, known?: RunRow) {
+      await checkpoints?.remove(runId);
       const files = result.files.map((f) => ({
         name: f.name,
         fileType: f.fileType,
@@ -276,6 +293,7 @@ export function createRunExecutionService(deps: {
 
     /** The second kill: the child was terminated at once; what it logged is kept. */
     async killed(runId: number) {
+      await checkpoints?.remove(runId);
       const now = clock.now();
       await attachLog(runId, 'Killed by user: the run process was terminated immediately.');
       return repo.transition(runId, { type: 'kill' }, now, {
@@ -296,6 +314,10 @@ export function createRunExecutionService(deps: {
         startTime: null,
         errorMessage: null,
       });
+      if (back && checkpoints) {
+        await checkpoints.countInterruption(runId, false);
+        await checkpoints.note(runId, 'Interrupted: the worker shut down and handed the Run back to the queue');
+      }
       if (!back) {
         // It was being stopped meanwhile: the stop wins, without the data (the process is gone).
         await attachLog(runId, 'The worker shut down while the Run was stopping.');
@@ -306,7 +328,15 @@ export function createRunExecutionService(deps: {
       }
       return back;
     },
+
+    /** A Run whose worker was lost goes on elsewhere from its checkpoint; false when it is not taken over. */
+    takeOver: async (runId: number, why: string) => (checkpoints ? checkpoints.takeOver(runId, why) : false),
   };
+
+  /** What an interrupted Run goes on from, in its payload. */
+  async function resumed<T extends { payload: ChildStartPayload }>(prepared: T): Promise<T> {
+    return checkpoints ? checkpoints.withResume(prepared) : prepared;
+  }
 
   function prepare(run: RunRow, version: AgentDefinition | null, pool: { proxies: string } | null) {
     if (!version) throw new RunSetupError('The Agent or its definition no longer exists.');
@@ -345,6 +375,8 @@ export function createRunExecutionService(deps: {
         secrets,
         keepRecords: run.keepRecords,
         stopGraceMs: config.runs.stopGraceSeconds * 1000,
+        storageRetryMs: (config.runs.storageRetrySeconds ?? 0) * 1000,
+        ...(config.storageDir !== undefined ? { unstoredDir: unstoredDir(config.storageDir) } : {}),
       },
     };
   }

@@ -1,6 +1,8 @@
 // The reconciler: no Run stays active without a live owner. It runs every
 // RUN_RECONCILE_INTERVAL_SECONDS (a maintenance job) and when a worker (re)connects to Redis.
-// - Runs whose heartbeat is stale (their worker was lost) end as the status machine says.
+// - Runs whose heartbeat is stale (their worker was lost) are taken over: they go on from their last
+//   checkpoint on another worker (RUN_MAX_TAKEOVERS times at most); past that they end as the status
+//   machine says.
 // - Runs left in 7 Failed (the step to 6 or 12 never happened) take that step.
 // - Queuing and Waiting Runs whose job is finished (its pick-up failed for good) or missing (Redis
 //   lost it) are enqueued again; a Run that moved on meanwhile is left alone. The periodic pass looks
@@ -28,7 +30,7 @@ export interface ReconcileResult {
 
 export function createReconciler(deps: {
   repo: Pick<RunsRepository, 'findStaleRuns' | 'findFailedBefore' | 'findPendingRuns' | 'findRun' | 'transition'>;
-  execution: Pick<RunExecutionService, 'failOrRetry' | 'afterFailed'>;
+  execution: Pick<RunExecutionService, 'failOrRetry' | 'afterFailed'> & Partial<Pick<RunExecutionService, 'takeOver'>>;
   queue: ReconcilerQueue;
   clock: Clock;
   config: { runs: { staleAfterSeconds: number } };
@@ -46,7 +48,7 @@ export function createReconciler(deps: {
           endTime: now,
           errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.',
         });
-      } else {
+      } else if (!(await execution.takeOver?.(r.id, 'the worker executing the Run was lost (no heartbeat)'))) {
         await execution.failOrRetry(
           r.id,
           'The worker executing this Run was lost (no heartbeat); the Run did not finish.',

@@ -6,6 +6,7 @@ import type {
   AgentDefinition,
   BrowserSettings,
   BrowserSourceSettings,
+  CrawlCheckpoint,
   ExtractionStats,
   FetchResult,
   LogLevel,
@@ -36,6 +37,21 @@ export interface ChildStartPayload {
   keepRecords: boolean;
   /** After a stop, requests still in flight are aborted after this long and the Run exports. */
   stopGraceMs: number;
+  /** How long storing the Run's files waits for an object store that cannot be reached (absent: no wait). */
+  storageRetryMs?: number;
+  /** Where files that could not be stored are kept on the worker (`<dir>/runs/<id>/...`; absent: removed). */
+  unstoredDir?: string;
+  /** An interrupted Run's next attempt: where its crawl goes on, and the records it had until then. */
+  resume?: ResumePayload;
+}
+
+export interface ResumePayload {
+  /** The crawl's last checkpoint (the engine checks its shape); null: it was interrupted before one. */
+  checkpoint: unknown;
+  /** The records the checkpoint accounts for, per set, in order. */
+  records: Array<{ set: number; ndjson: string }>;
+  /** This attempt's number (2 after one interruption). */
+  attempt: number;
 }
 
 /**
@@ -79,10 +95,16 @@ export type ChildMessage =
   | { type: 'exporting'; stats: ExtractionStats }
   | { type: 'done'; result: ChildResult }
   | { type: 'error'; message: string; storageFailure?: StorageFailure }
+  /** Where the crawl has got to, with the records (NDJSON per set) extracted since the previous one. */
+  | { type: 'checkpoint'; checkpoint: CrawlCheckpoint; records: Array<{ set: number; ndjson: string }> }
   | BrowserRequest;
 
 export const isBrowserRequest = (msg: ChildMessage): msg is BrowserRequest => msg.type.startsWith('browser:');
 
+/** The folder on a worker that keeps the files its Runs could not store (copy them to the store). */
+export function unstoredDir(storageDir: string): string {
+  return path.join(storageDir, 'unstored');
+}
 /** A run process's records of one set, spooled as NDJSON while it runs, in its scratch folder. */
 export const runSpoolKey = (set: number) => `_spool-${set}.ndjson`;
 /**
