@@ -29,6 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import { Agent, request } from 'undici';
 import { DEFAULT_PAGE_CPU_SECONDS, runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
+import type { ExtractedRecord } from '../src/engine/extract.js';
 import { extractDetailPage, extractListPage } from '../src/engine/page-extract.js';
 import type { AnyNode } from '../src/engine/select.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
@@ -209,7 +210,7 @@ export function catalogDefinition(siteUrl: string): AgentDefinition {
 // The floor: undici request + cheerio, same crawl shape (list pages one after another, each page's
 // detail pages side by side), same concurrency limit over all requests, same fields.
 
-type Rec = Record<string, string | number | null>;
+type Rec = ExtractedRecord;
 
 function semaphore(capacity: number) {
   let active = 0;

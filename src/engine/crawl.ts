@@ -7,6 +7,7 @@ import {
   isHttpUrl,
   parameterDefaults,
   selectorsOf,
+  xpathsOf,
   type AgentDefinition,
   type AgentField,
 } from './definition.js';
@@ -38,6 +39,13 @@ function pageInput(page: FetchedPage): PageInput {
   const { body } = page;
   const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
   return { finalUrl: page.finalUrl, body: own, contentType: page.contentType };
+}
+
+/** How the run log names a locator: `selector '.item'` (as it always has), `xpath '//li'`, `jsonPath '$.items[*]'`. */
+export function locatorText(locator: { selector?: string; xpath?: string; jsonPath?: string }): string {
+  if (locator.selector !== undefined) return `selector '${locator.selector}'`;
+  if (locator.xpath !== undefined) return `xpath '${locator.xpath}'`;
+  return `jsonPath '${locator.jsonPath}'`;
 }
 
 function setNull(record: ExtractedRecord, fields: AgentField[]): void {
@@ -100,10 +108,13 @@ export class ExtractionRun {
     this.#mask = mask;
     this.evidence = new EvidenceCollector(mask);
     this.#defaults = parameterDefaults(options.definition);
-    const { list, next, follow } = options.definition;
-    this.#plan = { list, next, follow };
+    const { list, next, follow, responseType } = options.definition;
+    this.#plan = { list, next, follow, responseType };
     this.#pageBudgetMs = (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000;
-    this.#selectorsBounded = boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector));
+    this.#selectorsBounded = boundedSelectors(
+      selectorsOf(options.definition).map(([selector]) => selector),
+      xpathsOf(options.definition),
+    );
     // A required export column means every exported record has a value there, just like a required field.
     const requiredFields = fieldsOf(options.definition)
       .filter((f) => f.required)
@@ -123,7 +134,7 @@ export class ExtractionRun {
 
   /** Aborted, or draining: either way no new page is started. */
   get halted(): boolean {
-    return this.#draining || this.aborted;
+    return this.#draining || this.#full || this.aborted;
   }
 
   get drained(): boolean {
@@ -133,6 +144,9 @@ export class ExtractionRun {
   drain(): void {
     this.#draining = true;
   }
+
+  /** The definition's maxRecords was reached: no new page is started, and the Run ends as it would have. */
+  #full = false;
 
   abort(reason: 'stop' | 'timeout' | 'internal'): void {
     if (this.abortReason !== null) return;
@@ -181,6 +195,7 @@ export class ExtractionRun {
     );
     if (outcome.ok) {
       this.evidence.parsed(outcome.value.parser);
+      this.evidence.unparsedDates(outcome.value.unparsedDates);
       return outcome;
     }
     const kind = outcome.reason === 'aborted' ? 'aborted' : 'over-budget';
@@ -280,20 +295,19 @@ export class ExtractionRun {
     );
     this.evidence.listPage(listed.matches, page.finalUrl, listed.scripted);
     if (listed.matches === 0) {
-      this.log('Warning', `list selector '${def.list.selector}' matched nothing on ${page.finalUrl}`);
+      this.log('Warning', `list ${locatorText(def.list)} matched nothing on ${page.finalUrl}`);
       return [];
     }
 
     const pending: PendingRecord[] = listed.items.map(({ record, followUrl }, i) => {
       if (def.follow && followUrl === null) {
-        this.log(
-          'Warning',
-          `follow selector '${def.follow.selector}' found no link in record ${i + 1} on ${page.finalUrl}`,
-        );
+        this.log('Warning', `follow ${locatorText(def.follow)} found no link in record ${i + 1} on ${page.finalUrl}`);
       }
       return { record, followUrl, aborted: false };
     });
 
+    // Records beyond maxRecords are not worth their detail pages.
+    if (def.maxRecords !== undefined) pending.splice(Math.max(def.maxRecords - this.stats.dataCount, 0));
     if (def.follow) {
       const followFields = def.follow.fields;
       await Promise.all(pending.map((item) => this.#followDetail(item, followFields)));
@@ -310,9 +324,14 @@ export class ExtractionRun {
         this.log('Error', `record ${i + 1} on ${page.finalUrl} dropped: required field '${missing}' has no value`);
         continue;
       }
+      if (this.#full) break;
       this.stats.dataCount++;
       if (allMissing(item.record)) this.evidence.emptyRecord();
       kept.push(item.record);
+      if (this.stats.dataCount === def.maxRecords) {
+        this.#full = true;
+        this.log('Info', `reached maxRecords (${def.maxRecords}); the Run stops extracting`);
+      }
     }
     return kept;
   }

@@ -3,7 +3,7 @@
 import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, pooledBrowserSources } from './browser/index.js';
 import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
 import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';
-import { emptyStats, ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
+import { emptyStats, ExtractionRun, locatorText, type OpenPageSource, type RecordSink } from './crawl.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type BrowserSettings,
@@ -186,7 +186,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   const warning =
     stopped || fatalError !== undefined
       ? undefined
-      : qualityProblem(run.evidence.evidence, def.list.selector, s.dataCount);
+      : qualityProblem(run.evidence.evidence, locatorText(def.list), s.dataCount);
   if (warning) run.log('Warning', warning);
 
   return {

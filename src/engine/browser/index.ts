@@ -7,6 +7,7 @@ import type { EvidenceCollector } from '../evidence.js';
 import type { BrowserSettings, BrowserSourceFactory, LogFunction } from '../extraction-types.js';
 import type { FetchedPage, FetchResult, PageSource } from '../page.js';
 import { parseHtml } from '../parse.js';
+import { selectXPath } from '../xpath.js';
 import { BrowserPageSource } from './browser-source.js';
 import { BrowserPool } from './pool.js';
 
@@ -89,7 +90,12 @@ export async function renderPage(
 /** Whether a page fetched over HTTP needs the browser: its selectors match nothing and it carries scripts. */
 export function needsBrowser(page: FetchedPage, def: AgentDefinition): boolean {
   const $ = parseHtml(page);
-  const selectors = [def.list.selector, ...(def.follow?.fields ?? []).flatMap((f) => (f.selector ? [f.selector] : []))];
+  const doc = $.root()[0];
+  if (def.list.xpath !== undefined && selectXPath(doc, def.list.xpath, doc, 1).length > 0) return false;
+  const selectors = [
+    ...(def.list.selector !== undefined ? [def.list.selector] : []),
+    ...(def.follow?.fields ?? []).flatMap((f) => (f.selector ? [f.selector] : [])),
+  ];
   if (selectors.some((selector) => $(selector).length > 0)) return false;
   return $('script').length > 0;
 }
