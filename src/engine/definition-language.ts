@@ -23,12 +23,10 @@ function locatorProblems(
   where: string,
   locators: { selector?: string; xpath?: string; jsonPath?: string },
   json: boolean,
-  required: boolean,
 ): string[] {
   const given = (['selector', 'xpath', 'jsonPath'] as const).filter((k) => locators[k] !== undefined);
   const problems: string[] = [];
   if (given.length > 1) problems.push(`${where}: give one of ${given.join(', ')}, not several`);
-  if (required && given.length === 0) problems.push(`${where}: needs ${json ? 'jsonPath' : 'a selector or an xpath'}`);
   if (json && (locators.selector !== undefined || locators.xpath !== undefined))
     problems.push(`${where}: a JSON definition locates values with jsonPath, not selector or xpath`);
   if (!json && locators.jsonPath !== undefined)
@@ -84,7 +82,7 @@ function fieldProblems(fields: FieldSpec[], where: string, json: boolean): strin
     if (where.includes('.fields[') && names.has(field.name))
       problems.push(`${at}.name: duplicate field name '${field.name}'`);
     names.add(field.name);
-    problems.push(...locatorProblems(at, field, json, false));
+    problems.push(...locatorProblems(at, field, json));
     if (field.fields && field.attribute !== undefined)
       problems.push(`${at}: a field with fields yields objects and takes no attribute`);
     if (field.fields && field.transform !== undefined)
@@ -104,13 +102,14 @@ function fieldProblems(fields: FieldSpec[], where: string, json: boolean): strin
 export function languageProblems(def: AgentDefinition): string[] {
   const json = readsJson(def);
   const problems = [
-    ...locatorProblems('list', def.list, json, true),
+    ...missingLocators(def),
+    ...locatorProblems('list', def.list, json),
     ...fieldProblems(def.list.fields, 'list.fields', json),
   ];
-  if (def.next) problems.push(...locatorProblems('next', def.next, json, true));
+  if (def.next) problems.push(...locatorProblems('next', def.next, json));
   if (def.follow) {
     if (json) problems.push('follow: detail pages are not followed from a JSON definition');
-    else problems.push(...locatorProblems('follow', def.follow, false, true));
+    else problems.push(...locatorProblems('follow', def.follow, false));
     problems.push(...fieldProblems(def.follow.fields, 'follow.fields', false));
   }
   if (def.responseType === 'html' && def.list.jsonPath !== undefined)
@@ -128,7 +127,24 @@ function nested(value: unknown, where: string, depth: number, out: string[]): vo
   });
 }
 
-/** Fields nested deeper than MAX_FIELD_DEPTH, in a definition not yet known to match the schema. */
+/** list, next and follow without any locator, in a definition not yet known to match the schema. */
+export function missingLocators(def: unknown): string[] {
+  if (typeof def !== 'object' || def === null) return [];
+  const out: string[] = [];
+  for (const part of ['list', 'next', 'follow'] as const) {
+    const value = (def as Record<string, unknown>)[part];
+    if (typeof value !== 'object' || value === null) continue;
+    const locators = value as Record<string, unknown>;
+    if (locators.selector === undefined && locators.xpath === undefined && locators.jsonPath === undefined)
+      out.push(`${part}.selector: required (or ${part === 'follow' ? 'xpath' : 'xpath, or jsonPath'} instead)`);
+  }
+  return out;
+}
+
+/**
+ * Problems found before the schema's: fields nested deeper than MAX_FIELD_DEPTH (which the schema would
+ * call an unknown property) and missing locators (which it cannot require, one of three being needed).
+ */
 export function nestingProblems(def: unknown): string[] {
   const out: string[] = [];
   if (typeof def !== 'object' || def === null) return out;

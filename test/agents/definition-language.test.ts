@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve())));
 
-const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+const call = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
   ctx.app.inject({ method, url, headers: auth(org.apiKey), ...(payload !== undefined ? { payload } : {}) });
 
 async function runToEnd(definition: unknown) {

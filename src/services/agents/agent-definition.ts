@@ -2,7 +2,7 @@
 // structural problems (refused with 400) from semantic ones (saved, Agent marked Invalid), sizing
 // it, and masking encrypted defaults wherever a definition leaves the service.
 import { Value } from '@sinclair/typebox/value';
-import { languageProblems, nestingProblems } from '../../engine/definition-language.js';
+import { languageProblems, missingLocators, nestingProblems } from '../../engine/definition-language.js';
 import {
   AgentDefinitionSchema,
   parametersOf,
@@ -42,6 +42,7 @@ export function checkDefinitionInput(input: unknown, previous?: unknown): Checke
   refuse(nestingProblems(normalized));
   // One problem per location: TypeBox also reports the knock-on errors of a missing property.
   const byPath = new Map<string, string>();
+  for (const problem of missingLocators(normalized)) byPath.set(problem, `definition.${problem}`);
   for (const e of Value.Errors(AgentDefinitionSchema, normalized)) {
     const path = `definition${e.path.replace(/\//g, '.')}`;
     if (!byPath.has(path)) byPath.set(path, `${path}: ${e.message}`);
