@@ -123,16 +123,32 @@ function fieldProperties() {
       }),
     ),
     multiple: Type.Optional(
-      Type.Boolean({ description: 'Every match, as an array (empty when none); required then means non-empty.' }),
+      Type.Boolean({
+        description: 'Every match, as an array (empty when none); required then means non-empty.',
+        examples: [true],
+      }),
     ),
     transform: Type.Optional(FieldTransformSchema),
     required: Type.Optional(Type.Boolean({ description: 'Records without a value for this field are dropped.' })),
   };
 }
 
-const nestedFields = <T extends TSchema>(inner: T) => ({ fields: Type.Optional(Type.Array(inner, { minItems: 1 })) });
-
 const NESTED = 'Fields of each match: the value is an object (an array of objects with multiple).';
+const nestedFields = <T extends TSchema>(inner: T) => ({
+  fields: Type.Optional(
+    Type.Array(inner, {
+      minItems: 1,
+      description: `${NESTED} At most ${MAX_FIELD_DEPTH} levels.`,
+      examples: [
+        [
+          { name: 'key', selector: 'th' },
+          { name: 'value', selector: 'td' },
+        ],
+      ],
+    }),
+  ),
+});
+
 const Level3FieldSchema = Type.Object(fieldProperties(), { title: 'AgentField3', additionalProperties: false });
 const Level2FieldSchema = Type.Object(
   { ...fieldProperties(), ...nestedFields(Level3FieldSchema) },

@@ -5,7 +5,6 @@
 // A definition with any of them cannot be saved (400).
 import { load } from 'cheerio';
 import { MAX_FIELD_DEPTH, type FieldSpec, type FieldStep } from './definition-fields.js';
-import type { AgentDefinition } from './definition.js';
 import { jsonPathProblem } from './jsonpath.js';
 import type { Document } from './select.js';
 import { compilePattern, dateStepProblem } from './transforms.js';
@@ -14,16 +13,25 @@ import { xpathProblem } from './xpath.js';
 let probe: Document | null = null;
 const probeDocument = () => (probe ??= load('').root()[0]);
 
+interface Locators {
+  selector?: string;
+  xpath?: string;
+  jsonPath?: string;
+}
+/** The parts of a definition the language's checks read (an AgentDefinition is one). */
+interface LanguagePlan {
+  list: Locators & { fields: FieldSpec[] };
+  next?: Locators;
+  follow?: Locators & { fields: FieldSpec[] };
+  responseType?: 'html' | 'json';
+}
+
 /** Whether the definition reads JSON pages (list.jsonPath, or responseType 'json'). */
-export function readsJson(def: Pick<AgentDefinition, 'list' | 'responseType'>): boolean {
+export function readsJson(def: Pick<LanguagePlan, 'list' | 'responseType'>): boolean {
   return def.list.jsonPath !== undefined || def.responseType === 'json';
 }
 
-function locatorProblems(
-  where: string,
-  locators: { selector?: string; xpath?: string; jsonPath?: string },
-  json: boolean,
-): string[] {
+function locatorProblems(where: string, locators: Locators, json: boolean): string[] {
   const given = (['selector', 'xpath', 'jsonPath'] as const).filter((k) => locators[k] !== undefined);
   const problems: string[] = [];
   if (given.length > 1) problems.push(`${where}: give one of ${given.join(', ')}, not several`);
@@ -99,7 +107,7 @@ function fieldProblems(fields: FieldSpec[], where: string, json: boolean): strin
 }
 
 /** The language problems of a definition whose shape matches the schema. */
-export function languageProblems(def: AgentDefinition): string[] {
+export function languageProblems(def: LanguagePlan): string[] {
   const json = readsJson(def);
   const problems = [
     ...missingLocators(def),

@@ -4,7 +4,7 @@
 // or written out without exhausting the stack), fails the page with a message saying so.
 import type { FieldSpec } from './definition-fields.js';
 import { queryJson, type JsonValue } from './jsonpath.js';
-import type { ListPageResult, ListPlan, PageInput } from './page-extract.js';
+import type { FetchedPage } from './page.js';
 import { pageText } from './parse.js';
 import { applySteps, resolveUrl, type FieldValue, type TransformTally } from './transforms.js';
 
@@ -29,7 +29,9 @@ function nestingDepth(text: string, limit: number): number {
   return deepest;
 }
 
-export function parseJsonPage(page: PageInput): JsonValue {
+type JsonPage = Pick<FetchedPage, 'body' | 'contentType' | 'finalUrl'>;
+
+export function parseJsonPage(page: JsonPage): JsonValue {
   const text = pageText(page);
   if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
     throw new UnreadablePage(`its JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
@@ -66,22 +68,17 @@ function jsonFields(record: JsonValue, fields: FieldSpec[], baseUrl: string, tal
   return out;
 }
 
-export function extractJsonListPage(page: PageInput, def: ListPlan): ListPageResult {
+/** A JSON list page's records (one per value `list.jsonPath` selects, or the whole page) and next page. */
+export function extractJsonListPage(
+  page: JsonPage,
+  list: { jsonPath?: string; fields: FieldSpec[] },
+  next: { jsonPath?: string } | undefined,
+): { records: Array<Record<string, FieldValue>>; nextUrl: string | null; unparsedDates: number } {
   const json = parseJsonPage(page);
   const tally: TransformTally = { unparsedDates: 0 };
-  const records = def.list.jsonPath === undefined ? [json] : queryJson(json, def.list.jsonPath);
-  const items = records.map((record) => ({
-    record: jsonFields(record, def.list.fields, page.finalUrl, tally),
-    followUrl: null,
-  }));
-  const next = def.next?.jsonPath === undefined ? undefined : queryJson(json, def.next.jsonPath)[0];
-  const nextUrl = typeof next === 'string' ? resolveUrl(next, page.finalUrl) : null;
-  return {
-    matches: records.length,
-    items,
-    nextUrl,
-    scripted: false,
-    parser: 'json',
-    unparsedDates: tally.unparsedDates,
-  };
+  const found = list.jsonPath === undefined ? [json] : queryJson(json, list.jsonPath);
+  const records = found.map((record) => jsonFields(record, list.fields, page.finalUrl, tally));
+  const nextValue = next?.jsonPath === undefined ? undefined : queryJson(json, next.jsonPath)[0];
+  const nextUrl = typeof nextValue === 'string' ? resolveUrl(nextValue, page.finalUrl) : null;
+  return { records, nextUrl, unparsedDates: tally.unparsedDates };
 }

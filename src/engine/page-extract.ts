@@ -64,7 +64,11 @@ function nextUrlOf(next: NonNullable<ListPlan['next']>, doc: Document, base: str
 }
 
 export function extractListPage(page: PageInput, def: ListPlan, fastParse = true): ListPageResult {
-  if (readsJson(def)) return extractJsonListPage(page, def);
+  if (readsJson(def)) {
+    const { records, nextUrl, unparsedDates } = extractJsonListPage(page, def.list, def.next);
+    const items = records.map((record) => ({ record, followUrl: null }));
+    return { matches: records.length, items, nextUrl, scripted: false, parser: 'json', unparsedDates };
+  }
   const { doc, parser } = parsePage(page, fastParse);
   const elements = listElements(doc, def.list);
   const tally: TransformTally = { unparsedDates: 0 };
