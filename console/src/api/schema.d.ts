@@ -1487,12 +1487,38 @@ export interface components {
                      * @example ownText
                      */
                     attribute?: string;
+                    /**
+                     * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                     * @example [
+                     *       {
+                     *         "name": "key",
+                     *         "selector": "th"
+                     *       },
+                     *       {
+                     *         "name": "value",
+                     *         "selector": "td"
+                     *       }
+                     *     ]
+                     */
                     fields?: {
                         /**
                          * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
                          * @example ownText
                          */
                         attribute?: string;
+                        /**
+                         * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                         * @example [
+                         *       {
+                         *         "name": "key",
+                         *         "selector": "th"
+                         *       },
+                         *       {
+                         *         "name": "value",
+                         *         "selector": "td"
+                         *       }
+                         *     ]
+                         */
                         fields?: {
                             /**
                              * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
@@ -1504,7 +1530,10 @@ export interface components {
                              * @example $.price.amount
                              */
                             jsonPath?: string;
-                            /** @description Every match, as an array (empty when none); required then means non-empty. */
+                            /**
+                             * @description Every match, as an array (empty when none); required then means non-empty.
+                             * @example true
+                             */
                             multiple?: boolean;
                             name: string;
                             /** @description Records without a value for this field are dropped. */
@@ -1581,7 +1610,10 @@ export interface components {
                          * @example $.price.amount
                          */
                         jsonPath?: string;
-                        /** @description Every match, as an array (empty when none); required then means non-empty. */
+                        /**
+                         * @description Every match, as an array (empty when none); required then means non-empty.
+                         * @example true
+                         */
                         multiple?: boolean;
                         name: string;
                         /** @description Records without a value for this field are dropped. */
@@ -1658,7 +1690,10 @@ export interface components {
                      * @example $.price.amount
                      */
                     jsonPath?: string;
-                    /** @description Every match, as an array (empty when none); required then means non-empty. */
+                    /**
+                     * @description Every match, as an array (empty when none); required then means non-empty.
+                     * @example true
+                     */
                     multiple?: boolean;
                     name: string;
                     /** @description Records without a value for this field are dropped. */
@@ -1747,12 +1782,38 @@ export interface components {
                      * @example ownText
                      */
                     attribute?: string;
+                    /**
+                     * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                     * @example [
+                     *       {
+                     *         "name": "key",
+                     *         "selector": "th"
+                     *       },
+                     *       {
+                     *         "name": "value",
+                     *         "selector": "td"
+                     *       }
+                     *     ]
+                     */
                     fields?: {
                         /**
                          * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
                          * @example ownText
                          */
                         attribute?: string;
+                        /**
+                         * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                         * @example [
+                         *       {
+                         *         "name": "key",
+                         *         "selector": "th"
+                         *       },
+                         *       {
+                         *         "name": "value",
+                         *         "selector": "td"
+                         *       }
+                         *     ]
+                         */
                         fields?: {
                             /**
                              * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
@@ -1764,7 +1825,10 @@ export interface components {
                              * @example $.price.amount
                              */
                             jsonPath?: string;
-                            /** @description Every match, as an array (empty when none); required then means non-empty. */
+                            /**
+                             * @description Every match, as an array (empty when none); required then means non-empty.
+                             * @example true
+                             */
                             multiple?: boolean;
                             name: string;
                             /** @description Records without a value for this field are dropped. */
@@ -1841,7 +1905,10 @@ export interface components {
                          * @example $.price.amount
                          */
                         jsonPath?: string;
-                        /** @description Every match, as an array (empty when none); required then means non-empty. */
+                        /**
+                         * @description Every match, as an array (empty when none); required then means non-empty.
+                         * @example true
+                         */
                         multiple?: boolean;
                         name: string;
                         /** @description Records without a value for this field are dropped. */
@@ -1918,7 +1985,10 @@ export interface components {
                      * @example $.price.amount
                      */
                     jsonPath?: string;
-                    /** @description Every match, as an array (empty when none); required then means non-empty. */
+                    /**
+                     * @description Every match, as an array (empty when none); required then means non-empty.
+                     * @example true
+                     */
                     multiple?: boolean;
                     name: string;
                     /** @description Records without a value for this field are dropped. */
