@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { FieldSpec } from '../../src/engine/definition-fields.js';
 import { validateDefinition, type AgentDefinition } from '../../src/engine/definition.js';
 import { extractDetailPage, extractListPage, type ListPlan } from '../../src/engine/page-extract.js';
+import { parsePage } from '../../src/engine/parse.js';
+import { descendantForm, selectXPath } from '../../src/engine/xpath.js';
 
 const pagesDir = path.join(import.meta.dirname, '../../bench/builder-real/pages');
 const page = (file: string, finalUrl = 'https://site.example/page') => ({
@@ -175,6 +177,26 @@ describe('keywords on real pages', () => {
       followUrl: 'http://www.zzzcg.me/poslovi/76072706/',
     });
     expect(result.nextUrl).toMatch(/^http:\/\/www\.zzzcg\.me\//);
+  });
+});
+
+describe('XPath evaluation', () => {
+  it('reads //name steps as /descendant::name only where both select the same nodes', () => {
+    expect(descendantForm("//tr[@class='brand']/td | .//a/@href")).toBe(
+      "/descendant::tr[@class='brand']/td | ./descendant::a/@href",
+    );
+    for (const kept of ['//li[1]', "//li[@class='x'][2]", '//a[contains(@href, "x")]', "//a[1][@t='//b']", '//*'])
+      expect(descendantForm(kept).startsWith('//')).toBe(true);
+    const { doc } = parsePage(page('poslovi-jobs.html'));
+    const ids = (expr: string) => selectXPath(doc, expr, doc).map((m) => ('node' in m ? m.node : m.value));
+    for (const [fast, slow] of [
+      [
+        "//li[@class='job']//a",
+        "/descendant-or-self::node()/child::li[@class='job']/descendant-or-self::node()/child::a",
+      ],
+      ['//dd/strong', '/descendant-or-self::node()/child::dd/child::strong'],
+    ])
+      expect(ids(fast)).toEqual(ids(slow));
   });
 });
 
