@@ -29,6 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import { Agent, request } from 'undici';
 import { DEFAULT_PAGE_CPU_SECONDS, runExtraction, type AgentDefinition, type AgentField } from '../src/engine/index.js';
+import type { ExtractedRecord } from '../src/engine/extract.js';
 import { extractDetailPage, extractListPage } from '../src/engine/page-extract.js';
 import type { AnyNode } from '../src/engine/select.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
@@ -205,11 +206,59 @@ export function catalogDefinition(siteUrl: string): AgentDefinition {
   };
 }
 
+/**
+ * The catalog read with the extraction language's newer keywords: XPath locators (list, fields, next,
+ * follow), regex and number steps, and nested multiple fields (each product's tags, each item's spec rows).
+ * The bare loop's floor for it is the plain catalog definition: the same pages, crawled the same way.
+ */
+export function languageDefinition(siteUrl: string): AgentDefinition {
+  return {
+    startUrl: `${siteUrl}/list?page=1`,
+    list: {
+      xpath: "//div[@class='product']",
+      fields: [
+        { name: 'title', xpath: "./a[@class='title']/text()", transform: 'trim' },
+        { name: 'price', selector: 'span.price', transform: [{ regex: '\\$([\\d.]+)', group: 1 }, 'number'] },
+        { name: 'url', xpath: "./a[@class='title']/@href", transform: 'absoluteUrl' },
+        { name: 'id', xpath: '@data-id', transform: 'number' },
+        {
+          name: 'tags',
+          selector: 'li.tag',
+          multiple: true,
+          fields: [
+            { name: 'tag', attribute: 'ownText' },
+            { name: 'initial', transform: [{ regex: '^(?P<first>\\w)', group: 'first' }, 'uppercase'] },
+          ],
+        },
+      ],
+    },
+    next: { xpath: "//a[@class='next']/@href", maxPages: 50 },
+    follow: {
+      xpath: "./a[@class='title']",
+      fields: [
+        { name: 'name', xpath: '//h1', transform: 'trim' },
+        { name: 'sku', selector: 'p.sku', transform: { regex: '\\d+' } },
+        { name: 'brand', xpath: "//tr[@class='brand']/td" },
+        {
+          name: 'specs',
+          selector: 'table.specs tr',
+          multiple: true,
+          fields: [
+            { name: 'k', selector: 'th' },
+            { name: 'v', selector: 'td' },
+          ],
+        },
+        { name: 'score', selector: 'div.reviews span.score', transform: [{ regex: '[\\d.]+' }, 'number'] },
+      ],
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The floor: undici request + cheerio, same crawl shape (list pages one after another, each page's
 // detail pages side by side), same concurrency limit over all requests, same fields.
 
-type Rec = Record<string, string | number | null>;
+type Rec = ExtractedRecord;
 
 function semaphore(capacity: number) {
   let active = 0;
@@ -690,9 +739,18 @@ export async function benchEngine(
       minReps?: number;
       concurrencies?: number[];
       parse?: boolean;
+      /** The bare loop's definition, when the engine's cannot be read by it (then records are not compared). */
+      floor?: AgentDefinition;
     }> = [
       { site: 'fixture (33 tiny pages/run)', def: fixtureDefinition(sites.fixture), maxReps: 200 },
       { site: `catalog (210 pages/run, ~${kb} KB)`, def: catalogDefinition(sites.catalog), maxReps: 40 },
+      {
+        site: `catalog, XPath + regex + nested multiple fields (210 pages/run, ~${kb} KB)`,
+        def: languageDefinition(sites.catalog),
+        floor: catalogDefinition(sites.catalog),
+        maxReps: 40,
+        parse: false,
+      },
       // Same pages as the catalog (parse + extract only is measured there).
       {
         site: `catalog (${LARGE_PAGES.toLocaleString('en-US')} pages/run, ~${kb} KB)`,
@@ -703,14 +761,16 @@ export async function benchEngine(
         parse: false,
       },
     ];
-    for (const { site, def, maxReps, minReps, concurrencies: caseConcurrencies, parse } of defs) {
+    for (const { site, def, maxReps, minReps, concurrencies: caseConcurrencies, parse, floor } of defs) {
+      const bareDef = floor ?? def;
       // Same work, checked once: the engine's records must equal the bare loop's.
-      const reference = await bareCrawl(def, 4);
+      const reference = await bareCrawl(bareDef, 4);
       const engines = [() => engineCrawl(def, 4)];
-      if (before) engines.push(() => engineCrawl(def, 4, before.run));
+      if (before && !floor) engines.push(() => engineCrawl(def, 4, before.run));
       for (const crawl of engines) {
         const engine = await crawl();
-        if (JSON.stringify(reference.records) !== JSON.stringify(engine.records) || reference.pages !== engine.pages) {
+        const differ = !floor && JSON.stringify(reference.records) !== JSON.stringify(engine.records);
+        if (differ || reference.pages !== engine.pages) {
           throw new Error(
             `${site}: the engine and the bare loop disagree (${engine.pages} vs ${reference.pages} pages)`,
           );
@@ -719,18 +779,18 @@ export async function benchEngine(
       // Inputs of the breakdown rows: every URL of a Run, and every page body.
       const urls: string[] = [];
       const bodies: Array<{ url: string; html: string; fields: AgentField[]; list?: string }> = [];
-      for (let url: string | null = def.startUrl; url !== null;) {
+      for (let url: string | null = bareDef.startUrl; url !== null;) {
         const listUrl: string = url;
         const html = await (await request(listUrl)).body.text();
         urls.push(listUrl);
-        bodies.push({ url: listUrl, html, fields: def.list.fields, list: def.list.selector });
+        bodies.push({ url: listUrl, html, fields: bareDef.list.fields, list: bareDef.list.selector });
         const $ = load(html);
-        for (const el of $(def.list.selector).toArray()) {
-          const href = absolute($(el).find(def.follow!.selector).first().attr('href'), listUrl)!;
+        for (const el of $(bareDef.list.selector).toArray()) {
+          const href = absolute($(el).find(bareDef.follow!.selector!).first().attr('href'), listUrl)!;
           urls.push(href);
-          bodies.push({ url: href, html: await (await request(href)).body.text(), fields: def.follow!.fields });
+          bodies.push({ url: href, html: await (await request(href)).body.text(), fields: bareDef.follow!.fields });
         }
-        url = absolute($(def.next!.selector).first().attr('href'), listUrl);
+        url = absolute($(bareDef.next!.selector).first().attr('href'), listUrl);
       }
       if (site.startsWith('fixture'))
         fixtureBytes = Math.round(bodies.reduce((n, b) => n + Buffer.byteLength(b.html), 0) / bodies.length);
@@ -740,10 +800,10 @@ export async function benchEngine(
         note(`engine: ${site}, concurrency ${c}...`);
         const impls: Impl[] = [
           { name: 'engine, fast parse path (runExtraction)', run: () => engineCrawl(def, c) },
-          { name: 'bare undici + cheerio', run: () => bareCrawl(def, c) },
+          { name: 'bare undici + cheerio', run: () => bareCrawl(bareDef, c) },
           { name: 'HTTP only (no parsing)', run: () => fetchOnly(urls, c) },
         ];
-        if (before)
+        if (before && !floor)
           impls.splice(2, 0, {
             name: `engine before (${before.label})`,
             run: () => engineCrawl(def, c, before.run),

@@ -7,6 +7,7 @@ import {
   isHttpUrl,
   parameterDefaults,
   selectorsOf,
+  xpathsOf,
   type AgentDefinition,
   type AgentField,
 } from './definition.js';
@@ -35,6 +36,13 @@ export type OpenPageSource = (signal: AbortSignal, log: LogFunction, evidence: E
 
 /** How the run log names the renderer of a page: GET over HTTP, RENDER in the browser. */
 const verbOf = (page: FetchedPage) => (page.renderer === 'browser' ? 'RENDER' : 'GET');
+
+/** How the run log names a locator: `selector '.item'` (as it always has), `xpath '//li'`, `jsonPath '$.items[*]'`. */
+export function locatorText(locator: { selector?: string; xpath?: string; jsonPath?: string }): string {
+  if (locator.selector !== undefined) return `selector '${locator.selector}'`;
+  if (locator.xpath !== undefined) return `xpath '${locator.xpath}'`;
+  return `jsonPath '${locator.jsonPath}'`;
+}
 
 function setNull(record: ExtractedRecord, fields: AgentField[]): void {
   for (const field of fields) record[field.name] = null;
@@ -104,8 +112,8 @@ export class ExtractionRun {
     this.#mask = mask;
     this.evidence = new EvidenceCollector(mask);
     this.#defaults = parameterDefaults(options.definition);
-    const { list, next, follow } = options.definition;
-    this.#plan = { list, next, follow };
+    const { list, next, follow, responseType } = options.definition;
+    this.#plan = { list, next, follow, responseType };
     // A required export column means every exported record has a value there, just like a required field.
     const requiredFields = fieldsOf(options.definition)
       .filter((f) => f.required)
@@ -120,7 +128,10 @@ export class ExtractionRun {
       signal: this.#controller.signal,
       canStart: () => !this.halted,
       budgetMs: (options.pageCpuSeconds ?? DEFAULT_PAGE_CPU_SECONDS) * 1000,
-      selectorsBounded: boundedSelectors(selectorsOf(options.definition).map(([selector]) => selector)),
+      selectorsBounded: boundedSelectors(
+        selectorsOf(options.definition).map(([selector]) => selector),
+        xpathsOf(options.definition),
+      ),
     });
     const resume = options.resume;
     if (resume) {
@@ -154,7 +165,7 @@ export class ExtractionRun {
 
   /** Aborted, or draining: either way no new page is started. */
   get halted(): boolean {
-    return this.#draining || this.aborted;
+    return this.#draining || this.#full || this.aborted;
   }
 
   get drained(): boolean {
@@ -164,6 +175,9 @@ export class ExtractionRun {
   drain(): void {
     this.#draining = true;
   }
+
+  /** The definition's maxRecords was reached: no new page is started, and the Run ends as it would have. */
+  #full = false;
 
   abort(reason: 'stop' | 'timeout' | 'internal'): void {
     if (this.abortReason !== null) return;
@@ -336,20 +350,19 @@ export class ExtractionRun {
     );
     this.evidence.listPage(listed.matches, page.finalUrl, listed.scripted);
     if (listed.matches === 0) {
-      this.log('Warning', `list selector '${def.list.selector}' matched nothing on ${page.finalUrl}`);
+      this.log('Warning', `list ${locatorText(def.list)} matched nothing on ${page.finalUrl}`);
       return [];
     }
 
     const pending: PendingRecord[] = listed.items.map(({ record, followUrl }, i) => {
       if (def.follow && followUrl === null) {
-        this.log(
-          'Warning',
-          `follow selector '${def.follow.selector}' found no link in record ${i + 1} on ${page.finalUrl}`,
-        );
+        this.log('Warning', `follow ${locatorText(def.follow)} found no link in record ${i + 1} on ${page.finalUrl}`);
       }
       return { record, followUrl, aborted: false };
     });
 
+    // Records beyond maxRecords are not worth their detail pages.
+    if (def.maxRecords !== undefined) pending.splice(Math.max(def.maxRecords - this.stats.dataCount, 0));
     if (def.follow) {
       const followFields = def.follow.fields;
       await Promise.all(pending.map((item) => this.#followDetail(item, followFields)));
@@ -366,9 +379,14 @@ export class ExtractionRun {
         this.log('Error', `record ${i + 1} on ${page.finalUrl} dropped: required field '${missing}' has no value`);
         continue;
       }
+      if (this.#full) break;
       this.stats.dataCount++;
       if (allMissing(item.record)) this.evidence.emptyRecord();
       kept.push(item.record);
+      if (this.stats.dataCount === def.maxRecords) {
+        this.#full = true;
+        this.log('Info', `reached maxRecords (${def.maxRecords}); the Run stops extracting`);
+      }
     }
     return kept;
   }

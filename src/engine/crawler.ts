@@ -4,7 +4,7 @@ import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, pooledBrowserSourc
 import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
 import { usableCheckpoint } from './checkpoint.js';
 import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';
-import { emptyStats, ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
+import { emptyStats, ExtractionRun, locatorText, type OpenPageSource, type RecordSink } from './crawl.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type BrowserSettings,
@@ -193,7 +193,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   const warning =
     stopped || fatalError !== undefined
       ? undefined
-      : qualityProblem(run.evidence.evidence, def.list.selector, s.dataCount);
+      : qualityProblem(run.evidence.evidence, locatorText(def.list), s.dataCount);
   if (warning) run.log('Warning', warning);
 
   return {

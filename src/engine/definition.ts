@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { load, type Cheerio } from 'cheerio';
+import { AgentFieldSchema, type FieldSpec } from './definition-fields.js';
+import { languageProblems, nestingProblems } from './definition-language.js';
 import type { AnyNode } from './select.js';
 import { placeholdersOf, substitutePlaceholders } from './template.js';
 
@@ -24,35 +26,20 @@ export const AgentParameterSchema = Type.Object(
   },
 );
 
-export const FieldTransformSchema = Type.Union(
-  [Type.Literal('trim'), Type.Literal('number'), Type.Literal('absoluteUrl')],
-  {
-    description:
-      "trim: strip surrounding whitespace; number: first number in the text ('$1,234.50' -> 1234.5); absoluteUrl: resolve against the page URL.",
-  },
-);
+export { AgentFieldSchema, FieldTransformSchema, type FieldSpec, type FieldStep } from './definition-fields.js';
 
-export const AgentFieldSchema = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    selector: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'CSS selector inside the matched element; omitted: the element itself.',
-      }),
-    ),
-    attribute: Type.Optional(
-      Type.String({ minLength: 1, description: "'text' (default), 'html' (inner HTML) or the name of an attribute." }),
-    ),
-    transform: Type.Optional(FieldTransformSchema),
-    required: Type.Optional(Type.Boolean({ description: 'Records without a value for this field are dropped.' })),
-  },
-  { title: 'AgentField', additionalProperties: false },
-);
+const XPathLocator = (description: string) =>
+  Type.Optional(Type.String({ minLength: 1, description: `${description} (XPath 1.0, instead of selector).` }));
+const JsonPathLocator = (description: string, example: string) =>
+  Type.Optional(Type.String({ minLength: 1, description: `JSON pages: ${description}.`, examples: [example] }));
 
 export const AgentListSchema = Type.Object(
   {
-    selector: Type.String({ minLength: 1, description: 'One record per element matching this selector.' }),
+    selector: Type.Optional(
+      Type.String({ minLength: 1, description: 'One record per element matching this selector.' }),
+    ),
+    xpath: XPathLocator('One record per node this expression selects'),
+    jsonPath: JsonPathLocator('one record per value this JSONPath selects', '$.items[*]'),
     fields: Type.Array(AgentFieldSchema, { minItems: 1 }),
   },
   { title: 'AgentList', additionalProperties: false },
@@ -60,7 +47,13 @@ export const AgentListSchema = Type.Object(
 
 export const AgentNextSchema = Type.Object(
   {
-    selector: Type.String({ minLength: 1, description: 'The href of the first match is the next list page.' }),
+    selector: Type.Optional(
+      Type.String({ minLength: 1, description: 'The href of the first match is the next list page.' }),
+    ),
+    xpath: XPathLocator(
+      'The first node selected (its href, or the value of a text or attribute node) is the next list page',
+    ),
+    jsonPath: JsonPathLocator('the first value selected is the next list page URL', '$.next'),
     maxPages: Type.Optional(
       Type.Integer({ minimum: 1, description: `List pages per input; default ${DEFAULT_MAX_PAGES}.` }),
     ),
@@ -70,7 +63,12 @@ export const AgentNextSchema = Type.Object(
 
 export const AgentFollowSchema = Type.Object(
   {
-    selector: Type.String({ minLength: 1, description: 'Link inside the list element whose href is the detail page.' }),
+    selector: Type.Optional(
+      Type.String({ minLength: 1, description: 'Link inside the list element whose href is the detail page.' }),
+    ),
+    xpath: XPathLocator(
+      'The first node selected relative to the list element (its href, or a text or attribute value) is the detail page',
+    ),
     fields: Type.Array(AgentFieldSchema, { minItems: 1 }),
   },
   { title: 'AgentFollow', additionalProperties: false },
@@ -121,6 +119,20 @@ export const AgentDefinitionSchema = Type.Object(
       }),
     ),
     timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxRecords: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'The Run stops extracting after this many records (across inputs and pages) and ends Success.',
+        examples: [100],
+      }),
+    ),
+    responseType: Type.Optional(
+      Type.Union([Type.Literal('html'), Type.Literal('json')], {
+        description:
+          "'json': pages are JSON, read with list.jsonPath and each field's jsonPath (implied by list.jsonPath).",
+        examples: ['json'],
+      }),
+    ),
     list: AgentListSchema,
     next: Type.Optional(AgentNextSchema),
     follow: Type.Optional(AgentFollowSchema),
@@ -162,7 +174,7 @@ export const AgentDefinitionSchema = Type.Object(
 
 export type AgentParameter = Static<typeof AgentParameterSchema>;
 export type AgentField = Static<typeof AgentFieldSchema>;
-export type FieldTransform = Static<typeof FieldTransformSchema>;
+export type FieldTransform = NonNullable<AgentField['transform']>;
 export type ExportFormat = Static<typeof ExportFormatSchema>;
 export type AgentDefinition = Static<typeof AgentDefinitionSchema>;
 
@@ -208,22 +220,35 @@ export function fieldsOf(def: AgentDefinition): AgentField[] {
   return [...def.list.fields, ...(def.follow?.fields ?? [])];
 }
 
+/** The CSS selectors of `fields` and of their nested fields, with where each is: `list.fields[0].fields[1].selector`. */
+function fieldSelectors(fields: FieldSpec[], where: string): Array<[string, string]> {
+  return fields.flatMap((f, i): Array<[string, string]> => [
+    ...(f.selector ? [[f.selector, `${where}[${i}].selector`] as [string, string]] : []),
+    ...(f.fields ? fieldSelectors(f.fields, `${where}[${i}].fields`) : []),
+  ]);
+}
+
 /** Every CSS selector of the definition with where it is: `[selector, 'list.fields[0].selector']`. */
 export function selectorsOf(def: AgentDefinition): Array<[string, string]> {
-  const selectors: Array<[string, string]> = [
-    [def.list.selector, 'list.selector'],
-    ...def.list.fields.flatMap((f, i): Array<[string, string]> =>
-      f.selector ? [[f.selector, `list.fields[${i}].selector`]] : [],
-    ),
-  ];
-  if (def.next) selectors.push([def.next.selector, 'next.selector']);
+  const selectors: Array<[string, string]> = [];
+  if (def.list.selector) selectors.push([def.list.selector, 'list.selector']);
+  selectors.push(...fieldSelectors(def.list.fields, 'list.fields'));
+  if (def.next?.selector) selectors.push([def.next.selector, 'next.selector']);
   if (def.follow) {
-    selectors.push([def.follow.selector, 'follow.selector']);
-    def.follow.fields.forEach((f, i) => {
-      if (f.selector) selectors.push([f.selector, `follow.fields[${i}].selector`]);
-    });
+    if (def.follow.selector) selectors.push([def.follow.selector, 'follow.selector']);
+    selectors.push(...fieldSelectors(def.follow.fields, 'follow.fields'));
   }
   return selectors;
+}
+
+function fieldXPaths(fields: FieldSpec[]): string[] {
+  return fields.flatMap((f) => [...(f.xpath !== undefined ? [f.xpath] : []), ...fieldXPaths(f.fields ?? [])]);
+}
+
+/** Every XPath expression of the definition. */
+export function xpathsOf(def: AgentDefinition): string[] {
+  const xpaths = [def.list.xpath, def.next?.xpath, def.follow?.xpath].filter((x): x is string => x !== undefined);
+  return [...xpaths, ...fieldXPaths(def.list.fields), ...fieldXPaths(def.follow?.fields ?? [])];
 }
 
 /** Export column names: the declared columns, or every field name (list fields, then follow fields). */
@@ -263,15 +288,20 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   const problems: string[] = [];
   compiledDefinition ??= TypeCompiler.Compile(AgentDefinitionSchema);
   // The error walk (which names every problem) only for a definition that fails the compiled check.
-  if (!compiledDefinition.Check(def))
+  if (!compiledDefinition.Check(def)) {
+    // Fields nested too deep are said so, not reported as the unknown property they are to the schema.
+    const nesting = nestingProblems(def);
+    if (nesting.length > 0) return { valid: false, problems: nesting };
     for (const error of Value.Errors(AgentDefinitionSchema, def)) {
       const problem = `${error.path || '/'}: ${error.message}`;
       if (!problems.includes(problem)) problems.push(problem);
       if (problems.length >= MAX_STRUCTURAL_PROBLEMS) break;
     }
+  }
   // Semantic checks assume the shape is right.
   if (problems.length > 0) return { valid: false, problems };
   const definition = def as AgentDefinition;
+  problems.push(...languageProblems(definition));
 
   const seenParameters = new Set<string>();
   for (const p of definition.parameters ?? []) {
@@ -289,7 +319,7 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   for (const column of definition.export?.columns ?? []) {
     if (seenColumns.has(column.name)) problems.push(`duplicate export column '${column.name}'`);
     seenColumns.add(column.name);
-    if (column.required && !fieldNames.has(column.name)) {
+    if (column.required && !fieldNames.has(column.name.split('.')[0])) {
       problems.push(`export column '${column.name}' is required but no field produces it`);
     }
   }

@@ -40,6 +40,8 @@ export const RunEvidenceSchema = Type.Object(
     /** Pages parsed by each parser: the fast path, or the standard's (parse5) where the fast
      *  path could not prove it builds the same tree. Absent before it existed. */
     parser: Type.Optional(Type.Object({ fast: Type.Integer({ minimum: 0 }), standard: Type.Integer({ minimum: 0 }) })),
+    /** Values a date transform could not parse (they became null). Absent when there were none. */
+    unparsedDates: Type.Optional(Type.Integer({ minimum: 0 })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -127,9 +129,14 @@ export class EvidenceCollector {
     this.evidence.emptyRecords++;
   }
 
-  parsed(parser: 'fast' | 'standard'): void {
+  parsed(parser: 'fast' | 'standard' | 'json'): void {
+    if (parser === 'json') return;
     this.evidence.parser ??= { fast: 0, standard: 0 };
     this.evidence.parser[parser]++;
+  }
+
+  unparsedDates(count: number): void {
+    if (count > 0) this.evidence.unparsedDates = (this.evidence.unparsedDates ?? 0) + count;
   }
 
   overBudget(url: string): void {
@@ -150,7 +157,7 @@ export class EvidenceCollector {
 export function qualityProblem(e: RunEvidence, listSelector: string, kept: number): string | undefined {
   if (e.listPages > 0 && e.emptyListPages === e.listPages) {
     const pages = e.listPages === 1 ? 'the 1 page' : `any of the ${e.listPages} pages`;
-    return `The list selector '${listSelector}' matched nothing on ${pages} fetched: no records were extracted (has the page layout changed?).`;
+    return `The list ${listSelector} matched nothing on ${pages} fetched: no records were extracted (has the page layout changed?).`;
   }
   if (kept === 0 && e.listMatches > 0 && e.requiredMissing === e.listMatches) {
     const fields = Object.keys(e.requiredMissingByField)

@@ -39,9 +39,34 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  */
 export function csvField(value: FieldValue | undefined): string {
   if (value === null || value === undefined) return '';
-  let text = typeof value === 'number' ? String(value) : value;
+  let text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : csvText(value);
   if (typeof value === 'string' && FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const isScalar = (v: FieldValue) => v === null || typeof v !== 'object';
+
+/**
+ * An array or object as one CSV cell, so a record stays one line: an array of scalars joined by "; "
+ * (null items empty), anything holding objects or arrays as compact JSON.
+ */
+function csvText(value: FieldValue[] | { [name: string]: FieldValue }): string {
+  if (Array.isArray(value) && value.every(isScalar)) return value.map((v) => (v === null ? '' : String(v))).join('; ');
+  return JSON.stringify(value);
+}
+
+/**
+ * A record's value for an export column: the field of that name, or, when there is none and the name is a
+ * dot path (`offers.0.price`), the value it leads to through objects and arrays.
+ */
+export function columnValue(record: ExtractedRecord, column: string): FieldValue | undefined {
+  if (Object.hasOwn(record, column) || !column.includes('.')) return record[column];
+  let at: FieldValue | undefined = record;
+  for (const key of column.split('.')) {
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, FieldValue>)[key];
+  }
+  return at;
 }
 
 export function csvLine(values: Array<FieldValue | undefined>): string {
@@ -53,7 +78,9 @@ export function csvLine(values: Array<FieldValue | undefined>): string {
  * JavaScript objects put integer-like keys ("2024") first, which would reorder columns.
  */
 export function jsonRecord(record: ExtractedRecord, columns: string[]): string {
-  return '{' + columns.map((c) => `${JSON.stringify(c)}:${JSON.stringify(record[c] ?? null)}`).join(',') + '}';
+  return (
+    '{' + columns.map((c) => `${JSON.stringify(c)}:${JSON.stringify(columnValue(record, c) ?? null)}`).join(',') + '}'
+  );
 }
 
 const CHUNK_CHARS = 64 * 1024;
@@ -75,7 +102,7 @@ async function* batched(parts: AsyncIterable<string>): AsyncGenerator<string> {
 
 async function* csvParts(records: Records, columns: string[]): AsyncGenerator<string> {
   yield csvLine(columns);
-  for await (const record of records) yield csvLine(columns.map((c) => record[c]));
+  for await (const record of records) yield csvLine(columns.map((c) => columnValue(record, c)));
 }
 
 /** `[`, newline, one compact object per line separated by `,` + newline, newline, `]`, newline. Empty: `[]` + newline. */

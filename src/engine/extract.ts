@@ -1,44 +1,25 @@
-import type { AgentField, FieldTransform } from './definition.js';
-import { attrOf, htmlOf, selectFirst, textOf, type AnyNode, type Document } from './select.js';
+// Reading a record's fields from a parsed page: locate (CSS selector, XPath, or the element itself), read
+// (text, own text, inner HTML, an attribute), then transform; `multiple` keeps every match as an array and
+// nested `fields` make an object of each match.
+import type { FieldSpec, FieldStep } from './definition-fields.js';
+import { attrOf, htmlOf, selectAll, selectFirst, textOf, type AnyNode, type Document } from './select.js';
+import { applySteps, resolveUrl, type FieldValue, type TransformTally } from './transforms.js';
+import { selectXPath, type XPathMatch } from './xpath.js';
+import { isTag, isText } from 'domutils';
 
-export type FieldValue = string | number | null;
+export { parseNumber, resolveUrl, type FieldValue, type TransformTally } from './transforms.js';
 export type ExtractedRecord = Record<string, FieldValue>;
 
-/** First number in the text, ignoring currency signs and thousands separators: '$1,234.50' -> 1234.5. */
-export function parseNumber(text: string): number | null {
-  const match = text.replace(/\s+/g, '').match(/[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)/);
-  if (!match) return null;
-  const value = Number(match[0].replace(/,/g, ''));
-  return Number.isFinite(value) ? value : null;
-}
+/** A field's located match: a node of the tree, or a value an XPath gave directly (an attribute's, a string). */
+type Match = XPathMatch;
 
-/** Resolves a (possibly relative) link against the page URL; null when it is no URL at all. */
-export function resolveUrl(href: string, baseUrl: string): string | null {
-  const trimmed = href.trim();
-  if (trimmed === '') return null;
-  try {
-    return new URL(trimmed, baseUrl).href;
-  } catch {
-    return null;
-  }
-}
-
-export function applyTransform(
-  value: string | null,
-  transform: FieldTransform | undefined,
-  baseUrl: string,
-): FieldValue {
-  if (value === null) return null;
-  switch (transform) {
-    case undefined:
-      return value;
-    case 'trim':
-      return value.trim();
-    case 'number':
-      return parseNumber(value);
-    case 'absoluteUrl':
-      return resolveUrl(value, baseUrl);
-  }
+/** The element's own text nodes, without its children's text, whitespace collapsed. */
+function ownTextOf(node: AnyNode): string {
+  if (isText(node)) return node.data.replace(/\s+/g, ' ').trim();
+  if (!('children' in node)) return '';
+  let text = '';
+  for (const child of node.children) if (isText(child)) text += child.data;
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function readAttribute(target: AnyNode | undefined, attribute: string | undefined): string | null {
@@ -48,33 +29,116 @@ function readAttribute(target: AnyNode | undefined, attribute: string | undefine
       return textOf(target);
     case 'html':
       return htmlOf(target);
+    case 'ownText':
+      return ownTextOf(target);
     default:
       return attrOf(target, attribute as string) ?? null;
   }
 }
 
+/** A match's value: a text node's text whatever the attribute; a value given directly as it is. */
+function readMatch(match: Match, attribute: string | undefined): string | null {
+  if ('value' in match) return match.value;
+  if (isText(match.node) && attribute !== 'ownText' && attribute !== 'html') return match.node.data;
+  return readAttribute(match.node, attribute);
+}
+
+function locate(root: Document, scope: AnyNode, field: FieldSpec, limit: number): Match[] {
+  if (field.xpath !== undefined) return selectXPath(scope, field.xpath, root, limit);
+  if (!field.selector) return [{ node: scope }];
+  return selectAll(scope, field.selector, root, limit).map((node) => ({ node }));
+}
+
+const stepsOf = (field: FieldSpec) =>
+  field.transform === undefined ? [] : Array.isArray(field.transform) ? field.transform : [field.transform];
+
+/** Whether the field uses nothing beyond a CSS selector, a read and at most one of the first transforms. */
+function isPlain(field: FieldSpec): boolean {
+  return (
+    field.xpath === undefined &&
+    field.multiple !== true &&
+    field.fields === undefined &&
+    field.attribute !== 'ownText' &&
+    (field.transform === undefined ||
+      field.transform === 'trim' ||
+      field.transform === 'number' ||
+      field.transform === 'absoluteUrl')
+  );
+}
+
+function valueOf(root: Document, match: Match, field: FieldSpec, baseUrl: string, tally: TransformTally): FieldValue {
+  if (field.fields) {
+    // Nested fields read inside an element match; a text or attribute match has nothing inside.
+    const scope = 'node' in match && (isTag(match.node) || match.node === root) ? match.node : null;
+    const record: ExtractedRecord = {};
+    for (const inner of field.fields)
+      record[inner.name] = scope ? extractField(root, scope, inner, baseUrl, tally) : emptyValue(inner);
+    return record;
+  }
+  return applySteps(readMatch(match, field.attribute), stepsOf(field), baseUrl, tally);
+}
+
+const emptyValue = (field: FieldSpec): FieldValue => (field.multiple ? [] : null);
+const noTally: TransformTally = { unparsedDates: 0 };
+
 /**
- * Reads one field relative to `scope` (the list element, or the document of a detail page), as cheerio's
- * `$(scope).find(selector).first()` then `.text()`, `.html()` or `.attr()` would.
+ * Reads one field relative to `scope` (the list element, or the document of a detail page). A plain field
+ * reads as cheerio's `$(scope).find(selector).first()` then `.text()`, `.html()` or `.attr()` would.
  */
-export function extractField(root: Document, scope: AnyNode, field: AgentField, baseUrl: string): FieldValue {
-  const target = selectFirst(scope, field.selector, root);
-  return applyTransform(readAttribute(target, field.attribute), field.transform, baseUrl);
+export function extractField(
+  root: Document,
+  scope: AnyNode,
+  field: FieldSpec,
+  baseUrl: string,
+  tally: TransformTally = noTally,
+): FieldValue {
+  if (isPlain(field)) {
+    const target = selectFirst(scope, field.selector, root);
+    const value = readAttribute(target, field.attribute);
+    return field.transform === undefined ? value : applySteps(value, [field.transform as FieldStep], baseUrl, tally);
+  }
+  const matches = locate(root, scope, field, field.multiple ? Infinity : 1);
+  if (field.multiple) return matches.map((m) => valueOf(root, m, field, baseUrl, tally));
+  if (matches.length === 0) return field.fields ? null : applySteps(null, stepsOf(field), baseUrl, tally);
+  return valueOf(root, matches[0], field, baseUrl, tally);
 }
 
 /** The fields' values, written into `into` when given (a detail page completing its list record). */
 export function extractFields(
   root: Document,
   scope: AnyNode,
-  fields: AgentField[],
+  fields: FieldSpec[],
   baseUrl: string,
   into: ExtractedRecord = {},
+  tally: TransformTally = noTally,
 ): ExtractedRecord {
-  for (const field of fields) into[field.name] = extractField(root, scope, field, baseUrl);
+  for (const field of fields) into[field.name] = extractField(root, scope, field, baseUrl, tally);
   return into;
 }
 
-/** A required value is missing when it is null or blank. */
+/** A link's target (resolved) from a located match: an element's href, or a text or attribute value. */
+export function linkOfMatch(match: Match | undefined, baseUrl: string): string | null {
+  if (match === undefined) return null;
+  const href = 'value' in match ? match.value : isText(match.node) ? match.node.data : attrOf(match.node, 'href');
+  return href === undefined ? null : resolveUrl(href, baseUrl);
+}
+
+/** One transform (or none) on one value read from a page. */
+export function applyTransform(
+  value: string | null,
+  transform: FieldSpec['transform'],
+  baseUrl: string,
+  tally: TransformTally = noTally,
+): FieldValue {
+  return transform === undefined ? value : applySteps(value, stepsOf({ name: '', transform }), baseUrl, tally);
+}
+
+/** A required value is missing when it is null, blank, or an empty array. */
 export function isMissing(value: FieldValue | undefined): boolean {
-  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+  return (
+    value === null ||
+    value === undefined ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }

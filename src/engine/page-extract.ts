@@ -1,11 +1,15 @@
 // The work done on one page once a renderer has supplied it: parse, extract the records, find the
 // detail links and the next page. Pure and synchronous: its input and output are plain data, so it
 // can run wherever the crawl loop chooses, whatever produced the page.
-import type { AgentDefinition, AgentField } from './definition.js';
-import { extractFields, resolveUrl, type ExtractedRecord } from './extract.js';
+import type { FieldSpec } from './definition-fields.js';
+import type { AgentDefinition } from './definition.js';
+import { readsJson } from './definition-language.js';
+import { extractFields, linkOfMatch, resolveUrl, type ExtractedRecord, type TransformTally } from './extract.js';
+import { extractJsonListPage } from './json-page.js';
 import type { FetchedPage } from './page.js';
 import { parsePage, type ParserUsed } from './parse.js';
 import { attrOf, matches, selectAll, selectFirst, type AnyNode, type Document } from './select.js';
+import { selectXPath } from './xpath.js';
 
 /** A link's target (resolved), when there is a link with an href. */
 function linkOf(link: AnyNode | undefined, baseUrl: string): string | null {
@@ -28,6 +32,8 @@ export interface ListPageResult {
   /** The list matched nothing and the page carries scripts: the list may be built by JavaScript. */
   scripted: boolean;
   parser: ParserUsed;
+  /** Dates that did not parse (counted in the Run's evidence). */
+  unparsedDates: number;
   /** Asked for by render "auto" (PageTask.autoRender): the page, served over HTTP, needs the browser. */
   needsBrowser?: boolean;
 }
@@ -35,48 +41,87 @@ export interface ListPageResult {
 export interface DetailPageResult {
   record: ExtractedRecord;
   parser: ParserUsed;
+  unparsedDates: number;
   needsBrowser?: boolean;
 }
 
 export type PageInput = Pick<FetchedPage, 'finalUrl' | 'body' | 'contentType'>;
 /** The parts of a definition a list page needs. */
-export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow'>;
+export type ListPlan = Pick<AgentDefinition, 'list' | 'next' | 'follow' | 'responseType'>;
+
+/** The list's records: elements its selector matches, or nodes its XPath selects. */
+function listElements(doc: Document, list: ListPlan['list']): AnyNode[] {
+  if (list.xpath === undefined) return selectAll(doc, list.selector!, doc);
+  return selectXPath(doc, list.xpath, doc).flatMap((m) => ('node' in m ? [m.node] : []));
+}
+
+function followUrlOf(element: AnyNode, follow: NonNullable<ListPlan['follow']>, doc: Document, base: string) {
+  if (follow.xpath !== undefined) return linkOfMatch(selectXPath(element, follow.xpath, doc, 1)[0], base);
+  const selector = follow.selector!;
+  return linkOf(matches(element, selector) ? element : selectFirst(element, selector, doc), base);
+}
+
+function nextUrlOf(next: NonNullable<ListPlan['next']>, doc: Document, base: string): string | null {
+  if (next.xpath !== undefined) return linkOfMatch(selectXPath(doc, next.xpath, doc, 1)[0], base);
+  return linkOf(selectAll(doc, next.selector!, doc, 1)[0], base);
+}
 
 /** `fast: false` parses with parse5 alone: how the tests and the bench compare the two parsers. */
 export function extractListPage(page: PageInput, def: ListPlan, fast = true): ListPageResult {
+  if (readsJson(def)) return jsonListOf(page, def);
   const { doc, parser } = parsePage(page, fast);
   return listOf(doc, parser, page, def);
 }
 
+/** A JSON page's records (`list.jsonPath`), which never follow detail links. */
+function jsonListOf(page: PageInput, def: ListPlan): ListPageResult {
+  const { records, nextUrl, unparsedDates } = extractJsonListPage(page, def.list, def.next);
+  const items = records.map((record) => ({ record, followUrl: null }));
+  return { matches: records.length, items, nextUrl, scripted: false, parser: 'json', unparsedDates };
+}
+
 function listOf(doc: Document, parser: ParserUsed, page: PageInput, def: ListPlan): ListPageResult {
-  const elements = selectAll(doc, def.list.selector, doc);
+  const elements = listElements(doc, def.list);
+  const tally: TransformTally = { unparsedDates: 0 };
   const items: ListItem[] = [];
   for (const element of elements) {
-    const record = extractFields(doc, element, def.list.fields, page.finalUrl);
-    let followUrl: string | null = null;
-    if (def.follow) {
-      const link = matches(element, def.follow.selector) ? element : selectFirst(element, def.follow.selector, doc);
-      followUrl = linkOf(link, page.finalUrl);
-    }
+    const record = extractFields(doc, element, def.list.fields, page.finalUrl, {}, tally);
+    const followUrl = def.follow ? followUrlOf(element, def.follow, doc, page.finalUrl) : null;
     items.push({ record, followUrl });
   }
-  const nextUrl = def.next ? linkOf(selectAll(doc, def.next.selector, doc, 1)[0], page.finalUrl) : null;
+  const nextUrl = def.next ? nextUrlOf(def.next, doc, page.finalUrl) : null;
   const scripted = elements.length === 0 && selectAll(doc, 'script', doc, 1).length > 0;
-  return { matches: elements.length, items, nextUrl, scripted, parser };
+  return { matches: elements.length, items, nextUrl, scripted, parser, unparsedDates: tally.unparsedDates };
 }
 
 /** The detail page's fields, read from its document root. */
-export function extractDetailPage(page: PageInput, fields: AgentField[], fast = true): DetailPageResult {
+export function extractDetailPage(page: PageInput, fields: FieldSpec[], fast = true): DetailPageResult {
   const { doc, parser } = parsePage(page, fast);
-  return { record: extractFields(doc, doc, fields, page.finalUrl), parser };
+  return detailOf(doc, parser, page, fields);
+}
+
+function detailOf(doc: Document, parser: ParserUsed, page: PageInput, fields: FieldSpec[]): DetailPageResult {
+  const tally: TransformTally = { unparsedDates: 0 };
+  return {
+    record: extractFields(doc, doc, fields, page.finalUrl, {}, tally),
+    parser,
+    unparsedDates: tally.unparsedDates,
+  };
+}
+
+/** What render "auto" looks for in a page served over HTTP: the list's and detail fields' locators. */
+export interface AutoRenderAsk {
+  selectors: string[];
+  xpaths: string[];
 }
 
 /**
- * Whether a page served over HTTP needs the browser (render "auto"): none of `selectors` matches in the
+ * Whether a page served over HTTP needs the browser (render "auto"): none of its locators matches in the
  * served HTML while it carries scripts, so the content is probably built by JavaScript.
  */
-function needsBrowser(doc: Document, selectors: string[]): boolean {
-  if (selectors.some((selector) => selectAll(doc, selector, doc, 1).length > 0)) return false;
+function needsBrowser(doc: Document, ask: AutoRenderAsk): boolean {
+  if (ask.selectors.some((selector) => selectAll(doc, selector, doc, 1).length > 0)) return false;
+  if (ask.xpaths.some((xpath) => selectXPath(doc, xpath, doc, 1).length > 0)) return false;
   return selectAll(doc, 'script', doc, 1).length > 0;
 }
 
@@ -85,17 +130,19 @@ function needsBrowser(doc: Document, selectors: string[]): boolean {
  * on the same parse as the extraction.
  */
 export type PageTask = (
-  { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: AgentField[] }
-) & { autoRender?: { selectors: string[] } };
+  { kind: 'list'; page: PageInput; plan: ListPlan } | { kind: 'detail'; page: PageInput; fields: FieldSpec[] }
+) & { autoRender?: AutoRenderAsk };
 export type PageValue<T extends PageTask> = T extends { kind: 'list' } ? ListPageResult : DetailPageResult;
 
 /** One page's work, on one parse of it. */
 export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
+  // A JSON list page is never rendered in the browser: there is nothing for scripts to build.
+  if (task.kind === 'list' && readsJson(task.plan)) return jsonListOf(task.page, task.plan) as PageValue<T>;
   const { doc, parser } = parsePage(task.page);
   const value: ListPageResult | DetailPageResult =
     task.kind === 'list'
       ? listOf(doc, parser, task.page, task.plan)
-      : { record: extractFields(doc, doc, task.fields, task.page.finalUrl), parser };
-  if (task.autoRender) value.needsBrowser = needsBrowser(doc, task.autoRender.selectors);
+      : detailOf(doc, parser, task.page, task.fields);
+  if (task.autoRender) value.needsBrowser = needsBrowser(doc, task.autoRender);
   return value as PageValue<T>;
 }

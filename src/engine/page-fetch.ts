@@ -51,7 +51,7 @@ export class PageFetcher {
     if (!fetched.ok) return fetched;
     const auto = fetched.page.renderer === 'browser' ? undefined : this.deps.client.auto;
     if (auto) {
-      const task = { ...taskOf(pageInput(fetched.page)), autoRender: { selectors: auto.selectors } };
+      const task = { ...taskOf(pageInput(fetched.page)), autoRender: { selectors: auto.selectors, xpaths: auto.xpaths } };
       const processed = await this.#process(task, fetched.page);
       if (!processed.ok || !processed.value.needsBrowser) return this.#counted(fetched.page, processed);
       fetched = await auto.render(url, this.#startIfRunning);
@@ -69,6 +69,7 @@ export class PageFetcher {
     this.deps.evidence.answered(page.status, page.url);
     if (!processed.ok) return processed;
     this.deps.evidence.parsed(processed.value.parser);
+    this.deps.evidence.unparsedDates(processed.value.unparsedDates);
     return { ok: true, page, value: processed.value };
   }
 

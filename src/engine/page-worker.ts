@@ -4,6 +4,8 @@
 // gets a fresh thread. The crawl loop's thread stays free meanwhile, so stops and timeouts act on time.
 import { cpuUsage } from 'node:process';
 import { Worker } from 'node:worker_threads';
+import { UnreadablePage } from './json-page.js';
+import { boundedXPath } from './xpath.js';
 import {
   runPageTask,
   type DetailPageResult,
@@ -24,7 +26,9 @@ const MAX_WALL_BUDGETS = 4;
  */
 export const INLINE_PAGE_MAX_BYTES = 16 * 1024;
 
-export type PageReply = { ok: true; value: ListPageResult | DetailPageResult } | { ok: false; message: string };
+/** `unreadable`: the page's content cannot be read (UnreadablePage); it fails alone. Other errors are the engine's. */
+export type PageReply =
+  { ok: true; value: ListPageResult | DetailPageResult } | { ok: false; message: string; unreadable?: boolean };
 
 /** Not done: the page went over its budget, the thread died under it, or the caller gave up on it. */
 export type PageOutcome<T> =
@@ -149,6 +153,7 @@ class PageWorker {
       this.#current = null;
       thread.unref();
       if (message.ok) current.job.settle({ ok: true, value: message.value });
+      else if (message.unreadable) current.job.settle({ ok: false, reason: 'crashed', message: message.message });
       else current.job.fail(new Error(message.message));
       this.#next();
     });
@@ -186,9 +191,12 @@ export function warmPageWorker(): void {
   shared.warm();
 }
 
-/** True when no selector can make a small page's extraction explode (`:has` searches every descendant). */
-export function boundedSelectors(selectors: string[]): boolean {
-  return !selectors.some((s) => s.includes(':has'));
+/**
+ * True when no selector can make a small page's extraction explode (`:has` searches every descendant) and
+ * every XPath is provably about linear (`boundedXPath`). Regular expressions run in linear time (RE2JS).
+ */
+export function boundedSelectors(selectors: string[], xpaths: string[] = []): boolean {
+  return !selectors.some((s) => s.includes(':has')) && xpaths.every(boundedXPath);
 }
 
 /** Processes one page within `budgetMs` of CPU time: on the shared page thread, or here when it is provably cheap. */
@@ -200,7 +208,12 @@ export function processPage<T extends PageTask>(
 ): Promise<PageOutcome<PageValue<T>>> {
   if (selectorsBounded && task.page.body.length <= INLINE_PAGE_MAX_BYTES) {
     if (signal.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
-    return Promise.resolve({ ok: true, value: runPageTask(task) });
+    try {
+      return Promise.resolve({ ok: true, value: runPageTask(task) });
+    } catch (error) {
+      if (!(error instanceof UnreadablePage)) throw error;
+      return Promise.resolve({ ok: false, reason: 'crashed', message: error.message });
+    }
   }
   shared ??= new PageWorker();
   return shared.run(task, budgetMs, signal);

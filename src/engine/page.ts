@@ -66,5 +66,6 @@ export interface PageSource {
  */
 export interface AutoRender {
   readonly selectors: string[];
+  readonly xpaths: string[];
   render(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult>;
 }

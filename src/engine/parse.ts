@@ -27,7 +27,7 @@ const hasUtf16Bom = (b: Buffer) =>
   b.length >= 2 && ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe));
 
 /** The page's text as the standard decodes it (what cheerio's loadBuffer does, without parsing). */
-function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
+export function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
   const label = charsetOf(page.contentType);
   // A page declared UTF-8 (the common case) needs no sniffing: only a byte order mark could override
   // the header, and the decoder drops a UTF-8 one as the sniffer would.
@@ -38,8 +38,8 @@ function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
   });
 }
 
-/** Which parser built a page's document: both build the same tree (see fast-parse.ts). */
-export type ParserUsed = 'fast' | 'standard';
+/** Which parser read a page: the fast path and parse5 build the same tree (see fast-parse.ts); JSON pages are read by JSON.parse. */
+export type ParserUsed = 'fast' | 'standard' | 'json';
 
 /** The page's document, as cheerio's `load()` would build it (parse5, scripting on). */
 export function parsePage(

@@ -203,11 +203,11 @@ export class BrowserPageSource implements PageSource {
     const def = this.options.definition;
     if (def.waitFor === NETWORK_IDLE) await page.waitForLoadState('networkidle', { timeout: left() });
     else if (def.waitFor) await page.waitForSelector(def.waitFor, { state: 'attached', timeout: left() });
-    const count = () => page.locator(def.list.selector).count();
+    const count = () => page.locator(playwrightLocator(def.list)).count();
     const grew = async (before: number) => {
       try {
         // Strings, not functions: they run in the page, and the engine is compiled without DOM types.
-        const more = `document.querySelectorAll(${JSON.stringify(def.list.selector)}).length > ${before}`;
+        const more = `${pageCountExpression(def.list)} > ${before}`;
         await page.waitForFunction(more, undefined, { timeout: Math.min(GROWTH_WAIT_MS, left()) });
         return true;
       } catch (error) {
@@ -222,7 +222,7 @@ export class BrowserPageSource implements PageSource {
     }
     // A `next` that is a button rather than a link is clicked on the page itself, up to maxPages - 1 times.
     if (def.next) {
-      const button = page.locator(def.next.selector).first();
+      const button = page.locator(playwrightLocator(def.next)).first();
       for (let i = 1; i < (def.next.maxPages ?? Infinity); i++) {
         if ((await button.count()) === 0 || (await button.getAttribute('href')) !== null || !(await button.isVisible()))
           break;
@@ -251,4 +251,15 @@ export class BrowserPageSource implements PageSource {
     // A crashed or closed browser, or any other network failure: retried.
     return new PageFailure('network', `rendering failed: ${text.split('\n')[0]}`);
   }
+}
+
+/** A list or next locator as Playwright reads it: a CSS selector, or `xpath=` and the expression. */
+function playwrightLocator(locator: { selector?: string; xpath?: string }): string {
+  return locator.xpath !== undefined ? `xpath=${locator.xpath}` : locator.selector!;
+}
+
+/** In-page script text counting the list's matches, by CSS or by XPath. */
+function pageCountExpression(list: { selector?: string; xpath?: string }): string {
+  if (list.xpath === undefined) return `document.querySelectorAll(${JSON.stringify(list.selector)}).length`;
+  return `document.evaluate(${JSON.stringify(list.xpath)}, document, null, 7, null).snapshotLength`;
 }

@@ -100,11 +100,10 @@ class AutoPageSource implements PageSource {
     private readonly log: LogFunction,
     private readonly evidence: EvidenceCollector,
   ) {
-    const selectors = [
-      def.list.selector,
-      ...(def.follow?.fields ?? []).flatMap((f) => (f.selector ? [f.selector] : [])),
-    ];
-    this.auto = { selectors, render: (url, opts) => this.#render(url, opts) };
+    const locators = [def.list, ...(def.follow?.fields ?? [])];
+    const selectors = locators.flatMap((l) => (l.selector !== undefined ? [l.selector] : []));
+    const xpaths = locators.flatMap((l) => (l.xpath !== undefined ? [l.xpath] : []));
+    this.auto = { selectors, xpaths, render: (url, opts) => this.#render(url, opts) };
   }
 
   get receivedBytes(): number {

@@ -2,6 +2,7 @@
 // structural problems (refused with 400) from semantic ones (saved, Agent marked Invalid), sizing
 // it, and masking encrypted defaults wherever a definition leaves the service.
 import { Value } from '@sinclair/typebox/value';
+import { languageProblems, missingLocators, nestingProblems } from '../../engine/definition-language.js';
 import {
   AgentDefinitionSchema,
   parametersOf,
@@ -32,12 +33,16 @@ export function definitionSize(definition: unknown): number {
 /**
  * A definition from a request body: property names are matched case-insensitively like every body
  * (docs/api-contract.md §1.1); a definition whose shape does not match the schema is refused with every
- * problem in the message; one with semantic problems is accepted and reported Invalid.
+ * problem in the message, and so is one whose extraction language does not compile (an XPath, JSONPath or
+ * regular expression, a date format, fields nested too deep: `languageProblems`); one with other semantic
+ * problems is accepted and reported Invalid.
  */
 export function checkDefinitionInput(input: unknown, previous?: unknown): CheckedDefinition {
   const normalized = normalizeValue(input, AgentDefinitionSchema, () => undefined);
+  refuse(nestingProblems(normalized));
   // One problem per location: TypeBox also reports the knock-on errors of a missing property.
   const byPath = new Map<string, string>();
+  for (const problem of missingLocators(normalized)) byPath.set(problem, `definition.${problem}`);
   for (const e of Value.Errors(AgentDefinitionSchema, normalized)) {
     const path = `definition${e.path.replace(/\//g, '.')}`;
     if (!byPath.has(path)) byPath.set(path, `${path}: ${e.message}`);
@@ -45,11 +50,21 @@ export function checkDefinitionInput(input: unknown, previous?: unknown): Checke
   }
   if (byPath.size > 0)
     throw new ValidationError(`definition is not a valid Agent definition: ${[...byPath.values()].join('; ')}`);
+  refuse(languageProblems(normalized as AgentDefinition));
   const definition =
     previous === undefined
       ? (normalized as AgentDefinition)
       : keepMaskedSecrets(normalized as AgentDefinition, previous);
   return { definition, ...statusOf(definition), fileSize: definitionSize(definition) };
+}
+
+const MAX_PROBLEMS_SHOWN = 20;
+
+/** A 400 naming each problem's place in the definition (`definition.list.fields[0].xpath: ...`). */
+function refuse(problems: string[]): void {
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `definition.${p}`);
+  throw new ValidationError(`definition is not a valid Agent definition: ${shown.join('; ')}`);
 }
 
 /** validationStatus and problems of a stored definition. */

@@ -230,7 +230,7 @@ export async function refineDraft(input: {
   const definition: AgentDefinition = structuredClone(input.draft);
   const notes: string[] = [];
   const lower = message.toLowerCase();
-  const candidate = candidateFor(page.$, definition.list.selector) ?? findCandidates(page.$)[0];
+  const candidate = candidateFor(page.$, definition.list.selector ?? '') ?? findCandidates(page.$)[0];
   if (!candidate)
     throw new NoRecordsError(`The list selector '${definition.list.selector}' no longer matches anything on the page.`);
 
