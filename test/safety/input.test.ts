@@ -1,5 +1,6 @@
 // Hostile input is refused at the edge with 400 VALIDATION_FAILED naming the field,
 // never reaching PostgreSQL (which would answer 500 and fail other requests batched with it).
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { expectBadRequest } from '../helpers/assertions.js';
@@ -198,12 +199,25 @@ describe('paging', () => {
 
 describe('credentials', () => {
   it('refuses two Authorization headers, even when both are valid', async () => {
-    const body = expectBadRequest(
-      await inject('GET', '/api/v1/spaces', undefined, {
-        authorization: [`ApiKey ${org.apiKey}`, `ApiKey ${org.apiKey}`],
-      }),
-      'VALIDATION_FAILED',
-    );
+    // Sent over a real socket: Node keeps both headers in rawHeaders, which is what the check reads
+    // (an injected request carries no raw headers).
+    const address = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const url = new URL('/api/v1/spaces', address);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(url.port), url.hostname, () => {
+        socket.end(
+          `GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ApiKey ${org.apiKey}\r\n` +
+            `Authorization: ApiKey ${org.apiKey}\r\nConnection: close\r\n\r\n`,
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect(body).toMatchObject({ statusCode: 400, errorCode: 'VALIDATION_FAILED' });
     expect(body.message).toBe(
       'headers.authorization must be sent once; the request has several Authorization headers.',
     );
