@@ -56,6 +56,8 @@ describe('builder drafts over real pages', () => {
       expect(fs.existsSync(path.join(DIR, 'pages', p.file)), p.file).toBe(true);
       expect(p.source.commit, p.id).toMatch(/^[0-9a-f]{40}$/);
       expect(p.expected.length, p.id).toBeGreaterThan(0);
+      // What POST /agent-builder/start accepts.
+      expect(p.prompt.length, p.id).toBeGreaterThanOrEqual(10);
       expect(p.count, p.id).toBeGreaterThanOrEqual(p.expected.length);
     }
     const kept =
