@@ -3,9 +3,13 @@
 // with a plain-language prompt and records written by hand. Drives the real HTTP API end to end as a
 // user would: a listening server, a worker process, POST /agent-builder/start, events until ready,
 // POST /finish, then a synchronous Run of the new Agent. Prints per page the field accuracy, the
-// record recall and the time to ready, then the totals.
+// record recall and the time to ready, then the totals of the tuning and the holdout pages side by
+// side (bench/builder-real/split.ts says which site is which; the holdout's figures are the ones that
+// count, as the Builder is developed on the tuning pages only).
 //
 //   npm run bench -- builder-real
+//   BENCH_BUILDER_REAL_ONLY=id,id npm run bench -- builder-real       (some pages)
+//   BENCH_BUILDER_REAL_SPLIT=tuning npm run bench -- builder-real     (one split)
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +30,7 @@ import {
   startWorkerProcess,
   table,
 } from './helpers.js';
-import { scorePage, type RealPage } from './builder-real/score.js';
+import { namesOf, scorePage, type RealPage } from './builder-real/score.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'builder-real');
 
@@ -101,7 +105,8 @@ async function untilSettled(
 
 export async function benchBuilderReal(): Promise<void> {
   const only = process.env.BENCH_BUILDER_REAL_ONLY?.split(',');
-  const pages = loadManifest().filter((p) => !only || only.includes(p.id));
+  const split = process.env.BENCH_BUILDER_REAL_SPLIT;
+  const pages = loadManifest().filter((p) => (!only || only.includes(p.id)) && (!split || p.split === split));
   const site = await servePages(pages);
   onCleanup('real pages site', () => site.close());
   // Not shed under a busy machine: the figures are about the builder, not the load shedder.
@@ -117,9 +122,7 @@ export async function benchBuilderReal(): Promise<void> {
   const client = api(base, org.apiKey);
 
   const rows: Array<Array<string | number>> = [];
-  const accuracies: number[] = [];
-  const readyTimes: number[] = [];
-  const recalls: number[] = [];
+  const scores: PageScore[] = [];
   for (const page of pages) {
     note(`builder-real: ${page.id}`);
     const t0 = performance.now();
@@ -132,7 +135,6 @@ export async function benchBuilderReal(): Promise<void> {
     const sessionId = start.json.sessionId as string;
     const settled = await untilSettled(client, sessionId);
     const readyMs = performance.now() - t0;
-    readyTimes.push(readyMs);
     let records: Array<Record<string, unknown>> = [];
     let draftFields: string[] = [];
     if (settled.status === 'ready') {
@@ -153,34 +155,36 @@ export async function benchBuilderReal(): Promise<void> {
     } else note(`builder-real: ${page.id}: ${settled.events.at(-1)?.message ?? settled.status}`);
     const score = scorePage(page, records, site.url);
     const asked = Object.keys(page.expected[0] ?? {});
+    const inDraft = asked.filter((f) => namesOf(page, f).some((n) => draftFields.includes(n)));
     const missingReported = asked.filter(
       (f) =>
-        !draftFields.includes(f) && settled.events.some((e) => e.message.toLowerCase().includes(f.replace(/_/g, ' '))),
+        !inDraft.includes(f) &&
+        settled.events.some((e) =>
+          namesOf(page, f).some((n) => e.message.toLowerCase().includes(n.replace(/_/g, ' '))),
+        ),
     );
-    accuracies.push(score.fieldAccuracy);
-    recalls.push(score.recordRecall);
+    scores.push({ page, accuracy: score.fieldAccuracy, recall: score.recordRecall, readyMs });
     rows.push([
       page.id,
+      page.split,
       page.kind,
+      `${page.language.page}/${page.language.prompt}`,
       fmt(fs.statSync(path.join(DIR, 'pages', page.file)).size / 1024, 0),
       fmt(readyMs / 1000, 2),
-      `${asked.filter((f) => draftFields.includes(f)).length}/${asked.length}${missingReported.length ? ` (+${missingReported.length} reported)` : ''}`,
+      `${inDraft.length}/${asked.length}${missingReported.length ? ` (+${missingReported.length} reported)` : ''}`,
       `${page.count}/${records.length}`,
       fmt(score.fieldAccuracy, 2),
       fmt(score.recordRecall, 2),
     ]);
   }
-  const mean = accuracies.reduce((a, b) => a + b, 0) / Math.max(1, accuracies.length);
-  const good = accuracies.filter((a) => a >= 0.9).length;
-  const listRecalls = recalls.filter((_, i) => pages[i].count > 1);
   print(
     table(
-      `Agent Builder on ${pages.length} real pages: mean field accuracy ${fmt(mean, 2)}, ${good}/${pages.length} pages at 0.9 or better, ` +
-        `record recall >= 0.95 on ${listRecalls.filter((r) => r >= 0.95).length}/${listRecalls.length} list pages; ` +
-        `ready p50 ${fmt(median(readyTimes) / 1000, 2)} s, max ${fmt(Math.max(...readyTimes) / 1000, 2)} s (${machineSummary()})`,
+      `Agent Builder on ${pages.length} real pages (${machineSummary()})`,
       [
         'page',
+        'split',
         'kind',
+        'language page/prompt',
         'KB',
         'ready s',
         'asked fields in draft',
@@ -190,5 +194,38 @@ export async function benchBuilderReal(): Promise<void> {
       ],
       rows,
     ),
+  );
+  print(splitSummary(scores));
+}
+
+interface PageScore {
+  page: RealPage;
+  accuracy: number;
+  recall: number;
+  readyMs: number;
+}
+
+/** Mean field accuracy, pages at 0.9, record recall and time to ready, tuning and holdout side by side. */
+function splitSummary(scores: PageScore[]): string {
+  const splits = ['tuning', 'holdout'] as const;
+  const of = splits.map((s) => scores.filter((x) => x.page.split === s));
+  const cell = (f: (xs: PageScore[]) => string) => of.map((xs) => (xs.length === 0 ? '-' : f(xs)));
+  const mean = (ns: number[]) => ns.reduce((a, b) => a + b, 0) / Math.max(1, ns.length);
+  const lists = (xs: PageScore[]) => xs.filter((x) => x.page.count > 1);
+  return table(
+    'Agent Builder on the real pages: tuning and holdout (the holdout figures are the ones that count)',
+    ['measure', ...splits],
+    [
+      ['pages (sites)', ...cell((xs) => `${xs.length} (${new Set(xs.map((x) => x.page.site)).size})`)],
+      ['mean field accuracy', ...cell((xs) => fmt(mean(xs.map((x) => x.accuracy)), 2))],
+      ['pages at 0.9 or better', ...cell((xs) => `${xs.filter((x) => x.accuracy >= 0.9).length}/${xs.length}`)],
+      ['mean record recall, list pages', ...cell((xs) => fmt(mean(lists(xs).map((x) => x.recall)), 2))],
+      [
+        'list pages at record recall 0.95',
+        ...cell((xs) => `${lists(xs).filter((x) => x.recall >= 0.95).length}/${lists(xs).length}`),
+      ],
+      ['ready p50 s', ...cell((xs) => fmt(median(xs.map((x) => x.readyMs)) / 1000, 2))],
+      ['ready max s', ...cell((xs) => fmt(Math.max(...xs.map((x) => x.readyMs)) / 1000, 2))],
+    ],
   );
 }
