@@ -20,7 +20,8 @@ import {
   type LogFunction,
   type LogLevel,
 } from './extraction-types.js';
-import { describeFailure, startPageFailureMessage } from './messages.js';
+import { EngineFailureCode, maskFailure, startPageFailure, type EngineFailure } from './failure-codes.js';
+import { describeFailure } from './messages.js';
 import type { ListPageResult, ListPlan } from './page-extract.js';
 import { PageFetcher, type FetchedAndProcessed, type ListTask } from './page-fetch.js';
 import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS } from './page-worker.js';
@@ -72,7 +73,8 @@ export class ExtractionRun {
   readonly failedPages: FailedPage[] = [];
   readonly evidence: EvidenceCollector;
   /** Per processed input: the fatal message if its start page failed, null if it did not. */
-  readonly startFailures: Array<string | null> = [];
+  /** Per input, why its start page failed (null while it has not). Parameters are masked. */
+  readonly startFailures: Array<EngineFailure | null> = [];
   readonly #controller = new AbortController();
   abortReason: 'stop' | 'timeout' | 'internal' | null = null;
 
@@ -142,6 +144,10 @@ export class ExtractionRun {
   log(level: LogLevel, message: string): void {
     this.#options.log?.(level, this.#mask(message));
   }
+  /** A failure whose text parameters carry no secret of the Run. */
+  #masked(f: EngineFailure): EngineFailure {
+    return maskFailure(f, this.#mask);
+  }
 
   progress(): void {
     this.stats.traffic = this.#client.receivedBytes;
@@ -200,7 +206,10 @@ export class ExtractionRun {
       this.stats.errorCount++;
       this.failedPages.push({ url: this.#mask(startUrl), error: this.#mask(message) });
       this.log('Error', `Input ${index}: ${message}`);
-      this.startFailures[failureSlot] = this.#mask(`Input ${index}: ${message}`);
+      this.startFailures[failureSlot] = this.#masked({
+        code: EngineFailureCode.StartUrlInvalid,
+        params: { input: index, url: startUrl },
+      });
       this.progress();
       return;
     }
@@ -243,7 +252,8 @@ export class ExtractionRun {
   #listPageFailed(failure: FetchFailure, startSlot: number | null): void {
     if (failure.kind === 'aborted') return;
     this.#recordFailure(failure);
-    if (startSlot !== null) this.startFailures[startSlot] = this.#mask(startPageFailureMessage(failure));
+    if (startSlot !== null)
+      this.startFailures[startSlot] = this.#masked(startPageFailure(failure, this.#options.proxyUrl !== undefined));
     else this.evidence.paginationStopped(failure.url);
   }
 

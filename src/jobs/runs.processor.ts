@@ -7,13 +7,14 @@ import type { Job } from 'bullmq';
 import {
   fetchesOnePage,
   type BrowserSourceFactory,
+  failureOfStorage,
   type StorageFailure,
   type StorageFailureKind,
 } from '../engine/index.js';
 import type { Logger } from 'pino';
 import { recordRunStarted } from '../lib/metrics.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
-import { internalRunFailure } from '../services/runs/run-errors.js';
+import { internalRunFailure, RunFailureCode, type RunFailure } from '../services/runs/run-errors.js';
 import { recordRunResult } from '../services/runs/run-metrics.js';
 import type { RunRow } from '../services/runs/runs.repository.js';
 import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
@@ -179,13 +180,15 @@ export function createRunsProcessor(deps: {
       const failure = storageFailure as StorageFailure | null;
       if (childError !== null) log.error({ runId, childError, storageFailure: failure?.kind }, 'run process failed');
       if (failure && end !== 'timedOut') deps.onStorageFailure?.(failure.kind);
-      const message =
+      const runFailure: RunFailure =
         end === 'timedOut'
-          ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
+          ? { code: RunFailureCode.RunTimeout, params: { seconds: picked.timeoutSeconds, terminated: 1 } }
           : childError !== null
-            ? (failure?.message ?? internalRunFailure(runId))
-            : `The run process ended unexpectedly (exit code ${exitCode}).`;
-      logEnded(await untilDone(() => execution.crashed(runId, message), retrying));
+            ? failure
+              ? failureOfStorage(failure.kind)
+              : internalRunFailure(runId)
+            : { code: RunFailureCode.RunProcessCrashed, params: { exitCode: String(exitCode) } };
+      logEnded(await untilDone(() => execution.crashed(runId, runFailure), retrying));
       return { status: 'failed' };
     } finally {
       supervisor.close();

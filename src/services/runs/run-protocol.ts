@@ -10,6 +10,7 @@ import type {
   FetchResult,
   LogLevel,
   RunEvidence,
+  EngineFailure,
   StorageFailure,
   StorageSettings,
   StoredFile,
@@ -69,11 +70,11 @@ export interface ChildResult {
   stats: ExtractionStats;
   files: StoredFile[];
   stopped: boolean;
-  fatalError?: string;
+  fatalError?: EngineFailure;
   /** What the engine observed (stored as Run.evidence for diagnoses). */
   evidence?: RunEvidence;
-  /** The Run ended normally but extracted nothing usable: it ends Completed with this message. */
-  warning?: string;
+  /** The Run ended normally but extracted nothing usable: it ends Completed with this failure. */
+  warning?: EngineFailure;
 }
 
 export type ChildMessage =

@@ -12,6 +12,7 @@ import {
   ErrorCodes,
 } from '../../lib/errors.js';
 import { renderModeOf, StorageNotFoundError, type AgentDefinition, type Storage } from '../../engine/index.js';
+import { failureColumns, stoppedBy } from './run-errors.js';
 import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel } from '../../schemas/runs.js';
@@ -305,7 +306,7 @@ export function createRunsService(deps: {
         await scheduler.removeRun(runId, run.retryCount);
         const stopped = await repo.transition(runId, { type: 'stopped' }, now, {
           endTime: now,
-          errorMessage: 'Stopped by user before it started.',
+          ...failureColumns(stoppedBy('beforeStart')),
         });
         return toRunView(stopped ?? stopping);
       }
