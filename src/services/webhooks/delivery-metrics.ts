@@ -3,15 +3,25 @@
 // attempt is counted by its reason.
 import { recordWebhookAttempt, recordWebhookDisabled, type WebhookAttemptOutcome } from '../../lib/metrics.js';
 import type { OnAttempt } from './delivery.service.js';
-import { isSuccess, type AttemptResult } from './sender.js';
+import { WebhookFailureCode, type AttemptResult } from './sender.js';
+
+/** The metric's outcome label of each failure code (bounded: one label per kind of failure). */
+const OUTCOME: Record<WebhookFailureCode, WebhookAttemptOutcome> = {
+  RECEIVER_HTTP_ERROR: 'http_error',
+  RECEIVER_GONE: 'http_error',
+  RECEIVER_TIMEOUT: 'timeout',
+  RECEIVER_UNREACHABLE: 'network_error',
+  TARGET_REFUSED: 'network_error',
+  // Nothing was sent; the attempt that records it reports no metric.
+  SUBSCRIPTION_DISABLED: 'network_error',
+};
 
 export function attemptOutcomeOf(result: AttemptResult): WebhookAttemptOutcome {
-  if (isSuccess(result)) return 'success';
-  if (result.statusCode !== null) return 'http_error';
-  return result.error === 'timed out' ? 'timeout' : 'network_error';
+  return result.errorCode === null ? 'success' : OUTCOME[result.errorCode];
 }
 
 export const recordDeliveryAttempt: OnAttempt = ({ outcome, latencySeconds, result }) => {
   recordWebhookAttempt(attemptOutcomeOf(result), latencySeconds);
-  if (outcome === 'disabled') recordWebhookDisabled(result.statusCode === 410 ? 'gone' : 'failing');
+  if (outcome === 'disabled')
+    recordWebhookDisabled(result.errorCode === WebhookFailureCode.ReceiverGone ? 'gone' : 'failing');
 };

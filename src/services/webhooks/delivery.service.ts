@@ -6,7 +6,7 @@ import type { RunFileModel } from '../../schemas/runs.js';
 import { RunStatus } from '../runs/status-machine.js';
 import { runPayload, subscriptionMatches, TERMINAL_EVENT, type WebhookPayload } from './events.js';
 import { failedTooLong, nextAttemptAt } from './retry-schedule.js';
-import { isSuccess, type AttemptResult, type WebhookSender } from './sender.js';
+import { isSuccess, WebhookFailureCode, type AttemptResult, type WebhookSender } from './sender.js';
 import { signedHeaders, webhookMessageId } from './signing.js';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
@@ -137,7 +137,14 @@ export function createWebhookDeliveryService(deps: {
           deliveryId,
           attempt,
           at,
-          { statusCode: null, durationMs: 0, responseBody: '', error: 'subscription disabled', retryAfterMs: null },
+          {
+            statusCode: null,
+            durationMs: 0,
+            responseBody: '',
+            error: 'subscription disabled',
+            errorCode: WebhookFailureCode.SubscriptionDisabled,
+            retryAfterMs: null,
+          },
           {
             status: 'failed',
             nextAttemptAt: null,
@@ -200,7 +207,7 @@ export function createWebhookDeliveryService(deps: {
       await repo.markHealthy(webhook.id);
       return 'success';
     }
-    if (result.statusCode === 410) {
+    if (result.errorCode === WebhookFailureCode.ReceiverGone) {
       await repo.recordAttempt(deliveryId, attempt, at, result, {
         status: 'failed',
         nextAttemptAt: null,
