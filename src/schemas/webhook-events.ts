@@ -15,7 +15,6 @@ export const RunEndedDataSchema = Type.Intersect(
         Type.String({
           description:
             "Why the Run failed or ended early, machine-readable (docs/errors.md, 'Run failure codes'); null for a Run that ended normally. Decide on this, not on errorMessage, whose wording may change. New codes may be added.",
-          examples: ['START_PAGE_HTTP_ERROR'],
         }),
       ),
       files: Type.Optional(Type.Array(Type.Ref(RunFileSchema))),
