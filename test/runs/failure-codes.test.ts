@@ -87,6 +87,33 @@ describe('Run failure codes', () => {
     expect(errorCode).toBe('PROXY_FAILED');
   });
 
+  it('REQUIRED_FIELDS_MISSING: every record misses a required field (Completed)', async () => {
+    const { run, errorCode } = await runOf({
+      startUrl: `${env.site.url}/catalog?page=1`,
+      list: { selector: 'div.product', fields: [{ name: 'gone', selector: 'span.nothing', required: true }] },
+    });
+    expect(run.status).toBe(9);
+    expect(errorCode).toBe('REQUIRED_FIELDS_MISSING');
+  });
+
+  it('FIELDS_EMPTY: every field of every record is empty (Completed)', async () => {
+    const { run, errorCode } = await runOf({
+      startUrl: `${env.site.url}/catalog?page=1`,
+      list: { selector: 'div.product', fields: [{ name: 'gone', selector: 'span.nothing' }] },
+    });
+    expect(run.status).toBe(9);
+    expect(errorCode).toBe('FIELDS_EMPTY');
+  });
+
+  it('START_URL_INVALID: the start URL is not http(s) once its parameter is substituted', async () => {
+    const { run, errorCode } = await runOf(
+      { startUrl: '{{target}}', parameters: [{ name: 'target', defaultValue: `${env.site.url}/catalog` }] },
+      { inputParameters: JSON.stringify({ target: 'ftp://example.com/' }) },
+    );
+    expect(run.status).toBe(6);
+    expect(errorCode).toBe('START_URL_INVALID');
+  });
+
   it('a Run that ends normally has no code', async () => {
     const { run, errorCode } = await runOf({ startUrl: `${env.site.url}/catalog?page=1` });
     expect(run.status).toBe(10);
