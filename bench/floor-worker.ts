@@ -8,6 +8,7 @@
 import { Worker } from 'bullmq';
 import pg from 'pg';
 import {
+  engineFailureMessage,
   exportColumnsOf,
   exportFormatOf,
   exportRecords,
@@ -48,7 +49,7 @@ const worker = new Worker<FloorJob>(
     );
     const runId = rows[0].id;
     const result = await runExtraction({ definition, inputRows: [], allowPrivateTargets: true, pageCpuSeconds });
-    if (result.fatalError) throw new Error(result.fatalError);
+    if (result.fatalError) throw new Error(engineFailureMessage(result.fatalError));
     const files = await exportRecords({
       storage,
       keyPrefix: `floor/${runId}`,

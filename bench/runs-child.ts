@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../src/config.js';
-import { runExtraction, type AgentDefinition } from '../src/engine/index.js';
+import { engineFailureMessage, runExtraction, type AgentDefinition } from '../src/engine/index.js';
 import type { ChildMessage, ChildStartPayload } from '../src/services/runs/run-protocol.js';
 import { fmt, median, note, onCleanup, print, processCpuMs, sleep, table } from './helpers.js';
 
@@ -66,7 +66,7 @@ async function timeChild(
   child.on('message', (msg: ChildMessage) => {
     if (Number.isNaN(sample.ready)) sample.ready = performance.now() - t0;
     if (msg.type === 'done') {
-      if (msg.result.fatalError) error = msg.result.fatalError;
+      if (msg.result.fatalError) error = msg.result.fatalError.code;
       onDone();
     }
     if (msg.type === 'error') error = msg.message;
@@ -164,7 +164,7 @@ export async function benchRunChild(opts: {
       allowPrivateTargets: true,
       log: () => {},
     });
-    if (r.fatalError) throw new Error(r.fatalError);
+    if (r.fatalError) throw new Error(engineFailureMessage(r.fatalError));
     if (i >= 2) inProcess.push(performance.now() - p0);
   }
   const inProcessP50Ms = median(inProcess);

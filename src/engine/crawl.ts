@@ -23,7 +23,8 @@ import {
   type LogLevel,
   type SetCheckpoint,
 } from './extraction-types.js';
-import { describeFailure, startPageFailureMessage } from './messages.js';
+import { EngineFailureCode, maskFailure, startPageFailure, type EngineFailure } from './failure-codes.js';
+import { describeFailure } from './messages.js';
 import type { ListPageResult, ListPlan } from './page-extract.js';
 import { PageFetcher, type FetchedAndProcessed, type ListTask } from './page-fetch.js';
 import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS } from './page-worker.js';
@@ -82,7 +83,8 @@ export class ExtractionRun {
   readonly failedPages: FailedPage[] = [];
   readonly evidence: EvidenceCollector;
   /** Per processed input: the fatal message if its start page failed, null if it did not. */
-  readonly startFailures: Array<string | null> = [];
+  /** Per input, why its start page failed (null while it has not). Parameters are masked. */
+  readonly startFailures: Array<EngineFailure | null> = [];
   readonly #controller = new AbortController();
   abortReason: 'stop' | 'timeout' | 'internal' | null = null;
 
@@ -188,6 +190,10 @@ export class ExtractionRun {
   log(level: LogLevel, message: string): void {
     this.#options.log?.(level, this.#mask(message));
   }
+  /** A failure whose text parameters carry no secret of the Run. */
+  #masked(f: EngineFailure): EngineFailure {
+    return maskFailure(f, this.#mask);
+  }
 
   progress(): void {
     this.stats.traffic = this.#trafficBefore + this.#client.receivedBytes;
@@ -264,7 +270,10 @@ export class ExtractionRun {
       this.stats.errorCount++;
       this.failedPages.push({ url: this.#mask(startUrl), error: this.#mask(message) });
       this.log('Error', `Input ${index}: ${message}`);
-      this.startFailures[failureSlot] = this.#mask(`Input ${index}: ${message}`);
+      this.startFailures[failureSlot] = this.#masked({
+        code: EngineFailureCode.StartUrlInvalid,
+        params: { input: index, url: startUrl },
+      });
       this.progress();
       return true;
     }
@@ -335,7 +344,8 @@ export class ExtractionRun {
   #listPageFailed(failure: FetchFailure, startSlot: number | null): boolean {
     if (failure.kind === 'aborted') return false;
     this.#recordFailure(failure);
-    if (startSlot !== null) this.startFailures[startSlot] = this.#mask(startPageFailureMessage(failure));
+    if (startSlot !== null)
+      this.startFailures[startSlot] = this.#masked(startPageFailure(failure, this.#options.proxyUrl !== undefined));
     else this.evidence.paginationStopped(failure.url);
     return true;
   }

@@ -13,6 +13,7 @@ import {
   type ExtractionResult,
   type ExtractionSet,
 } from './extraction-types.js';
+import { engineFailureMessage, EngineFailureCode, maskFailure, type EngineFailure } from './failure-codes.js';
 import { HttpClient } from './http.js';
 import { createMasker } from './secrets.js';
 
@@ -105,14 +106,20 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
 
   const validation = validateDefinition(def);
   if (!validation.valid) {
-    const fatalError = mask(`definition is invalid: ${validation.problems.join('; ')}`);
-    options.log?.('Fatal', fatalError);
+    const fatalError = maskFailure(
+      { code: EngineFailureCode.DefinitionInvalid, params: { problems: validation.problems.join('; ') } },
+      mask,
+    );
+    options.log?.('Fatal', engineFailureMessage(fatalError));
     return { sets: [], stats: emptyStats(), failedPages: [], stopped: false, fatalError, evidence: emptyEvidence() };
   }
   const browser = options.browser && chromiumAvailable(options.browser.executablePath) ? options.browser : undefined;
   if (renderModeOf(def) !== 'http' && !browser) {
-    const fatalError = `render '${renderModeOf(def)}' needs Chromium, which this worker does not have: ${CHROMIUM_PATH_HINT}`;
-    options.log?.('Fatal', fatalError);
+    const fatalError: EngineFailure = {
+      code: EngineFailureCode.BrowserUnavailable,
+      params: { render: renderModeOf(def), hint: CHROMIUM_PATH_HINT },
+    };
+    options.log?.('Fatal', engineFailureMessage(fatalError));
     return { sets: [], stats: emptyStats(), failedPages: [], stopped: false, fatalError, evidence: emptyEvidence() };
   }
   const rows = options.inputRows.length > 0 ? options.inputRows : [parameterDefaults(def)];
@@ -136,7 +143,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     def.timeoutSeconds !== undefined ? setTimeout(() => run.abort('timeout'), def.timeoutSeconds * 1000) : undefined;
 
   const sets: ExtractionSet[] = chunks.map((_, i) => ({ set: i + 1, records: [] }));
-  let internalError: string | undefined;
+  let internalLogged = false;
 
   try {
     await Promise.all(
@@ -151,9 +158,8 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
         } catch (error) {
           // A bug must not leave other sets running unobserved: stop everything and report it.
           // The detail goes to the run log only; the Run's errorMessage stays generic (no internal text reaches users).
-          if (internalError === undefined)
-            run.log('Error', `internal error: ${(error as Error)?.message ?? String(error)}`);
-          internalError ??= 'extraction failed because of an internal error (see the run log)';
+          if (!internalLogged) run.log('Error', `internal error: ${(error as Error)?.message ?? String(error)}`);
+          internalLogged = true;
           run.abort('internal');
         }
       }),
@@ -165,9 +171,10 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     await run.close();
   }
 
-  let fatalError: string | undefined;
-  if (run.abortReason === 'timeout') fatalError = `run timed out after ${def.timeoutSeconds} s`;
-  else if (run.abortReason === 'internal') fatalError = mask(internalError ?? 'extraction failed');
+  let fatalError: EngineFailure | undefined;
+  if (run.abortReason === 'timeout')
+    fatalError = { code: EngineFailureCode.RunTimeout, params: { seconds: def.timeoutSeconds ?? 0 } };
+  else if (run.abortReason === 'internal') fatalError = { code: EngineFailureCode.InternalError, params: {} };
   else if (
     run.abortReason === null &&
     !run.drained &&
@@ -175,12 +182,10 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     run.startFailures.every((f) => f !== null)
   ) {
     const first = run.startFailures[0];
-    fatalError =
-      run.startFailures.length > 1
-        ? `${first} (the start pages of all ${run.startFailures.length} inputs failed)`
-        : first;
+    const inputs = run.startFailures.length;
+    fatalError = inputs > 1 ? { code: first.code, params: { ...first.params, failedInputs: inputs } } : first;
   }
-  if (fatalError) run.log('Fatal', fatalError);
+  if (fatalError) run.log('Fatal', engineFailureMessage(fatalError));
   const stopped = run.abortReason === 'stop' || (run.drained && run.abortReason === null);
   const s = run.stats;
   run.log(
@@ -194,7 +199,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     stopped || fatalError !== undefined
       ? undefined
       : qualityProblem(run.evidence.evidence, locatorText(def.list), s.dataCount);
-  if (warning) run.log('Warning', warning);
+  if (warning) run.log('Warning', engineFailureMessage(warning));
 
   return {
     sets,
@@ -203,7 +208,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     stopped,
     ...(fatalError !== undefined ? { fatalError } : {}),
     evidence: run.evidence.evidence,
-    ...(warning !== undefined ? { warning: mask(warning) } : {}),
+    ...(warning !== undefined ? { warning: maskFailure(warning, mask) } : {}),
   };
 }
 

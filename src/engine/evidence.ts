@@ -2,6 +2,7 @@
 // answered 403") without reading logs. Bounded in size whatever the Run does: at most MAX_KEYS
 // distinct status codes and field names, one first URL per kind, each URL cut to MAX_URL_LENGTH.
 import { Type, type Static } from '@sinclair/typebox';
+import { EngineFailureCode, type EngineFailure } from './failure-codes.js';
 
 export const MAX_KEYS = 20;
 export const MAX_URL_LENGTH = 300;
@@ -154,19 +155,15 @@ export class EvidenceCollector {
  * Why a Run that ended normally is not a plain Success, or undefined: the list selector matched
  * nothing on any page, every record lost a required value, or every kept record is entirely empty.
  */
-export function qualityProblem(e: RunEvidence, listSelector: string, kept: number): string | undefined {
-  if (e.listPages > 0 && e.emptyListPages === e.listPages) {
-    const pages = e.listPages === 1 ? 'the 1 page' : `any of the ${e.listPages} pages`;
-    return `The list ${listSelector} matched nothing on ${pages} fetched: no records were extracted (has the page layout changed?).`;
-  }
+export function qualityProblem(e: RunEvidence, list: string, kept: number): EngineFailure | undefined {
+  if (e.listPages > 0 && e.emptyListPages === e.listPages)
+    return { code: EngineFailureCode.ListMatchedNothing, params: { list, pages: e.listPages } };
   if (kept === 0 && e.listMatches > 0 && e.requiredMissing === e.listMatches) {
     const fields = Object.keys(e.requiredMissingByField)
       .map((f) => `'${f}'`)
       .join(', ');
-    return `Required field ${fields} was empty in every record: all ${e.listMatches} records were dropped.`;
+    return { code: EngineFailureCode.RequiredFieldsMissing, params: { fields, records: e.listMatches } };
   }
-  if (kept > 0 && e.emptyRecords === kept) {
-    return `Every field was empty in all ${kept} records: the field selectors matched nothing inside the list items.`;
-  }
+  if (kept > 0 && e.emptyRecords === kept) return { code: EngineFailureCode.FieldsEmpty, params: { records: kept } };
   return undefined;
 }

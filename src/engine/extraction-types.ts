@@ -2,6 +2,7 @@
 import type { AgentDefinition } from './definition.js';
 import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
+import type { EngineFailure } from './failure-codes.js';
 import type { PageSource } from './page.js';
 
 export type LogLevel = 'Fatal' | 'Error' | 'Warning' | 'Info';
@@ -42,11 +43,11 @@ export interface ExtractionResult {
   /** True when the caller's signal stopped the run; records extracted until then are in `sets`. */
   stopped: boolean;
   /** Why the run as a whole failed (every start page failed, run timeout, invalid definition). */
-  fatalError?: string;
+  fatalError?: EngineFailure;
   /** What the run observed, for diagnoses. */
   evidence: RunEvidence;
   /** Set when a run that ended normally extracted nothing usable (see `qualityProblem`). */
-  warning?: string;
+  warning?: EngineFailure;
 }
 
 export interface ExtractionOptions {
@@ -149,7 +150,7 @@ export interface CrawlCheckpoint {
   version: typeof CHECKPOINT_VERSION;
   sets: SetCheckpoint[];
   stats: ExtractionStats;
-  /** Per input begun: the message if its start page failed, null if not (for the all-failed rule). */
-  startFailures: Array<string | null>;
+  /** Per input begun: why its start page failed, null if it did not (for the all-failed rule). */
+  startFailures: Array<EngineFailure | null>;
   // A cookie jar, when the engine keeps one, belongs here: it is state of the crawl like the pages.
 }

@@ -14,6 +14,7 @@ export {
   renderPage,
 } from './browser/index.js';
 export { startPageFailureMessage } from './messages.js';
+export * from './failure-codes.js';
 export type { FetchedPage, FetchResult, PageSource } from './page.js';
 export { DEFAULT_PAGE_CPU_SECONDS, warmPageWorker } from './page-worker.js';
 export { parseHtml } from './parse.js';

@@ -1,26 +1,15 @@
-// The words a user reads about a page that failed: one place for what a site's answer means and what
-// to do about it, used by the page-level message (logs, failed pages) and the Run's errorMessage alike.
-import { STATUS_CODES } from 'node:http';
+// The words a user reads about a page that failed: the page-level message (logs, failed pages). The
+// Run-level message of a start page that failed is built from its code (failure-codes.ts).
+import { engineFailureMessage, startPageFailure, statusText } from './failure-codes.js';
 import type { FetchFailure } from './page.js';
-
-export function statusText(status: number): string {
-  return `${status} ${STATUS_CODES[status] ?? 'Unknown Status'}`;
-}
-
-/** What an answer means, and (for the Run's message) what the user can do about it. */
-const SITE_ANSWERS: Record<number, { meaning: string; advice?: string }> = {
-  401: { meaning: 'the site requires authentication' },
-  403: { meaning: 'the site blocked the request', advice: 'try a proxy pool or lower concurrency' },
-  407: { meaning: 'the site requires authentication' },
-  429: { meaning: 'the site is rate limiting requests', advice: 'lower concurrency or try a proxy pool' },
-};
 
 /** A page's failure message for an HTTP answer, without the URL: "answered 403 Forbidden: ...". */
 export function httpFailureMessage(status: number): string {
   const base = `answered ${statusText(status)}`;
   // Only blocking and rate limiting are explained per page; the Run's message says the rest.
-  if (status !== 403 && status !== 429) return base;
-  return `${base}: ${SITE_ANSWERS[status].meaning}`;
+  if (status === 403) return `${base}: the site blocked the request`;
+  if (status === 429) return `${base}: the site is rate limiting requests`;
+  return base;
 }
 
 /** Why a page that was fetched could not be processed. */
@@ -36,15 +25,7 @@ export function describeFailure(failure: FetchFailure): string {
   return `GET ${failure.url} failed: ${failure.message}`;
 }
 
-/** The run-level message when the start page of an input failed: says what the user can do. */
+/** The run-level message when the start page of an input failed (no proxy): says what the user can do. */
 export function startPageFailureMessage(failure: FetchFailure): string {
-  if (failure.kind === 'target-refused') return failure.message;
-  if (failure.kind !== 'http' || failure.status === undefined)
-    return `Start page ${failure.url} failed: ${failure.message}`;
-  const attempts = failure.attempts > 1 ? ` (after ${failure.attempts} attempts)` : '';
-  const answered = `Start page ${failure.url} answered ${statusText(failure.status)}${attempts}`;
-  const known = SITE_ANSWERS[failure.status];
-  if (known) return `${answered}: ${known.meaning}${known.advice ? `; ${known.advice}` : ''}`;
-  if (failure.status >= 500) return `${answered}: the site is failing; try again later`;
-  return answered;
+  return engineFailureMessage(startPageFailure(failure, false));
 }

@@ -300,11 +300,11 @@ export function createRunHost(deps: {
         (err: Error) => {
           // After an unexpected error the process is not trusted with another Run.
           const failure = storageFailureOf(err);
-          const where = err instanceof UnstoredFilesError ? ` ${err.where}` : '';
           send({
             type: 'error',
             message: err.message,
-            storageFailure: failure ? { ...failure, message: failure.message + where } : undefined,
+            storageFailure: failure ?? undefined,
+            ...(err instanceof UnstoredFilesError ? { kept: err.kept } : {}),
           });
           deps.onFatal();
         },

@@ -24,9 +24,9 @@ export function runStorage(p: ChildStartPayload, warn: (message: string) => void
 
 /** A Run's files could not be stored, and what was to be stored is kept on this host. */
 export class UnstoredFilesError extends Error {
-  readonly where: string;
+  readonly kept: { host: string; dir: string };
   constructor(cause: unknown, dir: string) {
     super((cause as Error).message, { cause });
-    this.where = `The files that could not be stored are kept on worker ${os.hostname()} in ${dir}/ until an operator copies them to the store.`;
+    this.kept = { host: os.hostname(), dir };
   }
 }

@@ -4,12 +4,12 @@
 // run-supervisor.ts. A failure before the Run is taken (the database away) throws, and BullMQ retries
 // the job; after that nothing throws except a hand-back, which BullMQ also retries (elsewhere).
 import type { Job } from 'bullmq';
-import { fetchesOnePage, type BrowserSourceFactory, type ExtractionStats } from '../engine/index.js';
+import { failureOfStorage, fetchesOnePage, type BrowserSourceFactory, type ExtractionStats } from '../engine/index.js';
 import { type StorageFailure, type StorageFailureKind } from '../storage/index.js';
 import type { Logger } from 'pino';
 import { recordRunStarted } from '../lib/metrics.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
-import { internalRunFailure } from '../services/runs/run-errors.js';
+import { internalRunFailure, RunFailureCode, type RunFailure } from '../services/runs/run-errors.js';
 import { recordRunResult } from '../services/runs/run-metrics.js';
 import type { RunRow } from '../services/runs/runs.repository.js';
 import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
@@ -113,6 +113,7 @@ export function createRunsProcessor(deps: {
     let result: ChildResult | null = null;
     let childError: string | null = null;
     let storageFailure: StorageFailure | null = null;
+    let kept: { host: string; dir: string } | undefined;
     let exitCode: number | null = null;
     let endRun: () => void = () => {};
     const ended = new Promise<void>((resolve) => (endRun = resolve));
@@ -143,6 +144,7 @@ export function createRunsProcessor(deps: {
           // The child sends nothing after an error (it exits): waiting for its exit is not needed.
           childError = msg.message;
           storageFailure = msg.storageFailure ?? null;
+          kept = msg.kept;
           return endRun();
       }
     };
@@ -188,13 +190,15 @@ export function createRunsProcessor(deps: {
       const failure = storageFailure as StorageFailure | null;
       if (childError !== null) log.error({ runId, childError, storageFailure: failure?.kind }, 'run process failed');
       if (failure && end !== 'timedOut') deps.onStorageFailure?.(failure.kind);
-      const message =
+      const runFailure: RunFailure =
         end === 'timedOut'
-          ? `The Run exceeded its timeout of ${picked.timeoutSeconds} s and was terminated.`
+          ? { code: RunFailureCode.RunTimeout, params: { seconds: picked.timeoutSeconds, terminated: 1 } }
           : childError !== null
-            ? (failure?.message ?? internalRunFailure(runId))
-            : `The run process ended unexpectedly (exit code ${exitCode}).`;
-      logEnded(await untilDone(() => execution.crashed(runId, message), retrying));
+            ? failure
+              ? failureOfStorage(failure.kind, kept)
+              : internalRunFailure(runId)
+            : { code: RunFailureCode.RunProcessCrashed, params: { exitCode: String(exitCode) } };
+      logEnded(await untilDone(() => execution.crashed(runId, runFailure), retrying));
       return { status: 'failed' };
     } finally {
       supervisor.close();

@@ -103,6 +103,13 @@ export const RunDiagnosticsSchema = Type.Object(
     agentName: Type.String(),
     status: Type.Integer({ minimum: 0, maximum: 12, description: 'RunStatus.' }),
     errorMessage: Nullable(Type.String()),
+    errorCode: Nullable(
+      Type.String({
+        description:
+          "Why the Run failed or ended early, machine-readable (docs/errors.md, 'Run failure codes'); null for a Run that ended normally. Decide on this, not on errorMessage, whose wording may change. New codes may be added.",
+        examples: ['START_PAGE_HTTP_ERROR'],
+      }),
+    ),
     startTime: NullableDateTime,
     endTime: NullableDateTime,
     runtimeSeconds: Nullable(Type.Number({ description: 'endTime - startTime (until now while the Run is active).' })),

@@ -1,10 +1,34 @@
-// The `data` of the webhook events that are not about a Run: schedule.missed,
+// The `data` of the webhook events: a Run's end (run.succeeded, run.failed, ...), schedule.missed,
 // builder.session.ready and credits.low. Listed under components.schemas so the OpenAPI description
 // documents every payload; docs/webhooks.md says when each is sent.
 import { Type, type Static } from '@sinclair/typebox';
 import { BuilderSessionSchema } from './agent-builder.js';
 import { DateTime, Nullable } from './common.js';
+import { RunFileSchema, RunSchema } from './runs.js';
 import { ScheduleSchema } from './schedules.js';
+
+export const RunEndedDataSchema = Type.Intersect(
+  [
+    Type.Ref(RunSchema),
+    Type.Object({
+      errorCode: Nullable(
+        Type.String({
+          description:
+            "Why the Run failed or ended early, machine-readable (docs/errors.md, 'Run failure codes'); null for a Run that ended normally. Decide on this, not on errorMessage, whose wording may change. New codes may be added.",
+        }),
+      ),
+      files: Type.Optional(Type.Array(Type.Ref(RunFileSchema))),
+      filesTruncated: Type.Optional(Type.Literal(true)),
+      filesUrl: Type.Optional(Type.String({ description: 'Where the full files list is, when it was cut.' })),
+    }),
+  ],
+  {
+    $id: 'WebhookRunEndedData',
+    description:
+      'data of `run.succeeded`, `run.completed_with_errors`, `run.failed`, `run.stopped` and `run.skipped`: the Run as GET .../status returns it, ' +
+      'its failure code, and its files (a list that would take the payload past 20 KB is cut, with `filesTruncated` and `filesUrl`).',
+  },
+);
 
 export const ScheduleMissedDataSchema = Type.Intersect(
   [
@@ -68,4 +92,9 @@ export const CreditsLowDataSchema = Type.Object(
   },
 );
 
-export const webhookEventSchemas = [ScheduleMissedDataSchema, BuilderSessionReadyDataSchema, CreditsLowDataSchema];
+export const webhookEventSchemas = [
+  RunEndedDataSchema,
+  ScheduleMissedDataSchema,
+  BuilderSessionReadyDataSchema,
+  CreditsLowDataSchema,
+];

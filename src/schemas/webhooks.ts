@@ -97,6 +97,14 @@ export const WebhookWithSecretSchema = Type.Object(
   { $id: 'WebhookWithSecret', examples: [{ ...webhookExample, secret: secretExample }] },
 );
 
+const DeliveryErrorCode = Nullable(
+  Type.String({
+    description:
+      "Why the attempt failed, machine-readable (docs/errors.md, 'Webhook delivery failure codes'); null when the receiver answered 2xx. Decide on this, not on error.",
+    examples: ['RECEIVER_TIMEOUT'],
+  }),
+);
+
 export const WebhookAttemptSchema = Type.Object({
   attempt: Type.Integer({ minimum: 1 }),
   at: DateTime,
@@ -106,6 +114,7 @@ export const WebhookAttemptSchema = Type.Object({
   durationMs: Type.Integer(),
   responseBody: Type.String({ description: 'The first 4 KB of the answer.' }),
   error: Nullable(Type.String()),
+  errorCode: DeliveryErrorCode,
 });
 
 export const DeliveryStatusSchema = Type.Union([
@@ -121,8 +130,24 @@ const deliveryExample = {
   status: 'succeeded',
   attemptCount: 2,
   attempts: [
-    { attempt: 1, at: '2026-11-25T10:01:00.000Z', statusCode: 500, durationMs: 41, responseBody: 'oops', error: null },
-    { attempt: 2, at: '2026-11-25T10:01:05.000Z', statusCode: 200, durationMs: 12, responseBody: 'ok', error: null },
+    {
+      attempt: 1,
+      at: '2026-11-25T10:01:00.000Z',
+      statusCode: 500,
+      durationMs: 41,
+      responseBody: 'oops',
+      error: null,
+      errorCode: 'RECEIVER_HTTP_ERROR',
+    },
+    {
+      attempt: 2,
+      at: '2026-11-25T10:01:05.000Z',
+      statusCode: 200,
+      durationMs: 12,
+      responseBody: 'ok',
+      error: null,
+      errorCode: null,
+    },
   ],
   nextAttemptAt: null,
   finalReason: null,
@@ -164,6 +189,7 @@ export const WebhookTestResultSchema = Type.Object(
     durationMs: Type.Integer(),
     responseBody: Type.String(),
     error: Nullable(Type.String()),
+    errorCode: DeliveryErrorCode,
   },
   {
     $id: 'WebhookTestResult',
@@ -176,6 +202,7 @@ export const WebhookTestResultSchema = Type.Object(
         durationMs: 15,
         responseBody: 'ok',
         error: null,
+        errorCode: null,
       },
     ],
   },

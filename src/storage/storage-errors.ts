@@ -18,7 +18,7 @@ export interface StorageFailure {
   message: string;
 }
 
-/** Every storage failure message starts with this (the diagnosis rule keys on it). */
+/** Every storage failure message starts with this. */
 export const STORAGE_FAILURE_PREFIX = "The Run's files could not be stored:";
 
 const ACTIONS: Record<StorageFailureKind, string> = {

@@ -7,6 +7,7 @@ import type { AgentDefinition } from '../../src/engine/definition.js';
 import { runExtraction, type ExtractionOptions } from '../../src/engine/index.js';
 import { isPrivateAddress } from '../../src/engine/address-class.js';
 import { SCRIPT_ITEMS, startScriptSite, type ScriptSite } from '../helpers/script-site.js';
+import { failureText } from '../helpers/failure-text.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -115,7 +116,7 @@ describe('browser pages', () => {
       waitFor: 'li.item',
       pageTimeoutSeconds: 1,
     });
-    expect(result.fatalError).toMatch(/did not finish rendering within 1 s/);
+    expect(failureText(result.fatalError)).toMatch(/did not finish rendering within 1 s/);
     expect(result.stats.errorCount).toBe(1);
   });
 
@@ -124,7 +125,7 @@ describe('browser pages', () => {
       { startUrl: `${site.url}/xhr`, list, render: 'browser' },
       { browser: { ...browser, executablePath: '/nonexistent/chromium' } },
     );
-    expect(result.fatalError).toBe(
+    expect(failureText(result.fatalError)).toBe(
       "render 'browser' needs Chromium, which this worker does not have: set CHROMIUM_PATH to a Chromium binary (Debian: apt-get install chromium)",
     );
   });

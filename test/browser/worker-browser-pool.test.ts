@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { descendants } from '../../src/engine/browser/pool.js';
 import { chromiumUnder, comm, inject, parentOf, scriptAgent, useBrowserSuite } from '../helpers/browser-suite.js';
 import { waitFor } from '../helpers/process.js';
-import { waitForRun } from '../helpers/runs.js';
+import { errorCodeOf, waitForRun } from '../helpers/runs.js';
 import { HELD_ITEMS } from '../helpers/script-site.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
@@ -122,6 +122,7 @@ describe('one browser pool per worker', () => {
     const run = await waitForRun(suite.ctx.app, suite.org.apiKey, agent.id, runId, undefined, 30_000);
     expect(run.status).toBe(6);
     expect(run.errorMessage).toContain('ended unexpectedly');
+    expect(await errorCodeOf(suite.ctx.app, suite.org.apiKey, agent.id, runId)).toBe('RUN_PROCESS_CRASHED');
     await waitFor(async () => chromiumUnder(workerPid()).length <= baseline || null, 30_000);
     expect(browsers().every((b) => b.parent === workerPid())).toBe(true);
   });

@@ -7,6 +7,7 @@ import { runExtraction, type AgentDefinition, type ExtractionOptions } from '../
 import type { PageSource } from '../../src/engine/page.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startScriptSite, type ScriptSite } from '../helpers/script-site.js';
+import { failureText } from '../helpers/failure-text.js';
 
 let site: ScriptSite;
 let fixtures: FixtureSite;
@@ -91,6 +92,6 @@ it('fails a page over the CPU budget as such, deciding nothing outside the budge
     { pageCpuSeconds: 1 },
   );
   expect(result.asked).toEqual([]);
-  expect(result.fatalError).toMatch(/took longer than 1 s to process/);
+  expect(failureText(result.fatalError)).toMatch(/took longer than 1 s to process/);
   expect(result.evidence.overBudgetPages).toBe(1);
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../../src/engine/definition.js';
 import { runExtraction, splitIntoSets, type ExtractionOptions, type LogLevel } from '../../src/engine/index.js';
 import { productPrice, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { failureText } from '../helpers/failure-text.js';
 
 let site: FixtureSite;
 
@@ -302,7 +303,8 @@ describe('retries and errors a user can act on', () => {
     );
     expect(site.hits.get('/flaky?key=retry-exhausted')).toBe(2);
     expect(result.stats).toMatchObject({ pageCount: 0, errorCount: 1 });
-    expect(result.fatalError).toBe(
+    expect(result.fatalError?.code).toBe('START_PAGE_HTTP_ERROR');
+    expect(failureText(result.fatalError)).toBe(
       `Start page ${url} answered 500 Internal Server Error (after 2 attempts): the site is failing; try again later`,
     );
   });
@@ -318,10 +320,11 @@ describe('retries and errors a user can act on', () => {
       level: 'Error',
       message: `GET ${url} answered 403 Forbidden: the site blocked the request`,
     });
-    expect(result.fatalError).toBe(
+    expect(result.fatalError?.code).toBe('BLOCKED');
+    expect(failureText(result.fatalError)).toBe(
       `Start page ${url} answered 403 Forbidden: the site blocked the request; try a proxy pool or lower concurrency`,
     );
-    expect(opts.logs).toContainEqual({ level: 'Fatal', message: result.fatalError });
+    expect(opts.logs).toContainEqual({ level: 'Fatal', message: failureText(result.fatalError) });
     expect(result.failedPages).toHaveLength(1);
     expect(result.failedPages[0].status).toBe(403);
     expect(result.failedPages[0].error).toBe(`GET ${url} answered 403 Forbidden: the site blocked the request`);
@@ -332,7 +335,8 @@ describe('retries and errors a user can act on', () => {
     const url = `${site.url}/status/429`;
     const result = await runExtraction(options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }));
     expect(site.hits.get('/status/429')).toBe(3);
-    expect(result.fatalError).toBe(
+    expect(result.fatalError?.code).toBe('BLOCKED');
+    expect(failureText(result.fatalError)).toBe(
       `Start page ${url} answered 429 Too Many Requests (after 3 attempts): the site is rate limiting requests; lower concurrency or try a proxy pool`,
     );
   });
@@ -341,7 +345,8 @@ describe('retries and errors a user can act on', () => {
     const url = `${site.url}/status/404`;
     const result = await runExtraction(options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }));
     expect(site.hits.get('/status/404')).toBe(1);
-    expect(result.fatalError).toBe(`Start page ${url} answered 404 Not Found`);
+    expect(result.fatalError?.code).toBe('START_PAGE_HTTP_ERROR');
+    expect(failureText(result.fatalError)).toBe(`Start page ${url} answered 404 Not Found`);
   });
 
   it('has no fatal error when only some inputs fail', async () => {
@@ -362,7 +367,7 @@ describe('retries and errors a user can act on', () => {
       list: { selector: '.product', fields: [{ name: 'name' }] },
     };
     const result = await runExtraction(options(def, { inputRows: [{ code: '410' }, { code: '403' }] }));
-    expect(result.fatalError).toBe(
+    expect(failureText(result.fatalError)).toBe(
       `Start page ${site.url}/status/410 answered 410 Gone (the start pages of all 2 inputs failed)`,
     );
   });
@@ -376,7 +381,8 @@ describe('retries and errors a user can act on', () => {
     );
     const result = await runExtraction(opts);
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(result.fatalError).toBe(`Start page ${url} failed: timed out after 300 ms`);
+    expect(result.fatalError?.code).toBe('START_PAGE_UNREACHABLE');
+    expect(failureText(result.fatalError)).toBe(`Start page ${url} failed: timed out after 300 ms`);
     expect(opts.logs).toContainEqual({ level: 'Error', message: `GET ${url} failed: timed out after 300 ms` });
     expect(result.stats).toMatchObject({ errorCount: 1, pageCount: 0 });
   });
@@ -392,7 +398,8 @@ describe('retries and errors a user can act on', () => {
     const result = await runExtraction(
       options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { maxRetries: 0 }),
     );
-    expect(result.fatalError).toBe(`Start page ${url} failed: connection refused by 127.0.0.1:${port}`);
+    expect(result.fatalError?.code).toBe('START_PAGE_UNREACHABLE');
+    expect(failureText(result.fatalError)).toBe(`Start page ${url} failed: connection refused by 127.0.0.1:${port}`);
   });
 
   it('reports a host that does not resolve', async () => {
@@ -400,7 +407,8 @@ describe('retries and errors a user can act on', () => {
     const result = await runExtraction(
       options({ startUrl: url, list: { selector: 'x', fields: [{ name: 'n' }] } }, { maxRetries: 0 }),
     );
-    expect(result.fatalError).toMatch(
+    expect(result.fatalError?.code).toBe('START_PAGE_UNREACHABLE');
+    expect(failureText(result.fatalError)).toMatch(
       /^Start page http:\/\/no-such-host\.invalid\/ failed: could not resolve host no-such-host\.invalid/,
     );
     // The guard's own DNS check reports the same way.
@@ -410,14 +418,17 @@ describe('retries and errors a user can act on', () => {
         { maxRetries: 0, allowPrivateTargets: false },
       ),
     );
-    expect(guarded.fatalError).toMatch(/could not resolve host no-such-host\.invalid/);
+    expect(failureText(guarded.fatalError)).toMatch(/could not resolve host no-such-host\.invalid/);
   });
 
   it('reports too many redirects', async () => {
     const result = await runExtraction(
       options({ startUrl: `${site.url}/redirect-loop?n=0`, list: { selector: 'x', fields: [{ name: 'n' }] } }),
     );
-    expect(result.fatalError).toBe(`Start page ${site.url}/redirect-loop?n=0 failed: too many redirects (more than 5)`);
+    expect(result.fatalError?.code).toBe('START_PAGE_UNREACHABLE');
+    expect(failureText(result.fatalError)).toBe(
+      `Start page ${site.url}/redirect-loop?n=0 failed: too many redirects (more than 5)`,
+    );
     expect(site.hits.get('/redirect-loop?n=5')).toBe(1);
     expect(site.hits.get('/redirect-loop?n=6')).toBeUndefined();
   });
@@ -425,7 +436,8 @@ describe('retries and errors a user can act on', () => {
   it('refuses private targets unless allowed, and says how to allow them', async () => {
     const url = `${site.url}/catalog?page=1&v=ssrf`;
     const result = await runExtraction(options(catalog({ startUrl: url }), { allowPrivateTargets: false }));
-    expect(result.fatalError).toBe(
+    expect(result.fatalError?.code).toBe('TARGET_REFUSED');
+    expect(failureText(result.fatalError)).toBe(
       `refused to fetch ${url}: target resolves to a private address (127.0.0.1); set ENGINE_ALLOW_PRIVATE_TARGETS=true to allow`,
     );
     expect(site.hits.get('/catalog?page=1&v=ssrf')).toBeUndefined();
@@ -439,7 +451,8 @@ describe('retries and errors a user can act on', () => {
       list: { selector: 'x', fields: [{ name: 'n' }] },
     };
     const result = await runExtraction(options(def, { inputRows: [{ u: 'ftp://example.com/' }] }));
-    expect(result.fatalError).toBe("Input 1: start URL 'ftp://example.com/' is not an http(s) URL");
+    expect(result.fatalError?.code).toBe('START_URL_INVALID');
+    expect(failureText(result.fatalError)).toBe("Input 1: start URL 'ftp://example.com/' is not an http(s) URL");
     expect(result.stats).toMatchObject({ errorCount: 1, inputCount: 1 });
   });
 
@@ -447,7 +460,10 @@ describe('retries and errors a user can act on', () => {
     const result = await runExtraction(
       options({ startUrl: 'http://x/', list: { selector: 'div[', fields: [{ name: 'n' }] } }),
     );
-    expect(result.fatalError).toMatch(/^definition is invalid: list\.selector: invalid CSS selector 'div\['/);
+    expect(result.fatalError?.code).toBe('DEFINITION_INVALID');
+    expect(failureText(result.fatalError)).toMatch(
+      /^definition is invalid: list\.selector: invalid CSS selector 'div\['/,
+    );
     expect(result.sets).toEqual([]);
   });
 });
@@ -520,7 +536,7 @@ describe('parameters, parallel sets and concurrency', () => {
     const everything = JSON.stringify({ logs: opts.logs, result });
     expect(everything).not.toContain('hunter2');
     expect(everything).toContain('token=********');
-    expect(result.fatalError).toBe(
+    expect(failureText(result.fatalError)).toBe(
       `Start page ${site.url}/status/403?token=******** answered 403 Forbidden: the site blocked the request; try a proxy pool or lower concurrency`,
     );
     const badUrl = await runExtraction(
@@ -532,7 +548,7 @@ describe('parameters, parallel sets and concurrency', () => {
         },
       ),
     );
-    expect(badUrl.fatalError).toBe("Input 1: start URL 'ftp://********/' is not an http(s) URL");
+    expect(failureText(badUrl.fatalError)).toBe("Input 1: start URL 'ftp://********/' is not an http(s) URL");
     // The encrypted parameter's default is a secret too.
     const withDefault = options(def);
     await runExtraction(withDefault);
@@ -604,7 +620,8 @@ describe('stopping', () => {
 
   it('fails the run after definition timeoutSeconds, keeping the records so far', async () => {
     const result = await runExtraction(options(catalog({ timeoutSeconds: 1 }, '&ms=400&v=timeout')));
-    expect(result.fatalError).toBe('run timed out after 1 s');
+    expect(result.fatalError?.code).toBe('RUN_TIMEOUT');
+    expect(failureText(result.fatalError)).toBe('run timed out after 1 s');
     expect(result.stopped).toBe(false);
     expect(result.sets[0].records).toHaveLength(20);
     expect(result.stats.dataCount).toBe(20);
@@ -642,6 +659,20 @@ describe('proxy', () => {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+});
+
+describe('failure codes of a start page', () => {
+  it('PROXY_FAILED: the proxy cannot be reached', async () => {
+    const result = await runExtraction(
+      options(catalog({ next: undefined }, '&v=proxy-down'), { proxyUrl: 'http://127.0.0.1:1', maxRetries: 0 }),
+    );
+    expect(result.fatalError?.code).toBe('PROXY_FAILED');
+  });
+
+  it('RESPONSE_TOO_LARGE: the start page is larger than the engine accepts', async () => {
+    const result = await runExtraction(options(catalog({ next: undefined }, '&v=large'), { maxBodyBytes: 100 }));
+    expect(result.fatalError?.code).toBe('RESPONSE_TOO_LARGE');
   });
 });
 

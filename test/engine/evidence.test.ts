@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from '../../src/engine/crawler.js';
 import { EvidenceCollector, MAX_KEYS, MAX_URL_LENGTH, qualityProblem } from '../../src/engine/evidence.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { failureText } from '../helpers/failure-text.js';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -59,7 +60,8 @@ describe('runExtraction evidence', () => {
       emptyListPages: 1,
       firstUrls: { emptyList: `${site.url}/empty-list` },
     });
-    expect(r.warning).toBe(
+    expect(r.warning?.code).toBe('LIST_MATCHED_NOTHING');
+    expect(failureText(r.warning)).toBe(
       "The list selector 'div.product' matched nothing on the 1 page fetched: no records were extracted (has the page layout changed?).",
     );
     const refused = await run(
@@ -81,7 +83,8 @@ describe('runExtraction evidence', () => {
     });
     expect(r.stats.dataCount).toBe(10);
     expect(r.evidence.emptyRecords).toBe(10);
-    expect(r.warning).toBe(
+    expect(r.warning?.code).toBe('FIELDS_EMPTY');
+    expect(failureText(r.warning)).toBe(
       'Every field was empty in all 10 records: the field selectors matched nothing inside the list items.',
     );
   });

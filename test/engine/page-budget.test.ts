@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runExtraction, type AgentDefinition, type ExtractionOptions } from '../../src/engine/index.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { failureText } from '../helpers/failure-text.js';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -49,7 +50,8 @@ describe('the page CPU budget', () => {
   it('fails the run when its only start page is over budget', async () => {
     const url = `${site.url}/deep?levels=${DEEP}`;
     const result = await run({ startUrl: url, list: { selector: 'div.product', fields } });
-    expect(result.fatalError).toBe(
+    expect(result.fatalError?.code).toBe('PAGE_CPU_BUDGET');
+    expect(failureText(result.fatalError)).toBe(
       `Start page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`,
     );
     expect(result.sets[0].records).toEqual([]);
@@ -76,7 +78,8 @@ describe('the page CPU budget', () => {
       startUrl: url,
       list: { selector: 'div:has(div:has(div:has(span)))', fields },
     });
-    expect(result.fatalError).toBe(
+    expect(result.fatalError?.code).toBe('PAGE_CPU_BUDGET');
+    expect(failureText(result.fatalError)).toBe(
       `Start page ${url} failed: the page took longer than 1 s to process: it is unusually large or deeply nested`,
     );
   });

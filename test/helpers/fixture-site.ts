@@ -144,6 +144,13 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     }
 
     if (path === '/hang') return; // Never answers.
+    if (path === '/huge') {
+      // More than the engine accepts in one answer (16 MB), sent in 1 MB chunks.
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = Buffer.alloc(1024 * 1024, 'a');
+      for (let i = 0; i < 17; i++) res.write(chunk);
+      return res.end();
+    }
 
     if (path === '/redirect') {
       res.writeHead(302, { location: '/catalog?page=1' });

@@ -89,3 +89,13 @@ export function useRunEnvironment(opts: { env?: Record<string, string> } = {}) {
   });
   return h;
 }
+
+/** A Run's failure code, as its diagnostics answer it. */
+export async function errorCodeOf(app: FastifyInstance, apiKey: string, agentId: number, runId: number) {
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/v1/analytics/agents/${agentId}/runs/${runId}/diagnostics`,
+    headers: auth(apiKey),
+  });
+  return (res.json() as { errorCode: string | null }).errorCode;
+}

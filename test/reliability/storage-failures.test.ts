@@ -78,6 +78,7 @@ describe('an S3 bucket that does not exist', () => {
         "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET." +
           ` The files that could not be stored are kept on worker ${os.hostname()} in ${ctx.config.storageDir}/unstored/runs/${run.id}/ until an operator copies them to the store.`,
       );
+      expect(diagnosis.errorCode).toBe('STORAGE_UNAVAILABLE');
       expect(files).toEqual([]);
       expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
       const ready = await ctx.app.inject({ method: 'GET', url: '/health/ready' });
@@ -100,6 +101,7 @@ describe('an S3 bucket that does not exist', () => {
         "The Run's files could not be stored: the bucket named by S3_BUCKET does not exist. The operator should create it or correct S3_BUCKET." +
           ` The files that could not be stored are kept on worker ${os.hostname()} in ${ctx.config.storageDir}/unstored/runs/${run.id}/ until an operator copies them to the store.`,
       );
+      expect(diagnosis.errorCode).toBe('STORAGE_UNAVAILABLE');
       expect(files).toEqual([]);
       expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
       expect(fs.readdirSync(tmp).filter((n) => n.startsWith('cxs-log-'))).toEqual([]);
@@ -139,6 +141,7 @@ describe.runIf(canMount)('a full local volume', () => {
       expect(run.errorMessage).toMatch(
         /^The Run's files could not be stored: the storage volume is full \(no space left on device\)/,
       );
+      expect(diagnosis.errorCode).toBe('STORAGE_FULL');
       expect(files.map((f) => f.name)).not.toContain('data.csv');
       expect(diagnosis.findings.map((f: { rule: string }) => f.rule)).toContain('storageFailure');
       // Nothing half-written is left next to the filler (temp files are removed on failure).

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, jsonInjector } from '../helpers/app.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitFor } from '../helpers/process.js';
-import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { createAgent, errorCodeOf, startWorker, waitForRun } from '../helpers/runs.js';
 
 type Worker = Awaited<ReturnType<typeof startWorker>>;
 
@@ -120,7 +120,7 @@ describe('a worker lost while executing a Run', () => {
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, undefined, 20_000);
     expect(Date.now() - killedAt).toBeLessThan(20_000);
     expect(run).toMatchObject({ id: runId, status: 6, progress: null });
-    expect(run.errorMessage).toMatch(/worker executing this Run was lost/);
+    expect(await errorCodeOf(ctx.app, org.apiKey, agent.id, run.id)).toBe('WORKER_LOST');
     expect(run.endTime).not.toBeNull();
     expect((await inject('GET', `/api/v1/agent/${agent.id}`)).json().status).toBe(6);
     // Failure is restartable by a new start.
@@ -147,7 +147,7 @@ describe('a worker lost while executing a Run', () => {
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => ![1, 7].includes(r.status), 20_000);
     expect(Date.now() - killedAt).toBeLessThan(20_000);
     expect(run.status).toBe(12);
-    expect(run.errorMessage).toMatch(/worker executing this Run was lost/);
+    expect(await errorCodeOf(ctx.app, org.apiKey, agent.id, run.id)).toBe('WORKER_LOST');
     const row = await ctx.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(row.retryCount).toBe(1);
     expect(row.waitUntil!.getTime()).toBeGreaterThan(Date.now());
@@ -176,6 +176,10 @@ describe('a Run being stopped ends Stopped, never Failed or retried', () => {
     const run = await waitForRun(ctx.app, org.apiKey, agent.id, runId, (r) => ![1, 5, 7].includes(r.status), 15_000);
     expect(run).toMatchObject({ status: 8, recordsExported: 0, progress: null });
     expect(run.errorMessage).toMatch(/^Stopped/);
+    expect(row0(await ctx.db.run.findUniqueOrThrow({ where: { id: runId } }))).toEqual({
+      errorCode: 'STOPPED_BY_USER',
+      errorParams: { when: 'exported' },
+    });
     const row = await ctx.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(row.retryCount).toBe(0);
     expect(row.waitUntil).toBeNull();
@@ -185,4 +189,9 @@ describe('a Run being stopped ends Stopped, never Failed or retried', () => {
       ['run.log', 'Log'],
     ]);
   });
+});
+
+const row0 = (r: { errorCode: string | null; errorParams: unknown }) => ({
+  errorCode: r.errorCode,
+  errorParams: r.errorParams,
 });

@@ -202,6 +202,7 @@ describe("a Run's errorMessage never quotes an internal exception", () => {
     expect(failed?.errorMessage).toBe(
       'The Run failed because of an internal error; the operator can find the details in the worker log under run 5.',
     );
+    expect(failed).toMatchObject({ errorCode: 'INTERNAL_ERROR', errorParams: { runId: 5 } });
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ runId: 5 });
   });

@@ -11,7 +11,7 @@ import { connectLookup, GUARDED, TargetRefusedError } from '../../src/engine/ssr
 import { seal } from '../../src/lib/crypto.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { expectBadRequest } from '../helpers/assertions.js';
-import { createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
+import { createAgent, errorCodeOf, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
 describe('classifier: translation and tunnelling ranges', () => {
   it.each([
@@ -220,6 +220,7 @@ describe('Run drill: a pool pointed inward with the guard on', () => {
       const run = await waitForRun(ctx.app, org.apiKey, agent.id, start.json().id);
       expect(run.status).toBe(6);
       messages.push(String(run.errorMessage).replace(String(port), 'PORT'));
+      expect(await errorCodeOf(ctx.app, org.apiKey, agent.id, run.id)).toBe('TARGET_REFUSED');
     }
     expect(new Set(messages).size).toBe(1);
     expect(messages[0]).toContain(

@@ -1,13 +1,18 @@
 // Each diagnosis rule: when it applies, the numbers its cause quotes, and its actions.
 import { describe, expect, it } from 'vitest';
 import { emptyEvidence, type RunEvidence } from '../../src/engine/evidence.js';
-import { describeStorageFailure, StorageFailureKind } from '../../src/storage/index.js';
 import {
   diagnose,
   DIAGNOSIS_RULES,
   median,
   type DiagnosisInput,
 } from '../../src/services/analytics/diagnosis-rules.js';
+import {
+  runFailureMessage,
+  RunFailureCode as C,
+  stoppedBy,
+  type RunFailure,
+} from '../../src/services/runs/run-errors.js';
 
 function input(over: Partial<DiagnosisInput> = {}, ev: Partial<RunEvidence> | null = {}): DiagnosisInput {
   return {
@@ -15,6 +20,8 @@ function input(over: Partial<DiagnosisInput> = {}, ev: Partial<RunEvidence> | nu
     runId: 70,
     status: 6,
     errorMessage: null,
+    errorCode: null,
+    errorParams: null,
     stats: { dataCount: 0, pageCount: 0, errorCount: 0, inputCount: 1, exportCount: 0 },
     evidence: ev === null ? null : { ...emptyEvidence(), ...ev },
     run: { proxyPoolId: null, parallelMaxConcurrency: 4, timeoutSeconds: null },
@@ -31,6 +38,11 @@ function input(over: Partial<DiagnosisInput> = {}, ev: Partial<RunEvidence> | nu
     recentRecordCounts: [],
     ...over,
   };
+}
+
+/** A Run that ended with `f`: its code, parameters and the message built from them. */
+function ended(f: RunFailure, over: Partial<DiagnosisInput> = {}, ev: Partial<RunEvidence> | null = {}) {
+  return input({ errorCode: f.code, errorParams: f.params, errorMessage: runFailureMessage(f), ...over }, ev);
 }
 
 const rule = (name: string) => DIAGNOSIS_RULES.find((r) => r.name === name)!;
@@ -105,14 +117,13 @@ describe('blocked (403/429 share)', () => {
     expect(f.actions).toEqual(['Try another proxy pool: the one this Run used (proxy pool 3) was refused too.']);
   });
 
-  it('without evidence (older Runs), reads the error message', () => {
-    expect(
-      rule('blocked').diagnose(
-        input({ errorMessage: 'Start page https://x/ answered 403 Forbidden: the site blocked the request' }, null),
-      )?.cause,
-    ).toBe(
-      "The target site refused the Run's requests: Start page https://x/ answered 403 Forbidden: the site blocked the request",
+  it('without evidence (older Runs), decides on the code BLOCKED', () => {
+    const blocked = { code: C.Blocked, params: { url: 'https://x/', status: 403, attempts: 1 } };
+    expect(rule('blocked').diagnose(ended(blocked, {}, null))?.cause).toBe(
+      `The target site refused the Run's requests: ${runFailureMessage(blocked)}`,
     );
+    // The same words without the code decide nothing.
+    expect(rule('blocked').diagnose(input({ errorMessage: runFailureMessage(blocked) }, null))).toBeNull();
   });
 
   it('does not apply without 403/429', () => {
@@ -132,6 +143,11 @@ describe('DNS and connection failures, timeouts, server errors', () => {
       "Check the host name 'shop.example.com' in the Agent's startUrl for typos (PUT /api/v1/agent/7); the site may have moved or its domain expired.",
     );
     expect(rule('dnsFailure').diagnose(input({}, { requests: 2 }))).toBeNull();
+    const dns = {
+      code: C.StartPageUnreachable,
+      params: { url: 'https://x/', kind: 'dns', reason: 'could not resolve host x' },
+    };
+    expect(rule('dnsFailure').diagnose(ended(dns, {}, null))?.cause).toBe(`${runFailureMessage(dns)}.`);
   });
 
   it('connectionFailure lists refused, reset and TLS counts', () => {
@@ -143,6 +159,23 @@ describe('DNS and connection failures, timeouts, server errors', () => {
     );
     expect(f.actions[0]).toMatch(/right scheme and port/);
     expect(rule('connectionFailure').diagnose(input({}, { requests: 5, networkErrors: { timeout: 1 } }))).toBeNull();
+    const refused = {
+      code: C.StartPageUnreachable,
+      params: { url: 'https://x/', kind: 'refused', reason: 'connection refused' },
+    };
+    expect(rulesOf(ended(refused, {}, null))).toEqual(['connectionFailure']);
+  });
+
+  it('proxyFailed and responseTooLarge decide on their codes', () => {
+    const proxy = { code: C.ProxyFailed, params: { url: 'https://x/', reason: 'connection refused by 10.0.0.2:3128' } };
+    expect(
+      rulesOf(ended(proxy, { run: { proxyPoolId: 3, parallelMaxConcurrency: 4, timeoutSeconds: null } }, null)),
+    ).toEqual(['proxyFailed']);
+    const large = {
+      code: C.ResponseTooLarge,
+      params: { url: 'https://x/', reason: 'the response is larger than 50 MB' },
+    };
+    expect(rulesOf(ended(large, {}, null))).toEqual(['responseTooLarge']);
   });
 
   it('requestTimeouts counts timed-out requests and suggests lower concurrency', () => {
@@ -230,10 +263,12 @@ describe('what the pages held', () => {
       '2 pages took longer than the page processing limit to parse and extract and failed (first: https://shop.example.com/huge): they are unusually large or deeply nested.',
     );
     expect(f.actions[1]).toBe('If such pages are expected, ask the operator to raise ENGINE_PAGE_CPU_SECONDS.');
-    const message =
-      'Start page https://x/ failed: the page took longer than 5 s to process: it is unusually large or deeply nested';
-    expect(rule('pageOverBudget').diagnose(input({ errorMessage: message }, null))?.cause).toBe(
-      `A page could not be processed: ${message}.`,
+    const overBudget = {
+      code: C.PageCpuBudget,
+      params: { url: 'https://x/', reason: 'the page took longer than 5 s to process' },
+    };
+    expect(rule('pageOverBudget').diagnose(ended(overBudget, {}, null))?.cause).toBe(
+      `A page could not be processed: ${runFailureMessage(overBudget)}.`,
     );
     expect(rule('pageOverBudget').diagnose(input({ status: 9 }, { overBudgetPages: 0 }))).toBeNull();
   });
@@ -274,54 +309,39 @@ describe('history: a drop in records', () => {
 
 describe('how the Run ended', () => {
   const s = { dataCount: 12, pageCount: 2, errorCount: 0, inputCount: 1, exportCount: 12 };
-  it('creditsExhausted', () => {
-    const f = rule('creditsExhausted').diagnose(input({ errorMessage: 'Insufficient credits: balance 0' }))!;
-    expect(f.cause).toBe('The organization had no credits left for this Run: Insufficient credits: balance 0');
-    expect(f.actions[0]).toMatch(/grant credits/);
-  });
-
+  const killed = { code: C.KilledByUser, params: {} };
   it('storageFailure: the storage cause of a failed Run, with what to do', () => {
-    const message = describeStorageFailure(StorageFailureKind.DiskFull).message;
-    const f = rule('storageFailure').diagnose(input({ status: 6, errorMessage: message }))!;
-    expect(f.cause).toMatch(/^The service could not store the Run's files: the storage volume is full/);
+    const full = { code: C.StorageFull, params: { kind: 'diskFull' } };
+    const f = rule('storageFailure').diagnose(ended(full, { status: 6 }))!;
+    expect(f.cause).toMatch(/^The Run's files could not be stored: the storage volume is full/);
     expect(f.actions[0]).toMatch(/health\/ready/);
-    expect(rulesOf(input({ status: 6, errorMessage: message }))).toEqual(['storageFailure']);
+    expect(rulesOf(ended(full, { status: 6 }))).toEqual(['storageFailure']);
+    const unavailable = { code: C.StorageUnavailable, params: { kind: 'noSuchBucket' } };
+    expect(rulesOf(ended(unavailable, { status: 6 }))).toEqual(['storageFailure']);
     expect(rule('storageFailure').diagnose(input({ status: 10, errorMessage: null }))).toBeNull();
   });
 
   it('stoppedByUser, and stopped while its worker was lost', () => {
-    expect(
-      rule('stoppedByUser').diagnose(
-        input({ status: 8, stats: s, errorMessage: 'Stopped by user; the data extracted so far was exported.' }),
-      )?.cause,
-    ).toBe('Stopped by a user after 2 pages and 12 records; 12 records extracted until then were exported.');
-    expect(
-      rule('stoppedByUser').diagnose(
-        input({
-          status: 8,
-          errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.',
-        }),
-      )?.cause,
-    ).toMatch(/The worker executing it was lost before it finished stopping\.$/);
-    expect(rule('stoppedByUser').diagnose(input({ status: 8, errorMessage: 'Killed by user: ...' }))).toBeNull();
+    expect(rule('stoppedByUser').diagnose(ended(stoppedBy('exported'), { status: 8, stats: s }))?.cause).toBe(
+      'Stopped by a user after 2 pages and 12 records; 12 records extracted until then were exported.',
+    );
+    expect(rule('stoppedByUser').diagnose(ended(stoppedBy('workerLost'), { status: 8 }))?.cause).toMatch(
+      /The worker executing it was lost before it finished stopping\.$/,
+    );
+    expect(rule('stoppedByUser').diagnose(ended(killed, { status: 8 }))).toBeNull();
   });
 
   it('killedByUser', () => {
-    const f = rule('killedByUser').diagnose(
-      input({ status: 8, stats: s, errorMessage: 'Killed by user: the run process was terminated immediately' }),
-    )!;
+    const f = rule('killedByUser').diagnose(ended(killed, { status: 8, stats: s }))!;
     expect(f.cause).toBe(
       'Killed by a user: the run process was terminated at once after 2 pages and 12 records; records not yet exported were lost.',
     );
-    expect(rule('killedByUser').diagnose(input({ status: 6, errorMessage: 'Killed by user: x' }))).toBeNull();
+    expect(rule('killedByUser').diagnose(ended(killed, { status: 6 }))).toBeNull();
   });
 
   it('workerLost', () => {
     const f = rule('workerLost').diagnose(
-      input({
-        stats: s,
-        errorMessage: 'The worker executing this Run was lost (no heartbeat); the Run did not finish.',
-      }),
+      ended({ code: C.WorkerLost, params: { reason: 'heartbeat' } }, { stats: s }),
     )!;
     expect(f.cause).toMatch(
       /^The worker process executing the Run stopped .* after 2 pages and 12 records; the Run did not finish\.$/,
@@ -330,23 +350,33 @@ describe('how the Run ended', () => {
   });
 
   it('runTimeout quotes the limit', () => {
-    const f = rule('runTimeout').diagnose(input({ stats: s, errorMessage: 'run timed out after 30 s' }))!;
+    const f = rule('runTimeout').diagnose(ended({ code: C.RunTimeout, params: { seconds: 30 } }, { stats: s }))!;
     expect(f.cause).toBe('The Run reached its time limit of 30 s after 2 pages and 12 records.');
     expect(f.actions[0]).toBe('Raise timeoutSeconds in the Agent definition (now 30 s) with PUT /api/v1/agent/7.');
+    // The run process terminated by the worker's deadline is the same code.
+    const terminated = ended({ code: C.RunTimeout, params: { seconds: 30, terminated: 1 } }, { stats: s });
+    expect(rule('runTimeout').diagnose(terminated)?.cause).toBe(f.cause);
+    expect(rule('runTimeout').diagnose(input({ errorMessage: 'run timed out after 30 s' }))).toBeNull();
   });
 
   it('targetRefused and invalidDefinition', () => {
     expect(
       rule('targetRefused').diagnose(
-        input({
-          errorMessage: 'refused to fetch http://10.0.0.1/: target resolves to a private address (10.0.0.1); set ...',
+        ended({
+          code: C.TargetRefused,
+          params: {
+            url: 'http://10.0.0.1/',
+            reason: 'refused to fetch http://10.0.0.1/: target resolves to a private address',
+          },
         }),
       )?.actions[0],
     ).toMatch(/ENGINE_ALLOW_PRIVATE_TARGETS/);
     expect(
-      rule('invalidDefinition').diagnose(input({ errorMessage: 'definition is invalid: list.selector is empty' }))
-        ?.cause,
+      rule('invalidDefinition').diagnose(
+        ended({ code: C.DefinitionInvalid, params: { problems: 'list.selector is empty' } }),
+      )?.cause,
     ).toBe('The Agent definition could not be executed: definition is invalid: list.selector is empty');
+    expect(rulesOf(ended({ code: C.AgentGone, params: {} }))).toEqual(['invalidDefinition']);
   });
 
   it('rulesOf combines: a blocked, failed Run with pagination cut short', () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunJobState } from '../../src/queues/queues.js';
 import { createReconciler } from '../../src/services/runs/reconciler.js';
+import type { RunFailure } from '../../src/services/runs/run-errors.js';
 import { nextStatus, type RunEvent } from '../../src/services/runs/status-machine.js';
 
 interface FakeRun {
@@ -14,6 +15,7 @@ interface FakeRun {
   statusChanged: Date;
   isWaitOnFailure: boolean;
   errorMessage?: string | null;
+  errorCode?: string | null;
 }
 
 const T0 = Date.parse('2026-06-01T12:00:00Z');
@@ -23,7 +25,7 @@ function setup(runs: FakeRun[], jobs: Record<string, RunJobState> = {}) {
   const now = new Date(T0);
   const byId = new Map(runs.map((r) => [r.id, { ...r }]));
   const requeued: Array<[number, number, number]> = [];
-  const failed: Array<[number, string]> = [];
+  const failed: Array<[number, RunFailure]> = [];
   const afterFailed: number[] = [];
   let onJobState: ((runId: number) => void) | null = null;
   const repo = {
@@ -54,8 +56,8 @@ function setup(runs: FakeRun[], jobs: Record<string, RunJobState> = {}) {
     // Prisma's promise types are not plain promises: the fake stands in for the methods used.
     repo: repo as unknown as Parameters<typeof createReconciler>[0]['repo'],
     execution: {
-      failOrRetry: async (id: number, message: string) => {
-        failed.push([id, message]);
+      failOrRetry: async (id: number, failure: RunFailure) => {
+        failed.push([id, failure]);
         byId.get(id)!.status = 6;
         return null;
       },
@@ -159,10 +161,11 @@ describe('reconciler', () => {
       run(3, 1, { updated: at(STALE - 1) }),
     ]);
     const result = await t.reconcile();
-    expect(t.failed).toEqual([[1, 'The worker executing this Run was lost (no heartbeat); the Run did not finish.']]);
+    expect(t.failed).toEqual([[1, { code: 'WORKER_LOST', params: { reason: 'heartbeat' } }]]);
     expect(t.byId.get(2)).toMatchObject({
       status: 8,
-      errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.',
+      errorCode: 'STOPPED_BY_USER',
+      errorParams: { when: 'workerLost' },
     });
     expect(t.byId.get(3)!.status).toBe(1);
     expect(result.failed).toBe(2);

@@ -71,6 +71,7 @@ describe('Run events', () => {
     expect(byType['run.created'].data).toMatchObject({ id: runId, configId: agent.id, status: 4 });
     expect(byType['run.succeeded'].data).toMatchObject({
       ...run,
+      errorCode: null,
       files: expect.arrayContaining([expect.objectContaining({ fileType: 'Csv' })]),
     });
     expect(new Date(byType['run.succeeded'].timestamp).getTime()).toBeGreaterThan(0);
@@ -110,14 +111,14 @@ describe('Run events', () => {
     await waitForRun(h.ctx.app, h.org.apiKey, hang.id, hangId, (r) => r.status === 1);
     await inject('POST', `/api/v1/agent/${hang.id}/run/${hangId}/kill`);
     await inject('POST', `/api/v1/agent/${hang.id}/run/${hangId}/kill`);
-    const expected: Array<[number, string, number]> = [
-      [failedId, 'run.failed', 6],
-      [emptyId, 'run.completed_with_errors', 9],
-      [hangId, 'run.stopped', 8],
+    const expected: Array<[number, string, number, string]> = [
+      [failedId, 'run.failed', 6, 'BLOCKED'],
+      [emptyId, 'run.completed_with_errors', 9, 'LIST_MATCHED_NOTHING'],
+      [hangId, 'run.stopped', 8, 'KILLED_BY_USER'],
     ];
-    for (const [runId, type, status] of expected) {
+    for (const [runId, type, status, errorCode] of expected) {
       const r = await waitFor(async () => ofRun(receiver.at('/all'), runId).find((x) => x.json.type === type), 30_000);
-      expect(verify(all.secret, r)).toMatchObject({ type, data: { id: runId, status } });
+      expect(verify(all.secret, r)).toMatchObject({ type, data: { id: runId, status, errorCode } });
     }
     const filtered = await waitFor(async () => receiver.at('/only-failed')[0], 10_000);
     expect(verify(only.secret, filtered)).toMatchObject({ type: 'run.failed', data: { id: failedId } });
@@ -154,6 +155,7 @@ describe('delivery rules', () => {
       return x?.status === 'succeeded' ? x : null;
     });
     expect(d.attempts.map((x: { statusCode: number }) => x.statusCode)).toEqual([500, 200]);
+    expect(d.attempts.map((x: { errorCode: string | null }) => x.errorCode)).toEqual(['RECEIVER_HTTP_ERROR', null]);
     expect(d.eventId).toBe(a.headers['webhook-id']);
     await receiver.close();
   });
@@ -176,6 +178,8 @@ describe('delivery rules', () => {
     }, 30_000);
     expect(sub.disabledReason).toMatch(/410 Gone/);
     expect(receiver.at('/gone')).toHaveLength(1);
+    const d = (await inject('GET', `/api/v1/webhooks/${w.id}/deliveries`)).json().data[0];
+    expect(d.attempts.map((x: { errorCode: string | null }) => x.errorCode)).toEqual(['RECEIVER_GONE']);
     await receiver.close();
   });
 

@@ -519,6 +519,10 @@ class WebhookTestResult(TypedDict, total=False):
     durationMs: Required[int]
     responseBody: Required[str]
     error: Required[str | None]
+    errorCode: Required[str | None]
+
+
+WebhookRunEndedData = dict[str, Any]
 
 
 WebhookScheduleMissedData = dict[str, Any]
@@ -602,6 +606,7 @@ class RunDiagnostics(TypedDict, total=False):
     agentName: Required[str]
     status: Required[int]
     errorMessage: Required[str | None]
+    errorCode: Required[str | None]
     startTime: Required[str | None]
     endTime: Required[str | None]
     runtimeSeconds: Required[float | None]

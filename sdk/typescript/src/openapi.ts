@@ -1845,6 +1845,11 @@ export interface components {
             agentName: string;
             /** Format: date-time */
             endTime: string | null;
+            /**
+             * @description Why the Run failed or ended early, machine-readable (docs/errors.md, 'Run failure codes'); null for a Run that ended normally. Decide on this, not on errorMessage, whose wording may change. New codes may be added.
+             * @example START_PAGE_HTTP_ERROR
+             */
+            errorCode: string | null;
             errorMessage: string | null;
             evidence: components["schemas"]["RunEvidence"] | (never | null);
             /** @description The same causes and actions grouped by the diagnosis rule that produced them. */
@@ -2262,7 +2267,8 @@ export interface components {
          *           "statusCode": 500,
          *           "durationMs": 41,
          *           "responseBody": "oops",
-         *           "error": null
+         *           "error": null,
+         *           "errorCode": "RECEIVER_HTTP_ERROR"
          *         },
          *         {
          *           "attempt": 2,
@@ -2270,7 +2276,8 @@ export interface components {
          *           "statusCode": 200,
          *           "durationMs": 12,
          *           "responseBody": "ok",
-         *           "error": null
+         *           "error": null,
+         *           "errorCode": null
          *         }
          *       ],
          *       "nextAttemptAt": null,
@@ -2286,6 +2293,11 @@ export interface components {
                 attempt: number;
                 durationMs: number;
                 error: string | null;
+                /**
+                 * @description Why the attempt failed, machine-readable (docs/errors.md, 'Webhook delivery failure codes'); null when the receiver answered 2xx. Decide on this, not on error.
+                 * @example RECEIVER_TIMEOUT
+                 */
+                errorCode: string | null;
                 /** @description The first 4 KB of the answer. */
                 responseBody: string;
                 /** @description null when no answer came (refused, timed out, connection failed). */
@@ -2322,7 +2334,8 @@ export interface components {
          *               "statusCode": 500,
          *               "durationMs": 41,
          *               "responseBody": "oops",
-         *               "error": null
+         *               "error": null,
+         *               "errorCode": "RECEIVER_HTTP_ERROR"
          *             },
          *             {
          *               "attempt": 2,
@@ -2330,7 +2343,8 @@ export interface components {
          *               "statusCode": 200,
          *               "durationMs": 12,
          *               "responseBody": "ok",
-         *               "error": null
+         *               "error": null,
+         *               "errorCode": null
          *             }
          *           ],
          *           "nextAttemptAt": null,
@@ -2345,6 +2359,16 @@ export interface components {
             pageIndex: number;
             recordsPerPage: number;
             total: number;
+        };
+        /** @description data of `run.succeeded`, `run.completed_with_errors`, `run.failed`, `run.stopped` and `run.skipped`: the Run as GET .../status returns it, its failure code, and its files (a list that would take the payload past 20 KB is cut, with `filesTruncated` and `filesUrl`). */
+        WebhookRunEndedData: components["schemas"]["Run"] & {
+            /** @description Why the Run failed or ended early, machine-readable (docs/errors.md, 'Run failure codes'); null for a Run that ended normally. Decide on this, not on errorMessage, whose wording may change. New codes may be added. */
+            errorCode: string | null;
+            files?: components["schemas"]["RunFile"][];
+            /** @enum {boolean} */
+            filesTruncated?: true;
+            /** @description Where the full files list is, when it was cut. */
+            filesUrl?: string;
         };
         /** @description data of `schedule.missed`: the Schedule as GET .../schedules/{scheduleId} returns it (after the catch-up), and what was missed. */
         WebhookScheduleMissedData: components["schemas"]["Schedule"] & {
@@ -2369,13 +2393,19 @@ export interface components {
          *       "statusCode": 200,
          *       "durationMs": 15,
          *       "responseBody": "ok",
-         *       "error": null
+         *       "error": null,
+         *       "errorCode": null
          *     }
          */
         WebhookTestResult: {
             deliveryId: number;
             durationMs: number;
             error: string | null;
+            /**
+             * @description Why the attempt failed, machine-readable (docs/errors.md, 'Webhook delivery failure codes'); null when the receiver answered 2xx. Decide on this, not on error.
+             * @example RECEIVER_TIMEOUT
+             */
+            errorCode: string | null;
             eventId: string;
             outcome: "success" | "failed";
             responseBody: string;

@@ -13,6 +13,7 @@ import type {
 import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { RunRow } from '../runs/runs.repository.js';
+import type { FailureParams, RunFailureCode } from '../runs/run-errors.js';
 import { isActive } from '../runs/status-machine.js';
 import type { AnalyticsRepository, AnalyticsScope, StatusTotals } from './analytics.repository.js';
 import { diagnose, type DiagnosisInput } from './diagnosis-rules.js';
@@ -74,6 +75,8 @@ export function createAnalyticsService(deps: {
       runId: run.id,
       status: run.status,
       errorMessage: run.errorMessage,
+      errorCode: run.errorCode as RunFailureCode | null,
+      errorParams: run.errorParams as FailureParams | null,
       stats,
       evidence,
       run: {
@@ -100,6 +103,7 @@ export function createAnalyticsService(deps: {
       agentName: agent.name,
       status: run.status,
       errorMessage: run.errorMessage,
+      errorCode: run.errorCode,
       startTime: run.startTime,
       endTime: run.endTime,
       runtimeSeconds: run.startTime && until ? Math.max(0, (until.getTime() - run.startTime.getTime()) / 1000) : null,

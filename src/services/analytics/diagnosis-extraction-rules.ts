@@ -1,6 +1,7 @@
 // Diagnosis rules about what the pages gave: server errors, lists that need JavaScript, selectors that
 // matched nothing, missing or empty fields, pagination, record drops, refused targets and invalid
 // definitions. The rules about how the Run itself ended are in diagnosis-rules.ts.
+import { RunFailureCode } from '../runs/run-errors.js';
 import {
   count,
   firstAt,
@@ -140,7 +141,7 @@ export const EXTRACTION_RULES: readonly DiagnosisRule[] = [
   {
     name: 'targetRefused',
     diagnose: (i) =>
-      /target resolves to a private address/.test(msg(i))
+      i.errorCode === RunFailureCode.TargetRefused
         ? {
             rule: 'targetRefused',
             cause: `The start page resolves to a private network address and the server-side request forgery guard refused it: ${msg(i)}`,
@@ -153,7 +154,7 @@ export const EXTRACTION_RULES: readonly DiagnosisRule[] = [
   {
     name: 'invalidDefinition',
     diagnose: (i) =>
-      /definition is invalid|Agent or its definition no longer exists/.test(msg(i))
+      i.errorCode === RunFailureCode.DefinitionInvalid || i.errorCode === RunFailureCode.AgentGone
         ? {
             rule: 'invalidDefinition',
             cause: `The Agent definition could not be executed: ${msg(i)}`,

@@ -1,6 +1,7 @@
 // What a diagnosis rule reads (DiagnosisInput) and says (Finding), and the small helpers the rules
 // share. Pure: no I/O, no clock.
 import type { RunEvidence } from '../../engine/index.js';
+import type { FailureParams, RunFailureCode } from '../runs/run-errors.js';
 import { RunStatus } from '../runs/status-machine.js';
 
 export interface DiagnosisInput {
@@ -8,6 +9,9 @@ export interface DiagnosisInput {
   runId: number;
   status: number;
   errorMessage: string | null;
+  /** Why the Run failed or ended early (rules decide on this, never on the message's wording). */
+  errorCode: RunFailureCode | null;
+  errorParams: FailureParams | null;
   stats: { dataCount: number; pageCount: number; errorCount: number; inputCount: number; exportCount: number };
   evidence: RunEvidence | null;
   run: { proxyPoolId: number | null; parallelMaxConcurrency: number; timeoutSeconds: number | null };
@@ -44,6 +48,7 @@ export const isStopped = (i: DiagnosisInput) => i.status === S.Stopped;
 export const isFailed = (i: DiagnosisInput) =>
   i.status === S.Failure || i.status === S.Failed || i.status === S.Waiting;
 export const msg = (i: DiagnosisInput) => i.errorMessage ?? '';
+export const param = (i: DiagnosisInput, name: string) => i.errorParams?.[name];
 export const count = (c: Record<string, number> | undefined, k: string) => c?.[k] ?? 0;
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const firstAt = (e: RunEvidence | null, kind: string) =>

@@ -1,8 +1,8 @@
-// Diagnoses of a Run: one table of rules over its status, error message, the evidence the engine
+// Diagnoses of a Run: one table of rules over its status, failure code, the evidence the engine
 // recorded and the Agent's own history. Each rule that applies names its evidence with numbers and
 // suggests actions the user can take in this product. Pure: no I/O, no clock.
-import { STORAGE_FAILURE_PREFIX } from '../../storage/index.js';
 import { RUN_LOG_NAME } from '../runs/run-keys.js';
+import { RunFailureCode as C } from '../runs/run-errors.js';
 import { EXTRACTION_RULES } from './diagnosis-extraction-rules.js';
 import {
   count,
@@ -10,6 +10,7 @@ import {
   isFailed,
   isStopped,
   msg,
+  param,
   plural,
   proxyAction,
   restart,
@@ -23,29 +24,18 @@ import {
 export { median, RECORD_DROP_MIN_HISTORY, RECORD_DROP_RATIO } from './diagnosis-input.js';
 export type { DiagnosisInput, DiagnosisRule, Finding } from './diagnosis-input.js';
 
+/** The start page could not be reached (the `kind` parameter says how). */
+const unreachable = (i: DiagnosisInput) => i.errorCode === C.StartPageUnreachable;
+
 /** Every rule, in the order their findings are listed: how the Run ended, then what its pages gave. */
 export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   {
-    name: 'creditsExhausted',
-    diagnose: (i) =>
-      /credit/i.test(msg(i))
-        ? {
-            rule: 'creditsExhausted',
-            cause: `The organization had no credits left for this Run: ${msg(i)}`,
-            actions: [
-              'Ask an operator to grant credits to the organization (cli: grant-credits --org ID --amount N), then start the Agent again.',
-              'Check the balance with GET /api/v1/billing/credits.',
-            ],
-          }
-        : null,
-  },
-  {
     name: 'storageFailure',
     diagnose: (i) =>
-      isFailed(i) && msg(i).startsWith(STORAGE_FAILURE_PREFIX)
+      isFailed(i) && (i.errorCode === C.StorageFull || i.errorCode === C.StorageUnavailable)
         ? {
             rule: 'storageFailure',
-            cause: `The service could not store the Run's files: ${msg(i).slice(STORAGE_FAILURE_PREFIX.length).trim()}`,
+            cause: msg(i),
             actions: [
               'Ask the operator to fix the storage named above (GET /health/ready reports storage: down while it cannot be written).',
               restart(i),
@@ -56,7 +46,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   {
     name: 'killedByUser',
     diagnose: (i) =>
-      isStopped(i) && /^Killed by user/.test(msg(i))
+      isStopped(i) && i.errorCode === C.KilledByUser
         ? {
             rule: 'killedByUser',
             cause: `Killed by a user: the run process was terminated at once after ${plural(i.stats.pageCount, 'page')} and ${plural(i.stats.dataCount, 'record')}; records not yet exported were lost.`,
@@ -70,10 +60,9 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   {
     name: 'stoppedByUser',
     diagnose: (i) => {
-      if (!isStopped(i) || /^Killed by user/.test(msg(i))) return null;
-      const lost = /worker .* was lost/.test(msg(i))
-        ? ' The worker executing it was lost before it finished stopping.'
-        : '';
+      if (!isStopped(i) || i.errorCode === C.KilledByUser) return null;
+      const lost =
+        param(i, 'when') === 'workerLost' ? ' The worker executing it was lost before it finished stopping.' : '';
       return {
         rule: 'stoppedByUser',
         cause: `Stopped by a user after ${plural(i.stats.pageCount, 'page')} and ${plural(i.stats.dataCount, 'record')}; ${plural(i.stats.exportCount, 'record')} extracted until then were exported.${lost}`,
@@ -84,7 +73,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   {
     name: 'workerLost',
     diagnose: (i) =>
-      !isStopped(i) && /worker executing this Run was lost/.test(msg(i))
+      !isStopped(i) && i.errorCode === C.WorkerLost
         ? {
             rule: 'workerLost',
             cause: `The worker process executing the Run stopped (crashed, was killed or lost its machine) after ${plural(i.stats.pageCount, 'page')} and ${plural(i.stats.dataCount, 'record')}; the Run did not finish.`,
@@ -98,13 +87,13 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   {
     name: 'runTimeout',
     diagnose: (i) => {
-      const m = msg(i).match(/run timed out after (\d+) s/);
-      if (!m) return null;
+      if (isStopped(i) || i.errorCode !== C.RunTimeout) return null;
+      const seconds = param(i, 'seconds');
       return {
         rule: 'runTimeout',
-        cause: `The Run reached its time limit of ${m[1]} s after ${plural(i.stats.pageCount, 'page')} and ${plural(i.stats.dataCount, 'record')}.`,
+        cause: `The Run reached its time limit of ${seconds} s after ${plural(i.stats.pageCount, 'page')} and ${plural(i.stats.dataCount, 'record')}.`,
         actions: [
-          `Raise timeoutSeconds in the Agent definition (now ${m[1]} s) with PUT /api/v1/agent/${i.agentId}.`,
+          `Raise timeoutSeconds in the Agent definition (now ${seconds} s) with PUT /api/v1/agent/${i.agentId}.`,
           'Or make each Run shorter: lower next.maxPages, or split the inputs into parallel sets (parallelism).',
         ],
       };
@@ -116,7 +105,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
       const e = i.evidence;
       const n403 = count(e?.responsesByCode, '403');
       const n429 = count(e?.responsesByCode, '429');
-      const fromMessage = !e && /answered (403|429)/.test(msg(i));
+      const fromMessage = !e && i.errorCode === C.Blocked;
       if (n403 + n429 === 0 && !fromMessage) return null;
       if (fromMessage) {
         return {
@@ -148,7 +137,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
     name: 'dnsFailure',
     diagnose: (i) => {
       const n = count(i.evidence?.networkErrors, 'dns');
-      if (n === 0 && !/could not resolve host/.test(msg(i))) return null;
+      if (n === 0 && !(unreachable(i) && param(i, 'kind') === 'dns')) return null;
       const host = i.definition ? safeHost(i.definition.startUrl) : null;
       const what =
         n > 0
@@ -171,7 +160,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
       const kinds = (['refused', 'reset', 'tls'] as const)
         .map((k) => [k, count(e?.networkErrors, k)] as const)
         .filter(([, n]) => n > 0);
-      const fromMessage = !e && /connection (refused|reset)|TLS error/.test(msg(i));
+      const fromMessage = !e && unreachable(i) && ['refused', 'reset', 'tls'].includes(String(param(i, 'kind')));
       if (kinds.length === 0 && !fromMessage) return null;
       const label = { refused: 'connection refused', reset: 'connection reset', tls: 'TLS error' };
       const cause = fromMessage
@@ -209,7 +198,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
     name: 'pageOverBudget',
     diagnose: (i) => {
       const n = i.evidence?.overBudgetPages ?? 0;
-      const fromMessage = n === 0 && /to process: it is unusually large or deeply nested/.test(msg(i));
+      const fromMessage = n === 0 && i.errorCode === C.PageCpuBudget;
       if (n === 0 && !fromMessage) return null;
       return {
         rule: 'pageOverBudget',
@@ -222,6 +211,33 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         ],
       };
     },
+  },
+  {
+    name: 'proxyFailed',
+    diagnose: (i) =>
+      i.errorCode === C.ProxyFailed
+        ? {
+            rule: 'proxyFailed',
+            cause: `The Run's proxy failed before the site answered: ${msg(i)}.`,
+            actions: [
+              `Check the proxies of the proxy pool this Run used${i.run.proxyPoolId === null ? '' : ` (proxy pool ${i.run.proxyPoolId})`}: address, port and credentials; or start the Run with another pool.`,
+            ],
+          }
+        : null,
+  },
+  {
+    name: 'responseTooLarge',
+    diagnose: (i) =>
+      i.errorCode === C.ResponseTooLarge
+        ? {
+            rule: 'responseTooLarge',
+            cause: `The start page was larger than the service accepts: ${msg(i)}.`,
+            actions: [
+              "Check that the Agent's startUrl points at an HTML page, not a file download.",
+              'Pages larger than 16 MB are not processed; a listing that big can usually be paged (next selector).',
+            ],
+          }
+        : null,
   },
   ...EXTRACTION_RULES,
 ];

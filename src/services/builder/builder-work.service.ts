@@ -5,6 +5,7 @@
 import type { BrowserSettings } from '../../engine/index.js';
 import type { Prisma } from '../../db/prisma.js';
 import { runExtraction } from '../../engine/crawler.js';
+import { engineFailureMessage } from '../../engine/failure-codes.js';
 import type { AgentDefinition } from '../../engine/definition.js';
 import { unseal } from '../../lib/crypto.js';
 import type { Clock } from '../../lib/clock.js';
@@ -260,7 +261,7 @@ export function createBuilderWorkService(deps: {
         const records = result.sets.flatMap((s) => s.records);
         const preview = records.slice(0, PREVIEW_RECORDS);
         const previewMessage = result.fatalError
-          ? `Preview failed: ${result.fatalError}.`
+          ? `Preview failed: ${engineFailureMessage(result.fatalError)}.`
           : `Preview: the draft extracts ${records.length} records from the first page${definition.next ? ' (more pages follow when the Agent runs)' : ''}.`;
         await emit(sessionId, step, 'preview', previewMessage, {
           records: preview as Prisma.InputJsonValue,

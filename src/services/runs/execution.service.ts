@@ -18,7 +18,15 @@ import { openDefinitionSecrets } from '../agents/definition-secrets.js';
 import { openSentParameters, resolveParameters } from './input-parameters.js';
 import { RUN_LOG_NAME, runLogKey } from './run-keys.js';
 import { runScratchDir, unstoredDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
-import { internalRunFailure, RunSetupError } from './run-errors.js';
+import {
+  failureColumns,
+  internalRunFailure,
+  RunFailureCode,
+  runFailureMessage,
+  RunSetupError,
+  stoppedBy,
+  type RunFailure,
+} from './run-errors.js';
 import type { RunCheckpoints } from './checkpoints.service.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
@@ -60,7 +68,7 @@ export function controlOf(run: { status: number; killRequested: Date | null } | 
   return 'continue';
 }
 
-const LOST_MESSAGE = 'The worker executing this Run was lost (process ended or stalled); the Run did not finish.';
+const LOST: RunFailure = { code: RunFailureCode.WorkerLost, params: { reason: 'stalled' } };
 const LOST_WHY = 'the worker executing the Run was lost (process ended or stalled)';
 
 export function createRunExecutionService(deps: {
@@ -90,14 +98,14 @@ export function createRunExecutionService(deps: {
     return repo.transition(failed.id, { type: 'giveUp' }, clock.now(), { endTime: clock.now() });
   }
 
-  async function failOrRetry(runId: number, message: string) {
+  async function failOrRetry(runId: number, failure: RunFailure) {
     await checkpoints?.remove(runId);
-    const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), { errorMessage: message });
+    const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), failureColumns(failure));
     if (!failed) {
       // A Run being stopped that then fails (timeout, crash) still ends Stopped, as the user asked.
       return repo.transition(runId, { type: 'stopped' }, clock.now(), {
         endTime: clock.now(),
-        errorMessage: `Stopped by user; it did not finish stopping cleanly: ${message}`,
+        ...failureColumns(stoppedBy('unclean', failure)),
       });
     }
     return afterFailed(failed);
@@ -163,7 +171,7 @@ export function createRunExecutionService(deps: {
           return { ...(await resumed(prepared)), run };
         } catch (err) {
           if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
-          await failOrRetry(runId, err instanceof RunSetupError ? err.message : internalRunFailure(runId));
+          await failOrRetry(runId, err instanceof RunSetupError ? err.failure : internalRunFailure(runId));
           return null;
         }
       }
@@ -174,7 +182,7 @@ export function createRunExecutionService(deps: {
         // otherwise another worker is executing it. The reconciler ends lost Runs either way.
         const staleBefore = clock.now().getTime() - config.runs.staleAfterSeconds * 1000;
         if (run.updated.getTime() < staleBefore && !(checkpoints && (await checkpoints.takeOver(runId, LOST_WHY))))
-          await failOrRetry(runId, LOST_MESSAGE);
+          await failOrRetry(runId, LOST);
         return null;
       }
       if (run.status === RunStatus.Stopping) {
@@ -188,23 +196,23 @@ export function createRunExecutionService(deps: {
       const version = agent ? await repo.findAgentVersion(run.agentId, run.agentVersion) : null;
       const pool = run.proxyPoolId ? await repo.findProxyPool(run.proxyPoolId) : null;
       let prepared: { payload: ChildStartPayload; timeoutSeconds: number } | null = null;
-      let setupError: string | null = null;
+      let setupError: RunFailure | null = null;
       try {
         prepared = prepare(run, agent && version ? (version.definition as unknown as AgentDefinition) : null, pool);
       } catch (err) {
         if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
-        setupError = err instanceof RunSetupError ? err.message : internalRunFailure(runId);
+        setupError = err instanceof RunSetupError ? err.failure : internalRunFailure(runId);
       }
 
       if (run.status === RunStatus.Waiting && !(await repo.transition(runId, { type: 'waitOver' }, clock.now())))
         return null;
       const started = await repo.transition(runId, { type: 'picked' }, clock.now(), {
         startTime: clock.now(),
-        errorMessage: null,
+        ...failureColumns(null),
       });
       if (!started) return null;
       if (setupError !== null || !prepared) {
-        await failOrRetry(runId, setupError ?? 'The Run could not be prepared.');
+        await failOrRetry(runId, setupError ?? internalRunFailure(runId));
         return null;
       }
       return { ...(await resumed(prepared)), run: started };
@@ -268,7 +276,7 @@ export function createRunExecutionService(deps: {
         runId,
         { type: 'exported', errorCount: result.stats.errorCount, degraded: result.warning !== undefined },
         now,
-        { ...patch, endTime: now, ...(result.warning !== undefined ? { errorMessage: result.warning } : {}) },
+        { ...patch, endTime: now, ...(result.warning !== undefined ? failureColumns(result.warning) : {}) },
         files,
         known,
       );
@@ -278,14 +286,14 @@ export function createRunExecutionService(deps: {
         return repo.transition(runId, { type: 'stopped' }, now, {
           ...patch,
           endTime: now,
-          errorMessage: 'Stopped by user; the data extracted so far was exported.',
+          ...failureColumns(stoppedBy('exported')),
         });
       }
       const done = await repo.transition(
         runId,
         { type: 'exported', errorCount: result.stats.errorCount, degraded: result.warning !== undefined },
         now,
-        { ...patch, endTime: now, ...(result.warning !== undefined ? { errorMessage: result.warning } : {}) },
+        { ...patch, endTime: now, ...(result.warning !== undefined ? failureColumns(result.warning) : {}) },
       );
       // A stop that raced with the export: the export finished, so the Run ends as Stopped.
       return done ?? repo.transition(runId, { type: 'stopped' }, now, { ...patch, endTime: now });
@@ -298,21 +306,21 @@ export function createRunExecutionService(deps: {
       await attachLog(runId, 'Killed by user: the run process was terminated immediately.');
       return repo.transition(runId, { type: 'kill' }, now, {
         endTime: now,
-        errorMessage: 'Killed by user: the run process was terminated immediately; data not yet exported was lost.',
+        ...failureColumns({ code: RunFailureCode.KilledByUser, params: {} }),
       });
     },
 
     /** The run process ended without a result (crash, run timeout): its log is kept, the Run fails. */
-    async crashed(runId: number, message: string) {
-      await attachLog(runId, message);
-      return failOrRetry(runId, message);
+    async crashed(runId: number, failure: RunFailure) {
+      await attachLog(runId, runFailureMessage(failure));
+      return failOrRetry(runId, failure);
     },
 
     /** A planned shutdown could not wait for the Run: it goes back to Queuing for another worker. */
     async handBack(runId: number) {
       const back = await repo.transition(runId, { type: 'handBack' }, clock.now(), {
         startTime: null,
-        errorMessage: null,
+        ...failureColumns(null),
       });
       if (back && checkpoints) {
         await checkpoints.countInterruption(runId, false);
@@ -323,7 +331,7 @@ export function createRunExecutionService(deps: {
         await attachLog(runId, 'The worker shut down while the Run was stopping.');
         await repo.transition(runId, { type: 'stopped' }, clock.now(), {
           endTime: clock.now(),
-          errorMessage: 'Stopped; the worker shut down before the data could be exported.',
+          ...failureColumns(stoppedBy('workerShutDown')),
         });
       }
       return back;
@@ -339,7 +347,7 @@ export function createRunExecutionService(deps: {
   }
 
   function prepare(run: RunRow, version: AgentDefinition | null, pool: { proxies: string } | null) {
-    if (!version) throw new RunSetupError('The Agent or its definition no longer exists.');
+    if (!version) throw new RunSetupError({ code: RunFailureCode.AgentGone, params: {} });
     const definition = openDefinitionSecrets(version, config.encryptionKey);
     const params = definition.parameters ?? [];
     const sent = openSentParameters(config.encryptionKey, run.inputParameters);
@@ -349,7 +357,8 @@ export function createRunExecutionService(deps: {
     const secrets = secretNames.map((n) => values[n]).filter((v): v is string => typeof v === 'string' && v.length > 0);
     let proxyUrl: string | undefined;
     if (run.proxyPoolId) {
-      if (!pool) throw new RunSetupError(`Proxy pool ${run.proxyPoolId} no longer exists.`);
+      if (!pool)
+        throw new RunSetupError({ code: RunFailureCode.ProxyPoolGone, params: { proxyPoolId: run.proxyPoolId } });
       const proxies = JSON.parse(unseal(config.encryptionKey, pool.proxies)) as string[];
       proxyUrl = proxies[(run.id + run.retryCount) % proxies.length];
       if (proxyUrl) secrets.push(proxyUrl);

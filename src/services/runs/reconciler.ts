@@ -13,6 +13,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { RunJobState } from '../../queues/queues.js';
 import type { RunExecutionService } from './execution.service.js';
+import { failureColumns, RunFailureCode, stoppedBy } from './run-errors.js';
 import type { RunsRepository } from './runs.repository.js';
 import { RunStatus } from './status-machine.js';
 
@@ -46,13 +47,10 @@ export function createReconciler(deps: {
       if (r.status === RunStatus.Stopping) {
         await repo.transition(r.id, { type: 'stopped' }, now, {
           endTime: now,
-          errorMessage: 'Stopped; the worker executing the Run was lost before it finished stopping.',
+          ...failureColumns(stoppedBy('workerLost')),
         });
       } else if (!(await execution.takeOver?.(r.id, 'the worker executing the Run was lost (no heartbeat)'))) {
-        await execution.failOrRetry(
-          r.id,
-          'The worker executing this Run was lost (no heartbeat); the Run did not finish.',
-        );
+        await execution.failOrRetry(r.id, { code: RunFailureCode.WorkerLost, params: { reason: 'heartbeat' } });
       }
     }
 

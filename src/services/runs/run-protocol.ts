@@ -11,6 +11,7 @@ import type {
   FetchResult,
   LogLevel,
   RunEvidence,
+  EngineFailure,
   StoredFile,
 } from '../../engine/index.js';
 import type { StorageFailure, StorageSettings } from '../../storage/index.js';
@@ -82,11 +83,11 @@ export interface ChildResult {
   stats: ExtractionStats;
   files: StoredFile[];
   stopped: boolean;
-  fatalError?: string;
+  fatalError?: EngineFailure;
   /** What the engine observed (stored as Run.evidence for diagnoses). */
   evidence?: RunEvidence;
-  /** The Run ended normally but extracted nothing usable: it ends Completed with this message. */
-  warning?: string;
+  /** The Run ended normally but extracted nothing usable: it ends Completed with this failure. */
+  warning?: EngineFailure;
 }
 
 export type ChildMessage =
@@ -94,7 +95,8 @@ export type ChildMessage =
   | { type: 'progress'; stats: ExtractionStats }
   | { type: 'exporting'; stats: ExtractionStats }
   | { type: 'done'; result: ChildResult }
-  | { type: 'error'; message: string; storageFailure?: StorageFailure }
+  /** `kept`: where the files that could not be stored wait on the worker (the s3 driver's recovery folder). */
+  | { type: 'error'; message: string; storageFailure?: StorageFailure; kept?: { host: string; dir: string } }
   /** Where the crawl has got to, with the records (NDJSON per set) extracted since the previous one. */
   | { type: 'checkpoint'; checkpoint: CrawlCheckpoint; records: Array<{ set: number; ndjson: string }> }
   | BrowserRequest;

@@ -37,6 +37,8 @@ const PATCH_COLUMNS = {
   waitUntil: 'timestamp',
   stopRequested: 'timestamp',
   errorMessage: 'text',
+  errorCode: 'text',
+  errorParams: 'jsonb',
   retryCount: 'int',
   pageCount: 'int',
   recordsExtracted: 'int',
@@ -48,7 +50,10 @@ const PATCH_COLUMNS = {
   evidence: 'jsonb',
 } as const;
 type PatchColumn = keyof typeof PATCH_COLUMNS;
-export type RunPatch = Partial<Pick<RunRow, Exclude<PatchColumn, 'evidence'>>> & { evidence?: Prisma.InputJsonValue };
+export type RunPatch = Partial<Pick<RunRow, Exclude<PatchColumn, 'evidence' | 'errorParams'>>> & {
+  evidence?: Prisma.InputJsonValue;
+  errorParams?: Prisma.InputJsonValue | null;
+};
 
 /** `col = value, ...` of a patch, plus `updated` (what Prisma's @updatedAt would set). */
 function patchSql(patch: RunPatch): Prisma.Sql {

@@ -13,6 +13,7 @@ import {
 } from '../../lib/errors.js';
 import { renderModeOf, type AgentDefinition } from '../../engine/index.js';
 import { StorageNotFoundError, type Storage } from '../../storage/index.js';
+import { failureColumns, stoppedBy } from './run-errors.js';
 import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
 import type { RunFileModel } from '../../schemas/runs.js';
@@ -315,7 +316,7 @@ export function createRunsService(deps: {
         await scheduler.removeRun(runId, run.retryCount);
         const stopped = await repo.transition(runId, { type: 'stopped' }, now, {
           endTime: now,
-          errorMessage: 'Stopped by user before it started.',
+          ...failureColumns(stoppedBy('beforeStart')),
         });
         return toRunView(stopped ?? stopping);
       }

@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import { unseal } from '../../lib/crypto.js';
 import { recordWebhookAttempt, recordWebhookDisabled, type WebhookAttemptOutcome } from '../../lib/metrics.js';
 import type { WebhookPayload } from './events.js';
-import { isSuccess, type AttemptResult, type WebhookSender } from './sender.js';
+import { isSuccess, WebhookFailureCode, type AttemptResult, type WebhookSender } from './sender.js';
 import { signedHeaders, webhookMessageId } from './signing.js';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
@@ -27,10 +27,19 @@ export function signingSecrets(
   return previous ? [current, previous] : [current];
 }
 
-function attemptOutcomeOf(result: AttemptResult): WebhookAttemptOutcome {
-  if (isSuccess(result)) return 'success';
-  if (result.statusCode !== null) return 'http_error';
-  return result.error === 'timed out' ? 'timeout' : 'network_error';
+/** The metric's outcome label of each failure code (bounded: one label per kind of failure). */
+const OUTCOME: Record<WebhookFailureCode, WebhookAttemptOutcome> = {
+  RECEIVER_HTTP_ERROR: 'http_error',
+  RECEIVER_GONE: 'http_error',
+  RECEIVER_TIMEOUT: 'timeout',
+  RECEIVER_UNREACHABLE: 'network_error',
+  TARGET_REFUSED: 'network_error',
+  // Nothing was sent; the attempt that records it reports no metric.
+  SUBSCRIPTION_DISABLED: 'network_error',
+};
+
+export function attemptOutcomeOf(result: AttemptResult): WebhookAttemptOutcome {
+  return result.errorCode === null ? 'success' : OUTCOME[result.errorCode];
 }
 
 export function describeFailure(r: AttemptResult): string {
@@ -54,7 +63,8 @@ export function createAttemptSender(deps: {
   /** Counts an attempt's outcome and latency in the metrics. */
   function report(outcome: AttemptOutcome, result: AttemptResult): void {
     recordWebhookAttempt(attemptOutcomeOf(result), result.durationMs / 1000);
-    if (outcome === 'disabled') recordWebhookDisabled(result.statusCode === 410 ? 'gone' : 'failing');
+    if (outcome === 'disabled')
+      recordWebhookDisabled(result.errorCode === WebhookFailureCode.ReceiverGone ? 'gone' : 'failing');
   }
 
   return {

@@ -7,7 +7,7 @@ import { RunStatus } from '../runs/status-machine.js';
 import { describeFailure, type AttemptOutcome, type AttemptSender } from './attempts.js';
 import { runPayload, subscriptionMatches, TERMINAL_EVENT } from './events.js';
 import { failedTooLong, nextAttemptAt } from './retry-schedule.js';
-import { isSuccess, type AttemptResult } from './sender.js';
+import { isSuccess, WebhookFailureCode, type AttemptResult } from './sender.js';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
 export interface DeliveryQueue {
@@ -116,7 +116,14 @@ export function createWebhookDeliveryService(deps: {
           deliveryId,
           attempt,
           at,
-          { statusCode: null, durationMs: 0, responseBody: '', error: 'subscription disabled', retryAfterMs: null },
+          {
+            statusCode: null,
+            durationMs: 0,
+            responseBody: '',
+            error: 'subscription disabled',
+            errorCode: WebhookFailureCode.SubscriptionDisabled,
+            retryAfterMs: null,
+          },
           {
             status: 'failed',
             nextAttemptAt: null,
@@ -146,7 +153,7 @@ export function createWebhookDeliveryService(deps: {
       await repo.markHealthy(webhook.id);
       return 'success';
     }
-    if (result.statusCode === 410) {
+    if (result.errorCode === WebhookFailureCode.ReceiverGone) {
       await repo.recordAttempt(deliveryId, attempt, at, result, {
         status: 'failed',
         nextAttemptAt: null,

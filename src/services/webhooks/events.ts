@@ -38,6 +38,7 @@ export function runPayload(type: string, at: Date, run: RunRow, files: RunFileMo
     timestamp: at.toISOString(),
     data: {
       ...view,
+      errorCode: run.errorCode,
       ...(list ? { files: list } : {}),
       ...(cut ? { filesTruncated: true, filesUrl: `/api/v1/agent/${run.agentId}/run/${run.id}/files` } : {}),
     },

@@ -7,6 +7,23 @@ import { Agent, request } from 'undici';
 import { connectLookup, resolvePublic, TargetRefusedError, type TargetPolicy } from '../../engine/ssrf.js';
 import { retryAfterOf } from '../../engine/retry.js';
 
+/** Why a delivery attempt failed, set where it fails; metrics and clients decide on it. */
+export const WebhookFailureCode = {
+  /** The receiver answered, but not 2xx (410 Gone has its own code). */
+  ReceiverHttpError: 'RECEIVER_HTTP_ERROR',
+  /** The receiver answered 410 Gone: the subscription is disabled. */
+  ReceiverGone: 'RECEIVER_GONE',
+  /** No answer within the attempt's deadline. */
+  ReceiverTimeout: 'RECEIVER_TIMEOUT',
+  /** No connection: DNS, refused, reset, TLS. */
+  ReceiverUnreachable: 'RECEIVER_UNREACHABLE',
+  /** The SSRF guard refused the URL: it resolves to a private, loopback or reserved address. */
+  TargetRefused: 'TARGET_REFUSED',
+  /** Not sent: the subscription was disabled before the attempt was due. */
+  SubscriptionDisabled: 'SUBSCRIPTION_DISABLED',
+} as const;
+export type WebhookFailureCode = (typeof WebhookFailureCode)[keyof typeof WebhookFailureCode];
+
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 4096;
 
@@ -16,6 +33,8 @@ export interface AttemptResult {
   durationMs: number;
   responseBody: string;
   error: string | null;
+  /** Why the attempt failed; null when the receiver answered 2xx. */
+  errorCode: WebhookFailureCode | null;
   /** From a Retry-After header on 429/503. */
   retryAfterMs: number | null;
 }
@@ -50,10 +69,19 @@ export function createWebhookSender(opts: { allowPrivateTargets: boolean; timeou
         durationMs: elapsed(),
         responseBody: excerpt,
         error: null,
+        errorCode: answerCode(res.statusCode),
         retryAfterMs: retryAfterOf(res.statusCode, headerValue(res.headers['retry-after'])) ?? null,
       };
     } catch (err) {
-      return { statusCode: null, durationMs: elapsed(), responseBody: '', error: describe(err), retryAfterMs: null };
+      const { code, message } = classify(err);
+      return {
+        statusCode: null,
+        durationMs: elapsed(),
+        responseBody: '',
+        error: message,
+        errorCode: code,
+        retryAfterMs: null,
+      };
     }
   }
 
@@ -77,8 +105,14 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown })
   return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
 }
 
-function describe(err: unknown): string {
-  if (err instanceof TargetRefusedError) return err.message;
+function answerCode(status: number): WebhookFailureCode | null {
+  if (status >= 200 && status < 300) return null;
+  return status === 410 ? WebhookFailureCode.ReceiverGone : WebhookFailureCode.ReceiverHttpError;
+}
+
+/** Why no answer came: its code, and the words kept with the attempt. */
+function classify(err: unknown): { code: WebhookFailureCode; message: string } {
+  if (err instanceof TargetRefusedError) return { code: WebhookFailureCode.TargetRefused, message: err.message };
   const e = err as { name?: string; code?: string; message?: string };
   if (
     e.name === 'TimeoutError' ||
@@ -86,7 +120,8 @@ function describe(err: unknown): string {
     e.code === 'UND_ERR_BODY_TIMEOUT' ||
     e.code === 'UND_ERR_CONNECT_TIMEOUT'
   ) {
-    return 'timed out';
+    return { code: WebhookFailureCode.ReceiverTimeout, message: 'timed out' };
   }
-  return e.code ? `${e.code}: ${e.message ?? ''}` : (e.message ?? String(err));
+  const message = e.code ? `${e.code}: ${e.message ?? ''}` : (e.message ?? String(err));
+  return { code: WebhookFailureCode.ReceiverUnreachable, message };
 }

@@ -198,6 +198,7 @@ export function createWebhooksRepository(db: Db) {
             durationMs: result.durationMs,
             responseBody: result.responseBody,
             error: result.error,
+            errorCode: result.errorCode,
           },
         }),
         db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: attempt, ...next } }),

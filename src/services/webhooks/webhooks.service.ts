@@ -138,6 +138,7 @@ export function createWebhooksService(deps: {
         durationMs: result.durationMs,
         responseBody: result.responseBody,
         error: result.error,
+        errorCode: result.errorCode,
       };
     },
 
@@ -158,6 +159,7 @@ export function createWebhooksService(deps: {
           durationMs: a.durationMs,
           responseBody: a.responseBody,
           error: a.error,
+          errorCode: a.errorCode,
         })),
         nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
         finalReason: d.finalReason,

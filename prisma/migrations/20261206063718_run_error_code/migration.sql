@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "errorCode" TEXT,
+ADD COLUMN     "errorParams" JSONB;
+
+-- AlterTable
+ALTER TABLE "WebhookAttempt" ADD COLUMN     "errorCode" TEXT;
