@@ -196,6 +196,8 @@ class AgentDefinition(TypedDict, total=False):
     parameters: NotRequired[list[dict[str, Any]]]
     inputs: NotRequired[list[dict[str, Any]]]
     timeoutSeconds: NotRequired[int]
+    maxRecords: NotRequired[int]
+    responseType: NotRequired[Literal["html", "json"]]
     list: Required[dict[str, Any]]
     next: NotRequired[dict[str, Any]]
     follow: NotRequired[dict[str, Any]]
@@ -558,6 +560,7 @@ class RunEvidence(TypedDict, total=False):
     paginationStoppedEarly: Required[int]
     overBudgetPages: NotRequired[int]
     parser: NotRequired[dict[str, Any]]
+    unparsedDates: NotRequired[int]
     firstUrls: Required[dict[str, Any]]
 
 

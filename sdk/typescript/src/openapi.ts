@@ -1482,18 +1482,293 @@ export interface components {
             /** AgentFollow */
             follow?: {
                 fields: {
-                    /** @description 'text' (default), 'html' (inner HTML) or the name of an attribute. */
+                    /**
+                     * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
+                     * @example ownText
+                     */
                     attribute?: string;
+                    /**
+                     * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                     * @example [
+                     *       {
+                     *         "name": "key",
+                     *         "selector": "th"
+                     *       },
+                     *       {
+                     *         "name": "value",
+                     *         "selector": "td"
+                     *       }
+                     *     ]
+                     */
+                    fields?: {
+                        /**
+                         * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
+                         * @example ownText
+                         */
+                        attribute?: string;
+                        /**
+                         * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                         * @example [
+                         *       {
+                         *         "name": "key",
+                         *         "selector": "th"
+                         *       },
+                         *       {
+                         *         "name": "value",
+                         *         "selector": "td"
+                         *       }
+                         *     ]
+                         */
+                        fields?: {
+                            /**
+                             * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
+                             * @example ownText
+                             */
+                            attribute?: string;
+                            /**
+                             * @description JSON pages: JSONPath relative to the record.
+                             * @example $.price.amount
+                             */
+                            jsonPath?: string;
+                            /**
+                             * @description Every match, as an array (empty when none); required then means non-empty.
+                             * @example true
+                             */
+                            multiple?: boolean;
+                            name: string;
+                            /** @description Records without a value for this field are dropped. */
+                            required?: boolean;
+                            /** @description CSS selector inside the matched element; omitted (and no xpath): the element itself. */
+                            selector?: string;
+                            /**
+                             * @description One step or an ordered array of steps, each applied to the previous result.
+                             * @example trim
+                             */
+                            transform?: (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Group number or name to keep (default 0: the whole match). */
+                                group?: number | string;
+                                /** @description The first match of this pattern; null when none (RE2 syntax) */
+                                regex: string;
+                            } | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Every match of this pattern is replaced (RE2 syntax) */
+                                replace: string;
+                                /** @description Replacement text; $1 or ${name} insert a group. */
+                                with: string;
+                            } | {
+                                /** @description Separator text; items are trimmed, empty ones dropped. */
+                                split: string;
+                            } | {
+                                /** @description Luxon format the text is written in. */
+                                date: string;
+                                /** @description BCP 47 locale of month and day names. */
+                                locale?: string;
+                                /** @description IANA time zone of the text (default UTC). */
+                                zone?: string;
+                            } | {
+                                /** @description Used when the value is null or empty. */
+                                default: string;
+                            }) | (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Group number or name to keep (default 0: the whole match). */
+                                group?: number | string;
+                                /** @description The first match of this pattern; null when none (RE2 syntax) */
+                                regex: string;
+                            } | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Every match of this pattern is replaced (RE2 syntax) */
+                                replace: string;
+                                /** @description Replacement text; $1 or ${name} insert a group. */
+                                with: string;
+                            } | {
+                                /** @description Separator text; items are trimmed, empty ones dropped. */
+                                split: string;
+                            } | {
+                                /** @description Luxon format the text is written in. */
+                                date: string;
+                                /** @description BCP 47 locale of month and day names. */
+                                locale?: string;
+                                /** @description IANA time zone of the text (default UTC). */
+                                zone?: string;
+                            } | {
+                                /** @description Used when the value is null or empty. */
+                                default: string;
+                            })[];
+                            /**
+                             * @description XPath 1.0 relative to the matched element (// paths: from the document); text and attribute nodes give their value.
+                             * @example ./text()[2]
+                             */
+                            xpath?: string;
+                        }[];
+                        /**
+                         * @description JSON pages: JSONPath relative to the record.
+                         * @example $.price.amount
+                         */
+                        jsonPath?: string;
+                        /**
+                         * @description Every match, as an array (empty when none); required then means non-empty.
+                         * @example true
+                         */
+                        multiple?: boolean;
+                        name: string;
+                        /** @description Records without a value for this field are dropped. */
+                        required?: boolean;
+                        /** @description CSS selector inside the matched element; omitted (and no xpath): the element itself. */
+                        selector?: string;
+                        /**
+                         * @description One step or an ordered array of steps, each applied to the previous result.
+                         * @example trim
+                         */
+                        transform?: (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Group number or name to keep (default 0: the whole match). */
+                            group?: number | string;
+                            /** @description The first match of this pattern; null when none (RE2 syntax) */
+                            regex: string;
+                        } | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Every match of this pattern is replaced (RE2 syntax) */
+                            replace: string;
+                            /** @description Replacement text; $1 or ${name} insert a group. */
+                            with: string;
+                        } | {
+                            /** @description Separator text; items are trimmed, empty ones dropped. */
+                            split: string;
+                        } | {
+                            /** @description Luxon format the text is written in. */
+                            date: string;
+                            /** @description BCP 47 locale of month and day names. */
+                            locale?: string;
+                            /** @description IANA time zone of the text (default UTC). */
+                            zone?: string;
+                        } | {
+                            /** @description Used when the value is null or empty. */
+                            default: string;
+                        }) | (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Group number or name to keep (default 0: the whole match). */
+                            group?: number | string;
+                            /** @description The first match of this pattern; null when none (RE2 syntax) */
+                            regex: string;
+                        } | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Every match of this pattern is replaced (RE2 syntax) */
+                            replace: string;
+                            /** @description Replacement text; $1 or ${name} insert a group. */
+                            with: string;
+                        } | {
+                            /** @description Separator text; items are trimmed, empty ones dropped. */
+                            split: string;
+                        } | {
+                            /** @description Luxon format the text is written in. */
+                            date: string;
+                            /** @description BCP 47 locale of month and day names. */
+                            locale?: string;
+                            /** @description IANA time zone of the text (default UTC). */
+                            zone?: string;
+                        } | {
+                            /** @description Used when the value is null or empty. */
+                            default: string;
+                        })[];
+                        /**
+                         * @description XPath 1.0 relative to the matched element (// paths: from the document); text and attribute nodes give their value.
+                         * @example ./text()[2]
+                         */
+                        xpath?: string;
+                    }[];
+                    /**
+                     * @description JSON pages: JSONPath relative to the record.
+                     * @example $.price.amount
+                     */
+                    jsonPath?: string;
+                    /**
+                     * @description Every match, as an array (empty when none); required then means non-empty.
+                     * @example true
+                     */
+                    multiple?: boolean;
                     name: string;
                     /** @description Records without a value for this field are dropped. */
                     required?: boolean;
-                    /** @description CSS selector inside the matched element; omitted: the element itself. */
+                    /** @description CSS selector inside the matched element; omitted (and no xpath): the element itself. */
                     selector?: string;
-                    /** @description trim: strip surrounding whitespace; number: first number in the text ('$1,234.50' -> 1234.5); absoluteUrl: resolve against the page URL. */
-                    transform?: "trim" | "number" | "absoluteUrl";
+                    /**
+                     * @description One step or an ordered array of steps, each applied to the previous result.
+                     * @example trim
+                     */
+                    transform?: (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Group number or name to keep (default 0: the whole match). */
+                        group?: number | string;
+                        /** @description The first match of this pattern; null when none (RE2 syntax) */
+                        regex: string;
+                    } | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Every match of this pattern is replaced (RE2 syntax) */
+                        replace: string;
+                        /** @description Replacement text; $1 or ${name} insert a group. */
+                        with: string;
+                    } | {
+                        /** @description Separator text; items are trimmed, empty ones dropped. */
+                        split: string;
+                    } | {
+                        /** @description Luxon format the text is written in. */
+                        date: string;
+                        /** @description BCP 47 locale of month and day names. */
+                        locale?: string;
+                        /** @description IANA time zone of the text (default UTC). */
+                        zone?: string;
+                    } | {
+                        /** @description Used when the value is null or empty. */
+                        default: string;
+                    }) | (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Group number or name to keep (default 0: the whole match). */
+                        group?: number | string;
+                        /** @description The first match of this pattern; null when none (RE2 syntax) */
+                        regex: string;
+                    } | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Every match of this pattern is replaced (RE2 syntax) */
+                        replace: string;
+                        /** @description Replacement text; $1 or ${name} insert a group. */
+                        with: string;
+                    } | {
+                        /** @description Separator text; items are trimmed, empty ones dropped. */
+                        split: string;
+                    } | {
+                        /** @description Luxon format the text is written in. */
+                        date: string;
+                        /** @description BCP 47 locale of month and day names. */
+                        locale?: string;
+                        /** @description IANA time zone of the text (default UTC). */
+                        zone?: string;
+                    } | {
+                        /** @description Used when the value is null or empty. */
+                        default: string;
+                    })[];
+                    /**
+                     * @description XPath 1.0 relative to the matched element (// paths: from the document); text and attribute nodes give their value.
+                     * @example ./text()[2]
+                     */
+                    xpath?: string;
                 }[];
                 /** @description Link inside the list element whose href is the detail page. */
-                selector: string;
+                selector?: string;
+                /** @description The first node selected relative to the list element (its href, or a text or attribute value) is the detail page (XPath 1.0, instead of selector). */
+                xpath?: string;
             };
             /** @description Rows of parameter values; each row is one start of the crawl (one Agent Input). */
             inputs?: {
@@ -1502,25 +1777,317 @@ export interface components {
             /** AgentList */
             list: {
                 fields: {
-                    /** @description 'text' (default), 'html' (inner HTML) or the name of an attribute. */
+                    /**
+                     * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
+                     * @example ownText
+                     */
                     attribute?: string;
+                    /**
+                     * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                     * @example [
+                     *       {
+                     *         "name": "key",
+                     *         "selector": "th"
+                     *       },
+                     *       {
+                     *         "name": "value",
+                     *         "selector": "td"
+                     *       }
+                     *     ]
+                     */
+                    fields?: {
+                        /**
+                         * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
+                         * @example ownText
+                         */
+                        attribute?: string;
+                        /**
+                         * @description Fields of each match: the value is an object (an array of objects with multiple). At most 3 levels.
+                         * @example [
+                         *       {
+                         *         "name": "key",
+                         *         "selector": "th"
+                         *       },
+                         *       {
+                         *         "name": "value",
+                         *         "selector": "td"
+                         *       }
+                         *     ]
+                         */
+                        fields?: {
+                            /**
+                             * @description 'text' (default), 'ownText' (the element's own text nodes, whitespace collapsed), 'html' (inner HTML) or the name of an attribute.
+                             * @example ownText
+                             */
+                            attribute?: string;
+                            /**
+                             * @description JSON pages: JSONPath relative to the record.
+                             * @example $.price.amount
+                             */
+                            jsonPath?: string;
+                            /**
+                             * @description Every match, as an array (empty when none); required then means non-empty.
+                             * @example true
+                             */
+                            multiple?: boolean;
+                            name: string;
+                            /** @description Records without a value for this field are dropped. */
+                            required?: boolean;
+                            /** @description CSS selector inside the matched element; omitted (and no xpath): the element itself. */
+                            selector?: string;
+                            /**
+                             * @description One step or an ordered array of steps, each applied to the previous result.
+                             * @example trim
+                             */
+                            transform?: (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Group number or name to keep (default 0: the whole match). */
+                                group?: number | string;
+                                /** @description The first match of this pattern; null when none (RE2 syntax) */
+                                regex: string;
+                            } | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Every match of this pattern is replaced (RE2 syntax) */
+                                replace: string;
+                                /** @description Replacement text; $1 or ${name} insert a group. */
+                                with: string;
+                            } | {
+                                /** @description Separator text; items are trimmed, empty ones dropped. */
+                                split: string;
+                            } | {
+                                /** @description Luxon format the text is written in. */
+                                date: string;
+                                /** @description BCP 47 locale of month and day names. */
+                                locale?: string;
+                                /** @description IANA time zone of the text (default UTC). */
+                                zone?: string;
+                            } | {
+                                /** @description Used when the value is null or empty. */
+                                default: string;
+                            }) | (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Group number or name to keep (default 0: the whole match). */
+                                group?: number | string;
+                                /** @description The first match of this pattern; null when none (RE2 syntax) */
+                                regex: string;
+                            } | {
+                                /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                                flags?: string;
+                                /** @description Every match of this pattern is replaced (RE2 syntax) */
+                                replace: string;
+                                /** @description Replacement text; $1 or ${name} insert a group. */
+                                with: string;
+                            } | {
+                                /** @description Separator text; items are trimmed, empty ones dropped. */
+                                split: string;
+                            } | {
+                                /** @description Luxon format the text is written in. */
+                                date: string;
+                                /** @description BCP 47 locale of month and day names. */
+                                locale?: string;
+                                /** @description IANA time zone of the text (default UTC). */
+                                zone?: string;
+                            } | {
+                                /** @description Used when the value is null or empty. */
+                                default: string;
+                            })[];
+                            /**
+                             * @description XPath 1.0 relative to the matched element (// paths: from the document); text and attribute nodes give their value.
+                             * @example ./text()[2]
+                             */
+                            xpath?: string;
+                        }[];
+                        /**
+                         * @description JSON pages: JSONPath relative to the record.
+                         * @example $.price.amount
+                         */
+                        jsonPath?: string;
+                        /**
+                         * @description Every match, as an array (empty when none); required then means non-empty.
+                         * @example true
+                         */
+                        multiple?: boolean;
+                        name: string;
+                        /** @description Records without a value for this field are dropped. */
+                        required?: boolean;
+                        /** @description CSS selector inside the matched element; omitted (and no xpath): the element itself. */
+                        selector?: string;
+                        /**
+                         * @description One step or an ordered array of steps, each applied to the previous result.
+                         * @example trim
+                         */
+                        transform?: (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Group number or name to keep (default 0: the whole match). */
+                            group?: number | string;
+                            /** @description The first match of this pattern; null when none (RE2 syntax) */
+                            regex: string;
+                        } | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Every match of this pattern is replaced (RE2 syntax) */
+                            replace: string;
+                            /** @description Replacement text; $1 or ${name} insert a group. */
+                            with: string;
+                        } | {
+                            /** @description Separator text; items are trimmed, empty ones dropped. */
+                            split: string;
+                        } | {
+                            /** @description Luxon format the text is written in. */
+                            date: string;
+                            /** @description BCP 47 locale of month and day names. */
+                            locale?: string;
+                            /** @description IANA time zone of the text (default UTC). */
+                            zone?: string;
+                        } | {
+                            /** @description Used when the value is null or empty. */
+                            default: string;
+                        }) | (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Group number or name to keep (default 0: the whole match). */
+                            group?: number | string;
+                            /** @description The first match of this pattern; null when none (RE2 syntax) */
+                            regex: string;
+                        } | {
+                            /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                            flags?: string;
+                            /** @description Every match of this pattern is replaced (RE2 syntax) */
+                            replace: string;
+                            /** @description Replacement text; $1 or ${name} insert a group. */
+                            with: string;
+                        } | {
+                            /** @description Separator text; items are trimmed, empty ones dropped. */
+                            split: string;
+                        } | {
+                            /** @description Luxon format the text is written in. */
+                            date: string;
+                            /** @description BCP 47 locale of month and day names. */
+                            locale?: string;
+                            /** @description IANA time zone of the text (default UTC). */
+                            zone?: string;
+                        } | {
+                            /** @description Used when the value is null or empty. */
+                            default: string;
+                        })[];
+                        /**
+                         * @description XPath 1.0 relative to the matched element (// paths: from the document); text and attribute nodes give their value.
+                         * @example ./text()[2]
+                         */
+                        xpath?: string;
+                    }[];
+                    /**
+                     * @description JSON pages: JSONPath relative to the record.
+                     * @example $.price.amount
+                     */
+                    jsonPath?: string;
+                    /**
+                     * @description Every match, as an array (empty when none); required then means non-empty.
+                     * @example true
+                     */
+                    multiple?: boolean;
                     name: string;
                     /** @description Records without a value for this field are dropped. */
                     required?: boolean;
-                    /** @description CSS selector inside the matched element; omitted: the element itself. */
+                    /** @description CSS selector inside the matched element; omitted (and no xpath): the element itself. */
                     selector?: string;
-                    /** @description trim: strip surrounding whitespace; number: first number in the text ('$1,234.50' -> 1234.5); absoluteUrl: resolve against the page URL. */
-                    transform?: "trim" | "number" | "absoluteUrl";
+                    /**
+                     * @description One step or an ordered array of steps, each applied to the previous result.
+                     * @example trim
+                     */
+                    transform?: (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Group number or name to keep (default 0: the whole match). */
+                        group?: number | string;
+                        /** @description The first match of this pattern; null when none (RE2 syntax) */
+                        regex: string;
+                    } | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Every match of this pattern is replaced (RE2 syntax) */
+                        replace: string;
+                        /** @description Replacement text; $1 or ${name} insert a group. */
+                        with: string;
+                    } | {
+                        /** @description Separator text; items are trimmed, empty ones dropped. */
+                        split: string;
+                    } | {
+                        /** @description Luxon format the text is written in. */
+                        date: string;
+                        /** @description BCP 47 locale of month and day names. */
+                        locale?: string;
+                        /** @description IANA time zone of the text (default UTC). */
+                        zone?: string;
+                    } | {
+                        /** @description Used when the value is null or empty. */
+                        default: string;
+                    }) | (("trim" | "number" | "absoluteUrl" | "lowercase" | "uppercase") | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Group number or name to keep (default 0: the whole match). */
+                        group?: number | string;
+                        /** @description The first match of this pattern; null when none (RE2 syntax) */
+                        regex: string;
+                    } | {
+                        /** @description i: ignore case, m: ^ and $ at line ends, s: . matches newlines. */
+                        flags?: string;
+                        /** @description Every match of this pattern is replaced (RE2 syntax) */
+                        replace: string;
+                        /** @description Replacement text; $1 or ${name} insert a group. */
+                        with: string;
+                    } | {
+                        /** @description Separator text; items are trimmed, empty ones dropped. */
+                        split: string;
+                    } | {
+                        /** @description Luxon format the text is written in. */
+                        date: string;
+                        /** @description BCP 47 locale of month and day names. */
+                        locale?: string;
+                        /** @description IANA time zone of the text (default UTC). */
+                        zone?: string;
+                    } | {
+                        /** @description Used when the value is null or empty. */
+                        default: string;
+                    })[];
+                    /**
+                     * @description XPath 1.0 relative to the matched element (// paths: from the document); text and attribute nodes give their value.
+                     * @example ./text()[2]
+                     */
+                    xpath?: string;
                 }[];
+                /**
+                 * @description JSON pages: one record per value this JSONPath selects.
+                 * @example $.items[*]
+                 */
+                jsonPath?: string;
                 /** @description One record per element matching this selector. */
-                selector: string;
+                selector?: string;
+                /** @description One record per node this expression selects (XPath 1.0, instead of selector). */
+                xpath?: string;
             };
+            /**
+             * @description The Run stops extracting after this many records (across inputs and pages) and ends Success.
+             * @example 100
+             */
+            maxRecords?: number;
             /** AgentNext */
             next?: {
+                /**
+                 * @description JSON pages: the first value selected is the next list page URL.
+                 * @example $.next
+                 */
+                jsonPath?: string;
                 /** @description List pages per input; default 100. */
                 maxPages?: number;
                 /** @description The href of the first match is the next list page. */
-                selector: string;
+                selector?: string;
+                /** @description The first node selected (its href, or the value of a text or attribute node) is the next list page (XPath 1.0, instead of selector). */
+                xpath?: string;
             };
             /** @description Browser only: time allowed to render one page, waits and scrolls included (default 30). */
             pageTimeoutSeconds?: number;
@@ -1536,6 +2103,11 @@ export interface components {
              * @example browser
              */
             render?: "http" | "browser" | "auto";
+            /**
+             * @description 'json': pages are JSON, read with list.jsonPath and each field's jsonPath (implied by list.jsonPath).
+             * @example json
+             */
+            responseType?: "html" | "json";
             /**
              * @description Browser only: scroll to the bottom up to this many times while new list elements appear.
              * @example 10
@@ -1911,6 +2483,7 @@ export interface components {
                 [key: string]: number;
             };
             scriptedEmptyListPages?: number;
+            unparsedDates?: number;
         };
         RunFile: {
             /** Format: date-time */
