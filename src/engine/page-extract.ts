@@ -140,9 +140,7 @@ export function runPageTask<T extends PageTask>(task: T): PageValue<T> {
   if (task.kind === 'list' && readsJson(task.plan)) return jsonListOf(task.page, task.plan) as PageValue<T>;
   const { doc, parser } = parsePage(task.page);
   const value: ListPageResult | DetailPageResult =
-    task.kind === 'list'
-      ? listOf(doc, parser, task.page, task.plan)
-      : detailOf(doc, parser, task.page, task.fields);
+    task.kind === 'list' ? listOf(doc, parser, task.page, task.plan) : detailOf(doc, parser, task.page, task.fields);
   if (task.autoRender) value.needsBrowser = needsBrowser(doc, task.autoRender);
   return value as PageValue<T>;
 }

@@ -51,7 +51,10 @@ export class PageFetcher {
     if (!fetched.ok) return fetched;
     const auto = fetched.page.renderer === 'browser' ? undefined : this.deps.client.auto;
     if (auto) {
-      const task = { ...taskOf(pageInput(fetched.page)), autoRender: { selectors: auto.selectors, xpaths: auto.xpaths } };
+      const task = {
+        ...taskOf(pageInput(fetched.page)),
+        autoRender: { selectors: auto.selectors, xpaths: auto.xpaths },
+      };
       const processed = await this.#process(task, fetched.page);
       if (!processed.ok || !processed.value.needsBrowser) return this.#counted(fetched.page, processed);
       fetched = await auto.render(url, this.#startIfRunning);

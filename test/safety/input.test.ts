@@ -211,7 +211,7 @@ describe('credentials', () => {
         );
       });
       let text = '';
-      socket.on('data', (chunk) => (text += chunk));
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
       socket.on('end', () => resolve(text));
       socket.on('error', reject);
     });
