@@ -38,7 +38,7 @@ export const RegexStepSchema = Type.Object(
     ),
     flags: Flags,
   },
-  { title: 'RegexStep', additionalProperties: false, examples: [{ regex: 'by (\\w+ \\w+)', group: 1 }] },
+  { title: 'RegexStep', additionalProperties: false, example: { regex: 'by (\\w+ \\w+)', group: 1 } },
 );
 
 export const ReplaceStepSchema = Type.Object(
@@ -47,12 +47,12 @@ export const ReplaceStepSchema = Type.Object(
     with: Type.String({ description: 'Replacement text; $1 or ${name} insert a group.' }),
     flags: Flags,
   },
-  { title: 'ReplaceStep', additionalProperties: false, examples: [{ replace: '\\s+', with: ' ' }] },
+  { title: 'ReplaceStep', additionalProperties: false, example: { replace: '\\s+', with: ' ' } },
 );
 
 export const SplitStepSchema = Type.Object(
   { split: Type.String({ minLength: 1, description: 'Separator text; items are trimmed, empty ones dropped.' }) },
-  { title: 'SplitStep', additionalProperties: false, examples: [{ split: ',' }] },
+  { title: 'SplitStep', additionalProperties: false, example: { split: ',' } },
 );
 
 export const DateStepSchema = Type.Object(
@@ -65,13 +65,13 @@ export const DateStepSchema = Type.Object(
     title: 'DateStep',
     additionalProperties: false,
     description: 'Parses the text to ISO 8601; a text that does not parse becomes null (counted in the evidence).',
-    examples: [{ date: 'dd.MM.yyyy', zone: 'Europe/Berlin' }],
+    example: { date: 'dd.MM.yyyy', zone: 'Europe/Berlin' },
   },
 );
 
 export const DefaultStepSchema = Type.Object(
   { default: Type.String({ description: 'Used when the value is null or empty.' }) },
-  { title: 'DefaultStep', additionalProperties: false, examples: [{ default: 'n/a' }] },
+  { title: 'DefaultStep', additionalProperties: false, example: { default: 'n/a' } },
 );
 
 export const FieldStepSchema = Type.Union([

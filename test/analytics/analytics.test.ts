@@ -8,7 +8,11 @@ import { expectBadRequest, expectProblem } from '../helpers/assertions.js';
 import { waitFor } from '../helpers/process.js';
 import { catalogDefinition, createAgent, startWorker, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
-const h = useRunEnvironment({ env: { RUN_STALE_SECONDS: '3', RUN_RECONCILE_INTERVAL_SECONDS: '1' } });
+// RUN_MAX_TAKEOVERS=0: a Run whose worker is lost fails at once instead of going on elsewhere from its
+// checkpoint, so the lost-worker diagnosis has a Run to read.
+const h = useRunEnvironment({
+  env: { RUN_STALE_SECONDS: '3', RUN_RECONCILE_INTERVAL_SECONDS: '1', RUN_MAX_TAKEOVERS: '0' },
+});
 const t0 = new Date(Date.now() - 1000);
 const runs: Record<string, { agentId: number; runId: number; run: any }> = {};
 
