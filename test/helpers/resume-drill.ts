@@ -136,8 +136,9 @@ export function useResumeDrill(render: 'http' | 'browser', env: Record<string, s
     // Every page fetched, and again only within the checkpoint window (the page in flight when interrupted).
     for (let p = 1; p <= PAGES; p++) expect(hits.get(p) ?? 0, `page ${p}`).toBeGreaterThanOrEqual(1);
     expect(r.twice.length).toBeLessThanOrEqual(2);
-    // Chromium itself may send a GET again when its connection is reset while the worker shuts down (a
-    // transport retry, not a page the Run fetched again), so a browser Run's page may show one more hit.
+    // A browser Run's page may show one more hit: on a loaded machine one page was once requested a third
+    // time by Chromium's side around the interruption. What resuming bounds is which pages were fetched
+    // again (`twice`, above); the HTTP drill keeps the stricter bound.
     expect(Math.max(...hits.values())).toBeLessThanOrEqual(render === 'browser' ? 3 : 2);
     // The record count never went backwards.
     for (let i = 1; i < r.seen.length; i++) expect(r.seen[i]).toBeGreaterThanOrEqual(r.seen[i - 1]);
