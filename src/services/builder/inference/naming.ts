@@ -12,7 +12,9 @@ import { isCjk, normalizeWord, tokens } from './word-tokens.js';
 
 export type { Concept } from './concept-words.js';
 
-const ALL_CONCEPT_WORDS = Object.entries(CONCEPT_WORDS_BY_LANGUAGE) as Array<[Concept | 'time', Record<string, string[]>]>;
+const ALL_CONCEPT_WORDS = Object.entries(CONCEPT_WORDS_BY_LANGUAGE) as Array<
+  [Concept | 'time', Record<string, string[]>]
+>;
 
 /** Words (lower case, accents removed) that name each concept in every language; the first is the default field name. */
 export const CONCEPT_WORDS = Object.fromEntries(
