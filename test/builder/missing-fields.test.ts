@@ -58,4 +58,21 @@ describe('fields the prompt names that the page does not hold', () => {
     const session = await b.session(sessionId);
     expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toContain('title');
   });
+
+  it.each([
+    ['German', 'Titel, Preis, Garantie und Link jedes Produkts', ['titel', 'preis', 'link'], 'garantie'],
+    ['Japanese', '各商品のタイトル、価格、保証期間、リンク', ['title', 'price', 'link'], '保証期間'],
+  ])(
+    'in %s: the fields found are named by the prompt, the field not found is named in the notes',
+    async (_l, prompt, names, absent) => {
+      const grid = BUILDER_FIXTURES.find((f) => f.name === 'card-grid')!;
+      const sessionId = await b.start({ prompt, url: `${pages.url}${grid.start}`, spaceId: org.spaceId });
+      const { status, events } = await b.until(sessionId, ['ready', 'error']);
+      expect(status).toBe('ready');
+      const draft = events.find((e) => e.type === 'draft')!;
+      expect(draft.data.notes.some((n: string) => n.startsWith(`Field "${absent}" not found`))).toBe(true);
+      const session = await b.session(sessionId);
+      expect(session.draft.list.fields.map((f: { name: string }) => f.name)).toEqual(names);
+    },
+  );
 });

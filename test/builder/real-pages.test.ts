@@ -21,8 +21,8 @@ const corpus = (JSON.parse(fs.readFileSync(path.join(DIR, 'manifest.json'), 'utf
 const pages = corpus.filter((p) => p.split === 'tuning' && DEVELOPMENT_SITES.includes(p.site));
 
 /** What the corpus holds today; it only grows. */
-const CORPUS_PAGES = 89;
-const CORPUS_SITES = 83;
+const CORPUS_PAGES = 110;
+const CORPUS_SITES = 104;
 const CORPUS_LANGUAGES = 17;
 
 let server: http.Server;

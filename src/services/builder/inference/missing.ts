@@ -1,12 +1,17 @@
 // Fields a prompt names that the draft does not hold: never dropped silently. Each is reported with the
 // reason and the values the builder considered closest, so the user can point at the right one.
 import type { Candidate, CandidateField } from './candidate.js';
-import { tokenWords, type PromptRequest } from './naming.js';
+import { RECORD_MARKERS, textTokens, tokenWords, type PromptRequest } from './naming.js';
+import { isCjk, normalizeWord } from './word-tokens.js';
 
 const MAX_CANDIDATES = 3;
 
 /** Words after which a prompt names the records themselves ("each job", "every dryer"), not a field. */
-const RECORD_MARKERS = /\b(?:each|every|all|per|any)\s+(?:(?:of\s+)?the\s+)?(?:[a-z-]+\s+)?$/;
+const LATIN_MARKERS = [...RECORD_MARKERS].filter((m) => !isCjk(m)).join('|');
+const RECORD_MARKER = new RegExp(
+  `(?:^|[^\\p{L}])(?:${LATIN_MARKERS})\\s+(?:(?:of|der|des|de|di|van)\\s+)?(?:(?:the|la|le|les|el|los|las|il|gli|o|os|a|as|de|het)\\s+)?(?:[\\p{L}-]+\\s+)?$`,
+  'u',
+);
 
 /** Requests naming no concept that are fields the user asked for, not the records' own noun. */
 export function unansweredFields(prompt: string, candidate: Candidate, unanswered: PromptRequest[]): PromptRequest[] {
@@ -26,15 +31,21 @@ const SUBJECT_AFTER = /^(?:e?s)?\s*(?::|with\b|-|–)/;
 
 /** Every occurrence of the word (singular or plural) names the records ("each job", "the posts: ..."). */
 export function namesTheRecords(prompt: string, word: string): boolean {
-  const lower = prompt.toLowerCase();
+  // Chinese and Japanese: the word right after a record marker ("每条留言", "各商品").
+  if (isCjk(word)) {
+    const ts = textTokens(prompt);
+    const at = ts.flatMap((t, i) => (t === word ? [i] : []));
+    return at.length > 0 && at.every((i) => RECORD_MARKERS.has(ts[i - 1] ?? ''));
+  }
+  const lower = normalizeWord(prompt);
   // "reviews" (the records) and "review title" (a field) are told apart: a plural word is matched as written.
   const stem = word.endsWith('s') && !word.endsWith('ss') ? word : word.replace(/s$/, '');
-  const at = [...lower.matchAll(new RegExp(`\\b${stem}(?:e?s)?\\b`, 'g'))].map((m) => m.index);
+  const at = [...lower.matchAll(new RegExp(`(?<![\\p{L}])${stem}(?:e?s)?(?![\\p{L}])`, 'gu'))].map((m) => m.index);
   return (
     at.length > 0 &&
     at.every(
       (i) =>
-        RECORD_MARKERS.test(lower.slice(0, i)) ||
+        RECORD_MARKER.test(lower.slice(0, i)) ||
         (SUBJECT.test(lower.slice(0, i)) && SUBJECT_AFTER.test(lower.slice(i + stem.length))),
     )
   );

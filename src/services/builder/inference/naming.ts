@@ -2,92 +2,64 @@
 // content, which concepts a prompt asks for, and the name a field gets (the prompt's own word where
 // one matches, otherwise a label, a class token or the concept).
 
-export type Concept =
-  | 'title'
-  | 'link'
-  | 'image'
-  | 'price'
-  | 'author'
-  | 'date'
-  | 'rating'
-  | 'description'
-  | 'category'
-  | 'location'
-  | 'company'
-  | 'salary'
-  | 'reviews'
-  | 'sku'
-  | 'stock'
-  | 'brand'
-  | 'tags'
-  | 'comments'
-  | 'points'
-  | 'email'
-  | 'phone'
-  | 'address'
-  | 'year'
-  | 'isbn'
-  | 'publisher'
-  | 'duration'
-  | 'status'
-  | 'rank';
+import {
+  CONCEPT_WORDS_BY_LANGUAGE,
+  RECORD_MARKERS_BY_LANGUAGE,
+  STOP_WORDS_BY_LANGUAGE,
+  type Concept,
+} from './concept-words.js';
+import { isCjk, normalizeWord, tokens } from './word-tokens.js';
 
-/** Words (singular, lower case) that name each concept; the first is the default field name. */
-export const CONCEPT_WORDS: Record<Concept, string[]> = {
-  title: ['title', 'name', 'heading', 'headline', 'product', 'subject', 'label'],
-  link: ['link', 'url', 'href', 'permalink'],
-  image: ['image', 'img', 'photo', 'picture', 'thumbnail', 'thumb', 'cover', 'pic', 'logo'],
-  price: ['price', 'cost', 'amount', 'fee'],
-  author: ['author', 'writer', 'byline', 'poster', 'user', 'username', 'seller', 'reviewer', 'autor', 'auteur'],
-  date: ['date', 'published', 'posted', 'time', 'updated', 'created', 'day', 'when'],
-  rating: ['rating', 'stars', 'star', 'score', 'rate'],
-  description: [
-    'description',
-    'summary',
-    'desc',
-    'excerpt',
-    'blurb',
-    'details',
-    'detail',
-    'text',
-    'body',
-    'content',
-    'snippet',
-    'teaser',
-  ],
-  category: ['category', 'genre', 'section', 'type', 'kind', 'department'],
-  location: ['location', 'city', 'place', 'region', 'country', 'where'],
-  company: ['company', 'employer', 'organization', 'organisation', 'firm'],
-  salary: ['salary', 'pay', 'wage', 'compensation'],
-  reviews: ['reviews', 'review', 'ratings_count'],
-  sku: ['sku', 'code', 'id', 'reference', 'ref'],
-  stock: ['stock', 'availability', 'available', 'inventory'],
-  brand: ['brand', 'maker', 'manufacturer', 'vendor'],
-  tags: ['tags', 'tag', 'keywords', 'labels'],
-  comments: ['comments', 'comment', 'replies'],
-  points: ['points', 'votes', 'upvotes', 'likes', 'karma'],
-  email: ['email', 'mail', 'e-mail'],
-  phone: ['phone', 'telephone', 'tel', 'mobile'],
-  address: ['address', 'street'],
-  year: ['year'],
-  isbn: ['isbn'],
-  publisher: ['publisher', 'press', 'imprint'],
-  duration: ['duration', 'length', 'runtime'],
-  status: ['status', 'state'],
-  rank: ['rank', 'ranking', 'position', 'rang', 'platz'],
-};
+export type { Concept } from './concept-words.js';
+
+const ALL_CONCEPT_WORDS = Object.entries(CONCEPT_WORDS_BY_LANGUAGE) as Array<
+  [Concept | 'time', Record<string, string[]>]
+>;
+
+/** Words (lower case, accents removed) that name each concept in every language; the first is the default field name. */
+export const CONCEPT_WORDS = Object.fromEntries(
+  ALL_CONCEPT_WORDS.filter(([c]) => c !== 'time').map(([c, byLanguage]) => [
+    c,
+    [...new Set(Object.values(byLanguage).flat().map(normalizeWord))],
+  ]),
+) as Record<Concept, string[]>;
 
 const WORD_TO_CONCEPT = new Map<string, Concept>();
-for (const [concept, words] of Object.entries(CONCEPT_WORDS) as Array<[Concept, string[]]>) {
-  for (const w of words) if (!WORD_TO_CONCEPT.has(w)) WORD_TO_CONCEPT.set(w, concept);
+/** Words for a time of day: dates by their values, but a field of their own when a prompt names them. */
+const TIME_WORDS = new Set<string>();
+for (const [concept, byLanguage] of ALL_CONCEPT_WORDS) {
+  for (const w of Object.values(byLanguage).flat().map(normalizeWord)) {
+    if (concept === 'time') TIME_WORDS.add(w);
+    if (!WORD_TO_CONCEPT.has(w)) WORD_TO_CONCEPT.set(w, concept === 'time' ? 'date' : concept);
+  }
+}
+
+const STOP_WORDS = new Set(Object.values(STOP_WORDS_BY_LANGUAGE).flatMap((l) => l.split(' ').map(normalizeWord)));
+/** Words after which a word names the records themselves, in every language ("each", "jede", "每"). */
+export const RECORD_MARKERS: ReadonlySet<string> = new Set(Object.values(RECORD_MARKERS_BY_LANGUAGE).flat());
+
+/** CJK words known to the lists, for splitting text written without spaces. */
+const KNOWN_CJK = new Set([...WORD_TO_CONCEPT.keys(), ...STOP_WORDS, ...RECORD_MARKERS].filter(isCjk));
+/** Particles and function words between which CJK pieces are joined into one word. */
+const CJK_BREAKS = new Set([...STOP_WORDS, ...RECORD_MARKERS].filter(isCjk));
+const LONGEST_CJK = Math.max(...[...KNOWN_CJK].map((w) => w.length));
+
+/** Tokens of a text in any script: words lower case without accents, CJK split into words, punctuation apart. */
+export function textTokens(text: string): string[] {
+  return tokens(text, KNOWN_CJK, CJK_BREAKS, LONGEST_CJK);
 }
 
 /** Lower-case word tokens; plurals reduced the simple way ("prices" -> "price", "stories" -> "story"). */
 export function words(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z][a-z0-9]*/g) ?? []).map(singular);
+  return textTokens(text)
+    .filter((t) => /^[\p{L}\p{N}]/u.test(t) && !/^\p{N}+$/u.test(t))
+    .flatMap((t) => (isCjk(t) ? [t] : t.split('-').filter((w) => /^\p{L}/u.test(w))))
+    .map(singular);
 }
 
 export function singular(word: string): string {
+  // A word of the lists as written is kept: "adres", "prijs", "avis" are not plurals.
+  if (WORD_TO_CONCEPT.has(word) || isCjk(word)) return word;
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (
     word.length > 3 &&
@@ -125,21 +97,6 @@ export interface PromptRequest {
   concept: Concept | undefined;
 }
 
-// Words that never name a field: instructions, articles, page nouns.
-const STOP_WORDS = new Set(
-  (
-    'a an the and or of for from in on at to with by each every all any its it this that these those their them page pages site website ' +
-    'list listing listings item items record records entry entries result results row rows card cards get extract scrape scraping take grab collect ' +
-    'want need please also include including fetch give me my i us we our field fields column columns data info information value values ' +
-    'article articles post posts product products book books job jobs story stories event events property properties listing course courses ' +
-    'only just like would could should can will from into is are be as here there then than every first next one two three make build agent ' +
-    'follow open visit detail details via use using per which what who how where when show find return out new number total ' +
-    // The same in a few other languages: conjunctions, articles and page nouns.
-    'und oder der die das den dem des ein eine einer jede jeder jedes jeden alle allen mit von für zu im auf aus ' +
-    'zeile zeilen eintrag einträge spalte seite liste le la les un une du et ou chaque pour avec ligne lignes ' +
-    'el los las una unos cada con por para del fila filas il lo gli ogni per riga righe'
-  ).split(' '),
-);
 // Words that are kept even though they are also generic nouns in STOP_WORDS ("details" as in "the details").
 const CONCEPT_OVER_STOP = new Set([
   'title',
@@ -156,6 +113,8 @@ const CONCEPT_OVER_STOP = new Set([
   'summary',
   'product',
   'detail',
+  // "data" is the date in Portuguese and Italian ("titolo, autore e data").
+  'data',
 ]);
 
 /**
@@ -166,32 +125,27 @@ export function promptRequests(prompt: string): PromptRequest[] {
   const text = prompt.replace(/https?:\/\/\S+/g, ' ');
   const out: PromptRequest[] = [];
   const seen = new Set<string>();
+  const all = textTokens(text);
   // Two words in a row name one field ("reviewer name", "star rating", "Wahre Tabelle").
   let previous: PromptRequest | undefined;
-  for (const token of text.toLowerCase().match(/[a-z][a-z0-9-]*|[^\sa-z0-9]/g) ?? []) {
-    const raw = token;
+  for (const [i, raw] of all.entries()) {
     const adjacent = previous;
     previous = undefined;
-    if (!/^[a-z]/.test(raw)) continue;
+    if (!/^\p{L}/u.test(raw)) continue;
+    const cjk = isCjk(raw);
     const word = singular(raw);
     if (seen.has(word)) continue;
-    // "product" in "product name" is a noun of the page, not the title field.
+    // "product" in "product name" is a noun of the page, not the title field; a time of day is its own field.
     const concept =
-      word === 'product' ||
-      word === 'detail' ||
-      word === 'text' ||
-      word === 'type' ||
-      word === 'time' ||
-      word === 'id' ||
-      word === 'code' ||
-      word === 'user' ||
-      word === 'label'
+      ['product', 'detail', 'text', 'type', 'id', 'code', 'user', 'label'].includes(word) || TIME_WORDS.has(word)
         ? undefined
         : conceptOfWord(word);
-    if (concept === undefined && (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || word.length < 3)) continue;
+    if (concept === undefined && (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || (!cjk && word.length < 3))) continue;
     if (concept !== undefined && STOP_WORDS.has(word) && !CONCEPT_OVER_STOP.has(word)) continue;
+    // "材料の名前", "留言的作者": the word before a possessive particle owns the fields, it is none of them.
+    if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
-    const request = adjacent ? compound(adjacent, { word, concept }) : undefined;
+    const request = adjacent && !cjk ? compound(adjacent, { word, concept }) : undefined;
     if (request) out.splice(out.indexOf(adjacent as PromptRequest), 1, request);
     else out.push({ word, concept });
     previous = request ?? out[out.length - 1];
@@ -214,14 +168,25 @@ function compound(a: PromptRequest, b: PromptRequest): PromptRequest | undefined
   return undefined;
 }
 
-/** A field name: lower snake case, letters and digits, never empty. */
+/**
+ * A field name: lower snake case of ASCII letters and digits, never empty (the Agent definition allows no
+ * other). Accents are dropped ("Größe" -> "grosse"); a Chinese or Japanese word is named by its concept
+ * ("商品名" -> "title", "时间" -> "time"), or else by its code points, which stay unique and stable.
+ */
 export function fieldName(text: string): string {
-  const name = text
-    .toLowerCase()
+  const plain = normalizeWord(text);
+  const known = isCjk(plain) ? (TIME_WORDS.has(plain) ? 'time' : conceptOfWord(plain)) : undefined;
+  const name = (known ? (known === 'time' ? 'time' : CONCEPT_WORDS[known][0]) : plain)
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40)
     .replace(/_+$/g, '');
+  if (name === '' && isCjk(plain))
+    return `f_${[...plain]
+      .filter(isCjk)
+      .slice(0, 6)
+      .map((c) => (c.codePointAt(0) ?? 0).toString(16))
+      .join('_')}`;
   return name === '' ? 'field' : /^[0-9]/.test(name) ? `f_${name}` : name;
 }
 
