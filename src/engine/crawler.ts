@@ -207,7 +207,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   const missed =
     stopped || fatalError !== undefined
       ? undefined
-      : criteriaMissed(def.successCriteria, { ...figures, filled: run.criteria.filled });
+      : criteriaMissed(def.successCriteria, { ...figures, filled: run.criteria.filled, tallied: run.criteria.tallied });
   if (missed && def.successCriteria?.failBelow === true) {
     fatalError = missed;
     warning = undefined;

@@ -19,7 +19,8 @@ export const SuccessCriteriaSchema = Type.Object(
     ),
     minFillRate: Type.Optional(
       Type.Record(Type.String({ minLength: 1 }), Ratio('Share of the extracted records whose field is non-empty.'), {
-        description: 'Per field (a top-level field of list or follow): the least share of records where it has a value.',
+        description:
+          'Per field (a top-level field of list or follow): the least share of records where it has a value.',
       }),
     ),
     failBelow: Type.Optional(
@@ -63,13 +64,16 @@ export interface CriteriaFigures {
   records: number;
   pagesAttempted: number;
   pagesFailed: number;
-  /** Per field of minFillRate: records where it had a value. */
+  /** Per field of minFillRate: records where it had a value, of `tallied` records looked at. */
   filled: Record<string, number>;
+  tallied: number;
 }
 
 /** Counts, per field of minFillRate, the kept records where the field has a value. */
 export class CriteriaTally {
   readonly filled: Record<string, number> = {};
+  /** Records looked at (those of this attempt: a resumed Run counts again from its checkpoint). */
+  tallied = 0;
   readonly #fields: string[];
 
   constructor(criteria: SuccessCriteria | undefined) {
@@ -78,6 +82,7 @@ export class CriteriaTally {
   }
 
   record(record: ExtractedRecord): void {
+    this.tallied++;
     for (const f of this.#fields) if (!isMissing(record[f])) this.filled[f]++;
   }
 }
@@ -105,14 +110,14 @@ export function criteriaMissed(criteria: SuccessCriteria | undefined, f: Criteri
       attempted: f.pagesAttempted,
     });
   for (const [field, min] of Object.entries(criteria.minFillRate ?? {})) {
-    const rate = f.records === 0 ? 0 : (f.filled[field] ?? 0) / f.records;
+    const rate = f.tallied === 0 ? 0 : (f.filled[field] ?? 0) / f.tallied;
     if (rate < min)
       missed.push({
         criterion: `minFillRate.${field}`,
         expected: min,
         actual: shown(rate),
         filled: f.filled[field] ?? 0,
-        records: f.records,
+        records: f.tallied,
       });
   }
   if (missed.length === 0) return undefined;

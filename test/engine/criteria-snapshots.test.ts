@@ -13,6 +13,7 @@ const figures = (over: Partial<Parameters<typeof criteriaMissed>[1]> = {}) => ({
   pagesAttempted: 4,
   pagesFailed: 1,
   filled: { price: 9 },
+  tallied: 10,
   ...over,
 });
 
@@ -49,7 +50,7 @@ describe('criteriaMissed', () => {
   });
 
   it('no page attempted is an error ratio of 0; no record a fill rate of 0', () => {
-    const none = figures({ records: 0, pagesAttempted: 0, pagesFailed: 0, filled: { price: 0 } });
+    const none = figures({ records: 0, pagesAttempted: 0, pagesFailed: 0, filled: { price: 0 }, tallied: 0 });
     expect(criteriaMissed({ maxErrorRatio: 0 }, none)).toBeUndefined();
     expect(criteriaMissed({ minFillRate: { price: 0.1 } }, none)?.params).toMatchObject({ actual: 0 });
     expect(criteriaMissed({ minFillRate: { price: 0 } }, none)).toBeUndefined();
@@ -64,7 +65,11 @@ afterAll(() => site.close());
 
 const run = (definition: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   runExtraction({
-    definition: { list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] }, ...definition },
+    definition: {
+      startUrl: '',
+      list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] },
+      ...definition,
+    },
     inputRows: [],
     allowPrivateTargets: true,
     retryBaseDelayMs: 1,
