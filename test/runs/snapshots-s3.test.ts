@@ -36,7 +36,10 @@ describe('snapshots on the s3 storage driver', () => {
     const snapshot = files.find((f) => f.name === 'snapshot-1.html');
     expect(snapshot?.fileType).toBe('Html');
     const served = await fetch(`${env.site.url}/empty-list`).then((r) => r.text());
-    const dl = await call('GET', `/api/v1/agent/${agent.id}/run/${run.id}/file/${snapshot!.id}/download?redirect=false`);
+    const dl = await call(
+      'GET',
+      `/api/v1/agent/${agent.id}/run/${run.id}/file/${snapshot!.id}/download?redirect=false`,
+    );
     expect(dl.statusCode).toBe(200);
     expect(dl.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(dl.body).toBe(served);
