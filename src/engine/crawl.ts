@@ -11,7 +11,8 @@ import {
   type AgentDefinition,
   type AgentField,
 } from './definition.js';
-import { EvidenceCollector } from './evidence.js';
+import { CriteriaTally } from './definition-criteria.js';
+import { EvidenceCollector, MAX_URL_LENGTH } from './evidence.js';
 import { isMissing, type ExtractedRecord } from './extract.js';
 import {
   DEFAULT_FAILED_PAGE_HTML,
@@ -30,6 +31,7 @@ import { PageFetcher, type FetchedAndProcessed, type ListTask } from './page-fet
 import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS } from './page-worker.js';
 import type { FetchedPage, FetchFailure, PageSource } from './page.js';
 import { decodeText } from './parse.js';
+import { SnapshotKeeper } from './snapshots.js';
 import { substitutePlaceholders } from './template.js';
 
 /** Opens the Run's page source; `signal` aborts everything it has in flight. */
@@ -82,7 +84,9 @@ export class ExtractionRun {
   readonly stats: ExtractionStats = emptyStats();
   readonly failedPages: FailedPage[] = [];
   readonly evidence: EvidenceCollector;
-  /** Per processed input: the fatal message if its start page failed, null if it did not. */
+  /** Pages that explain an empty result, and the figures successCriteria are judged on. */
+  readonly snapshots: SnapshotKeeper;
+  readonly criteria: CriteriaTally;
   /** Per input, why its start page failed (null while it has not). Parameters are masked. */
   readonly startFailures: Array<EngineFailure | null> = [];
   readonly #controller = new AbortController();
@@ -113,6 +117,8 @@ export class ExtractionRun {
     this.#options = options;
     this.#mask = mask;
     this.evidence = new EvidenceCollector(mask);
+    this.snapshots = new SnapshotKeeper(mask, MAX_URL_LENGTH, (ref) => this.evidence.snapshot(ref));
+    this.criteria = new CriteriaTally(options.definition.successCriteria);
     this.#defaults = parameterDefaults(options.definition);
     const { list, next, follow, responseType } = options.definition;
     this.#plan = { list, next, follow, responseType };
@@ -231,6 +237,7 @@ export class ExtractionRun {
 
   #recordFailure(failure: FetchFailure): void {
     this.stats.errorCount++;
+    this.evidence.pageFailed();
     // A page over budget was answered, and counted as such when it arrived.
     if (failure.kind === 'over-budget') this.evidence.overBudget(failure.url);
     else if (failure.kind === 'http' && failure.status !== undefined)
@@ -294,11 +301,11 @@ export class ExtractionRun {
     let url: string | null = from.url;
     for (let pageNumber = from.pageNumber; url !== null && !this.halted; pageNumber++) {
       visited.add(url);
-      const fetched: FetchedAndProcessed<ListTask> = await this.#pages.fetch(url, (page) => ({
-        kind: 'list',
-        page,
-        plan: this.#plan,
-      }));
+      const fetched: FetchedAndProcessed<ListTask> = await this.#pages.fetch(
+        url,
+        (page) => ({ kind: 'list', page, plan: this.#plan }),
+        true,
+      );
       if (!fetched.ok) return this.#listPageFailed(fetched.failure, pageNumber === 1 ? failureSlot : null);
       const page = fetched.page;
       const listed: ListPageResult = fetched.value;
@@ -361,6 +368,7 @@ export class ExtractionRun {
     this.evidence.listPage(listed.matches, page.finalUrl, listed.scripted);
     if (listed.matches === 0) {
       this.log('Warning', `list ${locatorText(def.list)} matched nothing on ${page.finalUrl}`);
+      this.snapshots.keep(page, 'emptyList');
       return [];
     }
 
@@ -379,11 +387,13 @@ export class ExtractionRun {
     }
 
     const kept: ExtractedRecord[] = [];
+    let dropped = 0;
     for (let i = 0; i < pending.length; i++) {
       const item = pending[i];
       if (item.aborted) continue;
       const missing = firstMissing(item.record, this.#requiredNames);
       if (missing !== undefined) {
+        dropped++;
         this.stats.errorCount++;
         this.evidence.requiredMissing(missing, page.finalUrl);
         this.log('Error', `record ${i + 1} on ${page.finalUrl} dropped: required field '${missing}' has no value`);
@@ -393,11 +403,14 @@ export class ExtractionRun {
       this.stats.dataCount++;
       if (allMissing(item.record)) this.evidence.emptyRecord();
       kept.push(item.record);
+      this.criteria.record(item.record);
       if (this.stats.dataCount === def.maxRecords) {
         this.#full = true;
         this.log('Info', `reached maxRecords (${def.maxRecords}); the Run stops extracting`);
       }
     }
+    if (dropped > 0 && kept.length === 0 && dropped === pending.filter((p) => !p.aborted).length)
+      this.snapshots.keep(page, 'requiredMissing');
     return kept;
   }
 

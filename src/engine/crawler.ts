@@ -3,6 +3,7 @@
 import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, pooledBrowserSources } from './browser/index.js';
 import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
 import { usableCheckpoint } from './checkpoint.js';
+import { criteriaMissed } from './definition-criteria.js';
 import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';
 import { emptyStats, ExtractionRun, locatorText, type OpenPageSource, type RecordSink } from './crawl.js';
 import {
@@ -195,10 +196,23 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
       parsersOf(run.evidence.evidence),
   );
   run.progress();
-  const warning =
+  let warning =
     stopped || fatalError !== undefined
       ? undefined
       : qualityProblem(run.evidence.evidence, locatorText(def.list), s.dataCount);
+  // A Run that ended normally is judged on its successCriteria: a miss is its failure with failBelow,
+  // else its warning unless the quality problem above already says what went wrong.
+  const e = run.evidence.evidence;
+  const figures = { records: s.dataCount, pagesAttempted: e.requests, pagesFailed: e.failedPages ?? 0 };
+  const missed =
+    stopped || fatalError !== undefined
+      ? undefined
+      : criteriaMissed(def.successCriteria, { ...figures, filled: run.criteria.filled, tallied: run.criteria.tallied });
+  if (missed && def.successCriteria?.failBelow === true) {
+    fatalError = missed;
+    warning = undefined;
+    run.log('Fatal', engineFailureMessage(missed));
+  } else if (missed && !warning) warning = missed;
   if (warning) run.log('Warning', engineFailureMessage(warning));
 
   return {
@@ -209,6 +223,7 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     ...(fatalError !== undefined ? { fatalError } : {}),
     evidence: run.evidence.evidence,
     ...(warning !== undefined ? { warning: maskFailure(warning, mask) } : {}),
+    snapshots: run.snapshots.kept,
   };
 }
 

@@ -3,6 +3,7 @@
 // distinct status codes and field names, one first URL per kind, each URL cut to MAX_URL_LENGTH.
 import { Type, type Static } from '@sinclair/typebox';
 import { EngineFailureCode, type EngineFailure } from './failure-codes.js';
+import { MAX_SNAPSHOTS, type SnapshotRef } from './snapshots.js';
 
 export const MAX_KEYS = 20;
 export const MAX_URL_LENGTH = 300;
@@ -11,6 +12,12 @@ export const NETWORK_KINDS = ['dns', 'refused', 'reset', 'tls', 'timeout', 'othe
 export type NetworkKind = (typeof NETWORK_KINDS)[number];
 
 const Counts = Type.Record(Type.String(), Type.Integer({ minimum: 0 }));
+const SnapshotRefSchema = Type.Object({
+  html: Type.String({ description: 'The Run file of the page as the engine saw it (listed by the files endpoint).' }),
+  png: Type.Optional(Type.String({ description: 'The Run file of its screenshot, when Chromium rendered it.' })),
+  url: Type.String(),
+  reason: Type.Union([Type.Literal('emptyList'), Type.Literal('requiredMissing')]),
+});
 
 export const RunEvidenceSchema = Type.Object(
   {
@@ -43,6 +50,10 @@ export const RunEvidenceSchema = Type.Object(
     parser: Type.Optional(Type.Object({ fast: Type.Integer({ minimum: 0 }), standard: Type.Integer({ minimum: 0 }) })),
     /** Values a date transform could not parse (they became null). Absent when there were none. */
     unparsedDates: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Pages whose fetch or processing failed after retries (the successCriteria error ratio's numerator). Absent before it existed. */
+    failedPages: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Pages kept as Run files because they explain an empty result (snapshots.ts); absent when none was. */
+    snapshots: Type.Optional(Type.Array(SnapshotRefSchema, { maxItems: MAX_SNAPSHOTS })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -143,6 +154,14 @@ export class EvidenceCollector {
   overBudget(url: string): void {
     this.evidence.overBudgetPages = (this.evidence.overBudgetPages ?? 0) + 1;
     this.#first('overBudget', url);
+  }
+
+  pageFailed(): void {
+    this.evidence.failedPages = (this.evidence.failedPages ?? 0) + 1;
+  }
+
+  snapshot(ref: SnapshotRef): void {
+    (this.evidence.snapshots ??= []).push(ref);
   }
 
   paginationStopped(url: string): void {

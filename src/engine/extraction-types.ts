@@ -4,6 +4,7 @@ import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
 import type { EngineFailure } from './failure-codes.js';
 import type { PageSource } from './page.js';
+import type { PageSnapshot } from './snapshots.js';
 
 export type LogLevel = 'Fatal' | 'Error' | 'Warning' | 'Info';
 export type LogFunction = (level: LogLevel, message: string) => void;
@@ -46,8 +47,10 @@ export interface ExtractionResult {
   fatalError?: EngineFailure;
   /** What the run observed, for diagnoses. */
   evidence: RunEvidence;
-  /** Set when a run that ended normally extracted nothing usable (see `qualityProblem`). */
+  /** Set when a run that ended normally extracted nothing usable (see `qualityProblem`) or missed its successCriteria. */
   warning?: EngineFailure;
+  /** Pages kept because they explain an empty result, for the caller to store (`writeSnapshots`). */
+  snapshots?: PageSnapshot[];
 }
 
 export interface ExtractionOptions {

@@ -41,6 +41,8 @@ export const EngineFailureCode = {
   StorageFull: 'STORAGE_FULL',
   /** The Run's files could not be stored: permission, read-only volume, or the object store refused or is unreachable. */
   StorageUnavailable: 'STORAGE_UNAVAILABLE',
+  /** The Run extracted but missed one of the definition's successCriteria (Completed, or Failure with failBelow). */
+  SuccessCriteriaMissed: 'SUCCESS_CRITERIA_MISSED',
 } as const;
 export type EngineFailureCode = (typeof EngineFailureCode)[keyof typeof EngineFailureCode];
 
@@ -150,7 +152,17 @@ const MESSAGES: Record<EngineFailureCode, (p: FailureParams) => string> = {
     `Every field was empty in all ${p.records} records: the field selectors matched nothing inside the list items.`,
   STORAGE_FULL: storageMessage,
   STORAGE_UNAVAILABLE: storageMessage,
+  SUCCESS_CRITERIA_MISSED: criteriaMessage,
 };
+
+/** "success criteria not met: minRecords 50, got 12", with the figures behind a ratio. */
+function criteriaMessage(p: FailureParams): string {
+  let detail = '';
+  if (p.criterion === 'maxErrorRatio') detail = ` (${p.failed} of ${p.attempted} pages failed)`;
+  else if (String(p.criterion).startsWith('minFillRate.')) detail = ` (${p.filled} of ${p.records} records)`;
+  const more = Number(p.missed) > 1 ? `; ${Number(p.missed) - 1} more missed` : '';
+  return `success criteria not met: ${p.criterion} ${p.expected}, got ${p.actual}${detail}${more}`;
+}
 
 /** The one place an engine failure becomes words. `failedInputs` > 1 says every input's start failed. */
 export function engineFailureMessage(f: EngineFailure): string {

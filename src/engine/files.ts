@@ -1,4 +1,4 @@
-export type RunFileType = 'Csv' | 'Json' | 'Ndjson' | 'Log' | 'Html';
+export type RunFileType = 'Csv' | 'Json' | 'Ndjson' | 'Log' | 'Html' | 'Png';
 
 export const CONTENT_TYPES: Record<RunFileType, string> = {
   Csv: 'text/csv; charset=utf-8',
@@ -6,6 +6,7 @@ export const CONTENT_TYPES: Record<RunFileType, string> = {
   Ndjson: 'application/x-ndjson',
   Log: 'text/plain; charset=utf-8',
   Html: 'text/html; charset=utf-8',
+  Png: 'image/png',
 };
 
 /** A file written to storage for a run. */

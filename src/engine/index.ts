@@ -15,10 +15,13 @@ export {
 } from './browser/index.js';
 export { startPageFailureMessage } from './messages.js';
 export * from './failure-codes.js';
-export type { FetchedPage, FetchResult, PageSource } from './page.js';
+export type { FetchedPage, FetchResult, PageRequestOptions, PageSource } from './page.js';
 export { DEFAULT_PAGE_CPU_SECONDS, warmPageWorker } from './page-worker.js';
 export { parseHtml } from './parse.js';
 export { createMasker, SECRET_MASK } from './secrets.js';
 export { placeholdersOf, substitutePlaceholders } from './template.js';
 export type { ExtractedRecord, FieldValue } from './extract.js';
 export * from './checkpoint.js';
+export { MAX_SNAPSHOTS, SNAPSHOT_HTML_MAX_BYTES, SNAPSHOT_PNG_MAX_BYTES, writeSnapshots } from './snapshots.js';
+export type { PageSnapshot, SnapshotRef } from './snapshots.js';
+export { SuccessCriteriaSchema, type SuccessCriteria } from './definition-criteria.js';

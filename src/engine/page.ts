@@ -30,6 +30,8 @@ export interface FetchedPage {
   body: Buffer;
   /** What produced the page; absent means HTTP. */
   renderer?: 'http' | 'browser';
+  /** A PNG screenshot, taken by the browser of a list page whose list matched nothing (see snapshots.ts). */
+  screenshot?: Buffer;
 }
 
 export interface FetchFailure {
@@ -46,13 +48,19 @@ export interface FetchFailure {
 
 export type FetchResult = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
 
+export interface PageRequestOptions {
+  canStart?: () => boolean;
+  /** A list page: a browser takes a screenshot when the list matches nothing (a snapshot's PNG). */
+  listPage?: boolean;
+}
+
 /** The seam between the crawl loop and whatever produces pages. Never throws for a failed page. */
 export interface PageSource {
   /**
    * `canStart` is asked before a page goes out (and before a retry): false gives the page up as
    * `aborted`, so a graceful stop starts nothing new.
    */
-  get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult>;
+  get(url: string, opts?: PageRequestOptions): Promise<FetchResult>;
   /** Body bytes received so far, for the Run's traffic figure. */
   readonly receivedBytes: number;
   close(): Promise<void>;
@@ -67,5 +75,5 @@ export interface PageSource {
 export interface AutoRender {
   readonly selectors: string[];
   readonly xpaths: string[];
-  render(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult>;
+  render(url: string, opts?: PageRequestOptions): Promise<FetchResult>;
 }

@@ -28,6 +28,9 @@ export interface RunLog {
   finish(failedPages?: FailedPage[]): Promise<StoredFile[]>;
 }
 
+/** The HTML of failed pages is kept beside the log as `failed-page-N.html` (part of the log, not an export). */
+export const FAILED_PAGE_HTML_PREFIX = 'failed-page-';
+
 const SEVERITY: Record<RunLogLevel, number> = { Fatal: 0, Error: 1, Warning: 2, Info: 3 };
 const TAIL_LINES = 1000;
 
@@ -81,7 +84,7 @@ export function createRunLog(storage: Storage, key: string, options: RunLogOptio
     if (options.logMode === 'TextAndHtml') {
       const withHtml = failedPages.filter((page) => page.html !== undefined && page.html !== '');
       for (const page of withHtml.slice(0, maxHtmlFiles)) {
-        const htmlName = `failed-page-${htmlFiles.length + 1}.html`;
+        const htmlName = `${FAILED_PAGE_HTML_PREFIX}${htmlFiles.length + 1}.html`;
         const htmlKey = `${dir}${htmlName}`;
         const { size } = await storage.put(htmlKey, Readable.from([mask(page.html as string)]));
         htmlFiles.push({ key: htmlKey, name: htmlName, fileType: 'Html', contentType: CONTENT_TYPES.Html, size });

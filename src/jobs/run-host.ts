@@ -12,7 +12,10 @@ import {
   exportRecords,
   fetchesOnePage,
   runExtraction,
+  writeSnapshots,
   type ExtractedRecord,
+  type PageSnapshot,
+  type StoredFile,
   type ExtractionStats,
   type RunLog,
 } from '../engine/index.js';
@@ -215,14 +218,17 @@ export function createRunHost(deps: {
     }
     if (result.fatalError && !stopped) {
       // The engine has already logged the fatal error.
+      const snapshots = await keepSnapshots(storage, p.runId, result.snapshots, runLog);
       const logFiles = await runLog.finish(result.failedPages);
-      return { stats, files: logFiles, stopped: false, fatalError: result.fatalError, evidence: result.evidence };
+      const files = [...snapshots, ...logFiles];
+      return { stats, files, stopped: false, fatalError: result.fatalError, evidence: result.evidence };
     }
     // Exporting is reported after 250 ms too, like Running: a short export goes straight to the Run's end
     // (one message and one status write fewer); its figures go with the end.
     const exportingTimer = setTimeout(() => send({ type: 'exporting', stats }), 250);
     let exported: Awaited<ReturnType<typeof exportRecords>>;
     let logFiles: Awaited<ReturnType<typeof runLog.finish>>;
+    let snapshots: StoredFile[];
     try {
       exported = await exportRecords({
         storage,
@@ -242,6 +248,7 @@ export function createRunHost(deps: {
       clearTimeout(exportingTimer);
       stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
       runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
+      snapshots = await keepSnapshots(storage, p.runId, result.snapshots, runLog);
       logFiles = await runLog.finish(result.failedPages);
     } catch (err) {
       clearTimeout(exportingTimer);
@@ -252,7 +259,7 @@ export function createRunHost(deps: {
     }
     return {
       stats,
-      files: [...exported.map(({ records: _r, ...f }) => f), ...logFiles],
+      files: [...exported.map(({ records: _r, ...f }) => f), ...snapshots, ...logFiles],
       stopped,
       evidence: result.evidence,
       warning: result.warning,
@@ -313,6 +320,20 @@ export function createRunHost(deps: {
   }
 
   return { receive, halt };
+}
+
+/** Stores the pages the engine kept as snapshots among the Run's files, and says so in its log. */
+async function keepSnapshots(
+  storage: Storage,
+  runId: number,
+  snapshots: PageSnapshot[] | undefined,
+  runLog: RunLog,
+): Promise<StoredFile[]> {
+  if (!snapshots || snapshots.length === 0) return [];
+  const files = await writeSnapshots(storage, runFolderKey(runId), snapshots);
+  for (const s of snapshots)
+    runLog.log('Info', `Page ${s.url} kept as ${[s.html, ...(s.png ? [s.png] : [])].join(' and ')} (${s.reason})`);
+  return files;
 }
 
 /** Removes what a Run stored in its folder, but its log (a Run whose files could not all be stored). */

@@ -109,6 +109,7 @@ export const RunFileSchema = Type.Object(
       Type.Literal('Ndjson'),
       Type.Literal('Log'),
       Type.Literal('Html'),
+      Type.Literal('Png'),
     ]),
     fileSize: Type.Integer(),
     created: DateTime,

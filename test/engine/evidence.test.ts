@@ -42,6 +42,7 @@ describe('runExtraction evidence', () => {
       emptyRecords: 0,
       paginationStoppedEarly: 0,
       overBudgetPages: 0,
+      failedPages: 1,
       // The two pages parsed (the list and the one detail page that answered), both by the fast path.
       parser: { fast: 2, standard: 0 },
       firstUrls: { http403: `${site.url}/blocked` },

@@ -32,12 +32,17 @@ describe('Run failure codes', () => {
       },
       ...{ problems: 'p', render: 'browser', hint: 'h', list: "selector 'li'", pages: 2, fields: "'a'", records: 4 },
       ...{ exitCode: '1', proxyPoolId: 5, when: 'exported', runId: 9 },
+      ...{ criterion: 'minRecords', expected: 50, actual: 12, missed: 1 },
     };
     for (const code of Object.values(RunFailureCode)) {
       const message = runFailureMessage({ code, params });
       expect(message.length, code).toBeGreaterThan(10);
       expect(message, code).not.toContain('undefined');
     }
+    const missed = { criterion: 'minRecords', expected: 50, actual: 12, missed: 1 };
+    expect(runFailureMessage({ code: RunFailureCode.SuccessCriteriaMissed, params: missed })).toBe(
+      'success criteria not met: minRecords 50, got 12',
+    );
     expect(runFailureMessage({ code: RunFailureCode.RunTimeout, params: { seconds: 30 } })).toBe(
       'run timed out after 30 s',
     );

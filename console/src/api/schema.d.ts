@@ -2115,6 +2115,30 @@ export interface components {
             scroll?: number;
             /** @description May hold {{parameter}} placeholders. */
             startUrl: string;
+            /**
+             * SuccessCriteria
+             * @description What a Run must reach to end Success. A Run that extracted but misses one ends Completed (9) with errorCode SUCCESS_CRITERIA_MISSED naming the criterion and the figure, or Failure (6) with failBelow.
+             * @example {
+             *       "minRecords": 50,
+             *       "maxErrorRatio": 0.1,
+             *       "minFillRate": {
+             *         "price": 0.95
+             *       },
+             *       "failBelow": false
+             *     }
+             */
+            successCriteria?: {
+                /** @description true: a missed criterion makes the Run end Failure (6), without export files; default false: Completed (9). */
+                failBelow?: boolean;
+                /** @description At most this share of the pages attempted failed (after retries): failed pages / pages attempted. */
+                maxErrorRatio?: number;
+                /** @description Per field (a top-level field of list or follow): the least share of records where it has a value. */
+                minFillRate?: {
+                    [key: string]: number;
+                };
+                /** @description At least this many records extracted (before export filters). */
+                minRecords?: number;
+            };
             timeoutSeconds?: number;
             /**
              * @description Browser only: a CSS selector to wait for before reading the page, or 'networkidle'.
@@ -2456,6 +2480,7 @@ export interface components {
             autoRenderedPages?: number;
             emptyListPages: number;
             emptyRecords: number;
+            failedPages?: number;
             firstUrls: {
                 [key: string]: string;
             };
@@ -2483,13 +2508,21 @@ export interface components {
                 [key: string]: number;
             };
             scriptedEmptyListPages?: number;
+            snapshots?: {
+                /** @description The Run file of the page as the engine saw it (listed by the files endpoint). */
+                html: string;
+                /** @description The Run file of its screenshot, when Chromium rendered it. */
+                png?: string;
+                reason: "emptyList" | "requiredMissing";
+                url: string;
+            }[];
             unparsedDates?: number;
         };
         RunFile: {
             /** Format: date-time */
             created: string;
             fileSize: number;
-            fileType: "Csv" | "Json" | "Ndjson" | "Log" | "Html";
+            fileType: "Csv" | "Json" | "Ndjson" | "Log" | "Html" | "Png";
             id: number;
             name: string;
         };

@@ -207,6 +207,7 @@ class AgentDefinition(TypedDict, total=False):
     scroll: NotRequired[int]
     pageTimeoutSeconds: NotRequired[int]
     blockResources: NotRequired[list[Literal["image", "font", "media", "stylesheet"]]]
+    successCriteria: NotRequired[dict[str, Any]]
 
 
 class Space(TypedDict, total=False):
@@ -283,7 +284,7 @@ class RunListItem(TypedDict, total=False):
 class RunFile(TypedDict, total=False):
     id: Required[int]
     name: Required[str]
-    fileType: Required[Literal["Csv", "Json", "Ndjson", "Log", "Html"]]
+    fileType: Required[Literal["Csv", "Json", "Ndjson", "Log", "Html", "Png"]]
     fileSize: Required[int]
     created: Required[str]
 
@@ -561,6 +562,8 @@ class RunEvidence(TypedDict, total=False):
     overBudgetPages: NotRequired[int]
     parser: NotRequired[dict[str, Any]]
     unparsedDates: NotRequired[int]
+    failedPages: NotRequired[int]
+    snapshots: NotRequired[list[dict[str, Any]]]
     firstUrls: Required[dict[str, Any]]
 
 

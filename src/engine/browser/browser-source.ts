@@ -11,7 +11,8 @@ import {
   type AgentDefinition,
 } from '../definition.js';
 import type { LogFunction } from '../extraction-types.js';
-import type { FailureKind, FetchedPage, FetchResult, PageSource } from '../page.js';
+import type { FailureKind, FetchedPage, FetchResult, PageRequestOptions, PageSource } from '../page.js';
+import { MAX_SNAPSHOTS } from '../snapshots.js';
 import { isRetryableStatus, retryAfterOf, withRetries, type AttemptResult, type RetryEvent } from '../retry.js';
 import { GuardProxy, type GuardProxyEndpoint, type GuardProxyOptions } from './guard-proxy.js';
 import type { BrowserPool } from './pool.js';
@@ -70,7 +71,7 @@ export class BrowserPageSource implements PageSource {
     return this.#guard.receivedBytes;
   }
 
-  async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
+  async get(url: string, opts?: PageRequestOptions): Promise<FetchResult> {
     const { maxRetries, retryBaseDelayMs, signal, log } = this.options;
     const settings = {
       maxRetries,
@@ -85,7 +86,7 @@ export class BrowserPageSource implements PageSource {
     };
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, PageFailure>> => {
       try {
-        return { ok: true, value: await this.#render(url) };
+        return { ok: true, value: await this.#render(url, opts?.listPage === true) };
       } catch (error) {
         if (signal.aborted) return { ok: false, aborted: true, started: true };
         return { ok: false, failure: this.#classify(error, url) };
@@ -141,7 +142,7 @@ export class BrowserPageSource implements PageSource {
     return context;
   }
 
-  async #render(url: string) {
+  async #render(url: string, listPage: boolean) {
     if (!isHttpUrl(url)) throw new PageFailure('invalid-url', 'is not an http(s) URL');
     const lease = await this.options.pool.acquire(this.options.signal);
     let page: Page | null = null;
@@ -168,6 +169,7 @@ export class BrowserPageSource implements PageSource {
       }
       await this.#settle(page, left);
       const html = await page.content();
+      const screenshot = listPage ? await this.#emptyListScreenshot(page, left) : undefined;
       reusable = true;
       return {
         url,
@@ -176,6 +178,7 @@ export class BrowserPageSource implements PageSource {
         contentType: 'text/html; charset=utf-8',
         body: Buffer.from(html, 'utf8'),
         renderer: 'browser' as const,
+        ...(screenshot ? { screenshot } : {}),
       };
     } finally {
       // Only a page that rendered cleanly is kept; one that failed or timed out may be in any state.
@@ -183,6 +186,22 @@ export class BrowserPageSource implements PageSource {
       else await page?.close().catch(() => undefined);
       lease.release();
     }
+  }
+
+  /** Screenshots taken for snapshots: as many as a Run keeps at most. */
+  #screenshots = 0;
+
+  /**
+   * The viewport as a PNG when the list matches nothing on this list page (a snapshot's picture of a
+   * redesigned or blocked page); undefined otherwise, after MAX_SNAPSHOTS, or when it cannot be taken.
+   */
+  async #emptyListScreenshot(page: Page, left: () => number): Promise<Buffer | undefined> {
+    const list = this.options.definition.list;
+    if (this.#screenshots >= MAX_SNAPSHOTS || (list.selector === undefined && list.xpath === undefined)) return;
+    if ((await page.locator(playwrightLocator(list)).count()) > 0) return;
+    this.#screenshots++;
+    // A picture is evidence, not the page: one that fails (or takes too long) leaves the HTML alone.
+    return page.screenshot({ type: 'png', timeout: Math.min(left(), 10_000) }).catch(() => undefined);
   }
 
   #takeIdlePage(context: BrowserContext): Page | null {

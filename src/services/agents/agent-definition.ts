@@ -2,6 +2,7 @@
 // structural problems (refused with 400) from semantic ones (saved, Agent marked Invalid), sizing
 // it, and masking encrypted defaults wherever a definition leaves the service.
 import { Value } from '@sinclair/typebox/value';
+import { criteriaProblems } from '../../engine/definition-criteria.js';
 import { languageProblems, missingLocators, nestingProblems } from '../../engine/definition-language.js';
 import {
   AgentDefinitionSchema,
@@ -50,7 +51,7 @@ export function checkDefinitionInput(input: unknown, previous?: unknown): Checke
   }
   if (byPath.size > 0)
     throw new ValidationError(`definition is not a valid Agent definition: ${[...byPath.values()].join('; ')}`);
-  refuse(languageProblems(normalized as AgentDefinition));
+  refuse([...languageProblems(normalized as AgentDefinition), ...criteriaProblems(normalized as AgentDefinition)]);
   const definition =
     previous === undefined
       ? (normalized as AgentDefinition)

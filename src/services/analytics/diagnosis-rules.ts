@@ -3,6 +3,7 @@
 // suggests actions the user can take in this product. Pure: no I/O, no clock.
 import { RUN_LOG_NAME } from '../runs/run-keys.js';
 import { RunFailureCode as C } from '../runs/run-errors.js';
+import { CRITERIA_RULES } from './diagnosis-criteria-rules.js';
 import { EXTRACTION_RULES } from './diagnosis-extraction-rules.js';
 import {
   count,
@@ -240,6 +241,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
         : null,
   },
   ...EXTRACTION_RULES,
+  ...CRITERIA_RULES,
 ];
 
 /** Applies every rule; a failed Run that no rule explains still gets its message and the run log as a lead. */

@@ -3,9 +3,14 @@ import { Prisma as P } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/prisma.js';
 import { Decimal, USAGE_COST_COLUMN, USAGE_TYPES, type UsageLine, type UsageType } from './metering.js';
 import { startOfUtcWeek, type RangePart } from '../../lib/rollup-periods.js';
+import { FAILED_PAGE_HTML_PREFIX } from '../../engine/run-log.js';
 
-// Files that are not exports: the Run's log and the HTML kept of failed pages.
-const NON_EXPORT_FILE_TYPES = ['Log', 'Html'];
+// Files that are not exports: the Run's log and the HTML of failed pages kept with it. Every other
+// file counts, snapshots of pages (Html, Png) included.
+const failedPageHtml = (f: { name: string; fileType: string }) =>
+  f.fileType === 'Html' && f.name.startsWith(FAILED_PAGE_HTML_PREFIX);
+const isExportFile = (f: { name: string; fileType: string }) => f.fileType !== 'Log' && !failedPageHtml(f);
+const FAILED_PAGE_LIKE = `${FAILED_PAGE_HTML_PREFIX.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface AgentCostRow {
   agentId: number;
@@ -36,13 +41,14 @@ export function createUsageRepository(db: Db) {
     /** Bytes of a Run's export files (everything but its log and kept HTML). */
     /** The same as an SQL value (bigint) for the Run whose id is `runId`, read along with another statement. */
     /** What exportBytesSql reads once the Run's files are these (and only these). */
-    exportBytesOf(files: ReadonlyArray<{ fileType: string; fileSize: number }>): bigint {
-      return files.reduce((n, f) => (NON_EXPORT_FILE_TYPES.includes(f.fileType) ? n : n + BigInt(f.fileSize)), 0n);
+    exportBytesOf(files: ReadonlyArray<{ name: string; fileType: string; fileSize: number }>): bigint {
+      return files.reduce((n, f) => (isExportFile(f) ? n + BigInt(f.fileSize) : n), 0n);
     },
 
     exportBytesSql(runId: P.Sql): P.Sql {
       return P.sql`(SELECT COALESCE(SUM("fileSize"), 0)::bigint FROM "RunFile"
-        WHERE "runId" = ${runId} AND NOT ("fileType" = ANY(${NON_EXPORT_FILE_TYPES}::text[])))`;
+        WHERE "runId" = ${runId} AND "fileType" <> 'Log'
+          AND NOT ("fileType" = 'Html' AND name LIKE ${FAILED_PAGE_LIKE}))`;
     },
 
     /**

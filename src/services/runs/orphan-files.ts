@@ -11,7 +11,14 @@ import { isInternalRunFile, parseRunKey, runFileKey, runFolderKey, RUNS_ROOT } f
 import type { RunsRepository } from './runs.repository.js';
 import { isTerminal } from './status-machine.js';
 
-const TYPES: Record<string, RunFileType> = { csv: 'Csv', json: 'Json', ndjson: 'Ndjson', log: 'Log', html: 'Html' };
+const TYPES: Record<string, RunFileType> = {
+  csv: 'Csv',
+  json: 'Json',
+  ndjson: 'Ndjson',
+  log: 'Log',
+  html: 'Html',
+  png: 'Png',
+};
 const BATCH = 500;
 
 export interface SweepResult {
