@@ -43,6 +43,10 @@ export const RunEvidenceSchema = Type.Object(
     parser: Type.Optional(Type.Object({ fast: Type.Integer({ minimum: 0 }), standard: Type.Integer({ minimum: 0 }) })),
     /** Values a date transform could not parse (they became null). Absent when there were none. */
     unparsedDates: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Records dropped because an earlier record of the Run had the same `key`. Absent when there were none. */
+    duplicateRecords: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Detail pages not fetched: the record's key was known and unchanged (changes.skipUnchangedDetails). Absent when none. */
+    skippedDetailPages: Type.Optional(Type.Integer({ minimum: 0 })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -143,6 +147,10 @@ export class EvidenceCollector {
   overBudget(url: string): void {
     this.evidence.overBudgetPages = (this.evidence.overBudgetPages ?? 0) + 1;
     this.#first('overBudget', url);
+  }
+
+  skippedDetails(count: number): void {
+    if (count > 0) this.evidence.skippedDetailPages = (this.evidence.skippedDetailPages ?? 0) + count;
   }
 
   paginationStopped(url: string): void {
