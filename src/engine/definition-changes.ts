@@ -40,7 +40,7 @@ export const AgentChangesSchema = Type.Object(
     additionalProperties: false,
     description:
       "Change tracking across the Agent's Runs (needs `key`): each exported record gets a `_change` column " +
-      "(new, updated, unchanged, deleted). Only a Run that ends Success updates what the Agent remembers.",
+      '(new, updated, unchanged, deleted). Only a Run that ends Success updates what the Agent remembers.',
     example: { export: 'changed', trackDeletes: true, skipUnchangedDetails: true },
   },
 );

@@ -50,10 +50,7 @@ export function createChangesSettlementStep(): SettlementStep {
 }
 
 /** POST /agent/{id}/changes/reset: the Agent forgets its records; its next Run finds them all new. */
-export function createChangesService(deps: {
-  repo: ChangesRepository;
-  access: Pick<AccessService, 'requireAgent'>;
-}) {
+export function createChangesService(deps: { repo: ChangesRepository; access: Pick<AccessService, 'requireAgent'> }) {
   return {
     async reset(principal: Principal, agentId: number): Promise<{ agentId: number; forgottenKeys: number }> {
       await deps.access.requireAgent(principal, agentId, 'write');
