@@ -207,6 +207,8 @@ class AgentDefinition(TypedDict, total=False):
     scroll: NotRequired[int]
     pageTimeoutSeconds: NotRequired[int]
     blockResources: NotRequired[list[Literal["image", "font", "media", "stylesheet"]]]
+    key: NotRequired[list[str]]
+    changes: NotRequired[dict[str, Any]]
 
 
 class Space(TypedDict, total=False):
@@ -561,6 +563,8 @@ class RunEvidence(TypedDict, total=False):
     overBudgetPages: NotRequired[int]
     parser: NotRequired[dict[str, Any]]
     unparsedDates: NotRequired[int]
+    duplicateRecords: NotRequired[int]
+    skippedDetailPages: NotRequired[int]
     firstUrls: Required[dict[str, Any]]
 
 
