@@ -100,11 +100,9 @@ export async function trackedSets(
   const names = hashedNamesOf(def);
   const seen = new Set<string>();
 
-  async function* marked(batch: Array<{ record: ExtractedRecord; key: string | null }>) {
-    if (!tracking || batch.length === 0) {
-      for (const { record } of batch) yield record;
-      return;
-    }
+  /** A batch as exported: staged, marked and filtered (tracking changes), or as it is (key alone). */
+  async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
+    if (!tracking || batch.length === 0) return batch.map((b) => b.record);
     const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
     const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
     const previous = await changes.ask<Array<string | null>>({
@@ -117,11 +115,13 @@ export async function trackedSets(
     const kinds = new Map<ExtractedRecord, ChangeKind>(
       keyed.map((b, i) => [b.record, changeKindOf(hashes[i], previous[i])]),
     );
+    const rows: ExtractedRecord[] = [];
     for (const { record } of batch) {
       // A record without any key value cannot be recognised later: it is new every time, and not remembered.
       const kind = kinds.get(record) ?? ChangeKind.New;
-      if (exportsChange(tracking.export, kind)) yield { ...record, [CHANGE_COLUMN]: kind };
+      if (exportsChange(tracking.export, kind)) rows.push({ ...record, [CHANGE_COLUMN]: kind });
     }
+    return rows;
   }
 
   async function* deleted(): AsyncGenerator<ExtractedRecord> {
@@ -134,8 +134,18 @@ export async function trackedSets(
     }
   }
 
+  // One batch's question is in flight while the next batch is read and the one before is written: the
+  // worker's round trip overlaps the export's own work. Batches are answered and written in order.
   async function* tracked(records: Records, last: boolean): AsyncGenerator<ExtractedRecord> {
     let batch: Array<{ record: ExtractedRecord; key: string | null }> = [];
+    let inFlight: Promise<ExtractedRecord[]> | null = null;
+    const send = () => {
+      const asked = marked(batch);
+      // Awaited in turn below; a rejection before then must not count as unhandled.
+      asked.catch(() => {});
+      batch = [];
+      return asked;
+    };
     for await (const record of records) {
       const k = recordKeyOf(record, key!);
       if (k !== null) {
@@ -147,11 +157,14 @@ export async function trackedSets(
       }
       batch.push({ record, key: k });
       if (batch.length >= CHANGES_BATCH) {
-        yield* marked(batch);
-        batch = [];
+        const next = send();
+        if (inFlight) yield* await inFlight;
+        inFlight = next;
       }
     }
-    yield* marked(batch);
+    const next = send();
+    if (inFlight) yield* await inFlight;
+    yield* await next;
     if (last && tracking?.trackDeletes && !opts.stopped) yield* deleted();
   }
 
