@@ -414,7 +414,10 @@ export class ExtractionRun {
     try {
       details = await known(linked.map((p) => p.record));
     } catch (error) {
-      this.log('Warning', `known records could not be looked up (${(error as Error).message}); fetching every detail page`);
+      this.log(
+        'Warning',
+        `known records could not be looked up (${(error as Error).message}); fetching every detail page`,
+      );
       return pending;
     }
     const skipped = new Set<PendingRecord>();

@@ -74,7 +74,7 @@ export function knownDetailsOf(def: AgentDefinition, changes: RemoteChanges): Kn
       for (const k of known) found.set(k.keyHash, k);
     }
     return records.map((record, i) => {
-      const k = keys[i] === null ? undefined : found.get(keys[i]!);
+      const k = keys[i] === null ? undefined : found.get(keys[i]);
       if (!k || k.listHash !== valuesHashOf(record, list)) return null;
       return Object.fromEntries(detailNames.map((name) => [name, k.values[name] ?? null]));
     });

@@ -77,10 +77,7 @@ export type BrowserReply =
   | { type: 'browser:closed'; session: number; receivedBytes: number };
 
 export type ParentMessage =
-  | { type: 'start'; payload: ChildStartPayload }
-  | { type: 'stop' }
-  | BrowserReply
-  | ChangesReply;
+  { type: 'start'; payload: ChildStartPayload } | { type: 'stop' } | BrowserReply | ChangesReply;
 
 export const isBrowserReply = (msg: ParentMessage): msg is BrowserReply => msg.type.startsWith('browser:');
 
