@@ -74,6 +74,11 @@ const SUITES: Record<string, { about: string; run: Suite }> = {
       'web console screens in headless Chromium over 100,000 Agents: navigation to content on screen (bench/console.ts)',
     run: async () => (await import('./console.js')).benchConsole(),
   },
+  changes: {
+    about:
+      'change tracking: a 10,000-record Run of an Agent remembering 1,000,000 keys, side by side with the same Run without changes (time, RSS)',
+    run: async () => (await import('./changes.js')).benchChanges(),
+  },
   http: {
     about:
       'compiled service vs a bare single-query Fastify route: req/s, p50/p99, DB work per request (needs npm run build)',

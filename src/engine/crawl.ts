@@ -383,7 +383,8 @@ export class ExtractionRun {
     if (def.maxRecords !== undefined) pending.splice(Math.max(def.maxRecords - this.stats.dataCount, 0));
     if (def.follow) {
       const followFields = def.follow.fields;
-      await Promise.all(pending.map((item) => this.#followDetail(item, followFields)));
+      const toFetch = await this.#withoutKnownDetails(pending);
+      await Promise.all(toFetch.map((item) => this.#followDetail(item, followFields)));
     }
 
     const kept: ExtractedRecord[] = [];
@@ -412,6 +413,35 @@ export class ExtractionRun {
     if (dropped > 0 && kept.length === 0 && dropped === pending.filter((p) => !p.aborted).length)
       this.snapshots.keep(page, 'requiredMissing');
     return kept;
+  }
+
+  /**
+   * The records whose detail page is still to fetch: those whose detail values the Agent already knows
+   * (changes.skipUnchangedDetails, asked once per list page) take them instead. A failed lookup fetches all.
+   */
+  async #withoutKnownDetails(pending: PendingRecord[]): Promise<PendingRecord[]> {
+    const known = this.#options.knownDetails;
+    const linked = pending.filter((p) => p.followUrl !== null);
+    if (!known || linked.length === 0) return pending;
+    let details: Array<ExtractedRecord | null>;
+    try {
+      details = await known(linked.map((p) => p.record));
+    } catch (error) {
+      this.log(
+        'Warning',
+        `known records could not be looked up (${(error as Error).message}); fetching every detail page`,
+      );
+      return pending;
+    }
+    const skipped = new Set<PendingRecord>();
+    linked.forEach((item, i) => {
+      const detail = details[i];
+      if (!detail) return;
+      Object.assign(item.record, detail);
+      skipped.add(item);
+    });
+    this.evidence.skippedDetails(skipped.size);
+    return pending.filter((p) => !skipped.has(p));
   }
 
   async #followDetail(item: PendingRecord, fields: AgentField[]): Promise<void> {

@@ -3,6 +3,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { load, type Cheerio } from 'cheerio';
 import { criteriaProblems, SuccessCriteriaSchema } from './definition-criteria.js';
+import { AgentChangesSchema, AgentKeySchema, keyProblems } from './definition-changes.js';
 import { AgentFieldSchema, type FieldSpec } from './definition-fields.js';
 import { languageProblems, nestingProblems } from './definition-language.js';
 import type { AnyNode } from './select.js';
@@ -170,6 +171,8 @@ export const AgentDefinitionSchema = Type.Object(
       }),
     ),
     successCriteria: Type.Optional(SuccessCriteriaSchema),
+    key: Type.Optional(AgentKeySchema),
+    changes: Type.Optional(AgentChangesSchema),
   },
   { $id: 'AgentDefinition', additionalProperties: false, description: 'What a Run executes.' },
 );
@@ -304,6 +307,7 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   if (problems.length > 0) return { valid: false, problems };
   const definition = def as AgentDefinition;
   problems.push(...languageProblems(definition), ...criteriaProblems(definition));
+  problems.push(...keyProblems(definition));
 
   const seenParameters = new Set<string>();
   for (const p of definition.parameters ?? []) {

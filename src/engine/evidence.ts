@@ -54,6 +54,10 @@ export const RunEvidenceSchema = Type.Object(
     failedPages: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Pages kept as Run files because they explain an empty result (snapshots.ts); absent when none was. */
     snapshots: Type.Optional(Type.Array(SnapshotRefSchema, { maxItems: MAX_SNAPSHOTS })),
+    /** Records dropped because an earlier record of the Run had the same `key`. Absent when there were none. */
+    duplicateRecords: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Detail pages not fetched: the record's key was known and unchanged (changes.skipUnchangedDetails). Absent when none. */
+    skippedDetailPages: Type.Optional(Type.Integer({ minimum: 0 })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -162,6 +166,10 @@ export class EvidenceCollector {
 
   snapshot(ref: SnapshotRef): void {
     (this.evidence.snapshots ??= []).push(ref);
+  }
+
+  skippedDetails(count: number): void {
+    if (count > 0) this.evidence.skippedDetailPages = (this.evidence.skippedDetailPages ?? 0) + count;
   }
 
   paginationStopped(url: string): void {

@@ -1,4 +1,5 @@
 // The engine's entry point's options and results (runExtraction in crawler.ts).
+import type { KnownDetails } from './definition-changes.js';
 import type { AgentDefinition } from './definition.js';
 import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
@@ -102,6 +103,11 @@ export interface ExtractionOptions {
    * `onRecords`: the records given so far are exactly those of the pages the checkpoint counts as done.
    */
   onCheckpoint?: (checkpoint: CrawlCheckpoint) => void;
+  /**
+   * Detail values the Agent already knows for a list page's records (changes.skipUnchangedDetails): a
+   * record that gets them is not followed to its detail page. Absent: every detail page is fetched.
+   */
+  knownDetails?: KnownDetails;
   /** Where Chromium is, for definitions rendered in the browser; absent: such a Run fails at once. */
   browser?: BrowserSettings;
   /**

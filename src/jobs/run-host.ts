@@ -7,7 +7,6 @@ import { createInterface } from 'node:readline';
 import {
   createRunLog,
   DEFAULT_FAILED_PAGE_HTML,
-  exportColumnsOf,
   exportFormatOf,
   exportRecords,
   fetchesOnePage,
@@ -30,7 +29,9 @@ import {
   type ChildStartPayload,
   type ParentMessage,
 } from '../services/runs/run-protocol.js';
+import { isChangesReply } from '../services/changes/changes-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
+import { knownDetailsOf, remoteChanges, trackedColumnsOf, trackedSets } from './run-changes.js';
 import { checkpointReporter, continuingWriters, previousLog, restoredRecords, resumeLine } from './run-resume.js';
 import { runStorage, UnstoredFilesError } from './run-storage.js';
 
@@ -52,6 +53,8 @@ export function createRunHost(deps: {
   const { send } = deps;
   // Browser pages are rendered by the worker, in its one browser pool.
   const browsers = remoteBrowserSources(send);
+  // Questions about the Run's records (key, changes) are answered by the worker, which has the database.
+  const changes = remoteChanges(send);
 
   async function execute(p: ChildStartPayload, drain: AbortController, abort: AbortController): Promise<ChildResult> {
     let warn: (message: string) => void = noop;
@@ -192,6 +195,7 @@ export function createRunHost(deps: {
       allowPrivateTargets: p.allowPrivateTargets,
       browser: p.browser,
       openBrowserSource: browsers.open,
+      knownDetails: knownDetailsOf(p.definition, changes),
       drainSignal: drain.signal,
       signal: abort.signal,
       secrets: p.secrets,
@@ -229,15 +233,23 @@ export function createRunHost(deps: {
     let exported: Awaited<ReturnType<typeof exportRecords>>;
     let logFiles: Awaited<ReturnType<typeof runLog.finish>>;
     let snapshots: StoredFile[];
+    const counts = { duplicates: 0 };
     try {
       exported = await exportRecords({
         storage,
         keyPrefix: runFolderKey(p.runId),
         format: exportFormatOf(p.definition),
-        columns: exportColumnsOf(p.definition),
-        sets: result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
+        columns: trackedColumnsOf(p.definition),
+        sets: await trackedSets(
+          p.definition,
+          changes,
+          result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
+          { stopped },
+          counts,
+        ),
         parallelExport: p.parallelExport,
       });
+      if (counts.duplicates > 0) result.evidence.duplicateRecords = counts.duplicates;
       if (p.keepRecords)
         await storage.put(
           runRecordsKey(p.runId),
@@ -283,6 +295,7 @@ export function createRunHost(deps: {
 
   function receive(msg: ParentMessage) {
     if (isBrowserReply(msg)) return browsers.receive(msg);
+    if (isChangesReply(msg)) return changes.receive(msg);
     if (msg.type === 'stop' && current && !current.drain.signal.aborted) {
       const c = current;
       c.drain.abort();

@@ -6,6 +6,8 @@ import { pooledBrowserSources } from '../engine/index.js';
 import { recordStorageError } from '../lib/metrics.js';
 import { createQueue, runQueueName } from '../queues/queues.js';
 import { createRunSignals } from '../queues/run-signals.js';
+import { createChangesRepository } from '../services/changes/changes.repository.js';
+import { createRunChangesService } from '../services/changes/changes.service.js';
 import { createCheckpointsRepository } from '../services/runs/checkpoints.repository.js';
 import { createRunCheckpoints } from '../services/runs/checkpoints.service.js';
 import { createRunExecutionService } from '../services/runs/execution.service.js';
@@ -61,6 +63,7 @@ export function wireRunJobs(ctx: WorkerContext, deps: { storage: Storage; canRen
     // One browser pool per worker renders the pages of all its run processes.
     browsers: deps.canRender ? pooledBrowserSources(config.browser) : null,
     onStorageFailure: (kind) => recordStorageError(config.storage.driver, kind),
+    changes: createRunChangesService(createChangesRepository(ctx.db)),
   });
   const served = config.schedules.workerServerGroups;
   const options = { ...RUNS_WORKER_OPTIONS, concurrency: config.runs.workerConcurrency };

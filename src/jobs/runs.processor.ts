@@ -8,6 +8,8 @@ import { failureOfStorage, fetchesOnePage, type BrowserSourceFactory, type Extra
 import { type StorageFailure, type StorageFailureKind } from '../storage/index.js';
 import type { Logger } from 'pino';
 import { recordRunStarted } from '../lib/metrics.js';
+import { isChangesRequest } from '../services/changes/changes-protocol.js';
+import type { RunChangesService } from '../services/changes/changes.service.js';
 import type { RunExecutionService } from '../services/runs/execution.service.js';
 import { internalRunFailure, RunFailureCode, type RunFailure } from '../services/runs/run-errors.js';
 import { recordRunResult } from '../services/runs/run-metrics.js';
@@ -23,6 +25,7 @@ import {
 import type { QueuePayloads } from '../queues/queues.js';
 import { openRunBrowserSessions } from './browser-sessions.js';
 import { createCheckpointWriter } from './checkpoint-writer.js';
+import { relayRunChanges } from './run-changes-relay.js';
 import type { RunChildPool } from './run-child-pool.js';
 import { createRunSupervisor, systemTimers, untilDone, type RunSupervisor, type Timers } from './run-supervisor.js';
 
@@ -51,6 +54,8 @@ export function createRunsProcessor(deps: {
   /** The worker's browser pool, which renders the pages of every run process; null without Chromium. */
   browsers: BrowserSourceFactory | null;
   timers?: Timers;
+  /** Answers run processes' questions about their Runs' records (change tracking). */
+  changes?: RunChangesService;
   /** Told of each Run that failed on a storage error (a metrics counter, for one). */
   onStorageFailure?: (kind: StorageFailureKind) => void;
 }) {
@@ -126,8 +131,10 @@ export function createRunsProcessor(deps: {
       (err) => onError(err, 'checkpoint'),
     );
     const browserSessions = openRunBrowserSessions(deps.browsers, send);
+    const changes = relayRunChanges(runId, deps.changes, send);
     const onMessage = (msg: ChildMessage) => {
       if (isBrowserRequest(msg)) return browserSessions.handle(msg);
+      if (isChangesRequest(msg)) return changes(msg);
       switch (msg.type) {
         case 'firstPage':
           return supervisor.firstPage();

@@ -51,12 +51,13 @@ export function useResumeDrill(render: 'http' | 'browser', env: Record<string, s
     await ctx?.close();
   });
 
-  const definition = () => ({
+  const definition = (extra: Record<string, unknown> = {}) => ({
     startUrl: `${siteUrl}/list?page=1`,
     list: { selector: 'div.item', fields: [{ name: 'title', selector: 'b' }] },
     next: { selector: 'a.next', maxPages: 100 },
     export: { format: 'csv' },
     render,
+    ...extra,
   });
 
   async function status(agentId: number, runId: number) {
@@ -69,14 +70,14 @@ export function useResumeDrill(render: 'http' | 'browser', env: Record<string, s
   }
 
   /** Interrupts the worker executing the Run with `signal` once page `atPage` was asked for; another worker ends it. */
-  async function drill(signal: 'SIGTERM' | 'SIGKILL', atPage: number) {
+  async function drill(signal: 'SIGTERM' | 'SIGKILL', atPage: number, extra: Record<string, unknown> = {}) {
     hits.clear();
     const first = await startWorker(ctx.env);
     const agent = await createAgent(
       ctx.app,
       org.apiKey,
       org.spaceId,
-      definition(),
+      definition(extra),
       `Resume ${render} ${signal} ${atPage}`,
     );
     const started = Date.now();
@@ -118,7 +119,7 @@ export function useResumeDrill(render: 'http' | 'browser', env: Record<string, s
         seconds: (Date.now() - started) / 1000,
       };
       console.log(`resume drill: ${JSON.stringify(figures)}`);
-      return { run, csv, log, seen, twice, figures };
+      return { run, csv, log, seen, twice, figures, agentId: agent.id, runId };
     } finally {
       sampling = false;
       await second.stop();
@@ -151,5 +152,5 @@ export function useResumeDrill(render: 'http' | 'browser', env: Record<string, s
     expect(r.log.indexOf('Interrupted: ')).toBeLessThan(r.log.indexOf('Resumed (attempt 2)'));
   }
 
-  return { drill, expectResumed };
+  return { drill, expectResumed, app: () => ctx.app, apiKey: () => org.apiKey };
 }

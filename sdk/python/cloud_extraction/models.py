@@ -208,6 +208,8 @@ class AgentDefinition(TypedDict, total=False):
     pageTimeoutSeconds: NotRequired[int]
     blockResources: NotRequired[list[Literal["image", "font", "media", "stylesheet"]]]
     successCriteria: NotRequired[dict[str, Any]]
+    key: NotRequired[list[str]]
+    changes: NotRequired[dict[str, Any]]
 
 
 class Space(TypedDict, total=False):
@@ -564,6 +566,8 @@ class RunEvidence(TypedDict, total=False):
     unparsedDates: NotRequired[int]
     failedPages: NotRequired[int]
     snapshots: NotRequired[list[dict[str, Any]]]
+    duplicateRecords: NotRequired[int]
+    skippedDetailPages: NotRequired[int]
     firstUrls: Required[dict[str, Any]]
 
 

@@ -204,6 +204,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/{agentId}/changes/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget the records a change-tracking Agent remembers
+         * @description For an Agent whose definition has `changes`: forgets every record key it remembers (their hashes and last values), so its next Run exports every record as `_change` 'new' and reports nothing 'deleted'. Needs write access to the Agent; an Agent without change tracking answers 200 with forgottenKeys 0. A Run executing meanwhile updates the state as usual when it ends Success.
+         */
+        post: operations["resetAgentChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/{agentId}/definition": {
         parameters: {
             query?: never;
@@ -1470,6 +1490,23 @@ export interface components {
              *     ]
              */
             blockResources?: ("image" | "font" | "media" | "stylesheet")[];
+            /**
+             * AgentChanges
+             * @description Change tracking across the Agent's Runs (needs `key`): each exported record gets a `_change` column (new, updated, unchanged, deleted). Only a Run that ends Success updates what the Agent remembers.
+             * @example {
+             *       "export": "changed",
+             *       "trackDeletes": true,
+             *       "skipUnchangedDetails": true
+             *     }
+             */
+            changes?: {
+                /** @description 'all': every record; 'changed': new and updated records; 'new': new records only (deleted ones are added with trackDeletes). */
+                export: "all" | "new" | "changed";
+                /** @description A list record whose key is known and whose list values are unchanged keeps its last detail values instead of fetching its follow page (not fetched, not billed; counted in the Run evidence). */
+                skipUnchangedDetails?: boolean;
+                /** @description Append a row marked 'deleted' (its last known values) for each key the Run did not see. */
+                trackDeletes: boolean;
+            };
             /** AgentExport */
             export?: {
                 columns?: {
@@ -1774,6 +1811,13 @@ export interface components {
             inputs?: {
                 [key: string]: string;
             }[];
+            /**
+             * @description Field names that identify a record. Records with the same key within one Run are exported once (the first); the others are counted as duplicates in the Run evidence. Required by `changes`.
+             * @example [
+             *       "sku"
+             *     ]
+             */
+            key?: string[];
             /** AgentList */
             list: {
                 fields: {
@@ -2478,6 +2522,7 @@ export interface components {
         /** @description What the engine observed during the Run (bounded in size). */
         RunEvidence: {
             autoRenderedPages?: number;
+            duplicateRecords?: number;
             emptyListPages: number;
             emptyRecords: number;
             failedPages?: number;
@@ -2508,6 +2553,7 @@ export interface components {
                 [key: string]: number;
             };
             scriptedEmptyListPages?: number;
+            skippedDetailPages?: number;
             snapshots?: {
                 /** @description The Run file of the page as the engine saw it (listed by the files endpoint). */
                 html: string;
@@ -4593,6 +4639,151 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description The answer to every 400. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "statusDescription": "Bad Request",
+                     *       "message": "body: missing required property 'name'",
+                     *       "severity": 0,
+                     *       "errorCode": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing or invalid credentials.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "UNAUTHENTICATED",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You have read-only access to agent 42.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "FORBIDDEN",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Agent 42 was not found.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "NOT_FOUND",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the delay in Retry-After.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "RATE_LIMITED",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description RFC 7807 problem details (every error but 400), served as application/problem+json. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable (its database cannot be reached); retry after the delay in Retry-After.",
+                     *       "instance": "/api/v1/agent/42",
+                     *       "errorCode": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "8c4d3b5e-2f0a-4c51-9a57-0f9d1e8b7a21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    resetAgentChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description agent identifier */
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agentId: number;
+                        /** @description Record keys the Agent no longer remembers. */
+                        forgottenKeys: number;
+                    };
                 };
             };
             /** @description The answer to every 400. */

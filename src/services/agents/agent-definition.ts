@@ -3,6 +3,7 @@
 // it, and masking encrypted defaults wherever a definition leaves the service.
 import { Value } from '@sinclair/typebox/value';
 import { criteriaProblems } from '../../engine/definition-criteria.js';
+import { keyProblems } from '../../engine/definition-changes.js';
 import { languageProblems, missingLocators, nestingProblems } from '../../engine/definition-language.js';
 import {
   AgentDefinitionSchema,
@@ -52,6 +53,7 @@ export function checkDefinitionInput(input: unknown, previous?: unknown): Checke
   if (byPath.size > 0)
     throw new ValidationError(`definition is not a valid Agent definition: ${[...byPath.values()].join('; ')}`);
   refuse([...languageProblems(normalized as AgentDefinition), ...criteriaProblems(normalized as AgentDefinition)]);
+  refuse(keyProblems(normalized as AgentDefinition));
   const definition =
     previous === undefined
       ? (normalized as AgentDefinition)

@@ -15,6 +15,7 @@ import type {
   StoredFile,
 } from '../../engine/index.js';
 import type { StorageFailure, StorageSettings } from '../../storage/index.js';
+import type { ChangesReply, ChangesRequest } from '../changes/changes-protocol.js';
 
 export interface ChildStartPayload {
   runId: number;
@@ -75,7 +76,8 @@ export type BrowserReply =
   | { type: 'browser:log'; session: number; level: LogLevel; message: string }
   | { type: 'browser:closed'; session: number; receivedBytes: number };
 
-export type ParentMessage = { type: 'start'; payload: ChildStartPayload } | { type: 'stop' } | BrowserReply;
+export type ParentMessage =
+  { type: 'start'; payload: ChildStartPayload } | { type: 'stop' } | BrowserReply | ChangesReply;
 
 export const isBrowserReply = (msg: ParentMessage): msg is BrowserReply => msg.type.startsWith('browser:');
 
@@ -99,7 +101,8 @@ export type ChildMessage =
   | { type: 'error'; message: string; storageFailure?: StorageFailure; kept?: { host: string; dir: string } }
   /** Where the crawl has got to, with the records (NDJSON per set) extracted since the previous one. */
   | { type: 'checkpoint'; checkpoint: CrawlCheckpoint; records: Array<{ set: number; ndjson: string }> }
-  | BrowserRequest;
+  | BrowserRequest
+  | ChangesRequest;
 
 export const isBrowserRequest = (msg: ChildMessage): msg is BrowserRequest => msg.type.startsWith('browser:');
 

@@ -7,6 +7,7 @@ import { createBillingSettlementStep } from '../billing/billing.service.js';
 import { createCreditsRepository } from '../billing/credits.repository.js';
 import { createUsageRepository } from '../billing/usage.repository.js';
 import { createAnalyticsRollupStep } from '../analytics/rollup-step.js';
+import { createChangesSettlementStep } from '../changes/changes.service.js';
 import { createWebhookSettlementStep } from '../webhooks/events.js';
 import { createWebhooksRepository } from '../webhooks/webhooks.repository.js';
 import { createSettlementRepository } from './settlement.repository.js';
@@ -25,6 +26,8 @@ export function settlementSteps(db: Db, config: Config): SettlementStep[] {
     }),
     // The Run's terminal webhook event (and credits.low) enters the outbox in the same transaction.
     createWebhookSettlementStep(createWebhooksRepository(db), config.billing.creditsLowThreshold),
+    // A change-tracking Run's staged records become its Agent's state when it ended Success.
+    createChangesSettlementStep(),
   ];
 }
 

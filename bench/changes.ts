@@ -1,0 +1,209 @@
+// Change tracking's cost: one Run of 10,000 records (10 list pages of 1,000) of an Agent that remembers
+// 1,000,000 record keys, side by side with the same Run of an Agent without `key`/`changes`; wall time
+// from start to the terminal status, and the peak RSS (VmHWM) of the worker and of its run process.
+// The 1,000,000 keys are seeded with SQL: the Run's own 10,000 keys with their real hashes (half of them
+// with other values, so the Run finds them updated) and 990,000 others. Rounds alternate the two Agents.
+//
+//   npm run bench -- changes
+//   BENCH_CHANGES_KEYS=1000000 BENCH_CHANGES_RECORDS=10000 BENCH_CHANGES_ROUNDS=3 npm run bench -- changes
+import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import { buildApp } from '../src/app.js';
+import { createPrisma } from '../src/db/prisma.js';
+import { recordKeyOf, valuesHashOf } from '../src/engine/index.js';
+import { Prisma } from '../src/generated/prisma/client.js';
+import { TERMINAL_STATUSES } from '../src/services/runs/status-machine.js';
+import {
+  benchOrganization,
+  createBenchEnvironment,
+  fmt,
+  installSignalCleanup,
+  machineSummary,
+  note,
+  onCleanup,
+  print,
+  runCleanups,
+  sleep,
+  startWorkerProcess,
+  table,
+} from './helpers.js';
+
+const PER_PAGE = 1000;
+
+async function startSite(pages: number) {
+  const item = (n: number) =>
+    `<div class="p"><span class="sku">SKU-${n}</span><a class="t" href="/item/${n}">Product ${n}</a><span class="price">${(n % 997) + 0.99}</span></div>`;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://site');
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const first = (page - 1) * PER_PAGE + 1;
+    const body: string[] = ['<html><body>'];
+    for (let i = 0; i < PER_PAGE; i++) body.push(item(first + i));
+    if (page < pages) body.push(`<a class="next" href="/list?page=${page + 1}">next</a>`);
+    body.push('</body></html>');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body.join('\n'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  onCleanup('changes site', () => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+function vmHwm(pid: number): number {
+  try {
+    const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function benchChanges() {
+  installSignalCleanup();
+  const keys = Number(process.env.BENCH_CHANGES_KEYS ?? 1_000_000);
+  const records = Number(process.env.BENCH_CHANGES_RECORDS ?? 10_000);
+  const rounds = Number(process.env.BENCH_CHANGES_ROUNDS ?? 3);
+  const pages = Math.ceil(records / PER_PAGE);
+  const bench = await createBenchEnvironment({
+    RUN_WORKER_CONCURRENCY: '1',
+    RUN_TIMEOUT_SECONDS: '3600',
+    // The machine may be busy: the API must not shed the bench's own requests.
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+  });
+  const siteUrl = await startSite(pages);
+  const app = await buildApp(bench.config, { logger: false });
+  await app.ready();
+  onCleanup('app', () => app.close());
+  const db = createPrisma(bench.config.databaseUrl, { max: 2 });
+  onCleanup('db', () => db.$disconnect());
+  const org = await benchOrganization(db);
+  const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    app.inject({ method, url, headers: org.headers, ...(payload ? { payload } : {}) });
+  const plain = {
+    startUrl: `${siteUrl}/list?page=1`,
+    list: {
+      selector: 'div.p',
+      fields: [
+        { name: 'sku', selector: 'span.sku' },
+        { name: 'title', selector: 'a.t' },
+        { name: 'price', selector: 'span.price' },
+      ],
+    },
+    next: { selector: 'a.next', maxPages: pages },
+    export: { format: 'csv' },
+  };
+  const tracked = { ...plain, key: ['sku'], changes: { export: 'changed', trackDeletes: false } };
+  const agent = async (name: string, definition: object) => {
+    const res = await inject('POST', '/api/v1/agent', { name, spaceId: org.spaceId, definition });
+    if (res.statusCode !== 201) throw new Error(res.body);
+    return res.json().id as number;
+  };
+  const plainId = await agent('Without changes', plain);
+  const trackedId = await agent('With changes', tracked);
+
+  // The worker first: on a busy machine its start competes with nothing else then.
+  const worker = await startWorkerProcess(bench.env);
+  note(`changes: seeding ${keys} known keys of Agent ${trackedId}...`);
+  const seeded = Date.now();
+  const own = Math.min(records, keys);
+  const ownKeys: string[] = [];
+  const ownValues: string[] = [];
+  const ownLists: string[] = [];
+  const ownJson: string[] = [];
+  for (let n = 1; n <= own; n++) {
+    const record = { sku: `SKU-${n}`, title: `Product ${n}`, price: String((n % 997) + 0.99) };
+    const seen = n % 2 === 0 ? record : { ...record, price: '0.00' };
+    ownKeys.push(recordKeyOf(record, ['sku'])!);
+    ownValues.push(valuesHashOf(seen, ['title', 'price']));
+    ownLists.push(valuesHashOf(seen, ['title', 'price']));
+    ownJson.push(JSON.stringify(seen));
+  }
+  await db.$executeRaw(Prisma.sql`
+    INSERT INTO "AgentRecordState" ("agentId", "keyHash", "valuesHash", "listHash", "values", "firstRunId", "lastRunId")
+    SELECT ${trackedId}::int, k, v, l, j::jsonb, 0, 0
+    FROM unnest(${ownKeys}::text[], ${ownValues}::text[], ${ownLists}::text[], ${ownJson}::text[]) AS t(k, v, l, j)`);
+  await db.$executeRaw(Prisma.sql`
+    INSERT INTO "AgentRecordState" ("agentId", "keyHash", "valuesHash", "listHash", "values", "firstRunId", "lastRunId")
+    SELECT ${trackedId}::int, 'seed-' || g, md5(g::text), md5(g::text),
+      jsonb_build_object('sku', 'OLD-' || g, 'title', 'Old product ' || g, 'price', '1.99'), 0, 0
+    FROM generate_series(1, ${keys - own}::int) g`);
+  await db.$executeRaw(Prisma.sql`VACUUM ANALYZE "AgentRecordState"`);
+  note(`changes: seeded in ${fmt((Date.now() - seeded) / 1000)} s`);
+
+  const runOnce = async (agentId: number) => {
+    const started = Date.now();
+    const runId = (await inject('POST', `/api/v1/agent/${agentId}/start`, {})).json().id;
+    let childPeak = 0;
+    for (;;) {
+      for (const pid of childPids(worker.pid)) childPeak = Math.max(childPeak, vmHwm(pid));
+      const run = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/status`)).json();
+      if ((TERMINAL_STATUSES as readonly number[]).includes(run.status))
+        return { seconds: (Date.now() - started) / 1000, status: run.status, exported: run.recordsExported, childPeak };
+      await sleep(100);
+    }
+  };
+
+  // A warm-up Run of each (the first Run of a worker pays for loading its run process's modules).
+  await runOnce(plainId);
+  await runOnce(trackedId);
+  const results: Record<'plain' | 'tracked', Array<Awaited<ReturnType<typeof runOnce>>>> = { plain: [], tracked: [] };
+  for (let i = 0; i < rounds; i++) {
+    note(`changes: round ${i + 1} of ${rounds}...`);
+    results.plain.push(await runOnce(plainId));
+    results.tracked.push(await runOnce(trackedId));
+  }
+  const state = await db.$queryRaw<Array<{ n: bigint }>>(
+    Prisma.sql`SELECT count(*) AS n FROM "AgentRecordState" WHERE "agentId" = ${trackedId}::int`,
+  );
+  const workerPeak = vmHwm(worker.pid);
+  await worker.stop();
+
+  const row = (label: string, rs: Array<Awaited<ReturnType<typeof runOnce>>>) => [
+    label,
+    rs.map((r) => r.status).join(' '),
+    rs.map((r) => r.exported).join(' '),
+    rs.map((r) => fmt(r.seconds, 2)).join(' '),
+    fmt(median(rs.map((r) => r.seconds)), 2),
+    fmt(Math.max(...rs.map((r) => r.childPeak))),
+  ];
+  const plainMedian = median(results.plain.map((r) => r.seconds));
+  const trackedMedian = median(results.tracked.map((r) => r.seconds));
+  print(
+    table(
+      `Change tracking: a ${records}-record Run, ${keys} known keys, ${rounds} rounds (${machineSummary()})`,
+      ['agent', 'statuses', 'exported', 'seconds', 'medianSeconds', 'runProcessPeakMB'],
+      [row('without changes', results.plain), row(`changes, ${keys} keys`, results.tracked)],
+    ),
+  );
+  const overhead = (trackedMedian / plainMedian - 1) * 100;
+  print(
+    `\nOverhead of change tracking: ${fmt(overhead)} % of the Run's time (limit 20 %); ` +
+      `worker peak RSS ${fmt(workerPeak)} MB over all Runs; keys remembered after the Runs: ${state[0]?.n}.`,
+  );
+  await runCleanups();
+  return { results, overhead, workerPeak };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchChanges().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,172 @@
+// In a run process: `key` and `changes` of a Run's definition. Its records are exported once per key
+// (the first), and, tracking changes, each is staged with its hashes and marked `_change` by what the
+// Agent last saw of its key; with trackDeletes the keys not seen are appended as `deleted`. The questions
+// go to the worker (relayRunChanges) in batches, one statement each there. The keys seen are known from
+// the export pass itself, which reads every record of the Run (those a resumed Run had before its
+// interruption first): the pass is made whole at every attempt, so a key is never counted twice.
+import {
+  CHANGE_COLUMN,
+  ChangeKind,
+  changeKindOf,
+  exportColumnsOf,
+  exportsChange,
+  hashedNamesOf,
+  recordKeyOf,
+  valuesHashOf,
+  type AgentDefinition,
+  type ExtractedRecord,
+  type KnownDetails,
+} from '../engine/index.js';
+import type { ChangesReply, ChangesRequest } from '../services/changes/changes-protocol.js';
+import type { ChangesAsk } from '../services/changes/changes.service.js';
+
+/** Records per question to the worker: a batch is one statement there. */
+export const CHANGES_BATCH = 1_000;
+
+type Records = AsyncIterable<ExtractedRecord>;
+interface KnownRecord {
+  keyHash: string;
+  listHash: string;
+  values: ExtractedRecord;
+}
+
+/** Questions about the Run's records, asked of the worker over the run process's channel. */
+export function remoteChanges(send: (msg: ChangesRequest) => void) {
+  let next = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  return {
+    ask<T>(ask: ChangesAsk): Promise<T> {
+      const request = ++next;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(request, { resolve: resolve as (v: unknown) => void, reject });
+        send({ type: 'changes:ask', request, ask });
+      });
+    },
+    receive(msg: ChangesReply): void {
+      const waiting = pending.get(msg.request);
+      if (!waiting) return;
+      pending.delete(msg.request);
+      if (msg.ok) waiting.resolve(msg.value);
+      else waiting.reject(new Error(msg.message));
+    },
+  };
+}
+export type RemoteChanges = ReturnType<typeof remoteChanges>;
+
+/** The export columns: the definition's, and `_change` when it tracks changes. */
+export function trackedColumnsOf(def: AgentDefinition): string[] {
+  const columns = exportColumnsOf(def);
+  return def.changes ? [...columns, CHANGE_COLUMN] : columns;
+}
+
+/** The lookup of skipUnchangedDetails: a list record whose key and list values the Agent knows gets its last detail values. */
+export function knownDetailsOf(def: AgentDefinition, changes: RemoteChanges): KnownDetails | undefined {
+  if (!def.changes?.skipUnchangedDetails || !def.follow || !def.key) return undefined;
+  const key = def.key;
+  const { list } = hashedNamesOf(def);
+  const detailNames = def.follow.fields.map((f) => f.name);
+  return async (records) => {
+    const keys = records.map((r) => recordKeyOf(r, key));
+    const asked = [...new Set(keys.filter((k): k is string => k !== null))];
+    const found = new Map<string, KnownRecord>();
+    for (let i = 0; i < asked.length; i += CHANGES_BATCH) {
+      const known = await changes.ask<KnownRecord[]>({ op: 'known', keys: asked.slice(i, i + CHANGES_BATCH) });
+      for (const k of known) found.set(k.keyHash, k);
+    }
+    return records.map((record, i) => {
+      const k = keys[i] === null ? undefined : found.get(keys[i]);
+      if (!k || k.listHash !== valuesHashOf(record, list)) return null;
+      return Object.fromEntries(detailNames.map((name) => [name, k.values[name] ?? null]));
+    });
+  };
+}
+
+/**
+ * The sets as the export writes them: duplicates of a key dropped (counted in `counts.duplicates`), and,
+ * tracking changes, each record staged, marked and kept or not by `changes.export`; the keys not seen
+ * follow the last set as `deleted` (with trackDeletes, unless the Run was stopped: it did not look everywhere).
+ */
+export async function trackedSets(
+  def: AgentDefinition,
+  changes: RemoteChanges,
+  sets: Array<{ set: number; records: Records }>,
+  opts: { stopped: boolean },
+  counts: { duplicates: number },
+): Promise<Array<{ set: number; records: Records }>> {
+  const key = def.key;
+  if (!key) return sets;
+  const tracking = def.changes;
+  if (tracking) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
+  const names = hashedNamesOf(def);
+  const seen = new Set<string>();
+
+  /** A batch as exported: staged, marked and filtered (tracking changes), or as it is (key alone). */
+  async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
+    if (!tracking || batch.length === 0) return batch.map((b) => b.record);
+    const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
+    const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
+    const previous = await changes.ask<Array<string | null>>({
+      op: 'stage',
+      keys: keyed.map((b) => b.key),
+      valuesHashes: hashes,
+      listHashes: keyed.map((b) => valuesHashOf(b.record, names.list)),
+      values: keyed.map((b) => JSON.stringify(b.record)),
+    });
+    const kinds = new Map<ExtractedRecord, ChangeKind>(
+      keyed.map((b, i) => [b.record, changeKindOf(hashes[i], previous[i])]),
+    );
+    const rows: ExtractedRecord[] = [];
+    for (const { record } of batch) {
+      // A record without any key value cannot be recognised later: it is new every time, and not remembered.
+      const kind = kinds.get(record) ?? ChangeKind.New;
+      if (exportsChange(tracking.export, kind)) rows.push({ ...record, [CHANGE_COLUMN]: kind });
+    }
+    return rows;
+  }
+
+  async function* deleted(): AsyncGenerator<ExtractedRecord> {
+    let after: string | null = null;
+    for (;;) {
+      const page: KnownRecord[] = await changes.ask<KnownRecord[]>({ op: 'unseen', after, limit: CHANGES_BATCH });
+      for (const k of page) yield { ...k.values, [CHANGE_COLUMN]: ChangeKind.Deleted };
+      if (page.length < CHANGES_BATCH) return;
+      after = page[page.length - 1].keyHash;
+    }
+  }
+
+  // One batch's question is in flight while the next batch is read and the one before is written: the
+  // worker's round trip overlaps the export's own work. Batches are answered and written in order.
+  async function* tracked(records: Records, last: boolean): AsyncGenerator<ExtractedRecord> {
+    let batch: Array<{ record: ExtractedRecord; key: string | null }> = [];
+    let inFlight: Promise<ExtractedRecord[]> | null = null;
+    const send = () => {
+      const asked = marked(batch);
+      // Awaited in turn below; a rejection before then must not count as unhandled.
+      asked.catch(() => {});
+      batch = [];
+      return asked;
+    };
+    for await (const record of records) {
+      const k = recordKeyOf(record, key!);
+      if (k !== null) {
+        if (seen.has(k)) {
+          counts.duplicates++;
+          continue;
+        }
+        seen.add(k);
+      }
+      batch.push({ record, key: k });
+      if (batch.length >= CHANGES_BATCH) {
+        const next = send();
+        if (inFlight) yield* await inFlight;
+        inFlight = next;
+      }
+    }
+    const next = send();
+    if (inFlight) yield* await inFlight;
+    yield* await next;
+    if (last && tracking?.trackDeletes && !opts.stopped) yield* deleted();
+  }
+
+  return sets.map((s, i) => ({ set: s.set, records: tracked(s.records, i === sets.length - 1) }));
+}

@@ -1,0 +1,62 @@
+// Change tracking's rules outside the engine: a Run's records staged and classified as its export goes
+// (the run process asks through the worker, batch by batch), the settlement step that makes a Run that
+// ended Success the Agent's new state, and the reset a user asks for.
+import type { Principal } from '../identity/principal.js';
+import type { AccessService } from '../access/access.service.js';
+import type { SettlementStep } from '../settlement/settlement.service.js';
+import { RunStatus } from '../runs/status-machine.js';
+import { settleChangesSql, type ChangesRepository } from './changes.repository.js';
+
+/** Most keys one question of a run process may carry (a bigger batch is refused, not cut). */
+export const MAX_CHANGES_BATCH = 5_000;
+
+/** What a run process asks about its Run's records (over its worker: it has no database of its own). */
+export type ChangesAsk =
+  | { op: 'begin'; trackDeletes: boolean }
+  | { op: 'known'; keys: string[] }
+  | { op: 'stage'; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
+  | { op: 'unseen'; after: string | null; limit: number };
+
+export function createRunChangesService(repo: ChangesRepository) {
+  const bounded = (n: number) => {
+    if (n > MAX_CHANGES_BATCH) throw new RangeError(`at most ${MAX_CHANGES_BATCH} records per question, got ${n}`);
+  };
+  return {
+    /** Answers a run process's question about Run `runId`'s records. */
+    async answer(runId: number, ask: ChangesAsk): Promise<unknown> {
+      switch (ask.op) {
+        case 'begin':
+          return repo.begin(runId, ask.trackDeletes);
+        case 'known':
+          bounded(ask.keys.length);
+          return repo.known(runId, ask.keys);
+        case 'stage':
+          bounded(ask.keys.length);
+          return repo.stage(runId, ask);
+        case 'unseen':
+          return repo.unseen(runId, ask.after, Math.min(ask.limit, MAX_CHANGES_BATCH));
+      }
+    },
+  };
+}
+export type RunChangesService = ReturnType<typeof createRunChangesService>;
+
+/** The settlement step: a Run's end decides what becomes of the records it staged (settleChangesSql). */
+export function createChangesSettlementStep(): SettlementStep {
+  return {
+    name: 'changes',
+    apply: (run) => ({ statement: settleChangesSql(run.id, run.status === RunStatus.Success) }),
+  };
+}
+
+/** POST /agent/{id}/changes/reset: the Agent forgets its records; its next Run finds them all new. */
+export function createChangesService(deps: { repo: ChangesRepository; access: Pick<AccessService, 'requireAgent'> }) {
+  return {
+    async reset(principal: Principal, agentId: number): Promise<{ agentId: number; forgottenKeys: number }> {
+      await deps.access.requireAgent(principal, agentId, 'write');
+      const forgottenKeys = await deps.repo.reset(agentId);
+      return { agentId, forgottenKeys };
+    },
+  };
+}
+export type ChangesService = ReturnType<typeof createChangesService>;

@@ -1,0 +1,198 @@
+// The pure rules of `key` and `changes`: save-time problems, record keys and hashes, which `_change`
+// rows each export mode keeps, and the export pass of a run process (duplicates across sets, deleted rows
+// after the last set, none after a stop) against an in-memory stand-in for the worker's answers.
+import { describe, expect, it } from 'vitest';
+import {
+  changeKindOf,
+  exportsChange,
+  keyProblems,
+  recordKeyOf,
+  validateDefinition,
+  valuesHashOf,
+  type AgentDefinition,
+  type ExtractedRecord,
+} from '../../src/engine/index.js';
+import { trackedColumnsOf, trackedSets, type RemoteChanges } from '../../src/jobs/run-changes.js';
+import type { ChangesAsk } from '../../src/services/changes/changes.service.js';
+
+const list = { selector: 'li', fields: [{ name: 'sku' }, { name: 'price' }] };
+const follow = { selector: 'a', fields: [{ name: 'desc' }] };
+
+describe('keyProblems', () => {
+  it('names a key field that is not a field, and changes without key', () => {
+    expect(keyProblems({ list, key: ['sku', 'ean'] })).toEqual(["key[1]: 'ean' is not the name of a field"]);
+    expect(keyProblems({ list, changes: { export: 'all', trackDeletes: false } })).toEqual([
+      'changes: needs key (the fields that identify a record)',
+    ]);
+  });
+  it('skipUnchangedDetails needs follow and a key read on the list page', () => {
+    const changes = { export: 'all' as const, trackDeletes: false, skipUnchangedDetails: true };
+    expect(keyProblems({ list, key: ['sku'], changes })).toEqual([
+      'changes.skipUnchangedDetails: applies only when the definition has follow',
+    ]);
+    expect(keyProblems({ list, follow, key: ['desc'], changes })).toEqual([
+      "changes.skipUnchangedDetails: key field 'desc' must be read on the list page, not on the detail page",
+    ]);
+    expect(keyProblems({ list, follow, key: ['sku'], changes })).toEqual([]);
+  });
+  it('is part of validateDefinition', () => {
+    const def = { startUrl: 'https://a.example/', list, key: ['nope'] };
+    expect(validateDefinition(def)).toEqual({ valid: false, problems: ["key[0]: 'nope' is not the name of a field"] });
+  });
+});
+
+describe('keys, hashes and change kinds', () => {
+  it('a key is the same for the same key values, whatever the other values', () => {
+    expect(recordKeyOf({ sku: 'A', price: '1' }, ['sku'])).toBe(recordKeyOf({ sku: 'A', price: '2' }, ['sku']));
+    expect(recordKeyOf({ sku: 'A' }, ['sku'])).not.toBe(recordKeyOf({ sku: 'B' }, ['sku']));
+    expect(recordKeyOf({ sku: null }, ['sku'])).toBeNull();
+    expect(recordKeyOf({ sku: 'A', ean: '' }, ['sku', 'ean'])).not.toBeNull();
+  });
+  it('a values hash depends on the named values in order', () => {
+    expect(valuesHashOf({ a: 1, b: 2 }, ['a', 'b'])).toBe(valuesHashOf({ b: 2, a: 1, c: 9 }, ['a', 'b']));
+    expect(valuesHashOf({ a: 1, b: 2 }, ['a', 'b'])).not.toBe(valuesHashOf({ a: 1, b: 3 }, ['a', 'b']));
+  });
+  it('new, updated, unchanged; and which ones each export mode keeps', () => {
+    expect(changeKindOf('h', null)).toBe('new');
+    expect(changeKindOf('h', 'h')).toBe('unchanged');
+    expect(changeKindOf('h', 'g')).toBe('updated');
+    const kinds = ['new', 'updated', 'unchanged', 'deleted'] as const;
+    expect(kinds.filter((k) => exportsChange('all', k))).toEqual(['new', 'updated', 'unchanged', 'deleted']);
+    expect(kinds.filter((k) => exportsChange('changed', k))).toEqual(['new', 'updated', 'deleted']);
+    expect(kinds.filter((k) => exportsChange('new', k))).toEqual(['new', 'deleted']);
+  });
+});
+
+/** The worker's answers from a map of known keys: key hash -> [values hash, last values]. */
+function fakeWorker(known: Map<string, [string, ExtractedRecord]>) {
+  const asks: ChangesAsk[] = [];
+  const staged = new Set<string>();
+  const changes = {
+    async ask(ask: ChangesAsk) {
+      asks.push(ask);
+      switch (ask.op) {
+        case 'begin':
+          staged.clear();
+          return null;
+        case 'stage':
+          ask.keys.forEach((k) => staged.add(k));
+          return ask.keys.map((k) => known.get(k)?.[0] ?? null);
+        case 'unseen':
+          return [...known]
+            .filter(([k]) => !staged.has(k) && k > (ask.after ?? ''))
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([keyHash, [, values]]) => ({ keyHash, listHash: '', values }));
+        default:
+          return [];
+      }
+    },
+    receive() {},
+  } as unknown as RemoteChanges;
+  return { changes, asks };
+}
+
+async function* of(records: ExtractedRecord[]) {
+  yield* records;
+}
+async function collect(sets: Array<{ set: number; records: AsyncIterable<ExtractedRecord> }>) {
+  const out: ExtractedRecord[][] = [];
+  for (const s of sets) {
+    const rows: ExtractedRecord[] = [];
+    for await (const r of s.records) rows.push(r);
+    out.push(rows);
+  }
+  return out;
+}
+
+describe('trackedSets (a run process’s export pass)', () => {
+  const def = (changes?: AgentDefinition['changes']): AgentDefinition => ({
+    startUrl: 'https://a.example/',
+    list,
+    key: ['sku'],
+    ...(changes ? { changes } : {}),
+  });
+  const key = (sku: string) => recordKeyOf({ sku }, ['sku'])!;
+  const hash = (r: ExtractedRecord) => valuesHashOf(r, ['price']);
+
+  it('key alone: the first record of each key across sets, duplicates counted, no _change column', async () => {
+    const { changes } = fakeWorker(new Map());
+    const counts = { duplicates: 0 };
+    const sets = await trackedSets(
+      def(),
+      changes,
+      [
+        {
+          set: 1,
+          records: of([
+            { sku: 'A', price: '1' },
+            { sku: 'B', price: '2' },
+            { sku: 'A', price: '9' },
+          ]),
+        },
+        {
+          set: 2,
+          records: of([
+            { sku: 'B', price: '3' },
+            { sku: 'C', price: '4' },
+          ]),
+        },
+      ],
+      { stopped: false },
+      counts,
+    );
+    expect(await collect(sets)).toEqual([
+      [
+        { sku: 'A', price: '1' },
+        { sku: 'B', price: '2' },
+      ],
+      [{ sku: 'C', price: '4' }],
+    ]);
+    expect(counts.duplicates).toBe(2);
+    expect(trackedColumnsOf(def())).toEqual(['sku', 'price']);
+  });
+
+  it('changes: marked rows, the mode’s filter, deleted rows after the last set only', async () => {
+    const known = new Map<string, [string, ExtractedRecord]>([
+      [key('A'), [hash({ price: '1' }), { sku: 'A', price: '1' }]],
+      [key('B'), [hash({ price: '2' }), { sku: 'B', price: '2' }]],
+      [key('Z'), [hash({ price: '7' }), { sku: 'Z', price: '7' }]],
+    ]);
+    const run = async (mode: 'all' | 'changed' | 'new', stopped = false) => {
+      const { changes, asks } = fakeWorker(known);
+      const sets = await trackedSets(
+        def({ export: mode, trackDeletes: true }),
+        changes,
+        [
+          {
+            set: 1,
+            records: of([
+              { sku: 'A', price: '1' },
+              { sku: 'B', price: '5' },
+            ]),
+          },
+          { set: 2, records: of([{ sku: 'C', price: '3' }]) },
+        ],
+        { stopped },
+        { duplicates: 0 },
+      );
+      return { rows: await collect(sets), asks };
+    };
+    const all = await run('all');
+    expect(all.rows).toEqual([
+      [
+        { sku: 'A', price: '1', _change: 'unchanged' },
+        { sku: 'B', price: '5', _change: 'updated' },
+      ],
+      [
+        { sku: 'C', price: '3', _change: 'new' },
+        { sku: 'Z', price: '7', _change: 'deleted' },
+      ],
+    ]);
+    expect(all.asks[0]).toEqual({ op: 'begin', trackDeletes: true });
+    expect((await run('changed')).rows.flat().map((r) => r._change)).toEqual(['updated', 'new', 'deleted']);
+    expect((await run('new')).rows.flat().map((r) => r._change)).toEqual(['new', 'deleted']);
+    // A stopped Run did not look everywhere: it reports nothing deleted.
+    expect((await run('all', true)).rows.flat().map((r) => r._change)).toEqual(['unchanged', 'updated', 'new']);
+    expect(trackedColumnsOf(def({ export: 'all', trackDeletes: true }))).toEqual(['sku', 'price', '_change']);
+  });
+});
