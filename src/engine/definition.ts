@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { load, type Cheerio } from 'cheerio';
 import { AgentFieldSchema, type FieldSpec } from './definition-fields.js';
 import { languageProblems, nestingProblems } from './definition-language.js';
+import { AgentLoginSchema, AgentRequestSchema, requestProblems, UserAgentSchema } from './definition-requests.js';
 import type { AnyNode } from './select.js';
 import { placeholdersOf, substitutePlaceholders } from './template.js';
 
@@ -70,6 +71,7 @@ export const AgentFollowSchema = Type.Object(
       'The first node selected relative to the list element (its href, or a text or attribute value) is the detail page',
     ),
     fields: Type.Array(AgentFieldSchema, { minItems: 1 }),
+    request: Type.Optional(AgentRequestSchema),
   },
   { title: 'AgentFollow', additionalProperties: false },
 );
@@ -168,6 +170,9 @@ export const AgentDefinitionSchema = Type.Object(
         examples: [['image', 'font', 'media']],
       }),
     ),
+    request: Type.Optional(AgentRequestSchema),
+    login: Type.Optional(AgentLoginSchema),
+    userAgent: Type.Optional(UserAgentSchema),
   },
   { $id: 'AgentDefinition', additionalProperties: false, description: 'What a Run executes.' },
 );
@@ -301,7 +306,7 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   // Semantic checks assume the shape is right.
   if (problems.length > 0) return { valid: false, problems };
   const definition = def as AgentDefinition;
-  problems.push(...languageProblems(definition));
+  problems.push(...languageProblems(definition), ...requestProblems(definition));
 
   const seenParameters = new Set<string>();
   for (const p of definition.parameters ?? []) {

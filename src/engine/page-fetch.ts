@@ -6,7 +6,7 @@ import type { ExtractionStats } from './extraction-types.js';
 import { overBudgetMessage } from './messages.js';
 import type { PageInput, PageTask, PageValue } from './page-extract.js';
 import { processPage } from './page-worker.js';
-import type { FetchedPage, FetchFailure, PageSource } from './page.js';
+import type { FetchedPage, FetchFailure, PageRequest, PageSource } from './page.js';
 
 export type ListTask = Extract<PageTask, { kind: 'list' }>;
 
@@ -46,8 +46,13 @@ export class PageFetcher {
    * says whether a page served over HTTP needs the browser; such a page is rendered and processed again,
    * and only the rendered page counts.
    */
-  async fetch<T extends PageTask>(url: string, taskOf: (page: PageInput) => T): Promise<FetchedAndProcessed<T>> {
-    let fetched = await this.deps.client.get(url, this.#startIfRunning);
+  async fetch<T extends PageTask>(
+    url: string,
+    taskOf: (page: PageInput) => T,
+    request?: PageRequest,
+  ): Promise<FetchedAndProcessed<T>> {
+    const opts = request ? { ...this.#startIfRunning, request } : this.#startIfRunning;
+    let fetched = await this.deps.client.get(url, opts);
     if (!fetched.ok) return fetched;
     const auto = fetched.page.renderer === 'browser' ? undefined : this.deps.client.auto;
     if (auto) {
@@ -57,7 +62,7 @@ export class PageFetcher {
       };
       const processed = await this.#process(task, fetched.page);
       if (!processed.ok || !processed.value.needsBrowser) return this.#counted(fetched.page, processed);
-      fetched = await auto.render(url, this.#startIfRunning);
+      fetched = await auto.render(url, opts);
       if (!fetched.ok) return fetched;
     }
     return this.#counted(fetched.page, await this.#process(taskOf(pageInput(fetched.page)), fetched.page));

@@ -30,6 +30,44 @@ export interface FetchedPage {
   body: Buffer;
   /** What produced the page; absent means HTTP. */
   renderer?: 'http' | 'browser';
+  /** Browser: the cookies of the page's context after it rendered (for the Run's cookie jar). */
+  cookies?: BrowserCookie[];
+}
+
+/** A cookie as a browser context takes and gives it (Playwright's shape); plain data, sent between processes. */
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  /** A leading dot: the domain and its subdomains; none: that host only. */
+  domain: string;
+  path: string;
+  /** Seconds since the epoch; -1 for a session cookie. */
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: 'Strict' | 'Lax' | 'None';
+}
+
+/**
+ * How one page is requested, beyond a plain GET (the definition's `request`, placeholders filled):
+ * plain data, so it can be sent to the worker that renders in the browser.
+ */
+export interface PageRequest {
+  method: 'GET' | 'POST';
+  /** Added to the engine's own headers (a definition may not set framing or hop-by-hop ones). */
+  headers: Record<string, string>;
+  body?: string;
+  /** Browser only: the Run's cookies, put into the page's context before it navigates. */
+  cookies?: BrowserCookie[];
+  /** Browser only: after the page loads, these form fields are filled and the form submitted. */
+  fill?: { fields: Record<string, string>; submit?: string };
+}
+
+/** What a page request may carry besides its URL. */
+export interface GetOptions {
+  /** Asked before a page goes out (and before a retry): false gives the page up as `aborted`. */
+  canStart?: () => boolean;
+  request?: PageRequest;
 }
 
 export interface FetchFailure {
@@ -52,7 +90,7 @@ export interface PageSource {
    * `canStart` is asked before a page goes out (and before a retry): false gives the page up as
    * `aborted`, so a graceful stop starts nothing new.
    */
-  get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult>;
+  get(url: string, opts?: GetOptions): Promise<FetchResult>;
   /** Body bytes received so far, for the Run's traffic figure. */
   readonly receivedBytes: number;
   close(): Promise<void>;
@@ -67,5 +105,5 @@ export interface PageSource {
 export interface AutoRender {
   readonly selectors: string[];
   readonly xpaths: string[];
-  render(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult>;
+  render(url: string, opts?: GetOptions): Promise<FetchResult>;
 }

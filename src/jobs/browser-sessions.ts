@@ -56,7 +56,7 @@ export function openRunBrowserSessions(open: BrowserSourceFactory | null, send: 
               receivedBytes: 0,
             });
           }
-          const get = s.source.get(msg.url, { canStart: () => !s.halted.has(msg.request) });
+          const get = s.source.get(msg.url, { canStart: () => !s.halted.has(msg.request), request: msg.page });
           // A page source never throws for a failed page; should one throw, the page fails, not the worker.
           const settled = get.catch((err: unknown): FetchResult => ({
             ok: false,

@@ -11,9 +11,10 @@ import {
   type AgentDefinition,
 } from '../definition.js';
 import type { LogFunction } from '../extraction-types.js';
-import type { FailureKind, FetchedPage, FetchResult, PageSource } from '../page.js';
+import type { FailureKind, FetchedPage, FetchResult, GetOptions, PageSource } from '../page.js';
 import { isRetryableStatus, retryAfterOf, withRetries, type AttemptResult, type RetryEvent } from '../retry.js';
 import { GuardProxy, type GuardProxyEndpoint, type GuardProxyOptions } from './guard-proxy.js';
+import { browserCookies, fillForm, requestRoute } from './page-request.js';
 import type { BrowserPool } from './pool.js';
 
 // Playwright's own TimeoutError, told by its name: playwright-core is loaded only when a browser starts (pool.ts).
@@ -70,7 +71,7 @@ export class BrowserPageSource implements PageSource {
     return this.#guard.receivedBytes;
   }
 
-  async get(url: string, opts?: { canStart?: () => boolean }): Promise<FetchResult> {
+  async get(url: string, opts?: GetOptions): Promise<FetchResult> {
     const { maxRetries, retryBaseDelayMs, signal, log } = this.options;
     const settings = {
       maxRetries,
@@ -85,7 +86,7 @@ export class BrowserPageSource implements PageSource {
     };
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, PageFailure>> => {
       try {
-        return { ok: true, value: await this.#render(url) };
+        return { ok: true, value: await this.#render(url, opts) };
       } catch (error) {
         if (signal.aborted) return { ok: false, aborted: true, started: true };
         return { ok: false, failure: this.#classify(error, url) };
@@ -141,7 +142,8 @@ export class BrowserPageSource implements PageSource {
     return context;
   }
 
-  async #render(url: string) {
+  async #render(url: string, opts?: GetOptions) {
+    const request = opts?.request;
     if (!isHttpUrl(url)) throw new PageFailure('invalid-url', 'is not an http(s) URL');
     const lease = await this.options.pool.acquire(this.options.signal);
     let page: Page | null = null;
@@ -152,7 +154,11 @@ export class BrowserPageSource implements PageSource {
       page = this.#takeIdlePage(context) ?? (await context.newPage());
       const deadline = Date.now() + this.#timeoutMs;
       const left = () => Math.max(1, deadline - Date.now());
+      if (request?.cookies?.length) await context.addCookies(request.cookies);
+      const route = request && requestRoute(page, request);
+      if (route) await page.route('**/*', route);
       const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
+      if (route) await page.unroute('**/*', route);
       const refusal = this.#guard.refusalFor(hostOf(url));
       if (refusal && (response === null || response.status() === 403))
         throw new PageFailure('target-refused', refusal.message);
@@ -166,7 +172,8 @@ export class BrowserPageSource implements PageSource {
         const message = `answered ${status} ${response?.statusText() ?? ''}`.trim();
         throw new PageFailure('http', message, status, body, retryAfterMs);
       }
-      await this.#settle(page, left);
+      if (request?.fill) await fillForm(page, request.fill, left);
+      else await this.#settle(page, left);
       const html = await page.content();
       reusable = true;
       return {
@@ -176,10 +183,12 @@ export class BrowserPageSource implements PageSource {
         contentType: 'text/html; charset=utf-8',
         body: Buffer.from(html, 'utf8'),
         renderer: 'browser' as const,
+        ...(request?.cookies ? { cookies: browserCookies(await context.cookies()) } : {}),
       };
     } finally {
       // Only a page that rendered cleanly is kept; one that failed or timed out may be in any state.
-      if (page && context && reusable && !this.options.signal.aborted) this.#keepIdlePage(context, page);
+      // A page that filled a form is not kept either (it may hold more than the site showed).
+      if (!request?.fill && page && context && reusable && !this.options.signal.aborted) this.#keepIdlePage(context, page);
       else await page?.close().catch(() => undefined);
       lease.release();
     }

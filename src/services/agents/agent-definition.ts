@@ -3,6 +3,7 @@
 // it, and masking encrypted defaults wherever a definition leaves the service.
 import { Value } from '@sinclair/typebox/value';
 import { languageProblems, missingLocators, nestingProblems } from '../../engine/definition-language.js';
+import { requestProblems } from '../../engine/definition-requests.js';
 import {
   AgentDefinitionSchema,
   parametersOf,
@@ -50,7 +51,7 @@ export function checkDefinitionInput(input: unknown, previous?: unknown): Checke
   }
   if (byPath.size > 0)
     throw new ValidationError(`definition is not a valid Agent definition: ${[...byPath.values()].join('; ')}`);
-  refuse(languageProblems(normalized as AgentDefinition));
+  refuse([...languageProblems(normalized as AgentDefinition), ...requestProblems(normalized as AgentDefinition)]);
   const definition =
     previous === undefined
       ? (normalized as AgentDefinition)
