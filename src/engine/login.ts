@@ -36,6 +36,7 @@ function hopFailure(what: string, failure: FetchFailure): string {
   return `${what} ${failure.url} failed: ${failure.message}`;
 }
 
+const DEFAULT_BUTTON = 'button:not([type]), button[type=submit], input[type=submit], input[type=image]';
 const SKIPPED_INPUTS = new Set(['submit', 'button', 'image', 'reset', 'file']);
 
 /** The form to fill: the submit selector's form, else the first form holding every named field. */
@@ -49,7 +50,10 @@ function findForm($: CheerioAPI, login: AgentLogin) {
   const form = $('form')
     .filter((_, f) => names.every((n) => $(f).find(`[name="${CSS.escape(n)}"]`).length > 0))
     .first();
-  return { form: form.length > 0 ? form : null, button: null };
+  if (form.length === 0) return { form: null, button: null };
+  // Submitted as a browser submits on Enter: through the form's default (first) submit button.
+  const button = form.find(DEFAULT_BUTTON).first();
+  return { form, button: button.length > 0 ? button : null };
 }
 
 /** Whether the page still has a form asking for the login's fields. */
