@@ -73,10 +73,17 @@ export const AgentRequestSchema = Type.Object(
 
 export const AgentLoginSchema = Type.Object(
   {
-    url: Type.String({ minLength: 1, description: `The login page (its form is filled and submitted). ${Placeholders}` }),
+    url: Type.String({
+      minLength: 1,
+      description: `The login page (its form is filled and submitted). ${Placeholders}`,
+    }),
     fields: StringMap(`Form field name -> value; the form's other inputs (CSRF tokens) are kept. ${Placeholders}`),
     submit: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 1000, description: 'CSS selector of the submit button (its form is used).' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: 'CSS selector of the submit button (its form is used).',
+      }),
     ),
     method: Type.Optional(
       Type.Union([Type.Literal('GET'), Type.Literal('POST')], {
@@ -136,7 +143,8 @@ export const REFUSED_HEADERS = new Set([
 
 // RFC 9110 token: what a header or cookie name may be made of.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const CONTROL = /[\0-\x08\x0a-\x1f\x7f]/;
+/** Control characters other than tab (line breaks included): never in a header or a cookie. */
+const hasControl = (text: string) => [...text].some((c) => (c < ' ' && c !== '\t') || c === '\x7f');
 
 /** The parts of a definition these checks read (an AgentDefinition is one). */
 interface RequestPlan {
@@ -169,7 +177,7 @@ function requestProblemsAt(request: AgentRequest, where: string, declared: Set<s
     if (!TOKEN.test(name)) problems.push(`${at}: '${name}' is not a valid header name`);
     else if (REFUSED_HEADERS.has(name.toLowerCase()))
       problems.push(`${at}: the ${name} header is set by the engine (framing or hop-by-hop) and cannot be given`);
-    if (CONTROL.test(value)) problems.push(`${at}: a header value cannot hold line breaks or control characters`);
+    if (hasControl(value)) problems.push(`${at}: a header value cannot hold line breaks or control characters`);
     problems.push(...placeholderProblems(value, at, declared));
   }
   if (request.body !== undefined && request.method !== 'POST')
@@ -185,10 +193,9 @@ function requestProblemsAt(request: AgentRequest, where: string, declared: Set<s
   (request.cookies ?? []).forEach((cookie, i) => {
     const at = `${where}.cookies[${i}]`;
     if (!TOKEN.test(cookie.name)) problems.push(`${at}.name: '${cookie.name}' is not a valid cookie name`);
-    if (/[;\s",\\]/.test(cookie.value.replace(/\{\{[^{}]*\}\}/g, '')) || CONTROL.test(cookie.value))
+    if (/[;\s",\\]/.test(cookie.value.replace(/\{\{[^{}]*\}\}/g, '')) || hasControl(cookie.value))
       problems.push(`${at}.value: a cookie value cannot hold spaces, quotes, commas, semicolons or backslashes`);
-    if (cookie.path !== undefined && !cookie.path.startsWith('/'))
-      problems.push(`${at}.path: must start with '/'`);
+    if (cookie.path !== undefined && !cookie.path.startsWith('/')) problems.push(`${at}.path: must start with '/'`);
     if (cookie.domain !== undefined && !/^\.?[A-Za-z0-9.-]+$/.test(cookie.domain))
       problems.push(`${at}.domain: '${cookie.domain}' is not a host name`);
     problems.push(...placeholderProblems(cookie.value, `${at}.value`, declared));
@@ -241,7 +248,7 @@ export function requestProblems(def: RequestPlan): string[] {
       problems.push("follow.request.cookies: cookies go to the Run's one jar; give them in request.cookies");
   }
   if (def.login) problems.push(...loginProblems(def.login, defaults, declared));
-  if (def.userAgent !== undefined && CONTROL.test(def.userAgent))
+  if (def.userAgent !== undefined && hasControl(def.userAgent))
     problems.push('userAgent: cannot hold line breaks or control characters');
   return problems;
 }

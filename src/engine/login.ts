@@ -79,7 +79,9 @@ function formFields(
     if (node.is('input') && SKIPPED_INPUTS.has(type)) return;
     if ((type === 'checkbox' || type === 'radio') && !node.is('[checked]')) return;
     if (node.is('select')) {
-      const option = node.find('option[selected]').first().length ? node.find('option[selected]').first() : node.find('option').first();
+      const option = node.find('option[selected]').first().length
+        ? node.find('option[selected]').first()
+        : node.find('option').first();
       fields.push([name, option.attr('value') ?? option.text()]);
     } else if (node.is('textarea')) fields.push([name, node.text()]);
     else fields.push([name, node.attr('value') ?? (type === 'checkbox' || type === 'radio' ? 'on' : '')]);
@@ -113,7 +115,8 @@ export async function logIn(o: LoginOptions): Promise<EngineFailure | null> {
   if (o.browser) {
     const request = { method: 'GET' as const, headers, fill: { fields: filled, submit: login.submit } };
     const result = await source.get(url, { canStart, request });
-    if (!result.ok) return result.failure.kind === 'aborted' ? null : loginFailed(hopFailure('the login page', result.failure));
+    if (!result.ok)
+      return result.failure.kind === 'aborted' ? null : loginFailed(hopFailure('the login page', result.failure));
     return finish(result.page, login, log);
   }
   const page = await source.get(url, { canStart, request: { method: 'GET', headers } });
@@ -121,7 +124,10 @@ export async function logIn(o: LoginOptions): Promise<EngineFailure | null> {
   const $ = load(decodeText(page.page.body, page.page.contentType));
   const form = findForm($, login);
   if (form.form === null) {
-    const which = login.submit !== undefined ? `the form of submit '${login.submit}'` : `a form with the fields ${Object.keys(login.fields).join(', ')}`;
+    const which =
+      login.submit !== undefined
+        ? `the form of submit '${login.submit}'`
+        : `a form with the fields ${Object.keys(login.fields).join(', ')}`;
     return loginFailed(`the login page ${page.page.finalUrl} has no ${which}`);
   }
   const action = new URL(form.form.attr('action') || page.page.finalUrl, page.page.finalUrl);
@@ -139,7 +145,9 @@ export async function logIn(o: LoginOptions): Promise<EngineFailure | null> {
   }
   log('Info', `Login: ${method} ${action.origin}${action.pathname} (the form of ${page.page.finalUrl})`);
   if (!submitted.ok)
-    return submitted.failure.kind === 'aborted' ? null : loginFailed(hopFailure("the login form's submission to", submitted.failure));
+    return submitted.failure.kind === 'aborted'
+      ? null
+      : loginFailed(hopFailure("the login form's submission to", submitted.failure));
   return finish(submitted.page, login, log);
 }
 

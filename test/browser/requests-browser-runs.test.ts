@@ -55,9 +55,13 @@ describe('a browser Agent behind a login', () => {
     await waitForRun(suite.ctx.app, suite.org.apiKey, agent.id, runId, undefined, 90_000);
     const run = (await get(`/api/v1/agent/${agent.id}/run/${runId}/status`)).json();
     expect(run).toMatchObject({ status: 10, recordsExtracted: 6 });
-    const files = (await get(`/api/v1/agent/${agent.id}/run/${runId}/files`)).json() as Array<{ id: number; name: string }>;
+    const files = (await get(`/api/v1/agent/${agent.id}/run/${runId}/files`)).json() as Array<{
+      id: number;
+      name: string;
+    }>;
     const bodies: Record<string, string> = {};
-    for (const f of files) bodies[f.name] = (await get(`/api/v1/agent/${agent.id}/run/${runId}/file/${f.id}/download`)).body;
+    for (const f of files)
+      bodies[f.name] = (await get(`/api/v1/agent/${agent.id}/run/${runId}/file/${f.id}/download`)).body;
     expect(JSON.parse(bodies['data.json'])).toEqual([1, 2, 3, 4, 5, 6].map((n) => ({ name: `Item ${n}` })));
     expect(bodies['run.log']).toContain(`Login: RENDER ${site.url}/login`);
     await get(`/api/v1/agent/${agent.id}/run/${runId}/log`);

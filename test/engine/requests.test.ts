@@ -135,7 +135,11 @@ describe('requests', () => {
       list: { selector: 'div.item', fields: [{ name: 'name', selector: 'span.name' }] },
       parameters: [{ name: 'key', defaultValue: SITE_KEY, encrypted: true }],
     };
-    const gated = await run({ ...base, startUrl: `${site.url}/gated`, request: { headers: { 'X-Api-Key': '{{key}}' } } });
+    const gated = await run({
+      ...base,
+      startUrl: `${site.url}/gated`,
+      request: { headers: { 'X-Api-Key': '{{key}}' } },
+    });
     expect(gated.records).toEqual([{ name: 'Gated' }]);
     const refused = await run({ ...base, startUrl: `${site.url}/gated` });
     expect(refused.result.fatalError?.code).toBe('BLOCKED');
@@ -164,7 +168,10 @@ describe('the SSRF guard on login hops', () => {
     });
     try {
       const failure = await logIn({
-        login: { url: `${site.url}/login-away?to=${encodeURIComponent(`${away.url}/account`)}`, fields: { username: SITE_USER, password: SITE_PASSWORD } },
+        login: {
+          url: `${site.url}/login-away?to=${encodeURIComponent(`${away.url}/account`)}`,
+          fields: { username: SITE_USER, password: SITE_PASSWORD },
+        },
         values: {},
         source: client,
         browser: false,

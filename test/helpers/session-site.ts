@@ -117,8 +117,9 @@ export async function startSessionSite(): Promise<SessionSite> {
           const next = n === 1 ? '<a class="next" href="/list?page=2">next</a>' : '';
           return html(
             200,
-            items.map((i) => `<div class="item"><a href="/item/${i}"><span class="name">Item ${i}</span></a></div>`).join('') +
-              next,
+            items
+              .map((i) => `<div class="item"><a href="/item/${i}"><span class="name">Item ${i}</span></a></div>`)
+              .join('') + next,
           );
         }
         case 'POST /search':
@@ -130,7 +131,12 @@ export async function startSessionSite(): Promise<SessionSite> {
           const kind = req.headers['content-type'] ?? '';
           return html(
             200,
-            [1, 2, 3].map((i) => `<div class="result"><span class="q">${escape(String(q))} ${i}</span><span class="type">${escape(kind)}</span></div>`).join(''),
+            [1, 2, 3]
+              .map(
+                (i) =>
+                  `<div class="result"><span class="q">${escape(String(q))} ${i}</span><span class="type">${escape(kind)}</span></div>`,
+              )
+              .join(''),
           );
         }
         case 'GET /gated':

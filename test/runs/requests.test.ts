@@ -64,7 +64,8 @@ async function runToEnd(agentId: number) {
     name: string;
   }>;
   const bodies: Record<string, string> = {};
-  for (const f of files) bodies[f.name] = (await call('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${f.id}/download`)).body;
+  for (const f of files)
+    bodies[f.name] = (await call('GET', `/api/v1/agent/${agentId}/run/${runId}/file/${f.id}/download`)).body;
   return { runId, run, diagnostics, log, bodies };
 }
 
@@ -119,7 +120,11 @@ describe('save-time checks', () => {
     list: { selector: 'li', fields: [{ name: 'a' }] },
   };
   async function refused(over: Record<string, unknown>) {
-    const res = await call('POST', '/api/v1/agent', { name: 'Bad', spaceId: org.spaceId, definition: { ...base, ...over } });
+    const res = await call('POST', '/api/v1/agent', {
+      name: 'Bad',
+      spaceId: org.spaceId,
+      definition: { ...base, ...over },
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toEqual({
       statusCode: 400,
@@ -144,7 +149,9 @@ describe('save-time checks', () => {
 
   it('refuses a bad method, body, cookie, login and userAgent', async () => {
     expect(await refused({ request: { method: 'PUT' } })).toContain('definition.request.method');
-    expect(await refused({ request: { body: 'x' } })).toContain("definition.request.body: a body is sent only with method 'POST'");
+    expect(await refused({ request: { body: 'x' } })).toContain(
+      "definition.request.body: a body is sent only with method 'POST'",
+    );
     expect(await refused({ request: { cookies: [{ name: 'a b', value: 'v' }] } })).toContain(
       "definition.request.cookies[0].name: 'a b' is not a valid cookie name",
     );

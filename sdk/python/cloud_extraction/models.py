@@ -207,6 +207,9 @@ class AgentDefinition(TypedDict, total=False):
     scroll: NotRequired[int]
     pageTimeoutSeconds: NotRequired[int]
     blockResources: NotRequired[list[Literal["image", "font", "media", "stylesheet"]]]
+    request: NotRequired[dict[str, Any]]
+    login: NotRequired[dict[str, Any]]
+    userAgent: NotRequired[str]
 
 
 class Space(TypedDict, total=False):

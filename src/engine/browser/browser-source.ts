@@ -188,7 +188,8 @@ export class BrowserPageSource implements PageSource {
     } finally {
       // Only a page that rendered cleanly is kept; one that failed or timed out may be in any state.
       // A page that filled a form is not kept either (it may hold more than the site showed).
-      if (!request?.fill && page && context && reusable && !this.options.signal.aborted) this.#keepIdlePage(context, page);
+      if (!request?.fill && page && context && reusable && !this.options.signal.aborted)
+        this.#keepIdlePage(context, page);
       else await page?.close().catch(() => undefined);
       lease.release();
     }

@@ -31,12 +31,19 @@ const quoted = (text: string) => text.replace(/["\\]/g, '\\$&');
 export async function fillForm(page: Page, fill: NonNullable<PageRequest['fill']>, left: () => number): Promise<void> {
   const names = Object.keys(fill.fields);
   for (const name of names)
-    await page.locator(`[name="${quoted(name)}"]`).first().fill(fill.fields[name], { timeout: left() });
+    await page
+      .locator(`[name="${quoted(name)}"]`)
+      .first()
+      .fill(fill.fields[name], { timeout: left() });
   const navigated = page
     .waitForNavigation({ waitUntil: 'load', timeout: Math.min(SUBMIT_NAVIGATION_MS, left()) })
     .catch(() => null);
   if (fill.submit !== undefined) await page.locator(fill.submit).first().click({ timeout: left() });
-  else await page.locator(`[name="${quoted(names[names.length - 1])}"]`).first().press('Enter', { timeout: left() });
+  else
+    await page
+      .locator(`[name="${quoted(names[names.length - 1])}"]`)
+      .first()
+      .press('Enter', { timeout: left() });
   await navigated;
   await page.waitForLoadState('load', { timeout: left() });
 }
