@@ -4,7 +4,7 @@
 // logged-in session): a Run resumed elsewhere starts a fresh jar and logs in again.
 import { RunCookieJar } from './cookies.js';
 import { renderModeOf, type AgentDefinition } from './definition.js';
-import type { ExtractionRun } from './crawl.js';
+import type { LogFunction } from './extraction-types.js';
 import { maskFailure, type EngineFailure } from './failure-codes.js';
 import { logIn } from './login.js';
 import type { FetchResult, GetOptions, PageRequest, PageSource } from './page.js';
@@ -73,7 +73,7 @@ export class BrowserCookieSync implements PageSource {
  */
 export async function logInFirst(
   def: AgentDefinition,
-  run: ExtractionRun,
+  run: { readonly halted: boolean; log: LogFunction },
   source: PageSource,
   values: Record<string, string>,
   mask: (text: string) => string,
