@@ -102,6 +102,43 @@ describe('login over HTTP', () => {
   });
 });
 
+describe('sessions', () => {
+  it('a Run resumed from a checkpoint logs in again (the jar is not in the checkpoint)', async () => {
+    const lines: string[] = [];
+    const result = await runExtraction({
+      definition: loginDefinition({ follow: undefined }),
+      inputRows: [],
+      allowPrivateTargets: true,
+      maxRetries: 0,
+      log: (level, message) => lines.push(`[${level}] ${message}`),
+      resume: {
+        version: 1,
+        sets: [
+          { inputsDone: 0, current: { url: `${site.url}/list?page=2`, pageNumber: 2, visited: [`${site.url}/list`] } },
+        ],
+        stats: { pageCount: 1, dataCount: 3, exportCount: 0, errorCount: 0, inputCount: 1, traffic: 0 },
+        startFailures: [null],
+      },
+    });
+    expect(result.fatalError).toBeUndefined();
+    expect(result.sets[0].records).toEqual([4, 5, 6].map((n) => ({ name: `Item ${n}` })));
+    expect(site.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /login',
+      'POST /session',
+      'GET /account',
+      'GET /list?page=2',
+    ]);
+  });
+
+  it('follow.request headers go with detail pages', async () => {
+    const def = loginDefinition({ next: undefined });
+    def.follow = { ...def.follow!, request: { headers: { 'X-Detail': 'yes' } } };
+    const { records } = await run(def);
+    expect(records).toHaveLength(3);
+    for (const r of site.requests) expect(r.headers['x-detail']).toBe(r.path.startsWith('/item/') ? 'yes' : undefined);
+  });
+});
+
 describe('requests', () => {
   const searchDef = (body: NonNullable<AgentDefinition['request']>['body'], path = '/search'): AgentDefinition => ({
     startUrl: `${site.url}${path}`,
