@@ -29,9 +29,10 @@ import { describeFailure } from './messages.js';
 import type { ListPageResult, ListPlan } from './page-extract.js';
 import { PageFetcher, type FetchedAndProcessed, type ListTask } from './page-fetch.js';
 import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS } from './page-worker.js';
-import type { FetchedPage, FetchFailure, PageSource } from './page.js';
+import type { FetchedPage, FetchFailure, PageRequest, PageSource } from './page.js';
 import { decodeText } from './parse.js';
 import { SnapshotKeeper } from './snapshots.js';
+import { requestsFor, type InputRequests } from './session.js';
 import { substitutePlaceholders } from './template.js';
 
 /** Opens the Run's page source; `signal` aborts everything it has in flight. */
@@ -266,7 +267,8 @@ export class ExtractionRun {
     records: RecordSink,
     at: { set: number; inputsDone: number; resumeAt: SetCheckpoint['current'] },
   ): Promise<boolean> {
-    if (at.resumeAt) return this.#crawlPages(index, records, at, at.resumeAt, -1);
+    const requests = requestsFor(this.#def, { ...this.#defaults, ...row });
+    if (at.resumeAt) return this.#crawlPages(index, records, at, at.resumeAt, -1, requests);
     this.stats.inputCount++;
     const failureSlot = this.startFailures.push(null) - 1;
     const { text: startUrl, missing } = substitutePlaceholders(this.#def.startUrl, { ...this.#defaults, ...row });
@@ -285,7 +287,8 @@ export class ExtractionRun {
       return true;
     }
     this.log('Info', `Input ${index}: starting at ${startUrl}`);
-    return this.#crawlPages(index, records, at, { url: startUrl, pageNumber: 1, visited: [] }, failureSlot);
+    const from = { url: startUrl, pageNumber: 1, visited: [] };
+    return this.#crawlPages(index, records, at, from, failureSlot, requests);
   }
 
   /** An input's list pages from `from` on; its start page's failure goes to `failureSlot`. */
@@ -295,21 +298,24 @@ export class ExtractionRun {
     at: { set: number; inputsDone: number },
     from: { url: string; pageNumber: number; visited: string[] },
     failureSlot: number,
+    requests: InputRequests,
   ): Promise<boolean> {
     const maxPages = this.#def.next?.maxPages ?? DEFAULT_MAX_PAGES;
     const visited = new Set<string>(from.visited);
     let url: string | null = from.url;
     for (let pageNumber = from.pageNumber; url !== null && !this.halted; pageNumber++) {
       visited.add(url);
+      const request = pageNumber === 1 && failureSlot !== -1 ? requests.start : requests.next;
       const fetched: FetchedAndProcessed<ListTask> = await this.#pages.fetch(
         url,
         (page) => ({ kind: 'list', page, plan: this.#plan }),
+        request,
         true,
       );
       if (!fetched.ok) return this.#listPageFailed(fetched.failure, pageNumber === 1 ? failureSlot : null);
       const page = fetched.page;
       const listed: ListPageResult = fetched.value;
-      const pageRecords = await this.#keepRecords(listed, page);
+      const pageRecords = await this.#keepRecords(listed, page, requests.detail);
       const nextUrl = this.#nextOf(listed.nextUrl, visited, pageNumber, maxPages, index);
       // The records go to the sink and the checkpoint counts their page in one step (nothing in between
       // may report a checkpoint without them, or with them and without their page).
@@ -358,7 +364,7 @@ export class ExtractionRun {
   }
 
   /** The records of one list page worth keeping, completed from their detail pages when the definition follows links. */
-  async #keepRecords(listed: ListPageResult, page: FetchedPage): Promise<ExtractedRecord[]> {
+  async #keepRecords(listed: ListPageResult, page: FetchedPage, detail?: PageRequest): Promise<ExtractedRecord[]> {
     const def = this.#def;
     const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
     this.log(
@@ -384,7 +390,7 @@ export class ExtractionRun {
     if (def.follow) {
       const followFields = def.follow.fields;
       const toFetch = await this.#withoutKnownDetails(pending);
-      await Promise.all(toFetch.map((item) => this.#followDetail(item, followFields)));
+      await Promise.all(toFetch.map((item) => this.#followDetail(item, followFields, detail)));
     }
 
     const kept: ExtractedRecord[] = [];
@@ -444,12 +450,16 @@ export class ExtractionRun {
     return pending.filter((p) => !skipped.has(p));
   }
 
-  async #followDetail(item: PendingRecord, fields: AgentField[]): Promise<void> {
+  async #followDetail(item: PendingRecord, fields: AgentField[], request?: PageRequest): Promise<void> {
     if (item.followUrl === null) {
       setNull(item.record, fields);
       return;
     }
-    const fetched = await this.#pages.fetch(item.followUrl, (page) => ({ kind: 'detail', page, fields }) as const);
+    const fetched = await this.#pages.fetch(
+      item.followUrl,
+      (page) => ({ kind: 'detail', page, fields }) as const,
+      request,
+    );
     if (!fetched.ok) {
       if (fetched.failure.kind === 'aborted') item.aborted = true;
       else {

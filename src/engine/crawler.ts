@@ -16,7 +16,10 @@ import {
 } from './extraction-types.js';
 import { engineFailureMessage, EngineFailureCode, maskFailure, type EngineFailure } from './failure-codes.js';
 import { HttpClient } from './http.js';
+import type { PageSource } from './page.js';
 import { createMasker } from './secrets.js';
+import { BrowserCookieSync, logInFirst, openCookieJar } from './session.js';
+import type { RunCookieJar } from './cookies.js';
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {
@@ -33,28 +36,36 @@ export function splitIntoSets<T>(rows: T[], count: number): T[][] {
 }
 
 /** Pages over HTTP, in the browser or both (the definition's `render`), with the Run's limits. */
-function openPageSource(options: ExtractionOptions, browser: BrowserSettings | undefined): OpenPageSource {
+function openPageSource(
+  options: ExtractionOptions,
+  browser: BrowserSettings | undefined,
+  jar: RunCookieJar,
+  opened: (source: PageSource) => void,
+): OpenPageSource {
   const openBrowser = browser ? (options.openBrowserSource ?? pooledBrowserSources(browser)) : null;
   const settings = {
     definition: options.definition,
     allowPrivateTargets: options.allowPrivateTargets,
     upstreamProxyUrl: options.proxyUrl,
-    userAgent: options.userAgent,
+    userAgent: options.definition.userAgent ?? options.userAgent,
     maxRetries: options.maxRetries,
     retryBaseDelayMs: options.retryBaseDelayMs,
   };
-  return (signal, log, evidence) =>
-    openRenderer(
+  return (signal, log, evidence) => {
+    const source = openRenderer(
       options.definition,
-      () => openHttpSource(options, signal, log),
-      openBrowser && (() => openBrowser(settings, signal, log)),
+      () => openHttpSource(options, signal, log, jar),
+      openBrowser && (() => new BrowserCookieSync(openBrowser(settings, signal, log), jar)),
       log,
       evidence,
     );
+    opened(source);
+    return source;
+  };
 }
 
 /** Pages over HTTP, with the Run's limits; retries are logged as warnings. */
-function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: LogFunction): HttpClient {
+function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: LogFunction, jar: RunCookieJar) {
   return new HttpClient({
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -63,8 +74,9 @@ function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: Lo
     proxyUrl: options.proxyUrl,
     allowPrivateTargets: options.allowPrivateTargets,
     signal,
-    userAgent: options.userAgent,
+    userAgent: options.definition.userAgent ?? options.userAgent,
     maxBodyBytes: options.maxBodyBytes,
+    cookies: jar,
     onRetry: (e) =>
       log(
         'Warning',
@@ -127,10 +139,13 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   const numbered = rows.map((row, i) => ({ row, index: i + 1 }));
   const chunks = splitIntoSets(numbered, Math.min(parallelism, numbered.length));
   const resume = usableCheckpoint(options.resume, chunks.length) ?? undefined;
+  // The Run's cookie jar is never in a checkpoint: a resumed Run starts a fresh one and logs in again.
+  const jar = openCookieJar(def, rows[0]);
+  let source: PageSource | undefined;
   const run = new ExtractionRun(
     { ...options, resume, parallelism, maxConcurrency },
     mask,
-    openPageSource(options, browser),
+    openPageSource(options, browser, jar, (opened) => (source = opened)),
     chunks.length,
   );
 
@@ -146,9 +161,12 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   const sets: ExtractionSet[] = chunks.map((_, i) => ({ set: i + 1, records: [] }));
   let internalLogged = false;
 
+  let loginFailure: EngineFailure | null = null;
   try {
+    loginFailure = def.login ? await logInFirst(def, run, source!, rows[0], mask) : null;
     await Promise.all(
       chunks.map(async (chunk, i) => {
+        if (loginFailure) return;
         try {
           const sink: RecordSink = options.onRecords
             ? (records) => options.onRecords!(i + 1, records)
@@ -173,7 +191,8 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
   }
 
   let fatalError: EngineFailure | undefined;
-  if (run.abortReason === 'timeout')
+  if (loginFailure && run.abortReason === null) fatalError = loginFailure;
+  else if (run.abortReason === 'timeout')
     fatalError = { code: EngineFailureCode.RunTimeout, params: { seconds: def.timeoutSeconds ?? 0 } };
   else if (run.abortReason === 'internal') fatalError = { code: EngineFailureCode.InternalError, params: {} };
   else if (

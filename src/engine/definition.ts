@@ -6,6 +6,7 @@ import { criteriaProblems, SuccessCriteriaSchema } from './definition-criteria.j
 import { AgentChangesSchema, AgentKeySchema, keyProblems } from './definition-changes.js';
 import { AgentFieldSchema, type FieldSpec } from './definition-fields.js';
 import { languageProblems, nestingProblems } from './definition-language.js';
+import { AgentLoginSchema, AgentRequestSchema, requestProblems, UserAgentSchema } from './definition-requests.js';
 import type { AnyNode } from './select.js';
 import { placeholdersOf, substitutePlaceholders } from './template.js';
 
@@ -72,6 +73,7 @@ export const AgentFollowSchema = Type.Object(
       'The first node selected relative to the list element (its href, or a text or attribute value) is the detail page',
     ),
     fields: Type.Array(AgentFieldSchema, { minItems: 1 }),
+    request: Type.Optional(AgentRequestSchema),
   },
   { title: 'AgentFollow', additionalProperties: false },
 );
@@ -173,6 +175,9 @@ export const AgentDefinitionSchema = Type.Object(
     successCriteria: Type.Optional(SuccessCriteriaSchema),
     key: Type.Optional(AgentKeySchema),
     changes: Type.Optional(AgentChangesSchema),
+    request: Type.Optional(AgentRequestSchema),
+    login: Type.Optional(AgentLoginSchema),
+    userAgent: Type.Optional(UserAgentSchema),
   },
   { $id: 'AgentDefinition', additionalProperties: false, description: 'What a Run executes.' },
 );
@@ -306,7 +311,7 @@ export function validateDefinition(def: unknown): { valid: boolean; problems: st
   // Semantic checks assume the shape is right.
   if (problems.length > 0) return { valid: false, problems };
   const definition = def as AgentDefinition;
-  problems.push(...languageProblems(definition), ...criteriaProblems(definition));
+  problems.push(...languageProblems(definition), ...criteriaProblems(definition), ...requestProblems(definition));
   problems.push(...keyProblems(definition));
 
   const seenParameters = new Set<string>();

@@ -31,6 +31,8 @@ export const EngineFailureCode = {
   TargetRefused: 'TARGET_REFUSED',
   /** The Run's proxy failed: it asked for authentication (407) or could not be reached. */
   ProxyFailed: 'PROXY_FAILED',
+  /** The definition's login did not succeed: a login hop failed, or the page after it failed the check. */
+  LoginFailed: 'LOGIN_FAILED',
   /** Completed with a warning: the list selector matched nothing on every list page fetched. */
   ListMatchedNothing: 'LIST_MATCHED_NOTHING',
   /** Completed with a warning: every record missed a required field and was dropped. */
@@ -142,6 +144,7 @@ const MESSAGES: Record<EngineFailureCode, (p: FailureParams) => string> = {
   RESPONSE_TOO_LARGE: (p) => `Start page ${p.url} failed: ${p.reason}`,
   TARGET_REFUSED: (p) => String(p.reason),
   PROXY_FAILED: (p) => `Start page ${p.url} failed through the Run's proxy: ${p.reason}; check the proxy pool`,
+  LOGIN_FAILED: (p) => `login failed: ${p.reason}`,
   LIST_MATCHED_NOTHING: (p) => {
     const pages = Number(p.pages) === 1 ? 'the 1 page' : `any of the ${p.pages} pages`;
     return `The list ${p.list} matched nothing on ${pages} fetched: no records were extracted (has the page layout changed?).`;

@@ -1,10 +1,12 @@
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { CookieSession } from './cookies.js';
 import { decodeBody } from './decompress.js';
 import { header, PageExchange, type RawResponse } from './http-exchange.js';
 import { AttemptFailure, classifyNetworkError } from './http-failure.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { httpFailureMessage } from './messages.js';
-import type { FetchedPage, FetchResult, PageSource } from './page.js';
+import type { FetchedPage, FetchResult, GetOptions, PageRequest, PageSource } from './page.js';
+import { nextHop, requestHeaders } from './request-hop.js';
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -44,6 +46,8 @@ export interface HttpClientOptions extends TargetPolicy {
   /** Pre-flight check of every URL, redirect hops included. Defaults to the SSRF guard (unless private targets are allowed). */
   checkTarget?: (url: URL) => Promise<void>;
   onRetry?: (event: RetryEvent) => void;
+  /** The Run's cookie jar: every hop sends its cookies and stores its Set-Cookie. */
+  cookies?: CookieSession;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -58,9 +62,9 @@ export class HttpClient implements PageSource {
   receivedBytes = 0;
 
   readonly #options: Required<
-    Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget' | 'isRefusedAddress' | 'resolveHost'>
+    Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget' | 'isRefusedAddress' | 'resolveHost' | 'cookies'>
   > &
-    Pick<HttpClientOptions, 'proxyUrl' | 'onRetry'>;
+    Pick<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'cookies'>;
   readonly #policy: TargetPolicy;
   /** Pre-flight check of every hop; null when private targets are allowed. */
   readonly #checkTarget: ((url: URL) => Promise<void>) | null;
@@ -92,6 +96,7 @@ export class HttpClient implements PageSource {
       signal: options.signal,
       proxyUrl: options.proxyUrl,
       onRetry: options.onRetry,
+      cookies: options.cookies,
     };
     this.#policy = {
       allowPrivateTargets: options.allowPrivateTargets,
@@ -164,7 +169,7 @@ export class HttpClient implements PageSource {
    * before waiting to retry: false gives up the request as aborted (a graceful stop starts no new
    * page and no retry).
    */
-  async get(url: string, opts: { canStart?: () => boolean } = {}): Promise<FetchResult> {
+  async get(url: string, opts: GetOptions = {}): Promise<FetchResult> {
     const { maxRetries, retryBaseDelayMs, signal, onRetry } = this.#options;
     const settings = { maxRetries, retryBaseDelayMs, signal, onRetry, canStart: opts.canStart };
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, AttemptFailure>> => {
@@ -172,7 +177,7 @@ export class HttpClient implements PageSource {
       try {
         release = await this.#limiter.acquire(signal);
         if (opts.canStart && !opts.canStart()) return { ok: false, aborted: true, started: false };
-        return { ok: true, value: await this.#attempt(url) };
+        return { ok: true, value: await this.#attempt(url, opts.request) };
       } catch (error) {
         if (signal.aborted) return { ok: false, aborted: true, started: release !== undefined };
         const failure =
@@ -217,8 +222,9 @@ export class HttpClient implements PageSource {
   }
 
   /** One attempt: follows redirects itself so each hop passes the target check. */
-  async #attempt(startUrl: string): Promise<FetchedPage> {
+  async #attempt(startUrl: string, request?: PageRequest): Promise<FetchedPage> {
     let current: URL;
+    let hop = request;
     try {
       current = new URL(startUrl);
     } catch {
@@ -237,7 +243,7 @@ export class HttpClient implements PageSource {
       }
       let response: RawResponse;
       try {
-        response = await this.#request(current);
+        response = await this.#request(current, hop);
       } catch (error) {
         // Name the hop that failed, not the URL first asked for.
         if (error instanceof AttemptFailure || this.#options.signal.aborted) throw error;
@@ -253,6 +259,7 @@ export class HttpClient implements PageSource {
         } catch {
           throw new AttemptFailure('invalid-url', `redirected to an invalid URL '${location}'`, false);
         }
+        hop = hop && nextHop(hop, response.status);
         continue;
       }
       const contentType = header(response.headers, 'content-type');
@@ -270,8 +277,8 @@ export class HttpClient implements PageSource {
   }
 
   /** One HTTP exchange, body included, bounded by the request timeout. */
-  async #request(url: URL): Promise<RawResponse> {
-    const { requestTimeoutMs, maxBodyBytes, signal } = this.#options;
+  async #request(url: URL, request?: PageRequest): Promise<RawResponse> {
+    const { requestTimeoutMs, maxBodyBytes, signal, cookies } = this.#options;
     const exchange = new PageExchange(maxBodyBytes, (count) => {
       this.receivedBytes += count;
     });
@@ -286,10 +293,17 @@ export class HttpClient implements PageSource {
       if (signal.aborted) exchange.abort(signal.reason as Error);
       else
         this.#dispatcher.dispatch(
-          { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: this.#headers },
+          {
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method: request?.method ?? 'GET',
+            headers: requestHeaders(this.#headers, request, cookies?.header(url)),
+            body: request?.body,
+          },
           exchange,
         );
       const response = await exchange.promise;
+      cookies?.store(url, response.headers['set-cookie']);
       return {
         ...response,
         body: decodeBody(response.body, header(response.headers, 'content-encoding'), maxBodyBytes),

@@ -6,7 +6,7 @@ import type { ExtractionStats } from './extraction-types.js';
 import { overBudgetMessage } from './messages.js';
 import type { PageInput, PageTask, PageValue } from './page-extract.js';
 import { processPage } from './page-worker.js';
-import type { FetchedPage, FetchFailure, PageSource } from './page.js';
+import type { FetchedPage, FetchFailure, PageRequest, PageSource } from './page.js';
 
 export type ListTask = Extract<PageTask, { kind: 'list' }>;
 
@@ -49,9 +49,10 @@ export class PageFetcher {
   async fetch<T extends PageTask>(
     url: string,
     taskOf: (page: PageInput) => T,
+    request?: PageRequest,
     listPage = false,
   ): Promise<FetchedAndProcessed<T>> {
-    const opts = listPage ? { ...this.#startIfRunning, listPage } : this.#startIfRunning;
+    const opts = request || listPage ? { ...this.#startIfRunning, request, listPage } : this.#startIfRunning;
     let fetched = await this.deps.client.get(url, opts);
     if (!fetched.ok) return fetched;
     const auto = fetched.page.renderer === 'browser' ? undefined : this.deps.client.auto;

@@ -32,6 +32,46 @@ export interface FetchedPage {
   renderer?: 'http' | 'browser';
   /** A PNG screenshot, taken by the browser of a list page whose list matched nothing (see snapshots.ts). */
   screenshot?: Buffer;
+  /** Browser: the cookies of the page's context after it rendered (for the Run's cookie jar). */
+  cookies?: BrowserCookie[];
+}
+
+/** A cookie as a browser context takes and gives it (Playwright's shape); plain data, sent between processes. */
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  /** A leading dot: the domain and its subdomains; none: that host only. */
+  domain: string;
+  path: string;
+  /** Seconds since the epoch; -1 for a session cookie. */
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: 'Strict' | 'Lax' | 'None';
+}
+
+/**
+ * How one page is requested, beyond a plain GET (the definition's `request`, placeholders filled):
+ * plain data, so it can be sent to the worker that renders in the browser.
+ */
+export interface PageRequest {
+  method: 'GET' | 'POST';
+  /** Added to the engine's own headers (a definition may not set framing or hop-by-hop ones). */
+  headers: Record<string, string>;
+  body?: string;
+  /** Browser only: the Run's cookies, put into the page's context before it navigates. */
+  cookies?: BrowserCookie[];
+  /** Browser only: after the page loads, these form fields are filled and the form submitted. */
+  fill?: { fields: Record<string, string>; submit?: string };
+}
+
+/** What a page request may carry besides its URL. */
+export interface GetOptions {
+  /** Asked before a page goes out (and before a retry): false gives the page up as `aborted`. */
+  canStart?: () => boolean;
+  request?: PageRequest;
+  /** A list page: a browser takes a screenshot when the list matches nothing (a snapshot's PNG). */
+  listPage?: boolean;
 }
 
 export interface FetchFailure {
@@ -48,19 +88,13 @@ export interface FetchFailure {
 
 export type FetchResult = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
 
-export interface PageRequestOptions {
-  canStart?: () => boolean;
-  /** A list page: a browser takes a screenshot when the list matches nothing (a snapshot's PNG). */
-  listPage?: boolean;
-}
-
 /** The seam between the crawl loop and whatever produces pages. Never throws for a failed page. */
 export interface PageSource {
   /**
    * `canStart` is asked before a page goes out (and before a retry): false gives the page up as
    * `aborted`, so a graceful stop starts nothing new.
    */
-  get(url: string, opts?: PageRequestOptions): Promise<FetchResult>;
+  get(url: string, opts?: GetOptions): Promise<FetchResult>;
   /** Body bytes received so far, for the Run's traffic figure. */
   readonly receivedBytes: number;
   close(): Promise<void>;
@@ -75,5 +109,5 @@ export interface PageSource {
 export interface AutoRender {
   readonly selectors: string[];
   readonly xpaths: string[];
-  render(url: string, opts?: PageRequestOptions): Promise<FetchResult>;
+  render(url: string, opts?: GetOptions): Promise<FetchResult>;
 }

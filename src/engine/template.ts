@@ -39,3 +39,20 @@ export function substitutePlaceholders(
   text += template.slice(last);
   return { text, missing };
 }
+
+/**
+ * Replaces placeholders in text that is not a URL (a header, a cookie, a form value, a body): values are
+ * inserted as they are. A name without a value becomes the empty string and is reported in `missing`.
+ */
+export function fillPlaceholders(
+  template: string,
+  values: Record<string, string | undefined>,
+): { text: string; missing: string[] } {
+  const missing: string[] = [];
+  const text = template.replace(PLACEHOLDER, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined && !missing.includes(name)) missing.push(name);
+    return value ?? '';
+  });
+  return { text, missing };
+}

@@ -56,7 +56,11 @@ export function openRunBrowserSessions(open: BrowserSourceFactory | null, send: 
               receivedBytes: 0,
             });
           }
-          const get = s.source.get(msg.url, { canStart: () => !s.halted.has(msg.request), listPage: msg.listPage });
+          const get = s.source.get(msg.url, {
+            canStart: () => !s.halted.has(msg.request),
+            request: msg.page,
+            listPage: msg.listPage,
+          });
           // A page source never throws for a failed page; should one throw, the page fails, not the worker.
           const settled = get.catch((err: unknown): FetchResult => ({
             ok: false,

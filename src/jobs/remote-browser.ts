@@ -1,13 +1,7 @@
 // In a run process: browser page sources that render in the worker's browser pool, over the process's
 // IPC channel (one pool per worker, however many run processes it has). Each source is a session in the
 // worker; an abort of the Run closes its pages there at once, and the session's log lines come back here.
-import type {
-  BrowserSourceFactory,
-  FetchResult,
-  LogFunction,
-  PageRequestOptions,
-  PageSource,
-} from '../engine/index.js';
+import type { BrowserSourceFactory, FetchResult, GetOptions, LogFunction, PageSource } from '../engine/index.js';
 import type { BrowserReply, BrowserRequest } from '../services/runs/run-protocol.js';
 
 /** How often a request in flight checks whether the crawl has halted (a stop starts no further attempt). */
@@ -34,7 +28,7 @@ class RemotePageSource implements PageSource {
     return this.#receivedBytes;
   }
 
-  get(url: string, opts?: PageRequestOptions): Promise<FetchResult> {
+  get(url: string, opts?: GetOptions): Promise<FetchResult> {
     if (this.signal.aborted || opts?.canStart?.() === false || this.#closing) {
       return Promise.resolve({
         ok: false,
@@ -57,6 +51,7 @@ class RemotePageSource implements PageSource {
         session: this.session,
         request,
         url,
+        page: opts?.request,
         ...(opts?.listPage ? { listPage: true } : {}),
       });
     });

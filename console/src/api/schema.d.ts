@@ -1802,6 +1802,59 @@ export interface components {
                      */
                     xpath?: string;
                 }[];
+                /**
+                 * AgentRequest
+                 * @description How pages are requested: start pages (top level) or detail pages (follow.request). Method and body apply to the start page of each input; headers to every page of the kind. Cookies go to the Run's cookie jar.
+                 * @example {
+                 *       "method": "POST",
+                 *       "headers": {
+                 *         "X-Api-Key": "{{apiKey}}"
+                 *       },
+                 *       "body": {
+                 *         "form": {
+                 *           "q": "{{query}}",
+                 *           "sort": "new"
+                 *         }
+                 *       },
+                 *       "cookies": [
+                 *         {
+                 *           "name": "consent",
+                 *           "value": "yes"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                request?: {
+                    /**
+                     * AgentRequestBody
+                     * @description POST only: the body, as text, a form or JSON.
+                     */
+                    body?: string | {
+                        /** @description Sent as application/x-www-form-urlencoded. May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                        form: {
+                            [key: string]: string;
+                        };
+                    } | {
+                        /** @description Sent as application/json; string values: May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                        json: unknown;
+                    };
+                    /** @description Put into the Run's cookie jar before its first request. */
+                    cookies?: {
+                        /** @description Default: the start URL's host (host-only). */
+                        domain?: string;
+                        name: string;
+                        /** @description Default: '/'. */
+                        path?: string;
+                        /** @description May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                        value: string;
+                    }[];
+                    /** @description Sent with every page of the kind (list pages or detail pages); Host, Content-Length, Transfer-Encoding, Connection and other hop-by-hop headers are refused. May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @description Default GET. */
+                    method?: "GET" | "POST";
+                };
                 /** @description Link inside the list element whose href is the detail page. */
                 selector?: string;
                 /** @description The first node selected relative to the list element (its href, or a text or attribute value) is the detail page (XPath 1.0, instead of selector). */
@@ -2115,6 +2168,36 @@ export interface components {
                 xpath?: string;
             };
             /**
+             * AgentLogin
+             * @description Logs in once before the crawl; the session's cookies go to the Run's cookie jar. Without successSelector and failureText, logging in succeeded when the page after it no longer has the login form.
+             * @example {
+             *       "url": "https://example.com/login",
+             *       "fields": {
+             *         "username": "{{user}}",
+             *         "password": "{{password}}"
+             *       },
+             *       "submit": "form#login button[type=submit]",
+             *       "successSelector": "a.logout",
+             *       "failureText": "Invalid password"
+             *     }
+             */
+            login?: {
+                /** @description The page after logging in must not contain it. */
+                failureText?: string;
+                /** @description Form field name -> value; the form's other inputs (CSRF tokens) are kept. May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                fields: {
+                    [key: string]: string;
+                };
+                /** @description Overrides the form's method (default: the form's, else POST). */
+                method?: "GET" | "POST";
+                /** @description CSS selector of the submit button (its form is used). */
+                submit?: string;
+                /** @description The page after logging in must contain a match. */
+                successSelector?: string;
+                /** @description The login page (its form is filled and submitted). May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                url: string;
+            };
+            /**
              * @description The Run stops extracting after this many records (across inputs and pages) and ends Success.
              * @example 100
              */
@@ -2147,6 +2230,59 @@ export interface components {
              * @example browser
              */
             render?: "http" | "browser" | "auto";
+            /**
+             * AgentRequest
+             * @description How pages are requested: start pages (top level) or detail pages (follow.request). Method and body apply to the start page of each input; headers to every page of the kind. Cookies go to the Run's cookie jar.
+             * @example {
+             *       "method": "POST",
+             *       "headers": {
+             *         "X-Api-Key": "{{apiKey}}"
+             *       },
+             *       "body": {
+             *         "form": {
+             *           "q": "{{query}}",
+             *           "sort": "new"
+             *         }
+             *       },
+             *       "cookies": [
+             *         {
+             *           "name": "consent",
+             *           "value": "yes"
+             *         }
+             *       ]
+             *     }
+             */
+            request?: {
+                /**
+                 * AgentRequestBody
+                 * @description POST only: the body, as text, a form or JSON.
+                 */
+                body?: string | {
+                    /** @description Sent as application/x-www-form-urlencoded. May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                    form: {
+                        [key: string]: string;
+                    };
+                } | {
+                    /** @description Sent as application/json; string values: May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                    json: unknown;
+                };
+                /** @description Put into the Run's cookie jar before its first request. */
+                cookies?: {
+                    /** @description Default: the start URL's host (host-only). */
+                    domain?: string;
+                    name: string;
+                    /** @description Default: '/'. */
+                    path?: string;
+                    /** @description May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                    value: string;
+                }[];
+                /** @description Sent with every page of the kind (list pages or detail pages); Host, Content-Length, Transfer-Encoding, Connection and other hop-by-hop headers are refused. May hold {{parameter}} placeholders (encrypted parameters too: masked in logs). */
+                headers?: {
+                    [key: string]: string;
+                };
+                /** @description Default GET. */
+                method?: "GET" | "POST";
+            };
             /**
              * @description 'json': pages are JSON, read with list.jsonPath and each field's jsonPath (implied by list.jsonPath).
              * @example json
@@ -2184,6 +2320,11 @@ export interface components {
                 minRecords?: number;
             };
             timeoutSeconds?: number;
+            /**
+             * @description The User-Agent of every request of the Run (HTTP and browser); default: the product's own.
+             * @example Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)
+             */
+            userAgent?: string;
             /**
              * @description Browser only: a CSS selector to wait for before reading the page, or 'networkidle'.
              * @example .product

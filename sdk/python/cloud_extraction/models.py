@@ -210,6 +210,9 @@ class AgentDefinition(TypedDict, total=False):
     successCriteria: NotRequired[dict[str, Any]]
     key: NotRequired[list[str]]
     changes: NotRequired[dict[str, Any]]
+    request: NotRequired[dict[str, Any]]
+    login: NotRequired[dict[str, Any]]
+    userAgent: NotRequired[str]
 
 
 class Space(TypedDict, total=False):

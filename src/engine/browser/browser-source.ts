@@ -11,10 +11,11 @@ import {
   type AgentDefinition,
 } from '../definition.js';
 import type { LogFunction } from '../extraction-types.js';
-import type { FailureKind, FetchedPage, FetchResult, PageRequestOptions, PageSource } from '../page.js';
+import type { FailureKind, FetchedPage, FetchResult, GetOptions, PageSource } from '../page.js';
 import { MAX_SNAPSHOTS } from '../snapshots.js';
 import { isRetryableStatus, retryAfterOf, withRetries, type AttemptResult, type RetryEvent } from '../retry.js';
 import { GuardProxy, type GuardProxyEndpoint, type GuardProxyOptions } from './guard-proxy.js';
+import { browserCookies, fillForm, requestRoute } from './page-request.js';
 import type { BrowserPool } from './pool.js';
 
 // Playwright's own TimeoutError, told by its name: playwright-core is loaded only when a browser starts (pool.ts).
@@ -71,7 +72,7 @@ export class BrowserPageSource implements PageSource {
     return this.#guard.receivedBytes;
   }
 
-  async get(url: string, opts?: PageRequestOptions): Promise<FetchResult> {
+  async get(url: string, opts?: GetOptions): Promise<FetchResult> {
     const { maxRetries, retryBaseDelayMs, signal, log } = this.options;
     const settings = {
       maxRetries,
@@ -86,7 +87,7 @@ export class BrowserPageSource implements PageSource {
     };
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, PageFailure>> => {
       try {
-        return { ok: true, value: await this.#render(url, opts?.listPage === true) };
+        return { ok: true, value: await this.#render(url, opts) };
       } catch (error) {
         if (signal.aborted) return { ok: false, aborted: true, started: true };
         return { ok: false, failure: this.#classify(error, url) };
@@ -142,7 +143,8 @@ export class BrowserPageSource implements PageSource {
     return context;
   }
 
-  async #render(url: string, listPage: boolean) {
+  async #render(url: string, opts?: GetOptions) {
+    const request = opts?.request;
     if (!isHttpUrl(url)) throw new PageFailure('invalid-url', 'is not an http(s) URL');
     const lease = await this.options.pool.acquire(this.options.signal);
     let page: Page | null = null;
@@ -153,7 +155,11 @@ export class BrowserPageSource implements PageSource {
       page = this.#takeIdlePage(context) ?? (await context.newPage());
       const deadline = Date.now() + this.#timeoutMs;
       const left = () => Math.max(1, deadline - Date.now());
+      if (request?.cookies?.length) await context.addCookies(request.cookies);
+      const route = request && requestRoute(page, request);
+      if (route) await page.route('**/*', route);
       const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
+      if (route) await page.unroute('**/*', route);
       const refusal = this.#guard.refusalFor(hostOf(url));
       if (refusal && (response === null || response.status() === 403))
         throw new PageFailure('target-refused', refusal.message);
@@ -167,9 +173,10 @@ export class BrowserPageSource implements PageSource {
         const message = `answered ${status} ${response?.statusText() ?? ''}`.trim();
         throw new PageFailure('http', message, status, body, retryAfterMs);
       }
-      await this.#settle(page, left);
+      if (request?.fill) await fillForm(page, request.fill, left);
+      else await this.#settle(page, left);
       const html = await page.content();
-      const screenshot = listPage ? await this.#emptyListScreenshot(page, left) : undefined;
+      const screenshot = opts?.listPage === true ? await this.#emptyListScreenshot(page, left) : undefined;
       reusable = true;
       return {
         url,
@@ -179,10 +186,13 @@ export class BrowserPageSource implements PageSource {
         body: Buffer.from(html, 'utf8'),
         renderer: 'browser' as const,
         ...(screenshot ? { screenshot } : {}),
+        ...(request?.cookies ? { cookies: browserCookies(await context.cookies()) } : {}),
       };
     } finally {
       // Only a page that rendered cleanly is kept; one that failed or timed out may be in any state.
-      if (page && context && reusable && !this.options.signal.aborted) this.#keepIdlePage(context, page);
+      // A page that filled a form is not kept either (it may hold more than the site showed).
+      if (!request?.fill && page && context && reusable && !this.options.signal.aborted)
+        this.#keepIdlePage(context, page);
       else await page?.close().catch(() => undefined);
       lease.release();
     }

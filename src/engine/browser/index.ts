@@ -5,7 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import { renderModeOf, type AgentDefinition } from '../definition.js';
 import type { EvidenceCollector } from '../evidence.js';
 import type { BrowserSettings, BrowserSourceFactory, LogFunction } from '../extraction-types.js';
-import type { AutoRender, FetchResult, PageRequestOptions, PageSource } from '../page.js';
+import type { AutoRender, FetchResult, GetOptions, PageSource } from '../page.js';
 import { BrowserPageSource } from './browser-source.js';
 import { BrowserPool } from './pool.js';
 
@@ -110,11 +110,11 @@ class AutoPageSource implements PageSource {
     return this.http.receivedBytes + (this.#browser?.receivedBytes ?? 0);
   }
 
-  get(url: string, opts?: PageRequestOptions): Promise<FetchResult> {
+  get(url: string, opts?: GetOptions): Promise<FetchResult> {
     return this.http.get(url, opts);
   }
 
-  #render(url: string, opts?: PageRequestOptions): Promise<FetchResult> {
+  #render(url: string, opts?: GetOptions): Promise<FetchResult> {
     this.log(
       'Info',
       `auto: ${url}: the selectors match nothing in the served HTML and the page carries scripts; rendering it in the browser`,
@@ -140,7 +140,7 @@ class CountingBrowserSource implements PageSource {
     return this.source.receivedBytes;
   }
 
-  async get(url: string, opts?: PageRequestOptions): Promise<FetchResult> {
+  async get(url: string, opts?: GetOptions): Promise<FetchResult> {
     const result = await this.source.get(url, opts);
     if (result.ok) this.evidence.rendered(url, false);
     return result;

@@ -5,6 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { criteriaProblems } from '../../engine/definition-criteria.js';
 import { keyProblems } from '../../engine/definition-changes.js';
 import { languageProblems, missingLocators, nestingProblems } from '../../engine/definition-language.js';
+import { requestProblems } from '../../engine/definition-requests.js';
 import {
   AgentDefinitionSchema,
   parametersOf,
@@ -52,7 +53,11 @@ export function checkDefinitionInput(input: unknown, previous?: unknown): Checke
   }
   if (byPath.size > 0)
     throw new ValidationError(`definition is not a valid Agent definition: ${[...byPath.values()].join('; ')}`);
-  refuse([...languageProblems(normalized as AgentDefinition), ...criteriaProblems(normalized as AgentDefinition)]);
+  refuse([
+    ...languageProblems(normalized as AgentDefinition),
+    ...criteriaProblems(normalized as AgentDefinition),
+    ...requestProblems(normalized as AgentDefinition),
+  ]);
   refuse(keyProblems(normalized as AgentDefinition));
   const definition =
     previous === undefined

@@ -9,6 +9,7 @@ import type {
   CrawlCheckpoint,
   ExtractionStats,
   FetchResult,
+  PageRequest,
   LogLevel,
   RunEvidence,
   EngineFailure,
@@ -62,7 +63,7 @@ export interface ResumePayload {
  */
 export type BrowserRequest =
   | { type: 'browser:open'; session: number; settings: BrowserSourceSettings }
-  | { type: 'browser:get'; session: number; request: number; url: string; listPage?: boolean }
+  | { type: 'browser:get'; session: number; request: number; url: string; page?: PageRequest; listPage?: boolean }
   /** The crawl halted (a stop): the request starts no further attempt. */
   | { type: 'browser:halt'; session: number; request: number }
   /** The Run was aborted: the session's pages close at once. */

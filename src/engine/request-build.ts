@@ -1,0 +1,51 @@
+// A definition's `request` made into what goes on the wire for one input: placeholders filled from the
+// input's values, the body encoded (text as is, a form URL-encoded, JSON serialized) with its Content-Type
+// unless the definition gave one.
+import type { AgentRequest } from './definition-requests.js';
+import type { PageRequest } from './page.js';
+import { fillPlaceholders } from './template.js';
+
+type Values = Record<string, string | undefined>;
+
+const fill = (text: string, values: Values) => fillPlaceholders(text, values).text;
+
+function fillJson(value: unknown, values: Values): unknown {
+  if (typeof value === 'string') return fill(value, values);
+  if (Array.isArray(value)) return value.map((v) => fillJson(v, values));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillJson(v, values)]));
+  return value;
+}
+
+/** A form body: `name=value&...`, URL-encoded as browsers send forms. */
+export function formBody(fields: Iterable<[string, string]>): string {
+  return new URLSearchParams([...fields]).toString();
+}
+
+const hasHeader = (headers: Record<string, string>, name: string) =>
+  Object.keys(headers).some((k) => k.toLowerCase() === name);
+
+/** The request of one input's start page (or one detail page), its placeholders filled from `values`. */
+export function buildRequest(request: AgentRequest, values: Values): PageRequest {
+  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k, fill(v, values)]));
+  const method = request.method ?? 'GET';
+  const body = request.body;
+  if (method !== 'POST' || body === undefined) return { method, headers };
+  let text: string;
+  let type: string | undefined;
+  if (typeof body === 'string') text = fill(body, values);
+  else if ('form' in body) {
+    text = formBody(Object.entries(body.form).map(([k, v]) => [k, fill(v, values)]));
+    type = 'application/x-www-form-urlencoded';
+  } else {
+    text = JSON.stringify(fillJson(body.json, values));
+    type = 'application/json';
+  }
+  if (type && !hasHeader(headers, 'content-type')) headers['Content-Type'] = type;
+  return { method, headers, body: text };
+}
+
+/** The same request for the input's next list pages: its headers, a plain GET. */
+export function headersOnly(request: PageRequest): PageRequest {
+  return { method: 'GET', headers: request.headers };
+}
