@@ -15,7 +15,9 @@ import {
 } from './extraction-types.js';
 import { engineFailureMessage, EngineFailureCode, maskFailure, type EngineFailure } from './failure-codes.js';
 import { HttpClient } from './http.js';
+import { openPoliteSource, politeHttpOptions, type Politeness } from './politeness.js';
 import { createMasker } from './secrets.js';
+import { runUserAgent } from './user-agent.js';
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {
@@ -31,7 +33,7 @@ export function splitIntoSets<T>(rows: T[], count: number): T[][] {
   return sets;
 }
 
-/** Pages over HTTP, in the browser or both (the definition's `render`), with the Run's limits. */
+/** Pages over HTTP, in the browser or both (the definition's `render`), with the Run's limits and manners. */
 function openPageSource(options: ExtractionOptions, browser: BrowserSettings | undefined): OpenPageSource {
   const openBrowser = browser ? (options.openBrowserSource ?? pooledBrowserSources(browser)) : null;
   const settings = {
@@ -43,17 +45,19 @@ function openPageSource(options: ExtractionOptions, browser: BrowserSettings | u
     retryBaseDelayMs: options.retryBaseDelayMs,
   };
   return (signal, log, evidence) =>
-    openRenderer(
-      options.definition,
-      () => openHttpSource(options, signal, log),
-      openBrowser && (() => openBrowser(settings, signal, log)),
-      log,
-      evidence,
+    openPoliteSource(options, signal, log, evidence, (polite) =>
+      openRenderer(
+        options.definition,
+        () => openHttpSource(options, signal, log, polite),
+        openBrowser && (() => polite.gated(openBrowser(settings, signal, log))),
+        log,
+        evidence,
+      ),
     );
 }
 
 /** Pages over HTTP, with the Run's limits; retries are logged as warnings. */
-function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: LogFunction): HttpClient {
+function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: LogFunction, polite: Politeness) {
   return new HttpClient({
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -62,8 +66,9 @@ function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: Lo
     proxyUrl: options.proxyUrl,
     allowPrivateTargets: options.allowPrivateTargets,
     signal,
-    userAgent: options.userAgent,
+    userAgent: runUserAgent(options),
     maxBodyBytes: options.maxBodyBytes,
+    ...politeHttpOptions(polite),
     onRetry: (e) =>
       log(
         'Warning',
@@ -94,9 +99,9 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     .filter((p) => p?.encrypted === true && typeof p.defaultValue === 'string' && p.defaultValue !== '')
     .map((p) => p?.defaultValue as string);
   const proxySecrets: string[] = [];
-  if (options.proxyUrl) {
+  for (const proxyUrl of [...(options.proxyUrl ? [options.proxyUrl] : []), ...(options.proxyPool ?? [])]) {
     try {
-      const proxy = new URL(options.proxyUrl);
+      const proxy = new URL(proxyUrl);
       if (proxy.password) proxySecrets.push(decodeURIComponent(proxy.password), proxy.password);
     } catch {
       // An unparsable proxy URL fails on first use with its own message.

@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { load, type Cheerio } from 'cheerio';
 import { AgentFieldSchema, type FieldSpec } from './definition-fields.js';
 import { languageProblems, nestingProblems } from './definition-language.js';
+import { PolitenessSchema, ProxyRotationSchema } from './definition-politeness.js';
 import type { AnyNode } from './select.js';
 import { placeholdersOf, substitutePlaceholders } from './template.js';
 
@@ -168,6 +169,8 @@ export const AgentDefinitionSchema = Type.Object(
         examples: [['image', 'font', 'media']],
       }),
     ),
+    politeness: Type.Optional(PolitenessSchema),
+    proxy: Type.Optional(ProxyRotationSchema),
   },
   { $id: 'AgentDefinition', additionalProperties: false, description: 'What a Run executes.' },
 );
