@@ -147,12 +147,14 @@ export class HttpClient implements PageSource {
     const settings = { maxRetries, retryBaseDelayMs, signal, onRetry, canStart: opts.canStart };
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, AttemptFailure>> => {
       let release: (() => void) | undefined;
-      const picked = this.#routes.pick();
-      if (!picked) return { ok: false, failure: ALL_BANNED };
+      let picked: ReturnType<ProxyRoutes['pick']> = null;
       try {
         const global = () => this.#limiter.acquire(signal);
         release = await (this.#gate ? this.#gate.acquire(url, signal, global) : global());
         if (opts.canStart && !opts.canStart()) return { ok: false, aborted: true, started: false };
+        // Picked once the request may go: a ban answered meanwhile is known.
+        picked = this.#routes.pick();
+        if (!picked) return { ok: false, failure: ALL_BANNED };
         const value = await this.#attempt(url, picked.route);
         if (this.#routes.isBan(value.status, value.body)) throw this.#banned(picked, value);
         this.#routes.report(picked.index, 'ok');
@@ -160,8 +162,8 @@ export class HttpClient implements PageSource {
       } catch (error) {
         if (signal.aborted) return { ok: false, aborted: true, started: release !== undefined };
         const failure =
-          error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), picked.route.label);
-        return { ok: false, failure: this.#afterFailure(url, picked, failure) };
+          error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), picked?.route.label);
+        return { ok: false, failure: picked ? this.#afterFailure(url, picked, failure) : failure };
       } finally {
         release?.();
       }

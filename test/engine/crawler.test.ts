@@ -576,7 +576,9 @@ describe('parameters, parallel sets and concurrency', () => {
 
     // By default a host gets at most 2 requests at once, whatever the Run-wide limit.
     site.resetMaxInFlight();
-    await runExtraction(options({ ...def, politeness: undefined }, { inputRows: rows, parallelism: 2, maxConcurrency: 3 }));
+    await runExtraction(
+      options({ ...def, politeness: undefined }, { inputRows: rows, parallelism: 2, maxConcurrency: 3 }),
+    );
     expect(site.maxInFlight).toBe(2);
 
     site.resetMaxInFlight();
