@@ -107,6 +107,17 @@ export class HostGate {
     };
   }
 
+  /**
+   * A request to the host of `url` went on a connection: the next start is spaced from then too, so a
+   * request that took long to connect does not shorten the gap the site sees.
+   */
+  departed(url: string): void {
+    const host = this.#hosts.get(hostOf(url));
+    if (!host) return;
+    const spacing = Math.max(this.#spacingMs, host.crawlDelayMs);
+    if (spacing > 0) host.nextStartAt = Math.max(host.nextStartAt, this.now() + spacing);
+  }
+
   #waitOf(host: HostState): number {
     return Math.max(host.nextStartAt, host.pausedUntil) - this.now();
   }

@@ -281,9 +281,14 @@ export class HttpClient implements PageSource {
   /** One HTTP exchange, body included, bounded by the request timeout. */
   async #request(url: URL, route: ProxyRoute): Promise<RawResponse> {
     const { requestTimeoutMs, maxBodyBytes, signal } = this.#options;
-    const exchange = new PageExchange(maxBodyBytes, (count) => {
-      this.receivedBytes += count;
-    });
+    const gate = this.#gate;
+    const exchange = new PageExchange(
+      maxBodyBytes,
+      (count) => {
+        this.receivedBytes += count;
+      },
+      gate && (() => gate.departed(url.href)),
+    );
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
