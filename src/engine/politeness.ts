@@ -26,12 +26,14 @@ export interface Politeness {
 /** What the Run's HTTP client takes of its manners: the gate, the shared limit, the proxy pool's rotation. */
 export function politeHttpOptions(polite: Politeness): Partial<HttpClientOptions> {
   const { options, evidence } = polite;
+  // A pool of one proxy is a pool too: its outcomes are counted and proxy.banText applies.
+  const pool = options.proxyPool?.length ? options.proxyPool : options.proxyUrl ? [options.proxyUrl] : [];
   return {
     hostGate: polite.gate,
     limiter: polite.limiter,
-    ...(options.proxyPool && options.proxyPool.length > 0
+    ...(pool.length > 0
       ? {
-          proxyPool: options.proxyPool,
+          proxyPool: pool,
           proxyRotation: proxyRotationOf(options.definition),
           onProxyOutcome: (label, outcome) => evidence.proxyOutcome(label, outcome),
         }
