@@ -114,6 +114,7 @@ interface Case {
 
 const definitionFor = (siteUrl: string): AgentDefinition => ({
   startUrl: `${siteUrl}/`,
+  politeness: { respectRobotsTxt: false, perHostConcurrency: 100 }, // raw speed: no robots.txt, the Run-wide limit only
   render: 'browser',
   list: { selector: 'li.item', fields: [{ name: 'name', selector: 'a.name' }] },
   follow: {

@@ -32,6 +32,7 @@ async function crawl(checkpoints: boolean): Promise<{ cpuMs: number; reports: nu
   await runExtraction({
     definition: {
       startUrl: `${url}/list?page=1`,
+      politeness: { respectRobotsTxt: false, perHostConcurrency: 100 }, // raw speed
       list: {
         selector: 'div.item',
         fields: [

@@ -124,6 +124,7 @@ export async function benchParseCost(): Promise<{ rows: ParseCostRow[]; text: st
       const result = await runExtraction({
         definition: {
           startUrl: site.url,
+          politeness: { respectRobotsTxt: false, perHostConcurrency: 100 }, // raw speed
           list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] },
         },
         inputRows: [],

@@ -182,6 +182,7 @@ export function fixtureDefinition(siteUrl: string): AgentDefinition {
 export function catalogDefinition(siteUrl: string): AgentDefinition {
   return {
     startUrl: `${siteUrl}/list?page=1`,
+    politeness: { respectRobotsTxt: false, perHostConcurrency: 100 }, // raw speed: no robots.txt, the Run-wide limit only
     list: {
       selector: 'div.product',
       fields: [
@@ -214,6 +215,7 @@ export function catalogDefinition(siteUrl: string): AgentDefinition {
 export function languageDefinition(siteUrl: string): AgentDefinition {
   return {
     startUrl: `${siteUrl}/list?page=1`,
+    politeness: { respectRobotsTxt: false, perHostConcurrency: 100 }, // raw speed: no robots.txt, the Run-wide limit only
     list: {
       xpath: "//div[@class='product']",
       fields: [

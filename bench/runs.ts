@@ -101,6 +101,7 @@ export interface RunsBenchResult {
 export function smallDefinition(siteUrl: string): AgentDefinition {
   return {
     ...catalogList(siteUrl),
+    politeness: { respectRobotsTxt: false, perHostConcurrency: 100 }, // raw speed: no robots.txt, the Run-wide limit only
     export: { format: 'csv' },
   };
 }

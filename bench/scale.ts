@@ -68,7 +68,10 @@ export async function benchScale(): Promise<void> {
       apiKeyDays: 1,
       now: new Date(),
     });
-    const definition = catalogDefinition(site.url, { ms: 20 });
+    const definition = {
+      ...catalogDefinition(site.url, { ms: 20 }),
+      politeness: { respectRobotsTxt: false, perHostConcurrency: 100 },
+    };
     const s3 = testS3Env(testS3Options());
     const scenarios: Array<{ name: string; env: Record<string, string>; shared: boolean; drill: boolean }> = [
       { name: 'local (one shared folder)', env: { STORAGE_DRIVER: 'local' }, shared: true, drill: false },

@@ -237,11 +237,17 @@ export class ExtractionRun {
   #htmlKept = 0;
 
   #recordFailure(failure: FetchFailure): void {
+    // Not an error: the site asked not to be crawled there.
+    if (failure.kind === 'robots-disallowed') {
+      this.evidence.robotsSkipped(failure.url);
+      this.log('Warning', describeFailure(failure));
+      return;
+    }
     this.stats.errorCount++;
     this.evidence.pageFailed();
     // A page over budget was answered, and counted as such when it arrived.
     if (failure.kind === 'over-budget') this.evidence.overBudget(failure.url);
-    else if (failure.kind === 'http' && failure.status !== undefined)
+    else if ((failure.kind === 'http' || failure.kind === 'banned') && failure.status !== undefined)
       this.evidence.answered(failure.status, failure.url);
     else this.evidence.networkError(failure.kind, failure.url);
     const keep = this.#options.failedPageHtml === undefined ? DEFAULT_FAILED_PAGE_HTML : this.#options.failedPageHtml;

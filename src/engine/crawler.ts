@@ -17,9 +17,11 @@ import {
 import { engineFailureMessage, EngineFailureCode, maskFailure, type EngineFailure } from './failure-codes.js';
 import { HttpClient } from './http.js';
 import type { PageSource } from './page.js';
+import { openPoliteSource, politeHttpOptions, type Politeness } from './politeness.js';
 import { createMasker } from './secrets.js';
 import { BrowserCookieSync, logInFirst, openCookieJar } from './session.js';
 import type { RunCookieJar } from './cookies.js';
+import { runUserAgent } from './user-agent.js';
 
 /** Splits rows into `count` contiguous sets whose sizes differ by at most one (earlier sets larger). */
 export function splitIntoSets<T>(rows: T[], count: number): T[][] {
@@ -35,7 +37,7 @@ export function splitIntoSets<T>(rows: T[], count: number): T[][] {
   return sets;
 }
 
-/** Pages over HTTP, in the browser or both (the definition's `render`), with the Run's limits. */
+/** Pages over HTTP, in the browser or both (the definition's `render`), with the Run's limits and manners. */
 function openPageSource(
   options: ExtractionOptions,
   browser: BrowserSettings | undefined,
@@ -52,12 +54,14 @@ function openPageSource(
     retryBaseDelayMs: options.retryBaseDelayMs,
   };
   return (signal, log, evidence) => {
-    const source = openRenderer(
-      options.definition,
-      () => openHttpSource(options, signal, log, jar),
-      openBrowser && (() => new BrowserCookieSync(openBrowser(settings, signal, log), jar)),
-      log,
-      evidence,
+    const source = openPoliteSource(options, signal, log, evidence, (polite) =>
+      openRenderer(
+        options.definition,
+        () => openHttpSource(options, signal, log, jar, polite),
+        openBrowser && (() => new BrowserCookieSync(polite.gated(openBrowser(settings, signal, log)), jar)),
+        log,
+        evidence,
+      ),
     );
     opened(source);
     return source;
@@ -65,7 +69,13 @@ function openPageSource(
 }
 
 /** Pages over HTTP, with the Run's limits; retries are logged as warnings. */
-function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: LogFunction, jar: RunCookieJar) {
+function openHttpSource(
+  options: ExtractionOptions,
+  signal: AbortSignal,
+  log: LogFunction,
+  jar: RunCookieJar,
+  polite: Politeness,
+) {
   return new HttpClient({
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -74,9 +84,10 @@ function openHttpSource(options: ExtractionOptions, signal: AbortSignal, log: Lo
     proxyUrl: options.proxyUrl,
     allowPrivateTargets: options.allowPrivateTargets,
     signal,
-    userAgent: options.definition.userAgent ?? options.userAgent,
+    userAgent: runUserAgent(options),
     maxBodyBytes: options.maxBodyBytes,
     cookies: jar,
+    ...politeHttpOptions(polite),
     onRetry: (e) =>
       log(
         'Warning',
@@ -107,9 +118,9 @@ export async function runExtraction(options: ExtractionOptions): Promise<Extract
     .filter((p) => p?.encrypted === true && typeof p.defaultValue === 'string' && p.defaultValue !== '')
     .map((p) => p?.defaultValue as string);
   const proxySecrets: string[] = [];
-  if (options.proxyUrl) {
+  for (const proxyUrl of [...(options.proxyUrl ? [options.proxyUrl] : []), ...(options.proxyPool ?? [])]) {
     try {
-      const proxy = new URL(options.proxyUrl);
+      const proxy = new URL(proxyUrl);
       if (proxy.password) proxySecrets.push(decodeURIComponent(proxy.password), proxy.password);
     } catch {
       // An unparsable proxy URL fails on first use with its own message.

@@ -7,6 +7,7 @@ import { AgentChangesSchema, AgentKeySchema, keyProblems } from './definition-ch
 import { AgentFieldSchema, type FieldSpec } from './definition-fields.js';
 import { languageProblems, nestingProblems } from './definition-language.js';
 import { AgentLoginSchema, AgentRequestSchema, requestProblems, UserAgentSchema } from './definition-requests.js';
+import { PolitenessSchema, ProxyRotationSchema } from './definition-politeness.js';
 import type { AnyNode } from './select.js';
 import { placeholdersOf, substitutePlaceholders } from './template.js';
 
@@ -178,6 +179,8 @@ export const AgentDefinitionSchema = Type.Object(
     request: Type.Optional(AgentRequestSchema),
     login: Type.Optional(AgentLoginSchema),
     userAgent: Type.Optional(UserAgentSchema),
+    politeness: Type.Optional(PolitenessSchema),
+    proxy: Type.Optional(ProxyRotationSchema),
   },
   { $id: 'AgentDefinition', additionalProperties: false, description: 'What a Run executes.' },
 );

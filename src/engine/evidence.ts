@@ -19,6 +19,12 @@ const SnapshotRefSchema = Type.Object({
   reason: Type.Union([Type.Literal('emptyList'), Type.Literal('requiredMissing')]),
 });
 
+const ProxyCounts = Type.Object({
+  requests: Type.Integer({ minimum: 0 }),
+  bans: Type.Integer({ minimum: 0 }),
+  errors: Type.Integer({ minimum: 0 }),
+});
+
 export const RunEvidenceSchema = Type.Object(
   {
     /** Page requests with a final outcome (answered or failed after retries). */
@@ -58,6 +64,11 @@ export const RunEvidenceSchema = Type.Object(
     duplicateRecords: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Detail pages not fetched: the record's key was known and unchanged (changes.skipUnchangedDetails). Absent when none. */
     skippedDetailPages: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Pages not fetched because the host's robots.txt disallows them ("skipped by robots.txt"). Absent when none were. */
+    skippedByRobots: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Per proxy of the Run's pool (`host:port`, never credentials): attempts through it, those answered
+     *  with a ban (proxy.banStatuses, proxy.banText) and those that got no answer. Absent without a pool. */
+    proxies: Type.Optional(Type.Record(Type.String(), ProxyCounts)),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -170,6 +181,22 @@ export class EvidenceCollector {
 
   skippedDetails(count: number): void {
     if (count > 0) this.evidence.skippedDetailPages = (this.evidence.skippedDetailPages ?? 0) + count;
+  }
+
+  /** A page not fetched: robots.txt disallows it. */
+  robotsSkipped(url: string): void {
+    this.evidence.skippedByRobots = (this.evidence.skippedByRobots ?? 0) + 1;
+    this.#first('robots', url);
+  }
+
+  /** One attempt through the proxy `label` (`host:port`) and what it came to. */
+  proxyOutcome(label: string, outcome: 'ok' | 'ban' | 'error'): void {
+    const proxies = (this.evidence.proxies ??= {});
+    const key = label in proxies || Object.keys(proxies).length < MAX_KEYS ? label : 'other';
+    const counts = (proxies[key] ??= { requests: 0, bans: 0, errors: 0 });
+    counts.requests++;
+    if (outcome === 'ban') counts.bans++;
+    if (outcome === 'error') counts.errors++;
   }
 
   paginationStopped(url: string): void {

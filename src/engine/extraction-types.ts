@@ -67,6 +67,8 @@ export interface ExtractionOptions {
   /** First retry waits about this long (jittered), doubling each time (default 500). */
   retryBaseDelayMs?: number;
   proxyUrl?: string;
+  /** The Run's proxy pool, `proxyUrl` first; HTTP requests rotate over it as the definition's `proxy` says. */
+  proxyPool?: string[];
   allowPrivateTargets: boolean;
   /** Cooperative stop: in-flight requests are aborted and the records so far returned. */
   signal?: AbortSignal;

@@ -33,6 +33,8 @@ export const EngineFailureCode = {
   ProxyFailed: 'PROXY_FAILED',
   /** The definition's login did not succeed: a login hop failed, or the page after it failed the check. */
   LoginFailed: 'LOGIN_FAILED',
+  /** The start page is disallowed by the site's robots.txt (politeness.respectRobotsTxt). */
+  RobotsDisallowed: 'ROBOTS_DISALLOWED',
   /** Completed with a warning: the list selector matched nothing on every list page fetched. */
   ListMatchedNothing: 'LIST_MATCHED_NOTHING',
   /** Completed with a warning: every record missed a required field and was dropped. */
@@ -77,6 +79,10 @@ export function startPageFailure(failure: FetchFailure, viaProxy: boolean): Engi
     }
     case 'target-refused':
       return { code: C.TargetRefused, params: { url, reason } };
+    case 'robots-disallowed':
+      return { code: C.RobotsDisallowed, params: { url, reason } };
+    case 'banned':
+      return { code: C.Blocked, params: { url, reason, attempts } };
     case 'over-budget':
       return { code: C.PageCpuBudget, params: { url, reason } };
     case 'too-large':
@@ -131,6 +137,12 @@ function answered(p: FailureParams): string {
   return text;
 }
 
+/** Every proxy the start page was tried through was banned (proxy.banStatuses, proxy.banText). */
+function bannedMessage(p: FailureParams): string {
+  const attempts = Number(p.attempts) > 1 ? ` (after ${p.attempts} attempts)` : '';
+  return `Start page ${p.url} was blocked: ${p.reason}${attempts}; add proxies to the pool or lower concurrency`;
+}
+
 const MESSAGES: Record<EngineFailureCode, (p: FailureParams) => string> = {
   DEFINITION_INVALID: (p) => `definition is invalid: ${p.problems}`,
   BROWSER_UNAVAILABLE: (p) => `render '${p.render}' needs Chromium, which this worker does not have: ${p.hint}`,
@@ -138,11 +150,13 @@ const MESSAGES: Record<EngineFailureCode, (p: FailureParams) => string> = {
   INTERNAL_ERROR: () => 'extraction failed because of an internal error (see the run log)',
   START_URL_INVALID: (p) => `Input ${p.input}: start URL '${p.url}' is not an http(s) URL`,
   START_PAGE_HTTP_ERROR: answered,
-  BLOCKED: answered,
+  BLOCKED: (p) => (p.reason !== undefined ? bannedMessage(p) : answered(p)),
   START_PAGE_UNREACHABLE: (p) => `Start page ${p.url} failed: ${p.reason}`,
   PAGE_CPU_BUDGET: (p) => `Start page ${p.url} failed: ${p.reason}`,
   RESPONSE_TOO_LARGE: (p) => `Start page ${p.url} failed: ${p.reason}`,
   TARGET_REFUSED: (p) => String(p.reason),
+  ROBOTS_DISALLOWED: (p) =>
+    `Start page ${p.url} was not fetched: ${p.reason}; set politeness.respectRobotsTxt to false only if you may crawl it anyway`,
   PROXY_FAILED: (p) => `Start page ${p.url} failed through the Run's proxy: ${p.reason}; check the proxy pool`,
   LOGIN_FAILED: (p) => `login failed: ${p.reason}`,
   LIST_MATCHED_NOTHING: (p) => {

@@ -33,6 +33,8 @@ export class PageExchange implements Dispatcher.DispatchHandler {
   constructor(
     private readonly maxBytes: number,
     private readonly onBytes: (count: number) => void,
+    /** Called when the request goes on a connection (the host gate spaces requests from then). */
+    private readonly onStart?: () => void,
   ) {
     this.promise = new Promise((resolve, reject) => {
       this.#resolve = resolve;
@@ -49,7 +51,10 @@ export class PageExchange implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     if (this.#reason) controller.abort(this.#reason);
-    else this.#controller = controller;
+    else {
+      this.#controller = controller;
+      this.onStart?.();
+    }
   }
 
   onResponseStart(

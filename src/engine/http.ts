@@ -1,11 +1,12 @@
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import type { CookieSession } from './cookies.js';
 import { decodeBody } from './decompress.js';
+import type { HostGate } from './host-gate.js';
 import { header, PageExchange, type RawResponse } from './http-exchange.js';
 import { AttemptFailure, classifyNetworkError } from './http-failure.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { httpFailureMessage } from './messages.js';
 import type { FetchedPage, FetchResult, GetOptions, PageRequest, PageSource } from './page.js';
+import { ProxyRoutes, type ProxyOutcome, type ProxyRotationSettings, type ProxyRoute } from './proxy-rotation.js';
 import { nextHop, requestHeaders } from './request-hop.js';
 import {
   DEFAULT_MAX_RETRIES,
@@ -16,14 +17,7 @@ import {
   type AttemptResult,
   type RetryEvent,
 } from './retry.js';
-import {
-  assertProxyProtocol,
-  connectLookup,
-  proxyLabel,
-  resolvePublic,
-  TargetRefusedError,
-  type TargetPolicy,
-} from './ssrf.js';
+import { resolvePublic, TargetRefusedError, type TargetPolicy } from './ssrf.js';
 
 export const MAX_REDIRECTS = 5;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -39,6 +33,14 @@ export interface HttpClientOptions extends TargetPolicy {
   retryBaseDelayMs?: number;
   /** The Run's proxy: an http: or https: URL (PROXY_PROTOCOLS). */
   proxyUrl?: string;
+  /** The Run's proxy pool (its own proxy first), rotated as `proxyRotation` says; replaces proxyUrl. */
+  proxyPool?: string[];
+  proxyRotation?: ProxyRotationSettings;
+  onProxyOutcome?: (label: string, outcome: ProxyOutcome) => void;
+  /** The Run's per-host limits (politeness), passed before the Run-wide limit. */
+  hostGate?: HostGate;
+  /** The Run-wide limit, when shared with another client; otherwise one of maxConcurrency. */
+  limiter?: ConcurrencyLimiter;
   /** Aborts queued and in-flight requests. */
   signal: AbortSignal;
   maxBodyBytes?: number;
@@ -62,20 +64,28 @@ export class HttpClient implements PageSource {
   receivedBytes = 0;
 
   readonly #options: Required<
-    Omit<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'checkTarget' | 'isRefusedAddress' | 'resolveHost' | 'cookies'>
+    Pick<
+      HttpClientOptions,
+      | 'requestTimeoutMs'
+      | 'maxRetries'
+      | 'retryBaseDelayMs'
+      | 'maxBodyBytes'
+      | 'userAgent'
+      | 'maxConcurrency'
+      | 'allowPrivateTargets'
+      | 'signal'
+    >
   > &
-    Pick<HttpClientOptions, 'proxyUrl' | 'onRetry' | 'cookies'>;
+    Pick<HttpClientOptions, 'onRetry' | 'cookies'>;
   readonly #policy: TargetPolicy;
   /** Pre-flight check of every hop; null when private targets are allowed. */
   readonly #checkTarget: ((url: URL) => Promise<void>) | null;
   /** Hosts whose pre-flight check passed in this client's life (see #assertPublicHost). */
   readonly #publicHosts = new Set<string>();
-  readonly #dispatcher: Dispatcher;
+  /** Direct, or through the proxies of the Run's pool (proxy-rotation.ts). */
+  readonly #routes: ProxyRoutes;
   readonly #limiter: ConcurrencyLimiter;
-  /** `host:port` of the proxy, when there is one. */
-  readonly #proxyLabel: string | undefined;
-  /** The proxy's pre-flight check, done once per client (connect-time lookups re-check every connection). */
-  #proxyCheck: Promise<void> | undefined;
+  readonly #gate: HostGate | undefined;
 
   /** The requests on the wire: a stop aborts each of them through one listener on the run's signal. */
   readonly #inFlight = new Set<PageExchange>();
@@ -94,7 +104,6 @@ export class HttpClient implements PageSource {
       maxConcurrency: options.maxConcurrency,
       allowPrivateTargets: options.allowPrivateTargets,
       signal: options.signal,
-      proxyUrl: options.proxyUrl,
       onRetry: options.onRetry,
       cookies: options.cookies,
     };
@@ -105,7 +114,8 @@ export class HttpClient implements PageSource {
     };
     this.#checkTarget =
       options.checkTarget ?? (options.allowPrivateTargets ? null : (url: URL) => this.#assertPublicHost(url));
-    this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+    this.#limiter = options.limiter ?? new ConcurrencyLimiter(options.maxConcurrency);
+    this.#gate = options.hostGate;
     this.#headers = {
       'user-agent': this.#options.userAgent,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
@@ -119,45 +129,13 @@ export class HttpClient implements PageSource {
       },
       { once: true },
     );
-    const timeouts = { headersTimeout: requestTimeoutMs, bodyTimeout: requestTimeoutMs, keepAliveTimeout: 10_000 };
-    if (options.proxyUrl) {
-      let proxy: URL;
-      try {
-        proxy = new URL(options.proxyUrl);
-      } catch {
-        // Not quoted: a proxy URL may carry credentials.
-        throw new TypeError('proxyUrl is not a valid URL');
-      }
-      assertProxyProtocol(proxy);
-      this.#proxyLabel = proxyLabel(proxy);
-      // Proxy pools are chosen by tenants, so a proxy obeys the same rule as a target: checked before
-      // the first request (IP literals) and at every connection (names that resolve differently later).
-      // A DNS failure here is left to the connection, which reports it with the proxy's name.
-      if (!options.allowPrivateTargets) {
-        this.#proxyCheck = resolvePublic(proxy, this.#policy, 'proxy').then(
-          () => undefined,
-          (error: unknown) => {
-            if (error instanceof TargetRefusedError) throw error;
-          },
-        );
-        this.#proxyCheck.catch(() => {});
-      }
-      this.#dispatcher = new ProxyAgent({
-        uri: options.proxyUrl,
-        ...timeouts,
-        connect: { timeout: requestTimeoutMs },
-        ...(options.allowPrivateTargets ? {} : { proxyTls: { lookup: connectLookup(this.#policy, 'proxy') } }),
-      });
-    } else {
-      this.#dispatcher = new Agent({
-        ...timeouts,
-        connect: {
-          timeout: requestTimeoutMs,
-          // Re-checked at connect time so a DNS answer that changes after the pre-flight check cannot slip through.
-          ...(options.allowPrivateTargets ? {} : { lookup: connectLookup(this.#policy) }),
-        },
-      });
-    }
+    this.#routes = new ProxyRoutes({
+      policy: this.#policy,
+      proxyUrls: options.proxyPool ?? (options.proxyUrl ? [options.proxyUrl] : []),
+      settings: options.proxyRotation,
+      requestTimeoutMs,
+      onOutcome: options.onProxyOutcome,
+    });
   }
 
   get activeRequests(): number {
@@ -174,15 +152,23 @@ export class HttpClient implements PageSource {
     const settings = { maxRetries, retryBaseDelayMs, signal, onRetry, canStart: opts.canStart };
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, AttemptFailure>> => {
       let release: (() => void) | undefined;
+      let picked: ReturnType<ProxyRoutes['pick']> = null;
       try {
-        release = await this.#limiter.acquire(signal);
+        const global = () => this.#limiter.acquire(signal);
+        release = await (this.#gate ? this.#gate.acquire(url, signal, global) : global());
         if (opts.canStart && !opts.canStart()) return { ok: false, aborted: true, started: false };
-        return { ok: true, value: await this.#attempt(url, opts.request) };
+        // Picked once the request may go: a ban answered meanwhile is known.
+        picked = this.#routes.pick();
+        if (!picked) return { ok: false, failure: ALL_BANNED };
+        const value = await this.#attempt(url, picked.route, opts.request);
+        if (this.#routes.isBan(value.status, value.body)) throw this.#banned(picked, value);
+        this.#routes.report(picked.index, 'ok');
+        return { ok: true, value };
       } catch (error) {
         if (signal.aborted) return { ok: false, aborted: true, started: release !== undefined };
         const failure =
-          error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), this.#proxyLabel);
-        return { ok: false, failure };
+          error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), picked?.route.label);
+        return { ok: false, failure: picked ? this.#afterFailure(url, picked, failure) : failure };
       } finally {
         release?.();
       }
@@ -201,8 +187,31 @@ export class HttpClient implements PageSource {
    * they are cut (destroying creates an error per socket, so only then).
    */
   async close(): Promise<void> {
-    if (this.#options.signal.aborted || this.#abandoned) await this.#dispatcher.destroy();
-    else await this.#dispatcher.close();
+    await this.#routes.close(this.#options.signal.aborted || this.#abandoned);
+  }
+
+  /**
+   * A failed attempt tells the proxy pool (a ban, an error) and the host gate (Retry-After slows the
+   * whole host); an answer that means the proxy is banned becomes a ban.
+   */
+  #afterFailure(url: string, picked: { index: number; route: ProxyRoute }, failure: AttemptFailure): AttemptFailure {
+    const { status, body, contentType } = failure.extra;
+    if (failure.kind === 'http' && status !== undefined && this.#routes.isBan(status, body ?? Buffer.alloc(0)))
+      failure = this.#banned(picked, { status, body: body ?? Buffer.alloc(0), contentType: contentType ?? null });
+    if (failure.kind === 'banned') return failure;
+    this.#routes.report(picked.index, status !== undefined ? 'ok' : 'error');
+    if (failure.retryAfterMs !== undefined) this.#gate?.slowDown(url, failure.retryAfterMs);
+    return failure;
+  }
+
+  /** The attempt's proxy is banned: retried through another proxy while the pool has one left. */
+  #banned(
+    picked: { index: number; route: ProxyRoute },
+    answer: { status: number; body: Buffer; contentType: string | null },
+  ): AttemptFailure {
+    this.#routes.report(picked.index, 'ban');
+    const message = `${httpFailureMessage(answer.status)} through the proxy ${picked.route.label}, which counts as banned`;
+    return new AttemptFailure('banned', message, this.#routes.anyLeft, answer);
   }
 
   /**
@@ -212,7 +221,7 @@ export class HttpClient implements PageSource {
    * the target, so there every hop is checked.
    */
   async #assertPublicHost(url: URL): Promise<void> {
-    if (this.#proxyLabel === undefined && this.#publicHosts.has(url.host)) return;
+    if (!this.#routes.viaProxy && this.#publicHosts.has(url.host)) return;
     await resolvePublic(url, this.#policy);
     this.#publicHosts.add(url.host);
   }
@@ -222,7 +231,7 @@ export class HttpClient implements PageSource {
   }
 
   /** One attempt: follows redirects itself so each hop passes the target check. */
-  async #attempt(startUrl: string, request?: PageRequest): Promise<FetchedPage> {
+  async #attempt(startUrl: string, route: ProxyRoute, request?: PageRequest): Promise<FetchedPage> {
     let current: URL;
     let hop = request;
     try {
@@ -235,19 +244,19 @@ export class HttpClient implements PageSource {
         throw new AttemptFailure('invalid-url', `${current.href} is not an http(s) URL`, false);
       }
       try {
-        if (this.#proxyCheck) await this.#proxyCheck;
+        if (route.check) await route.check;
         if (this.#checkTarget) await this.#checkTarget(current);
       } catch (error) {
         if (error instanceof TargetRefusedError) throw new AttemptFailure('target-refused', error.message, false);
-        throw classifyNetworkError(error, current, this.#proxyLabel);
+        throw classifyNetworkError(error, current, route.label);
       }
       let response: RawResponse;
       try {
-        response = await this.#request(current, hop);
+        response = await this.#request(current, route, hop);
       } catch (error) {
         // Name the hop that failed, not the URL first asked for.
         if (error instanceof AttemptFailure || this.#options.signal.aborted) throw error;
-        throw classifyNetworkError(error, current, this.#proxyLabel);
+        throw classifyNetworkError(error, current, route.label);
       }
       const location = REDIRECT_STATUSES.has(response.status) ? header(response.headers, 'location') : null;
       if (location !== null) {
@@ -277,11 +286,16 @@ export class HttpClient implements PageSource {
   }
 
   /** One HTTP exchange, body included, bounded by the request timeout. */
-  async #request(url: URL, request?: PageRequest): Promise<RawResponse> {
+  async #request(url: URL, route: ProxyRoute, request?: PageRequest): Promise<RawResponse> {
     const { requestTimeoutMs, maxBodyBytes, signal, cookies } = this.#options;
-    const exchange = new PageExchange(maxBodyBytes, (count) => {
-      this.receivedBytes += count;
-    });
+    const gate = this.#gate;
+    const exchange = new PageExchange(
+      maxBodyBytes,
+      (count) => {
+        this.receivedBytes += count;
+      },
+      gate && (() => gate.departed(url.href)),
+    );
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -292,7 +306,7 @@ export class HttpClient implements PageSource {
     try {
       if (signal.aborted) exchange.abort(signal.reason as Error);
       else
-        this.#dispatcher.dispatch(
+        route.dispatcher.dispatch(
           {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
@@ -318,3 +332,6 @@ export class HttpClient implements PageSource {
     }
   }
 }
+
+/** Every proxy of the Run's pool was banned: nothing is sent. */
+const ALL_BANNED = new AttemptFailure('banned', 'every proxy of the pool is banned', false);

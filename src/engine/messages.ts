@@ -19,7 +19,8 @@ export function overBudgetMessage(budgetSeconds: number, crash?: string): string
 }
 
 export function describeFailure(failure: FetchFailure): string {
-  if (failure.kind === 'http') return `GET ${failure.url} ${failure.message}`;
+  if (failure.kind === 'http' || failure.kind === 'banned') return `GET ${failure.url} ${failure.message}`;
+  if (failure.kind === 'robots-disallowed') return `skipped by robots.txt: ${failure.url}: ${failure.message}`;
   if (failure.kind === 'over-budget') return `Page ${failure.url} failed: ${failure.message}`;
   if (failure.kind === 'target-refused') return failure.message;
   return `GET ${failure.url} failed: ${failure.message}`;

@@ -17,7 +17,11 @@ export type FailureKind =
   | 'invalid-url'
   | 'aborted'
   /** Fetched, but its processing went over the page's CPU budget (or ended its thread). */
-  | 'over-budget';
+  | 'over-budget'
+  /** Not fetched: the host's robots.txt disallows it for the Agent's user agent. */
+  | 'robots-disallowed'
+  /** Answered through a proxy of the pool with a ban (proxy.banStatuses, proxy.banText), or every proxy is banned. */
+  | 'banned';
 
 export interface FetchedPage {
   /** The URL asked for. */

@@ -192,6 +192,7 @@ export function createRunHost(deps: {
       requestTimeoutMs: p.requestTimeoutMs,
       pageCpuSeconds: p.pageCpuSeconds,
       proxyUrl: p.proxyUrl,
+      proxyPool: p.proxyPool,
       allowPrivateTargets: p.allowPrivateTargets,
       browser: p.browser,
       openBrowserSource: browsers.open,

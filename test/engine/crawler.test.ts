@@ -93,7 +93,9 @@ describe('runExtraction over the fixture catalog', () => {
       priceText: '$37.50',
     });
 
+    // robots.txt (a 404 here) is fetched once per host and counts in the traffic like every response.
     const traffic =
+      (await bytesOf('/robots.txt')) +
       (await bytesOf('/catalog?page=1&v=exact')) +
       (await bytesOf('/catalog?page=2&v=exact')) +
       (await bytesOf('/catalog?page=3&v=exact'));
@@ -560,6 +562,8 @@ describe('parameters, parallel sets and concurrency', () => {
       {
         follow: { selector: 'a.title', fields: [{ name: 'sku', selector: '.sku' }] },
         next: { selector: 'a.next', maxPages: 2 },
+        // One host: its own limit (2 by default) is lifted so the Run-wide one is what is measured.
+        politeness: { perHostConcurrency: 10 },
       },
       '&detailMs=40',
     );
@@ -569,6 +573,13 @@ describe('parameters, parallel sets and concurrency', () => {
     expect(result.sets.map((s) => s.records.length)).toEqual([20, 20]);
     expect(result.stats.pageCount).toBe(44);
     expect(site.maxInFlight).toBe(3);
+
+    // By default a host gets at most 2 requests at once, whatever the Run-wide limit.
+    site.resetMaxInFlight();
+    await runExtraction(
+      options({ ...def, politeness: undefined }, { inputRows: rows, parallelism: 2, maxConcurrency: 3 }),
+    );
+    expect(site.maxInFlight).toBe(2);
 
     site.resetMaxInFlight();
     await runExtraction(options({ ...def, next: undefined }, { inputRows: [{}], maxConcurrency: 1 }));

@@ -76,6 +76,12 @@ export async function startFixtureSite(): Promise<FixtureSite> {
 
   const server = http.createServer((req, res) => {
     const target = req.url ?? '/';
+    // robots.txt, fetched by every Run that respects it (the default), has no rules here (404) and is
+    // not counted: the counts are the pages'.
+    if (target === '/robots.txt') {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(page('Not found', '<h1>Not found</h1>'));
+    }
     hits.set(target, (hits.get(target) ?? 0) + 1);
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);

@@ -45,6 +45,8 @@ export async function startScriptSite(): Promise<ScriptSite> {
   let hanging = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    // robots.txt (fetched by every Run that respects it) has no rules here and is not counted.
+    if (url.pathname === '/robots.txt') return res.writeHead(404).end('not found');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     if (url.pathname.startsWith('/held')) {
       maxHeld = Math.max(maxHeld, ++held);

@@ -2226,6 +2226,46 @@ export interface components {
                 name: string;
             }[];
             /**
+             * AgentPoliteness
+             * @description How the Agent treats the sites it crawls; every Agent has the defaults.
+             * @example {
+             *       "respectRobotsTxt": true,
+             *       "perHostConcurrency": 2,
+             *       "minDelayMs": 250,
+             *       "maxRequestsPerMinute": 120
+             *     }
+             */
+            politeness?: {
+                /** @description Requests per minute to one host at most, spread evenly (60000 / n ms between starts). */
+                maxRequestsPerMinute?: number;
+                /** @description Milliseconds between the starts of two requests to one host (default 0). */
+                minDelayMs?: number;
+                /** @description Requests to one host at the same time (default 2); the Run-wide concurrency limit still applies. */
+                perHostConcurrency?: number;
+                /** @description Fetch each host's robots.txt once per Run and skip the URLs it disallows for the Agent's user agent; its Crawl-delay spaces requests to the host (default true). */
+                respectRobotsTxt?: boolean;
+            };
+            /**
+             * AgentProxyRotation
+             * @description How the Run uses its proxy pool (the Agent's or the Run's); no effect without a pool.
+             * @example {
+             *       "rotation": "perRequest",
+             *       "banStatuses": [
+             *         403,
+             *         429
+             *       ],
+             *       "banText": "Access denied"
+             *     }
+             */
+            proxy?: {
+                /** @description HTTP statuses that mean the proxy is banned (default 403, 429): the request is retried through another proxy of the pool. */
+                banStatuses?: number[];
+                /** @description A page whose body contains this text means the proxy is banned (a block page served with 200). */
+                banText?: string;
+                /** @description perRun (default): one proxy of the pool for the Run, the next one once it is banned; perRequest: the next proxy of the pool for every request; untilFailure: one proxy until it is banned or fails to connect, then the next. */
+                rotation?: "perRun" | "perRequest" | "untilFailure";
+            };
+            /**
              * @description http (default): fetch the HTML as served. browser: render every page in Chromium (for lists built by script). auto: fetch over HTTP and render in Chromium only a page whose selector matches nothing and which carries scripts.
              * @example browser
              */
@@ -2681,6 +2721,13 @@ export interface components {
                 fast: number;
                 standard: number;
             };
+            proxies?: {
+                [key: string]: {
+                    bans: number;
+                    errors: number;
+                    requests: number;
+                };
+            };
             renderedPages?: number;
             requests: number;
             requiredMissing: number;
@@ -2694,6 +2741,7 @@ export interface components {
                 [key: string]: number;
             };
             scriptedEmptyListPages?: number;
+            skippedByRobots?: number;
             skippedDetailPages?: number;
             snapshots?: {
                 /** @description The Run file of the page as the engine saw it (listed by the files endpoint). */

@@ -213,6 +213,8 @@ class AgentDefinition(TypedDict, total=False):
     request: NotRequired[dict[str, Any]]
     login: NotRequired[dict[str, Any]]
     userAgent: NotRequired[str]
+    politeness: NotRequired[dict[str, Any]]
+    proxy: NotRequired[dict[str, Any]]
 
 
 class Space(TypedDict, total=False):
@@ -571,6 +573,8 @@ class RunEvidence(TypedDict, total=False):
     snapshots: NotRequired[list[dict[str, Any]]]
     duplicateRecords: NotRequired[int]
     skippedDetailPages: NotRequired[int]
+    skippedByRobots: NotRequired[int]
+    proxies: NotRequired[dict[str, Any]]
     firstUrls: Required[dict[str, Any]]
 
 

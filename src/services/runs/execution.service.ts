@@ -356,12 +356,17 @@ export function createRunExecutionService(deps: {
     const inputs = resolveInputRows({ ...definition, parameters: params }, sentValues);
     const secrets = secretNames.map((n) => values[n]).filter((v): v is string => typeof v === 'string' && v.length > 0);
     let proxyUrl: string | undefined;
+    let proxyPool: string[] | undefined;
     if (run.proxyPoolId) {
       if (!pool)
         throw new RunSetupError({ code: RunFailureCode.ProxyPoolGone, params: { proxyPoolId: run.proxyPoolId } });
       const proxies = JSON.parse(unseal(config.encryptionKey, pool.proxies)) as string[];
-      proxyUrl = proxies[(run.id + run.retryCount) % proxies.length];
-      if (proxyUrl) secrets.push(proxyUrl);
+      // The Run's own proxy first (each attempt of the Run starts at the next one); the rest of the pool
+      // follows in order, for the definition's proxy rotation.
+      const first = (run.id + run.retryCount) % proxies.length;
+      proxyPool = [...proxies.slice(first), ...proxies.slice(0, first)];
+      proxyUrl = proxyPool[0];
+      secrets.push(...proxyPool);
     }
     const timeoutSeconds = run.timeoutSeconds ?? definition.timeoutSeconds ?? config.runs.defaultTimeoutSeconds;
     return {
@@ -377,6 +382,7 @@ export function createRunExecutionService(deps: {
         requestTimeoutMs: config.runs.requestTimeoutMs,
         pageCpuSeconds: config.runs.pageCpuSeconds,
         proxyUrl,
+        ...(proxyPool && proxyPool.length > 1 ? { proxyPool } : {}),
         allowPrivateTargets: config.engineAllowPrivateTargets,
         browser: config.browser,
         logLevel: run.logLevel as ChildStartPayload['logLevel'],

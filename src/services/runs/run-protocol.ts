@@ -30,6 +30,8 @@ export interface ChildStartPayload {
   requestTimeoutMs: number;
   pageCpuSeconds: number;
   proxyUrl?: string;
+  /** The Run's proxy pool, proxyUrl first, when it has more than one proxy (the definition's proxy rotation). */
+  proxyPool?: string[];
   allowPrivateTargets: boolean;
   /** Absent: the Run cannot render in the browser. */
   browser?: BrowserSettings;
