@@ -3,7 +3,7 @@
 // nested `fields` make an object of each match.
 import type { FieldSpec, FieldStep } from './definition-fields.js';
 import { attrOf, htmlOf, selectAll, selectFirst, textOf, type AnyNode, type Document } from './select.js';
-import { applySteps, resolveUrl, type FieldValue, type TransformTally } from './transforms.js';
+import { applySteps, parseNumber, resolveUrl, type FieldValue, type TransformTally } from './transforms.js';
 import { selectXPath, type XPathMatch } from './xpath.js';
 import { isTag, isText } from 'domutils';
 
@@ -78,6 +78,16 @@ function valueOf(root: Document, match: Match, field: FieldSpec, baseUrl: string
   return applySteps(readMatch(match, field.attribute), stepsOf(field), baseUrl, tally);
 }
 
+type PlainStep = Extract<FieldStep, 'trim' | 'number' | 'absoluteUrl'>;
+
+/** A plain field's one transform on its text, as the transform steps give it, without their array plumbing. */
+function plainTransform(value: string | null, step: PlainStep | undefined, baseUrl: string): FieldValue {
+  if (value === null || step === undefined) return value;
+  if (step === 'trim') return value.trim();
+  if (step === 'number') return parseNumber(value);
+  return resolveUrl(value, baseUrl);
+}
+
 const emptyValue = (field: FieldSpec): FieldValue => (field.multiple ? [] : null);
 const noTally: TransformTally = { unparsedDates: 0 };
 
@@ -94,8 +104,7 @@ export function extractField(
 ): FieldValue {
   if (isPlain(field)) {
     const target = selectFirst(scope, field.selector, root);
-    const value = readAttribute(target, field.attribute);
-    return field.transform === undefined ? value : applySteps(value, [field.transform as FieldStep], baseUrl, tally);
+    return plainTransform(readAttribute(target, field.attribute), field.transform as PlainStep | undefined, baseUrl);
   }
   const matches = locate(root, scope, field, field.multiple ? Infinity : 1);
   if (field.multiple) return matches.map((m) => valueOf(root, m, field, baseUrl, tally));

@@ -52,8 +52,20 @@ export function compilePattern(pattern: string, flags = ''): RE2JS {
 
 const asText = (value: Scalar): string | null => (value === null ? null : String(value));
 
+/** Each step's compiled pattern, kept with the step itself (the definition a Run holds): compiled once per Run. */
+const stepPatterns = new WeakMap<object, RE2JS>();
+
+function patternOf(step: { flags?: string }, pattern: string): RE2JS {
+  let re = stepPatterns.get(step);
+  if (!re) {
+    re = compilePattern(pattern, step.flags);
+    stepPatterns.set(step, re);
+  }
+  return re;
+}
+
 function regexStep(value: string, step: Extract<FieldStep, { regex: string }>): string | null {
-  const matcher = compilePattern(step.regex, step.flags).matcher(value);
+  const matcher = patternOf(step, step.regex).matcher(value);
   if (!matcher.find()) return null;
   return matcher.group(step.group ?? 0);
 }
@@ -88,7 +100,7 @@ function applyStep(value: Scalar, step: FieldStep, baseUrl: string, tally: Trans
   }
   const text = asText(value) as string;
   if ('regex' in step) return regexStep(text, step);
-  if ('replace' in step) return compilePattern(step.replace, step.flags).matcher(text).replaceAll(step.with);
+  if ('replace' in step) return patternOf(step, step.replace).matcher(text).replaceAll(step.with);
   if ('split' in step)
     return text
       .split(step.split)
@@ -100,7 +112,11 @@ function applyStep(value: Scalar, step: FieldStep, baseUrl: string, tally: Trans
 /** The steps in order; an array value (a multiple field, a split) has each item transformed. */
 export function applySteps(value: FieldValue, steps: FieldStep[], baseUrl: string, tally: TransformTally): FieldValue {
   let current = value;
-  for (const step of steps) current = mapScalars(current, (v) => applyStep(v, step, baseUrl, tally));
+  for (const step of steps)
+    current =
+      current === null || typeof current !== 'object'
+        ? applyStep(current, step, baseUrl, tally)
+        : mapScalars(current, (v) => applyStep(v, step, baseUrl, tally));
   return current;
 }
 

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { isDirective } from 'domhandler';
 import { isDocument, isTag, isText, isComment } from 'domutils';
 import type { AnyNode, Document } from './select.js';
+import { walk, walkPlan, type WalkPlan } from './xpath-walk.js';
 
 /** What an XPath step selected: a tree node (element, text, document) or an attribute's value. */
 export type XPathMatch = { node: AnyNode } | { value: string };
@@ -185,6 +186,26 @@ interface XPathResult {
  * `limit`), attributes as their values; an expression giving a string, number or boolean gives that text.
  */
 export function selectXPath(scope: AnyNode, expression: string, root: Document, limit = Infinity): XPathMatch[] {
+  const plan = planOf(expression);
+  if (plan) return walk(plan, scope, root, limit);
+  return libraryXPath(scope, expression, root, limit);
+}
+
+const plans = new Map<string, WalkPlan | null>();
+
+/** The expression's direct walk (xpath-walk.ts), or null when only the library reads it; cached. */
+function planOf(expression: string): WalkPlan | null {
+  let plan = plans.get(expression);
+  if (plan === undefined) {
+    plan = walkPlan(expression);
+    if (plans.size >= CACHE_SIZE) plans.delete(plans.keys().next().value!);
+    plans.set(expression, plan);
+  }
+  return plan;
+}
+
+/** `selectXPath` by the `xpath` library alone (the differential test compares the two). */
+export function libraryXPath(scope: AnyNode, expression: string, root: Document, limit = Infinity): XPathMatch[] {
   let views = viewsByDocument.get(root);
   if (!views) {
     views = new Views(root);
@@ -204,7 +225,7 @@ export function selectXPath(scope: AnyNode, expression: string, root: Document, 
 /** Null when the expression is valid XPath 1.0 (checked by evaluating it on an empty document), else why not. */
 export function xpathProblem(expression: string, probe: Document): string | null {
   try {
-    selectXPath(probe, expression, probe, 1);
+    libraryXPath(probe, expression, probe, 1);
     return null;
   } catch (error) {
     return (error as Error).message.split('\n')[0];
