@@ -11,6 +11,7 @@ import { missingFieldNotes, namesTheRecords, unansweredFields } from './missing.
 import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { requestMatches, roleFields, selectFields, toAgentField } from './select-fields.js';
+import { withRecordText } from './record-text.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
 
@@ -85,12 +86,13 @@ export async function proposeDraft(input: {
     page.$,
     wanted,
     requests.filter((r) => r.concept === undefined).map((r) => r.word),
+    prompt,
   );
   // A page that is itself the record (an article, a product's page) and a prompt asking for no list.
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
   const top = candidates[0] as Candidate | undefined;
-  const selection = top ? selectFields(top, requests) : undefined;
+  const selection = top ? withRecordText(top, selectFields(top, requests), requests) : undefined;
   // Requests the top records answer by no field of their own (the default fields do not count).
   const topLacks = selection
     ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length

@@ -61,6 +61,19 @@ function advertising(el: Element): boolean {
   return false;
 }
 
+/**
+ * The signature plus the stable stem of build-generated class names ("IngredientsGroup_item__48J1c" ->
+ * "IngredientsGroup_item"): the hash is no selector, but its stem still tells a list's items from the
+ * other `ul > li` of the page.
+ */
+function groupSignature(el: Element): string {
+  const stems = (el.attribs?.class ?? '')
+    .split(/\s+/)
+    .map((c) => c.match(/^([A-Za-z][\w-]*?)__[A-Za-z0-9_-]{4,}$/)?.[1])
+    .filter((c): c is string => c !== undefined && !c.includes('--'));
+  return stems.length > 0 ? `${signature(el)}{${[...new Set(stems)].sort().join(' ')}}` : signature(el);
+}
+
 export interface Group {
   members: Element[];
   parents: number;
@@ -77,7 +90,7 @@ export function findGroups($: CheerioAPI): Group[] {
   for (const el of walk(body)) {
     const parent = el.parent;
     if (!isElement(parent)) continue;
-    const key = `${signature(parent)} > ${signature(el)}`;
+    const key = `${groupSignature(parent)} > ${groupSignature(el)}`;
     const list = byKey.get(key);
     if (list) list.push(el);
     else byKey.set(key, [el]);
