@@ -79,7 +79,11 @@ export interface Group {
   parents: number;
   share: number;
   rough: number;
+  /** Inside navigation, a header, footer, aside or sidebar (its rough score is set back by CHROME_FACTOR). */
+  chrome: boolean;
 }
+
+export const CHROME_FACTOR = 0.15;
 
 /** Repeated sibling groups of the page, roughest score first. */
 export function findGroups($: CheerioAPI): Group[] {
@@ -149,10 +153,11 @@ export function findGroups($: CheerioAPI): Group[] {
     const withImages = members.filter((m) => m.name === 'img' || $(m).find('img').length > 0).length / members.length;
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
-    if (insideChrome(members[0])) rough *= 0.15;
+    const chrome = insideChrome(members[0]);
+    if (chrome) rough *= CHROME_FACTOR;
     if (advertising(members[0])) rough *= 0.3;
     if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
-    groups.push({ members, parents, share, rough });
+    groups.push({ members, parents, share, rough, chrome });
   }
   return groups.sort((a, b) => b.rough - a.rough);
 }

@@ -5,7 +5,7 @@ import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
-import { findGroups } from './grouping.js';
+import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import type { Element } from './selectors.js';
 import { plainWords, sameStem, surroundingsOf, topicFit, topicWords } from './topic.js';
@@ -28,7 +28,9 @@ export function findCandidates(
       const fit = topicFit(surroundingsOf($, g.members), topic, prompt);
       // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
       if (fit.factor > 1 && g.members.length < MIN_NAMED_RECORDS) return { ...g, why: '' };
-      return { ...g, rough: g.rough * fit.factor, why: fit.reason, recordWord: fit.recordWord };
+      // Records the prompt names are wanted even in an <aside> (a recipe's ingredients beside its steps).
+      const lifted = fit.recordWord !== undefined && g.chrome ? 1 / CHROME_FACTOR : 1;
+      return { ...g, rough: g.rough * fit.factor * lifted, why: fit.reason, recordWord: fit.recordWord };
     })
     .sort((a, b) => b.rough - a.rough)
     .slice(0, MAX_GROUPS_ALIGNED);
@@ -45,10 +47,15 @@ export function findCandidates(
     const recordWord = 'recordWord' in group ? group.recordWord : undefined;
     const namesRecords = (w: string) =>
       recordWord !== undefined && plainWords(w.replace(/_/g, ' ')).some((x) => sameStem(x, recordWord));
+    // A class of the values saying the word ("div.quantity" for "quantity") answers it as a label does.
+    const classWords = new Set(fields.flatMap((f) => f.ownHints.flatMap((h) => plainWords(h))));
+    // Records the prompt names (by their class or heading) answer the prompt's noun for them.
+    const named = recordWord !== undefined ? 1 : 0;
     const matched =
+      named +
       conceptsWanted.filter((c) => concepts.has(c)).length +
-      wordsWanted.filter((w) => labels.includes(w) || namesRecords(w)).length;
-    const wanted = conceptsWanted.length + wordsWanted.length;
+      wordsWanted.filter((w) => labels.includes(w) || namesRecords(w) || classWords.has(w)).length;
+    const wanted = named + conceptsWanted.length + wordsWanted.length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
     const answered = wanted > 0 ? matched / wanted : 0;

@@ -163,7 +163,8 @@ export function topicFit(surroundings: Surroundings, topic: string[], promptText
   // "Related" is no aside when the prompt asks for it ("the related products").
   const namedFar = named ? undefined : topic.find((w) => surroundings.far.some((t) => sameStem(w, t)));
   // The containers' names only: a record's own modifier ("organic_with-recommendations_yes") is no box.
-  const asideToken = [...surroundings.near, ...surroundings.far].find(
+  // Only the records' parent and grandparent: a page layout "with-sidebar" far above holds the main content too.
+  const asideToken = surroundings.near.find(
     (t) => ASIDE_TOKENS.has(t) && !topic.some((w) => sameStem(w, t)),
   );
   const asideHeading =
