@@ -109,6 +109,13 @@ export async function proposeDraft(input: {
     if (declaresOneItem(page.$) && !listWins)
       return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
     if (!top) return single('No repeated records were found');
+    // A prompt asking for no list, answered better by the page's own labelled values, metadata and
+    // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
+    const topAnswers = requests.length - topLacks;
+    if (oneRecord.fields.length > topAnswers)
+      return single(
+        `The page itself answers ${oneRecord.fields.length} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,
+      );
   }
   if (!top || !selection) {
     throw new NoRecordsError(
