@@ -103,6 +103,9 @@ export function declaresOneItem($: CheerioAPI): boolean {
 /** Does the prompt ask for many records ("each result", "every post", "jeder Zeile")? */
 export function asksForList(prompt: string): boolean {
   if (LIST_CUE.test(prompt)) return true;
+  // "... and number of ratings of the recipe": every field belongs to one thing named in the singular.
+  const subject = prompt.toLowerCase().match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+([a-z]+)\s*[.?!]?\s*$/);
+  if (subject && !/[^su]s$/.test(subject[1])) return false;
   // A plural noun ("the reviews: ...", "titles and links") unless it counts something ("number of reviews").
   const ws = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
   return ws.some(
