@@ -238,8 +238,7 @@ interface Labelled {
 function anchoredSelector($: CheerioAPI, label: Element, target: Element, text: string): string | undefined {
   if (/["\\\n]/.test(text)) return undefined;
   const labelStep = `${label.name}:contains(${cssString(text)})`;
-  const selector =
-    target === label.parent ? `${target.name}:has(> ${labelStep})` : `${labelStep} + ${target.name}`;
+  const selector = target === label.parent ? `${target.name}:has(> ${labelStep})` : `${labelStep} + ${target.name}`;
   try {
     return $(selector).first()[0] === target ? selector : undefined;
   } catch {

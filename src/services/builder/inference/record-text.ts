@@ -46,7 +46,8 @@ export function withRecordText(
   // The fields a prompt naming nothing else gets stay (the author of each testimonial may be wanted too),
   // except a lone text that is the record's text again.
   const texts = selection.named.filter((n) => n.field.kind === 'text');
-  const rest = texts.length === 1 && texts[0].field.averageLength >= 0.8 * recordLength(candidate) ? [] : selection.named;
+  const rest =
+    texts.length === 1 && texts[0].field.averageLength >= 0.8 * recordLength(candidate) ? [] : selection.named;
   return {
     named: [field, ...rest.filter((n) => n.name !== field.name)],
     missing: selection.missing,

@@ -164,9 +164,7 @@ export function topicFit(surroundings: Surroundings, topic: string[], promptText
   const namedFar = named ? undefined : topic.find((w) => surroundings.far.some((t) => sameStem(w, t)));
   // The containers' names only: a record's own modifier ("organic_with-recommendations_yes") is no box.
   // Only the records' parent and grandparent: a page layout "with-sidebar" far above holds the main content too.
-  const asideToken = surroundings.near.find(
-    (t) => ASIDE_TOKENS.has(t) && !topic.some((w) => sameStem(w, t)),
-  );
+  const asideToken = surroundings.near.find((t) => ASIDE_TOKENS.has(t) && !topic.some((w) => sameStem(w, t)));
   const asideHeading =
     surroundings.heading && ASIDE_HEADING.test(surroundings.heading) && !ASIDE_HEADING.test(promptText)
       ? surroundings.heading
