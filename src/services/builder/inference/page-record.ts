@@ -259,8 +259,8 @@ function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labell
     if (isElement(next) && normalizeText($(next).text()) !== '')
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
     // The value shares its element with the label: the parent's own text holds it.
-    if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent as Element)) !== '')
-      return { el: el.parent as Element, ownText: true, anchored: anchoredSelector($, el, el.parent as Element, text) };
+    if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent)) !== '')
+      return { el: el.parent, ownText: true, anchored: anchoredSelector($, el, el.parent, text) };
   }
   // No label, but an element the markup names with the word (itemprop="height"); concepts have their own.
   if (!byItemprop) return undefined;
