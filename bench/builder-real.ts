@@ -10,6 +10,8 @@
 //   npm run bench -- builder-real
 //   BENCH_BUILDER_REAL_ONLY=id,id npm run bench -- builder-real       (some pages)
 //   BENCH_BUILDER_REAL_SPLIT=tuning npm run bench -- builder-real     (one split)
+//   BUILDER_LLM_URL=http://127.0.0.1:8080/v1 BUILDER_LLM_MODEL=name npm run bench -- builder-real
+//                                          (the optional LLM step; each page's note says what it did)
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -153,6 +155,9 @@ export async function benchBuilderReal(): Promise<void> {
       if (run.status === 200 && Array.isArray(run.json)) records = run.json;
       else note(`builder-real: ${page.id}: run answered HTTP ${run.status}`);
     } else note(`builder-real: ${page.id}: ${settled.events.at(-1)?.message ?? settled.status}`);
+    // With BUILDER_LLM_URL set (the worker inherits it), whether the model's suggestion was used and why not.
+    const llm = settled.events.filter((e) => e.type === 'llm').at(-1);
+    if (llm) note(`builder-real: ${page.id}: ${llm.message}`);
     const score = scorePage(page, records, site.url);
     const asked = Object.keys(page.expected[0] ?? {});
     const inDraft = asked.filter((f) => namesOf(page, f).some((n) => draftFields.includes(n)));

@@ -164,7 +164,7 @@ export function createBuilderWorkService(deps: {
             }
             const top = proposal.candidates
               .slice(0, 3)
-              .map((c) => `'${c.selector}' (${c.count} records)`)
+              .map((c) => `'${c.selector}' (${c.count} records${c.why ? `; ${c.why}` : ''})`)
               .join(', ');
             await emit(
               sessionId,

@@ -27,6 +27,8 @@ export function describeCandidates(candidates: Candidate[]) {
     candidate: i,
     selector: c.selector,
     records: c.count,
+    // Why the page structure set it ahead or back (named like the prompt's records, inside a "related" box).
+    ...(c.why ? { why: c.why } : {}),
     fields: c.fields.slice(0, MAX_FIELDS).map((f, j) => ({
       id: j,
       kind: f.kind,

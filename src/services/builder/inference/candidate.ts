@@ -41,4 +41,8 @@ export interface Candidate {
   /** Share of the page's text inside the records. */
   textShare: number;
   fields: CandidateField[];
+  /** What set the candidate ahead or back beyond its size and fields, in words for the session's events. */
+  why?: string;
+  /** The page's own word for the records, when the prompt names them with it (a class, a heading). */
+  recordWord?: string;
 }

@@ -11,6 +11,7 @@ import { missingFieldNotes, namesTheRecords, unansweredFields } from './missing.
 import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { requestMatches, roleFields, selectFields, toAgentField } from './select-fields.js';
+import { withRecordText } from './record-text.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
 
@@ -85,12 +86,13 @@ export async function proposeDraft(input: {
     page.$,
     wanted,
     requests.filter((r) => r.concept === undefined).map((r) => r.word),
+    prompt,
   );
   // A page that is itself the record (an article, a product's page) and a prompt asking for no list.
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
   const top = candidates[0] as Candidate | undefined;
-  const selection = top ? selectFields(top, requests) : undefined;
+  const selection = top ? withRecordText(top, selectFields(top, requests), requests) : undefined;
   // Requests the top records answer by no field of their own (the default fields do not count).
   const topLacks = selection
     ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length
@@ -107,6 +109,13 @@ export async function proposeDraft(input: {
     if (declaresOneItem(page.$) && !listWins)
       return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
     if (!top) return single('No repeated records were found');
+    // A prompt asking for no list, answered better by the page's own labelled values, metadata and
+    // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
+    const topAnswers = requests.length - topLacks;
+    if (oneRecord.fields.length > topAnswers)
+      return single(
+        `The page itself answers ${oneRecord.fields.length} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,
+      );
   }
   if (!top || !selection) {
     throw new NoRecordsError(

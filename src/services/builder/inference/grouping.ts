@@ -61,12 +61,29 @@ function advertising(el: Element): boolean {
   return false;
 }
 
+/**
+ * The signature plus the stable stem of build-generated class names ("IngredientsGroup_item__48J1c" ->
+ * "IngredientsGroup_item"): the hash is no selector, but its stem still tells a list's items from the
+ * other `ul > li` of the page.
+ */
+function groupSignature(el: Element): string {
+  const stems = (el.attribs?.class ?? '')
+    .split(/\s+/)
+    .map((c) => c.match(/^([A-Za-z][\w-]*?)__[A-Za-z0-9_-]{4,}$/)?.[1])
+    .filter((c): c is string => c !== undefined && !c.includes('--'));
+  return stems.length > 0 ? `${signature(el)}{${[...new Set(stems)].sort().join(' ')}}` : signature(el);
+}
+
 export interface Group {
   members: Element[];
   parents: number;
   share: number;
   rough: number;
+  /** Inside navigation, a header, footer, aside or sidebar (its rough score is set back by CHROME_FACTOR). */
+  chrome: boolean;
 }
+
+export const CHROME_FACTOR = 0.15;
 
 /** Repeated sibling groups of the page, roughest score first. */
 export function findGroups($: CheerioAPI): Group[] {
@@ -77,7 +94,7 @@ export function findGroups($: CheerioAPI): Group[] {
   for (const el of walk(body)) {
     const parent = el.parent;
     if (!isElement(parent)) continue;
-    const key = `${signature(parent)} > ${signature(el)}`;
+    const key = `${groupSignature(parent)} > ${groupSignature(el)}`;
     const list = byKey.get(key);
     if (list) list.push(el);
     else byKey.set(key, [el]);
@@ -136,10 +153,11 @@ export function findGroups($: CheerioAPI): Group[] {
     const withImages = members.filter((m) => m.name === 'img' || $(m).find('img').length > 0).length / members.length;
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
-    if (insideChrome(members[0])) rough *= 0.15;
+    const chrome = insideChrome(members[0]);
+    if (chrome) rough *= CHROME_FACTOR;
     if (advertising(members[0])) rough *= 0.3;
     if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
-    groups.push({ members, parents, share, rough });
+    groups.push({ members, parents, share, rough, chrome });
   }
   return groups.sort((a, b) => b.rough - a.rough);
 }

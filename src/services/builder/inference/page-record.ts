@@ -3,7 +3,7 @@
 // which visible element holds each value; the meta tag itself is used when no element shows it.
 import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
-import { normalizeText } from './dom-text.js';
+import { normalizeText, ownText } from './dom-text.js';
 import { conceptOfWord, fieldName, type Concept, type PromptRequest } from './naming.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
 
@@ -103,6 +103,9 @@ export function declaresOneItem($: CheerioAPI): boolean {
 /** Does the prompt ask for many records ("each result", "every post", "jeder Zeile")? */
 export function asksForList(prompt: string): boolean {
   if (LIST_CUE.test(prompt)) return true;
+  // "... and number of ratings of the recipe": every field belongs to one thing named in the singular.
+  const subject = prompt.toLowerCase().match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+([a-z]+)\s*[.?!]?\s*$/);
+  if (subject && !/[^su]s$/.test(subject[1])) return false;
   // A plural noun ("the reviews: ...", "titles and links") unless it counts something ("number of reviews").
   const ws = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
   return ws.some(
@@ -222,15 +225,47 @@ export function firstMatchSelector($: CheerioAPI, el: Element): string | null {
 }
 
 /** The element a label ("Author", "Date:") names: the next sibling element, or a `dd`/`td` after it. */
-function labelledValue($: CheerioAPI, word: string): Element | undefined {
-  const label = new RegExp(`^${word}s?\\s*:?$`, 'i');
+/** What a label names: an element, or the text right after the label inside its parent ("Date 10.06.2013"). */
+interface Labelled {
+  el: Element;
+  /** The value is the parent's own text, after the label ("<li><strong>Date</strong> 10.06.2013</li>"). */
+  ownText: boolean;
+  /** A selector anchored on the label's text, for values the markup gives no hook of their own. */
+  anchored?: string;
+}
+
+/** `p:has(> strong:contains("Position"))` or `strong:contains("College") + a`, when its first match is `target`. */
+function anchoredSelector($: CheerioAPI, label: Element, target: Element, text: string): string | undefined {
+  if (/["\\\n]/.test(text)) return undefined;
+  const labelStep = `${label.name}:contains(${cssString(text)})`;
+  const selector = target === label.parent ? `${target.name}:has(> ${labelStep})` : `${labelStep} + ${target.name}`;
+  try {
+    return $(selector).first()[0] === target ? selector : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Separators between a label and its value (": ", " - "), not a value. */
+const SEPARATOR = /^[\s:\-–—|·]*$/;
+
+function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labelled | undefined {
+  const label = new RegExp(`^${word.replace(/_/g, ' ')}s?\\s*:?$`, 'i');
   for (const el of $('body dt, body th, body strong, body b, body span, body label, body h4, body h5').toArray()) {
     if (!label.test(normalizeText($(el).text()))) continue;
     let next = el.next;
-    while (next && next.type === 'text' && normalizeText((next as unknown as { data: string }).data) === '')
-      next = next.next;
-    if (isElement(next) && normalizeText($(next).text()) !== '') return next;
+    while (next && next.type === 'text' && SEPARATOR.test((next as unknown as { data: string }).data)) next = next.next;
+    const text = normalizeText($(el).text());
+    if (isElement(next) && normalizeText($(next).text()) !== '')
+      return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
+    // The value shares its element with the label: the parent's own text holds it.
+    if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent)) !== '')
+      return { el: el.parent, ownText: true, anchored: anchoredSelector($, el, el.parent, text) };
   }
+  // No label, but an element the markup names with the word (itemprop="height"); concepts have their own.
+  if (!byItemprop) return undefined;
+  const prop = $(`body [itemprop=${cssString(word)}]`).first()[0];
+  if (prop && normalizeText($(prop).text()) !== '') return { el: prop, ownText: false };
   return undefined;
 }
 
@@ -253,15 +288,18 @@ export function pageRecordFields(
   for (const request of requests) {
     const concept = request.concept ?? conceptOfWord(request.word);
     let field: AgentField | undefined;
-    const take = (el: Element | undefined, value: string) => {
-      const selector = el && firstMatchSelector($, el);
+    const take = (el: Element | undefined, value: string, anchored?: string) => {
+      const selector = el && (firstMatchSelector($, el) ?? anchored);
       if (!selector || used.has(selector)) return false;
       field = { name: fieldName(request.word), selector, transform: transformFor(concept, value) };
       return true;
     };
     // A label on the page naming the very word ("Author" next to "Julian Tompkin").
-    const labelled = labelledValue($, request.word);
-    if (labelled) take(labelled, $(labelled).text());
+    const labelled = labelledValue($, request.word, concept === undefined);
+    if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
+    if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
+      // Its own text without the separator after the label (": OLB" -> "OLB").
+      field = { ...field, attribute: 'ownText', transform: [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }] };
     const hints = field || !concept ? [] : hintsFor($, concept);
     for (const hint of hints) {
       const shown = byText.get(hint.value) ?? [];

@@ -5,15 +5,35 @@ import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
-import { findGroups } from './grouping.js';
+import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import type { Element } from './selectors.js';
+import { plainWords, sameStem, surroundingsOf, topicFit, topicWords } from './topic.js';
 
 const MAX_GROUPS_ALIGNED = 12;
+const MIN_NAMED_RECORDS = 3;
 
 /** Record-container candidates of a page, best first. */
-export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = [], wordsWanted: string[] = []): Candidate[] {
-  const groups = findGroups($).slice(0, MAX_GROUPS_ALIGNED);
+export function findCandidates(
+  $: CheerioAPI,
+  conceptsWanted: Concept[] = [],
+  wordsWanted: string[] = [],
+  prompt = '',
+): Candidate[] {
+  // The prompt's topic ("ingredients", "executives") against each group's surroundings, before the
+  // groups to align are chosen: a list the prompt names may be small beside a large box of teasers.
+  const topic = topicWords(prompt);
+  const groups = findGroups($)
+    .map((g) => {
+      const fit = topicFit(surroundingsOf($, g.members), topic, prompt);
+      // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
+      if (fit.factor > 1 && g.members.length < MIN_NAMED_RECORDS) return { ...g, why: '' };
+      // Records the prompt names are wanted even in an <aside> (a recipe's ingredients beside its steps).
+      const lifted = fit.recordWord !== undefined && g.chrome ? 1 / CHROME_FACTOR : 1;
+      return { ...g, rough: g.rough * fit.factor * lifted, why: fit.reason, recordWord: fit.recordWord };
+    })
+    .sort((a, b) => b.rough - a.rough)
+    .slice(0, MAX_GROUPS_ALIGNED);
   const candidates: Array<Candidate & { members: Element[] }> = [];
   for (const group of groups) {
     const fields = alignFields($, group.members);
@@ -23,9 +43,19 @@ export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = [], wo
     const concepts = new Set(fields.map((f) => f.concept));
     // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
     const labels = fields.flatMap((f) => (f.label ? [fieldName(f.label), ...words(f.label)] : []));
+    // A word naming the records themselves ("ingredienser" for li.ingredient) is answered by the records.
+    const recordWord = 'recordWord' in group ? group.recordWord : undefined;
+    const namesRecords = (w: string) =>
+      recordWord !== undefined && plainWords(w.replace(/_/g, ' ')).some((x) => sameStem(x, recordWord));
+    // A class of the values saying the word ("div.quantity" for "quantity") answers it as a label does.
+    const classWords = new Set(fields.flatMap((f) => f.ownHints.flatMap((h) => plainWords(h))));
+    // Records the prompt names (by their class or heading) answer the prompt's noun for them.
+    const named = recordWord !== undefined ? 1 : 0;
     const matched =
-      conceptsWanted.filter((c) => concepts.has(c)).length + wordsWanted.filter((w) => labels.includes(w)).length;
-    const wanted = conceptsWanted.length + wordsWanted.length;
+      named +
+      conceptsWanted.filter((c) => concepts.has(c)).length +
+      wordsWanted.filter((w) => labels.includes(w) || namesRecords(w) || classWords.has(w)).length;
+    const wanted = named + conceptsWanted.length + wordsWanted.length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
     const answered = wanted > 0 ? matched / wanted : 0;
@@ -39,6 +69,8 @@ export function findCandidates($: CheerioAPI, conceptsWanted: Concept[] = [], wo
       textShare: group.share,
       fields,
       members: group.members,
+      ...(group.why ? { why: group.why } : {}),
+      ...('recordWord' in group && group.recordWord ? { recordWord: group.recordWord } : {}),
     });
   }
   // The records are the innermost repeated unit that carries the text: a group whose records each hold

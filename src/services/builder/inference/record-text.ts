@@ -1,0 +1,56 @@
+// A prompt that names only the records ("alla ingredienser", "tutti gli ingredienti") asks for each
+// record's whole text: when the chosen records are the ones the prompt names (their class or heading
+// says so, topic.ts) and that word found no field of its own, the record itself becomes the field,
+// named with the page's word for it ("ingredient" of li.ingredient).
+import type { Candidate } from './candidate.js';
+import { fieldName, singular, type PromptRequest } from './naming.js';
+import type { Named } from './select-fields.js';
+import { plainWords, sameStem } from './topic.js';
+
+/** The summed average length of the records' text fields (their text, roughly). */
+function recordLength(candidate: Candidate): number {
+  return candidate.fields.filter((f) => f.kind === 'text').reduce((n, f) => n + f.averageLength, 0);
+}
+
+export function withRecordText(
+  candidate: Candidate,
+  selection: { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] },
+  requests: PromptRequest[],
+): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
+  const word = candidate.recordWord;
+  if (!word) return selection;
+  const naming = (r: PromptRequest) => plainWords(r.word.replace(/_/g, ' ')).some((w) => sameStem(w, word));
+  const asking = selection.unanswered.find(naming);
+  // Only when nothing else the prompt asks for was found: "name and quantity of each ingredient" wants fields.
+  if (!asking || selection.named.some((n) => requests.some((r) => fieldName(r.word) === n.name && !naming(r))))
+    return selection;
+  const samples = candidate.fields.filter((f) => f.kind === 'text').flatMap((f) => f.samples.slice(0, 1));
+  const field: Named = {
+    name: fieldName(singular(word)),
+    concept: undefined,
+    field: {
+      key: '(record)',
+      kind: 'text',
+      transform: 'trim',
+      coverage: 1,
+      samples,
+      hints: [],
+      ownHints: [],
+      tag: '',
+      depth: 0,
+      averageLength: 0,
+      order: -1,
+      present: [],
+    },
+  };
+  // The fields a prompt naming nothing else gets stay (the author of each testimonial may be wanted too),
+  // except a lone text that is the record's text again.
+  const texts = selection.named.filter((n) => n.field.kind === 'text');
+  const rest =
+    texts.length === 1 && texts[0].field.averageLength >= 0.8 * recordLength(candidate) ? [] : selection.named;
+  return {
+    named: [field, ...rest.filter((n) => n.name !== field.name)],
+    missing: selection.missing,
+    unanswered: selection.unanswered.filter((r) => r !== asking),
+  };
+}

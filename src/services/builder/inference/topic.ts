@@ -1,0 +1,186 @@
+// What a group of repeated records is about, read from its surroundings, and how well that fits the
+// prompt: the classes, ids and naming attributes of the records and their containers ("ingredients",
+// "review-list", itemprop="recipeIngredient") and the heading just before them ("Zutaten", "材料").
+// A prompt naming the records ("alla ingredienser", "each executive") prefers the group whose
+// surroundings name them too; a group inside a box of other content ("related recipes", "you may also
+// like", a sidebar) is set back whatever it holds.
+import type { CheerioAPI } from 'cheerio';
+import { normalizeText } from './dom-text.js';
+import { elementChildren, isElement, type Element } from './selectors.js';
+
+/** How many containers above the records' parent are read for their names. */
+const ANCESTORS_READ = 5;
+/** How far a heading may precede the records (siblings before each container). */
+const SIBLINGS_READ = 3;
+const HEADING_MAX_LENGTH = 60;
+/** The records, their parent and grandparent: names this close are the records' own. */
+const NEAR_LEVELS = 2;
+
+// Words of a prompt that say nothing about which records are meant (instructions, articles, quantifiers)
+// in the languages of the prompts met so far; words of three letters or fewer are ignored anyway.
+const PROMPT_NOISE = new Set(
+  (
+    'each every with from this that these those their them page list item items record records entry entries ' +
+    'want need please also include including give extract scrape take collect what which where when into only ' +
+    'jede jeder jedes jeden alle allen eine einer einem einen dieser diese dieses rezept ' +
+    'chaque tous toutes avec pour dans cette ces ' +
+    'cada todos todas todo para como este esta estos estas desde ' +
+    'ogni tutti tutte tutto della delle degli dello questa questo ' +
+    'elke alle voor deze naam ' +
+    'alla alle samt från till ' +
+    'name title link price date time author rating image description amount quantity number total size'
+  ).split(' '),
+);
+
+// Containers of content beside the main one: related or recommended items, "more from", sidebars, widgets.
+const ASIDE_TOKENS = new Set([
+  'related',
+  'recommended',
+  'recommendation',
+  'recommendations',
+  'similar',
+  'suggested',
+  'suggestions',
+  'sidebar',
+  'widget',
+  'upsell',
+  'crosssell',
+]);
+const ASIDE_HEADING =
+  /(?<!\p{L})(?:related|recommended|similar|you (?:may|might) also|more (?:from|like|recipes|stories|articles)|popular|trending|also like|ähnliche|empfohlen|weitere|relacionad|similares|correlat|simili|aanbevolen|gerelateerd|liknande|relaterte|lignende)/iu;
+
+/** Lower case, accents removed, split into words of letters and digits (camelCase and -_ split too). */
+export function plainWords(text: string): string[] {
+  return (
+    text
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** The prompt's words that may name the records or their topic (four letters or more, not instructions). */
+export function topicWords(prompt: string): string[] {
+  return [...new Set(plainWords(prompt).filter((w) => w.length >= 4 && !PROMPT_NOISE.has(w) && !/^\d+$/.test(w)))];
+}
+
+/** Two words of one stem across inflections and languages: "ingredient" ~ "ingredienser" ~ "ingredienti". */
+export function sameStem(a: string, b: string): boolean {
+  const shorter = Math.min(a.length, b.length);
+  if (shorter < 4) return false;
+  let common = 0;
+  while (common < shorter && a[common] === b[common]) common++;
+  return common >= 5 ? common >= shorter - 3 : common === shorter && Math.max(a.length, b.length) - shorter <= 2;
+}
+
+export interface Surroundings {
+  /** Words of the classes, ids and naming attributes of the records. */
+  own: string[];
+  /** The same of their parent and grandparent. */
+  near: string[];
+  /** The same of the containers above (up to a few levels). */
+  far: string[];
+  /** The nearest heading before the records (or their containers), if any. */
+  heading: string | null;
+}
+
+function namesOf(el: Element): string {
+  const a = el.attribs ?? {};
+  return [a.class, a.id, a.itemprop, a['aria-label'], a['data-testid'], a.role].filter(Boolean).join(' ');
+}
+
+function isHeading($: CheerioAPI, el: Element): string | null {
+  // A heading, or a wrapper whose only element is one (div > span > h2), a few levels down.
+  let node: Element | undefined = el;
+  for (let depth = 0; node && depth < 4; depth++) {
+    if (/^h[1-6]$/.test(node.name) || node.name === 'caption' || node.name === 'legend') {
+      const text = normalizeText($(node).text());
+      return text !== '' && text.length <= HEADING_MAX_LENGTH ? text : null;
+    }
+    const children = elementChildren(node);
+    node = children.length === 1 ? children[0] : undefined;
+  }
+  return null;
+}
+
+/** The names and the heading around a group of records. */
+export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings {
+  const first = members[0];
+  const own = plainWords(namesOf(first));
+  const near: string[] = [];
+  const far: string[] = [];
+  let heading: string | null = null;
+  let node: Element | null = first;
+  for (let level = 0; node && level <= ANCESTORS_READ + 1; level++) {
+    const parent: Element | null = isElement(node.parent) ? (node.parent) : null;
+    if (level > 0) (level <= NEAR_LEVELS ? near : far).push(namesOf(node));
+    if (!heading && level > 0) {
+      // Siblings before this container, nearest first; the records' own siblings are not headings of theirs.
+      let sibling = node.prev;
+      for (let n = 0; sibling && n < SIBLINGS_READ; sibling = sibling.prev) {
+        if (!isElement(sibling)) continue;
+        n++;
+        heading = isHeading($, sibling);
+        if (heading) break;
+      }
+    }
+    if (!parent || parent.name === 'body') break;
+    node = parent;
+  }
+  return { own, near: plainWords(near.join(' ')), far: plainWords(far.join(' ')), heading };
+}
+
+export interface TopicFit {
+  /** Multiplies the group's score. */
+  factor: number;
+  /** The page's own word for the records when the prompt names them ("ingredient" of li.ingredient). */
+  recordWord?: string;
+  /** Why, in words for the session's events; empty when nothing was found either way. */
+  reason: string;
+}
+
+const NAMED_FACTOR = 6;
+const NAMED_FAR_FACTOR = 2;
+const ASIDE_FACTOR = 0.35;
+
+/** How well a group's surroundings fit the prompt's topic words. */
+export function topicFit(surroundings: Surroundings, topic: string[], promptText: string): TopicFit {
+  const headingWords = surroundings.heading ? plainWords(surroundings.heading) : [];
+  const close = [...surroundings.own, ...surroundings.near];
+  let recordWord: string | undefined;
+  const named =
+    topic.find((w) => (recordWord = close.find((t) => sameStem(w, t))) !== undefined) ??
+    topic.find((w) => (recordWord = headingWords.find((t) => sameStem(w, t))) !== undefined) ??
+    // Scripts without spaces (Japanese, Chinese): a short heading the prompt contains.
+    (surroundings.heading &&
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(surroundings.heading) &&
+    surroundings.heading.length <= 8 &&
+    promptText.includes(surroundings.heading.trim())
+      ? surroundings.heading.trim()
+      : undefined);
+  // "Related" is no aside when the prompt asks for it ("the related products").
+  const namedFar = named ? undefined : topic.find((w) => surroundings.far.some((t) => sameStem(w, t)));
+  // The containers' names only: a record's own modifier ("organic_with-recommendations_yes") is no box.
+  // Only the records' parent and grandparent: a page layout "with-sidebar" far above holds the main content too.
+  const asideToken = surroundings.near.find((t) => ASIDE_TOKENS.has(t) && !topic.some((w) => sameStem(w, t)));
+  const asideHeading =
+    surroundings.heading && ASIDE_HEADING.test(surroundings.heading) && !ASIDE_HEADING.test(promptText)
+      ? surroundings.heading
+      : null;
+  let factor = 1;
+  const reasons: string[] = [];
+  if (named) {
+    factor *= NAMED_FACTOR;
+    reasons.push(`named like the prompt's "${named}"`);
+  } else if (namedFar) {
+    factor *= NAMED_FAR_FACTOR;
+    reasons.push(`inside a container named like the prompt's "${namedFar}"`);
+  }
+  if (asideToken || asideHeading) {
+    factor *= ASIDE_FACTOR;
+    reasons.push(`beside the main content (${asideHeading ? `under "${asideHeading}"` : `in a "${asideToken}" box`})`);
+  }
+  return { factor, reason: reasons.join(', '), ...(named && recordWord ? { recordWord } : {}) };
+}
