@@ -114,7 +114,7 @@ export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings 
   let heading: string | null = null;
   let node: Element | null = first;
   for (let level = 0; node && level <= ANCESTORS_READ + 1; level++) {
-    const parent: Element | null = isElement(node.parent) ? (node.parent) : null;
+    const parent: Element | null = isElement(node.parent) ? node.parent : null;
     if (level > 0) (level <= NEAR_LEVELS ? near : far).push(namesOf(node));
     if (!heading && level > 0) {
       // Siblings before this container, nearest first; the records' own siblings are not headings of theirs.
