@@ -127,7 +127,7 @@ describe('Runs of every outcome and their diagnoses', () => {
       "The list selector 'div.item' matched nothing on any of the 3 pages fetched: no records were extracted (has the page layout changed?).",
     );
     const d = await diagnostics('selector');
-    expect(d.findings.map((f: any) => f.rule)).toEqual(['selectorMatchedNothing']);
+    expect(d.findings.map((f: any) => f.rule)).toEqual(['selectorMatchedNothing', 'pageSnapshots']);
     expect(d.possibleCauses[0]).toBe(
       `The list selector 'div.item' matched nothing on 3 of 3 list pages (first: ${h.site.url}/catalog?page=1), although those pages answered 200: the page layout has probably changed.`,
     );
@@ -147,7 +147,7 @@ describe('Runs of every outcome and their diagnoses', () => {
       errorMessage: "Required field 'sku' was empty in every record: all 10 records were dropped.",
     });
     const d = await diagnostics('required');
-    expect(d.findings.map((f: any) => f.rule)).toEqual(['requiredFieldsMissing']);
+    expect(d.findings.map((f: any) => f.rule)).toEqual(['requiredFieldsMissing', 'pageSnapshots']);
     expect(d.possibleCauses[0]).toBe(
       `10 of 10 records were dropped because a required field was empty: 'sku' in 10 (first: ${h.site.url}/catalog?page=1).`,
     );

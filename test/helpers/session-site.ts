@@ -85,6 +85,8 @@ export async function startSessionSite(): Promise<SessionSite> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      // robots.txt (fetched by every Run that respects it) has no rules here and is not recorded.
+      if (req.url === '/robots.txt') return res.writeHead(404).end('not found');
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       const url = new URL(req.url ?? '/', 'http://x');
       const signedIn = sessions.has(cookiesOf(req).sid ?? '');
