@@ -420,7 +420,13 @@ async function beforeEngine(): Promise<{ label: string; run: typeof runExtractio
   const engine = (await import(pathToFileURL(path.resolve(dir, 'engine/index.js')).href)) as {
     runExtraction: typeof runExtraction;
   };
-  return { label: process.env.BENCH_ENGINE_BEFORE_LABEL ?? path.basename(dir), run: engine.runExtraction };
+  // An engine from before `politeness` existed refuses the keyword; it never had robots.txt or per-host
+  // limits, so the definition without it asks it for the same crawl.
+  const run: typeof runExtraction = ({ definition, ...rest }) => {
+    const { politeness: _politeness, ...older } = definition;
+    return engine.runExtraction({ ...rest, definition: older as typeof definition });
+  };
+  return { label: process.env.BENCH_ENGINE_BEFORE_LABEL ?? path.basename(dir), run };
 }
 
 // ---------------------------------------------------------------------------------------------
