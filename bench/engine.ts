@@ -17,6 +17,8 @@
 //   BENCH_ENGINE_SECONDS=4 npm run bench -- engine
 //   BENCH_ENGINE_BEFORE=.bench/dist-before npm run bench -- engine   (another build's engine beside today's:
 //     `tsc -p tsconfig.build.json --outDir .bench/dist-before` in a checkout of the earlier commit)
+//   BENCH_ENGINE_COMPILED=.bench/dist-today npm run bench -- engine   (today's engine compiled by tsc beside
+//     the tsx one: `tsc -p tsconfig.build.json --outDir .bench/dist-today` in this tree)
 import { fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -429,6 +431,19 @@ async function beforeEngine(): Promise<{ label: string; run: typeof runExtractio
   return { label: process.env.BENCH_ENGINE_BEFORE_LABEL ?? path.basename(dir), run };
 }
 
+/**
+ * Today's engine compiled by tsc (BENCH_ENGINE_COMPILED: this tree's `tsc -p tsconfig.build.json` output),
+ * as the image runs it: compared with a compiled engine before, tsx's own transpilation is left out.
+ */
+async function compiledEngine(): Promise<{ label: string; run: typeof runExtraction } | null> {
+  const dir = process.env.BENCH_ENGINE_COMPILED;
+  if (!dir) return null;
+  const engine = (await import(pathToFileURL(path.resolve(dir, 'engine/index.js')).href)) as {
+    runExtraction: typeof runExtraction;
+  };
+  return { label: path.basename(dir), run: engine.runExtraction };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The large case in separate processes: pages/s and peak memory of the process doing the work.
 
@@ -734,6 +749,7 @@ export async function benchEngine(
   let pageBytes = { list: 0, item: 0 };
   let parseCost: { rows: ParseCostRow[]; text: string } = { rows: [], text: '' };
   const before = await beforeEngine();
+  const compiled = await compiledEngine();
   try {
     note('engine: starting the fixture sites in a separate process...');
     const sites = await startSitesProcess();
@@ -775,6 +791,7 @@ export async function benchEngine(
       const reference = await bareCrawl(bareDef, 4);
       const engines = [() => engineCrawl(def, 4)];
       if (before && !floor) engines.push(() => engineCrawl(def, 4, before.run));
+      if (compiled) engines.push(() => engineCrawl(def, 4, compiled.run));
       for (const crawl of engines) {
         const engine = await crawl();
         const differ = !floor && JSON.stringify(reference.records) !== JSON.stringify(engine.records);
@@ -815,6 +832,11 @@ export async function benchEngine(
           impls.splice(2, 0, {
             name: `engine before (${before.label})`,
             run: () => engineCrawl(def, c, before.run),
+          });
+        if (compiled)
+          impls.splice(1, 0, {
+            name: `engine, compiled (${compiled.label})`,
+            run: () => engineCrawl(def, c, compiled.run),
           });
         // Parsing does not depend on the concurrency: measured once, in the first rotation.
         if (c === cs[0] && parse !== false) {

@@ -4,16 +4,40 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export const TSX = ['--import', 'tsx'];
 
+/**
+ * The processes this test file started and that still run: killed when the file's process exits, so a
+ * test that failed (or timed out) before stopping them leaves no server or worker behind to compete
+ * with the next files for the machine.
+ */
+const running = new Set<ChildProcess>();
+const killRunning = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+process.once('exit', killRunning);
+// The test runner ends a file's process with SIGTERM, which would skip 'exit' handlers.
+process.once('SIGTERM', () => {
+  killRunning();
+  process.exit(143);
+});
+
+function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 export function runNode(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...TSX, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = track(
+      spawn(process.execPath, [...TSX, ...args], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -33,10 +57,12 @@ export function startNode(
   args: string[],
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [...TSX, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = track(
+    spawn(process.execPath, [...TSX, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

@@ -7,7 +7,13 @@ import { startNode, waitFor } from './process.js';
 
 export async function startWorker(env: Record<string, string>) {
   const w = startNode(['src/worker.ts'], { ...env, LOG_LEVEL: env.WORKER_LOG_LEVEL ?? 'info' });
-  await waitFor(async () => w.output().includes('worker started'), 30_000);
+  try {
+    await waitFor(async () => w.output().includes('worker started'), 30_000);
+  } catch (error) {
+    // A worker that did not start in time is not left running (it would hold jobs of later tests).
+    w.child.kill('SIGKILL');
+    throw new Error(`the worker did not start in 30 s: ${String(error)}\n${w.output().slice(-2000)}`);
+  }
   return {
     ...w,
     async stop() {
