@@ -169,6 +169,7 @@ export async function startCatalogSite(
 export function fixtureDefinition(siteUrl: string): AgentDefinition {
   return {
     ...catalogList(siteUrl),
+    politeness: { respectRobotsTxt: false, perHostConcurrency: 100 }, // raw speed: no robots.txt, the Run-wide limit only
     next: { selector: 'a.next', maxPages: 10 },
     follow: {
       selector: 'a.title',
