@@ -1,9 +1,10 @@
 // In a run process: `key` and `changes` of a Run's definition. Its records are exported once per key
-// (the first), and, tracking changes, each is staged with its hashes and marked `_change` by what the
-// Agent last saw of its key; with trackDeletes the keys not seen are appended as `deleted`. The questions
-// go to the worker (relayRunChanges) in batches, one statement each there. The keys seen are known from
-// the export pass itself, which reads every record of the Run (those a resumed Run had before its
-// interruption first): the pass is made whole at every attempt, so a key is never counted twice.
+// (the first), and, tracking changes, each batch is classified by the worker (one statement: the
+// Agent's values hash of each key; the new and updated records staged) and marked `_change`; with
+// trackDeletes the Agent's keys the Run did not see are appended as `deleted`. The questions go to the
+// worker (relayRunChanges) in batches, one statement each there. The keys seen are known from the export
+// pass itself, which reads every record of the Run (those a resumed Run had before its interruption
+// first): the pass is made whole at every attempt, so a key is never counted twice.
 import {
   CHANGE_COLUMN,
   ChangeKind,
@@ -22,6 +23,8 @@ import type { ChangesAsk } from '../services/changes/changes.service.js';
 
 /** Records per question to the worker: a batch is one statement there. */
 export const CHANGES_BATCH = 1_000;
+/** Known keys per page of the deleted rows' walk (key hashes only: about 30 bytes each). */
+const KEYS_PAGE = 5_000;
 
 type Records = AsyncIterable<ExtractedRecord>;
 interface KnownRecord {
@@ -98,18 +101,22 @@ export async function trackedSets(
   const tracking = def.changes;
   if (tracking) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
   const names = hashedNamesOf(def);
+  // The list values are all the values but the key when there is no follow: one hash for both.
+  const listIsAll = names.list.length === names.all.length;
   const seen = new Set<string>();
+  let batches = 0;
 
-  /** A batch as exported: staged, marked and filtered (tracking changes), or as it is (key alone). */
+  /** A batch as exported: classified, marked and filtered (tracking changes), or as it is (key alone). */
   async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
     if (!tracking || batch.length === 0) return batch.map((b) => b.record);
     const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
     const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
     const previous = await changes.ask<Array<string | null>>({
       op: 'stage',
+      batch: ++batches,
       keys: keyed.map((b) => b.key),
       valuesHashes: hashes,
-      listHashes: keyed.map((b) => valuesHashOf(b.record, names.list)),
+      listHashes: listIsAll ? hashes : keyed.map((b) => valuesHashOf(b.record, names.list)),
       values: keyed.map((b) => JSON.stringify(b.record)),
     });
     const kinds = new Map<ExtractedRecord, ChangeKind>(
@@ -124,13 +131,27 @@ export async function trackedSets(
     return rows;
   }
 
+  /**
+   * The Agent's keys the Run did not see, with their last values: a walk over the known keys in key order
+   * (pages of hashes only), the Run's own keys left out here, the others' values asked in batches.
+   */
   async function* deleted(): AsyncGenerator<ExtractedRecord> {
     let after: string | null = null;
     for (;;) {
-      const page: KnownRecord[] = await changes.ask<KnownRecord[]>({ op: 'unseen', after, limit: CHANGES_BATCH });
-      for (const k of page) yield { ...k.values, [CHANGE_COLUMN]: ChangeKind.Deleted };
-      if (page.length < CHANGES_BATCH) return;
-      after = page[page.length - 1].keyHash;
+      const page: string[] = await changes.ask<string[]>({ op: 'keysAfter', after, limit: KEYS_PAGE });
+      const gone = page.filter((k) => !seen.has(k));
+      for (let i = 0; i < gone.length; i += CHANGES_BATCH) {
+        const asked = gone.slice(i, i + CHANGES_BATCH);
+        const known = await changes.ask<KnownRecord[]>({ op: 'known', keys: asked });
+        const values = new Map(known.map((k) => [k.keyHash, k.values]));
+        for (const k of asked) {
+          const last = values.get(k);
+          // A key forgotten meanwhile (a reset) has nothing to report.
+          if (last) yield { ...last, [CHANGE_COLUMN]: ChangeKind.Deleted };
+        }
+      }
+      if (page.length < KEYS_PAGE) return;
+      after = page[page.length - 1];
     }
   }
 

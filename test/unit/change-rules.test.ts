@@ -66,24 +66,24 @@ describe('keys, hashes and change kinds', () => {
 /** The worker's answers from a map of known keys: key hash -> [values hash, last values]. */
 function fakeWorker(known: Map<string, [string, ExtractedRecord]>) {
   const asks: ChangesAsk[] = [];
-  const staged = new Set<string>();
   const changes = {
     async ask(ask: ChangesAsk) {
       asks.push(ask);
       switch (ask.op) {
         case 'begin':
-          staged.clear();
           return null;
         case 'stage':
-          ask.keys.forEach((k) => staged.add(k));
           return ask.keys.map((k) => known.get(k)?.[0] ?? null);
-        case 'unseen':
-          return [...known]
-            .filter(([k]) => !staged.has(k) && k > (ask.after ?? ''))
-            .sort(([a], [b]) => (a < b ? -1 : 1))
-            .map(([keyHash, [, values]]) => ({ keyHash, listHash: '', values }));
-        default:
-          return [];
+        case 'keysAfter':
+          return [...known.keys()]
+            .filter((k) => k > (ask.after ?? ''))
+            .sort()
+            .slice(0, ask.limit);
+        case 'known':
+          return ask.keys
+            .filter((k) => known.has(k))
+            .reverse()
+            .map((keyHash) => ({ keyHash, listHash: '', values: known.get(keyHash)![1] }));
       }
     },
     receive() {},

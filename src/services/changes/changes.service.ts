@@ -14,8 +14,8 @@ export const MAX_CHANGES_BATCH = 5_000;
 export type ChangesAsk =
   | { op: 'begin'; trackDeletes: boolean }
   | { op: 'known'; keys: string[] }
-  | { op: 'stage'; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
-  | { op: 'unseen'; after: string | null; limit: number };
+  | { op: 'stage'; batch: number; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
+  | { op: 'keysAfter'; after: string | null; limit: number };
 
 export function createRunChangesService(repo: ChangesRepository) {
   const bounded = (n: number) => {
@@ -33,8 +33,8 @@ export function createRunChangesService(repo: ChangesRepository) {
         case 'stage':
           bounded(ask.keys.length);
           return repo.stage(runId, ask);
-        case 'unseen':
-          return repo.unseen(runId, ask.after, Math.min(ask.limit, MAX_CHANGES_BATCH));
+        case 'keysAfter':
+          return repo.keysAfter(runId, ask.after, Math.min(ask.limit, MAX_CHANGES_BATCH));
       }
     },
   };
@@ -45,7 +45,7 @@ export type RunChangesService = ReturnType<typeof createRunChangesService>;
 export function createChangesSettlementStep(): SettlementStep {
   return {
     name: 'changes',
-    apply: (run) => ({ statement: settleChangesSql(run.id, run.status === RunStatus.Success) }),
+    apply: (run) => ({ statement: settleChangesSql(run, run.status === RunStatus.Success) }),
   };
 }
 
