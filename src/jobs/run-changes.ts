@@ -1,10 +1,11 @@
 // In a run process: `key` and `changes` of a Run's definition. Its records are exported once per key
-// (the first), and, tracking changes, each batch is classified by the worker (one statement: the
-// Agent's values hash of each key; the new and updated records staged) and marked `_change`; with
-// trackDeletes the Agent's keys the Run did not see are appended as `deleted`. The questions go to the
-// worker (relayRunChanges) in batches, one statement each there. The keys seen are known from the export
-// pass itself, which reads every record of the Run (those a resumed Run had before its interruption
-// first): the pass is made whole at every attempt, so a key is never counted twice.
+// (the first), and, tracking changes, each batch's keys are classified by the worker (one statement: the
+// values hash the Agent last saw of each key) and marked `_change`; only the new and updated records are
+// then staged, with their values, while the export goes on. With trackDeletes the Agent's keys the Run
+// did not see are appended as `deleted`. The questions go to the worker (relayRunChanges) in batches, one
+// statement each there. The keys seen are known from the export pass itself, which reads every record of
+// the Run (those a resumed Run had before its interruption first): the pass is made whole at every
+// attempt, so a key is never counted twice.
 import {
   CHANGE_COLUMN,
   ChangeKind,
@@ -22,9 +23,11 @@ import type { ChangesReply, ChangesRequest } from '../services/changes/changes-p
 import type { ChangesAsk } from '../services/changes/changes.service.js';
 
 /** Records per question to the worker: a batch is one statement there. */
-export const CHANGES_BATCH = 1_000;
+export const CHANGES_BATCH = 2_000;
 /** Known keys per page of the deleted rows' walk (key hashes only: about 30 bytes each). */
 const KEYS_PAGE = 5_000;
+/** Stage questions (new and updated records with their values) in flight at most: memory stays flat. */
+const STAGES_IN_FLIGHT = 2;
 
 type Records = AsyncIterable<ExtractedRecord>;
 interface KnownRecord {
@@ -105,23 +108,40 @@ export async function trackedSets(
   const listIsAll = names.list.length === names.all.length;
   const seen = new Set<string>();
   let batches = 0;
+  // Stage questions are not waited for by the export, only all before its end (in order, a few at once).
+  const staging: Array<Promise<unknown>> = [];
+  const settleStaging = async (atMost: number) => {
+    while (staging.length > atMost) await staging.shift();
+  };
 
   /** A batch as exported: classified, marked and filtered (tracking changes), or as it is (key alone). */
   async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
     if (!tracking || batch.length === 0) return batch.map((b) => b.record);
     const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
+    const asked = changes.ask<Array<string | null>>({ op: 'classify', batch: ++batches, keys: keyed.map((b) => b.key) });
+    // Hashed while the question is in flight.
     const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
-    const previous = await changes.ask<Array<string | null>>({
-      op: 'stage',
-      batch: ++batches,
-      keys: keyed.map((b) => b.key),
-      valuesHashes: hashes,
-      listHashes: listIsAll ? hashes : keyed.map((b) => valuesHashOf(b.record, names.list)),
-      values: keyed.map((b) => JSON.stringify(b.record)),
+    const previous = await asked;
+    const kinds = new Map<ExtractedRecord, ChangeKind>();
+    const changed: number[] = [];
+    keyed.forEach((b, i) => {
+      const kind = changeKindOf(hashes[i], previous[i]);
+      kinds.set(b.record, kind);
+      if (kind !== ChangeKind.Unchanged) changed.push(i);
     });
-    const kinds = new Map<ExtractedRecord, ChangeKind>(
-      keyed.map((b, i) => [b.record, changeKindOf(hashes[i], previous[i])]),
-    );
+    if (changed.length > 0) {
+      const stage = changes.ask({
+        op: 'stage',
+        keys: changed.map((i) => keyed[i].key),
+        valuesHashes: changed.map((i) => hashes[i]),
+        listHashes: changed.map((i) => (listIsAll ? hashes[i] : valuesHashOf(keyed[i].record, names.list))),
+        values: changed.map((i) => JSON.stringify(keyed[i].record)),
+      });
+      // Awaited in turn (settleStaging); a rejection before then must not count as unhandled.
+      stage.catch(() => {});
+      staging.push(stage);
+      await settleStaging(STAGES_IN_FLIGHT);
+    }
     const rows: ExtractedRecord[] = [];
     for (const { record } of batch) {
       // A record without any key value cannot be recognised later: it is new every time, and not remembered.
@@ -186,6 +206,8 @@ export async function trackedSets(
     const next = send();
     if (inFlight) yield* await inFlight;
     yield* await next;
+    // Every new and updated record is staged before the set's export ends (and so before the Run's).
+    await settleStaging(0);
     if (last && tracking?.trackDeletes && !opts.stopped) yield* deleted();
   }
 

@@ -72,8 +72,10 @@ function fakeWorker(known: Map<string, [string, ExtractedRecord]>) {
       switch (ask.op) {
         case 'begin':
           return null;
-        case 'stage':
+        case 'classify':
           return ask.keys.map((k) => known.get(k)?.[0] ?? null);
+        case 'stage':
+          return null;
         case 'keysAfter':
           return [...known.keys()]
             .filter((k) => k > (ask.after ?? ''))
@@ -189,10 +191,44 @@ describe('trackedSets (a run process’s export pass)', () => {
       ],
     ]);
     expect(all.asks[0]).toEqual({ op: 'begin', trackDeletes: true });
+    // Each set's batch is classified by its keys alone; only the new and updated records are staged.
+    expect(all.asks.filter((a) => a.op === 'classify')).toEqual([
+      { op: 'classify', batch: 1, keys: [key('A'), key('B')] },
+      { op: 'classify', batch: 2, keys: [key('C')] },
+    ]);
+    expect(all.asks.flatMap((a) => (a.op === 'stage' ? a.values : []))).toEqual([
+      JSON.stringify({ sku: 'B', price: '5' }),
+      JSON.stringify({ sku: 'C', price: '3' }),
+    ]);
     expect((await run('changed')).rows.flat().map((r) => r._change)).toEqual(['updated', 'new', 'deleted']);
     expect((await run('new')).rows.flat().map((r) => r._change)).toEqual(['new', 'deleted']);
     // A stopped Run did not look everywhere: it reports nothing deleted.
     expect((await run('all', true)).rows.flat().map((r) => r._change)).toEqual(['unchanged', 'updated', 'new']);
     expect(trackedColumnsOf(def({ export: 'all', trackDeletes: true }))).toEqual(['sku', 'price', '_change']);
+  });
+
+  it('deleted rows: every known key the Run did not see, in key order, over several pages of keys', async () => {
+    const known = new Map<string, [string, ExtractedRecord]>(
+      Array.from({ length: 12_001 }, (_, i) => {
+        const record = { sku: `S${i}`, price: '1' };
+        return [key(record.sku), [hash(record), record]] as [string, [string, ExtractedRecord]];
+      }),
+    );
+    const { changes, asks } = fakeWorker(known);
+    const sets = await trackedSets(
+      def({ export: 'changed', trackDeletes: true }),
+      changes,
+      [{ set: 1, records: of([{ sku: 'S5', price: '1' }, { sku: 'S7', price: '2' }]) }],
+      { stopped: false },
+      { duplicates: 0 },
+    );
+    const rows = (await collect(sets)).flat();
+    expect(rows[0]).toEqual({ sku: 'S7', price: '2', _change: 'updated' });
+    const deleted = rows.slice(1);
+    expect(deleted).toHaveLength(11_999);
+    expect(deleted.every((r) => r._change === 'deleted')).toBe(true);
+    const deletedKeys = deleted.map((r) => key(r.sku as string));
+    expect(deletedKeys).toEqual([...known.keys()].filter((k) => k !== key('S5') && k !== key('S7')).sort());
+    expect(asks.filter((a) => a.op === 'keysAfter')).toHaveLength(3);
   });
 });

@@ -18,3 +18,6 @@ CREATE TABLE "RunChangeSeen" (
 
 -- AddForeignKey
 ALTER TABLE "RunChangeSeen" ADD CONSTRAINT "RunChangeSeen_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- The type change dropped the key column's statistics: the planner gets them back at once.
+ANALYZE "AgentRecordState";

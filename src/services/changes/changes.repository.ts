@@ -2,7 +2,8 @@
 // (AgentRecordState), and what a Run found, kept until its end: its new and updated records
 // (RunChangeStage), the keys it saw when it tracks deletes (RunChangeSeen, one array per batch) and
 // whether it does (RunChangeTracking). Every statement is set-based: a batch of keys is one statement
-// (unnest of arrays), never a round trip per record, and a key the Run finds unchanged is written nowhere.
+// (unnest of arrays), never a round trip per record; a key the Run finds unchanged is written nowhere,
+// and only new and updated records' values are sent at all.
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
@@ -13,10 +14,8 @@ export interface KnownRecord {
   values: Record<string, unknown>;
 }
 
-/** A batch of a Run's records to classify, as parallel arrays (one element per record). */
+/** A Run's new and updated records to stage, as parallel arrays (one element per record). */
 export interface StagedBatch {
-  /** The batch's number in the Run's export pass (its seen keys' row). */
-  batch: number;
   keys: string[];
   valuesHashes: string[];
   listHashes: string[];
@@ -50,36 +49,38 @@ export function createChangesRepository(db: Db) {
     },
 
     /**
-     * Classifies a batch of the Run's records (keys distinct, not staged by an earlier batch) and answers,
-     * for each record in order, the values hash its key had when the Agent last saw it (null: a new key).
-     * One statement: one join on the state's primary key; only the records whose values hash differs
-     * (new or updated) are staged with their values, and, tracking deletes, the batch's keys are kept as
-     * one array row.
+     * For each of a batch of the Run's keys (distinct, in no earlier batch), in order, the values hash
+     * the Agent last saw for it (null: a new key); tracking deletes, the batch's keys are kept as one
+     * array row. One statement: a lookup of the state's primary key per key (a scalar subquery, so that
+     * no plan turns a big batch into a scan of the Agent's whole state); nothing is written per key.
      */
-    async stage(runId: number, batch: StagedBatch): Promise<Array<string | null>> {
-      if (batch.keys.length === 0) return [];
+    async classify(runId: number, batch: number, keys: string[]): Promise<Array<string | null>> {
+      if (keys.length === 0) return [];
       const rows = await db.$rows<{ previous: Array<string | null> | null }>(Prisma.sql`
         WITH tracking AS (
           SELECT "agentId", "trackDeletes" FROM "RunChangeTracking" WHERE "runId" = ${runId}::int
-        ), input AS (
-          SELECT * FROM unnest(${batch.keys}::text[], ${batch.valuesHashes}::text[], ${batch.listHashes}::text[],
-            ${batch.values}::text[]) WITH ORDINALITY AS t(k, v, l, j, n)
-        ), looked AS (
-          SELECT input.*, s."valuesHash" AS previous FROM input CROSS JOIN tracking t
-          LEFT JOIN "AgentRecordState" s ON s."agentId" = t."agentId" AND s."keyHash" = input.k
-        ), staged AS (
-          INSERT INTO "RunChangeStage" ("runId", "keyHash", "valuesHash", "listHash", "values")
-          SELECT ${runId}::int, k, v, l, j::jsonb FROM looked WHERE previous IS DISTINCT FROM v
-          ON CONFLICT ("runId", "keyHash") DO NOTHING
         ), seen AS (
           INSERT INTO "RunChangeSeen" ("runId", "batch", "keys")
-          SELECT ${runId}::int, ${batch.batch}::int, ${batch.keys}::text[] FROM tracking WHERE "trackDeletes"
+          SELECT ${runId}::int, ${batch}::int, ${keys}::text[] FROM tracking WHERE "trackDeletes"
           ON CONFLICT ("runId", "batch") DO UPDATE SET "keys" = EXCLUDED."keys"
         )
-        SELECT array_agg(previous ORDER BY n) AS previous FROM looked`);
+        SELECT array_agg((SELECT s."valuesHash" FROM "AgentRecordState" s
+            WHERE s."agentId" = t."agentId" AND s."keyHash" = u.k) ORDER BY u.n) AS previous
+        FROM tracking t CROSS JOIN unnest(${keys}::text[]) WITH ORDINALITY AS u(k, n)`);
       const previous = rows[0]?.previous;
       if (!previous) throw new Error(`Run ${runId} has not begun its change tracking`);
       return previous;
+    },
+
+    /** Stages the Run's new and updated records of a batch (a key staged already keeps its first record). */
+    async stage(runId: number, batch: StagedBatch): Promise<void> {
+      if (batch.keys.length === 0) return;
+      await db.$rows(Prisma.sql`
+        INSERT INTO "RunChangeStage" ("runId", "keyHash", "valuesHash", "listHash", "values")
+        SELECT ${runId}::int, k, v, l, j::jsonb
+        FROM unnest(${batch.keys}::text[], ${batch.valuesHashes}::text[], ${batch.listHashes}::text[],
+          ${batch.values}::text[]) AS t(k, v, l, j)
+        ON CONFLICT ("runId", "keyHash") DO NOTHING`);
     },
 
     /**

@@ -14,7 +14,8 @@ export const MAX_CHANGES_BATCH = 5_000;
 export type ChangesAsk =
   | { op: 'begin'; trackDeletes: boolean }
   | { op: 'known'; keys: string[] }
-  | { op: 'stage'; batch: number; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
+  | { op: 'classify'; batch: number; keys: string[] }
+  | { op: 'stage'; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
   | { op: 'keysAfter'; after: string | null; limit: number };
 
 export function createRunChangesService(repo: ChangesRepository) {
@@ -30,6 +31,9 @@ export function createRunChangesService(repo: ChangesRepository) {
         case 'known':
           bounded(ask.keys.length);
           return repo.known(runId, ask.keys);
+        case 'classify':
+          bounded(ask.keys.length);
+          return repo.classify(runId, ask.batch, ask.keys);
         case 'stage':
           bounded(ask.keys.length);
           return repo.stage(runId, ask);
