@@ -20,6 +20,7 @@ import {
   type KnownDetails,
 } from '../engine/index.js';
 import type { ChangesReply, ChangesRequest } from '../services/changes/changes-protocol.js';
+import type { StorageWriter } from '../storage/index.js';
 import type { ChangesAsk } from '../services/changes/changes.service.js';
 
 /** Records per question to the worker: a batch is one statement there. */
@@ -212,4 +213,25 @@ export async function trackedSets(
   }
 
   return sets.map((s, i) => ({ set: s.set, records: tracked(s.records, i === sets.length - 1) }));
+}
+
+/**
+ * The sets as they are, each record also written to `writer` as a JSON line as the export reads it: a
+ * synchronous start's records (keepRecords) are then the records exported, one per key and marked
+ * `_change` as in the data file. Without a writer, the sets unchanged.
+ */
+export function keptSets(
+  sets: Array<{ set: number; records: Records }>,
+  writer: Pick<StorageWriter, 'write'> | null,
+): Array<{ set: number; records: Records }> {
+  if (!writer) return sets;
+  return sets.map((s) => ({
+    set: s.set,
+    records: (async function* () {
+      for await (const record of s.records) {
+        writer.write(JSON.stringify(record) + '\n');
+        yield record;
+      }
+    })(),
+  }));
 }
