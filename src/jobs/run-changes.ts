@@ -119,7 +119,11 @@ export async function trackedSets(
   async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
     if (!tracking || batch.length === 0) return batch.map((b) => b.record);
     const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
-    const asked = changes.ask<Array<string | null>>({ op: 'classify', batch: ++batches, keys: keyed.map((b) => b.key) });
+    const asked = changes.ask<Array<string | null>>({
+      op: 'classify',
+      batch: ++batches,
+      keys: keyed.map((b) => b.key),
+    });
     // Hashed while the question is in flight.
     const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
     const previous = await asked;

@@ -218,7 +218,15 @@ describe('trackedSets (a run process’s export pass)', () => {
     const sets = await trackedSets(
       def({ export: 'changed', trackDeletes: true }),
       changes,
-      [{ set: 1, records: of([{ sku: 'S5', price: '1' }, { sku: 'S7', price: '2' }]) }],
+      [
+        {
+          set: 1,
+          records: of([
+            { sku: 'S5', price: '1' },
+            { sku: 'S7', price: '2' },
+          ]),
+        },
+      ],
       { stopped: false },
       { duplicates: 0 },
     );
