@@ -2,7 +2,7 @@
 // same key within one Run are exported once, the first), and what a Run exports compared with the
 // Agent's earlier Runs (new, updated, unchanged and deleted records, marked in a `_change` column).
 // The record-level rules (keys, hashes, the `_change` values) are here too: pure, no storage.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { ExtractedRecord } from './extract.js';
 
@@ -85,7 +85,8 @@ export function keyProblems(def: KeyedPlan): string[] {
   return problems;
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+// The one-shot `hash` (no Hash object per record): a Run hashes each record two or three times.
+const digest = (text: string) => hash('sha256', text, 'base64url').slice(0, 22);
 
 /** A record's key as a short hash of its key values (in key order), or null when every key value is empty. */
 export function recordKeyOf(record: ExtractedRecord, key: readonly string[]): string | null {

@@ -1,9 +1,11 @@
 // In a run process: `key` and `changes` of a Run's definition. Its records are exported once per key
-// (the first), and, tracking changes, each is staged with its hashes and marked `_change` by what the
-// Agent last saw of its key; with trackDeletes the keys not seen are appended as `deleted`. The questions
-// go to the worker (relayRunChanges) in batches, one statement each there. The keys seen are known from
-// the export pass itself, which reads every record of the Run (those a resumed Run had before its
-// interruption first): the pass is made whole at every attempt, so a key is never counted twice.
+// (the first), and, tracking changes, each batch's keys are classified by the worker (one statement: the
+// values hash the Agent last saw of each key) and marked `_change`; only the new and updated records are
+// then staged, with their values, while the export goes on. With trackDeletes the Agent's keys the Run
+// did not see are appended as `deleted`. The questions go to the worker (relayRunChanges) in batches, one
+// statement each there. The keys seen are known from the export pass itself, which reads every record of
+// the Run (those a resumed Run had before its interruption first): the pass is made whole at every
+// attempt, so a key is never counted twice.
 import {
   CHANGE_COLUMN,
   ChangeKind,
@@ -18,10 +20,15 @@ import {
   type KnownDetails,
 } from '../engine/index.js';
 import type { ChangesReply, ChangesRequest } from '../services/changes/changes-protocol.js';
+import type { StorageWriter } from '../storage/index.js';
 import type { ChangesAsk } from '../services/changes/changes.service.js';
 
 /** Records per question to the worker: a batch is one statement there. */
-export const CHANGES_BATCH = 1_000;
+export const CHANGES_BATCH = 2_000;
+/** Known keys per page of the deleted rows' walk (key hashes only: about 30 bytes each). */
+const KEYS_PAGE = 5_000;
+/** Stage questions (new and updated records with their values) in flight at most: memory stays flat. */
+const STAGES_IN_FLIGHT = 2;
 
 type Records = AsyncIterable<ExtractedRecord>;
 interface KnownRecord {
@@ -98,23 +105,48 @@ export async function trackedSets(
   const tracking = def.changes;
   if (tracking) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
   const names = hashedNamesOf(def);
+  // The list values are all the values but the key when there is no follow: one hash for both.
+  const listIsAll = names.list.length === names.all.length;
   const seen = new Set<string>();
+  let batches = 0;
+  // Stage questions are not waited for by the export, only all before its end (in order, a few at once).
+  const staging: Array<Promise<unknown>> = [];
+  const settleStaging = async (atMost: number) => {
+    while (staging.length > atMost) await staging.shift();
+  };
 
-  /** A batch as exported: staged, marked and filtered (tracking changes), or as it is (key alone). */
+  /** A batch as exported: classified, marked and filtered (tracking changes), or as it is (key alone). */
   async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
     if (!tracking || batch.length === 0) return batch.map((b) => b.record);
     const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
-    const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
-    const previous = await changes.ask<Array<string | null>>({
-      op: 'stage',
+    const asked = changes.ask<Array<string | null>>({
+      op: 'classify',
+      batch: ++batches,
       keys: keyed.map((b) => b.key),
-      valuesHashes: hashes,
-      listHashes: keyed.map((b) => valuesHashOf(b.record, names.list)),
-      values: keyed.map((b) => JSON.stringify(b.record)),
     });
-    const kinds = new Map<ExtractedRecord, ChangeKind>(
-      keyed.map((b, i) => [b.record, changeKindOf(hashes[i], previous[i])]),
-    );
+    // Hashed while the question is in flight.
+    const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
+    const previous = await asked;
+    const kinds = new Map<ExtractedRecord, ChangeKind>();
+    const changed: number[] = [];
+    keyed.forEach((b, i) => {
+      const kind = changeKindOf(hashes[i], previous[i]);
+      kinds.set(b.record, kind);
+      if (kind !== ChangeKind.Unchanged) changed.push(i);
+    });
+    if (changed.length > 0) {
+      const stage = changes.ask({
+        op: 'stage',
+        keys: changed.map((i) => keyed[i].key),
+        valuesHashes: changed.map((i) => hashes[i]),
+        listHashes: changed.map((i) => (listIsAll ? hashes[i] : valuesHashOf(keyed[i].record, names.list))),
+        values: changed.map((i) => JSON.stringify(keyed[i].record)),
+      });
+      // Awaited in turn (settleStaging); a rejection before then must not count as unhandled.
+      stage.catch(() => {});
+      staging.push(stage);
+      await settleStaging(STAGES_IN_FLIGHT);
+    }
     const rows: ExtractedRecord[] = [];
     for (const { record } of batch) {
       // A record without any key value cannot be recognised later: it is new every time, and not remembered.
@@ -124,13 +156,27 @@ export async function trackedSets(
     return rows;
   }
 
+  /**
+   * The Agent's keys the Run did not see, with their last values: a walk over the known keys in key order
+   * (pages of hashes only), the Run's own keys left out here, the others' values asked in batches.
+   */
   async function* deleted(): AsyncGenerator<ExtractedRecord> {
     let after: string | null = null;
     for (;;) {
-      const page: KnownRecord[] = await changes.ask<KnownRecord[]>({ op: 'unseen', after, limit: CHANGES_BATCH });
-      for (const k of page) yield { ...k.values, [CHANGE_COLUMN]: ChangeKind.Deleted };
-      if (page.length < CHANGES_BATCH) return;
-      after = page[page.length - 1].keyHash;
+      const page: string[] = await changes.ask<string[]>({ op: 'keysAfter', after, limit: KEYS_PAGE });
+      const gone = page.filter((k) => !seen.has(k));
+      for (let i = 0; i < gone.length; i += CHANGES_BATCH) {
+        const asked = gone.slice(i, i + CHANGES_BATCH);
+        const known = await changes.ask<KnownRecord[]>({ op: 'known', keys: asked });
+        const values = new Map(known.map((k) => [k.keyHash, k.values]));
+        for (const k of asked) {
+          const last = values.get(k);
+          // A key forgotten meanwhile (a reset) has nothing to report.
+          if (last) yield { ...last, [CHANGE_COLUMN]: ChangeKind.Deleted };
+        }
+      }
+      if (page.length < KEYS_PAGE) return;
+      after = page[page.length - 1];
     }
   }
 
@@ -165,8 +211,31 @@ export async function trackedSets(
     const next = send();
     if (inFlight) yield* await inFlight;
     yield* await next;
+    // Every new and updated record is staged before the set's export ends (and so before the Run's).
+    await settleStaging(0);
     if (last && tracking?.trackDeletes && !opts.stopped) yield* deleted();
   }
 
   return sets.map((s, i) => ({ set: s.set, records: tracked(s.records, i === sets.length - 1) }));
+}
+
+/**
+ * The sets as they are, each record also written to `writer` as a JSON line as the export reads it: a
+ * synchronous start's records (keepRecords) are then the records exported, one per key and marked
+ * `_change` as in the data file. Without a writer, the sets unchanged.
+ */
+export function keptSets(
+  sets: Array<{ set: number; records: Records }>,
+  writer: Pick<StorageWriter, 'write'> | null,
+): Array<{ set: number; records: Records }> {
+  if (!writer) return sets;
+  return sets.map((s) => ({
+    set: s.set,
+    records: (async function* () {
+      for await (const record of s.records) {
+        writer.write(JSON.stringify(record) + '\n');
+        yield record;
+      }
+    })(),
+  }));
 }

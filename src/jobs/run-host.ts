@@ -31,7 +31,7 @@ import {
 } from '../services/runs/run-protocol.js';
 import { isChangesReply } from '../services/changes/changes-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
-import { knownDetailsOf, remoteChanges, trackedColumnsOf, trackedSets } from './run-changes.js';
+import { keptSets, knownDetailsOf, remoteChanges, trackedColumnsOf, trackedSets } from './run-changes.js';
 import { checkpointReporter, continuingWriters, previousLog, restoredRecords, resumeLine } from './run-resume.js';
 import { runStorage, UnstoredFilesError } from './run-storage.js';
 
@@ -158,12 +158,6 @@ export function createRunHost(deps: {
       held.clear();
       write(set, lines(records));
     };
-    async function* spooled(set: number): AsyncGenerator<Buffer> {
-      const kept = held.get(set);
-      if (kept) yield Buffer.from(lines(kept));
-      if (!spools.has(set)) return;
-      for await (const chunk of await scratch.get(spoolKey(set))) yield chunk as Buffer;
-    }
     async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
       const kept = held.get(set);
       if (kept) yield* kept;
@@ -235,29 +229,28 @@ export function createRunHost(deps: {
     let logFiles: Awaited<ReturnType<typeof runLog.finish>>;
     let snapshots: StoredFile[];
     const counts = { duplicates: 0 };
+    // A synchronous start's records (keepRecords) are the records as exported, written as the export reads them.
+    const kept = p.keepRecords ? storage.openWriter(runRecordsKey(p.runId)) : null;
     try {
       exported = await exportRecords({
         storage,
         keyPrefix: runFolderKey(p.runId),
         format: exportFormatOf(p.definition),
         columns: trackedColumnsOf(p.definition),
-        sets: await trackedSets(
-          p.definition,
-          changes,
-          result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
-          { stopped },
-          counts,
+        sets: keptSets(
+          await trackedSets(
+            p.definition,
+            changes,
+            result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
+            { stopped },
+            counts,
+          ),
+          kept,
         ),
         parallelExport: p.parallelExport,
       });
       if (counts.duplicates > 0) result.evidence.duplicateRecords = counts.duplicates;
-      if (p.keepRecords)
-        await storage.put(
-          runRecordsKey(p.runId),
-          (async function* () {
-            for (const s of result.sets) yield* spooled(s.set);
-          })(),
-        );
+      await kept?.close();
       clearTimeout(exportingTimer);
       stats.exportCount = exported.reduce((n, f) => n + f.records, 0);
       runLog.log('Info', `Exported ${stats.exportCount} records to ${exported.map((f) => f.name).join(', ')}`);
@@ -265,6 +258,7 @@ export function createRunHost(deps: {
       logFiles = await runLog.finish(result.failedPages);
     } catch (err) {
       clearTimeout(exportingTimer);
+      await kept?.close().catch(() => {});
       // The Run ends with this error and no files listed: the data files it stored a moment ago (a full
       // volume may take the log's last lines after the CSV) would be left behind, listed nowhere.
       await removeDataFiles(storage, p.runId);

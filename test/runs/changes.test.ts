@@ -232,6 +232,33 @@ describe('key and changes across the Runs of one Agent', () => {
       'UNAUTHENTICATED',
     );
   });
+  it('a synchronous start answers the records as exported: one per key, marked, deleted rows included', async () => {
+    const agentId = (
+      await createAgent(ctx.app, org.apiKey, org.spaceId, definition('json', { export: 'changed', trackDeletes: true }))
+    ).id;
+    const start = async () => {
+      const res = await call('POST', `/api/v1/agent/${agentId}/start`, { isRunSynchronously: true, timeout: 60 });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as Array<Record<string, unknown>>).sort((a, b) =>
+        `${a._change}${a.sku}` < `${b._change}${b.sku}` ? -1 : 1,
+      );
+    };
+    const record = (sku: string, price: string, change: string) => ({
+      sku,
+      price,
+      desc: `About ${sku}`,
+      _change: change,
+    });
+    shop.duplicateFirst = true;
+    expect(await start()).toEqual([record('A', '1.00', 'new'), record('B', '2.50', 'new'), record('D', '4.00', 'new')]);
+    shop.duplicateFirst = false;
+    shop.items = new Map([
+      ['A', '1.00'],
+      ['B', '2.75'],
+    ]);
+    // export 'changed': the unchanged A is left out, as in the data file.
+    expect(await start()).toEqual([record('D', '4.00', 'deleted'), record('B', '2.75', 'updated')]);
+  });
 });
 
 describe('save-time problems of key and changes', () => {

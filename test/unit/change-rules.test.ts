@@ -66,24 +66,26 @@ describe('keys, hashes and change kinds', () => {
 /** The worker's answers from a map of known keys: key hash -> [values hash, last values]. */
 function fakeWorker(known: Map<string, [string, ExtractedRecord]>) {
   const asks: ChangesAsk[] = [];
-  const staged = new Set<string>();
   const changes = {
     async ask(ask: ChangesAsk) {
       asks.push(ask);
       switch (ask.op) {
         case 'begin':
-          staged.clear();
           return null;
-        case 'stage':
-          ask.keys.forEach((k) => staged.add(k));
+        case 'classify':
           return ask.keys.map((k) => known.get(k)?.[0] ?? null);
-        case 'unseen':
-          return [...known]
-            .filter(([k]) => !staged.has(k) && k > (ask.after ?? ''))
-            .sort(([a], [b]) => (a < b ? -1 : 1))
-            .map(([keyHash, [, values]]) => ({ keyHash, listHash: '', values }));
-        default:
-          return [];
+        case 'stage':
+          return null;
+        case 'keysAfter':
+          return [...known.keys()]
+            .filter((k) => k > (ask.after ?? ''))
+            .sort()
+            .slice(0, ask.limit);
+        case 'known':
+          return ask.keys
+            .filter((k) => known.has(k))
+            .reverse()
+            .map((keyHash) => ({ keyHash, listHash: '', values: known.get(keyHash)![1] }));
       }
     },
     receive() {},
@@ -189,10 +191,52 @@ describe('trackedSets (a run process’s export pass)', () => {
       ],
     ]);
     expect(all.asks[0]).toEqual({ op: 'begin', trackDeletes: true });
+    // Each set's batch is classified by its keys alone; only the new and updated records are staged.
+    expect(all.asks.filter((a) => a.op === 'classify')).toEqual([
+      { op: 'classify', batch: 1, keys: [key('A'), key('B')] },
+      { op: 'classify', batch: 2, keys: [key('C')] },
+    ]);
+    expect(all.asks.flatMap((a) => (a.op === 'stage' ? a.values : []))).toEqual([
+      JSON.stringify({ sku: 'B', price: '5' }),
+      JSON.stringify({ sku: 'C', price: '3' }),
+    ]);
     expect((await run('changed')).rows.flat().map((r) => r._change)).toEqual(['updated', 'new', 'deleted']);
     expect((await run('new')).rows.flat().map((r) => r._change)).toEqual(['new', 'deleted']);
     // A stopped Run did not look everywhere: it reports nothing deleted.
     expect((await run('all', true)).rows.flat().map((r) => r._change)).toEqual(['unchanged', 'updated', 'new']);
     expect(trackedColumnsOf(def({ export: 'all', trackDeletes: true }))).toEqual(['sku', 'price', '_change']);
+  });
+
+  it('deleted rows: every known key the Run did not see, in key order, over several pages of keys', async () => {
+    const known = new Map<string, [string, ExtractedRecord]>(
+      Array.from({ length: 12_001 }, (_, i) => {
+        const record = { sku: `S${i}`, price: '1' };
+        return [key(record.sku), [hash(record), record]] as [string, [string, ExtractedRecord]];
+      }),
+    );
+    const { changes, asks } = fakeWorker(known);
+    const sets = await trackedSets(
+      def({ export: 'changed', trackDeletes: true }),
+      changes,
+      [
+        {
+          set: 1,
+          records: of([
+            { sku: 'S5', price: '1' },
+            { sku: 'S7', price: '2' },
+          ]),
+        },
+      ],
+      { stopped: false },
+      { duplicates: 0 },
+    );
+    const rows = (await collect(sets)).flat();
+    expect(rows[0]).toEqual({ sku: 'S7', price: '2', _change: 'updated' });
+    const deleted = rows.slice(1);
+    expect(deleted).toHaveLength(11_999);
+    expect(deleted.every((r) => r._change === 'deleted')).toBe(true);
+    const deletedKeys = deleted.map((r) => key(r.sku as string));
+    expect(deletedKeys).toEqual([...known.keys()].filter((k) => k !== key('S5') && k !== key('S7')).sort());
+    expect(asks.filter((a) => a.op === 'keysAfter')).toHaveLength(3);
   });
 });

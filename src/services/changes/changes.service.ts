@@ -14,8 +14,9 @@ export const MAX_CHANGES_BATCH = 5_000;
 export type ChangesAsk =
   | { op: 'begin'; trackDeletes: boolean }
   | { op: 'known'; keys: string[] }
+  | { op: 'classify'; batch: number; keys: string[] }
   | { op: 'stage'; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
-  | { op: 'unseen'; after: string | null; limit: number };
+  | { op: 'keysAfter'; after: string | null; limit: number };
 
 export function createRunChangesService(repo: ChangesRepository) {
   const bounded = (n: number) => {
@@ -30,11 +31,14 @@ export function createRunChangesService(repo: ChangesRepository) {
         case 'known':
           bounded(ask.keys.length);
           return repo.known(runId, ask.keys);
+        case 'classify':
+          bounded(ask.keys.length);
+          return repo.classify(runId, ask.batch, ask.keys);
         case 'stage':
           bounded(ask.keys.length);
           return repo.stage(runId, ask);
-        case 'unseen':
-          return repo.unseen(runId, ask.after, Math.min(ask.limit, MAX_CHANGES_BATCH));
+        case 'keysAfter':
+          return repo.keysAfter(runId, ask.after, Math.min(ask.limit, MAX_CHANGES_BATCH));
       }
     },
   };
@@ -45,7 +49,7 @@ export type RunChangesService = ReturnType<typeof createRunChangesService>;
 export function createChangesSettlementStep(): SettlementStep {
   return {
     name: 'changes',
-    apply: (run) => ({ statement: settleChangesSql(run.id, run.status === RunStatus.Success) }),
+    apply: (run) => ({ statement: settleChangesSql(run, run.status === RunStatus.Success) }),
   };
 }
 
