@@ -17,7 +17,7 @@ import {
 import { engineFailureMessage, EngineFailureCode, maskFailure, type EngineFailure } from './failure-codes.js';
 import { HttpClient } from './http.js';
 import type { PageSource } from './page.js';
-import { openPoliteSource, politeHttpOptions, type Politeness } from './politeness.js';
+import { openPoliteSource, politeHttpOptions, runProxyPool, type Politeness } from './politeness.js';
 import { createMasker } from './secrets.js';
 import { BrowserCookieSync, logInFirst, openCookieJar } from './session.js';
 import type { RunCookieJar } from './cookies.js';
@@ -48,7 +48,7 @@ function openPageSource(
   const settings = {
     definition: options.definition,
     allowPrivateTargets: options.allowPrivateTargets,
-    upstreamProxyUrl: options.proxyUrl,
+    upstreamProxyPool: runProxyPool(options),
     userAgent: options.definition.userAgent ?? options.userAgent,
     maxRetries: options.maxRetries,
     retryBaseDelayMs: options.retryBaseDelayMs,
@@ -58,7 +58,8 @@ function openPageSource(
       openRenderer(
         options.definition,
         () => openHttpSource(options, signal, log, jar, polite),
-        openBrowser && (() => new BrowserCookieSync(polite.gated(openBrowser(settings, signal, log)), jar)),
+        openBrowser &&
+          (() => new BrowserCookieSync(polite.gated(openBrowser(settings, signal, log, polite.browserEvents)), jar)),
         log,
         evidence,
       ),

@@ -69,6 +69,9 @@ export const RunEvidenceSchema = Type.Object(
     /** Per proxy of the Run's pool (`host:port`, never credentials): attempts through it, those answered
      *  with a ban (proxy.banStatuses, proxy.banText) and those that got no answer. Absent without a pool. */
     proxies: Type.Optional(Type.Record(Type.String(), ProxyCounts)),
+    /** Requests the definition's `login` sent (its login page and its form's submission, each with its
+     *  redirects and retries), not counted in `requests`. Absent without a login. */
+    loginRequests: Type.Optional(Type.Integer({ minimum: 0 })),
     /** First URL of each kind of problem: 'http403', 'dns', 'timeout', 'emptyList', 'pagination', ... */
     firstUrls: Type.Record(Type.String(), Type.String()),
   },
@@ -181,6 +184,11 @@ export class EvidenceCollector {
 
   skippedDetails(count: number): void {
     if (count > 0) this.evidence.skippedDetailPages = (this.evidence.skippedDetailPages ?? 0) + count;
+  }
+
+  /** A request of the login (its page or its form's submission). */
+  loginRequest(): void {
+    this.evidence.loginRequests = (this.evidence.loginRequests ?? 0) + 1;
   }
 
   /** A page not fetched: robots.txt disallows it. */

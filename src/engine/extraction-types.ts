@@ -5,6 +5,7 @@ import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
 import type { EngineFailure } from './failure-codes.js';
 import type { PageSource } from './page.js';
+import type { ProxyOutcome } from './proxy-rotation.js';
 import type { PageSnapshot } from './snapshots.js';
 
 export type LogLevel = 'Fatal' | 'Error' | 'Warning' | 'Info';
@@ -123,18 +124,30 @@ export interface ExtractionOptions {
 export interface BrowserSourceSettings {
   definition: AgentDefinition;
   allowPrivateTargets: boolean;
-  /** The Run's proxy (the proxy rule of ssrf.ts: http: or https:). */
-  upstreamProxyUrl?: string;
+  /** The Run's proxy pool (its own proxy first; the proxy rule of ssrf.ts), rotated as the definition's `proxy` says. */
+  upstreamProxyPool?: string[];
   userAgent?: string;
   maxRetries?: number;
   retryBaseDelayMs?: number;
 }
 
-/** Opens one browser page source; `signal` aborts it (its pages close), `log` takes its retry warnings. */
+/** What a browser page source tells the Run as it renders (the Run's evidence and host gate). */
+export interface BrowserSourceEvents {
+  /** One attempt through the pool's proxy `label` (`host:port`) and what it came to. */
+  proxyOutcome?: (label: string, outcome: ProxyOutcome) => void;
+  /** The host of `url` answered 429 or 503 with Retry-After: wait `ms` before any request to it. */
+  retryAfter?: (url: string, ms: number) => void;
+}
+
+/**
+ * Opens one browser page source; `signal` aborts it (its pages close), `log` takes its retry warnings,
+ * `events` its proxy outcomes and Retry-After waits.
+ */
 export type BrowserSourceFactory = (
   settings: BrowserSourceSettings,
   signal: AbortSignal,
   log: LogFunction,
+  events?: BrowserSourceEvents,
 ) => PageSource;
 
 /** The browser settings of a worker (CHROMIUM_PATH, BROWSER_MAX_PAGES, BROWSER_MAX_RSS_MB). */

@@ -131,3 +131,46 @@ export function hostOf(url: string): string {
     return url;
   }
 }
+
+/**
+ * The slots one request holds while it is on the wire: its host's slot of the gate (when there is a gate)
+ * and a Run-wide one (`inner`). A redirect to another host gives both back and waits for the new host's,
+ * so each hop counts under its own host's limits, and no request waits while it holds a slot another
+ * request is waiting for.
+ */
+export class RequestSlots {
+  #release: (() => void) | undefined;
+  /** The hop whose host's slot is held. */
+  #at: string;
+
+  constructor(
+    private readonly gate: HostGate | undefined,
+    private readonly inner: () => Promise<() => void>,
+    private readonly signal: AbortSignal,
+    url: string,
+  ) {
+    this.#at = url;
+  }
+
+  /** The URL of the hop the slots are held for. */
+  get at(): string {
+    return this.#at;
+  }
+
+  /** Waits for the slots of `url`'s host (giving back those held). */
+  async hold(url: string): Promise<void> {
+    this.release();
+    this.#release = await (this.gate ? this.gate.acquire(url, this.signal, this.inner) : this.inner());
+    this.#at = url;
+  }
+
+  /** Before a redirect hop goes out: the new host's slots when the host changes (nothing to wait for otherwise). */
+  redirect(hop: string): Promise<void> | undefined {
+    return this.gate && hostOf(hop) !== hostOf(this.#at) ? this.hold(hop) : undefined;
+  }
+
+  release(): void {
+    this.#release?.();
+    this.#release = undefined;
+  }
+}

@@ -1,6 +1,6 @@
 import type { CookieSession } from './cookies.js';
 import { decodeBody } from './decompress.js';
-import type { HostGate } from './host-gate.js';
+import { RequestSlots, type HostGate } from './host-gate.js';
 import { header, PageExchange, type RawResponse } from './http-exchange.js';
 import { AttemptFailure, classifyNetworkError } from './http-failure.js';
 import { ConcurrencyLimiter } from './limiter.js';
@@ -151,26 +151,27 @@ export class HttpClient implements PageSource {
     const { maxRetries, retryBaseDelayMs, signal, onRetry } = this.#options;
     const settings = { maxRetries, retryBaseDelayMs, signal, onRetry, canStart: opts.canStart };
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, AttemptFailure>> => {
-      let release: (() => void) | undefined;
+      const slots = new RequestSlots(this.#gate, () => this.#limiter.acquire(signal), signal, url);
+      let started = false;
       let picked: ReturnType<ProxyRoutes['pick']> = null;
       try {
-        const global = () => this.#limiter.acquire(signal);
-        release = await (this.#gate ? this.#gate.acquire(url, signal, global) : global());
+        await slots.hold(url);
+        started = true;
         if (opts.canStart && !opts.canStart()) return { ok: false, aborted: true, started: false };
         // Picked once the request may go: a ban answered meanwhile is known.
         picked = this.#routes.pick();
         if (!picked) return { ok: false, failure: ALL_BANNED };
-        const value = await this.#attempt(url, picked.route, opts.request);
+        const value = await this.#attempt(url, picked.route, opts.request, slots);
         if (this.#routes.isBan(value.status, value.body)) throw this.#banned(picked, value);
         this.#routes.report(picked.index, 'ok');
         return { ok: true, value };
       } catch (error) {
-        if (signal.aborted) return { ok: false, aborted: true, started: release !== undefined };
+        if (signal.aborted) return { ok: false, aborted: true, started };
         const failure =
-          error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(url), picked?.route.label);
-        return { ok: false, failure: picked ? this.#afterFailure(url, picked, failure) : failure };
+          error instanceof AttemptFailure ? error : classifyNetworkError(error, new URL(slots.at), picked?.route.label);
+        return { ok: false, failure: picked ? this.#afterFailure(slots.at, picked, failure) : failure };
       } finally {
-        release?.();
+        slots.release();
       }
     });
     if (result.ok) return { ok: true, page: result.value };
@@ -192,7 +193,7 @@ export class HttpClient implements PageSource {
 
   /**
    * A failed attempt tells the proxy pool (a ban, an error) and the host gate (Retry-After slows the
-   * whole host); an answer that means the proxy is banned becomes a ban.
+   * whole host of `url`, the hop that answered); an answer that means the proxy is banned becomes a ban.
    */
   #afterFailure(url: string, picked: { index: number; route: ProxyRoute }, failure: AttemptFailure): AttemptFailure {
     const { status, body, contentType } = failure.extra;
@@ -230,8 +231,8 @@ export class HttpClient implements PageSource {
     return { ok: false, failure: { url, kind: 'aborted', message: 'aborted', attempts } };
   }
 
-  /** One attempt: follows redirects itself so each hop passes the target check. */
-  async #attempt(startUrl: string, route: ProxyRoute, request?: PageRequest): Promise<FetchedPage> {
+  /** One attempt: follows redirects itself so each hop passes the target check and its host's slots. */
+  async #attempt(startUrl: string, route: ProxyRoute, request: PageRequest | undefined, slots: RequestSlots) {
     let current: URL;
     let hop = request;
     try {
@@ -269,6 +270,7 @@ export class HttpClient implements PageSource {
           throw new AttemptFailure('invalid-url', `redirected to an invalid URL '${location}'`, false);
         }
         hop = hop && nextHop(hop, response.status);
+        await slots.redirect(current.href);
         continue;
       }
       const contentType = header(response.headers, 'content-type');

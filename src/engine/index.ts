@@ -17,6 +17,7 @@ export {
 export { startPageFailureMessage } from './messages.js';
 export * from './failure-codes.js';
 export type { FetchedPage, FetchResult, GetOptions, PageRequest, PageSource } from './page.js';
+export type { ProxyOutcome } from './proxy-rotation.js';
 export { DEFAULT_PAGE_CPU_SECONDS, warmPageWorker } from './page-worker.js';
 export { parseHtml } from './parse.js';
 export { createMasker, SECRET_MASK } from './secrets.js';

@@ -1,16 +1,17 @@
 // Logging in before the crawl (the definition's `login`). Over HTTP: the login page is fetched, its form
 // found (the one holding every named field, or the submit button's), its inputs kept (hidden CSRF tokens
-// included), the named fields filled, and the form sent to its action with its method; the cookies of
-// every hop go to the Run's jar. In the browser the page's form is filled and submitted in Chromium.
+// included), the named fields filled, and the form sent to its action with its method and encoding
+// (URL-encoded, or multipart/form-data when its enctype says so); the cookies of every hop go to the
+// Run's jar. In the browser the page's form is filled and submitted in Chromium.
 // Every hop is a page request of the Run's page source, so the SSRF guard (resolvePublic) checks it and
 // withRetries retries it. Then the page after logging in is checked; a failed login fails the Run.
 import { load, type CheerioAPI } from 'cheerio';
 import type { AgentLogin } from './definition-requests.js';
 import type { LogFunction } from './extraction-types.js';
 import { EngineFailureCode, statusText, type EngineFailure } from './failure-codes.js';
-import type { FetchedPage, FetchFailure, PageSource } from './page.js';
+import type { FetchedPage, FetchFailure, GetOptions, PageSource } from './page.js';
 import { decodeText } from './parse.js';
-import { formBody } from './request-build.js';
+import { formBody, multipartForm } from './request-build.js';
 import { fillPlaceholders, substitutePlaceholders } from './template.js';
 
 export interface LoginOptions {
@@ -24,6 +25,8 @@ export interface LoginOptions {
   headers: Record<string, string>;
   canStart: () => boolean;
   log: LogFunction;
+  /** Told of each login request (the Run's evidence counts them). */
+  onRequest?: () => void;
 }
 
 const loginFailed = (reason: string): EngineFailure => ({ code: EngineFailureCode.LoginFailed, params: { reason } });
@@ -106,7 +109,13 @@ function checkResult(page: FetchedPage, login: AgentLogin): string | null {
 
 /** Logs in; null when it worked, else the Run's failure (LOGIN_FAILED, its reason unmasked: the caller masks). */
 export async function logIn(o: LoginOptions): Promise<EngineFailure | null> {
-  const { login, values, source, headers, canStart, log } = o;
+  const { login, values, headers, canStart, log } = o;
+  const source = {
+    get: (url: string, opts: GetOptions) => {
+      o.onRequest?.();
+      return o.source.get(url, opts);
+    },
+  };
   const url = substitutePlaceholders(login.url, values).text;
   const filled = Object.fromEntries(
     Object.entries(login.fields).map(([k, v]) => [k, fillPlaceholders(v, values).text]),
@@ -115,6 +124,8 @@ export async function logIn(o: LoginOptions): Promise<EngineFailure | null> {
   if (o.browser) {
     const request = { method: 'GET' as const, headers, fill: { fields: filled, submit: login.submit } };
     const result = await source.get(url, { canStart, request });
+    // The form was submitted in the page: the site got a second request.
+    if (result.ok) o.onRequest?.();
     if (!result.ok)
       return result.failure.kind === 'aborted' ? null : loginFailed(hopFailure('the login page', result.failure));
     return finish(result.page, login, log);
@@ -139,8 +150,12 @@ export async function logIn(o: LoginOptions): Promise<EngineFailure | null> {
     action.search = formBody(fields);
     submitted = await source.get(action.href, { canStart, request: { method, headers } });
   } else {
-    const formHeaders = { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' };
-    const request = { method, headers: formHeaders, body: formBody(fields) };
+    // Sent as the form's enctype says: multipart/form-data, else URL-encoded (text/plain is sent URL-encoded too).
+    const multipart = (form.form.attr('enctype') ?? '').trim().toLowerCase() === 'multipart/form-data';
+    const encoded = multipart
+      ? multipartForm(fields)
+      : { contentType: 'application/x-www-form-urlencoded', body: formBody(fields) };
+    const request = { method, headers: { ...headers, 'Content-Type': encoded.contentType }, body: encoded.body };
     submitted = await source.get(action.href, { canStart, request });
   }
   log('Info', `Login: ${method} ${action.origin}${action.pathname} (the form of ${page.page.finalUrl})`);

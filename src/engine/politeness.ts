@@ -4,7 +4,12 @@
 // Run's proxy pool with its outcomes counted in the evidence.
 import { politenessOf, proxyRotationOf } from './definition-politeness.js';
 import type { EvidenceCollector } from './evidence.js';
-import { DEFAULT_MAX_CONCURRENCY, type ExtractionOptions, type LogFunction } from './extraction-types.js';
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  type BrowserSourceEvents,
+  type ExtractionOptions,
+  type LogFunction,
+} from './extraction-types.js';
 import { HostGate } from './host-gate.js';
 import { HttpClient, type HttpClientOptions } from './http.js';
 import { ConcurrencyLimiter } from './limiter.js';
@@ -21,13 +26,19 @@ export interface Politeness {
   readonly evidence: EvidenceCollector;
   /** A browser page source whose navigations pass the host gate. */
   gated(source: PageSource): PageSource;
+  /** What the browser tells the Run: proxy outcomes to the evidence, Retry-After to the host gate. */
+  readonly browserEvents: BrowserSourceEvents;
+}
+
+/** The Run's proxy pool, its own proxy first; a pool of one proxy is a pool too (outcomes counted, banText). */
+export function runProxyPool(options: ExtractionOptions): string[] {
+  return options.proxyPool?.length ? options.proxyPool : options.proxyUrl ? [options.proxyUrl] : [];
 }
 
 /** What the Run's HTTP client takes of its manners: the gate, the shared limit, the proxy pool's rotation. */
 export function politeHttpOptions(polite: Politeness): Partial<HttpClientOptions> {
   const { options, evidence } = polite;
-  // A pool of one proxy is a pool too: its outcomes are counted and proxy.banText applies.
-  const pool = options.proxyPool?.length ? options.proxyPool : options.proxyUrl ? [options.proxyUrl] : [];
+  const pool = runProxyPool(options);
   return {
     hostGate: polite.gate,
     limiter: polite.limiter,
@@ -58,6 +69,10 @@ export function openPoliteSource(
     limiter,
     evidence,
     gated: (source) => new GatedSource(source, gate, signal),
+    browserEvents: {
+      proxyOutcome: (label, outcome) => evidence.proxyOutcome(label, outcome),
+      retryAfter: (url, ms) => gate.slowDown(url, ms),
+    },
   };
   const source = open(polite);
   if (!rules.respectRobotsTxt) return source;

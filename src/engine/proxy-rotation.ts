@@ -1,5 +1,5 @@
-// The routes of a Run's HTTP requests: direct, or through the proxies of its pool, rotated as the
-// definition's `proxy.rotation` says. Each proxy obeys the proxy rule of ssrf.ts (checked before its first
+// The rotation of a Run's proxy pool (ProxyPoolRotation, the rule of both renderers), and the routes of its
+// HTTP requests: direct, or through the proxies of its pool, rotated as the definition's `proxy.rotation` says. Each proxy obeys the proxy rule of ssrf.ts (checked before its first
 // request and at every connection) and gets its own connection-reusing dispatcher, created on first use.
 // A proxy answered with a ban (a `banStatuses` status when the pool has another proxy to turn to, or a
 // body holding `banText`) is banned for the rest of the Run; the request is retried through another one.
@@ -39,31 +39,74 @@ export interface ProxyRoutesOptions {
   onOutcome?: (label: string, outcome: ProxyOutcome) => void;
 }
 
-export class ProxyRoutes {
-  readonly #urls: URL[];
-  readonly #texts: string[];
-  readonly #routes: Array<ProxyRoute | undefined>;
+/**
+ * Which proxy of a pool the next attempt goes through, as `rotation` says, and which proxies are banned:
+ * the rule both renderers follow (ProxyRoutes over HTTP, the browser source per page). Outcomes are
+ * counted per proxy label (`host:port`) through `onOutcome`.
+ */
+export class ProxyPoolRotation {
   readonly #banned = new Set<number>();
   readonly #settings: ProxyRotationSettings;
   /** The proxy in use (perRun, untilFailure), or the next one's turn (perRequest). */
   #current = 0;
+
+  constructor(
+    /** The pool's proxies as the evidence names them (`host:port`, never credentials). */
+    private readonly labels: string[],
+    settings: ProxyRotationSettings | undefined,
+    private readonly onOutcome?: (label: string, outcome: ProxyOutcome) => void,
+  ) {
+    this.#settings = settings ?? { rotation: 'perRun', banStatuses: [] };
+  }
+
+  /** The index of the next attempt's proxy, or null when every proxy of the pool is banned. */
+  next(): number | null {
+    const n = this.labels.length;
+    for (let k = 0; k < n; k++) {
+      const index = (this.#current + k) % n;
+      if (this.#banned.has(index)) continue;
+      // perRequest: the next request goes to the proxy after this one.
+      this.#current = this.#settings.rotation === 'perRequest' ? index + 1 : index;
+      return index;
+    }
+    return null;
+  }
+
+  /** Whether an answer means the proxy is banned. */
+  isBan(status: number, body: Buffer | string): boolean {
+    const { banStatuses, banText } = this.#settings;
+    // Without another proxy to turn to, a ban status is the site's answer, as it always was.
+    if (this.labels.length > 1 && banStatuses.includes(status)) return true;
+    if (banText === undefined) return false;
+    return typeof body === 'string' ? body.includes(banText) : body.includes(banText, 0, 'utf8');
+  }
+
+  /** What an attempt through proxy `index` came to: counted; a ban bans it, an error moves untilFailure on. */
+  report(index: number, outcome: ProxyOutcome): void {
+    if (outcome === 'ban') this.#banned.add(index);
+    if (outcome === 'error' && this.#settings.rotation === 'untilFailure' && this.#current === index)
+      this.#current = index + 1;
+    this.onOutcome?.(this.labels[index], outcome);
+  }
+
+  /** Whether some proxy of the pool is not banned (a banned request is worth another attempt). */
+  get anyLeft(): boolean {
+    return this.#banned.size < this.labels.length;
+  }
+}
+
+export class ProxyRoutes {
+  readonly #urls: URL[];
+  readonly #texts: string[];
+  readonly #routes: Array<ProxyRoute | undefined>;
+  readonly #rotation: ProxyPoolRotation;
   #direct: ProxyRoute | undefined;
 
   constructor(private readonly options: ProxyRoutesOptions) {
-    this.#urls = options.proxyUrls.map((text) => {
-      let proxy: URL;
-      try {
-        proxy = new URL(text);
-      } catch {
-        // Not quoted: a proxy URL may carry credentials.
-        throw new TypeError('proxyUrl is not a valid URL');
-      }
-      assertProxyProtocol(proxy);
-      return proxy;
-    });
+    this.#urls = options.proxyUrls.map(parseProxyUrl);
     this.#texts = options.proxyUrls;
     this.#routes = this.#urls.map(() => undefined);
-    this.#settings = options.settings ?? { rotation: 'perRun', banStatuses: [] };
+    this.#rotation = new ProxyPoolRotation(this.#urls.map(proxyLabel), options.settings, options.onOutcome);
   }
 
   get viaProxy(): boolean {
@@ -72,39 +115,25 @@ export class ProxyRoutes {
 
   /** The route of the next attempt, or null when every proxy of the pool is banned. */
   pick(): { route: ProxyRoute; index: number } | null {
-    const n = this.#urls.length;
-    if (n === 0) return { route: (this.#direct ??= this.#directRoute()), index: -1 };
-    for (let k = 0; k < n; k++) {
-      const index = (this.#current + k) % n;
-      if (this.#banned.has(index)) continue;
-      // perRequest: the next request goes to the proxy after this one.
-      this.#current = this.#settings.rotation === 'perRequest' ? index + 1 : index;
-      return { route: (this.#routes[index] ??= this.#proxyRoute(this.#urls[index], this.#texts[index])), index };
-    }
-    return null;
+    if (this.#urls.length === 0) return { route: (this.#direct ??= this.#directRoute()), index: -1 };
+    const index = this.#rotation.next();
+    if (index === null) return null;
+    return { route: (this.#routes[index] ??= this.#proxyRoute(this.#urls[index], this.#texts[index])), index };
   }
 
   /** Whether an answer means the proxy is banned (only through a pool). */
   isBan(status: number, body: Buffer): boolean {
-    if (this.#urls.length === 0) return false;
-    const { banStatuses, banText } = this.#settings;
-    // Without another proxy to turn to, a ban status is the site's answer, as it always was.
-    if (this.#urls.length > 1 && banStatuses.includes(status)) return true;
-    return banText !== undefined && body.includes(banText, 0, 'utf8');
+    return this.#urls.length > 0 && this.#rotation.isBan(status, body);
   }
 
-  /** What a route's attempt came to: counted per proxy; a ban bans it, an error moves untilFailure on. */
+  /** What a route's attempt came to (nothing for the direct route). */
   report(index: number, outcome: ProxyOutcome): void {
-    if (index < 0) return;
-    if (outcome === 'ban') this.#banned.add(index);
-    if (outcome === 'error' && this.#settings.rotation === 'untilFailure' && this.#current === index)
-      this.#current = index + 1;
-    this.options.onOutcome?.(proxyLabel(this.#urls[index]), outcome);
+    if (index >= 0) this.#rotation.report(index, outcome);
   }
 
   /** Whether some proxy of the pool is not banned (a banned request is worth another attempt). */
   get anyLeft(): boolean {
-    return this.#banned.size < this.#urls.length;
+    return this.#rotation.anyLeft;
   }
 
   async close(destroy: boolean): Promise<void> {
@@ -153,4 +182,17 @@ export class ProxyRoutes {
     });
     return { label: proxyLabel(proxy), dispatcher, check };
   }
+}
+
+/** A proxy URL parsed and held to the proxy rule (http: or https:). */
+export function parseProxyUrl(text: string): URL {
+  let proxy: URL;
+  try {
+    proxy = new URL(text);
+  } catch {
+    // Not quoted: a proxy URL may carry credentials.
+    throw new TypeError('proxyUrl is not a valid URL');
+  }
+  assertProxyProtocol(proxy);
+  return proxy;
 }

@@ -1,6 +1,7 @@
 // A definition's `request` made into what goes on the wire for one input: placeholders filled from the
 // input's values, the body encoded (text as is, a form URL-encoded, JSON serialized) with its Content-Type
 // unless the definition gave one.
+import { randomBytes } from 'node:crypto';
 import type { AgentRequest } from './definition-requests.js';
 import type { PageRequest } from './page.js';
 import { fillPlaceholders } from './template.js';
@@ -20,6 +21,21 @@ function fillJson(value: unknown, values: Values): unknown {
 /** A form body: `name=value&...`, URL-encoded as browsers send forms. */
 export function formBody(fields: Iterable<[string, string]>): string {
   return new URLSearchParams([...fields]).toString();
+}
+
+/**
+ * A multipart/form-data body (RFC 7578) as browsers send a form whose enctype says so: one part per field,
+ * line breaks in values as CRLF, quotes and line breaks in names escaped; with its Content-Type.
+ */
+export function multipartForm(fields: Iterable<[string, string]>): { contentType: string; body: string } {
+  const boundary = `----CloudExtractionService${randomBytes(12).toString('hex')}`;
+  const escapeName = (name: string) => name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const parts = [...fields].map(
+    ([name, value]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n` +
+      `${value.replace(/\r\n|\r|\n/g, '\r\n')}\r\n`,
+  );
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body: `${parts.join('')}--${boundary}--\r\n` };
 }
 
 const hasHeader = (headers: Record<string, string>, name: string) =>

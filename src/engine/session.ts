@@ -5,6 +5,7 @@
 import { RunCookieJar } from './cookies.js';
 import { renderModeOf, type AgentDefinition } from './definition.js';
 import type { LogFunction } from './extraction-types.js';
+import type { EvidenceCollector } from './evidence.js';
 import { maskFailure, type EngineFailure } from './failure-codes.js';
 import { logIn } from './login.js';
 import type { FetchResult, GetOptions, PageRequest, PageSource } from './page.js';
@@ -73,7 +74,7 @@ export class BrowserCookieSync implements PageSource {
  */
 export async function logInFirst(
   def: AgentDefinition,
-  run: { readonly halted: boolean; log: LogFunction },
+  run: { readonly halted: boolean; log: LogFunction; readonly evidence: EvidenceCollector },
   source: PageSource,
   values: Record<string, string>,
   mask: (text: string) => string,
@@ -87,6 +88,7 @@ export async function logInFirst(
     headers: requestsFor(def, values).next?.headers ?? {},
     canStart: () => !run.halted,
     log: (level, message) => run.log(level, message),
+    onRequest: () => run.evidence.loginRequest(),
   });
   return failure && maskFailure(failure, mask);
 }

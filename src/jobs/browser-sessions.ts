@@ -8,6 +8,7 @@ import {
   type FetchResult,
   type LogLevel,
   type PageSource,
+  type ProxyOutcome,
 } from '../engine/index.js';
 import type { BrowserReply, BrowserRequest } from '../services/runs/run-protocol.js';
 
@@ -36,9 +37,14 @@ export function openRunBrowserSessions(open: BrowserSourceFactory | null, send: 
         case 'browser:open': {
           if (!open || closed) return;
           const abort = new AbortController();
-          const log = (level: LogLevel, message: string) =>
-            send({ type: 'browser:log', session: msg.session, level, message });
-          sessions.set(msg.session, { source: open(msg.settings, abort.signal, log), abort, halted: new Set() });
+          const session = msg.session;
+          const log = (level: LogLevel, message: string) => send({ type: 'browser:log', session, level, message });
+          const events = {
+            proxyOutcome: (label: string, outcome: ProxyOutcome) =>
+              send({ type: 'browser:proxy', session, label, outcome }),
+            retryAfter: (url: string, ms: number) => send({ type: 'browser:retry-after', session, url, ms }),
+          };
+          sessions.set(session, { source: open(msg.settings, abort.signal, log, events), abort, halted: new Set() });
           return;
         }
         case 'browser:get': {

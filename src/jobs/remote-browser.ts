@@ -1,7 +1,15 @@
 // In a run process: browser page sources that render in the worker's browser pool, over the process's
 // IPC channel (one pool per worker, however many run processes it has). Each source is a session in the
-// worker; an abort of the Run closes its pages there at once, and the session's log lines come back here.
-import type { BrowserSourceFactory, FetchResult, GetOptions, LogFunction, PageSource } from '../engine/index.js';
+// worker; an abort of the Run closes its pages there at once, and the session's log lines, proxy outcomes
+// and hosts' Retry-After come back here (for the Run's log, evidence and host gate).
+import type {
+  BrowserSourceEvents,
+  BrowserSourceFactory,
+  FetchResult,
+  GetOptions,
+  LogFunction,
+  PageSource,
+} from '../engine/index.js';
 import type { BrowserReply, BrowserRequest } from '../services/runs/run-protocol.js';
 
 /** How often a request in flight checks whether the crawl has halted (a stop starts no further attempt). */
@@ -19,6 +27,7 @@ class RemotePageSource implements PageSource {
     private readonly send: (msg: BrowserRequest) => void,
     private readonly signal: AbortSignal,
     private readonly log: LogFunction,
+    private readonly events: BrowserSourceEvents | undefined,
     private readonly onClosed: () => void,
   ) {
     signal.addEventListener('abort', () => send({ type: 'browser:abort', session }), { once: true });
@@ -59,6 +68,8 @@ class RemotePageSource implements PageSource {
 
   receive(msg: BrowserReply): void {
     if (msg.type === 'browser:log') return this.log(msg.level, msg.message);
+    if (msg.type === 'browser:proxy') return this.events?.proxyOutcome?.(msg.label, msg.outcome);
+    if (msg.type === 'browser:retry-after') return this.events?.retryAfter?.(msg.url, msg.ms);
     this.#receivedBytes = msg.receivedBytes;
     if (msg.type === 'browser:closed') {
       // Nothing more comes for this session: a request still waiting (none should) ends as aborted.
@@ -92,9 +103,9 @@ class RemotePageSource implements PageSource {
 export function remoteBrowserSources(send: (msg: BrowserRequest) => void) {
   const sessions = new Map<number, RemotePageSource>();
   let nextSession = 0;
-  const open: BrowserSourceFactory = (settings, signal, log) => {
+  const open: BrowserSourceFactory = (settings, signal, log, events) => {
     const session = ++nextSession;
-    const source = new RemotePageSource(session, send, signal, log, () => sessions.delete(session));
+    const source = new RemotePageSource(session, send, signal, log, events, () => sessions.delete(session));
     sessions.set(session, source);
     send({ type: 'browser:open', session, settings });
     return source;

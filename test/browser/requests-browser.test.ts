@@ -69,6 +69,9 @@ describe('login in Chromium', () => {
       expect(r.headers['user-agent']).toBe('BrowserBot/3.0');
     }
     expect(out.logs.join('\n')).not.toContain(SITE_PASSWORD);
+    // The login page rendered and its form submitted in it: two requests, apart from the pages.
+    expect(out.evidence.loginRequests).toBe(2);
+    expect(JSON.stringify(out.evidence)).not.toContain(SITE_PASSWORD);
   });
 
   it('a wrong password fails with LOGIN_FAILED', async () => {

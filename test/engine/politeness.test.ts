@@ -185,6 +185,31 @@ describe('the host gate', () => {
     expect(s.seen.filter((r) => r.start >= at + 950).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('a redirect hop counts under its own host: the host it leads to keeps its perHostConcurrency', async () => {
+    const target = await site();
+    const redirecting = await startRedirectingSite(`${target.url}/item/2?ms=300`);
+    const gate = new HostGate({ perHostConcurrency: 1, minDelayMs: 0 });
+    const client = new HttpClient({
+      maxConcurrency: 4,
+      allowPrivateTargets: true,
+      signal: new AbortController().signal,
+      hostGate: gate,
+    });
+    try {
+      const [direct, redirected] = await Promise.all([
+        client.get(`${target.url}/item/1?ms=300`),
+        client.get(`${redirecting.url}/go`),
+      ]);
+      expect([direct.ok, redirected.ok]).toEqual([true, true]);
+      expect(target.seen.map((r) => r.path).sort()).toEqual(['/item/1?ms=300', '/item/2?ms=300']);
+      // One at a time at the target, although the redirected request entered through another host's slot.
+      expect(target.maxInFlight).toBe(1);
+    } finally {
+      await client.close();
+      await redirecting.close();
+    }
+  });
+
   it('pauses a host for every waiter, and the pause ends', async () => {
     let now = 1_000;
     const gate = new HostGate({ perHostConcurrency: 4, minDelayMs: 0 }, () => now);

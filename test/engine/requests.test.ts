@@ -85,6 +85,22 @@ describe('login over HTTP', () => {
     expect(site.requests.some((r) => r.path.startsWith('/list'))).toBe(false);
   });
 
+  it('a form whose enctype is multipart/form-data is sent multipart; the evidence counts the login requests', async () => {
+    const def = loginDefinition({ follow: undefined, next: undefined });
+    def.login = { ...def.login!, url: `${site.url}/login-multipart` };
+    const { result, records } = await run(def);
+    expect(result.fatalError).toBeUndefined();
+    expect(records).toHaveLength(3);
+    const post = site.requests.find((r) => r.path === '/session-multipart')!;
+    expect(post.headers['content-type']).toMatch(/^multipart\/form-data; boundary=-+CloudExtractionService[0-9a-f]+$/);
+    expect(post.body).toContain(`Content-Disposition: form-data; name="password"\r\n\r\n${SITE_PASSWORD}\r\n`);
+    expect(post.body).toMatch(/name="csrf"\r\n\r\n[0-9a-f]{16}\r\n/);
+    // The login page and the form's submission (its redirect to /account included), apart from the pages.
+    expect(result.evidence.loginRequests).toBe(2);
+    expect(result.evidence.requests).toBe(1);
+    expect(JSON.stringify(result.evidence)).not.toContain(SITE_PASSWORD);
+  });
+
   it('without success checks: logged in when the login form is gone; the submit selector picks the form', async () => {
     const def = loginDefinition({ follow: undefined, next: undefined });
     def.login = { url: `${site.url}/login`, fields: def.login!.fields, submit: 'form#login button' };

@@ -16,6 +16,8 @@ import type { AddressInfo } from 'node:net';
  * - `GET /gated`: 403 unless `X-Api-Key: KEY`. `GET /consent`: 403 unless the cookie `consent=yes`.
  * - `POST /session-away`: like `/session` but answers 307 to the URL in `?to=` (a private hop).
  * - `GET /login-away?to=URL`: a login form whose action is `/session-away?to=URL`.
+ * - `GET /login-multipart`: the login form with `enctype="multipart/form-data"`, action
+ *   `/session-multipart`, which answers 415 to anything but a multipart body.
  */
 export interface SessionSite {
   url: string;
@@ -42,6 +44,18 @@ function cookiesOf(req: http.IncomingMessage): Record<string, string> {
   return out;
 }
 
+/** The fields of a multipart/form-data body (RFC 7578), by the boundary its Content-Type names. */
+function multipartFields(contentType: string, body: string): URLSearchParams {
+  const boundary = /boundary=(.+)$/.exec(contentType)?.[1] ?? '';
+  const fields = new URLSearchParams();
+  for (const part of body.split(`--${boundary}`).slice(1, -1)) {
+    const [head, ...rest] = part.replace(/^\r\n/, '').split('\r\n\r\n');
+    const name = /name="([^"]*)"/.exec(head)?.[1];
+    if (name !== undefined) fields.append(name, rest.join('\r\n\r\n').replace(/\r\n$/, ''));
+  }
+  return fields;
+}
+
 const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 export async function startSessionSite(): Promise<SessionSite> {
@@ -49,7 +63,13 @@ export async function startSessionSite(): Promise<SessionSite> {
   const tokens = new Map<string, string>(); // pre cookie -> csrf token
   const sessions = new Set<string>();
 
-  const loginForm = (res: http.ServerResponse, req: http.IncomingMessage, action: string, notice = '') => {
+  const loginForm = (
+    res: http.ServerResponse,
+    req: http.IncomingMessage,
+    action: string,
+    notice = '',
+    enctype = '',
+  ) => {
     let pre = cookiesOf(req).pre;
     if (!pre || !tokens.has(pre)) pre = randomBytes(8).toString('hex');
     const token = randomBytes(8).toString('hex');
@@ -58,7 +78,7 @@ export async function startSessionSite(): Promise<SessionSite> {
     res.end(
       page(
         `${notice}<form id="search" action="/search" method="post"><input name="q"></form>` +
-          `<form id="login" action="${escape(action)}" method="post">` +
+          `<form id="login" action="${escape(action)}" method="post"${enctype && ` enctype="${enctype}"`}>` +
           `<input type="hidden" name="csrf" value="${token}">` +
           `<input name="username"><input type="password" name="password">` +
           `<input type="checkbox" name="remember" value="1" checked>` +
@@ -68,7 +88,8 @@ export async function startSessionSite(): Promise<SessionSite> {
   };
 
   const logIn = (req: http.IncomingMessage, body: string): boolean => {
-    const form = new URLSearchParams(body);
+    const type = req.headers['content-type'] ?? '';
+    const form = type.startsWith('multipart/form-data') ? multipartFields(type, body) : new URLSearchParams(body);
     const pre = cookiesOf(req).pre;
     return (
       pre !== undefined &&
@@ -96,8 +117,14 @@ export async function startSessionSite(): Promise<SessionSite> {
       switch (`${req.method} ${url.pathname}`) {
         case 'GET /login':
           return loginForm(res, req, '/session');
+        case 'GET /login-multipart':
+          return loginForm(res, req, '/session-multipart', '', 'multipart/form-data');
         case 'GET /login-away':
           return loginForm(res, req, `/session-away?to=${encodeURIComponent(url.searchParams.get('to') ?? '')}`);
+        case 'POST /session-multipart':
+          if (!(req.headers['content-type'] ?? '').startsWith('multipart/form-data'))
+            return html(415, 'multipart only');
+        // falls through: a multipart login is checked as any other
         case 'POST /session':
         case 'POST /session-away': {
           if (!logIn(req, body)) return loginForm(res, req, '/session', '<p class="error">Invalid password</p>');

@@ -1,7 +1,9 @@
 // Pages rendered in Chromium for one Run: its own browser context (no cookies or storage shared with
 // another Run), every request through the Run's guard proxy, resource types blocked, downloads refused,
 // dialogs dismissed; then the waits, scrolls and "Load more" clicks the definition asks for, and the
-// rendered DOM handed to the crawl loop like any fetched page.
+// rendered DOM handed to the crawl loop like any fetched page. With a proxy pool each page goes through the
+// proxy the rotation picks (one context per proxy), a ban retries it through another, and outcomes and a
+// host's Retry-After go to the Run through `events`.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   DEFAULT_BLOCKED_RESOURCES,
@@ -10,9 +12,13 @@ import {
   NETWORK_IDLE,
   type AgentDefinition,
 } from '../definition.js';
-import type { LogFunction } from '../extraction-types.js';
+import { proxyRotationOf } from '../definition-politeness.js';
+import type { BrowserSourceEvents, LogFunction } from '../extraction-types.js';
+import { httpFailureMessage } from '../messages.js';
 import type { FailureKind, FetchedPage, FetchResult, GetOptions, PageSource } from '../page.js';
+import { parseProxyUrl, ProxyPoolRotation } from '../proxy-rotation.js';
 import { MAX_SNAPSHOTS } from '../snapshots.js';
+import { proxyLabel } from '../ssrf.js';
 import { isRetryableStatus, retryAfterOf, withRetries, type AttemptResult, type RetryEvent } from '../retry.js';
 import { GuardProxy, type GuardProxyEndpoint, type GuardProxyOptions } from './guard-proxy.js';
 import { browserCookies, fillForm, requestRoute } from './page-request.js';
@@ -29,6 +35,7 @@ export interface BrowserSourceOptions extends GuardProxyOptions {
   maxRetries?: number;
   retryBaseDelayMs?: number;
   log: LogFunction;
+  events?: BrowserSourceEvents;
 }
 
 /** How long a scroll or a click waits for new list elements before the list counts as complete. */
@@ -38,7 +45,7 @@ const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
 
 /** Why one render failed, and whether it is worth another attempt (retry.ts decides when). */
 class PageFailure extends Error {
-  readonly retryable: boolean;
+  retryable: boolean;
   constructor(
     readonly kind: FailureKind,
     message: string,
@@ -54,7 +61,13 @@ class PageFailure extends Error {
 export class BrowserPageSource implements PageSource {
   readonly #guard: GuardProxy;
   #endpoint: Promise<GuardProxyEndpoint> | null = null;
-  readonly #contexts = new Map<Browser, Promise<BrowserContext>>();
+  /** Per browser, a context per proxy of the pool (by index; 0 without a pool). */
+  readonly #contexts = new Map<Browser, Map<number, Promise<BrowserContext>>>();
+  /** The Run's proxy pool as the evidence names it, and its rotation; null without a pool. */
+  readonly #labels: string[];
+  readonly #rotation: ProxyPoolRotation | null;
+  /** `proxy.banText` is set: a page that answered 2xx is read for it before anything else. */
+  readonly #readsBanText: boolean;
   /** Pages that rendered cleanly, kept for the Run's next URLs: a new page costs Chromium a new renderer. */
   readonly #idlePages = new Map<BrowserContext, Page[]>();
   readonly #blocked: Set<string>;
@@ -62,6 +75,12 @@ export class BrowserPageSource implements PageSource {
 
   constructor(private readonly options: BrowserSourceOptions) {
     this.#guard = new GuardProxy(options);
+    const pool = options.upstreamProxyPool ?? (options.upstreamProxyUrl ? [options.upstreamProxyUrl] : []);
+    this.#labels = pool.map((text) => proxyLabel(parseProxyUrl(text)));
+    const rotation = proxyRotationOf(options.definition);
+    this.#rotation =
+      pool.length > 0 ? new ProxyPoolRotation(this.#labels, rotation, options.events?.proxyOutcome) : null;
+    this.#readsBanText = this.#rotation !== null && rotation.banText !== undefined;
     this.#blocked = new Set(options.definition.blockResources ?? DEFAULT_BLOCKED_RESOURCES);
     this.#timeoutMs = (options.definition.pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) * 1000;
     // A stop or kill closes the Run's contexts at once: every page of the Run ends with them.
@@ -85,12 +104,25 @@ export class BrowserPageSource implements PageSource {
           `render ${url} ${e.message}; retrying in ${e.delayMs} ms (attempt ${e.attempt + 1} of ${e.maxAttempts})`,
         ),
     };
+    const rotation = this.#rotation;
     const result = await withRetries(url, settings, async (): Promise<AttemptResult<FetchedPage, PageFailure>> => {
+      const index = rotation ? rotation.next() : 0;
+      if (index === null) return { ok: false, failure: new PageFailure('banned', 'every proxy of the pool is banned') };
       try {
-        return { ok: true, value: await this.#render(url, opts) };
+        const value = await this.#render(url, index, opts);
+        rotation?.report(index, 'ok');
+        return { ok: true, value };
       } catch (error) {
         if (signal.aborted) return { ok: false, aborted: true, started: true };
-        return { ok: false, failure: this.#classify(error, url) };
+        const failure = this.#classify(error, url, index);
+        if (rotation) {
+          rotation.report(index, failure.kind === 'banned' ? 'ban' : failure.status !== undefined ? 'ok' : 'error');
+          // A banned page is worth another attempt while the pool has a proxy left to send it through.
+          if (failure.kind === 'banned') failure.retryable = rotation.anyLeft;
+        }
+        // The host asked to wait: every page of the Run to it waits (the host gate), not only this one.
+        if (failure.retryAfterMs !== undefined) this.options.events?.retryAfter?.(url, failure.retryAfterMs);
+        return { ok: false, failure };
       }
     });
     if (result.ok) return { ok: true, page: result.value };
@@ -108,25 +140,31 @@ export class BrowserPageSource implements PageSource {
   }
 
   async #closeContexts(): Promise<void> {
-    const contexts = [...this.#contexts.values()];
+    const contexts = [...this.#contexts.values()].flatMap((perProxy) => [...perProxy.values()]);
     this.#contexts.clear();
     this.#idlePages.clear();
     await Promise.all(contexts.map(async (c) => (await c.catch(() => null))?.close().catch(() => undefined)));
   }
 
-  #context(browser: Browser): Promise<BrowserContext> {
-    let context = this.#contexts.get(browser);
-    if (!context) {
-      context = this.#newContext(browser);
-      this.#contexts.set(browser, context);
+  /** The context whose requests go through the pool's proxy `index` (0 without a pool). */
+  #context(browser: Browser, index: number): Promise<BrowserContext> {
+    let perProxy = this.#contexts.get(browser);
+    if (!perProxy) {
+      perProxy = new Map();
+      this.#contexts.set(browser, perProxy);
       browser.once('disconnected', () => this.#contexts.delete(browser));
+    }
+    let context = perProxy.get(index);
+    if (!context) {
+      context = this.#newContext(browser, index);
+      perProxy.set(index, context);
     }
     return context;
   }
 
-  async #newContext(browser: Browser): Promise<BrowserContext> {
+  async #newContext(browser: Browser, index: number): Promise<BrowserContext> {
     this.#endpoint ??= this.#guard.start();
-    const proxy = await this.#endpoint;
+    const proxy = { ...(await this.#endpoint), ...this.#guard.credentialOf(index) };
     const context = await browser.newContext({
       proxy,
       acceptDownloads: false,
@@ -143,7 +181,7 @@ export class BrowserPageSource implements PageSource {
     return context;
   }
 
-  async #render(url: string, opts?: GetOptions) {
+  async #render(url: string, index: number, opts?: GetOptions) {
     const request = opts?.request;
     if (!isHttpUrl(url)) throw new PageFailure('invalid-url', 'is not an http(s) URL');
     const lease = await this.options.pool.acquire(this.options.signal);
@@ -151,7 +189,7 @@ export class BrowserPageSource implements PageSource {
     let context: BrowserContext | null = null;
     let reusable = false;
     try {
-      context = await this.#context(lease.browser);
+      context = await this.#context(lease.browser, index);
       page = this.#takeIdlePage(context) ?? (await context.newPage());
       const deadline = Date.now() + this.#timeoutMs;
       const left = () => Math.max(1, deadline - Date.now());
@@ -160,15 +198,20 @@ export class BrowserPageSource implements PageSource {
       if (route) await page.route('**/*', route);
       const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
       if (route) await page.unroute('**/*', route);
-      const refusal = this.#guard.refusalFor(hostOf(url));
+      const refusal = this.#guard.refusalFor(hostOf(url), index);
       if (refusal && (response === null || response.status() === 403))
         throw new PageFailure('target-refused', refusal.message);
       const finalUrl = page.url();
       if (!isHttpUrl(finalUrl))
         throw new PageFailure('invalid-url', `navigated to a refused URL scheme (${new URL(finalUrl).protocol})`);
       const status = response?.status() ?? 200;
+      // The page as served: an error page, or a 2xx read for proxy.banText (a block page served with 200).
+      const body = status >= 400 || this.#readsBanText ? Buffer.from(await page.content(), 'utf8') : undefined;
+      if (body && this.#rotation?.isBan(status, body)) {
+        const message = `${httpFailureMessage(status)} through the proxy ${this.#labels[index]}, which counts as banned`;
+        throw new PageFailure('banned', message, status, body);
+      }
       if (status >= 400) {
-        const body = Buffer.from(await page.content(), 'utf8');
         const retryAfterMs = retryAfterOf(status, await response?.headerValue('retry-after'));
         const message = `answered ${status} ${response?.statusText() ?? ''}`.trim();
         throw new PageFailure('http', message, status, body, retryAfterMs);
@@ -262,11 +305,11 @@ export class BrowserPageSource implements PageSource {
     }
   }
 
-  #classify(error: unknown, url: string): PageFailure {
+  #classify(error: unknown, url: string, index: number): PageFailure {
     if (error instanceof PageFailure) return error;
     const text = (error as Error)?.message ?? String(error);
     if (this.options.signal.aborted) return new PageFailure('aborted', 'stopped while rendering');
-    const refusal = this.#guard.refusalFor(hostOf(url));
+    const refusal = this.#guard.refusalFor(hostOf(url), index);
     if (refusal) return new PageFailure('target-refused', refusal.message);
     if (isPlaywrightTimeout(error))
       return new PageFailure('timeout', `did not finish rendering within ${this.#timeoutMs / 1000} s`);

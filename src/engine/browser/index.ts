@@ -45,7 +45,8 @@ export function sharedBrowserPool(settings: BrowserSettings): BrowserPool {
 
 /** Browser page sources on the process's pool (created with `settings` on first use). */
 export function pooledBrowserSources(settings: BrowserSettings): BrowserSourceFactory {
-  return (source, signal, log) => new BrowserPageSource({ ...source, pool: sharedBrowserPool(settings), signal, log });
+  return (source, signal, log, events) =>
+    new BrowserPageSource({ ...source, pool: sharedBrowserPool(settings), signal, log, events });
 }
 
 /** Closes the process's browsers (a worker shutting down). */

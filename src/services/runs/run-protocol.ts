@@ -11,6 +11,7 @@ import type {
   FetchResult,
   PageRequest,
   LogLevel,
+  ProxyOutcome,
   RunEvidence,
   EngineFailure,
   StoredFile,
@@ -77,6 +78,10 @@ export type BrowserReply =
   | { type: 'browser:result'; session: number; request: number; result: FetchResult; receivedBytes: number }
   /** A line of the session's (its retries), for the Run's log. */
   | { type: 'browser:log'; session: number; level: LogLevel; message: string }
+  /** An attempt through a proxy of the Run's pool (`host:port`), for the Run's evidence. */
+  | { type: 'browser:proxy'; session: number; label: string; outcome: ProxyOutcome }
+  /** A host answered 429 or 503 with Retry-After: the Run's host gate holds every request to it. */
+  | { type: 'browser:retry-after'; session: number; url: string; ms: number }
   | { type: 'browser:closed'; session: number; receivedBytes: number };
 
 export type ParentMessage =
