@@ -20,7 +20,7 @@ process.once('SIGTERM', () => {
   process.exit(143);
 });
 
-function track(child: ChildProcess): ChildProcess {
+function track<T extends ChildProcess>(child: T): T {
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
