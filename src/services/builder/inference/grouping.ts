@@ -4,12 +4,18 @@ import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 
-function* walk(el: Element): Generator<Element> {
-  for (const c of elementChildren(el)) {
+/** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
+function descendants(el: Element, cap = Infinity): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [...elementChildren(el)].reverse();
+  while (stack.length > 0 && out.length < cap) {
+    const c = stack.pop() as Element;
     if (isSkipped(c)) continue;
-    yield c;
-    yield* walk(c);
+    out.push(c);
+    const children = elementChildren(c);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
+  return out;
 }
 
 // A record rarely holds more elements than this; larger repeated subtrees are page sections, and
@@ -19,10 +25,15 @@ const MAX_RECORD_ELEMENTS = 400;
 const MAX_SECTION_ELEMENTS = 120;
 
 function elementCount(el: Element, cap: number): number {
-  let n = 0;
-  for (const _ of walk(el)) if (++n >= cap) break;
-  return n;
+  return descendants(el, cap).length;
 }
+
+/** Whether the element is, or holds, one matching the test (a link with an address, an image). */
+function holds(el: Element, test: (e: Element) => boolean): boolean {
+  return test(el) || descendants(el).some(test);
+}
+const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
+const isImage = (e: Element) => e.name === 'img';
 
 function shapeOf(el: Element): Set<string> {
   const shape = new Set<string>();
@@ -91,10 +102,17 @@ export function findGroups($: CheerioAPI): Group[] {
   if (!body) return [];
   const bodyTextLength = Math.max(1, normalizeText($(body).text()).length);
   const byKey = new Map<string, Element[]>();
-  for (const el of walk(body)) {
+  // Each element's signature is read once, though it is the parent of many.
+  const signatures = new Map<Element, string>();
+  const signatureOf = (el: Element) => {
+    let sig = signatures.get(el);
+    if (sig === undefined) signatures.set(el, (sig = groupSignature(el)));
+    return sig;
+  };
+  for (const el of descendants(body)) {
     const parent = el.parent;
     if (!isElement(parent)) continue;
-    const key = `${groupSignature(parent)} > ${groupSignature(el)}`;
+    const key = `${signatureOf(parent)} > ${signatureOf(el)}`;
     const list = byKey.get(key);
     if (list) list.push(el);
     else byKey.set(key, [el]);
@@ -147,10 +165,10 @@ export function findGroups($: CheerioAPI): Group[] {
       normalizeText(`${$(m).text()} ${companions.has(m) ? $(companions.get(m) as Element).text() : ''}`),
     );
     const textLength = texts.reduce((n, t) => n + t.length, 0);
-    if (textLength === 0 && !members.some((m) => $(m).find('img').length > 0)) continue;
+    const withImages = members.filter((m) => holds(m, isImage)).length / members.length;
+    if (textLength === 0 && withImages === 0) continue;
     const share = textLength / bodyTextLength;
-    const withLinks = members.filter((m) => m.name === 'a' || $(m).find('a[href]').length > 0).length / members.length;
-    const withImages = members.filter((m) => m.name === 'img' || $(m).find('img').length > 0).length / members.length;
+    const withLinks = members.filter((m) => m.name === 'a' || holds(m, isLink)).length / members.length;
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
     const chrome = insideChrome(members[0]);

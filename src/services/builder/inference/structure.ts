@@ -12,6 +12,8 @@ import { plainWords, sameStem, surroundingsOf, topicFit, topicWords } from './to
 
 const MAX_GROUPS_ALIGNED = 12;
 const MIN_NAMED_RECORDS = 3;
+/** Candidates offered (to the draft, the session's events and the LLM), best first. */
+const MAX_CANDIDATES = 6;
 
 /** Record-container candidates of a page, best first. */
 export function findCandidates(
@@ -38,8 +40,6 @@ export function findCandidates(
   for (const group of groups) {
     const fields = alignFields($, group.members);
     if (fields.length === 0) continue;
-    const selector = containerSelector($, group.members, fields);
-    if (!selector) continue;
     const concepts = new Set(fields.map((f) => f.concept));
     // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
     const labels = fields.flatMap((f) => (f.label ? [fieldName(f.label), ...words(f.label)] : []));
@@ -63,7 +63,7 @@ export function findCandidates(
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
-      selector,
+      selector: '',
       count: group.members.length,
       score,
       textShare: group.share,
@@ -76,17 +76,25 @@ export function findCandidates(
   // The records are the innermost repeated unit that carries the text: a group whose records each hold
   // several records of another good group (categories holding items) gives way to it.
   for (const outer of candidates) {
+    const outerSet = new Set(outer.members);
     for (const inner of candidates) {
       if (inner === outer || inner.count < outer.count * 2 || inner.textShare < outer.textShare * 0.6) continue;
-      const contained = inner.members.filter((m) => outer.members.some((o) => contains(o, m))).length;
+      const contained = inner.members.filter((m) => insideOneOf(outerSet, m)).length;
       if (contained >= inner.count * 0.8) outer.score *= 0.4;
     }
   }
-  return candidates.sort((a, b) => b.score - a.score).map(({ members: _members, ...c }) => c);
+  // A selector is sought only for the best few: each try queries the whole page.
+  const ranked: Candidate[] = [];
+  for (const { members, ...candidate } of candidates.sort((a, b) => b.score - a.score)) {
+    const selector = containerSelector($, members, candidate.fields);
+    if (selector) ranked.push({ ...candidate, selector });
+    if (ranked.length >= MAX_CANDIDATES) break;
+  }
+  return ranked;
 }
 
-function contains(ancestor: Element, node: Element): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+function insideOneOf(ancestors: Set<Element>, node: Element): boolean {
+  for (let p = node.parent; p; p = p.parent) if (ancestors.has(p as Element)) return true;
   return false;
 }
 
