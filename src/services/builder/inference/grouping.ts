@@ -130,8 +130,14 @@ export function findGroups($: CheerioAPI): Group[] {
     for (const shape of shapes) for (const path of shape) frequency.set(path, (frequency.get(path) ?? 0) + 1);
     // Common: in a strict majority of members (variants such as sale/regular prices split the rest).
     const common = [...frequency].filter(([, n]) => n > elements.length / 2).map(([p]) => p);
+    const commonSet = new Set(common);
+    // A classed member holding only common parts is the same record lacking optional values (an
+    // ingredient without an amount), not something else.
+    const optionalValues = (i: number) =>
+      shapes[i].size > 0 && stableClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
     const members = elements.filter(
-      (_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2,
+      (_, i) =>
+        common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2 || optionalValues(i),
     );
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
     if (members.length < elements.length) queue.push(elements.filter((e) => !members.includes(e)));

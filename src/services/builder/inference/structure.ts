@@ -5,6 +5,7 @@ import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
+import { namesTheRecords } from './missing.js';
 import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import type { Element } from './selectors.js';
@@ -14,6 +15,8 @@ const MAX_GROUPS_ALIGNED = 12;
 const MIN_NAMED_RECORDS = 3;
 /** Candidates offered (to the draft, the session's events and the LLM), best first. */
 const MAX_CANDIDATES = 6;
+/** Records named like the prompt's noun for them, beside records the prompt does not name. */
+const RECORD_NOUN_FACTOR = 3;
 
 /** Record-container candidates of a page, best first. */
 export function findCandidates(
@@ -25,6 +28,8 @@ export function findCandidates(
   // The prompt's topic ("ingredients", "executives") against each group's surroundings, before the
   // groups to align are chosen: a list the prompt names may be small beside a large box of teasers.
   const topic = topicWords(prompt);
+  // The prompt's own noun for the records ("elk ingrediënt", "each game's"): records named so are meant.
+  const recordNouns = topic.filter((w) => namesTheRecords(prompt, w));
   const groups = findGroups($)
     .map((g) => {
       const fit = topicFit(surroundingsOf($, g.members), topic, prompt);
@@ -60,6 +65,7 @@ export function findCandidates(
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
     const answered = wanted > 0 ? matched / wanted : 0;
     let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.3 + 0.7 * answered : 1);
+    if (recordWord !== undefined && recordNouns.some((w) => sameStem(w, recordWord))) score *= RECORD_NOUN_FACTOR;
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
