@@ -118,12 +118,13 @@ export function findGroups($: CheerioAPI): Group[] {
     else byKey.set(key, [el]);
   }
   const groups: Group[] = [];
-  const queue = [...byKey.values()];
+  const queue = mergeAlternating([...byKey.values()]);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
-    // Table cells and definition parts are fields of a record, never records.
-    if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name))
-      continue;
+    // Table cells and definition parts are fields of a record, never records; but the cells of a layout
+    // table may each hold a card.
+    if (['tbody', 'thead', 'html', 'body', 'head', 'th', 'dd', 'dt', 'option'].includes(elements[0].name)) continue;
+    if (elements[0].name === 'td' && !cardCells(elements)) continue;
     // Members that do not share most of the group's common shape are something else (an ad, a heading row).
     const shapes = elements.map(shapeOf);
     const frequency = new Map<string, number>();
@@ -184,6 +185,68 @@ export function findGroups($: CheerioAPI): Group[] {
     groups.push({ members, parents, share, rough, chrome });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/**
+ * Zebra rows: two lists of one tag under the same parents whose members alternate (tr.odd, tr.even under
+ * any names) are one list; each list alone would hold every other record.
+ */
+function mergeAlternating(lists: Element[][]): Element[][] {
+  const byParent = new Map<unknown, Element[][]>();
+  for (const list of lists) {
+    if (list.length < 2) continue;
+    const key = list[0].parent;
+    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+  }
+  const merged = new Map<Element[], Element[]>();
+  for (const siblings of byParent.values()) {
+    for (let i = 0; i < siblings.length; i++) {
+      for (let j = i + 1; j < siblings.length; j++) {
+        const [a, b] = [siblings[i], siblings[j]];
+        if (merged.has(a) || merged.has(b) || a[0].name !== b[0].name || !alike(a[0], b[0])) continue;
+        const union = alternating(a, b);
+        if (union) merged.set(a, union).set(b, []);
+      }
+    }
+  }
+  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
+}
+
+/**
+ * Cells of a layout table holding one card each (a photo and a link, say a person's): records, where
+ * a data table's cells are values. A data table names its columns with header cells; a layout table has none.
+ */
+function cardCells(cells: Element[]): boolean {
+  let table: Element | null = cells[0];
+  while (table && table.name !== 'table') table = isElement(table.parent) ? table.parent : null;
+  if (!table || descendants(table).some((e) => e.name === 'th')) return false;
+  return cells.every((c) => holds(c, isLink) && holds(c, isImage));
+}
+
+/** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
+function alike(a: Element, b: Element): boolean {
+  const [x, y] = [shapeOf(a), shapeOf(b)];
+  const shared = [...x].filter((p) => y.has(p)).length;
+  return shared >= Math.max(x.size, y.size) * 0.5;
+}
+
+/** Both lists' members in document order when, under every parent, they take turns; null otherwise. */
+function alternating(a: Element[], b: Element[]): Element[] | null {
+  if (Math.abs(a.length - b.length) > new Set(a.map((m) => m.parent)).size) return null;
+  const side = new Map<Element, number>([...a.map((m) => [m, 0] as const), ...b.map((m) => [m, 1] as const)]);
+  const parents = [...new Set([...a, ...b].map((m) => m.parent as Element))];
+  const union: Element[] = [];
+  for (const parent of parents) {
+    let last = -1;
+    for (const child of elementChildren(parent)) {
+      const s = side.get(child);
+      if (s === undefined) continue;
+      if (s === last) return null;
+      last = s;
+      union.push(child);
+    }
+  }
+  return union.length === side.size ? union : null;
 }
 
 /**
