@@ -1,7 +1,7 @@
 // Stable CSS selectors: classes that look generated (CSS modules, CSS-in-JS hashes) or describe a
 // state are never used, and a position (:nth-of-type) only when no class or attribute tells the
 // elements apart.
-import type { AnyNode, Document, Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { selectAll } from '../../../engine/select.js';
 
 export type { Element };
@@ -122,7 +122,7 @@ export function safeFind(scope: Element, selector: string, limit = Infinity): El
   while (root.parent) root = root.parent;
   if (root.type !== 'root') return null;
   try {
-    return selectAll(scope, selector, root as Document, limit);
+    return selectAll(scope, selector, root, limit);
   } catch {
     return null;
   }
