@@ -166,15 +166,9 @@ export function createBuilderWorkService(deps: {
               .slice(0, 3)
               .map((c) => `'${c.selector}' (${c.count} records${c.why ? `; ${c.why}` : ''})`)
               .join(', ');
-            await emit(
-              sessionId,
-              step,
-              'candidates',
-              `Found ${proposal.candidates.length} repeated structures; the best: ${top}.`,
-              {
-                candidates: describeCandidates(proposal.candidates.slice(0, 3)) as unknown as Prisma.InputJsonValue,
-              },
-            );
+            await emit(sessionId, step, 'candidates', `Ranked the repeated structures of the page; the best: ${top}.`, {
+              candidates: describeCandidates(proposal.candidates.slice(0, 3)) as unknown as Prisma.InputJsonValue,
+            });
             if (config.builder.llm && proposal.definition.list.selector === ONE_RECORD_SELECTOR) {
               // The LLM chooses among repeated records; a page read as one record has none to offer it.
               await emit(

@@ -103,10 +103,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       selector =
         inner === null ? null : inner === undefined ? COMPANION : `${COMPANION} ${inner.replace(/^:scope > /, '> ')}`;
       // The combined selector must find the same element from the record itself.
-      if (
-        selector &&
-        !rows.every((m) => !nodes.has(m) || safeFind($(m), selector as string)?.first()[0] === nodes.get(m)?.el)
-      )
+      if (selector && !rows.every((m) => !nodes.has(m) || safeFind(m, selector as string, 1)?.[0] === nodes.get(m)?.el))
         selector = null;
     } else {
       selector = chooseSelector($, members, new Map([...nodes].map(([m, v]) => [m, v.el])), first.label, attribute);

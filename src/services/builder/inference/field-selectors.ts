@@ -70,20 +70,20 @@ export function chooseSelector(
     // Stop as soon as the option has missed more records than the 5% it may miss.
     let misses = 0;
     for (const m of withTarget) {
-      const found = safeFind($(m), option);
+      const found = safeFind(m, option, needsAttr ? Infinity : 1);
       if (found === null) {
         bad = true;
         break;
       }
-      const first = needsAttr ? found.filter((_, e) => !!e.attribs?.[needsAttr]).first() : found.first();
-      if (first[0] === targets.get(m) && (needsAttr === undefined || found.first()[0] === first[0])) hits++;
+      const first = needsAttr ? found.find((e) => !!e.attribs?.[needsAttr]) : found[0];
+      if (first === targets.get(m) && (needsAttr === undefined || found[0] === first)) hits++;
       else if (++misses > withTarget.length * 0.05) break;
     }
     if (bad || hits < withTarget.length * 0.95) continue;
     // A record lacking the aligned element may hold the same element elsewhere (a title wrapped in one
     // more div): what the option finds there counts as a stray only when it looks different.
     const strays = without.filter((m) => {
-      const found = safeFind($(m), option)?.first()[0];
+      const found = safeFind(m, option, 1)?.[0];
       return found !== undefined && (!looks.has(look(found)) || struckOut(found, m));
     }).length;
     if (without.length > 0 && strays > without.length * 0.3) continue;

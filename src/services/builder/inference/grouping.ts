@@ -4,12 +4,18 @@ import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 
-function* walk(el: Element): Generator<Element> {
-  for (const c of elementChildren(el)) {
+/** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
+function descendants(el: Element, cap = Infinity): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [...elementChildren(el)].reverse();
+  while (stack.length > 0 && out.length < cap) {
+    const c = stack.pop() as Element;
     if (isSkipped(c)) continue;
-    yield c;
-    yield* walk(c);
+    out.push(c);
+    const children = elementChildren(c);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
+  return out;
 }
 
 // A record rarely holds more elements than this; larger repeated subtrees are page sections, and
@@ -19,10 +25,15 @@ const MAX_RECORD_ELEMENTS = 400;
 const MAX_SECTION_ELEMENTS = 120;
 
 function elementCount(el: Element, cap: number): number {
-  let n = 0;
-  for (const _ of walk(el)) if (++n >= cap) break;
-  return n;
+  return descendants(el, cap).length;
 }
+
+/** Whether the element is, or holds, one matching the test (a link with an address, an image). */
+function holds(el: Element, test: (e: Element) => boolean): boolean {
+  return test(el) || descendants(el).some(test);
+}
+const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
+const isImage = (e: Element) => e.name === 'img';
 
 function shapeOf(el: Element): Set<string> {
   const shape = new Set<string>();
@@ -91,29 +102,43 @@ export function findGroups($: CheerioAPI): Group[] {
   if (!body) return [];
   const bodyTextLength = Math.max(1, normalizeText($(body).text()).length);
   const byKey = new Map<string, Element[]>();
-  for (const el of walk(body)) {
+  // Each element's signature is read once, though it is the parent of many.
+  const signatures = new Map<Element, string>();
+  const signatureOf = (el: Element) => {
+    let sig = signatures.get(el);
+    if (sig === undefined) signatures.set(el, (sig = groupSignature(el)));
+    return sig;
+  };
+  for (const el of descendants(body)) {
     const parent = el.parent;
     if (!isElement(parent)) continue;
-    const key = `${groupSignature(parent)} > ${groupSignature(el)}`;
+    const key = `${signatureOf(parent)} > ${signatureOf(el)}`;
     const list = byKey.get(key);
     if (list) list.push(el);
     else byKey.set(key, [el]);
   }
   const groups: Group[] = [];
-  const queue = [...byKey.values()];
+  const queue = mergeAlternating([...byKey.values()]);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
-    // Table cells and definition parts are fields of a record, never records.
-    if (['tbody', 'thead', 'html', 'body', 'head', 'td', 'th', 'dd', 'dt', 'option'].includes(elements[0].name))
-      continue;
+    // Table cells and definition parts are fields of a record, never records; but the cells of a layout
+    // table may each hold a card.
+    if (['tbody', 'thead', 'html', 'body', 'head', 'th', 'dd', 'dt', 'option'].includes(elements[0].name)) continue;
+    if (elements[0].name === 'td' && !cardCells(elements)) continue;
     // Members that do not share most of the group's common shape are something else (an ad, a heading row).
     const shapes = elements.map(shapeOf);
     const frequency = new Map<string, number>();
     for (const shape of shapes) for (const path of shape) frequency.set(path, (frequency.get(path) ?? 0) + 1);
     // Common: in a strict majority of members (variants such as sale/regular prices split the rest).
     const common = [...frequency].filter(([, n]) => n > elements.length / 2).map(([p]) => p);
+    const commonSet = new Set(common);
+    // A classed member holding only common parts is the same record lacking optional values (an
+    // ingredient without an amount), not something else.
+    const optionalValues = (i: number) =>
+      shapes[i].size > 0 && stableClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
     const members = elements.filter(
-      (_, i) => common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2,
+      (_, i) =>
+        common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2 || optionalValues(i),
     );
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
     if (members.length < elements.length) queue.push(elements.filter((e) => !members.includes(e)));
@@ -147,10 +172,10 @@ export function findGroups($: CheerioAPI): Group[] {
       normalizeText(`${$(m).text()} ${companions.has(m) ? $(companions.get(m) as Element).text() : ''}`),
     );
     const textLength = texts.reduce((n, t) => n + t.length, 0);
-    if (textLength === 0 && !members.some((m) => $(m).find('img').length > 0)) continue;
+    const withImages = members.filter((m) => holds(m, isImage)).length / members.length;
+    if (textLength === 0 && withImages === 0) continue;
     const share = textLength / bodyTextLength;
-    const withLinks = members.filter((m) => m.name === 'a' || $(m).find('a[href]').length > 0).length / members.length;
-    const withImages = members.filter((m) => m.name === 'img' || $(m).find('img').length > 0).length / members.length;
+    const withLinks = members.filter((m) => m.name === 'a' || holds(m, isLink)).length / members.length;
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
     const chrome = insideChrome(members[0]);
@@ -160,6 +185,68 @@ export function findGroups($: CheerioAPI): Group[] {
     groups.push({ members, parents, share, rough, chrome });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/**
+ * Zebra rows: two lists of one tag under the same parents whose members alternate (tr.odd, tr.even under
+ * any names) are one list; each list alone would hold every other record.
+ */
+function mergeAlternating(lists: Element[][]): Element[][] {
+  const byParent = new Map<unknown, Element[][]>();
+  for (const list of lists) {
+    if (list.length < 2) continue;
+    const key = list[0].parent;
+    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+  }
+  const merged = new Map<Element[], Element[]>();
+  for (const siblings of byParent.values()) {
+    for (let i = 0; i < siblings.length; i++) {
+      for (let j = i + 1; j < siblings.length; j++) {
+        const [a, b] = [siblings[i], siblings[j]];
+        if (merged.has(a) || merged.has(b) || a[0].name !== b[0].name || !alike(a[0], b[0])) continue;
+        const union = alternating(a, b);
+        if (union) merged.set(a, union).set(b, []);
+      }
+    }
+  }
+  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
+}
+
+/**
+ * Cells of a layout table holding one card each (a photo and a link, say a person's): records, where
+ * a data table's cells are values. A data table names its columns with header cells; a layout table has none.
+ */
+function cardCells(cells: Element[]): boolean {
+  let table: Element | null = cells[0];
+  while (table && table.name !== 'table') table = isElement(table.parent) ? table.parent : null;
+  if (!table || descendants(table).some((e) => e.name === 'th')) return false;
+  return cells.every((c) => holds(c, isLink) && holds(c, isImage));
+}
+
+/** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
+function alike(a: Element, b: Element): boolean {
+  const [x, y] = [shapeOf(a), shapeOf(b)];
+  const shared = [...x].filter((p) => y.has(p)).length;
+  return shared >= Math.max(x.size, y.size) * 0.5;
+}
+
+/** Both lists' members in document order when, under every parent, they take turns; null otherwise. */
+function alternating(a: Element[], b: Element[]): Element[] | null {
+  if (Math.abs(a.length - b.length) > new Set(a.map((m) => m.parent)).size) return null;
+  const side = new Map<Element, number>([...a.map((m) => [m, 0] as const), ...b.map((m) => [m, 1] as const)]);
+  const parents = [...new Set([...a, ...b].map((m) => m.parent as Element))];
+  const union: Element[] = [];
+  for (const parent of parents) {
+    let last = -1;
+    for (const child of elementChildren(parent)) {
+      const s = side.get(child);
+      if (s === undefined) continue;
+      if (s === last) return null;
+      last = s;
+      union.push(child);
+    }
+  }
+  return union.length === side.size ? union : null;
 }
 
 /**

@@ -4,8 +4,9 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText, ownText } from './dom-text.js';
-import { conceptOfWord, fieldName, type Concept, type PromptRequest } from './naming.js';
+import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept, type PromptRequest } from './naming.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
+import { isCjk } from './word-tokens.js';
 
 /** The list selector of a draft that reads the page as one record. */
 export const ONE_RECORD_SELECTOR = 'html';
@@ -14,9 +15,16 @@ export const ONE_RECORD_SELECTOR = 'html';
 const ITEM_TYPES =
   /^(?:article|newsarticle|blogposting|reportagenewsarticle|opinionnewsarticle|analysisnewsarticle|techarticle|scholarlyarticle|product|event|musicevent|jobposting|recipe|book|movie|course|localbusiness|restaurant|hotel|realestatelisting|video\.movie|product\.item)$/i;
 
-/** Words after which the prompt asks for many records ("each", "every", German "jede"). */
-const LIST_CUE =
-  /\b(?:each|every|all|per|any|list of|jede[rsnm]?|alle[nm]?|chaque|tous|toutes|cada|todos|todas|ogni|tutti)\b/i;
+/**
+ * Words after which the prompt asks for many records ("each", "every", German "jede", Dutch "elk",
+ * Japanese "各"): the record markers of every language, less the prepositions that also mean "by" or
+ * "for" ("par", "por", "pro"), and "list of".
+ */
+const LIST_MARKERS = [...RECORD_MARKERS].filter((m) => !['par', 'por', 'pro'].includes(m));
+const LIST_CUE = new RegExp(
+  `(?<![\\p{L}])(?:${LIST_MARKERS.filter((m) => !isCjk(m)).join('|')}|list of)(?![\\p{L}])|${LIST_MARKERS.filter(isCjk).join('|')}`,
+  'iu',
+);
 
 interface Hint {
   value: string;

@@ -1,8 +1,8 @@
 // Stable CSS selectors: classes that look generated (CSS modules, CSS-in-JS hashes) or describe a
 // state are never used, and a position (:nth-of-type) only when no class or attribute tells the
 // elements apart.
-import type { Cheerio } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { selectAll } from '../../../engine/select.js';
 
 export type { Element };
 
@@ -71,10 +71,21 @@ export function isUnstableClass(name: string): boolean {
   return false;
 }
 
+// A page repeats a few hundred class attributes over thousands of elements: each is read once. The
+// arrays are shared, so callers never change them.
+const classCache = new Map<string, string[]>();
+const CLASS_CACHE_MAX = 20_000;
+
 export function stableClasses(el: Element): string[] {
   const cls = el.attribs?.class;
   if (!cls) return [];
-  return [...new Set(cls.split(/\s+/).filter((c) => c !== '' && !isUnstableClass(c)))].sort();
+  let stable = classCache.get(cls);
+  if (!stable) {
+    if (classCache.size >= CLASS_CACHE_MAX) classCache.clear();
+    stable = [...new Set(cls.split(/\s+/).filter((c) => c !== '' && !isUnstableClass(c)))].sort();
+    classCache.set(cls, stable);
+  }
+  return stable;
 }
 
 export function isElement(node: AnyNode | null | undefined): node is Element {
@@ -101,9 +112,17 @@ export function cssString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-export function safeFind(scope: Cheerio<AnyNode>, selector: string): Cheerio<Element> | null {
+/**
+ * `$(scope).find(selector)` as the engine reads it at run time (its selection compiles a selector once
+ * rather than per record, which the builder's thousands of tries rely on); null for a selector that
+ * does not parse. `limit` stops at that many matches.
+ */
+export function safeFind(scope: Element, selector: string, limit = Infinity): Element[] | null {
+  let root: AnyNode = scope;
+  while (root.parent) root = root.parent;
+  if (root.type !== 'root') return null;
   try {
-    return scope.find(selector);
+    return selectAll(scope, selector, root, limit);
   } catch {
     return null;
   }

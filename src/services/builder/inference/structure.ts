@@ -5,6 +5,7 @@ import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
+import { namesTheRecords } from './missing.js';
 import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import type { Element } from './selectors.js';
@@ -12,6 +13,10 @@ import { plainWords, sameStem, surroundingsOf, topicFit, topicWords } from './to
 
 const MAX_GROUPS_ALIGNED = 12;
 const MIN_NAMED_RECORDS = 3;
+/** Candidates offered (to the draft, the session's events and the LLM), best first. */
+const MAX_CANDIDATES = 6;
+/** Records named like the prompt's noun for them, beside records the prompt does not name. */
+const RECORD_NOUN_FACTOR = 3;
 
 /** Record-container candidates of a page, best first. */
 export function findCandidates(
@@ -23,6 +28,8 @@ export function findCandidates(
   // The prompt's topic ("ingredients", "executives") against each group's surroundings, before the
   // groups to align are chosen: a list the prompt names may be small beside a large box of teasers.
   const topic = topicWords(prompt);
+  // The prompt's own noun for the records ("elk ingrediënt", "each game's"): records named so are meant.
+  const recordNouns = topic.filter((w) => namesTheRecords(prompt, w));
   const groups = findGroups($)
     .map((g) => {
       const fit = topicFit(surroundingsOf($, g.members), topic, prompt);
@@ -38,8 +45,6 @@ export function findCandidates(
   for (const group of groups) {
     const fields = alignFields($, group.members);
     if (fields.length === 0) continue;
-    const selector = containerSelector($, group.members, fields);
-    if (!selector) continue;
     const concepts = new Set(fields.map((f) => f.concept));
     // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
     const labels = fields.flatMap((f) => (f.label ? [fieldName(f.label), ...words(f.label)] : []));
@@ -60,10 +65,11 @@ export function findCandidates(
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
     const answered = wanted > 0 ? matched / wanted : 0;
     let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.3 + 0.7 * answered : 1);
+    if (recordWord !== undefined && recordNouns.some((w) => sameStem(w, recordWord))) score *= RECORD_NOUN_FACTOR;
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
-      selector,
+      selector: '',
       count: group.members.length,
       score,
       textShare: group.share,
@@ -76,17 +82,25 @@ export function findCandidates(
   // The records are the innermost repeated unit that carries the text: a group whose records each hold
   // several records of another good group (categories holding items) gives way to it.
   for (const outer of candidates) {
+    const outerSet = new Set(outer.members);
     for (const inner of candidates) {
       if (inner === outer || inner.count < outer.count * 2 || inner.textShare < outer.textShare * 0.6) continue;
-      const contained = inner.members.filter((m) => outer.members.some((o) => contains(o, m))).length;
+      const contained = inner.members.filter((m) => insideOneOf(outerSet, m)).length;
       if (contained >= inner.count * 0.8) outer.score *= 0.4;
     }
   }
-  return candidates.sort((a, b) => b.score - a.score).map(({ members: _members, ...c }) => c);
+  // A selector is sought only for the best few: each try queries the whole page.
+  const ranked: Candidate[] = [];
+  for (const { members, ...candidate } of candidates.sort((a, b) => b.score - a.score)) {
+    const selector = containerSelector($, members, candidate.fields);
+    if (selector) ranked.push({ ...candidate, selector });
+    if (ranked.length >= MAX_CANDIDATES) break;
+  }
+  return ranked;
 }
 
-function contains(ancestor: Element, node: Element): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+function insideOneOf(ancestors: Set<Element>, node: Element): boolean {
+  for (let p = node.parent; p; p = p.parent) if (ancestors.has(p as Element)) return true;
   return false;
 }
 
