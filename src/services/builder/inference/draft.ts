@@ -92,7 +92,7 @@ export async function proposeDraft(input: {
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
   const top = candidates[0] as Candidate | undefined;
-  const selection = top ? withRecordText(top, selectFields(top, requests), requests) : undefined;
+  const selection = top ? withRecordText(top, selectFields(top, requests), requests, prompt) : undefined;
   // Requests the top records answer by no field of their own (the default fields do not count).
   const topLacks = selection
     ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length
