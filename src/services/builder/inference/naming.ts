@@ -95,6 +95,8 @@ export function tokenWords(token: string): string[] {
 export interface PromptRequest {
   word: string;
   concept: Concept | undefined;
+  /** The word as the prompt writes it ("rooms" of "number of rooms"), when that differs from `word`. */
+  written?: string;
 }
 
 // Words that are kept even though they are also generic nouns in STOP_WORDS ("details" as in "the details").
@@ -145,9 +147,10 @@ export function promptRequests(prompt: string): PromptRequest[] {
     // "材料の名前", "留言的作者": the word before a possessive particle owns the fields, it is none of them.
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
-    const request = adjacent && !cjk ? compound(adjacent, { word, concept }) : undefined;
+    const own: PromptRequest = raw === word ? { word, concept } : { word, concept, written: raw };
+    const request = adjacent && !cjk ? compound(adjacent, own) : undefined;
     if (request) out.splice(out.indexOf(adjacent as PromptRequest), 1, request);
-    else out.push({ word, concept });
+    else out.push(own);
     previous = request ?? out[out.length - 1];
   }
   return out;
@@ -160,12 +163,23 @@ const NAMED_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand
 function compound(a: PromptRequest, b: PromptRequest): PromptRequest | undefined {
   if (a.concept !== undefined && a.concept === b.concept) return CONCEPT_WORDS[a.concept][0] === a.word ? a : b; // "star rating" -> rating, "date posted" -> date
   if (b.concept === 'title') {
-    if (a.concept === undefined) return { word: a.word, concept: 'title' }; // "repository name"
+    if (a.concept === undefined) return { ...a, concept: 'title' }; // "repository name"
     return NAMED_CONCEPTS.has(a.concept) ? a : b; // "reviewer name" -> reviewer; "review title" -> title
   }
-  if (a.concept === undefined && b.concept === undefined) return { word: `${a.word}_${b.word}`, concept: undefined };
-  if (a.concept === undefined) return { word: `${a.word}_${b.word}`, concept: b.concept }; // "shipping cost"
+  if (a.concept === undefined) return { ...joined(a, b), concept: b.concept }; // "shipping cost", "wahre tabelle"
   return undefined;
+}
+
+/** Two words as one field's: "tickets link" is asked as "ticket_link", named "tickets_link". */
+function joined(a: PromptRequest, b: PromptRequest): PromptRequest {
+  const word = `${a.word}_${b.word}`;
+  const written = `${a.written ?? a.word}_${b.written ?? b.word}`;
+  return written === word ? { word, concept: undefined } : { word, concept: undefined, written };
+}
+
+/** The name of the field a request asks for, as the prompt writes it ("rooms", "authors", "tickets_link"). */
+export function writtenName(request: PromptRequest): string {
+  return fieldName(request.written ?? request.word);
 }
 
 /**
@@ -215,6 +229,16 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   if (share(/^\s*\d+\s*(?:comments?|replies)\s*$/i) >= 0.8) return 'comments';
   if (share(/^\s*\d+\s*(?:points?|votes?|likes?)\s*$/i) >= 0.8) return 'points';
   return undefined;
+}
+
+// A street word and a house number, or a postcode before a place name, in the languages of the prompts.
+const STREET =
+  /\p{L}(?:stra(?:ss|ß)e|str\.|weg|allee|gasse|platz|ring|damm|straat|laan|gracht|plein)\s*\d|(?:^|\s)(?:str\.|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|boulevard|rue|avenida|av\.|calle|rua|via|viale|piazza|corso)\s|\d+\s+\p{L}+\s+(?:street|st|road|rd|avenue|ave|lane|drive|dr|blvd)\b|\b\d{4,5}\s+\p{Lu}\p{Ll}+/iu;
+
+/** Values that read as postal addresses ("Buttmannstraße 17, 13357 Berlin", "12 High Street"). */
+export function looksLikeAddresses(values: string[]): boolean {
+  const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
+  return sample.length > 0 && sample.filter((v) => v.length < 120 && STREET.test(v)).length >= 0.8 * sample.length;
 }
 
 /** The concept named by class/id/itemprop tokens or a label, if any. */

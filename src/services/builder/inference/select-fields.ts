@@ -9,6 +9,7 @@ import {
   conceptOfValues,
   conceptOfWord,
   fieldName,
+  looksLikeAddresses,
   tokenWords,
   words,
   type Concept,
@@ -260,7 +261,7 @@ export function selectFields(
     // Of a byline and the author name inside it, the inner element holds just the value.
     // A field whose own class names the concept (a.username) before one named by its wrapper (div.message-user).
     // Values shaped like the concept ("5.0 star rating") first, then a field whose own class names it.
-    const first =
+    let first: CandidateField | undefined =
       matching.find(
         (f) =>
           f.coverage >= 0.5 &&
@@ -278,12 +279,18 @@ export function selectFields(
       ) ??
       matching.find((f) => f.coverage >= 0.5) ??
       matching[0];
+    // An address nothing names as one: the text that reads as addresses (a listing's heading often is).
+    if (!first && request.concept === 'address')
+      first = fields.find(
+        (f) => !chosen.has(f) && f.kind === 'text' && f.coverage >= 0.5 && looksLikeAddresses(f.samples),
+      );
     const inner =
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
         : undefined;
-    let field = labelled ?? inner ?? first;
-    if (!field) continue;
+    const found = labelled ?? inner ?? first;
+    if (!found) continue;
+    let field = found;
     // A title holding the record's main link and more (a job title and its employer): the link's text.
     if (request.concept === 'title' && field.kind === 'text' && !inAnchor(field)) {
       const path = field.key.split('|')[0];
@@ -294,7 +301,7 @@ export function selectFields(
             !chosen.has(f) &&
             f.coverage >= 0.8 &&
             f.key.startsWith(`${path}/`) &&
-            (f.tag === 'a' || f.averageLength >= field.averageLength * 0.5) &&
+            (f.tag === 'a' || f.averageLength >= found.averageLength * 0.5) &&
             inAnchor(f),
         ) ?? field;
     }
