@@ -231,16 +231,6 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   return undefined;
 }
 
-// A street word and a house number, or a postcode before a place name, in the languages of the prompts.
-const STREET =
-  /\p{L}(?:stra(?:ss|ß)e|str\.|weg|allee|gasse|platz|ring|damm|straat|laan|gracht|plein)\s*\d|(?:^|\s)(?:str\.|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|boulevard|rue|avenida|av\.|calle|rua|via|viale|piazza|corso)\s|\d+\s+\p{L}+\s+(?:street|st|road|rd|avenue|ave|lane|drive|dr|blvd)\b|\b\d{4,5}\s+\p{Lu}\p{Ll}+/iu;
-
-/** Values that read as postal addresses ("Buttmannstraße 17, 13357 Berlin", "12 High Street"). */
-export function looksLikeAddresses(values: string[]): boolean {
-  const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
-  return sample.length > 0 && sample.filter((v) => v.length < 120 && STREET.test(v)).length >= 0.8 * sample.length;
-}
-
 /** The concept named by class/id/itemprop tokens or a label, if any. */
 export function conceptOfTokens(tokens: string[]): Concept | undefined {
   // The innermost element first, and in a token its last word: "product-price" is a price.

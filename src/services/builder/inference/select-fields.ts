@@ -5,20 +5,16 @@ import type { AgentField } from '../../../engine/definition.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import {
   abbreviates,
-  CONCEPT_WORDS,
   conceptOfValues,
   conceptOfWord,
   fieldName,
-  looksLikeAddresses,
   tokenWords,
   words,
   type Concept,
   type PromptRequest,
 } from './naming.js';
-
-const MAX_DEFAULT_FIELDS = 10;
-/** A prompt that names no field gets the fields present in at least this share of the records. */
-const DEFAULT_FIELD_COVERAGE = 0.4;
+import { defaultFields, withAlternatives } from './default-fields.js';
+import { besideTitle, fieldByShape } from './shape-fields.js';
 
 export interface Named {
   field: CandidateField;
@@ -90,6 +86,12 @@ function inHeadingField(f: CandidateField): boolean {
   return /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
 }
 
+/** A word naming no concept names a thing: a text in most records before a bare number beside it. */
+function byPresence(a: CandidateField, b: CandidateField): number {
+  const bare = (f: CandidateField) => Number(f.samples.length > 0 && f.samples.every((s) => /^[\d.,\s]*$/.test(s)));
+  return bare(a) - bare(b) || b.coverage - a.coverage;
+}
+
 /** Text of an anchor, its own or a child's. */
 function inAnchor(f: CandidateField): boolean {
   return (
@@ -99,43 +101,6 @@ function inAnchor(f: CandidateField): boolean {
       .split('/')
       .some((step) => /^a(?:[.[]|$)/.test(step))
   );
-}
-
-/** A name from the markup when no concept applies: a label, else a meaningful class word. */
-function markupName(field: CandidateField): string | undefined {
-  if (field.label) return fieldName(field.label);
-  for (const hint of field.hints) {
-    const ws = tokenWords(hint).filter(
-      (w) =>
-        ![
-          'item',
-          'card',
-          'product',
-          'list',
-          'entry',
-          'row',
-          'col',
-          'text',
-          'value',
-          'field',
-          'info',
-          'meta',
-          'data',
-          'wrapper',
-          'inner',
-          'content',
-        ].includes(w) && w.length > 2,
-    );
-    if (ws.length > 0) return fieldName(ws.join('_'));
-  }
-  return undefined;
-}
-
-/** A label on the page ("City", "Population") names a field better than its concept. */
-function defaultName(field: CandidateField, concept: Concept | undefined): string | undefined {
-  if (field.label && concept !== 'link' && concept !== 'image') return fieldName(field.label);
-  if (concept) return CONCEPT_WORDS[concept][0];
-  return markupName(field);
 }
 
 /** Concepts whose values are names of things: a class word saying so is enough ("username"). */
@@ -189,39 +154,6 @@ export function toAgentField(n: Named, required = false): AgentField {
   };
 }
 
-/**
- * A value that sits in different places in different records (a regular price, a sale price in
- * <ins>): fields of the same concept present in disjoint records are joined into one selector list.
- */
-function withAlternatives(
-  field: CandidateField,
-  fields: CandidateField[],
-  roles: Map<CandidateField, Concept | undefined>,
-): CandidateField {
-  if (field.coverage >= 0.95 || !field.selector || !roles.get(field)) return field;
-  let merged = field;
-  const covered = new Set(field.present);
-  for (const other of fields) {
-    if (
-      other === field ||
-      !other.selector ||
-      other.kind !== field.kind ||
-      other.attribute !== field.attribute ||
-      roles.get(other) !== roles.get(field)
-    )
-      continue;
-    if (other.present.some((i) => covered.has(i))) continue;
-    for (const i of other.present) covered.add(i);
-    merged = {
-      ...merged,
-      selector: `${merged.selector}, ${other.selector}`,
-      coverage: merged.coverage + other.coverage,
-      present: [...covered],
-    };
-  }
-  return merged;
-}
-
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(
   candidate: Candidate,
@@ -238,6 +170,7 @@ export function selectFields(
   const fields = candidate.fields;
   const matchedRequests = new Set<PromptRequest>();
   const chosen = new Map<CandidateField, Named>();
+  let titleField: CandidateField | undefined;
   for (const request of requests) {
     // One field per request: a field labelled with the very word, else the first in record order
     // whose concept or label matches.
@@ -250,7 +183,7 @@ export function selectFields(
     // A secondary value ("sub-rating", "subtotal") after the main one.
     const matching = fields
       .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
-      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)));
+      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)) || (request.concept ? 0 : byPresence(a, b)));
     // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
     if (request.concept === 'title' && !matching.some(inHeadingField)) {
       const heading = fields.find(
@@ -279,11 +212,9 @@ export function selectFields(
       ) ??
       matching.find((f) => f.coverage >= 0.5) ??
       matching[0];
-    // An address nothing names as one: the text that reads as addresses (a listing's heading often is).
-    if (!first && request.concept === 'address')
-      first = fields.find(
-        (f) => !chosen.has(f) && f.kind === 'text' && f.coverage >= 0.5 && looksLikeAddresses(f.samples),
-      );
+    // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
+    const free = () => fields.filter((f) => !chosen.has(f));
+    first ??= fieldByShape(request, free()) ?? besideTitle(request, titleField, free());
     const inner =
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
@@ -306,44 +237,14 @@ export function selectFields(
         ) ?? field;
     }
     matchedRequests.add(request);
+    if (request.concept === 'title') titleField ??= field;
     chosen.set(field, {
       field: withAlternatives(field, fields, roles),
       concept: roles.get(field),
       name: fieldName(request.word),
     });
   }
-  if (chosen.size === 0) {
-    // The prompt names nothing we can match: take every field that says what it is, once.
-    const byConcept = new Map<Concept, CandidateField>();
-    const path = (f: CandidateField) => f.key.replace(/^\+/, '').split('|')[0];
-    for (const field of fields) {
-      const concept = roles.get(field);
-      if (field.coverage < DEFAULT_FIELD_COVERAGE) continue;
-      // Secondary links (a thumbnail's, "add to cart", a vote arrow) repeat or distract from the main one.
-      if (field.kind === 'link' && concept !== 'link') continue;
-      // The same text twice (a linked capital that is also the longest link text) is kept once.
-      if (
-        field.kind === 'text' &&
-        [...chosen.keys()].some((c) => c.kind === 'text' && c.samples.join('|') === field.samples.join('|'))
-      )
-        continue;
-      const seen = concept ? byConcept.get(concept) : undefined;
-      if (seen) {
-        // Of a byline and the author name inside it, the inner element holds just the value.
-        if (field.kind === 'text' && seen.kind === 'text' && path(field).startsWith(`${path(seen)}/`)) {
-          chosen.set(field, { ...(chosen.get(seen) as Named), field });
-          chosen.delete(seen);
-          byConcept.set(concept as Concept, field);
-        }
-        continue;
-      }
-      const name = defaultName(field, concept);
-      if (!name) continue;
-      if (concept) byConcept.set(concept, field);
-      chosen.set(field, { field: withAlternatives(field, fields, roles), concept, name });
-      if (chosen.size >= MAX_DEFAULT_FIELDS) break;
-    }
-  }
+  if (chosen.size === 0) for (const [f, n] of defaultFields(fields, roles)) chosen.set(f, n);
   // Fields the prompt named come in the prompt's order; otherwise in the record's order.
   const named =
     matchedRequests.size > 0
