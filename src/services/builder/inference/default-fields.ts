@@ -3,7 +3,7 @@
 // into one field.
 import type { CandidateField } from './candidate.js';
 import { CONCEPT_WORDS, fieldName, tokenWords, type Concept } from './naming.js';
-import type { Named } from './select-fields.js';
+import type { Named } from './named-field.js';
 
 const MAX_DEFAULT_FIELDS = 10;
 /** A prompt that names no field gets the fields present in at least this share of the records. */

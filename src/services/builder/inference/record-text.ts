@@ -5,7 +5,7 @@
 import type { Candidate } from './candidate.js';
 import { namesTheRecords } from './missing.js';
 import { fieldName, promptRequests, singular, type PromptRequest } from './naming.js';
-import type { Named } from './select-fields.js';
+import type { Named } from './named-field.js';
 import { plainWords, sameStem } from './topic.js';
 
 /** The summed average length of the records' text fields (their text, roughly). */

@@ -14,13 +14,8 @@ import {
   type PromptRequest,
 } from './naming.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
+import type { Named } from './named-field.js';
 import { besideTitle, fieldByShape } from './shape-fields.js';
-
-export interface Named {
-  field: CandidateField;
-  concept: Concept | undefined;
-  name: string;
-}
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
 export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {

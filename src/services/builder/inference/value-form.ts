@@ -2,10 +2,10 @@
 // prompt writes its word ("number of rooms" -> rooms), and a value written after a label in the same
 // text ("Available from 16.02.2017", "Published: July 25, 2010", "by Bob Yirka, Phys.org") loses the
 // label, so the field holds the value alone.
+import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { extractField } from '../../../engine/extract.js';
 import type { Document } from '../../../engine/select.js';
-import type { BuilderPage } from './draft.js';
 import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
 
 /** Records read to see what a field's values look like. */
@@ -28,6 +28,12 @@ const BYLINE_STEP = {
   group: 1,
   flags: 'is',
 };
+
+/** The page the draft is for (as the draft has it). */
+interface BuilderPage {
+  $: CheerioAPI;
+  url: string;
+}
 
 const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
