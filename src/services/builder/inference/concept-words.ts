@@ -80,7 +80,7 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     zh: ['图片', '圖片', '图像', '圖像', '照片', '缩略图'],
   },
   price: {
-    en: ['price', 'cost', 'amount', 'fee'],
+    en: ['price', 'cost', 'amount', 'fee', 'rent'],
     de: ['preis', 'kosten', 'betrag', 'miete', 'gebühr'],
     fr: ['prix', 'tarif', 'coût', 'montant', 'loyer'],
     es: ['precio', 'coste', 'costo', 'importe', 'tarifa', 'alquiler'],

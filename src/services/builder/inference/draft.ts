@@ -12,6 +12,7 @@ import { detectPagination } from './pagination.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { requestMatches, roleFields, selectFields, toAgentField } from './select-fields.js';
 import { withRecordText } from './record-text.js';
+import { finishFields } from './value-form.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
 
@@ -78,6 +79,19 @@ export async function proposeDraft(input: {
   prompt: string;
   fetchPage: FetchPage;
 }): Promise<Proposal> {
+  const proposal = await firstDraft(input);
+  const { definition } = proposal;
+  const requests = promptRequests(input.prompt).filter((r) => !namesTheRecords(input.prompt, r.word));
+  definition.list.fields = finishFields(definition.list.fields, input.page, definition.list.selector, requests);
+  if (definition.follow)
+    definition.follow.fields = finishFields(definition.follow.fields, input.page, undefined, requests);
+  const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';
+  const fields = `Fields: ${describeFields(definition.list.fields)}${follow}.`;
+  proposal.notes = proposal.notes.map((n) => (n.startsWith('Fields: ') ? fields : n));
+  return proposal;
+}
+
+async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage: FetchPage }): Promise<Proposal> {
   const { page, prompt } = input;
   // Words that name the records themselves ("each job", "the reviews: ...") ask for no field.
   const requests = promptRequests(prompt).filter((r) => !namesTheRecords(prompt, r.word));
@@ -92,7 +106,7 @@ export async function proposeDraft(input: {
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
   const top = candidates[0] as Candidate | undefined;
-  const selection = top ? withRecordText(top, selectFields(top, requests), requests) : undefined;
+  const selection = top ? withRecordText(top, selectFields(top, requests), requests, prompt) : undefined;
   // Requests the top records answer by no field of their own (the default fields do not count).
   const topLacks = selection
     ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length

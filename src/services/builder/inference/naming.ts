@@ -95,6 +95,8 @@ export function tokenWords(token: string): string[] {
 export interface PromptRequest {
   word: string;
   concept: Concept | undefined;
+  /** The word as the prompt writes it ("rooms" of "number of rooms"), when that differs from `word`. */
+  written?: string;
 }
 
 // Words that are kept even though they are also generic nouns in STOP_WORDS ("details" as in "the details").
@@ -145,9 +147,10 @@ export function promptRequests(prompt: string): PromptRequest[] {
     // "材料の名前", "留言的作者": the word before a possessive particle owns the fields, it is none of them.
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
-    const request = adjacent && !cjk ? compound(adjacent, { word, concept }) : undefined;
+    const own: PromptRequest = raw === word ? { word, concept } : { word, concept, written: raw };
+    const request = adjacent && !cjk ? compound(adjacent, own) : undefined;
     if (request) out.splice(out.indexOf(adjacent as PromptRequest), 1, request);
-    else out.push({ word, concept });
+    else out.push(own);
     previous = request ?? out[out.length - 1];
   }
   return out;
@@ -160,12 +163,23 @@ const NAMED_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand
 function compound(a: PromptRequest, b: PromptRequest): PromptRequest | undefined {
   if (a.concept !== undefined && a.concept === b.concept) return CONCEPT_WORDS[a.concept][0] === a.word ? a : b; // "star rating" -> rating, "date posted" -> date
   if (b.concept === 'title') {
-    if (a.concept === undefined) return { word: a.word, concept: 'title' }; // "repository name"
+    if (a.concept === undefined) return { ...a, concept: 'title' }; // "repository name"
     return NAMED_CONCEPTS.has(a.concept) ? a : b; // "reviewer name" -> reviewer; "review title" -> title
   }
-  if (a.concept === undefined && b.concept === undefined) return { word: `${a.word}_${b.word}`, concept: undefined };
-  if (a.concept === undefined) return { word: `${a.word}_${b.word}`, concept: b.concept }; // "shipping cost"
+  if (a.concept === undefined) return { ...joined(a, b), concept: b.concept }; // "shipping cost", "wahre tabelle"
   return undefined;
+}
+
+/** Two words as one field's: "tickets link" is asked as "ticket_link", named "tickets_link". */
+function joined(a: PromptRequest, b: PromptRequest): PromptRequest {
+  const word = `${a.word}_${b.word}`;
+  const written = `${a.written ?? a.word}_${b.written ?? b.word}`;
+  return written === word ? { word, concept: undefined } : { word, concept: undefined, written };
+}
+
+/** The name of the field a request asks for, as the prompt writes it ("rooms", "authors", "tickets_link"). */
+export function writtenName(request: PromptRequest): string {
+  return fieldName(request.written ?? request.word);
 }
 
 /**

@@ -3,8 +3,9 @@
 // says so, topic.ts) and that word found no field of its own, the record itself becomes the field,
 // named with the page's word for it ("ingredient" of li.ingredient).
 import type { Candidate } from './candidate.js';
-import { fieldName, singular, type PromptRequest } from './naming.js';
-import type { Named } from './select-fields.js';
+import { namesTheRecords } from './missing.js';
+import { fieldName, promptRequests, singular, type PromptRequest } from './naming.js';
+import type { Named } from './named-field.js';
 import { plainWords, sameStem } from './topic.js';
 
 /** The summed average length of the records' text fields (their text, roughly). */
@@ -16,19 +17,28 @@ export function withRecordText(
   candidate: Candidate,
   selection: { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] },
   requests: PromptRequest[],
+  prompt: string,
 ): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
   const word = candidate.recordWord;
   if (!word) return selection;
   const naming = (r: PromptRequest) => plainWords(r.word.replace(/_/g, ' ')).some((w) => sameStem(w, word));
-  const asking = selection.unanswered.find(naming);
+  // The word may be the prompt's subject only ("tous les ingrédients"): then it asked for no field of its own.
+  const asking =
+    selection.unanswered.find(naming) ??
+    promptRequests(prompt).find((r) => naming(r) && namesTheRecords(prompt, r.word));
   // Only when nothing else the prompt asks for was found: "name and quantity of each ingredient" wants fields.
   if (!asking || selection.named.some((n) => requests.some((r) => fieldName(r.word) === n.name && !naming(r))))
     return selection;
   const samples = candidate.fields.filter((f) => f.kind === 'text').flatMap((f) => f.samples.slice(0, 1));
+  // One element holding all of every record's text is read rather than the record, whose text would
+  // also take what the page hides from view (the markup inside a <noscript>).
+  const whole = candidate.fields.find(
+    (f) => f.kind === 'text' && f.coverage === 1 && f.averageLength >= 0.8 * recordLength(candidate),
+  );
   const field: Named = {
     name: fieldName(singular(word)),
     concept: undefined,
-    field: {
+    field: whole ?? {
       key: '(record)',
       kind: 'text',
       transform: 'trim',

@@ -5,7 +5,6 @@ import type { AgentField } from '../../../engine/definition.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import {
   abbreviates,
-  CONCEPT_WORDS,
   conceptOfValues,
   conceptOfWord,
   fieldName,
@@ -14,16 +13,9 @@ import {
   type Concept,
   type PromptRequest,
 } from './naming.js';
-
-const MAX_DEFAULT_FIELDS = 10;
-/** A prompt that names no field gets the fields present in at least this share of the records. */
-const DEFAULT_FIELD_COVERAGE = 0.4;
-
-export interface Named {
-  field: CandidateField;
-  concept: Concept | undefined;
-  name: string;
-}
+import { defaultFields, withAlternatives } from './default-fields.js';
+import type { Named } from './named-field.js';
+import { besideTitle, fieldByShape } from './shape-fields.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
 export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
@@ -89,6 +81,12 @@ function inHeadingField(f: CandidateField): boolean {
   return /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
 }
 
+/** A word naming no concept names a thing: a text in most records before a bare number beside it. */
+function byPresence(a: CandidateField, b: CandidateField): number {
+  const bare = (f: CandidateField) => Number(f.samples.length > 0 && f.samples.every((s) => /^[\d.,\s]*$/.test(s)));
+  return bare(a) - bare(b) || b.coverage - a.coverage;
+}
+
 /** Text of an anchor, its own or a child's. */
 function inAnchor(f: CandidateField): boolean {
   return (
@@ -98,43 +96,6 @@ function inAnchor(f: CandidateField): boolean {
       .split('/')
       .some((step) => /^a(?:[.[]|$)/.test(step))
   );
-}
-
-/** A name from the markup when no concept applies: a label, else a meaningful class word. */
-function markupName(field: CandidateField): string | undefined {
-  if (field.label) return fieldName(field.label);
-  for (const hint of field.hints) {
-    const ws = tokenWords(hint).filter(
-      (w) =>
-        ![
-          'item',
-          'card',
-          'product',
-          'list',
-          'entry',
-          'row',
-          'col',
-          'text',
-          'value',
-          'field',
-          'info',
-          'meta',
-          'data',
-          'wrapper',
-          'inner',
-          'content',
-        ].includes(w) && w.length > 2,
-    );
-    if (ws.length > 0) return fieldName(ws.join('_'));
-  }
-  return undefined;
-}
-
-/** A label on the page ("City", "Population") names a field better than its concept. */
-function defaultName(field: CandidateField, concept: Concept | undefined): string | undefined {
-  if (field.label && concept !== 'link' && concept !== 'image') return fieldName(field.label);
-  if (concept) return CONCEPT_WORDS[concept][0];
-  return markupName(field);
 }
 
 /** Concepts whose values are names of things: a class word saying so is enough ("username"). */
@@ -188,39 +149,6 @@ export function toAgentField(n: Named, required = false): AgentField {
   };
 }
 
-/**
- * A value that sits in different places in different records (a regular price, a sale price in
- * <ins>): fields of the same concept present in disjoint records are joined into one selector list.
- */
-function withAlternatives(
-  field: CandidateField,
-  fields: CandidateField[],
-  roles: Map<CandidateField, Concept | undefined>,
-): CandidateField {
-  if (field.coverage >= 0.95 || !field.selector || !roles.get(field)) return field;
-  let merged = field;
-  const covered = new Set(field.present);
-  for (const other of fields) {
-    if (
-      other === field ||
-      !other.selector ||
-      other.kind !== field.kind ||
-      other.attribute !== field.attribute ||
-      roles.get(other) !== roles.get(field)
-    )
-      continue;
-    if (other.present.some((i) => covered.has(i))) continue;
-    for (const i of other.present) covered.add(i);
-    merged = {
-      ...merged,
-      selector: `${merged.selector}, ${other.selector}`,
-      coverage: merged.coverage + other.coverage,
-      present: [...covered],
-    };
-  }
-  return merged;
-}
-
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(
   candidate: Candidate,
@@ -237,6 +165,7 @@ export function selectFields(
   const fields = candidate.fields;
   const matchedRequests = new Set<PromptRequest>();
   const chosen = new Map<CandidateField, Named>();
+  let titleField: CandidateField | undefined;
   for (const request of requests) {
     // One field per request: a field labelled with the very word, else the first in record order
     // whose concept or label matches.
@@ -249,7 +178,7 @@ export function selectFields(
     // A secondary value ("sub-rating", "subtotal") after the main one.
     const matching = fields
       .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
-      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)));
+      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)) || (request.concept ? 0 : byPresence(a, b)));
     // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
     if (request.concept === 'title' && !matching.some(inHeadingField)) {
       const heading = fields.find(
@@ -260,7 +189,7 @@ export function selectFields(
     // Of a byline and the author name inside it, the inner element holds just the value.
     // A field whose own class names the concept (a.username) before one named by its wrapper (div.message-user).
     // Values shaped like the concept ("5.0 star rating") first, then a field whose own class names it.
-    const first =
+    let first: CandidateField | undefined =
       matching.find(
         (f) =>
           f.coverage >= 0.5 &&
@@ -278,12 +207,16 @@ export function selectFields(
       ) ??
       matching.find((f) => f.coverage >= 0.5) ??
       matching[0];
+    // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
+    const free = () => fields.filter((f) => !chosen.has(f));
+    first ??= fieldByShape(request, free()) ?? besideTitle(request, titleField, free());
     const inner =
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
         : undefined;
-    let field = labelled ?? inner ?? first;
-    if (!field) continue;
+    const found = labelled ?? inner ?? first;
+    if (!found) continue;
+    let field = found;
     // A title holding the record's main link and more (a job title and its employer): the link's text.
     if (request.concept === 'title' && field.kind === 'text' && !inAnchor(field)) {
       const path = field.key.split('|')[0];
@@ -294,49 +227,19 @@ export function selectFields(
             !chosen.has(f) &&
             f.coverage >= 0.8 &&
             f.key.startsWith(`${path}/`) &&
-            (f.tag === 'a' || f.averageLength >= field.averageLength * 0.5) &&
+            (f.tag === 'a' || f.averageLength >= found.averageLength * 0.5) &&
             inAnchor(f),
         ) ?? field;
     }
     matchedRequests.add(request);
+    if (request.concept === 'title') titleField ??= field;
     chosen.set(field, {
       field: withAlternatives(field, fields, roles),
       concept: roles.get(field),
       name: fieldName(request.word),
     });
   }
-  if (chosen.size === 0) {
-    // The prompt names nothing we can match: take every field that says what it is, once.
-    const byConcept = new Map<Concept, CandidateField>();
-    const path = (f: CandidateField) => f.key.replace(/^\+/, '').split('|')[0];
-    for (const field of fields) {
-      const concept = roles.get(field);
-      if (field.coverage < DEFAULT_FIELD_COVERAGE) continue;
-      // Secondary links (a thumbnail's, "add to cart", a vote arrow) repeat or distract from the main one.
-      if (field.kind === 'link' && concept !== 'link') continue;
-      // The same text twice (a linked capital that is also the longest link text) is kept once.
-      if (
-        field.kind === 'text' &&
-        [...chosen.keys()].some((c) => c.kind === 'text' && c.samples.join('|') === field.samples.join('|'))
-      )
-        continue;
-      const seen = concept ? byConcept.get(concept) : undefined;
-      if (seen) {
-        // Of a byline and the author name inside it, the inner element holds just the value.
-        if (field.kind === 'text' && seen.kind === 'text' && path(field).startsWith(`${path(seen)}/`)) {
-          chosen.set(field, { ...(chosen.get(seen) as Named), field });
-          chosen.delete(seen);
-          byConcept.set(concept as Concept, field);
-        }
-        continue;
-      }
-      const name = defaultName(field, concept);
-      if (!name) continue;
-      if (concept) byConcept.set(concept, field);
-      chosen.set(field, { field: withAlternatives(field, fields, roles), concept, name });
-      if (chosen.size >= MAX_DEFAULT_FIELDS) break;
-    }
-  }
+  if (chosen.size === 0) for (const [f, n] of defaultFields(fields, roles)) chosen.set(f, n);
   // Fields the prompt named come in the prompt's order; otherwise in the record's order.
   const named =
     matchedRequests.size > 0

@@ -1,0 +1,64 @@
+// Fields that nothing on the page names as what the prompt asks for, found by what their values look
+// like: addresses (a street and number, a postcode and place), quantities ("800 g", "1 Stange(n)"), and
+// a value written beside the record's title in one element ("<a>Physics teacher</a> DAŠO PAVIČIĆ OŠ JU",
+// the employer), read as that element's own text.
+import type { CandidateField } from './candidate.js';
+import type { Concept, PromptRequest } from './naming.js';
+
+/** Share of the sampled values that must have the shape. */
+const SHAPE_SHARE = 0.8;
+const MIN_COVERAGE = 0.5;
+
+// A street word and a house number, or a postcode before a place name, in the languages of the prompts.
+const STREET =
+  /\p{L}(?:stra(?:ss|ß)e|str\.|weg|allee|gasse|platz|ring|damm|straat|laan|gracht|plein)\s*\d|(?:^|\s)(?:str\.|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|boulevard|rue|avenida|av\.|calle|rua|via|viale|piazza|corso)\s|\d+\s+\p{L}+\s+(?:street|st|road|rd|avenue|ave|lane|drive|dr|blvd)\b|\b\d{4,5}\s+\p{Lu}\p{Ll}+/iu;
+/** A number (or fraction) and at most a short unit: "800 g", "0,5 TL", "1 Stange(n)", "2". */
+const QUANTITY = /^\s*(?:ca\.\s*)?[\d½¼¾⅓⅔][\d.,/½¼¾⅓⅔ -]*\s*(?:\p{L}{1,12}\.?(?:\(\p{L}{1,3}\))?)?\s*$/u;
+
+function shaped(values: string[], shape: RegExp): boolean {
+  const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
+  return (
+    sample.length > 0 && sample.filter((v) => v.length < 120 && shape.test(v)).length >= SHAPE_SHARE * sample.length
+  );
+}
+
+/** The free text field whose values have the shape the request's concept asks for, if any. */
+export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
+  const shape =
+    request.concept === 'address'
+      ? STREET
+      : request.concept === 'quantity' || request.concept === 'price'
+        ? QUANTITY
+        : undefined;
+  if (!shape) return undefined;
+  return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, shape));
+}
+
+/** Concepts whose value may sit beside the title in one element (a job's employer, a book's author). */
+const BESIDE_TITLE = new Set<Concept>(['company', 'author', 'location', 'publisher', 'brand']);
+
+/**
+ * The element around the chosen title whose text is the title and then more ("NASTAVNIK/CA FIZIKE DAŠO
+ * PAVIČIĆ OŠ JU"): its own text is the rest, the value asked for.
+ */
+export function besideTitle(
+  request: PromptRequest,
+  title: CandidateField | undefined,
+  free: CandidateField[],
+): CandidateField | undefined {
+  if (!title || !request.concept || !BESIDE_TITLE.has(request.concept) || title.kind !== 'text') return undefined;
+  const around = free.find(
+    (f) =>
+      f.kind === 'text' &&
+      !f.attribute &&
+      f.selector !== undefined &&
+      f.coverage >= 0.8 &&
+      f.samples.length > 0 &&
+      f.samples.every((s, i) => {
+        const t = title.samples[i];
+        return t !== undefined && s.startsWith(t) && s.length > t.length + 2;
+      }),
+  );
+  return around ? { ...around, key: `${around.key}|own`, attribute: 'ownText', transform: 'trim' } : undefined;
+}

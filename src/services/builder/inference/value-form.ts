@@ -1,0 +1,156 @@
+// The last look at a draft's fields, on the values they give on the page: each field is named as the
+// prompt writes its word ("number of rooms" -> rooms), and a value written after a label in the same
+// text ("Available from 16.02.2017", "Published: July 25, 2010", "by Bob Yirka, Phys.org") loses the
+// label, so the field holds the value alone.
+import type { CheerioAPI } from 'cheerio';
+import type { AgentField } from '../../../engine/definition.js';
+import { extractField } from '../../../engine/extract.js';
+import type { Document } from '../../../engine/select.js';
+import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
+
+/** Records read to see what a field's values look like. */
+const RECORDS_READ = 20;
+/** A label is a few words: longer shared openings are part of the values. */
+const LABEL_MAX_LENGTH = 30;
+const LABEL_MAX_WORDS = 3;
+/** Below this many values, a shared opening may be chance: only a label ending in ':' counts. */
+const VALUES_FOR_SHARED_LABEL = 3;
+
+/** Concepts whose values have a shape of their own, so that words before that shape are a label. */
+const SHAPED = new Set<Concept>(['date', 'price', 'salary', 'quantity', 'duration', 'year', 'rank', 'phone', 'email']);
+
+/** "by", "von", "par"...: the word before an author's name in a byline. */
+const BY = '(?:by|von|par|por|de|di|da|door|van)';
+const BYLINE = new RegExp(`^\\s*${BY}\\s+\\S`, 'i');
+/** A byline's author: after "by", up to a comma or bar before the site's name ("..., Phys.org"). */
+const BYLINE_STEP = {
+  regex: `^\\s*${BY}\\s+(.+?)(?:\\s*[,|]\\s*[\\w-]+\\.[a-z]{2,}\\s*)?$`,
+  group: 1,
+  flags: 'is',
+};
+
+/** The page the draft is for (as the draft has it). */
+interface BuilderPage {
+  $: CheerioAPI;
+  url: string;
+}
+
+const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+
+/** The words every value opens with, up to a word boundary, when they look like a label. */
+function sharedLabel(values: string[], concept: Concept | undefined): string | undefined {
+  let prefix = values[0];
+  for (const v of values.slice(1)) {
+    let i = 0;
+    while (i < prefix.length && i < v.length && prefix[i] === v[i]) i++;
+    prefix = prefix.slice(0, i);
+  }
+  // Up to the last word boundary that every value has after it (a space or the label's colon).
+  const cut = prefix.match(/^(.*?[\p{L}.)]\s*:|.*\p{L}(?=\s))/su)?.[0];
+  if (!cut) return undefined;
+  const label = prefix.slice(0, cut.length).trim();
+  if (label.length === 0 || label.length > LABEL_MAX_LENGTH || /\d/.test(label)) return undefined;
+  if (!values.every((v) => v.trim().length > label.length + 1)) return undefined;
+  // A heading's or a text's own colon ("Skyrim: Part 1") is no label.
+  if (label.split(/\s+/).length > LABEL_MAX_WORDS || concept === 'title' || concept === 'description') return undefined;
+  if (label.endsWith(':')) return label;
+  if (values.length < VALUES_FOR_SHARED_LABEL) return undefined;
+  // What follows the label is shaped like a value (a date, a price), of the concept the field is named for.
+  const rests = values.map((v) => v.trim().slice(label.length).trim());
+  const shape = conceptOfValues(rests);
+  const otherShape = concept !== undefined && SHAPED.has(concept) && concept !== shape;
+  return shape !== undefined && SHAPED.has(shape) && !otherShape ? label : undefined;
+}
+
+type Step = Exclude<NonNullable<AgentField['transform']>, unknown[]>;
+
+function stepsOf(field: AgentField): Step[] {
+  return field.transform === undefined ? [] : Array.isArray(field.transform) ? field.transform : [field.transform];
+}
+
+/** The field with its value freed of a label written before it, judged on its values on the page. */
+function withoutLabel(field: AgentField, values: string[]): AgentField {
+  const concept = conceptOfWord(field.name.split('_')[0]) ?? conceptOfWord(field.name);
+  if (field.attribute && field.attribute !== 'text' && field.attribute !== 'ownText') return field;
+  if (concept === 'link' || concept === 'image') return field;
+  const steps = stepsOf(field);
+  if (steps.some((s) => s !== 'trim')) return field;
+  const present = values.map((v) => v.replace(/\s+/g, ' ').trim()).filter((v) => v !== '');
+  if (present.length === 0) return field;
+  if (concept === 'author' && present.every((v) => BYLINE.test(v)))
+    return { ...field, transform: [...steps, BYLINE_STEP] };
+  const label = sharedLabel(present, concept);
+  if (!label) return field;
+  const pattern = `^\\s*${label.split(/\s+/).map(escapeRegex).join('\\s+')}\\s*`;
+  return { ...field, transform: ['trim', { replace: pattern, with: '' }] };
+}
+
+/** Text lines broken by <br> ("Buttmannstraße 17<br>13357 Berlin"): the element's text would run them together. */
+const LINES_AS_WORDS: Step[] = [
+  { replace: '<br\\s*/?>', with: ' ' },
+  { replace: '<[^>]*>', with: '' },
+  { replace: '&nbsp;', with: ' ' },
+  { replace: '&lt;', with: '<' },
+  { replace: '&gt;', with: '>' },
+  { replace: '&amp;', with: '&' },
+  'trim',
+];
+
+function brokenIntoLines(page: BuilderPage, records: unknown[], field: AgentField): boolean {
+  if (field.xpath || (field.attribute && field.attribute !== 'text')) return false;
+  const broken = records.filter((el) => {
+    const target = field.selector
+      ? page
+          .$(el as never)
+          .find(field.selector)
+          .first()
+      : page.$(el as never);
+    return target.find('br').length > 0 && target.children().length <= target.find('br').length + 2;
+  });
+  return broken.length >= 0.5 * records.length;
+}
+
+/** "1.150 €": the engine's number transform reads the dot as a decimal point; thousands dots are dropped first. */
+function withThousandsDots(field: AgentField, values: string[]): AgentField {
+  if (field.transform !== 'number') return field;
+  const dotted = values.filter((v) => /\d\.\d{3}(?!\d)/.test(v)).length;
+  if (dotted === 0 || values.some((v) => /\d\.\d{1,2}(?!\d)/.test(v) || /\d,\d{3}(?!\d)/.test(v))) return field;
+  return { ...field, transform: [{ replace: '(\\d)\\.(\\d{3})', with: '$1$2' }, 'number'] };
+}
+
+/** The text each of the first records gives for a field (nulls and non-text values left out). */
+function sampleValues(page: BuilderPage, records: unknown[], field: AgentField): string[] {
+  const root = page.$.root()[0];
+  return records.flatMap((el) => {
+    const v = extractField(root, el as Document, { ...field, transform: undefined }, page.url);
+    return typeof v === 'string' ? [v] : [];
+  });
+}
+
+/** Names fields as the prompt writes their words and frees values of the labels written before them. */
+export function finishFields(
+  fields: AgentField[],
+  page: BuilderPage,
+  /** The records' selector; none for a detail page's fields, which are only named. */
+  listSelector: string | undefined,
+  requests: PromptRequest[],
+): AgentField[] {
+  const records = listSelector ? page.$(listSelector).toArray().slice(0, RECORDS_READ) : [];
+  const taken = new Set(fields.map((f) => f.name));
+  return fields.map((field) => {
+    const request = requests.find((r) => fieldName(r.word) === field.name);
+    let named = field;
+    if (request) {
+      const name = writtenName(request);
+      if (name !== field.name && !taken.has(name)) {
+        taken.add(name);
+        named = { ...field, name };
+      }
+    }
+    if (named.fields || named.multiple || records.length === 0) return named;
+    const values = sampleValues(page, records, named);
+    if (brokenIntoLines(page, records, named) && (named.transform === undefined || named.transform === 'trim'))
+      return { ...named, attribute: 'html', transform: LINES_AS_WORDS };
+    return withThousandsDots(withoutLabel(named, values), values);
+  });
+}
