@@ -18,7 +18,7 @@ const SimpleStepSchema = Type.Union(
   {
     description:
       "trim: strip surrounding whitespace; number: first number in the text ('$1,234.50' -> 1234.5); " +
-      'absoluteUrl: resolve against the page URL; lowercase, uppercase.',
+      'absoluteUrl: resolve against the page URL (or its <base href>); lowercase, uppercase.',
   },
 );
 

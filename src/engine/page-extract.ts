@@ -9,7 +9,25 @@ import { extractJsonListPage } from './json-page.js';
 import type { FetchedPage } from './page.js';
 import { parsePage, type ParserUsed } from './parse.js';
 import { attrOf, matches, selectAll, selectFirst, type AnyNode, type Document } from './select.js';
+import { isTag } from 'domutils';
 import { selectXPath } from './xpath.js';
+
+/**
+ * The URL a page's relative links resolve against, as a browser resolves them: the first `<base href>` of
+ * the document's head (itself resolved against the page's URL), else the page's URL. A base that is not
+ * http(s) (javascript:, data:) is ignored. Only the head is read, where parsers put `<base>`.
+ */
+function documentBase(doc: Document, pageUrl: string): string {
+  const html = doc.children.find((n) => isTag(n) && n.name === 'html');
+  const head = html && isTag(html) ? html.children.find((n) => isTag(n) && n.name === 'head') : undefined;
+  if (!head || !isTag(head)) return pageUrl;
+  for (const el of head.children) {
+    if (!isTag(el) || el.name !== 'base' || el.attribs.href === undefined) continue;
+    const base = resolveUrl(el.attribs.href, pageUrl);
+    return base !== null && /^https?:/i.test(base) ? base : pageUrl;
+  }
+  return pageUrl;
+}
 
 /** A link's target (resolved), when there is a link with an href. */
 function linkOf(link: AnyNode | undefined, baseUrl: string): string | null {
@@ -84,12 +102,13 @@ function listOf(doc: Document, parser: ParserUsed, page: PageInput, def: ListPla
   const elements = listElements(doc, def.list);
   const tally: TransformTally = { unparsedDates: 0 };
   const items: ListItem[] = [];
+  const base = documentBase(doc, page.finalUrl);
   for (const element of elements) {
-    const record = extractFields(doc, element, def.list.fields, page.finalUrl, {}, tally);
-    const followUrl = def.follow ? followUrlOf(element, def.follow, doc, page.finalUrl) : null;
+    const record = extractFields(doc, element, def.list.fields, base, {}, tally);
+    const followUrl = def.follow ? followUrlOf(element, def.follow, doc, base) : null;
     items.push({ record, followUrl });
   }
-  const nextUrl = def.next ? nextUrlOf(def.next, doc, page.finalUrl) : null;
+  const nextUrl = def.next ? nextUrlOf(def.next, doc, base) : null;
   const scripted = elements.length === 0 && selectAll(doc, 'script', doc, 1).length > 0;
   return { matches: elements.length, items, nextUrl, scripted, parser, unparsedDates: tally.unparsedDates };
 }
@@ -103,7 +122,7 @@ export function extractDetailPage(page: PageInput, fields: FieldSpec[], fast = t
 function detailOf(doc: Document, parser: ParserUsed, page: PageInput, fields: FieldSpec[]): DetailPageResult {
   const tally: TransformTally = { unparsedDates: 0 };
   return {
-    record: extractFields(doc, doc, fields, page.finalUrl, {}, tally),
+    record: extractFields(doc, doc, fields, documentBase(doc, page.finalUrl), {}, tally),
     parser,
     unparsedDates: tally.unparsedDates,
   };

@@ -575,6 +575,7 @@ class RunEvidence(TypedDict, total=False):
     skippedDetailPages: NotRequired[int]
     skippedByRobots: NotRequired[int]
     proxies: NotRequired[dict[str, Any]]
+    loginRequests: NotRequired[int]
     firstUrls: Required[dict[str, Any]]
 
 

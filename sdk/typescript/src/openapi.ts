@@ -2712,6 +2712,7 @@ export interface components {
             };
             listMatches: number;
             listPages: number;
+            loginRequests?: number;
             networkErrors: {
                 [key: string]: number;
             };
