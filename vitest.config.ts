@@ -7,10 +7,8 @@ export const BROWSER_SUITES = ['test/browser/**/*.test.ts', 'test/console/**/*.t
 export const shared: NonNullable<ViteUserConfig['test']> = {
   globalSetup: ['test/helpers/global-setup.ts'],
   pool: 'forks',
-  // Three files at a time on two cores: most integration files (server + worker + engine) spend their
-  // time waiting for a Run, a retry delay or a crawl delay, and two left a third of the CPU idle.
-  // TEST_MAX_FORKS overrides it (a busier or a larger machine).
-  poolOptions: { forks: { maxForks: Number(process.env.TEST_MAX_FORKS ?? 3), minForks: 1 } },
+  // Two cores: two files at a time keeps integration tests (server + worker + engine) honest.
+  poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   testTimeout: 30_000,
   hookTimeout: 60_000,
   reporters: ['default'],

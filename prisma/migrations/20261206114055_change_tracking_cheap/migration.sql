@@ -11,7 +11,7 @@ ALTER TABLE "AgentRecordState" RENAME COLUMN "lastRunId" TO "changedRunId";
 CREATE TABLE "RunChangeSeen" (
     "runId" INTEGER NOT NULL,
     "batch" INTEGER NOT NULL,
-    "keys" TEXT[] COLLATE "C" NOT NULL,
+    "keys" TEXT[] COLLATE "C",
 
     CONSTRAINT "RunChangeSeen_pkey" PRIMARY KEY ("runId","batch")
 );
