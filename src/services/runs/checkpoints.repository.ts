@@ -41,17 +41,6 @@ export function createCheckpointsRepository(db: Db) {
       return { ...rows[0], records: chunks.map((c) => c.records) };
     },
 
-    /** Counts an interruption (and a takeover, after a lost worker); the takeovers so far. */
-    async interrupted(runId: number, takeover: boolean): Promise<number> {
-      const t = takeover ? 1 : 0;
-      const rows = await db.$queryRaw<Array<{ takeovers: number }>>(Prisma.sql`
-        INSERT INTO "RunCheckpoint" ("runId", interruptions, takeovers, updated) VALUES (${runId}, 1, ${t}, now())
-        ON CONFLICT ("runId") DO UPDATE SET interruptions = "RunCheckpoint".interruptions + 1,
-          takeovers = "RunCheckpoint".takeovers + ${t}, updated = now()
-        RETURNING takeovers`);
-      return rows[0]?.takeovers ?? 0;
-    },
-
     /** Removes the Run's checkpoint and records (its end: nothing is to be resumed any more). */
     async remove(runId: number): Promise<void> {
       await db.$executeRaw(Prisma.sql`

@@ -6,12 +6,23 @@ import { appendRunLogLine, fetchesOnePage, type CrawlCheckpoint } from '../../en
 import { storageFailureOf, type Storage } from '../../storage/index.js';
 import type { CheckpointsRepository } from './checkpoints.repository.js';
 import { runLogKey } from './run-keys.js';
+import { failureColumns } from './run-errors.js';
 import { type ChildStartPayload, type ResumePayload } from './run-protocol.js';
 import type { RunsRepository } from './runs.repository.js';
+import { statusesAllowing } from './status-machine.js';
+
+/** What became of a lost Run that was to be taken over (RunCheckpoints.takeOver). */
+export type TakeoverOutcome = 'taken' | 'refused' | 'notLost';
+
+/** What a Run handed back forgets of its attempt. */
+const RESET = { startTime: null, ...failureColumns(null) };
+
+/** The statuses a lost Run is taken over from. */
+const HANDED_BACK_FROM: readonly number[] = statusesAllowing({ type: 'handBack' });
 
 export function createRunCheckpoints(deps: {
   repo: CheckpointsRepository;
-  runs: Pick<RunsRepository, 'transition'>;
+  runs: Pick<RunsRepository, 'handBack' | 'findRun'>;
   /** Enqueues a job of its own for a Run taken over from a lost worker (whose job may still be active). */
   scheduler: { enqueueTakeover?(runId: number, attempt: number, takeover: number): Promise<void> };
   storage: Pick<Storage, 'append'>;
@@ -49,8 +60,8 @@ export function createRunCheckpoints(deps: {
       return { checkpoint: stored.state ?? null, records, attempt: stored.interruptions + 1 };
     },
 
-    /** Counts an interruption of the Run; returns how many times it was taken over from a lost worker. */
-    countInterruption: (runId: number, takeover: boolean) => repo.interrupted(runId, takeover),
+    /** A planned shutdown hands the Run back to Queuing, the interruption counted; null: not executing. */
+    handBack: async (runId: number) => (await runs.handBack(runId, clock.now(), RESET))?.run ?? null,
 
     /** Says in the Run's log why it was interrupted, and that it goes on from its last checkpoint. */
     note: (runId: number, why: string) => logLine(runId, `${why}. The Run goes on from its last checkpoint.`),
@@ -58,24 +69,25 @@ export function createRunCheckpoints(deps: {
     remove: (runId: number) => repo.remove(runId),
 
     /**
-     * A Run whose worker was lost goes back to Queuing, to go on from its checkpoint on another worker, at
-     * most `maxTakeovers` times (a Run that takes its workers down with it must end). False: not taken over.
+     * A Run whose worker was lost (heartbeat older than `staleBefore`) goes back to Queuing, to go on from
+     * its checkpoint on another worker, at most `maxTakeovers` times (a Run that takes its workers down
+     * with it must end). 'refused': it is lost and is not taken over (the caller ends it); 'notLost': it
+     * is not lost any more (another caller took it over meanwhile, or it moved on).
      */
-    async takeOver(runId: number, why: string): Promise<boolean> {
-      if (maxTakeovers === 0 || !scheduler.enqueueTakeover) return false;
-      const takeovers = await repo.interrupted(runId, true);
-      if (takeovers > maxTakeovers) return false;
-      const back = await runs.transition(runId, { type: 'handBack' }, clock.now(), {
-        startTime: null,
-        errorMessage: null,
-      });
-      if (!back) return false;
+    async takeOver(runId: number, why: string, staleBefore: Date): Promise<TakeoverOutcome> {
+      if (maxTakeovers === 0 || !scheduler.enqueueTakeover) return 'refused';
+      const taken = await runs.handBack(runId, clock.now(), RESET, { staleBefore, maxTakeovers });
+      if (!taken) {
+        const run = await runs.findRun(runId);
+        const lost = run !== null && HANDED_BACK_FROM.includes(run.status) && run.updated < staleBefore;
+        return lost ? 'refused' : 'notLost';
+      }
       await logLine(
         runId,
-        `Interrupted: ${why}; taken over (${takeovers} of at most ${maxTakeovers}). The Run goes on from its last checkpoint.`,
+        `Interrupted: ${why}; taken over (${taken.takeovers} of at most ${maxTakeovers}). The Run goes on from its last checkpoint.`,
       );
-      await scheduler.enqueueTakeover(runId, back.retryCount, takeovers);
-      return true;
+      await scheduler.enqueueTakeover(runId, taken.run.retryCount, taken.takeovers);
+      return 'taken';
     },
 
     /** `prepared` with what an interrupted Run goes on from (a Run of one page has nothing to go on from). */

@@ -27,7 +27,7 @@ import {
   stoppedBy,
   type RunFailure,
 } from './run-errors.js';
-import type { RunCheckpoints } from './checkpoints.service.js';
+import type { RunCheckpoints, TakeoverOutcome } from './checkpoints.service.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
@@ -82,6 +82,13 @@ export function createRunExecutionService(deps: {
   checkpoints?: RunCheckpoints;
 }) {
   const { repo, clock, config, scheduler, checkpoints } = deps;
+
+  /**
+   * A Run whose worker was lost goes on elsewhere from its checkpoint (TakeoverOutcome); without
+   * resumable Runs it is refused, and the caller ends it.
+   */
+  const takeOver = (runId: number, why: string, staleBefore: Date): Promise<TakeoverOutcome> =>
+    checkpoints ? checkpoints.takeOver(runId, why, staleBefore) : Promise.resolve('refused');
   const storage = createStorage(config.storage);
 
   /** The second half of a failure: 7 Failed -> 12 Waiting (retry scheduled) or 6 Failure. */
@@ -98,16 +105,19 @@ export function createRunExecutionService(deps: {
     return repo.transition(failed.id, { type: 'giveUp' }, clock.now(), { endTime: clock.now() });
   }
 
+  /** The Run fails (or, being stopped, ends Stopped); its checkpoint goes only once it has. */
   async function failOrRetry(runId: number, failure: RunFailure) {
-    await checkpoints?.remove(runId);
     const failed = await repo.transition(runId, { type: 'failed' }, clock.now(), failureColumns(failure));
     if (!failed) {
       // A Run being stopped that then fails (timeout, crash) still ends Stopped, as the user asked.
-      return repo.transition(runId, { type: 'stopped' }, clock.now(), {
+      const stopped = await repo.transition(runId, { type: 'stopped' }, clock.now(), {
         endTime: clock.now(),
         ...failureColumns(stoppedBy('unclean', failure)),
       });
+      if (stopped) await checkpoints?.remove(runId);
+      return stopped;
     }
+    await checkpoints?.remove(runId);
     return afterFailed(failed);
   }
 
@@ -180,8 +190,8 @@ export function createRunExecutionService(deps: {
       if (run.status === RunStatus.Starting || run.status === RunStatus.Running || run.status === RunStatus.Exporting) {
         // A job came back (stalled, or a duplicate): the Run is lost only when its heartbeat is stale;
         // otherwise another worker is executing it. The reconciler ends lost Runs either way.
-        const staleBefore = clock.now().getTime() - config.runs.staleAfterSeconds * 1000;
-        if (run.updated.getTime() < staleBefore && !(checkpoints && (await checkpoints.takeOver(runId, LOST_WHY))))
+        const staleBefore = new Date(clock.now().getTime() - config.runs.staleAfterSeconds * 1000);
+        if (run.updated < staleBefore && (await takeOver(runId, LOST_WHY, staleBefore)) === 'refused')
           await failOrRetry(runId, LOST);
         return null;
       }
@@ -318,14 +328,11 @@ export function createRunExecutionService(deps: {
 
     /** A planned shutdown could not wait for the Run: it goes back to Queuing for another worker. */
     async handBack(runId: number) {
-      const back = await repo.transition(runId, { type: 'handBack' }, clock.now(), {
-        startTime: null,
-        ...failureColumns(null),
-      });
-      if (back && checkpoints) {
-        await checkpoints.countInterruption(runId, false);
+      const back = checkpoints
+        ? await checkpoints.handBack(runId)
+        : await repo.transition(runId, { type: 'handBack' }, clock.now(), { startTime: null, ...failureColumns(null) });
+      if (back && checkpoints)
         await checkpoints.note(runId, 'Interrupted: the worker shut down and handed the Run back to the queue');
-      }
       if (!back) {
         // It was being stopped meanwhile: the stop wins, without the data (the process is gone).
         await attachLog(runId, 'The worker shut down while the Run was stopping.');
@@ -337,8 +344,7 @@ export function createRunExecutionService(deps: {
       return back;
     },
 
-    /** A Run whose worker was lost goes on elsewhere from its checkpoint; false when it is not taken over. */
-    takeOver: async (runId: number, why: string) => (checkpoints ? checkpoints.takeOver(runId, why) : false),
+    takeOver,
   };
 
   /** What an interrupted Run goes on from, in its payload. */

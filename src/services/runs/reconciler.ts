@@ -49,8 +49,12 @@ export function createReconciler(deps: {
           endTime: now,
           ...failureColumns(stoppedBy('workerLost')),
         });
-      } else if (!(await execution.takeOver?.(r.id, 'the worker executing the Run was lost (no heartbeat)'))) {
-        await execution.failOrRetry(r.id, { code: RunFailureCode.WorkerLost, params: { reason: 'heartbeat' } });
+      } else {
+        const outcome = execution.takeOver
+          ? await execution.takeOver(r.id, 'the worker executing the Run was lost (no heartbeat)', staleBefore)
+          : 'refused';
+        if (outcome === 'refused')
+          await execution.failOrRetry(r.id, { code: RunFailureCode.WorkerLost, params: { reason: 'heartbeat' } });
       }
     }
 

@@ -245,6 +245,47 @@ export function createRunsRepository(db: Db, hooks: RunsRepositoryHooks = {}) {
       });
     },
 
+    /**
+     * Hands an executing Run back to Queuing (its worker shut down, or was lost) and counts the
+     * interruption, in one statement, so the attempt that picks it next always finds it counted (and goes
+     * on from its checkpoint). `lost`: a Run whose worker was lost, taken over only while its heartbeat
+     * is older than `staleBefore` and fewer than `maxTakeovers` times, the takeover counted too. The Run's
+     * row lock decides between callers that find the same lost Run at once (the reconcilers of several
+     * workers, a stalled job coming back): one moves it; the others, like a Run over its limit, get null.
+     */
+    async handBack(
+      runId: number,
+      at: Date,
+      patch: RunPatch,
+      lost?: { staleBefore: Date; maxTakeovers: number },
+    ): Promise<{ run: RunRow; takeovers: number } | null> {
+      const event: RunEvent = { type: 'handBack' };
+      const allowed = statusesAllowing(event);
+      const set = Prisma.sql`status = ${nextStatus(allowed[0], event)}::int, "statusChanged" = ${at.toISOString()}::timestamp, ${patchSql(patch)}`;
+      const taken = lost ? 1 : 0;
+      const onlyLost = lost
+        ? Prisma.sql`AND updated < ${lost.staleBefore.toISOString()}::timestamp
+            AND COALESCE((SELECT takeovers FROM "RunCheckpoint" WHERE "runId" = ${runId}::int), 0) < ${lost.maxTakeovers}::int`
+        : Prisma.empty;
+      const rows = await db.$rows<RunRow & { _takeovers: number }>(Prisma.sql`
+        WITH moved AS (
+          UPDATE "Run" SET ${set} WHERE id = ${runId}::int AND status = ANY(${allowed}::int[]) ${onlyLost}
+          RETURNING *
+        ), agent AS (${touchAgentSql('moved', at)}),
+        counted AS (
+          INSERT INTO "RunCheckpoint" ("runId", interruptions, takeovers, updated)
+          SELECT id, 1, ${taken}::int, now() FROM moved
+          ON CONFLICT ("runId") DO UPDATE SET interruptions = "RunCheckpoint".interruptions + 1,
+            takeovers = "RunCheckpoint".takeovers + ${taken}::int, updated = now()
+          RETURNING takeovers
+        )
+        SELECT moved.*, counted.takeovers AS "_takeovers" FROM moved, counted`);
+      const row = rows[0];
+      if (!row) return null;
+      const { _takeovers: takeovers, ...run } = row;
+      return { run, takeovers };
+    },
+
     /** Marks the Run alive and returns what the worker needs to act on (null when it is gone). */
     async heartbeat(runId: number, at: Date): Promise<{ status: number; killRequested: Date | null } | null> {
       const rows = await db.run.updateManyAndReturn({
