@@ -41,7 +41,7 @@ end
 if rank < free then
   -- A batch of slots for the instance to hand out itself, only while nobody waits and at most a
   -- quarter of what is free. Each slot is held from now: a grant time in the future would make a
-  -- refused client wait longer than a window (issue 20). A slot handed out at the end of the hold
+  -- refused client wait longer than a window. A slot handed out at the end of the hold
   -- (at most 1 s, 1/60 of the window) therefore counts for the window less that hold.
   local n = 1
   if waiting == 0 and want > 1 then n = math.max(1, math.min(want, math.floor(free / 4))) end
