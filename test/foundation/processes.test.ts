@@ -1,6 +1,7 @@
 // The operator's view: CLI commands, configuration errors, and the server and worker processes
 // starting and shutting down gracefully on SIGTERM.
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js';
 import { clearRedisPrefix, testConfig } from '../helpers/app.js';
@@ -96,7 +97,12 @@ describe('cli', () => {
   it('names, in its usage text, the command that runs it where it runs', async () => {
     const direct = await runNode(['src/cli.ts'], { ...env, npm_lifecycle_event: '' });
     expect(direct.code).toBe(2);
-    expect(direct.stderr).toContain('usage: node --import tsx src/cli.ts <command> [options]');
+    // The tests run the compiled copy of the sources when global-setup made one (process-build.ts).
+    const build = process.env.CXS_TEST_BUILD;
+    const ran = build
+      ? `node ${path.relative(process.cwd(), path.join(build, 'cli.js'))}`
+      : 'node --import tsx src/cli.ts';
+    expect(direct.stderr).toContain(`usage: ${ran} <command> [options]`);
     const viaNpm = await runNode(['src/cli.ts', 'nope'], { ...env, npm_lifecycle_event: 'cli' });
     expect(viaNpm.code).toBe(2);
     expect(viaNpm.stderr).toContain('error: unknown command nope\nusage: npm run cli -- <command> [options]');

@@ -5,11 +5,13 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ADMIN_URL, dropRunDatabases, ensureTemplate } from './db.js';
+import { buildForProcesses, removeBuild } from './process-build.js';
 import { ensureS3Server, stopS3Server } from './s3-server.js';
 
 const run = crypto.randomBytes(3).toString('hex');
 let ready = false;
 let s3Started = false;
+let build: string | null = null;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Where each store is expected, for the message (no password shown). */
@@ -58,6 +60,8 @@ export async function setup() {
   // Test workers are forked after this and inherit the variable.
   process.env.CXS_TEST_RUN = run;
   s3Started = ensureS3Server();
+  build = await buildForProcesses(run);
+  process.env.CXS_TEST_BUILD = build;
   await ensureTemplate();
   ready = true;
 }
@@ -65,4 +69,5 @@ export async function setup() {
 export async function teardown() {
   if (ready) await dropRunDatabases(run);
   if (s3Started) stopS3Server();
+  if (build) removeBuild(build);
 }

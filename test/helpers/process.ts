@@ -2,7 +2,19 @@
 import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 
-export const TSX = ['--import', 'tsx'];
+import path from 'node:path';
+
+/**
+ * Node's arguments for an entry point of the service given as `src/<name>.ts` (and its own arguments):
+ * the compiled copy global-setup made (process-build.ts), or the source under tsx when there is none.
+ */
+function nodeArgs(args: string[]): string[] {
+  const build = process.env.CXS_TEST_BUILD;
+  const [entry, ...rest] = args;
+  const m = /^src\/(.+)\.ts$/.exec(entry ?? '');
+  if (!build || !m) return ['--import', 'tsx', ...args];
+  return [path.join(build, `${m[1]}.js`), ...rest];
+}
 
 /**
  * The processes this test file started and that still run: killed when the file's process exits, so a
@@ -33,7 +45,7 @@ export function runNode(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = track(
-      spawn(process.execPath, [...TSX, ...args], {
+      spawn(process.execPath, nodeArgs(args), {
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
@@ -58,7 +70,7 @@ export function startNode(
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = track(
-    spawn(process.execPath, [...TSX, ...args], {
+    spawn(process.execPath, nodeArgs(args), {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
