@@ -27,6 +27,8 @@ import type { ChangesAsk } from '../services/changes/changes.service.js';
 export const CHANGES_BATCH = 2_000;
 /** Known keys per page of the deleted rows' walk (key hashes only: about 30 bytes each). */
 const KEYS_PAGE = 5_000;
+/** Classify questions in flight at most (each holds its batch of records: memory stays flat). */
+const CLASSIFY_IN_FLIGHT = 3;
 /** Stage questions (new and updated records with their values) in flight at most: memory stays flat. */
 const STAGES_IN_FLIGHT = 2;
 
@@ -119,9 +121,10 @@ export async function trackedSets(
   async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
     if (!tracking || batch.length === 0) return batch.map((b) => b.record);
     const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
+    const batchNo = ++batches;
     const asked = changes.ask<Array<string | null>>({
       op: 'classify',
-      batch: ++batches,
+      batch: batchNo,
       keys: keyed.map((b) => b.key),
     });
     // Hashed while the question is in flight.
@@ -137,6 +140,7 @@ export async function trackedSets(
     if (changed.length > 0) {
       const stage = changes.ask({
         op: 'stage',
+        batch: batchNo,
         keys: changed.map((i) => keyed[i].key),
         valuesHashes: changed.map((i) => hashes[i]),
         listHashes: changed.map((i) => (listIsAll ? hashes[i] : valuesHashOf(keyed[i].record, names.list))),
@@ -180,17 +184,18 @@ export async function trackedSets(
     }
   }
 
-  // One batch's question is in flight while the next batch is read and the one before is written: the
-  // worker's round trip overlaps the export's own work. Batches are answered and written in order.
+  // Up to CLASSIFY_IN_FLIGHT batches' questions are in flight while the next batch is read and the one
+  // before is written: the worker's round trips overlap each other and the export's own work. Batches
+  // are answered and written in order.
   async function* tracked(records: Records, last: boolean): AsyncGenerator<ExtractedRecord> {
     let batch: Array<{ record: ExtractedRecord; key: string | null }> = [];
-    let inFlight: Promise<ExtractedRecord[]> | null = null;
+    const inFlight: Array<Promise<ExtractedRecord[]>> = [];
     const send = () => {
       const asked = marked(batch);
       // Awaited in turn below; a rejection before then must not count as unhandled.
       asked.catch(() => {});
       batch = [];
-      return asked;
+      inFlight.push(asked);
     };
     for await (const record of records) {
       const k = recordKeyOf(record, key!);
@@ -203,14 +208,12 @@ export async function trackedSets(
       }
       batch.push({ record, key: k });
       if (batch.length >= CHANGES_BATCH) {
-        const next = send();
-        if (inFlight) yield* await inFlight;
-        inFlight = next;
+        send();
+        if (inFlight.length > CLASSIFY_IN_FLIGHT) yield* await inFlight.shift()!;
       }
     }
-    const next = send();
-    if (inFlight) yield* await inFlight;
-    yield* await next;
+    send();
+    while (inFlight.length > 0) yield* await inFlight.shift()!;
     // Every new and updated record is staged before the set's export ends (and so before the Run's).
     await settleStaging(0);
     if (last && tracking?.trackDeletes && !opts.stopped) yield* deleted();

@@ -14,7 +14,7 @@ import type { RunExecutionService } from '../services/runs/execution.service.js'
 import { internalRunFailure, RunFailureCode, type RunFailure } from '../services/runs/run-errors.js';
 import { recordRunResult } from '../services/runs/run-metrics.js';
 import type { RunRow } from '../services/runs/runs.repository.js';
-import { RUN_STATUS_NAMES, type RunStatusValue } from '../services/runs/status-machine.js';
+import { RUN_STATUS_NAMES, RunStatus, type RunStatusValue } from '../services/runs/status-machine.js';
 import {
   isBrowserRequest,
   type ChildMessage,
@@ -185,7 +185,12 @@ export function createRunsProcessor(deps: {
       const finished = result as ChildResult | null;
       if (finished) {
         recordRunResult(finished);
-        logEnded(await untilDone(() => execution.finish(runId, finished, picked.run), retrying));
+        const ended = await untilDone(() => execution.finish(runId, finished, picked.run), retrying);
+        logEnded(ended);
+        // What a change-tracking Run that ended Success staged becomes its Agent's state now, after its
+        // end; a merge that does not happen here (the worker stopped) is made by the Agent's next Run.
+        if (picked.payload.definition.changes && ended?.status === RunStatus.Success && deps.changes)
+          deps.changes.mergeAfterEnd(runId).catch((err: unknown) => onError(err, 'change tracking merge'));
         return { status: 'finished' };
       }
       if (end === 'killed') {

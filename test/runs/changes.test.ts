@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, type TestContext } from '../helpers/app.js';
 import { expectProblem } from '../helpers/assertions.js';
+import { waitFor } from '../helpers/process.js';
 import { createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
 const env = useRunEnvironment();
@@ -216,6 +217,42 @@ describe('key and changes across the Runs of one Agent', () => {
     const csv = await runOf(csvAgent);
     expect(csvRows(csv.text)).toEqual(['A,1.00,About A,new', 'B,2.50,About B,new', 'D,4.00,About D,new']);
     expect(detailHits()).toEqual({ A: 1, B: 1, D: 1 });
+  });
+
+  it('what a Run staged is the Agent’s state after its end, with no later Run; a reset straight after an end forgets it', async () => {
+    const own = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      definition('csv', { export: 'changed', trackDeletes: true }),
+      'Merged',
+    );
+    const first = await runOf(own.id);
+    expect(first.run.status).toBe(10);
+    // The worker merges after the Run's end: the keys are remembered, the Run's staging rows are gone.
+    await waitFor(async () => {
+      const [n] = await ctx.db.$queryRaw<Array<{ n: bigint }>>`
+        SELECT count(*) AS n FROM "AgentRecordState" WHERE "agentId" = ${own.id}`;
+      return n.n === 3n;
+    }, 10_000);
+    const [left] = await ctx.db.$queryRaw<Array<{ tracking: bigint; stage: bigint }>>`
+      SELECT (SELECT count(*) FROM "RunChangeTracking" WHERE "runId" = ${first.run.id}) AS tracking,
+        (SELECT count(*) FROM "RunChangeStage" WHERE "runId" = ${first.run.id}) AS stage`;
+    expect(left).toEqual({ tracking: 0n, stage: 0n });
+
+    // A reset as soon as the Run reads as ended counts and forgets its keys, merged or not yet.
+    const second = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      definition('csv', { export: 'changed', trackDeletes: true }),
+      'Reset',
+    );
+    expect((await runOf(second.id)).run.status).toBe(10);
+    const res = await call('POST', `/api/v1/agent/${second.id}/changes/reset`);
+    expect(res.json()).toEqual({ agentId: second.id, forgottenKeys: 3 });
+    const after = await runOf(second.id);
+    expect(csvRows(after.text)).toEqual(['A,1.00,About A,new', 'B,2.50,About B,new', 'D,4.00,About D,new']);
   });
 
   it('reset: 404 for an unknown Agent or one of another organization, 401 without credentials', async () => {

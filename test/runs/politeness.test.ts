@@ -71,7 +71,7 @@ const TOLERANCE_MS = 60;
  * sent without it arrive within milliseconds) and their sum, which that jitter cannot shorten, to the
  * whole spacing.
  */
-function expectSpaced(seen: Array<{ start: number }>, ms: number) {
+function expectSpaced(seen: Parameters<typeof startGaps>[0], ms: number) {
   const gaps = startGaps(seen);
   for (const gap of gaps) expect(gap, JSON.stringify(seen)).toBeGreaterThanOrEqual(ms / 2);
   const span = gaps.reduce((a, b) => a + b, 0);

@@ -1,10 +1,12 @@
 // Prisma access of change tracking (definition `changes`): what an Agent remembers of each record key
 // (AgentRecordState), and what a Run found, kept until its end: its new and updated records
-// (RunChangeStage), the keys it saw when it tracks deletes (RunChangeSeen, one array per batch) and
-// whether it does (RunChangeTracking). Every statement is set-based: a batch of keys is one statement
-// (unnest of arrays), never a round trip per record; a key the Run finds unchanged is written nowhere,
-// and only new and updated records' values are sent at all.
-import type { Db } from '../../db/prisma.js';
+// (RunChangeStage) and the keys it saw when it tracks deletes (RunChangeSeen), one row of arrays per
+// batch of its export, and whether it tracks deletes and ended Success (RunChangeTracking). Every
+// statement is set-based: a batch of keys is one statement, never a round trip per record; a key the Run
+// finds unchanged is written nowhere, and only new and updated records' values are sent at all. What a
+// Run that ended Success staged is merged into the state after its end (mergeSettled), before any later
+// Run of the Agent reads the state.
+import type { Db, Tx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /** A known key as a Run's skipped detail page or deleted row needs it: its list values hash and its last values. */
@@ -16,6 +18,8 @@ export interface KnownRecord {
 
 /** A Run's new and updated records to stage, as parallel arrays (one element per record). */
 export interface StagedBatch {
+  /** The export batch they come from (the row's key: a batch staged again replaces itself). */
+  batch: number;
   keys: string[];
   valuesHashes: string[];
   listHashes: string[];
@@ -72,15 +76,27 @@ export function createChangesRepository(db: Db) {
       return previous;
     },
 
-    /** Stages the Run's new and updated records of a batch (a key staged already keeps its first record). */
+    /** Stages the Run's new and updated records of a batch: one row (the Run's keys are distinct). */
     async stage(runId: number, batch: StagedBatch): Promise<void> {
       if (batch.keys.length === 0) return;
       await db.$rows(Prisma.sql`
-        INSERT INTO "RunChangeStage" ("runId", "keyHash", "valuesHash", "listHash", "values")
-        SELECT ${runId}::int, k, v, l, j::jsonb
-        FROM unnest(${batch.keys}::text[], ${batch.valuesHashes}::text[], ${batch.listHashes}::text[],
-          ${batch.values}::text[]) AS t(k, v, l, j)
-        ON CONFLICT ("runId", "keyHash") DO NOTHING`);
+        INSERT INTO "RunChangeStage" ("runId", "batch", "keys", "valuesHashes", "listHashes", "values")
+        VALUES (${runId}::int, ${batch.batch}::int, ${batch.keys}::text[], ${batch.valuesHashes}::text[],
+          ${batch.listHashes}::text[], ${`[${batch.values.join(',')}]`}::jsonb)
+        ON CONFLICT ("runId", "batch") DO UPDATE SET "keys" = EXCLUDED."keys",
+          "valuesHashes" = EXCLUDED."valuesHashes", "listHashes" = EXCLUDED."listHashes", "values" = EXCLUDED."values"`);
+    },
+
+    /**
+     * Merges into the state of Run `runId`'s Agent what its Runs that ended Success staged and that is not
+     * merged yet (mergePending). A caller that finds nothing to merge is done after one lookup.
+     */
+    async mergeSettled(runId: number): Promise<void> {
+      const pending = await db.$rows<{ agentId: number }>(Prisma.sql`
+        SELECT "agentId" FROM "RunChangeTracking"
+        WHERE "agentId" = ${agentOfRun(runId)} AND succeeded LIMIT 1`);
+      if (pending.length === 0) return;
+      await db.$transaction((tx) => mergePending(tx, pending[0].agentId));
     },
 
     /**
@@ -95,41 +111,75 @@ export function createChangesRepository(db: Db) {
       return rows.map((r) => r.keyHash);
     },
 
-    /** Forgets everything the Agent remembers of its records; the number of keys forgotten. */
+    /**
+     * Forgets everything the Agent remembers of its records, what its ended Runs staged included (merged
+     * first, under the merge's lock, so no merge in flight brings any of it back); the keys forgotten.
+     */
     reset: (agentId: number) =>
-      db.$executeRaw(Prisma.sql`DELETE FROM "AgentRecordState" WHERE "agentId" = ${agentId}::int`),
+      db.$transaction(async (tx) => {
+        await mergePending(tx, agentId);
+        return tx.$executeRaw(Prisma.sql`DELETE FROM "AgentRecordState" WHERE "agentId" = ${agentId}::int`);
+      }),
   };
 }
 export type ChangesRepository = ReturnType<typeof createChangesRepository>;
 
+/** The advisory lock class of merging an Agent's staged records (with the Agent's id). */
+const MERGE_LOCK = 0x43484e47;
+
 /**
- * The settlement's statement for a Run's end: a Run that ended Success merges its new and updated records
- * into its Agent's state (the keys it found unchanged are not touched) and, tracking deletes, forgets the
- * keys it did not see; whatever way it ended, what it staged goes. A Run that tracked nothing finds
- * nothing to do (three primary-key lookups).
+ * In transaction `tx`: merges what the Agent's Runs that ended Success staged, oldest Run first, each in
+ * one statement (mergeSql), under a lock of the Agent's: two callers at once (the worker after a Run's
+ * end, the next Run's first question, a reset) merge each Run once and in order.
  */
-export function settleChangesSql(run: { id: number; agentId: number }, success: boolean): Prisma.Sql {
+async function mergePending(tx: Tx, agentId: number): Promise<void> {
+  await tx.$executeRaw(Prisma.sql`SELECT pg_advisory_xact_lock(${MERGE_LOCK}::int, ${agentId}::int)`);
+  const runs = await tx.$queryRaw<Array<{ runId: number }>>(Prisma.sql`
+    SELECT "runId" FROM "RunChangeTracking" WHERE "agentId" = ${agentId}::int AND succeeded ORDER BY "runId"`);
+  for (const r of runs) await tx.$executeRaw(mergeSql(r.runId));
+}
+
+/**
+ * The settlement's statement for a Run's end: a Run that ended Success is marked so (its staged records
+ * are merged into its Agent's state after the transaction, mergeSettled); a Run that ended otherwise has
+ * what it staged removed. A Run that tracked nothing finds nothing to do (primary-key lookups).
+ */
+export function settleChangesSql(run: { id: number }, success: boolean): Prisma.Sql {
   const runId = run.id;
+  if (success) return Prisma.sql`UPDATE "RunChangeTracking" SET succeeded = true WHERE "runId" = ${runId}::int`;
+  return Prisma.sql`
+    WITH tracking AS (DELETE FROM "RunChangeTracking" WHERE "runId" = ${runId}::int),
+      stage AS (DELETE FROM "RunChangeStage" WHERE "runId" = ${runId}::int)
+    DELETE FROM "RunChangeSeen" WHERE "runId" = ${runId}::int`;
+}
+
+/**
+ * Merges what Run `runId` staged into its Agent's state (its new and updated records; the keys it found
+ * unchanged are not touched) and, tracking deletes, forgets the keys it did not see; its rows go. Only a
+ * Run that ended Success (its settlement marked it) is merged, once: the statement takes its tracking row.
+ */
+function mergeSql(runId: number): Prisma.Sql {
   return Prisma.sql`
     WITH tracking AS (
-      DELETE FROM "RunChangeTracking" WHERE "runId" = ${runId}::int RETURNING "agentId", "trackDeletes"
+      DELETE FROM "RunChangeTracking" WHERE "runId" = ${runId}::int AND succeeded
+      RETURNING "agentId", "trackDeletes"
     ), stage AS (
-      DELETE FROM "RunChangeStage" WHERE "runId" = ${runId}::int
-      RETURNING "keyHash", "valuesHash", "listHash", "values"
+      DELETE FROM "RunChangeStage" WHERE "runId" = ${runId}::int AND EXISTS (SELECT 1 FROM tracking)
+      RETURNING "keys", "valuesHashes", "listHashes", "values"
     ), seen AS (
-      DELETE FROM "RunChangeSeen" WHERE "runId" = ${runId}::int RETURNING "keys"
+      DELETE FROM "RunChangeSeen" WHERE "runId" = ${runId}::int AND EXISTS (SELECT 1 FROM tracking)
+      RETURNING "keys"
+    ), staged AS (
+      SELECT u.k, u.v, u.l, s."values" -> (u.n::int - 1) AS j
+      FROM stage s CROSS JOIN LATERAL unnest(s."keys", s."valuesHashes", s."listHashes") WITH ORDINALITY AS u(k, v, l, n)
     ), merged AS (
       INSERT INTO "AgentRecordState" ("agentId", "keyHash", "valuesHash", "listHash", "values", "firstRunId", "changedRunId")
-      SELECT t."agentId", s."keyHash", s."valuesHash", s."listHash", s."values", ${runId}::int, ${runId}::int
-      FROM stage s CROSS JOIN tracking t WHERE ${success}::boolean
+      SELECT t."agentId", s.k, s.v, s.l, s.j, ${runId}::int, ${runId}::int FROM staged s CROSS JOIN tracking t
       ON CONFLICT ("agentId", "keyHash") DO UPDATE SET "valuesHash" = EXCLUDED."valuesHash",
         "listHash" = EXCLUDED."listHash", "values" = EXCLUDED."values", "changedRunId" = EXCLUDED."changedRunId"
       RETURNING 1
-    ), forgotten AS (
-      DELETE FROM "AgentRecordState" st USING tracking t
-      WHERE ${success}::boolean AND t."trackDeletes" AND st."agentId" = ${run.agentId}::int
-        AND NOT EXISTS (SELECT 1 FROM (SELECT unnest("keys") AS k FROM seen) u WHERE u.k = st."keyHash")
-      RETURNING 1
     )
-    SELECT (SELECT count(*) FROM merged) AS merged, (SELECT count(*) FROM forgotten) AS forgotten`;
+    DELETE FROM "AgentRecordState" st USING tracking t
+    WHERE t."trackDeletes" AND st."agentId" = t."agentId"
+      AND NOT EXISTS (SELECT 1 FROM (SELECT unnest("keys") AS k FROM seen) u WHERE u.k = st."keyHash")`;
 }

@@ -1,6 +1,7 @@
 // Change tracking's rules outside the engine: a Run's records staged and classified as its export goes
-// (the run process asks through the worker, batch by batch), the settlement step that makes a Run that
-// ended Success the Agent's new state, and the reset a user asks for.
+// (the run process asks through the worker, batch by batch), the settlement step that marks a Run that
+// ended Success, the merge of what it staged into the Agent's state after its end, and the reset a user
+// asks for.
 import type { Principal } from '../identity/principal.js';
 import type { AccessService } from '../access/access.service.js';
 import type { SettlementStep } from '../settlement/settlement.service.js';
@@ -15,7 +16,7 @@ export type ChangesAsk =
   | { op: 'begin'; trackDeletes: boolean }
   | { op: 'known'; keys: string[] }
   | { op: 'classify'; batch: number; keys: string[] }
-  | { op: 'stage'; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
+  | { op: 'stage'; batch: number; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
   | { op: 'keysAfter'; after: string | null; limit: number };
 
 export function createRunChangesService(repo: ChangesRepository) {
@@ -23,13 +24,20 @@ export function createRunChangesService(repo: ChangesRepository) {
     if (n > MAX_CHANGES_BATCH) throw new RangeError(`at most ${MAX_CHANGES_BATCH} records per question, got ${n}`);
   };
   return {
+    /** Merges what Run `runId` (ended Success) staged into its Agent's state. */
+    mergeAfterEnd: (runId: number) => repo.mergeSettled(runId),
+
     /** Answers a run process's question about Run `runId`'s records. */
     async answer(runId: number, ask: ChangesAsk): Promise<unknown> {
       switch (ask.op) {
+        // The state the Run reads is whole first: what earlier Runs of its Agent staged is merged.
         case 'begin':
+          await repo.mergeSettled(runId);
           return repo.begin(runId, ask.trackDeletes);
         case 'known':
           bounded(ask.keys.length);
+          // Asked during the crawl too (skipUnchangedDetails), before the export begins.
+          await repo.mergeSettled(runId);
           return repo.known(runId, ask.keys);
         case 'classify':
           bounded(ask.keys.length);
