@@ -119,7 +119,7 @@ export class ExtractionRun {
     this.#mask = mask;
     this.evidence = new EvidenceCollector(mask);
     this.snapshots = new SnapshotKeeper(mask, MAX_URL_LENGTH, (ref) => this.evidence.snapshot(ref));
-    this.criteria = new CriteriaTally(options.definition.successCriteria);
+    this.criteria = new CriteriaTally(options.definition.successCriteria, options.resume?.criteria);
     this.#defaults = parameterDefaults(options.definition);
     const { list, next, follow, responseType } = options.definition;
     this.#plan = { list, next, follow, responseType };
@@ -163,6 +163,7 @@ export class ExtractionRun {
       sets: this.#sets.map((s) => ({ ...s })),
       stats: { ...this.stats },
       startFailures: [...this.startFailures],
+      criteria: this.criteria.counts(),
     } satisfies CrawlCheckpoint);
   }
 

@@ -69,16 +69,28 @@ export interface CriteriaFigures {
   tallied: number;
 }
 
+/** What a CriteriaTally has counted: kept in a crawl's checkpoint, so a resumed Run counts on from it. */
+export interface CriteriaCounts {
+  filled: Record<string, number>;
+  tallied: number;
+}
+
 /** Counts, per field of minFillRate, the kept records where the field has a value. */
 export class CriteriaTally {
   readonly filled: Record<string, number> = {};
-  /** Records looked at (those of this attempt: a resumed Run counts again from its checkpoint). */
+  /** Records looked at, by every attempt of the Run (a resumed one starts from its checkpoint's counts). */
   tallied = 0;
   readonly #fields: string[];
 
-  constructor(criteria: SuccessCriteria | undefined) {
+  constructor(criteria: SuccessCriteria | undefined, from?: CriteriaCounts) {
     this.#fields = Object.keys(criteria?.minFillRate ?? {});
-    for (const f of this.#fields) this.filled[f] = 0;
+    for (const f of this.#fields) this.filled[f] = from?.filled[f] ?? 0;
+    this.tallied = from?.tallied ?? 0;
+  }
+
+  /** The counts so far, for a checkpoint. */
+  counts(): CriteriaCounts {
+    return { filled: { ...this.filled }, tallied: this.tallied };
   }
 
   record(record: ExtractedRecord): void {

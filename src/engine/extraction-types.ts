@@ -1,5 +1,6 @@
 // The engine's entry point's options and results (runExtraction in crawler.ts).
 import type { KnownDetails } from './definition-changes.js';
+import type { CriteriaCounts } from './definition-criteria.js';
 import type { AgentDefinition } from './definition.js';
 import type { RunEvidence } from './evidence.js';
 import type { ExtractedRecord } from './extract.js';
@@ -176,5 +177,7 @@ export interface CrawlCheckpoint {
   stats: ExtractionStats;
   /** Per input begun: why its start page failed, null if it did not (for the all-failed rule). */
   startFailures: Array<EngineFailure | null>;
+  /** What successCriteria's minFillRate has counted so far (absent in checkpoints written before it was kept). */
+  criteria?: CriteriaCounts;
   // A cookie jar, when the engine keeps one, belongs here: it is state of the crawl like the pages.
 }

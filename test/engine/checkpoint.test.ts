@@ -72,6 +72,21 @@ describe('crawl checkpoints', () => {
     expect(fetched).toHaveLength(12 - middle.checkpoint.stats.pageCount);
   });
 
+  it('successCriteria count on from the checkpoint: a resumed crawl judges fill rates on all the Run’s records', async () => {
+    const criteria = { successCriteria: { minFillRate: { title: 0.5 } } };
+    const withCriteria = (): AgentDefinition => ({ ...definition(), ...criteria });
+    const full = await crawl({ definition: withCriteria() });
+    for (const { checkpoint } of full.checkpoints)
+      expect(checkpoint.criteria).toEqual({
+        filled: { title: checkpoint.stats.dataCount },
+        tallied: checkpoint.stats.dataCount,
+      });
+    const middle = full.checkpoints[6];
+    expect(middle.checkpoint.criteria!.tallied).toBeGreaterThan(0);
+    const rest = await crawl({ definition: withCriteria(), resume: middle.checkpoint });
+    expect(rest.checkpoints.at(-1)!.checkpoint.criteria).toEqual({ filled: { title: 120 }, tallied: 120 });
+  });
+
   it('ignores a checkpoint of another shape (another number of sets) and starts from the beginning', async () => {
     const full = await crawl();
     const foreign = { ...full.checkpoints[3].checkpoint, sets: [{ inputsDone: 1, current: null }] };
