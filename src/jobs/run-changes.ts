@@ -19,14 +19,14 @@ import {
   type ExtractedRecord,
   type KnownDetails,
 } from '../engine/index.js';
-import type { ChangesReply, ChangesRequest } from '../services/changes/changes-protocol.js';
+import type { ChangesReply, ChangesRequest, DeletedRecord } from '../services/changes/changes-protocol.js';
 import type { StorageWriter } from '../storage/index.js';
 import type { ChangesAsk } from '../services/changes/changes.service.js';
 
 /** Records per question to the worker: a batch is one statement there. */
 export const CHANGES_BATCH = 2_000;
-/** Known keys per page of the deleted rows' walk (key hashes only: about 30 bytes each). */
-const KEYS_PAGE = 5_000;
+/** Deleted rows per page of their walk (with their values). */
+const DELETED_PAGE = 2_000;
 /** Classify questions in flight at most (each holds its batch of records: memory stays flat). */
 const CLASSIFY_IN_FLIGHT = 3;
 /** Stage questions (new and updated records with their values) in flight at most: memory stays flat. */
@@ -161,26 +161,21 @@ export async function trackedSets(
   }
 
   /**
-   * The Agent's keys the Run did not see, with their last values: a walk over the known keys in key order
-   * (pages of hashes only), the Run's own keys left out here, the others' values asked in batches.
+   * The Agent's keys the Run did not see, with their last values: pages of a walk over the known keys in
+   * key order, the Run's own keys (its seen rows, written by classify with trackDeletes) left out by the
+   * worker's statement, so only deleted rows travel.
    */
   async function* deleted(): AsyncGenerator<ExtractedRecord> {
     let after: string | null = null;
     for (;;) {
-      const page: string[] = await changes.ask<string[]>({ op: 'keysAfter', after, limit: KEYS_PAGE });
-      const gone = page.filter((k) => !seen.has(k));
-      for (let i = 0; i < gone.length; i += CHANGES_BATCH) {
-        const asked = gone.slice(i, i + CHANGES_BATCH);
-        const known = await changes.ask<KnownRecord[]>({ op: 'known', keys: asked });
-        const values = new Map(known.map((k) => [k.keyHash, k.values]));
-        for (const k of asked) {
-          const last = values.get(k);
-          // A key forgotten meanwhile (a reset) has nothing to report.
-          if (last) yield { ...last, [CHANGE_COLUMN]: ChangeKind.Deleted };
-        }
-      }
-      if (page.length < KEYS_PAGE) return;
-      after = page[page.length - 1];
+      const page: DeletedRecord[] = await changes.ask<DeletedRecord[]>({
+        op: 'unseenAfter',
+        after,
+        limit: DELETED_PAGE,
+      });
+      for (const k of page) yield { ...(k.values as ExtractedRecord), [CHANGE_COLUMN]: ChangeKind.Deleted };
+      if (page.length < DELETED_PAGE) return;
+      after = page[page.length - 1].keyHash;
     }
   }
 

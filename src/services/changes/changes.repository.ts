@@ -8,6 +8,7 @@
 // Run of the Agent reads the state.
 import type { Db, Tx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import type { DeletedRecord } from './changes-protocol.js';
 
 /** A known key as a Run's skipped detail page or deleted row needs it: its list values hash and its last values. */
 export interface KnownRecord {
@@ -100,15 +101,18 @@ export function createChangesRepository(db: Db) {
     },
 
     /**
-     * The Agent's known keys after `after` in key order, at most `limit`: pages of a keyset walk over the
-     * primary key (an index-only scan), so memory stays flat however many there are.
+     * The Agent's keys after `after` in key order that Run `runId` did not see (its RunChangeSeen rows),
+     * with their last values, at most `limit`: pages of a keyset walk over the primary key, the Run's keys
+     * left out by a hash anti-join, so a page costs about its own rows plus the keys skipped over, and
+     * memory stays flat however many keys the Agent has.
      */
-    async keysAfter(runId: number, after: string | null, limit: number): Promise<string[]> {
-      const rows = await db.$rows<{ keyHash: string }>(Prisma.sql`
-        SELECT "keyHash" FROM "AgentRecordState"
-        WHERE "agentId" = ${agentOfRun(runId)} AND "keyHash" > ${after ?? ''}
-        ORDER BY "keyHash" LIMIT ${limit}::int`);
-      return rows.map((r) => r.keyHash);
+    async unseenAfter(runId: number, after: string | null, limit: number): Promise<DeletedRecord[]> {
+      return db.$rows<DeletedRecord>(Prisma.sql`
+        WITH seen AS MATERIALIZED (SELECT unnest("keys") AS k FROM "RunChangeSeen" WHERE "runId" = ${runId}::int)
+        SELECT st."keyHash", st."values" FROM "AgentRecordState" st
+        WHERE st."agentId" = ${agentOfRun(runId)} AND st."keyHash" > ${after ?? ''}
+          AND NOT EXISTS (SELECT 1 FROM seen WHERE seen.k = st."keyHash")
+        ORDER BY st."keyHash" LIMIT ${limit}::int`);
     },
 
     /**

@@ -17,7 +17,7 @@ export type ChangesAsk =
   | { op: 'known'; keys: string[] }
   | { op: 'classify'; batch: number; keys: string[] }
   | { op: 'stage'; batch: number; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
-  | { op: 'keysAfter'; after: string | null; limit: number };
+  | { op: 'unseenAfter'; after: string | null; limit: number };
 
 export function createRunChangesService(repo: ChangesRepository) {
   const bounded = (n: number) => {
@@ -45,8 +45,8 @@ export function createRunChangesService(repo: ChangesRepository) {
         case 'stage':
           bounded(ask.keys.length);
           return repo.stage(runId, ask);
-        case 'keysAfter':
-          return repo.keysAfter(runId, ask.after, Math.min(ask.limit, MAX_CHANGES_BATCH));
+        case 'unseenAfter':
+          return repo.unseenAfter(runId, ask.after, Math.min(ask.limit, MAX_CHANGES_BATCH));
       }
     },
   };
