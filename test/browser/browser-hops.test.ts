@@ -3,14 +3,13 @@
 // on a refused address is reported as the proxy. Everything listens on loopback, so the policy lets the
 // page's site and the proxy through by port, as public addresses would be.
 import { load } from 'cheerio';
-import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/engine/address-class.js';
 import { BrowserPageSource } from '../../src/engine/browser/browser-source.js';
 import { closeSharedBrowserPool, sharedBrowserPool } from '../../src/engine/browser/index.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { startScriptSite, type ScriptSite } from '../helpers/script-site.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let site: ScriptSite;
 let other: ScriptSite;

@@ -1,12 +1,11 @@
 // The browser renderer retries by the same rule as HTTP (one helper, retry.ts; HTTP's side is in
 // test/engine/retry.test.ts): 429 is retried, Retry-After replaces the backoff (capped at 30 s), and a
 // stop ends a wait at once.
-import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { BrowserPageSource } from '../../src/engine/browser/browser-source.js';
 import { closeSharedBrowserPool, sharedBrowserPool } from '../../src/engine/browser/index.js';
 import { startScriptSite, type ScriptSite } from '../helpers/script-site.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let site: ScriptSite;
 beforeAll(async () => {

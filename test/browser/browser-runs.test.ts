@@ -1,14 +1,12 @@
 // Browser rendering through the API with a real worker: each render value on a list built by
 // script, the start refused while no worker can render, and a stop or a kill mid-render that leaves no Chromium.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { descendants } from '../../src/engine/browser/pool.js';
 import { expectProblem } from '../helpers/assertions.js';
 import { chromiumUnder, inject as injectAs, scriptAgent, useBrowserSuite } from '../helpers/browser-suite.js';
 import { waitFor } from '../helpers/process.js';
 import { startWorker, waitForRun } from '../helpers/runs.js';
 import { SCRIPT_ITEMS } from '../helpers/script-site.js';
-
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 // No worker at first: the first test starts one once it has seen the start refused.
 const suite = useBrowserSuite();

@@ -1,13 +1,11 @@
 // The Agent Builder on a page whose records are built by script: the served HTML
 // has no repeated structure, so the worker renders the page in its browser, builds the draft from the
 // rendered DOM and sets `render: "browser"`; the finished Agent then runs in the browser too.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 import { builderClient } from '../helpers/builder.js';
 import { waitForRun } from '../helpers/runs.js';
 import { SCRIPT_ITEMS } from '../helpers/script-site.js';
-
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
 
 const suite = useBrowserSuite({});
 

@@ -1,6 +1,6 @@
 // The browser renderer against script-built fixture pages on 127.0.0.1, with the system's Chromium.
 import { load } from 'cheerio';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPageSource } from '../../src/engine/browser/browser-source.js';
 import { closeSharedBrowserPool, descendants, sharedBrowserPool } from '../../src/engine/browser/index.js';
 import type { AgentDefinition } from '../../src/engine/definition.js';
@@ -9,7 +9,6 @@ import { isPrivateAddress } from '../../src/engine/address-class.js';
 import { SCRIPT_ITEMS, startScriptSite, type ScriptSite } from '../helpers/script-site.js';
 import { failureText } from '../helpers/failure-text.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browser = { executablePath: CHROMIUM, maxPages: 4, maxRssMb: 4096 };
 let site: ScriptSite;

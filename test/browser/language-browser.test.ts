@@ -1,12 +1,11 @@
 // The extraction language on the browser path: XPath list, next and fields, nested multiple fields and
 // regex steps on pages built by script, rendered by the system's Chromium (render 'browser' and 'auto').
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSharedBrowserPool } from '../../src/engine/browser/index.js';
 import type { AgentDefinition } from '../../src/engine/definition.js';
 import { runExtraction } from '../../src/engine/index.js';
 import { SCRIPT_ITEMS, startScriptSite, type ScriptSite } from '../helpers/script-site.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const browser = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', maxPages: 4, maxRssMb: 4096 };
 let site: ScriptSite;
 beforeAll(async () => {

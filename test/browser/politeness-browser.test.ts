@@ -3,7 +3,7 @@
 // proxy's page is retried through another, per-proxy outcomes land in the evidence, and a 429 with
 // Retry-After holds every page of the Run to that host. Some Runs go through the run process's IPC
 // sessions (remote-browser.ts <-> browser-sessions.ts), wired to each other in this process.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSharedBrowserPool, pooledBrowserSources } from '../../src/engine/browser/index.js';
 import type { AgentDefinition } from '../../src/engine/definition.js';
 import { runExtraction, type ExtractionOptions } from '../../src/engine/index.js';
@@ -19,7 +19,6 @@ import {
   type PoliteSite,
 } from '../helpers/polite-site.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browser = { executablePath: CHROMIUM, maxPages: 4, maxRssMb: 4096 };
 
@@ -152,9 +151,10 @@ describe('Retry-After in Chromium', () => {
     expect(result.records.map((r) => r.sku)).toEqual(['sku-1', 'sku-2', 'sku-3', 'sku-4', 'sku-5', 'sku-6']);
     const at = s.busyOnce.answeredAt!;
     // The one page let through the gate with the 429's page may reach the site a moment later (Chromium
-    // opens its page first); no other page starts before the wait is over (without the pause the other
-    // four pages would start within it).
-    const during = pagesOf(s).filter((r) => r.start > at + 20 && r.start < at + 2950);
+    // opens its page first), and the gate hears of the 429 over the run process's channel, which on a
+    // busy machine takes a moment more; no other page starts before the wait is over (without the pause
+    // the other four pages would start within it).
+    const during = pagesOf(s).filter((r) => r.start > at + 300 && r.start < at + 2950);
     expect(during.length).toBeLessThanOrEqual(1);
     expect(pagesOf(s).filter((r) => r.start >= at + 2950).length).toBeGreaterThanOrEqual(4);
   });

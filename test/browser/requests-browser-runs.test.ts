@@ -1,14 +1,12 @@
 // A browser Agent behind a login through the API with a real worker: the run process asks the worker's
 // browser pool to fill the login form and render the pages (the request and the Run's cookies travel
 // with each page), and the password, an encrypted parameter, is in no Run file and no API answer.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 import { waitFor } from '../helpers/process.js';
 import { createAgent, waitForRun } from '../helpers/runs.js';
 import { startSessionSite, SITE_PASSWORD, SITE_USER, type SessionSite } from '../helpers/session-site.js';
 import { auth } from '../helpers/app.js';
-
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 const suite = useBrowserSuite({});
 let site: SessionSite;

@@ -2,13 +2,12 @@
 // token kept by the page itself), the session cookie shared with later pages through the Run's jar, a
 // POST search form, a header-gated page, initial cookies, userAgent; and a render "auto" Run that logs in
 // over HTTP and hands the session to the browser.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeSharedBrowserPool } from '../../src/engine/browser/index.js';
 import type { AgentDefinition } from '../../src/engine/definition.js';
 import { runExtraction } from '../../src/engine/index.js';
 import { startSessionSite, SITE_KEY, SITE_PASSWORD, SITE_USER, type SessionSite } from '../helpers/session-site.js';
 
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browser = { executablePath: CHROMIUM, maxPages: 4, maxRssMb: 4096 };
 let site: SessionSite;

@@ -1,9 +1,7 @@
 // Resumable Runs rendered in Chromium (test/helpers/resume-drill.ts): a 30-page browser Run whose worker
 // gets SIGTERM or SIGKILL goes on from its last checkpoint on another worker, as an HTTP Run does.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useResumeDrill } from '../helpers/resume-drill.js';
-
-vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 });
 
 const { drill, expectResumed } = useResumeDrill('browser');
 

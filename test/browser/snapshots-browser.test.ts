@@ -1,12 +1,10 @@
 // A page rendered in Chromium whose list matches nothing leaves both snapshot files through the API with
 // a real worker: the rendered HTML (`Html`) and a screenshot (`Png`), listed, downloadable and named
 // in the diagnostics' evidence. A page whose list matches takes no screenshot.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject as injectAs, scriptAgent, useBrowserSuite } from '../helpers/browser-suite.js';
 import { waitFor } from '../helpers/process.js';
 import { waitForRun } from '../helpers/runs.js';
-
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 const suite = useBrowserSuite({});
 const inject = (method: 'GET' | 'POST', url: string) => injectAs(suite, method, url);

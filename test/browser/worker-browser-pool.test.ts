@@ -1,14 +1,12 @@
 // One browser pool per worker, with a real worker and Chromium: the Runs of all its run
 // processes render in one browser within BROWSER_MAX_PAGES pages, and a Run that is stopped, killed, or
 // whose run process dies mid-render leaves no page open and the browser processes at their baseline.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { descendants } from '../../src/engine/browser/pool.js';
 import { chromiumUnder, comm, inject, parentOf, scriptAgent, useBrowserSuite } from '../helpers/browser-suite.js';
 import { waitFor } from '../helpers/process.js';
 import { errorCodeOf, waitForRun } from '../helpers/runs.js';
 import { HELD_ITEMS } from '../helpers/script-site.js';
-
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 // Two Runs at once, one page at a time for the whole worker; a stop aborts pages after 1 s.
 const suite = useBrowserSuite({ RUN_WORKER_CONCURRENCY: '2', BROWSER_MAX_PAGES: '1', RUN_STOP_GRACE_SECONDS: '1' });

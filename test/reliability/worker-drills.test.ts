@@ -4,7 +4,7 @@
 import { Queue } from 'bullmq';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitFor } from '../helpers/process.js';
@@ -15,8 +15,9 @@ import { runJobId } from '../../src/queues/queues.js';
 
 type Worker = Awaited<ReturnType<typeof startWorker>>;
 
-// Drills wait on retries and reconnections: slower than the usual Run test on a loaded machine.
-vi.setConfig({ testTimeout: 240_000, hookTimeout: 60_000 });
+// Drills wait on retries and reconnections: slower than the usual Run test on a loaded machine (each
+// describe gives its tests 4 minutes).
+const DRILL = { timeout: 240_000 };
 
 let redis: PrivateRedis;
 let ctx: TestContext;
@@ -70,7 +71,7 @@ const files = async (agentId: number, runId: number) =>
 const readRunFile = (runId: number, name: string) =>
   fs.readFileSync(path.join(ctx.config.storageDir, 'runs', String(runId), name), 'utf8');
 
-describe('stop and kill', () => {
+describe('stop and kill', DRILL, () => {
   it('a stop on a page that never answers aborts it after the stop grace and exports (8 Stopped with files)', async () => {
     const w = await newWorker();
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Prompt stop');
@@ -103,7 +104,7 @@ describe('stop and kill', () => {
   });
 });
 
-describe('planned shutdown', () => {
+describe('planned shutdown', DRILL, () => {
   it('SIGTERM hands a Run that cannot finish within the grace back to the queue, and another worker runs it', async () => {
     const first = await newWorker();
     const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, hangDefinition(), 'Handed back');
@@ -165,7 +166,7 @@ async function stopBusyThenQueuedSucceed(
 const queueOf = (name: string) =>
   new Queue(name, { connection: { host: '127.0.0.1', port: redis.port }, prefix: ctx.config.redisPrefix });
 
-describe('Redis restarted without its data', () => {
+describe('Redis restarted without its data', DRILL, () => {
   it('queued Runs are enqueued again and run, and the job schedulers are back, without a worker restart', async () => {
     const w = await newWorker();
     // Concurrency 1: the queued Runs wait behind the busy one.
@@ -201,7 +202,7 @@ describe('Redis restarted without its data', () => {
   });
 });
 
-describe('PostgreSQL away from the worker', () => {
+describe('PostgreSQL away from the worker', DRILL, () => {
   let proxy: TcpProxy;
   beforeAll(async () => {
     const db = new URL(ctx.config.databaseUrl);
@@ -257,7 +258,7 @@ describe('PostgreSQL away from the worker', () => {
   });
 });
 
-describe('synchronous start', () => {
+describe('synchronous start', DRILL, () => {
   it('answers multi-byte records inline, and 202 with the ended Run above RUN_SYNC_INLINE_MAX_BYTES', async () => {
     const w = await newWorker();
     const q = 'Grüße aus 東京 🎉';
@@ -291,7 +292,7 @@ describe('synchronous start', () => {
   });
 });
 
-describe('a job gone from Redis while Redis stays up', () => {
+describe('a job gone from Redis while Redis stays up', DRILL, () => {
   it("the periodic reconcile enqueues again a Run pending for longer than its interval, and leaves a newer one's job to a later pass", async () => {
     const w = await newWorker();
     // Concurrency 1: both wait in the queue behind the busy Run; then their jobs are removed.
