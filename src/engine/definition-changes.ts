@@ -18,15 +18,20 @@ export const AgentKeySchema = Type.Array(Type.String({ minLength: 1, maxLength: 
 
 export const ChangeExportSchema = Type.Union([Type.Literal('all'), Type.Literal('new'), Type.Literal('changed')], {
   description:
-    "'all': every record; 'changed': new and updated records; 'new': new records only (deleted ones are added with trackDeletes).",
+    "'all' (the default): every record; 'changed': new and updated records; 'new': new records only (deleted ones are added with trackDeletes).",
 });
+
+type ChangeExport = Static<typeof ChangeExportSchema>;
 
 export const AgentChangesSchema = Type.Object(
   {
-    export: ChangeExportSchema,
-    trackDeletes: Type.Boolean({
-      description: "Append a row marked 'deleted' (its last known values) for each key the Run did not see.",
-    }),
+    export: Type.Optional(ChangeExportSchema),
+    trackDeletes: Type.Optional(
+      Type.Boolean({
+        description:
+          "Append a row marked 'deleted' (its last known values) for each key the Run did not see. Default false.",
+      }),
+    ),
     skipUnchangedDetails: Type.Optional(
       Type.Boolean({
         description:
@@ -45,6 +50,11 @@ export const AgentChangesSchema = Type.Object(
   },
 );
 export type AgentChanges = Static<typeof AgentChangesSchema>;
+
+/** What an Agent's `changes` asks for, its defaults filled in: every record exported, no deleted rows. */
+export function changesOf(changes: AgentChanges): { export: ChangeExport; trackDeletes: boolean } {
+  return { export: changes.export ?? 'all', trackDeletes: changes.trackDeletes === true };
+}
 
 /** The column every record of a change-tracking Agent gets. */
 export const CHANGE_COLUMN = '_change';
@@ -115,7 +125,7 @@ export function changeKindOf(hash: string, previous: string | null): ChangeKind 
 }
 
 /** Whether a record of `kind` is exported under `mode` (deleted rows are added by trackDeletes). */
-export function exportsChange(mode: AgentChanges['export'], kind: ChangeKind): boolean {
+export function exportsChange(mode: ChangeExport, kind: ChangeKind): boolean {
   if (kind === ChangeKind.Deleted || mode === 'all') return true;
   if (mode === 'new') return kind === ChangeKind.New;
   return kind !== ChangeKind.Unchanged;

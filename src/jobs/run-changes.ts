@@ -8,6 +8,7 @@
 // attempt, so a key is never counted twice.
 import {
   CHANGE_COLUMN,
+  changesOf,
   ChangeKind,
   changeKindOf,
   exportColumnsOf,
@@ -104,7 +105,7 @@ export async function trackedSets(
 ): Promise<Array<{ set: number; records: Records }>> {
   const key = def.key;
   if (!key) return sets;
-  const tracking = def.changes;
+  const tracking = def.changes ? changesOf(def.changes) : undefined;
   if (tracking) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
   const names = hashedNamesOf(def);
   // The list values are all the values but the key when there is no follow: one hash for both.

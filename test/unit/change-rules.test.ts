@@ -157,6 +157,35 @@ describe('trackedSets (a run process’s export pass)', () => {
     expect(trackedColumnsOf(def())).toEqual(['sku', 'price']);
   });
 
+  it('changes: {} exports every record marked, and no deleted rows (the defaults)', async () => {
+    const known = new Map<string, [string, ExtractedRecord]>([
+      [key('A'), [hash({ price: '1' }), { sku: 'A', price: '1' }]],
+      [key('Z'), [hash({ price: '5' }), { sku: 'Z', price: '5' }]],
+    ]);
+    const { changes, asks } = fakeWorker(known);
+    const sets = await trackedSets(
+      def({}),
+      changes,
+      [
+        {
+          set: 1,
+          records: of([
+            { sku: 'A', price: '1' },
+            { sku: 'B', price: '2' },
+          ]),
+        },
+      ],
+      { stopped: false },
+      { duplicates: 0 },
+    );
+    expect((await collect(sets)).flat()).toEqual([
+      { sku: 'A', price: '1', _change: 'unchanged' },
+      { sku: 'B', price: '2', _change: 'new' },
+    ]);
+    expect(asks).toContainEqual({ op: 'begin', trackDeletes: false });
+    expect(asks.filter((a) => a.op === 'unseenAfter')).toHaveLength(0);
+  });
+
   it('changes: marked rows, the mode’s filter, deleted rows after the last set only', async () => {
     const known = new Map<string, [string, ExtractedRecord]>([
       [key('A'), [hash({ price: '1' }), { sku: 'A', price: '1' }]],

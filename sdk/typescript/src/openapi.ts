@@ -1500,12 +1500,12 @@ export interface components {
              *     }
              */
             changes?: {
-                /** @description 'all': every record; 'changed': new and updated records; 'new': new records only (deleted ones are added with trackDeletes). */
-                export: "all" | "new" | "changed";
+                /** @description 'all' (the default): every record; 'changed': new and updated records; 'new': new records only (deleted ones are added with trackDeletes). */
+                export?: "all" | "new" | "changed";
                 /** @description A list record whose key is known and whose list values are unchanged keeps its last detail values instead of fetching its follow page (not fetched, not billed; counted in the Run evidence). */
                 skipUnchangedDetails?: boolean;
-                /** @description Append a row marked 'deleted' (its last known values) for each key the Run did not see. */
-                trackDeletes: boolean;
+                /** @description Append a row marked 'deleted' (its last known values) for each key the Run did not see. Default false. */
+                trackDeletes?: boolean;
             };
             /** AgentExport */
             export?: {
