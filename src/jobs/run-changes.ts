@@ -23,6 +23,7 @@ import {
 import type { ChangesReply, ChangesRequest, DeletedRecord } from '../services/changes/changes-protocol.js';
 import type { StorageWriter } from '../storage/index.js';
 import type { ChangesAsk } from '../services/changes/changes.service.js';
+import { recordHasher, type ChangesAhead, type RecordHashes } from './run-changes-ahead.js';
 
 /** Records per question to the worker: a batch is one statement there. */
 export const CHANGES_BATCH = 2_000;
@@ -100,16 +101,15 @@ export async function trackedSets(
   def: AgentDefinition,
   changes: RemoteChanges,
   sets: Array<{ set: number; records: Records }>,
-  opts: { stopped: boolean },
+  opts: { stopped: boolean; ahead?: ChangesAhead | null },
   counts: { duplicates: number },
 ): Promise<Array<{ set: number; records: Records }>> {
-  const key = def.key;
-  if (!key) return sets;
+  if (!def.key) return sets;
   const tracking = def.changes ? changesOf(def.changes) : undefined;
   if (tracking) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
-  const names = hashedNamesOf(def);
-  // The list values are all the values but the key when there is no follow: one hash for both.
-  const listIsAll = names.list.length === names.all.length;
+  const hashesOf = opts.ahead?.hashesOf ?? recordHasher(def);
+  // What the crawl looked up ahead: a batch whose keys all are here needs no question of its own.
+  const lookedUp = (await opts.ahead?.previous()) ?? new Map<string, string | null>();
   const seen = new Set<string>();
   let batches = 0;
   // Stage questions are not waited for by the export, only all before its end (in order, a few at once).
@@ -117,41 +117,49 @@ export async function trackedSets(
   const settleStaging = async (atMost: number) => {
     while (staging.length > atMost) await staging.shift();
   };
+  const inTurn = (question: Promise<unknown>) => {
+    // Awaited in turn (settleStaging); a rejection before then must not count as unhandled.
+    question.catch(() => {});
+    staging.push(question);
+    return settleStaging(STAGES_IN_FLIGHT);
+  };
+
+  /** The values hashes the Agent last saw of a batch's keys, in order (and, tracking deletes, the keys kept as seen). */
+  async function previousOf(batchNo: number, keys: string[]): Promise<Array<string | null>> {
+    if (keys.every((k) => lookedUp.has(k))) {
+      if (tracking!.trackDeletes) await inTurn(changes.ask({ op: 'seen', batch: batchNo, keys }));
+      return keys.map((k) => lookedUp.get(k) ?? null);
+    }
+    return changes.ask<Array<string | null>>({ op: 'classify', batch: batchNo, keys });
+  }
 
   /** A batch as exported: classified, marked and filtered (tracking changes), or as it is (key alone). */
-  async function marked(batch: Array<{ record: ExtractedRecord; key: string | null }>): Promise<ExtractedRecord[]> {
+  async function marked(batch: Array<{ record: ExtractedRecord; hashes: RecordHashes }>): Promise<ExtractedRecord[]> {
     if (!tracking || batch.length === 0) return batch.map((b) => b.record);
-    const keyed = batch.filter((b): b is { record: ExtractedRecord; key: string } => b.key !== null);
+    const keyed = batch.filter((b) => b.hashes.key !== null);
     const batchNo = ++batches;
-    const asked = changes.ask<Array<string | null>>({
-      op: 'classify',
-      batch: batchNo,
-      keys: keyed.map((b) => b.key),
-    });
-    // Hashed while the question is in flight.
-    const hashes = keyed.map((b) => valuesHashOf(b.record, names.all));
-    const previous = await asked;
+    const previous = await previousOf(
+      batchNo,
+      keyed.map((b) => b.hashes.key!),
+    );
     const kinds = new Map<ExtractedRecord, ChangeKind>();
     const changed: number[] = [];
     keyed.forEach((b, i) => {
-      const kind = changeKindOf(hashes[i], previous[i]);
+      const kind = changeKindOf(b.hashes.values, previous[i]);
       kinds.set(b.record, kind);
       if (kind !== ChangeKind.Unchanged) changed.push(i);
     });
-    if (changed.length > 0) {
-      const stage = changes.ask({
-        op: 'stage',
-        batch: batchNo,
-        keys: changed.map((i) => keyed[i].key),
-        valuesHashes: changed.map((i) => hashes[i]),
-        listHashes: changed.map((i) => (listIsAll ? hashes[i] : valuesHashOf(keyed[i].record, names.list))),
-        values: changed.map((i) => JSON.stringify(keyed[i].record)),
-      });
-      // Awaited in turn (settleStaging); a rejection before then must not count as unhandled.
-      stage.catch(() => {});
-      staging.push(stage);
-      await settleStaging(STAGES_IN_FLIGHT);
-    }
+    if (changed.length > 0)
+      await inTurn(
+        changes.ask({
+          op: 'stage',
+          batch: batchNo,
+          keys: changed.map((i) => keyed[i].hashes.key!),
+          valuesHashes: changed.map((i) => keyed[i].hashes.values),
+          listHashes: changed.map((i) => keyed[i].hashes.list),
+          values: changed.map((i) => JSON.stringify(keyed[i].record)),
+        }),
+      );
     const rows: ExtractedRecord[] = [];
     for (const { record } of batch) {
       // A record without any key value cannot be recognised later: it is new every time, and not remembered.
@@ -184,7 +192,7 @@ export async function trackedSets(
   // before is written: the worker's round trips overlap each other and the export's own work. Batches
   // are answered and written in order.
   async function* tracked(records: Records, last: boolean): AsyncGenerator<ExtractedRecord> {
-    let batch: Array<{ record: ExtractedRecord; key: string | null }> = [];
+    let batch: Array<{ record: ExtractedRecord; hashes: RecordHashes }> = [];
     const inFlight: Array<Promise<ExtractedRecord[]>> = [];
     const send = () => {
       const asked = marked(batch);
@@ -194,7 +202,8 @@ export async function trackedSets(
       inFlight.push(asked);
     };
     for await (const record of records) {
-      const k = recordKeyOf(record, key!);
+      const hashes = hashesOf(record);
+      const k = hashes.key;
       if (k !== null) {
         if (seen.has(k)) {
           counts.duplicates++;
@@ -202,7 +211,7 @@ export async function trackedSets(
         }
         seen.add(k);
       }
-      batch.push({ record, key: k });
+      batch.push({ record, hashes });
       if (batch.length >= CHANGES_BATCH) {
         send();
         if (inFlight.length > CLASSIFY_IN_FLIGHT) yield* await inFlight.shift()!;

@@ -31,6 +31,7 @@ import {
 } from '../services/runs/run-protocol.js';
 import { isChangesReply } from '../services/changes/changes-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
+import { changesAhead } from './run-changes-ahead.js';
 import { keptSets, knownDetailsOf, remoteChanges, trackedColumnsOf, trackedSets } from './run-changes.js';
 import { checkpointReporter, continuingWriters, previousLog, restoredRecords, resumeLine } from './run-resume.js';
 import { runStorage, UnstoredFilesError } from './run-storage.js';
@@ -175,8 +176,14 @@ export function createRunHost(deps: {
       if (resumed.checkpoint) for (const { set, records } of restoredRecords(p.resume)) spool(set, records);
     }
     const reporter = fetchesOnePage(p.definition, p.inputRows) ? null : checkpointReporter(send);
+    // Change tracking's hashing and lookups, done as the records come (run-changes-ahead.ts).
+    const ahead = changesAhead(p.definition, changes);
     const result = await runExtraction({
-      onRecords: reporter ? (set, records) => (reporter.records(set, records), spool(set, records)) : spool,
+      onRecords: (set, records) => {
+        reporter?.records(set, records);
+        ahead?.observe(records);
+        spool(set, records);
+      },
       resume: resumed?.checkpoint,
       onCheckpoint: reporter?.checkpoint,
       definition: p.definition,
@@ -242,7 +249,7 @@ export function createRunHost(deps: {
             p.definition,
             changes,
             result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
-            { stopped },
+            { stopped, ahead },
             counts,
           ),
           kept,

@@ -1,6 +1,7 @@
 // The pure rules of `key` and `changes`: save-time problems, record keys and hashes, which `_change`
 // rows each export mode keeps, and the export pass of a run process (duplicates across sets, deleted rows
 // after the last set, none after a stop) against an in-memory stand-in for the worker's answers.
+import { changesAhead } from '../../src/jobs/run-changes-ahead.js';
 import { describe, expect, it } from 'vitest';
 import {
   changeKindOf,
@@ -79,6 +80,11 @@ function fakeWorker(known: Map<string, [string, ExtractedRecord]>) {
           return ask.keys.map((k) => known.get(k)?.[0] ?? null);
         case 'stage':
           return null;
+        case 'lookup':
+          return ask.keys.map((k) => known.get(k)?.[0] ?? null);
+        case 'seen':
+          for (const k of ask.keys) seen.add(k);
+          return null;
         case 'unseenAfter':
           return [...known.keys()]
             .filter((k) => k > (ask.after ?? '') && !seen.has(k))
@@ -155,6 +161,55 @@ describe('trackedSets (a run process’s export pass)', () => {
     ]);
     expect(counts.duplicates).toBe(2);
     expect(trackedColumnsOf(def())).toEqual(['sku', 'price']);
+  });
+
+  it('what the crawl looked up ahead needs no classify; records it did not see are classified as before', async () => {
+    const known = new Map<string, [string, ExtractedRecord]>([
+      [key('A'), [hash({ price: '1' }), { sku: 'A', price: '1' }]],
+      [key('Z'), [hash({ price: '5' }), { sku: 'Z', price: '5' }]],
+    ]);
+    const { changes, asks } = fakeWorker(known);
+    const definition = def({ export: 'all', trackDeletes: true });
+    const ahead = changesAhead(definition, changes)!;
+    const crawled: ExtractedRecord[] = [
+      { sku: 'A', price: '1' },
+      { sku: 'B', price: '2' },
+    ];
+    ahead.observe(crawled);
+    const expected = [
+      { sku: 'A', price: '1', _change: 'unchanged' },
+      { sku: 'B', price: '2', _change: 'new' },
+      { sku: 'Z', price: '5', _change: 'deleted' },
+    ];
+    const run = async (records: ExtractedRecord[]) =>
+      (
+        await collect(
+          await trackedSets(
+            definition,
+            changes,
+            [{ set: 1, records: of(records) }],
+            { stopped: false, ahead },
+            {
+              duplicates: 0,
+            },
+          ),
+        )
+      ).flat();
+    // The crawl's own record objects: one lookup question, no classify; the keys still count as seen.
+    expect(await run(crawled)).toEqual(expected);
+    expect(asks.filter((a) => a.op === 'lookup')).toHaveLength(1);
+    expect(asks.filter((a) => a.op === 'classify')).toHaveLength(0);
+    expect(asks.filter((a) => a.op === 'seen')).toHaveLength(1);
+    // Records re-read from a spool file (other objects) with a key not looked up: classified.
+    asks.length = 0;
+    expect(
+      await run([
+        { sku: 'A', price: '1' },
+        { sku: 'B', price: '2' },
+        { sku: 'C', price: '3' },
+      ]),
+    ).toEqual([...expected.slice(0, 2), { sku: 'C', price: '3', _change: 'new' }, expected[2]]);
+    expect(asks.filter((a) => a.op === 'classify')).toHaveLength(1);
   });
 
   it('changes: {} exports every record marked, and no deleted rows (the defaults)', async () => {

@@ -77,6 +77,31 @@ export function createChangesRepository(db: Db) {
       return previous;
     },
 
+    /**
+     * For each of `keys` (of the Run's Agent), in order, the values hash the Agent last saw (null: a new
+     * key): classify's lookup alone, asked during the crawl (no tracking row is needed, nothing is written).
+     */
+    async lookup(runId: number, keys: string[]): Promise<Array<string | null>> {
+      if (keys.length === 0) return [];
+      const rows = await db.$rows<{ previous: Array<string | null> | null }>(Prisma.sql`
+        SELECT array_agg((SELECT s."valuesHash" FROM "AgentRecordState" s
+            WHERE s."agentId" = r."agentId" AND s."keyHash" = u.k) ORDER BY u.n) AS previous
+        FROM "Run" r CROSS JOIN unnest(${keys}::text[]) WITH ORDINALITY AS u(k, n)
+        WHERE r.id = ${runId}::int`);
+      const previous = rows[0]?.previous;
+      if (!previous) throw new Error(`Run ${runId} does not exist`);
+      return previous;
+    },
+
+    /** Keeps the keys of a batch of the Run's export as seen (tracking deletes; classify does it otherwise). */
+    async seen(runId: number, batch: number, keys: string[]): Promise<void> {
+      await db.$rows(Prisma.sql`
+        INSERT INTO "RunChangeSeen" ("runId", "batch", "keys")
+        SELECT ${runId}::int, ${batch}::int, ${keys}::text[]
+        FROM "RunChangeTracking" WHERE "runId" = ${runId}::int AND "trackDeletes"
+        ON CONFLICT ("runId", "batch") DO UPDATE SET "keys" = EXCLUDED."keys"`);
+    },
+
     /** Stages the Run's new and updated records of a batch: one row (the Run's keys are distinct). */
     async stage(runId: number, batch: StagedBatch): Promise<void> {
       if (batch.keys.length === 0) return;

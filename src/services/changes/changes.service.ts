@@ -15,7 +15,9 @@ export const MAX_CHANGES_BATCH = 5_000;
 export type ChangesAsk =
   | { op: 'begin'; trackDeletes: boolean }
   | { op: 'known'; keys: string[] }
+  | { op: 'lookup'; keys: string[] }
   | { op: 'classify'; batch: number; keys: string[] }
+  | { op: 'seen'; batch: number; keys: string[] }
   | { op: 'stage'; batch: number; keys: string[]; valuesHashes: string[]; listHashes: string[]; values: string[] }
   | { op: 'unseenAfter'; after: string | null; limit: number };
 
@@ -39,9 +41,17 @@ export function createRunChangesService(repo: ChangesRepository) {
           // Asked during the crawl too (skipUnchangedDetails), before the export begins.
           await repo.mergeSettled(runId);
           return repo.known(runId, ask.keys);
+        case 'lookup':
+          bounded(ask.keys.length);
+          // Asked during the crawl, before the export begins: the state is made whole first.
+          await repo.mergeSettled(runId);
+          return repo.lookup(runId, ask.keys);
         case 'classify':
           bounded(ask.keys.length);
           return repo.classify(runId, ask.batch, ask.keys);
+        case 'seen':
+          bounded(ask.keys.length);
+          return repo.seen(runId, ask.batch, ask.keys);
         case 'stage':
           bounded(ask.keys.length);
           return repo.stage(runId, ask);
