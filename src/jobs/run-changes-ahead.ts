@@ -1,11 +1,20 @@
-// In a run process: change tracking's work done ahead, during the crawl, so the export finds it done. As
-// the engine gives a page's records, each record's key and values hashes are computed (the run process's
-// main thread is mostly waiting then: pages are fetched and parsed elsewhere) and the keys' previous
-// values hashes are asked of the worker, one read-only question per page. The export pass (trackedSets)
-// then marks a batch whose keys were all looked up without a question of its own. What was not done ahead
-// (records restored from a checkpoint, records re-read from a spool file, keys past the limit, a question
-// that failed) the export does as before.
+// In a run process: change tracking's work done ahead, during the crawl, so the export finds it done. The
+// attempt's tracking begins when it starts; as the engine gives a page's records, each record's key and
+// values hashes are computed (the run process's main thread is mostly waiting then: pages are fetched and
+// parsed elsewhere), the page's keys' previous values hashes are asked of the worker (one read-only
+// question), and, in a Run of one set that is not resumed, the page's new and updated records are staged
+// once the answer is there (one question). The export pass (trackedSets) then marks a batch whose keys were
+// all looked up without a question of its own, and stages only what was not staged ahead. What was not done
+// ahead (records restored from a checkpoint, records re-read from a spool file, keys past the limit, a
+// question that failed) the export does as before.
+//
+// Staging ahead keeps "the first record of a key wins": in one set records arrive in the order the export
+// reads them. With several sets, or records restored from a checkpoint, the export's order differs from
+// the crawl's, so only the export stages then.
 import {
+  ChangeKind,
+  changeKindOf,
+  changesOf,
   hashedNamesOf,
   recordKeyOf,
   valuesHashOf,
@@ -34,8 +43,11 @@ export interface ChangesAhead {
   observe(records: readonly ExtractedRecord[]): void;
   /** A record's hashes, from the crawl when it computed them (the same object), else computed now. */
   hashesOf: (record: ExtractedRecord) => RecordHashes;
-  /** Once every question asked ahead is answered: the previous values hash of each key looked up. */
-  previous(): Promise<ReadonlyMap<string, string | null>>;
+  /**
+   * Once the attempt's tracking has begun and every question asked ahead is answered: the previous values
+   * hash of each key looked up, and the keys whose record was staged ahead.
+   */
+  done(): Promise<{ previous: ReadonlyMap<string, string | null>; staged: ReadonlySet<string> }>;
 }
 
 /** Hashes of a definition's records (`key` needed; values and list hashes only tracking changes). */
@@ -54,39 +66,74 @@ export function recordHasher(def: AgentDefinition): (record: ExtractedRecord) =>
   };
 }
 
-/** The work ahead for a change-tracking definition; null for one that tracks no changes. */
-export function changesAhead(def: AgentDefinition, changes: Asker): ChangesAhead | null {
+/**
+ * The work ahead for a change-tracking definition (null for one that tracks no changes); its tracking
+ * begins now. `stage`: whether new and updated records are staged during the crawl (a Run of one set,
+ * not resumed).
+ */
+export function changesAhead(def: AgentDefinition, changes: Asker, opts: { stage: boolean }): ChangesAhead | null {
   if (!def.changes || !def.key) return null;
+  const { trackDeletes } = changesOf(def.changes);
   const hash = recordHasher(def);
   const hashes = new WeakMap<ExtractedRecord, RecordHashes>();
-  const answers = new Map<string, string | null>();
+  const previous = new Map<string, string | null>();
+  const staged = new Set<string>();
   const asked = new Set<string>();
-  const questions: Array<Promise<void>> = [];
+  const began = changes.ask({ op: 'begin', trackDeletes });
+  // Awaited by done(); a rejection before then must not count as unhandled.
+  began.catch(() => {});
+  const questions: Array<Promise<unknown>> = [];
+  let stageBatch = 0;
+
+  /** Stages a page's new and updated records once their keys are looked up (a batch of its own, below zero). */
+  async function stageNewAndUpdated(page: Array<{ record: ExtractedRecord; hashes: RecordHashes }>) {
+    const changed = page.filter(
+      (r) => changeKindOf(r.hashes.values, previous.get(r.hashes.key!)!) !== ChangeKind.Unchanged,
+    );
+    if (changed.length === 0) return;
+    await began;
+    await changes.ask({
+      op: 'stage',
+      batch: --stageBatch,
+      keys: changed.map((r) => r.hashes.key!),
+      valuesHashes: changed.map((r) => r.hashes.values),
+      listHashes: changed.map((r) => r.hashes.list),
+      values: changed.map((r) => JSON.stringify(r.record)),
+    });
+    for (const r of changed) staged.add(r.hashes.key!);
+  }
 
   return {
     observe(records) {
-      const keys: string[] = [];
+      const page: Array<{ record: ExtractedRecord; hashes: RecordHashes }> = [];
       for (const record of records) {
         const h = hash(record);
         hashes.set(record, h);
         if (h.key === null || asked.has(h.key) || asked.size >= AHEAD_KEYS) continue;
         asked.add(h.key);
-        keys.push(h.key);
+        page.push({ record, hashes: h });
       }
-      for (let i = 0; i < keys.length; i += MAX_CHANGES_BATCH) {
-        const batch = keys.slice(i, i + MAX_CHANGES_BATCH);
-        const question = changes.ask<Array<string | null>>({ op: 'lookup', keys: batch }).then(
-          (previous) => batch.forEach((k, j) => answers.set(k, previous[j])),
-          // Not looked up: the export asks for these keys itself.
-          () => {},
-        );
+      for (let i = 0; i < page.length; i += MAX_CHANGES_BATCH) {
+        const part = page.slice(i, i + MAX_CHANGES_BATCH);
+        const keys = part.map((r) => r.hashes.key!);
+        const question = changes
+          .ask<Array<string | null>>({ op: 'lookup', keys })
+          .then((answer) => {
+            keys.forEach((k, j) => previous.set(k, answer[j]));
+            if (opts.stage) return stageNewAndUpdated(part);
+          })
+          // Not looked up (or not staged): the export asks for these keys itself.
+          .catch(() => {
+            for (const k of keys) previous.delete(k);
+          });
         questions.push(question);
       }
     },
     hashesOf: (record) => hashes.get(record) ?? hash(record),
-    async previous() {
+    async done() {
+      await began;
       await Promise.all(questions);
-      return answers;
+      return { previous, staged };
     },
   };
 }

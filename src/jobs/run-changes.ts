@@ -20,9 +20,9 @@ import {
   type ExtractedRecord,
   type KnownDetails,
 } from '../engine/index.js';
-import type { ChangesReply, ChangesRequest, DeletedRecord } from '../services/changes/changes-protocol.js';
+import type { ChangesReply, ChangesRequest } from '../services/changes/changes-protocol.js';
 import type { StorageWriter } from '../storage/index.js';
-import type { ChangesAsk } from '../services/changes/changes.service.js';
+import type { ChangesAsk, DeletedRecord } from '../services/changes/changes.service.js';
 import { recordHasher, type ChangesAhead, type RecordHashes } from './run-changes-ahead.js';
 
 /** Records per question to the worker: a batch is one statement there. */
@@ -106,10 +106,13 @@ export async function trackedSets(
 ): Promise<Array<{ set: number; records: Records }>> {
   if (!def.key) return sets;
   const tracking = def.changes ? changesOf(def.changes) : undefined;
-  if (tracking) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
+  // The attempt's tracking began with the work ahead, when there is some (run-changes-ahead.ts).
+  if (tracking && !opts.ahead) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
   const hashesOf = opts.ahead?.hashesOf ?? recordHasher(def);
-  // What the crawl looked up ahead: a batch whose keys all are here needs no question of its own.
-  const lookedUp = (await opts.ahead?.previous()) ?? new Map<string, string | null>();
+  // What the crawl did ahead: a batch whose keys all were looked up needs no question of its own, and a
+  // record staged ahead is not staged again.
+  const ahead = (await opts.ahead?.done()) ?? { previous: new Map<string, string | null>(), staged: new Set<string>() };
+  const lookedUp = ahead.previous;
   const seen = new Set<string>();
   let batches = 0;
   // Stage questions are not waited for by the export, only all before its end (in order, a few at once).
@@ -147,7 +150,7 @@ export async function trackedSets(
     keyed.forEach((b, i) => {
       const kind = changeKindOf(b.hashes.values, previous[i]);
       kinds.set(b.record, kind);
-      if (kind !== ChangeKind.Unchanged) changed.push(i);
+      if (kind !== ChangeKind.Unchanged && !ahead.staged.has(b.hashes.key!)) changed.push(i);
     });
     if (changed.length > 0)
       await inTurn(

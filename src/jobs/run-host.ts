@@ -176,8 +176,9 @@ export function createRunHost(deps: {
       if (resumed.checkpoint) for (const { set, records } of restoredRecords(p.resume)) spool(set, records);
     }
     const reporter = fetchesOnePage(p.definition, p.inputRows) ? null : checkpointReporter(send);
-    // Change tracking's hashing and lookups, done as the records come (run-changes-ahead.ts).
-    const ahead = changesAhead(p.definition, changes);
+    // Change tracking's hashing, lookups and staging, done as the records come (run-changes-ahead.ts); a
+    // resumed Run or one of several sets stages at its export only (the order of its records differs).
+    const ahead = changesAhead(p.definition, changes, { stage: setCount === 1 && !resumed?.checkpoint });
     const result = await runExtraction({
       onRecords: (set, records) => {
         reporter?.records(set, records);

@@ -163,14 +163,14 @@ describe('trackedSets (a run process’s export pass)', () => {
     expect(trackedColumnsOf(def())).toEqual(['sku', 'price']);
   });
 
-  it('what the crawl looked up ahead needs no classify; records it did not see are classified as before', async () => {
+  it('what the crawl did ahead (lookup, stage) is not asked again; records it did not see are classified and staged as before', async () => {
     const known = new Map<string, [string, ExtractedRecord]>([
       [key('A'), [hash({ price: '1' }), { sku: 'A', price: '1' }]],
       [key('Z'), [hash({ price: '5' }), { sku: 'Z', price: '5' }]],
     ]);
     const { changes, asks } = fakeWorker(known);
     const definition = def({ export: 'all', trackDeletes: true });
-    const ahead = changesAhead(definition, changes)!;
+    const ahead = changesAhead(definition, changes, { stage: true })!;
     const crawled: ExtractedRecord[] = [
       { sku: 'A', price: '1' },
       { sku: 'B', price: '2' },
@@ -195,9 +195,14 @@ describe('trackedSets (a run process’s export pass)', () => {
           ),
         )
       ).flat();
-    // The crawl's own record objects: one lookup question, no classify; the keys still count as seen.
+    // The crawl's own record objects: its tracking began, one lookup question, the new record staged
+    // ahead (a batch below zero); the export asks no classify, stages nothing again, keeps the keys as seen.
     expect(await run(crawled)).toEqual(expected);
+    expect(asks.filter((a) => a.op === 'begin')).toHaveLength(1);
     expect(asks.filter((a) => a.op === 'lookup')).toHaveLength(1);
+    const stages = asks.filter((a) => a.op === 'stage');
+    expect(stages).toHaveLength(1);
+    expect(stages[0]).toMatchObject({ batch: -1, keys: [key('B')] });
     expect(asks.filter((a) => a.op === 'classify')).toHaveLength(0);
     expect(asks.filter((a) => a.op === 'seen')).toHaveLength(1);
     // Records re-read from a spool file (other objects) with a key not looked up: classified.
@@ -210,6 +215,8 @@ describe('trackedSets (a run process’s export pass)', () => {
       ]),
     ).toEqual([...expected.slice(0, 2), { sku: 'C', price: '3', _change: 'new' }, expected[2]]);
     expect(asks.filter((a) => a.op === 'classify')).toHaveLength(1);
+    // C was not staged ahead: the export stages it (B was, and is not staged again).
+    expect(asks.filter((a) => a.op === 'stage')).toMatchObject([{ keys: [key('C')] }]);
   });
 
   it('changes: {} exports every record marked, and no deleted rows (the defaults)', async () => {

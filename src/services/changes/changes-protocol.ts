@@ -9,9 +9,3 @@ export type ChangesReply =
 
 export const isChangesRequest = (msg: { type: string }): msg is ChangesRequest => msg.type === 'changes:ask';
 export const isChangesReply = (msg: { type: string }): msg is ChangesReply => msg.type === 'changes:answer';
-
-/** The answer to `unseenAfter`: a key the Agent knows and the Run did not see, with its last values. */
-export interface DeletedRecord {
-  keyHash: string;
-  values: Record<string, unknown>;
-}

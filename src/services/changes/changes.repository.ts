@@ -8,12 +8,17 @@
 // Run of the Agent reads the state.
 import type { Db, Tx } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { DeletedRecord } from './changes-protocol.js';
 
 /** A known key as a Run's skipped detail page or deleted row needs it: its list values hash and its last values. */
 export interface KnownRecord {
   keyHash: string;
   listHash: string;
+  values: Record<string, unknown>;
+}
+
+/** The answer to `unseenAfter`: a key the Agent knows and the Run did not see, with its last values. */
+export interface DeletedRecord {
+  keyHash: string;
   values: Record<string, unknown>;
 }
 
@@ -194,13 +199,16 @@ function mergeSql(runId: number): Prisma.Sql {
       RETURNING "agentId", "trackDeletes"
     ), stage AS (
       DELETE FROM "RunChangeStage" WHERE "runId" = ${runId}::int AND EXISTS (SELECT 1 FROM tracking)
-      RETURNING "keys", "valuesHashes", "listHashes", "values"
+      RETURNING "batch", "keys", "valuesHashes", "listHashes", "values"
     ), seen AS (
       DELETE FROM "RunChangeSeen" WHERE "runId" = ${runId}::int AND EXISTS (SELECT 1 FROM tracking)
       RETURNING "keys"
     ), staged AS (
-      SELECT u.k, u.v, u.l, s."values" -> (u.n::int - 1) AS j
+      -- One row per key: the export's (batches from 1) over one staged during the crawl (below 0), should a
+      -- key be in both (a stage answer lost on its way back, staged again by the export).
+      SELECT DISTINCT ON (u.k) u.k, u.v, u.l, s."values" -> (u.n::int - 1) AS j
       FROM stage s CROSS JOIN LATERAL unnest(s."keys", s."valuesHashes", s."listHashes") WITH ORDINALITY AS u(k, v, l, n)
+      ORDER BY u.k, s."batch" DESC
     ), merged AS (
       INSERT INTO "AgentRecordState" ("agentId", "keyHash", "valuesHash", "listHash", "values", "firstRunId", "changedRunId")
       SELECT t."agentId", s.k, s.v, s.l, s.j, ${runId}::int, ${runId}::int FROM staged s CROSS JOIN tracking t

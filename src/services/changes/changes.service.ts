@@ -8,6 +8,8 @@ import type { SettlementStep } from '../settlement/settlement.service.js';
 import { RunStatus } from '../runs/status-machine.js';
 import { settleChangesSql, type ChangesRepository } from './changes.repository.js';
 
+export type { DeletedRecord } from './changes.repository.js';
+
 /** Most keys one question of a run process may carry (a bigger batch is refused, not cut). */
 export const MAX_CHANGES_BATCH = 5_000;
 
