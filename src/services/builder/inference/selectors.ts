@@ -108,6 +108,27 @@ export function stepSelector(el: Element, classes = stableClasses(el)): string {
   return classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
 }
 
+/**
+ * The stems of build-generated class names ("IngredientsGroup_item__48J1c" -> "IngredientsGroup_item"):
+ * the hash changes with every build of the site, the stem does not, so `[class*="IngredientsGroup_item__"]`
+ * is a hook where no stable class is left. Short stems ("root", "item") would match too much.
+ */
+export function classStems(el: Element): string[] {
+  const stems = (el.attribs?.class ?? '')
+    .split(/\s+/)
+    .map((c) => c.match(/^([A-Za-z][\w-]*?)__[A-Za-z0-9_+-]{4,}$/)?.[1])
+    .filter((c): c is string => c !== undefined && c.length >= 8 && !c.includes('--') && /[a-z]/.test(c));
+  return [...new Set(stems)].sort();
+}
+
+/** A step for an element: its stable classes, else its class stems, else its tag. */
+export function hookSelector(el: Element): string {
+  const classes = stableClasses(el);
+  if (classes.length > 0) return stepSelector(el, classes);
+  const stems = classStems(el);
+  return stems.length > 0 ? `${el.name}${stems.map((s) => `[class*=${cssString(`${s}__`)}]`).join('')}` : el.name;
+}
+
 export function cssString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }

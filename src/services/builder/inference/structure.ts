@@ -12,6 +12,8 @@ import type { Element } from './selectors.js';
 import { plainWords, sameStem, surroundingsOf, topicFit, topicWords } from './topic.js';
 
 const MAX_GROUPS_ALIGNED = 12;
+/** Records of one group whose values are aligned (see sampleOf). */
+const MAX_ALIGNED_RECORDS = 200;
 const MIN_NAMED_RECORDS = 3;
 /** Candidates offered (to the draft, the session's events and the LLM), best first. */
 const MAX_CANDIDATES = 6;
@@ -43,7 +45,7 @@ export function findCandidates(
     .slice(0, MAX_GROUPS_ALIGNED);
   const candidates: Array<Candidate & { members: Element[] }> = [];
   for (const group of groups) {
-    const fields = alignFields($, group.members);
+    const fields = alignFields($, sampleOf(group.members));
     if (fields.length === 0) continue;
     const concepts = new Set(fields.map((f) => f.concept));
     // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
@@ -97,6 +99,19 @@ export function findCandidates(
     if (ranked.length >= MAX_CANDIDATES) break;
   }
   return ranked;
+}
+
+/**
+ * Records aligned for a large group: the first ones (what the preview shows) and an even spread of the
+ * rest. Coverage and selectors read on a few hundred records hold for thousands, and aligning every one
+ * of them cost seconds on a page of thousands of rows.
+ */
+function sampleOf(members: Element[]): Element[] {
+  if (members.length <= MAX_ALIGNED_RECORDS) return members;
+  const head = members.slice(0, MAX_ALIGNED_RECORDS / 2);
+  const step = (members.length - head.length) / (MAX_ALIGNED_RECORDS / 2);
+  const spread = Array.from({ length: MAX_ALIGNED_RECORDS / 2 }, (_, i) => members[head.length + Math.floor(i * step)]);
+  return [...head, ...spread];
 }
 
 function insideOneOf(ancestors: Set<Element>, node: Element): boolean {
