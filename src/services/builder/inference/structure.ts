@@ -5,11 +5,18 @@ import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
-import { namesTheRecords } from './missing.js';
 import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import type { Element } from './selectors.js';
-import { plainWords, sameStem, surroundingsOf, topicFit, topicWords } from './topic.js';
+import {
+  plainWords,
+  promptRecordNouns,
+  sameStem,
+  surroundingsOf,
+  topicFit,
+  topicWords,
+  withEnglishNouns,
+} from './topic.js';
 
 const MAX_GROUPS_ALIGNED = 12;
 /** Records of one group whose values are aligned (see sampleOf). */
@@ -29,12 +36,14 @@ export function findCandidates(
 ): Candidate[] {
   // The prompt's topic ("ingredients", "executives") against each group's surroundings, before the
   // groups to align are chosen: a list the prompt names may be small beside a large box of teasers.
-  const topic = topicWords(prompt);
-  // The prompt's own noun for the records ("elk ingrediënt", "each game's"): records named so are meant.
-  const recordNouns = topic.filter((w) => namesTheRecords(prompt, w));
+  const own = topicWords(prompt);
+  // The prompt's own noun for the records ("elk ingrediënt", "each game's", "材料の名前"): records named
+  // so are meant. Both with the English nouns they stand for: pages name their lists in English markup.
+  const recordNouns = promptRecordNouns(prompt);
+  const topic = withEnglishNouns(own);
   const groups = findGroups($)
     .map((g) => {
-      const fit = topicFit(surroundingsOf($, g.members), topic, prompt);
+      const fit = topicFit(surroundingsOf($, g.members), topic, prompt, recordNouns);
       // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
       if (fit.factor > 1 && g.members.length < MIN_NAMED_RECORDS) return { ...g, why: '' };
       // Records the prompt names are wanted even in an <aside> (a recipe's ingredients beside its steps).
