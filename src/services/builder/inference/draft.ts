@@ -86,7 +86,9 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
     if (!top) return single('No repeated records were found');
     // A prompt asking for no list, answered better by the page's own labelled values, metadata and
     // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
-    const topAnswers = requests.length - topLacks;
+    // A value found in under half of the records answers no field of theirs: records each holding a
+    // different label and its value ("Autor: Panelinha", "Serve: 4") are the page's own labelled values.
+    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage >= 0.5).length;
     if (oneRecord.fields.length > topAnswers)
       return single(
         `The page itself answers ${oneRecord.fields.length} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,
