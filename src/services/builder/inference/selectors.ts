@@ -44,6 +44,12 @@ const STATE_CLASSES = new Set([
   'new',
   'sale',
   'sponsored-hidden',
+  // A record's relations, which vary between records of one list: a comment having replies, by a user.
+  'parent',
+  'has-children',
+  'has-replies',
+  'byuser',
+  'bypostauthor',
   // Values written as classes ("star-rating Three") differ between records of one list.
   'zero',
   'one',
@@ -59,6 +65,7 @@ export function isUnstableClass(name: string): boolean {
   if (!/^[A-Za-z_-][A-Za-z0-9_-]*$/.test(name)) return true; // Tailwind "md:flex", escapes: not worth quoting
   if (STATE_CLASSES.has(name.toLowerCase())) return true;
   if (name.includes('--')) return true; // a BEM modifier varies between records of one list
+  if (/(?:depth|level|lvl|indent|nested)[-_]?\d+$/i.test(name)) return true; // a reply's depth: depth-1, depth-2
   if (/(?:^|[-_])(?:alt|alternate|odd|even|stripe|striped)$/i.test(name)) return true; // zebra rows: li.job-alt
   if (/(?:star|rating|score)[\w-]*\d/i.test(name)) return true; // a value written as a class: stars_5, a-star-small-4-5
   if (/^(css|sc|jsx|emotion|styled|svelte|chakra|mui|tw)-[A-Za-z0-9]+/i.test(name) && /\d/.test(name)) return true;
