@@ -131,6 +131,12 @@ function isHeading($: CheerioAPI, el: Element): string | null {
   return null;
 }
 
+function headingOpensList(first: Element): boolean {
+  const siblings = isElement(first.parent) ? elementChildren(first.parent) : [];
+  const headings = siblings.filter((e) => /^h[1-6]$/.test(e.name));
+  return headings.length === 1 && siblings.indexOf(headings[0]) < siblings.indexOf(first);
+}
+
 /** The names and the heading around a group of records. */
 export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings {
   const first = members[0];
@@ -142,8 +148,10 @@ export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings 
   for (let level = 0; node && level <= ANCESTORS_READ + 1; level++) {
     const parent: Element | null = isElement(node.parent) ? node.parent : null;
     if (level > 0) (level <= NEAR_LEVELS ? near : far).push(namesOf(node));
-    if (!heading && level > 0) {
-      // Siblings before this container, nearest first; the records' own siblings are not headings of theirs.
+    // Siblings before this container, nearest first. The records' own siblings only when one heading
+    // opens them all (<section><h2>Related</h2><div>...</div>...): a heading among the records is a
+    // record's part (h4 + p letters).
+    if (!heading && (level > 0 || headingOpensList(first))) {
       let sibling = node.prev;
       for (let n = 0; sibling && n < SIBLINGS_READ; sibling = sibling.prev) {
         if (!isElement(sibling)) continue;
