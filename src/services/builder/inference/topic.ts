@@ -50,9 +50,34 @@ const ASIDE_TOKENS = new Set([
   'widget',
   'upsell',
   'crosssell',
+  'popular',
+  'trending',
+  'mostread',
+  'outbrain',
+  'taboola',
 ]);
-const ASIDE_HEADING =
-  /(?<!\p{L})(?:related|recommended|similar|you (?:may|might) also|more (?:from|like|recipes|stories|articles)|popular|trending|also like|ähnliche|empfohlen|weitere|relacionad|similares|correlat|simili|aanbevolen|gerelateerd|liknande|relaterte|lignende)/iu;
+// Headings of such boxes in the prompts' languages: "related", "you may also like", "most read"...
+const ASIDE_HEADING = new RegExp(
+  [
+    // English
+    'related|recommended|similar|you (?:may|might) also|more (?:from|like|recipes|stories|articles|news)|popular|trending|also like|most (?:read|viewed|popular)|around the web',
+    // German
+    'ähnliche|empfohlen|weitere|auch interessant|könnte sie auch|mehr zum thema|meistgelesen',
+    // French
+    'à lire aussi|a lire aussi|voir aussi|lire aussi|sur le même sujet|vous aimerez|dans la même rubrique|les plus lus',
+    // Spanish, Portuguese, Italian
+    'relacionad|similares|te puede interesar|también te puede|lo más leído|más leíd|veja também|leia também|mais lidas|você também|correlat|simili|potrebbe interessarti|leggi anche|più lett',
+    // Dutch, Scandinavian
+    'aanbevolen|gerelateerd|lees ook|ook interessant|meest gelezen|liknande|relaterte|lignende',
+  ]
+    .join('|')
+    .split('|')
+    .map((w) => `(?<!\\p{L})${w}`)
+    .join('|') +
+    // Japanese and Chinese (no word boundaries)
+    '|関連|おすすめ|オススメ|人気|ランキング|相关|相關|推荐|推薦|热门|熱門',
+  'iu',
+);
 
 /** Lower case, accents removed, split into words of letters and digits (camelCase and -_ split too). */
 export function plainWords(text: string): string[] {
