@@ -113,6 +113,22 @@ describe('structures', () => {
   }, 30_000);
 });
 
+describe('values inside mixed text', () => {
+  it('reads a time of day asked for from the text it shares with its date', async () => {
+    const names = ['Anna', 'Bert', 'Cleo', 'Dora'];
+    const html = `<html><body><ol>${names
+      .map(
+        (n, i) =>
+          `<li class="comment"><span class="author">${n}</span><span class="date">April ${20 + i}, 2019 at ${i + 1}:0${i} pm</span><p>Comment ${i}, long enough to be a comment.</p></li>`,
+      )
+      .join('')}</ol></body></html>`;
+    const { proposal, records } = await recordsOf(html, 'author, date and time of each comment');
+    expect(records.map((r) => r.time)).toEqual(['1:00 pm', '2:01 pm', '3:02 pm', '4:03 pm']);
+    expect(records[0].date).toBe('April 20, 2019 at 1:00 pm');
+    expect(proposal.notes.filter((n) => n.startsWith('Field "time"'))).toEqual([]);
+  });
+});
+
 describe('field words', () => {
   it('a Romance noun and its complement name one field', () => {
     expect(promptRequests('temps de préparation et nombre de portions').map((r) => r.word)).toContain(

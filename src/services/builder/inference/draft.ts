@@ -10,6 +10,7 @@ import { detectPagination } from './pagination.js';
 import type { Candidate } from './candidate.js';
 import { requestMatches, selectFields, toAgentField } from './select-fields.js';
 import { withRecordText } from './record-text.js';
+import { withTimeOfDay } from './date-time.js';
 import { finishFields } from './value-form.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { promptRecordNouns } from './topic.js';
@@ -41,7 +42,15 @@ export async function proposeDraft(input: {
   const proposal = await firstDraft(input);
   const { definition } = proposal;
   const requests = promptRequests(input.prompt).filter((r) => !namesTheRecords(input.prompt, r.word));
-  definition.list.fields = finishFields(definition.list.fields, input.page, definition.list.selector, requests);
+  definition.list.fields = withTimeOfDay(
+    finishFields(definition.list.fields, input.page, definition.list.selector, requests),
+    input.page,
+    definition.list.selector,
+    requests,
+  );
+  // A field found after all (a time of day read from the date's text) is no longer reported missing.
+  const names = new Set(definition.list.fields.map((f) => f.name));
+  proposal.notes = proposal.notes.filter((n) => !/^Field "([^"]+)" not found/.test(n) || !names.has(n.split('"')[1]));
   if (definition.follow)
     definition.follow.fields = finishFields(definition.follow.fields, input.page, undefined, requests);
   const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';

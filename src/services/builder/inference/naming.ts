@@ -75,6 +75,11 @@ export function singular(word: string): string {
   return word;
 }
 
+/** A word for a time of day ("time", "Uhrzeit", "heure", "時刻"). */
+export function isTimeWord(word: string): boolean {
+  return TIME_WORDS.has(word);
+}
+
 export function conceptOfWord(word: string): Concept | undefined {
   return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word));
 }

@@ -33,7 +33,7 @@ const BYLINE_STEP = {
 };
 
 /** The page the draft is for (as the draft has it). */
-interface BuilderPage {
+export interface BuilderPage {
   $: CheerioAPI;
   url: string;
 }
@@ -122,7 +122,7 @@ function withThousandsDots(field: AgentField, values: string[]): AgentField {
 }
 
 /** The text each of the first records gives for a field (nulls and non-text values left out). */
-function sampleValues(page: BuilderPage, records: unknown[], field: AgentField): string[] {
+export function sampleValues(page: BuilderPage, records: unknown[], field: AgentField): string[] {
   const root = page.$.root()[0];
   return records.flatMap((el) => {
     const v = extractField(root, el as Document, { ...field, transform: undefined }, page.url);
