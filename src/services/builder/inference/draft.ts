@@ -5,7 +5,7 @@
 import { validateDefinition, type AgentDefinition, type AgentField } from '../../../engine/definition.js';
 import { detailPages, inferDetailFields, type BuilderPage, type DetailRequest, type FetchPage } from './detail.js';
 import { conceptOfWord, fieldName, promptRequests, words, type Concept, type PromptRequest } from './naming.js';
-import { missingFieldNotes, namesTheRecords, unansweredFields } from './missing.js';
+import { missingFieldNotes, namesTheRecords, namesTheSubject, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
 import type { Candidate } from './candidate.js';
 import { requestMatches, selectFields, toAgentField } from './select-fields.js';
@@ -41,7 +41,7 @@ export async function proposeDraft(input: {
 }): Promise<Proposal> {
   const proposal = await firstDraft(input);
   const { definition } = proposal;
-  const requests = promptRequests(input.prompt).filter((r) => !namesTheRecords(input.prompt, r.word));
+  const requests = askedFields(input.prompt);
   definition.list.fields = withTimeOfDay(
     finishFields(definition.list.fields, input.page, definition.list.selector, requests),
     input.page,
@@ -59,10 +59,19 @@ export async function proposeDraft(input: {
   return proposal;
 }
 
+/**
+ * The fields a prompt asks for. Words that name the records themselves ("each job", "the reviews: ...")
+ * or the one thing the fields belong to ("... of the recipe", "the player's name") ask for no field.
+ */
+function askedFields(prompt: string): PromptRequest[] {
+  return promptRequests(prompt).filter(
+    (r) => !namesTheRecords(prompt, r.word) && (r.concept !== undefined || !namesTheSubject(prompt, r.word)),
+  );
+}
+
 async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage: FetchPage }): Promise<Proposal> {
   const { page, prompt } = input;
-  // Words that name the records themselves ("each job", "the reviews: ...") ask for no field.
-  const requests = promptRequests(prompt).filter((r) => !namesTheRecords(prompt, r.word));
+  const requests = askedFields(prompt);
   const wanted = [...new Set(requests.map((r) => r.concept).filter((c): c is Concept => c !== undefined))];
   const candidates = findCandidates(
     page.$,

@@ -43,6 +43,8 @@ const SEPARATOR = /^[\s:\-–—|·]*$/;
 
 /** Elements that hold labels ("<dt>Autor</dt>", "<b>Date</b>", "<th>College</th>"). */
 const LABEL_ELEMENTS = 'body dt, body th, body strong, body b, body span, body label, body h4, body h5, body h6';
+/** Generic boxes hold labels too ("<div class="label">Total Time:</div><div>40 mins</div>") when they are leaves. */
+const LEAF_LABEL_ELEMENTS = 'body div, body p, body td';
 
 /**
  * Does a label name the word: exactly ("Author", "Date:"), else loosely, a short label opening with it
@@ -72,7 +74,10 @@ function afterLabel($: CheerioAPI, el: Element): Element['next'] {
 
 export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labelled | undefined {
   const { exact, loose } = labelTest(word);
-  const labels = $(LABEL_ELEMENTS).toArray();
+  const leaves = $<Element, string>(LEAF_LABEL_ELEMENTS)
+    .toArray()
+    .filter((el) => (el.children ?? []).every((c) => c.type === 'text') && (el.children ?? []).length > 0);
+  const labels = [...$<Element, string>(LABEL_ELEMENTS).toArray(), ...leaves];
   const texts = labels.map((el) => normalizeText($(el).text()));
   // Exact labels first, then loose ones.
   const ordered = [

@@ -55,6 +55,25 @@ export function namesTheRecords(prompt: string, word: string): boolean {
   );
 }
 
+/** "... of the recipe", "... van het recept", "... de la receta", "... der Seite": the thing the fields belong to. */
+const OWNER_BEFORE =
+  '(?:of|from|on|in|about|van|voor|de|du|des|del|della|dello|di|da|do|der|des|dieses|dieser)\\s+(?:(?:the|this|that|het|de|la|le|l|el|il|lo|o|a|der|die|das|dem|den|dieser|dieses|deze|dit|esta|este|questa|questo|cette|ce)\\s+)?';
+
+/**
+ * The word names the one thing the prompt's fields belong to, not a field: the last word after "of the"
+ * ("name, total time and servings of the recipe") or an owner before "'s" ("the player's name"). Only
+ * in the singular: "of the products" names records.
+ */
+export function namesTheSubject(prompt: string, word: string): boolean {
+  if (isCjk(word) || word.endsWith('s')) return false;
+  const lower = normalizeWord(prompt).replace(/[’']/g, "'");
+  const w = word.replace(/_/g, ' ');
+  return (
+    new RegExp(`(?:^|[^\\p{L}])${OWNER_BEFORE}${w}\\s*[.?!]?\\s*$`, 'u').test(lower) ||
+    new RegExp(`(?:^|[^\\p{L}])(?:the|this)\\s+${w}'s\\s`, 'u').test(lower)
+  );
+}
+
 function describe(field: CandidateField): string {
   const sample = field.samples.find((s) => s.trim() !== '') ?? '';
   const shown = sample.length > 40 ? `${sample.slice(0, 37)}...` : sample;
