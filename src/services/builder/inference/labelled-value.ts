@@ -72,13 +72,27 @@ function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   return next;
 }
 
+// The label elements of a page and their texts, read once per page (each request asks again).
+const pageLabels = new WeakMap<object, { labels: Element[]; texts: string[] }>();
+
+function labelsOf($: CheerioAPI): { labels: Element[]; texts: string[] } {
+  const root = $.root()[0];
+  let found = pageLabels.get(root);
+  if (!found) {
+    const leaves = $<Element, string>(LEAF_LABEL_ELEMENTS)
+      .toArray()
+      .filter((el) => (el.children ?? []).every((c) => c.type === 'text') && (el.children ?? []).length > 0);
+    const labels = [...$<Element, string>(LABEL_ELEMENTS).toArray(), ...leaves];
+    const texts = labels.map((el) => normalizeText($(el).text()));
+    found = { labels, texts };
+    pageLabels.set(root, found);
+  }
+  return found;
+}
+
 export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labelled | undefined {
   const { exact, loose } = labelTest(word);
-  const leaves = $<Element, string>(LEAF_LABEL_ELEMENTS)
-    .toArray()
-    .filter((el) => (el.children ?? []).every((c) => c.type === 'text') && (el.children ?? []).length > 0);
-  const labels = [...$<Element, string>(LABEL_ELEMENTS).toArray(), ...leaves];
-  const texts = labels.map((el) => normalizeText($(el).text()));
+  const { labels, texts } = labelsOf($);
   // Exact labels first, then loose ones.
   const ordered = [
     ...labels.filter((_, i) => exact.test(texts[i])),
