@@ -4,6 +4,7 @@
 // after it, or the text after it inside the label's parent.
 import type { CheerioAPI } from 'cheerio';
 import { normalizeText, ownText } from './dom-text.js';
+import { fieldWordVariants } from './field-words.js';
 import { cssString, isElement, type Element } from './selectors.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 
@@ -91,12 +92,14 @@ function labelsOf($: CheerioAPI): { labels: Element[]; texts: string[] } {
 }
 
 export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labelled | undefined {
-  const { exact, loose } = labelTest(word);
   const { labels, texts } = labelsOf($);
-  // Exact labels first, then loose ones.
+  // Exact labels first, then loose ones; the prompt's word first, then its meaning in other languages
+  // ("posición" labelled "Position").
+  const tests = fieldWordVariants(word).map(labelTest);
+  const exactly = (text: string) => tests.some((t) => t.exact.test(text));
   const ordered = [
-    ...labels.filter((_, i) => exact.test(texts[i])),
-    ...labels.filter((_, i) => !exact.test(texts[i]) && texts[i].length <= 40 && loose(texts[i])),
+    ...labels.filter((_, i) => exactly(texts[i])),
+    ...labels.filter((_, i) => !exactly(texts[i]) && texts[i].length <= 40 && tests.some((t) => t.loose(texts[i]))),
   ];
   for (const el of ordered) {
     const next = afterLabel($, el);

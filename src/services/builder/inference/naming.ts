@@ -8,6 +8,7 @@ import {
   STOP_WORDS_BY_LANGUAGE,
   type Concept,
 } from './concept-words.js';
+import { fieldWordVariants } from './field-words.js';
 import { englishRecordNouns } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
 
@@ -156,7 +157,14 @@ export function promptRequests(prompt: string): PromptRequest[] {
       ['product', 'detail', 'text', 'type', 'id', 'code', 'user', 'label'].includes(word) || TIME_WORDS.has(word)
         ? undefined
         : conceptOfWord(word);
-    if (concept === undefined && (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || (!cjk && word.length < 3))) continue;
+    // A page noun that is also a field's word in some language ("resultado" of a match) is kept.
+    const fieldWord = fieldWordVariants(word).length > 1;
+    if (
+      concept === undefined &&
+      !fieldWord &&
+      (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || (!cjk && word.length < 3))
+    )
+      continue;
     if (concept !== undefined && STOP_WORDS.has(word) && !CONCEPT_OVER_STOP.has(word)) continue;
     // "材料の名前", "留言的作者": the word before a possessive particle owns the fields, it is none of them.
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
@@ -164,7 +172,7 @@ export function promptRequests(prompt: string): PromptRequest[] {
     const own: PromptRequest = raw === word ? { word, concept } : { word, concept, written: raw };
     // Not when the complement names the records or their page ("nome da receita": the recipe's name).
     const request =
-      adjacent && !cjk
+      adjacent && !cjk && !(fieldWord && STOP_WORDS.has(word))
         ? compound(adjacent, own)
         : over && !cjk && concept === undefined && englishRecordNouns(raw).length === 0
           ? complemented(over.request, over.preposition, own)

@@ -3,6 +3,7 @@
 // (field-selectors.ts), scored against the concepts the prompt wants.
 import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
+import { fieldWordVariants } from './field-words.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
 import { CHROME_FACTOR, findGroups } from './grouping.js';
@@ -70,7 +71,9 @@ export function findCandidates(
     const matched =
       named +
       conceptsWanted.filter((c) => concepts.has(c)).length +
-      wordsWanted.filter((w) => labels.includes(w) || namesRecords(w) || classWords.has(w)).length;
+      wordsWanted.filter(
+        (w) => namesRecords(w) || fieldWordVariants(w).some((v) => labels.includes(v) || classWords.has(v)),
+      ).length;
     const wanted = named + conceptsWanted.length + wordsWanted.length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
