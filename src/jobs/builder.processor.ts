@@ -2,6 +2,7 @@
 // extraction as soon as the session is stopped (heard on the sessions channel, not polled).
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { warmPageWorker } from '../engine/index.js';
 import { createQueue, type QueuePayloads } from '../queues/queues.js';
 import { createBuilderRepository, type BuilderRepository } from '../services/builder/builder.repository.js';
 import { createBuilderWorkService, type BuilderWorkService } from '../services/builder/builder-work.service.js';
@@ -51,6 +52,9 @@ export function wireBuilderJobs(
   const subscriber = createEventsSubscriber(config.redisUrl, config.redisPrefix, (err) =>
     log.warn({ err: { message: err.message } }, 'builder subscriber error'),
   );
+  // Each draft's preview parses its page on the engine's page thread: started now, so that the first
+  // session does not wait seconds for the thread to load its modules.
+  warmPageWorker();
   const work = createBuilderWorkService({
     repo,
     publisher: createEventsPublisher(publisherRedis, config.redisPrefix),

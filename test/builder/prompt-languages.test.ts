@@ -15,11 +15,9 @@ describe('prompts in nine languages', () => {
   it.each([
     ['en', 'title, price, the APR and link of each offer', ['title:title', 'price:price', 'apr', 'link:link']],
     ['de', 'Titel, Preis, Größe und Link jeder Anzeige', ['titel:title', 'preis:price', 'grosse', 'link:link']],
-    [
-      'fr',
-      "le titre, l'auteur et la date de publication",
-      ['titre:title', 'auteur:author', 'date:date', 'publication:date'],
-    ],
+    // A date "de publication" is one date; a noun and its complement are one field ("tempo de preparo").
+    ['fr', "le titre, l'auteur et la date de publication", ['titre:title', 'auteur:author', 'date:date']],
+    ['pt', 'nome da receita, autor e tempo de preparo', ['nome:title', 'autor:author', 'tempo_de_preparo:duration']],
     ['es', 'fecha, lugar y precio de cada concierto', ['fecha:date', 'lugar:location', 'precio:price']],
     [
       'pt',

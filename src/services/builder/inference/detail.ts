@@ -3,9 +3,54 @@
 // keeps a selector only when it finds a value on every detail page tried.
 import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
+import { resolveUrl } from '../../../engine/extract.js';
+import type { Candidate, CandidateField } from './candidate.js';
+import { roleFields } from './select-fields.js';
 import { CONCEPT_WORDS, conceptOfWord, tokenWords, type Concept } from './naming.js';
 import { cssString, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText } from './dom-text.js';
+
+export interface BuilderPage {
+  $: CheerioAPI;
+  /** The URL that answered (relative links resolve against it). */
+  url: string;
+}
+
+/** Fetches and parses a detail page; null when it cannot be read. */
+export type FetchPage = (url: string) => Promise<BuilderPage | null>;
+
+const DETAIL_PAGES_TRIED = 2;
+function mainLink(candidate: Candidate): CandidateField | undefined {
+  const roles = roleFields(candidate);
+  return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
+}
+
+export async function detailPages(
+  page: BuilderPage,
+  candidate: Candidate,
+  fetchPage: FetchPage,
+): Promise<{ pages: CheerioAPI[]; selector: string } | null> {
+  const link = mainLink(candidate);
+  if (!link) return null;
+  const selector = link.selector ?? 'a[href]';
+  const urls = page
+    .$(candidate.selector)
+    .toArray()
+    .slice(0, DETAIL_PAGES_TRIED)
+    .map((el) => {
+      const scope = page.$(el);
+      const a = link.selector ? scope.find(link.selector).first() : scope;
+      const href = a.attr('href');
+      return href === undefined ? null : resolveUrl(href, page.url);
+    })
+    .filter((u): u is string => u !== null);
+  const pages: CheerioAPI[] = [];
+  for (const url of urls) {
+    const p = await fetchPage(url);
+    if (p) pages.push(p.$);
+  }
+  return pages.length > 0 ? { pages, selector } : null;
+}
 
 export interface DetailRequest {
   /** The field name to give it. */

@@ -2,28 +2,19 @@
 // the fields the prompt asks for (all meaningful ones when it names none), add pagination, and
 // follow detail links for what only the detail pages hold. Also applies refinement messages
 // ("also take the rating", "drop the image", "follow each link for the description").
-import type { CheerioAPI } from 'cheerio';
 import { validateDefinition, type AgentDefinition, type AgentField } from '../../../engine/definition.js';
-import { resolveUrl } from '../../../engine/extract.js';
-import { inferDetailFields, type DetailRequest } from './detail.js';
+import { detailPages, inferDetailFields, type BuilderPage, type DetailRequest, type FetchPage } from './detail.js';
 import { conceptOfWord, fieldName, promptRequests, words, type Concept, type PromptRequest } from './naming.js';
-import { missingFieldNotes, namesTheRecords, unansweredFields } from './missing.js';
+import { missingFieldNotes, namesTheRecords, namesTheSubject, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
-import type { Candidate, CandidateField } from './candidate.js';
-import { requestMatches, roleFields, selectFields, toAgentField } from './select-fields.js';
+import type { Candidate } from './candidate.js';
+import { requestMatches, selectFields, toAgentField } from './select-fields.js';
 import { withRecordText } from './record-text.js';
+import { withTimeOfDay } from './date-time.js';
 import { finishFields } from './value-form.js';
 import { candidateFor, findCandidates } from './structure.js';
+import { promptRecordNouns } from './topic.js';
 import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
-
-export interface BuilderPage {
-  $: CheerioAPI;
-  /** The URL that answered (relative links resolve against it). */
-  url: string;
-}
-
-/** Fetches and parses a detail page; null when it cannot be read. */
-export type FetchPage = (url: string) => Promise<BuilderPage | null>;
 
 export interface Proposal {
   definition: AgentDefinition;
@@ -32,43 +23,12 @@ export interface Proposal {
   notes: string[];
 }
 
+export type { BuilderPage, FetchPage };
+
 export class NoRecordsError extends Error {}
 
-const DETAIL_PAGES_TRIED = 2;
 /** Records holding this share of the page's text are its main content, even on a page declaring one item. */
 const MAIN_LIST_TEXT_SHARE = 0.3;
-function mainLink(candidate: Candidate): CandidateField | undefined {
-  const roles = roleFields(candidate);
-  return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
-}
-
-async function detailPages(
-  page: BuilderPage,
-  candidate: Candidate,
-  fetchPage: FetchPage,
-): Promise<{ pages: CheerioAPI[]; selector: string } | null> {
-  const link = mainLink(candidate);
-  if (!link) return null;
-  const selector = link.selector ?? 'a[href]';
-  const urls = page
-    .$(candidate.selector)
-    .toArray()
-    .slice(0, DETAIL_PAGES_TRIED)
-    .map((el) => {
-      const scope = page.$(el);
-      const a = link.selector ? scope.find(link.selector).first() : scope;
-      const href = a.attr('href');
-      return href === undefined ? null : resolveUrl(href, page.url);
-    })
-    .filter((u): u is string => u !== null);
-  const pages: CheerioAPI[] = [];
-  for (const url of urls) {
-    const p = await fetchPage(url);
-    if (p) pages.push(p.$);
-  }
-  return pages.length > 0 ? { pages, selector } : null;
-}
-
 function describeFields(fields: AgentField[]): string {
   return fields.map((f) => f.name).join(', ');
 }
@@ -81,8 +41,16 @@ export async function proposeDraft(input: {
 }): Promise<Proposal> {
   const proposal = await firstDraft(input);
   const { definition } = proposal;
-  const requests = promptRequests(input.prompt).filter((r) => !namesTheRecords(input.prompt, r.word));
-  definition.list.fields = finishFields(definition.list.fields, input.page, definition.list.selector, requests);
+  const requests = askedFields(input.prompt);
+  definition.list.fields = withTimeOfDay(
+    finishFields(definition.list.fields, input.page, definition.list.selector, requests),
+    input.page,
+    definition.list.selector,
+    requests,
+  );
+  // A field found after all (a time of day read from the date's text) is no longer reported missing.
+  const names = new Set(definition.list.fields.map((f) => f.name));
+  proposal.notes = proposal.notes.filter((n) => !/^Field "([^"]+)" not found/.test(n) || !names.has(n.split('"')[1]));
   if (definition.follow)
     definition.follow.fields = finishFields(definition.follow.fields, input.page, undefined, requests);
   const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';
@@ -91,10 +59,19 @@ export async function proposeDraft(input: {
   return proposal;
 }
 
+/**
+ * The fields a prompt asks for. Words that name the records themselves ("each job", "the reviews: ...")
+ * or the one thing the fields belong to ("... of the recipe", "the player's name") ask for no field.
+ */
+function askedFields(prompt: string): PromptRequest[] {
+  return promptRequests(prompt).filter(
+    (r) => !namesTheRecords(prompt, r.word) && (r.concept !== undefined || !namesTheSubject(prompt, r.word)),
+  );
+}
+
 async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage: FetchPage }): Promise<Proposal> {
   const { page, prompt } = input;
-  // Words that name the records themselves ("each job", "the reviews: ...") ask for no field.
-  const requests = promptRequests(prompt).filter((r) => !namesTheRecords(prompt, r.word));
+  const requests = askedFields(prompt);
   const wanted = [...new Set(requests.map((r) => r.concept).filter((c): c is Concept => c !== undefined))];
   const candidates = findCandidates(
     page.$,
@@ -116,16 +93,20 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
     const listWins =
       top !== undefined &&
       selection !== undefined &&
-      topLacks === 0 &&
-      top.count >= 3 &&
-      top.textShare >= MAIN_LIST_TEXT_SHARE &&
-      selection.named.every((n) => n.field.coverage >= 0.8);
+      ((topLacks === 0 &&
+        top.count >= 3 &&
+        top.textShare >= MAIN_LIST_TEXT_SHARE &&
+        selection.named.every((n) => n.field.coverage >= 0.8)) ||
+        // Or the prompt names its records ("材料の名前と分量", "each ingredient") and the page names these so.
+        (top.recordWord !== undefined && top.count >= 3 && promptRecordNouns(prompt).length > 0));
     if (declaresOneItem(page.$) && !listWins)
       return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
     if (!top) return single('No repeated records were found');
     // A prompt asking for no list, answered better by the page's own labelled values, metadata and
     // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
-    const topAnswers = requests.length - topLacks;
+    // A value found in under half of the records answers no field of theirs: records each holding a
+    // different label and its value ("Autor: Panelinha", "Serve: 4") are the page's own labelled values.
+    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage >= 0.5).length;
     if (oneRecord.fields.length > topAnswers)
       return single(
         `The page itself answers ${oneRecord.fields.length} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,

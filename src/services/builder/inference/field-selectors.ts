@@ -2,7 +2,9 @@
 import type { CheerioAPI } from 'cheerio';
 import type { CandidateField } from './candidate.js';
 import {
+  classStems,
   cssString,
+  hookSelector,
   isElement,
   NAMING_ATTRIBUTES,
   nthOfType,
@@ -25,6 +27,9 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
   if (label && t.name === 'dd') options.push(`dt:contains(${cssString(label)}) + dd`);
   for (const c of classes) options.push(`${t.name}.${c}`);
   if (classes.length > 1) options.push(`${t.name}.${classes.join('.')}`);
+  // Build-generated classes: their stems, where no stable class is shared.
+  if (classes.length === 0)
+    for (const c of common(classStems)) options.push(`${t.name}[class*=${cssString(`${c}__`)}]`);
   for (const a of NAMING_ATTRIBUTES) {
     const values = common((el) => (el.attribs?.[a] ? [el.attribs[a]] : []));
     for (const v of values) options.push(`${t.name}[${a}=${cssString(v)}]`);
@@ -36,8 +41,7 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
   const base = [...options];
   let levels = 0;
   for (let p = t.parent; p && isElement(p) && p !== member && levels < 3; p = p.parent, levels++) {
-    const pc = stableClasses(p);
-    const ps = pc.length > 0 ? `${p.name}.${pc.join('.')}` : p.name;
+    const ps = hookSelector(p);
     for (const b of base.slice(0, 4)) options.push(`${ps} ${b}`, `${ps} > ${b}`);
   }
   // The full path with positions, the last resort.
@@ -103,6 +107,9 @@ function sameSet(a: Element[], b: Set<Element>): boolean {
   return a.length === b.size && a.every((e) => b.has(e));
 }
 
+/** Whole-page queries one group's container selector may cost. */
+const MAX_CONTAINER_TRIES = 16;
+
 /** A selector matching exactly the group's members on the page, or the closest one found. */
 export function containerSelector($: CheerioAPI, members: Element[], fields: CandidateField[]): string | null {
   const wanted = new Set(members);
@@ -115,7 +122,13 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
     const v = sample.attribs?.[a];
     if (v && members.every((m) => m.attribs?.[a] === v)) options.push(`${sample.name}[${a}=${cssString(v)}]`);
   }
-  const own = commonClasses.length > 0 ? `${sample.name}.${commonClasses.join('.')}` : sample.name;
+  const stems = classStems(sample).filter((c) => members.every((m) => classStems(m).includes(c)));
+  const own =
+    commonClasses.length > 0
+      ? `${sample.name}.${commonClasses.join('.')}`
+      : stems.length > 0
+        ? `${sample.name}${stems.map((c) => `[class*=${cssString(`${c}__`)}]`).join('')}`
+        : sample.name;
   // Parent-qualified forms.
   const parentSteps: string[] = [];
   let p = sample.parent;
@@ -124,23 +137,30 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
       p.attribs?.id && /^[A-Za-z][\w-]*$/.test(p.attribs.id) && !/\d{3,}/.test(p.attribs.id)
         ? `#${p.attribs.id}`
         : null;
-    const pc = stableClasses(p);
-    const step = id ?? (pc.length > 0 ? stepSelector(p, pc) : p.name);
+    const hook = hookSelector(p);
+    const step = id ?? hook;
     parentSteps.unshift(step);
     options.push(`${parentSteps.join(' > ')} > ${own}`);
-    if (id || pc.length > 0) options.push(`${step} ${own}`);
+    if (id || hook !== p.name) options.push(`${step} ${own}`);
     if (id) break;
   }
   options.push(own);
   const required = fields.filter((f) => f.coverage === 1 && f.selector).map((f) => f.selector as string);
   let best: { selector: string; score: number } | null = null;
-  for (const option of [...new Set(options)]) {
-    let matched: Element[];
+  // Each try queries the whole page (a `:has` one visits every descendant of every match): a fixed
+  // number of tries per group keeps a page of many groups, or of many stray classes, linear.
+  let tries = 0;
+  const query = (selector: string): Element[] | null => {
+    if (tries++ >= MAX_CONTAINER_TRIES) return null;
     try {
-      matched = $(option).toArray() as Element[];
+      return $(selector).toArray() as Element[];
     } catch {
-      continue;
+      return null;
     }
+  };
+  for (const option of [...new Set(options)]) {
+    const matched = query(option);
+    if (matched === null) continue;
     if (sameSet(matched, wanted)) return option;
     const extras = matched.filter((e) => !wanted.has(e));
     const hits = matched.length - extras.length;
@@ -157,19 +177,15 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
       if (members.some((m) => (m.attribs?.class ?? '').split(/\s+/).includes(c))) continue;
       if (!extras.every((e) => (e.attribs?.class ?? '').split(/\s+/).includes(c))) continue;
       const refined = `${option}:not(.${c})`;
-      try {
-        if (sameSet($(refined).toArray() as Element[], wanted)) return refined;
-      } catch {
-        // not expressible
-      }
+      const found = query(refined);
+      if (found && sameSet(found, wanted)) return refined;
     }
     for (const r of required) {
+      // Only when every member has it and some stray lacks it (checked on the elements, not the page).
+      if (!extras.slice(0, 30).some((e) => safeFind(e, r, 1)?.length === 0)) continue;
       const refined = `${option}:has(${r})`;
-      try {
-        if (sameSet($(refined).toArray() as Element[], wanted)) return refined;
-      } catch {
-        // :has with this selector not supported
-      }
+      const found = query(refined);
+      if (found && sameSet(found, wanted)) return refined;
     }
     const score = hits / matched.length;
     if (!best || score > best.score) best = { selector: option, score };

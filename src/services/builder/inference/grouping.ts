@@ -118,7 +118,8 @@ export function findGroups($: CheerioAPI): Group[] {
     else byKey.set(key, [el]);
   }
   const groups: Group[] = [];
-  const queue = mergeAlternating([...byKey.values()]);
+  const nested = mergeNested([...byKey.values()], signatureOf);
+  const queue = mergeAlternating(nested.lists);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout
@@ -150,7 +151,8 @@ export function findGroups($: CheerioAPI): Group[] {
     // hundreds of values would cost seconds for nothing.
     if (members.length <= 3 && size >= MAX_SECTION_ELEMENTS) continue;
     const parents = new Set(members.map((m) => m.parent)).size;
-    if (members.length / parents < 2) continue; // not siblings: one wrapper per record, not the records
+    // Not siblings: one wrapper per record, not the records (replies nested in replies are records).
+    if (members.length / parents < 2 && !nested.merged.has(elements)) continue;
     // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
     for (;;) {
       const only = members.map((m) => elementChildren(m).filter((c) => !isSkipped(c)));
@@ -185,6 +187,52 @@ export function findGroups($: CheerioAPI): Group[] {
     groups.push({ members, parents, share, rough, chrome });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/**
+ * Replies within replies: lists of one classed signature whose members sit inside members of another
+ * such list (li.comment in ol.children in li.comment) are one list of records at every depth, in
+ * document order; grouped by parent alone they would keep only the first level.
+ */
+function mergeNested(
+  lists: Element[][],
+  signatureOf: (el: Element) => string,
+): { lists: Element[][]; merged: Set<Element[]> } {
+  const bySignature = new Map<string, Element[][]>();
+  for (const list of lists) {
+    const sig = signatureOf(list[0]);
+    if (!/[.[]/.test(sig)) continue; // a bare tag (tr, li) nests in layouts too
+    bySignature.set(sig, [...(bySignature.get(sig) ?? []), list]);
+  }
+  const replaced = new Map<Element[], Element[]>();
+  const merged = new Set<Element[]>();
+  for (const same of bySignature.values()) {
+    if (same.length < 2) continue;
+    const all = new Set(same.flat());
+    const inside = (el: Element) => {
+      for (let p = el.parent; p && isElement(p); p = p.parent) if (all.has(p)) return true;
+      return false;
+    };
+    const roots = same.filter((list) => !list.every(inside));
+    const replies = same.filter((list) => list.every(inside));
+    if (roots.length !== 1 || replies.length === 0) continue;
+    const order = documentOrder(roots[0][0].parent as Element);
+    const union = [...all].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    replaced.set(roots[0], union);
+    merged.add(union);
+    for (const r of replies) replaced.set(r, []);
+  }
+  return {
+    lists: lists.map((list) => replaced.get(list) ?? list).filter((list) => list.length > 0),
+    merged,
+  };
+}
+
+/** Positions of the elements below `root` in document order. */
+function documentOrder(root: Element): Map<Element, number> {
+  const order = new Map<Element, number>();
+  descendants(root).forEach((el, i) => order.set(el, i));
+  return order;
 }
 
 /**

@@ -1,10 +1,12 @@
 // Fields a prompt names that the draft does not hold: never dropped silently. Each is reported with the
 // reason and the values the builder considered closest, so the user can point at the right one.
 import type { Candidate, CandidateField } from './candidate.js';
-import { RECORD_MARKERS, textTokens, tokenWords, type PromptRequest } from './naming.js';
+import { conceptOfWord, RECORD_MARKERS, textTokens, tokenWords, type PromptRequest } from './naming.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 
 const MAX_CANDIDATES = 3;
+/** Japanese and Chinese possessive particles ("材料の名前", "留言的作者"). */
+const POSSESSIVES = new Set(['の', '的', '之']);
 
 /** Words after which a prompt names the records themselves ("each job", "every dryer"), not a field. */
 const LATIN_MARKERS = [...RECORD_MARKERS].filter((m) => !isCjk(m)).join('|');
@@ -35,7 +37,9 @@ export function namesTheRecords(prompt: string, word: string): boolean {
   if (isCjk(word)) {
     const ts = textTokens(prompt);
     const at = ts.flatMap((t, i) => (t === word ? [i] : []));
-    return at.length > 0 && at.every((i) => RECORD_MARKERS.has(ts[i - 1] ?? ''));
+    // Or the word owning the fields asked for: "材料の名前と分量" (the ingredients' name and amount).
+    const ownsFields = (i: number) => POSSESSIVES.has(ts[i + 1] ?? '') && conceptOfWord(ts[i + 2] ?? '') !== undefined;
+    return at.length > 0 && at.every((i) => RECORD_MARKERS.has(ts[i - 1] ?? '') || ownsFields(i));
   }
   const lower = normalizeWord(prompt);
   // "reviews" (the records) and "review title" (a field) are told apart: a plural word is matched as written.
@@ -48,6 +52,25 @@ export function namesTheRecords(prompt: string, word: string): boolean {
         RECORD_MARKER.test(lower.slice(0, i)) ||
         (SUBJECT.test(lower.slice(0, i)) && SUBJECT_AFTER.test(lower.slice(i + stem.length))),
     )
+  );
+}
+
+/** "... of the recipe", "... van het recept", "... de la receta", "... der Seite": the thing the fields belong to. */
+const OWNER_BEFORE =
+  '(?:of|from|on|in|about|van|voor|de|du|des|del|della|dello|di|da|do|der|des|dieses|dieser)\\s+(?:(?:the|this|that|het|de|la|le|l|el|il|lo|o|a|der|die|das|dem|den|dieser|dieses|deze|dit|esta|este|questa|questo|cette|ce)\\s+)?';
+
+/**
+ * The word names the one thing the prompt's fields belong to, not a field: the last word after "of the"
+ * ("name, total time and servings of the recipe") or an owner before "'s" ("the player's name"). Only
+ * in the singular: "of the products" names records.
+ */
+export function namesTheSubject(prompt: string, word: string): boolean {
+  if (isCjk(word) || word.endsWith('s')) return false;
+  const lower = normalizeWord(prompt).replace(/[’']/g, "'");
+  const w = word.replace(/_/g, ' ');
+  return (
+    new RegExp(`(?:^|[^\\p{L}])${OWNER_BEFORE}${w}\\s*[.?!]?\\s*$`, 'u').test(lower) ||
+    new RegExp(`(?:^|[^\\p{L}])(?:the|this)\\s+${w}'s\\s`, 'u').test(lower)
   );
 }
 

@@ -8,6 +8,8 @@ import {
   STOP_WORDS_BY_LANGUAGE,
   type Concept,
 } from './concept-words.js';
+import { fieldWordVariants } from './field-words.js';
+import { englishRecordNouns } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
 
 export type { Concept } from './concept-words.js';
@@ -74,6 +76,11 @@ export function singular(word: string): string {
   return word;
 }
 
+/** A word for a time of day ("time", "Uhrzeit", "heure", "時刻"). */
+export function isTimeWord(word: string): boolean {
+  return TIME_WORDS.has(word);
+}
+
 export function conceptOfWord(word: string): Concept | undefined {
   return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word));
 }
@@ -130,10 +137,18 @@ export function promptRequests(prompt: string): PromptRequest[] {
   const all = textTokens(text);
   // Two words in a row name one field ("reviewer name", "star rating", "Wahre Tabelle").
   let previous: PromptRequest | undefined;
+  // "tempo de preparo", "temps de préparation": a field named by a noun and its complement.
+  let bridged: { request: PromptRequest; preposition: string } | undefined;
   for (const [i, raw] of all.entries()) {
     const adjacent = previous;
+    const over = bridged;
     previous = undefined;
+    bridged = undefined;
     if (!/^\p{L}/u.test(raw)) continue;
+    if (adjacent && COMPLEMENT_PREPOSITIONS.has(raw)) {
+      bridged = { request: adjacent, preposition: raw };
+      continue;
+    }
     const cjk = isCjk(raw);
     const word = singular(raw);
     if (seen.has(word)) continue;
@@ -142,14 +157,31 @@ export function promptRequests(prompt: string): PromptRequest[] {
       ['product', 'detail', 'text', 'type', 'id', 'code', 'user', 'label'].includes(word) || TIME_WORDS.has(word)
         ? undefined
         : conceptOfWord(word);
-    if (concept === undefined && (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || (!cjk && word.length < 3))) continue;
+    // A page noun that is also a field's word in some language ("resultado" of a match) is kept.
+    const fieldWord = fieldWordVariants(word).length > 1;
+    if (
+      concept === undefined &&
+      !fieldWord &&
+      (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || (!cjk && word.length < 3))
+    )
+      continue;
     if (concept !== undefined && STOP_WORDS.has(word) && !CONCEPT_OVER_STOP.has(word)) continue;
     // "材料の名前", "留言的作者": the word before a possessive particle owns the fields, it is none of them.
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
     const own: PromptRequest = raw === word ? { word, concept } : { word, concept, written: raw };
-    const request = adjacent && !cjk ? compound(adjacent, own) : undefined;
-    if (request) out.splice(out.indexOf(adjacent as PromptRequest), 1, request);
+    // Not when the complement names the records or their page ("nome da receita": the recipe's name).
+    const request =
+      adjacent && !cjk && !(fieldWord && STOP_WORDS.has(word))
+        ? compound(adjacent, own)
+        : over && !cjk && concept === undefined && englishRecordNouns(raw).length === 0
+          ? complemented(over.request, over.preposition, own)
+          : // "date de publication", "data di pubblicazione": one date.
+            over && concept !== undefined && concept === over.request.concept
+            ? over.request
+            : undefined;
+    const replaced = adjacent ?? over?.request;
+    if (request) out.splice(out.indexOf(replaced as PromptRequest), 1, request);
     else out.push(own);
     previous = request ?? out[out.length - 1];
   }
@@ -168,6 +200,16 @@ function compound(a: PromptRequest, b: PromptRequest): PromptRequest | undefined
   }
   if (a.concept === undefined) return { ...joined(a, b), concept: b.concept }; // "shipping cost", "wahre tabelle"
   return undefined;
+}
+
+/** Prepositions joining a Romance noun and its complement ("tempo de preparo", "data di pubblicazione"). */
+const COMPLEMENT_PREPOSITIONS = new Set(['de', 'di', 'du', 'da', 'do', 'del', 'della', 'dello']);
+
+/** "tempo de preparo": one field of the noun's concept, named with all three words. */
+function complemented(a: PromptRequest, preposition: string, b: PromptRequest): PromptRequest {
+  const word = `${a.word}_${preposition}_${b.word}`;
+  const written = `${a.written ?? a.word}_${preposition}_${b.written ?? b.word}`;
+  return written === word ? { word, concept: a.concept } : { word, concept: a.concept, written };
 }
 
 /** Two words as one field's: "tickets link" is asked as "ticket_link", named "tickets_link". */

@@ -5,7 +5,10 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText, ownText } from './dom-text.js';
 import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept, type PromptRequest } from './naming.js';
+import { labelledValue } from './labelled-value.js';
+import { namesTheRecords } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
+import { topicWords } from './topic.js';
 import { isCjk } from './word-tokens.js';
 
 /** The list selector of a draft that reads the page as one record. */
@@ -114,7 +117,12 @@ export function asksForList(prompt: string): boolean {
   // "... and number of ratings of the recipe": every field belongs to one thing named in the singular.
   const subject = prompt.toLowerCase().match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+([a-z]+)\s*[.?!]?\s*$/);
   if (subject && !/[^su]s$/.test(subject[1])) return false;
-  // A plural noun ("the reviews: ...", "titles and links") unless it counts something ("number of reviews").
+  // A prompt naming its records ("alle Zutaten", "tous les ingrédients"). Not a CJK noun owning the
+  // fields ("お話のタイトル", the story's title): Japanese and Chinese write one and many alike.
+  if (topicWords(prompt).some((w) => !isCjk(w) && namesTheRecords(prompt, w))) return true;
+  // An English plural noun ("the reviews: ...", "titles and links") unless it counts something ("number
+  // of reviews"). Only in English: "quantas porções", "tempo de preparo" end in -s without being plurals.
+  if (!ENGLISH.test(prompt)) return false;
   const ws = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
   return ws.some(
     (w, i) =>
@@ -127,6 +135,7 @@ export function asksForList(prompt: string): boolean {
       ),
   );
 }
+const ENGLISH = /\b(?:the|and|of|with|for|its|their|all|from|on)\b/i;
 const NOT_PLURAL = new Set(['does', 'news', 'series', 'species', 'always', 'perhaps', 'whereas', 'besides']);
 
 function jsonValue(item: Record<string, unknown>, path: string): string | undefined {
@@ -230,51 +239,6 @@ export function firstMatchSelector($: CheerioAPI, el: Element): string | null {
     }
   }
   return null;
-}
-
-/** The element a label ("Author", "Date:") names: the next sibling element, or a `dd`/`td` after it. */
-/** What a label names: an element, or the text right after the label inside its parent ("Date 10.06.2013"). */
-interface Labelled {
-  el: Element;
-  /** The value is the parent's own text, after the label ("<li><strong>Date</strong> 10.06.2013</li>"). */
-  ownText: boolean;
-  /** A selector anchored on the label's text, for values the markup gives no hook of their own. */
-  anchored?: string;
-}
-
-/** `p:has(> strong:contains("Position"))` or `strong:contains("College") + a`, when its first match is `target`. */
-function anchoredSelector($: CheerioAPI, label: Element, target: Element, text: string): string | undefined {
-  if (/["\\\n]/.test(text)) return undefined;
-  const labelStep = `${label.name}:contains(${cssString(text)})`;
-  const selector = target === label.parent ? `${target.name}:has(> ${labelStep})` : `${labelStep} + ${target.name}`;
-  try {
-    return $(selector).first()[0] === target ? selector : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Separators between a label and its value (": ", " - "), not a value. */
-const SEPARATOR = /^[\s:\-–—|·]*$/;
-
-function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labelled | undefined {
-  const label = new RegExp(`^${word.replace(/_/g, ' ')}s?\\s*:?$`, 'i');
-  for (const el of $('body dt, body th, body strong, body b, body span, body label, body h4, body h5').toArray()) {
-    if (!label.test(normalizeText($(el).text()))) continue;
-    let next = el.next;
-    while (next && next.type === 'text' && SEPARATOR.test((next as unknown as { data: string }).data)) next = next.next;
-    const text = normalizeText($(el).text());
-    if (isElement(next) && normalizeText($(next).text()) !== '')
-      return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
-    // The value shares its element with the label: the parent's own text holds it.
-    if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent)) !== '')
-      return { el: el.parent, ownText: true, anchored: anchoredSelector($, el, el.parent, text) };
-  }
-  // No label, but an element the markup names with the word (itemprop="height"); concepts have their own.
-  if (!byItemprop) return undefined;
-  const prop = $(`body [itemprop=${cssString(word)}]`).first()[0];
-  if (prop && normalizeText($(prop).text()) !== '') return { el: prop, ownText: false };
-  return undefined;
 }
 
 const transformFor = (concept: Concept | undefined, value: string): AgentField['transform'] =>

@@ -3,6 +3,7 @@
 // label, value shape, concept and class words; a prompt naming nothing gets every meaningful field.
 import type { AgentField } from '../../../engine/definition.js';
 import type { Candidate, CandidateField } from './candidate.js';
+import { fieldWordVariants } from './field-words.js';
 import {
   abbreviates,
   conceptOfValues,
@@ -124,8 +125,11 @@ export function requestMatches(request: PromptRequest, field: CandidateField, co
   // Its own class or itemprop names the concept too (a.username with itemprop="name" is an author).
   if (request.concept !== undefined && ENTITY_CONCEPTS.has(request.concept) && ownNames(field, request.concept))
     return true;
-  if (field.label && labelNames(field.label, request.word)) return true;
-  if (request.concept === undefined && field.hints.some((h) => tokenWords(h).includes(request.word))) return true;
+  // The word or its meaning in another language ("eenheid" for span.unit, "rival" under "Opponent").
+  const variants = request.concept === undefined ? fieldWordVariants(request.word) : [request.word];
+  if (field.label && variants.some((w) => labelNames(field.label as string, w))) return true;
+  if (request.concept === undefined && field.hints.some((h) => tokenWords(h).some((t) => variants.includes(t))))
+    return true;
   return false;
 }
 

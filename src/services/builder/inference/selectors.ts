@@ -44,6 +44,12 @@ const STATE_CLASSES = new Set([
   'new',
   'sale',
   'sponsored-hidden',
+  // A record's relations, which vary between records of one list: a comment having replies, by a user.
+  'parent',
+  'has-children',
+  'has-replies',
+  'byuser',
+  'bypostauthor',
   // Values written as classes ("star-rating Three") differ between records of one list.
   'zero',
   'one',
@@ -59,6 +65,7 @@ export function isUnstableClass(name: string): boolean {
   if (!/^[A-Za-z_-][A-Za-z0-9_-]*$/.test(name)) return true; // Tailwind "md:flex", escapes: not worth quoting
   if (STATE_CLASSES.has(name.toLowerCase())) return true;
   if (name.includes('--')) return true; // a BEM modifier varies between records of one list
+  if (/(?:depth|level|lvl|indent|nested)[-_]?\d+$/i.test(name)) return true; // a reply's depth: depth-1, depth-2
   if (/(?:^|[-_])(?:alt|alternate|odd|even|stripe|striped)$/i.test(name)) return true; // zebra rows: li.job-alt
   if (/(?:star|rating|score)[\w-]*\d/i.test(name)) return true; // a value written as a class: stars_5, a-star-small-4-5
   if (/^(css|sc|jsx|emotion|styled|svelte|chakra|mui|tw)-[A-Za-z0-9]+/i.test(name) && /\d/.test(name)) return true;
@@ -106,6 +113,27 @@ export function signature(el: Element): string {
 /** The simplest form of one step: tag with its classes, e.g. `div.card`. */
 export function stepSelector(el: Element, classes = stableClasses(el)): string {
   return classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
+}
+
+/**
+ * The stems of build-generated class names ("IngredientsGroup_item__48J1c" -> "IngredientsGroup_item"):
+ * the hash changes with every build of the site, the stem does not, so `[class*="IngredientsGroup_item__"]`
+ * is a hook where no stable class is left. Short stems ("root", "item") would match too much.
+ */
+export function classStems(el: Element): string[] {
+  const stems = (el.attribs?.class ?? '')
+    .split(/\s+/)
+    .map((c) => c.match(/^([A-Za-z][\w-]*?)__[A-Za-z0-9_+-]{4,}$/)?.[1])
+    .filter((c): c is string => c !== undefined && c.length >= 8 && !c.includes('--') && /[a-z]/.test(c));
+  return [...new Set(stems)].sort();
+}
+
+/** A step for an element: its stable classes, else its class stems, else its tag. */
+export function hookSelector(el: Element): string {
+  const classes = stableClasses(el);
+  if (classes.length > 0) return stepSelector(el, classes);
+  const stems = classStems(el);
+  return stems.length > 0 ? `${el.name}${stems.map((s) => `[class*=${cssString(`${s}__`)}]`).join('')}` : el.name;
 }
 
 export function cssString(text: string): string {

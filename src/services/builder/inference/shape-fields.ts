@@ -12,8 +12,15 @@ const MIN_COVERAGE = 0.5;
 // A street word and a house number, or a postcode before a place name, in the languages of the prompts.
 const STREET =
   /\p{L}(?:stra(?:ss|ß)e|str\.|weg|allee|gasse|platz|ring|damm|straat|laan|gracht|plein)\s*\d|(?:^|\s)(?:str\.|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|boulevard|rue|avenida|av\.|calle|rua|via|viale|piazza|corso)\s|\d+\s+\p{L}+\s+(?:street|st|road|rd|avenue|ave|lane|drive|dr|blvd)\b|\b\d{4,5}\s+\p{Lu}\p{Ll}+/iu;
-/** A number (or fraction) and at most a short unit: "800 g", "0,5 TL", "1 Stange(n)", "2". */
-const QUANTITY = /^\s*(?:ca\.\s*)?[\d½¼¾⅓⅔][\d.,/½¼¾⅓⅔ -]*\s*(?:\p{L}{1,12}\.?(?:\(\p{L}{1,3}\))?)?\s*$/u;
+/**
+ * A number (or fraction) and at most a short unit, or a short unit before its number, with an aside in
+ * brackets: "800 g", "0,5 TL", "1 Stange(n)", "2", "1/4個(50g)", "大さじ1".
+ */
+const NUMBER = '[\\d½¼¾⅓⅔⅛][\\d.,/½¼¾⅓⅔⅛ -]*';
+const QUANTITY = new RegExp(
+  `^\\s*(?:ca\\.\\s*)?(?:${NUMBER}\\s*(?:\\p{L}{1,12}\\.?)?|\\p{L}{1,4}\\s*${NUMBER})\\s*(?:\\([^()]{1,15}\\))?\\s*$`,
+  'u',
+);
 
 function shaped(values: string[], shape: RegExp): boolean {
   const sample = values.filter((v) => v.trim() !== '').slice(0, 20);

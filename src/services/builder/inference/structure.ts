@@ -3,15 +3,25 @@
 // (field-selectors.ts), scored against the concepts the prompt wants.
 import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
+import { fieldWordVariants } from './field-words.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
-import { namesTheRecords } from './missing.js';
 import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import type { Element } from './selectors.js';
-import { plainWords, sameStem, surroundingsOf, topicFit, topicWords } from './topic.js';
+import {
+  plainWords,
+  promptRecordNouns,
+  sameStem,
+  surroundingsOf,
+  topicFit,
+  topicWords,
+  withEnglishNouns,
+} from './topic.js';
 
 const MAX_GROUPS_ALIGNED = 12;
+/** Records of one group whose values are aligned (see sampleOf). */
+const MAX_ALIGNED_RECORDS = 200;
 const MIN_NAMED_RECORDS = 3;
 /** Candidates offered (to the draft, the session's events and the LLM), best first. */
 const MAX_CANDIDATES = 6;
@@ -27,12 +37,14 @@ export function findCandidates(
 ): Candidate[] {
   // The prompt's topic ("ingredients", "executives") against each group's surroundings, before the
   // groups to align are chosen: a list the prompt names may be small beside a large box of teasers.
-  const topic = topicWords(prompt);
-  // The prompt's own noun for the records ("elk ingrediënt", "each game's"): records named so are meant.
-  const recordNouns = topic.filter((w) => namesTheRecords(prompt, w));
+  const own = topicWords(prompt);
+  // The prompt's own noun for the records ("elk ingrediënt", "each game's", "材料の名前"): records named
+  // so are meant. Both with the English nouns they stand for: pages name their lists in English markup.
+  const recordNouns = promptRecordNouns(prompt);
+  const topic = withEnglishNouns(own);
   const groups = findGroups($)
     .map((g) => {
-      const fit = topicFit(surroundingsOf($, g.members), topic, prompt);
+      const fit = topicFit(surroundingsOf($, g.members), topic, prompt, recordNouns);
       // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
       if (fit.factor > 1 && g.members.length < MIN_NAMED_RECORDS) return { ...g, why: '' };
       // Records the prompt names are wanted even in an <aside> (a recipe's ingredients beside its steps).
@@ -43,7 +55,7 @@ export function findCandidates(
     .slice(0, MAX_GROUPS_ALIGNED);
   const candidates: Array<Candidate & { members: Element[] }> = [];
   for (const group of groups) {
-    const fields = alignFields($, group.members);
+    const fields = alignFields($, sampleOf(group.members));
     if (fields.length === 0) continue;
     const concepts = new Set(fields.map((f) => f.concept));
     // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
@@ -59,7 +71,9 @@ export function findCandidates(
     const matched =
       named +
       conceptsWanted.filter((c) => concepts.has(c)).length +
-      wordsWanted.filter((w) => labels.includes(w) || namesRecords(w) || classWords.has(w)).length;
+      wordsWanted.filter(
+        (w) => namesRecords(w) || fieldWordVariants(w).some((v) => labels.includes(v) || classWords.has(v)),
+      ).length;
     const wanted = named + conceptsWanted.length + wordsWanted.length;
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
@@ -97,6 +111,19 @@ export function findCandidates(
     if (ranked.length >= MAX_CANDIDATES) break;
   }
   return ranked;
+}
+
+/**
+ * Records aligned for a large group: the first ones (what the preview shows) and an even spread of the
+ * rest. Coverage and selectors read on a few hundred records hold for thousands, and aligning every one
+ * of them cost seconds on a page of thousands of rows.
+ */
+function sampleOf(members: Element[]): Element[] {
+  if (members.length <= MAX_ALIGNED_RECORDS) return members;
+  const head = members.slice(0, MAX_ALIGNED_RECORDS / 2);
+  const step = (members.length - head.length) / (MAX_ALIGNED_RECORDS / 2);
+  const spread = Array.from({ length: MAX_ALIGNED_RECORDS / 2 }, (_, i) => members[head.length + Math.floor(i * step)]);
+  return [...head, ...spread];
 }
 
 function insideOneOf(ancestors: Set<Element>, node: Element): boolean {

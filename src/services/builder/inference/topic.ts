@@ -6,7 +6,11 @@
 // like", a sidebar) is set back whatever it holds.
 import type { CheerioAPI } from 'cheerio';
 import { normalizeText } from './dom-text.js';
+import { namesTheRecords } from './missing.js';
+import { conceptOfWord, RECORD_MARKERS, textTokens } from './naming.js';
+import { englishRecordNouns } from './record-nouns.js';
 import { elementChildren, isElement, type Element } from './selectors.js';
+import { isCjk } from './word-tokens.js';
 
 /** How many containers above the records' parent are read for their names. */
 const ANCESTORS_READ = 5;
@@ -28,7 +32,8 @@ const PROMPT_NOISE = new Set(
     'ogni tutti tutte tutto della delle degli dello questa questo ' +
     'elke alle voor deze naam ' +
     'alla alle samt från till ' +
-    'name title link price date time author rating image description amount quantity number total size'
+    'name title link price date time author rating image description amount quantity number total size ' +
+    'この その あの これ それ 全て すべて 这个 這個 所有 全部'
   ).split(' '),
 );
 
@@ -45,9 +50,34 @@ const ASIDE_TOKENS = new Set([
   'widget',
   'upsell',
   'crosssell',
+  'popular',
+  'trending',
+  'mostread',
+  'outbrain',
+  'taboola',
 ]);
-const ASIDE_HEADING =
-  /(?<!\p{L})(?:related|recommended|similar|you (?:may|might) also|more (?:from|like|recipes|stories|articles)|popular|trending|also like|ähnliche|empfohlen|weitere|relacionad|similares|correlat|simili|aanbevolen|gerelateerd|liknande|relaterte|lignende)/iu;
+// Headings of such boxes in the prompts' languages: "related", "you may also like", "most read"...
+const ASIDE_HEADING = new RegExp(
+  [
+    // English
+    'related|recommended|similar|you (?:may|might) also|more (?:from|like|recipes|stories|articles|news)|popular|trending|also like|most (?:read|viewed|popular)|around the web',
+    // German
+    'ähnliche|empfohlen|weitere|auch interessant|könnte sie auch|mehr zum thema|meistgelesen',
+    // French
+    'à lire aussi|a lire aussi|voir aussi|lire aussi|sur le même sujet|vous aimerez|dans la même rubrique|les plus lus',
+    // Spanish, Portuguese, Italian
+    'relacionad|similares|te puede interesar|también te puede|lo más leído|más leíd|veja também|leia também|mais lidas|você também|correlat|simili|potrebbe interessarti|leggi anche|più lett',
+    // Dutch, Scandinavian
+    'aanbevolen|gerelateerd|lees ook|ook interessant|meest gelezen|liknande|relaterte|lignende',
+  ]
+    .join('|')
+    .split('|')
+    .map((w) => `(?<!\\p{L})${w}`)
+    .join('|') +
+    // Japanese and Chinese (no word boundaries)
+    '|関連|おすすめ|オススメ|人気|ランキング|相关|相關|推荐|推薦|热门|熱門',
+  'iu',
+);
 
 /** Lower case, accents removed, split into words of letters and digits (camelCase and -_ split too). */
 export function plainWords(text: string): string[] {
@@ -61,9 +91,30 @@ export function plainWords(text: string): string[] {
   );
 }
 
-/** The prompt's words that may name the records or their topic (four letters or more, not instructions). */
+/**
+ * The prompt's words that may name the records or their topic: Latin words of four letters or more that
+ * are no instruction, and CJK words of two characters or more (split as naming.ts splits them) that name
+ * no field concept ("材料", not "名前").
+ */
 export function topicWords(prompt: string): string[] {
-  return [...new Set(plainWords(prompt).filter((w) => w.length >= 4 && !PROMPT_NOISE.has(w) && !/^\d+$/.test(w)))];
+  const latin = plainWords(prompt.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]+/gu, ' ')).filter(
+    (w) => w.length >= 4 && !PROMPT_NOISE.has(w) && !/^\d+$/.test(w),
+  );
+  const cjk = textTokens(prompt).filter(
+    (t) =>
+      isCjk(t) && t.length >= 2 && !RECORD_MARKERS.has(t) && !PROMPT_NOISE.has(t) && conceptOfWord(t) === undefined,
+  );
+  return [...new Set([...latin, ...cjk])];
+}
+
+/** The prompt's own nouns for its records ("elk ingrediënt", "材料の名前"), with their English nouns. */
+export function promptRecordNouns(prompt: string): string[] {
+  return withEnglishNouns(topicWords(prompt).filter((w) => namesTheRecords(prompt, w)));
+}
+
+/** Topic words with the English record nouns they stand for ("Zutaten", "材料" -> also "ingredient"). */
+export function withEnglishNouns(topic: string[]): string[] {
+  return [...new Set([...topic, ...topic.flatMap(englishRecordNouns)])];
 }
 
 /** Two words of one stem across inflections and languages: "ingredient" ~ "ingredienser" ~ "ingredienti". */
@@ -105,6 +156,12 @@ function isHeading($: CheerioAPI, el: Element): string | null {
   return null;
 }
 
+function headingOpensList(first: Element): boolean {
+  const siblings = isElement(first.parent) ? elementChildren(first.parent) : [];
+  const headings = siblings.filter((e) => /^h[1-6]$/.test(e.name));
+  return headings.length === 1 && siblings.indexOf(headings[0]) < siblings.indexOf(first);
+}
+
 /** The names and the heading around a group of records. */
 export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings {
   const first = members[0];
@@ -116,8 +173,10 @@ export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings 
   for (let level = 0; node && level <= ANCESTORS_READ + 1; level++) {
     const parent: Element | null = isElement(node.parent) ? node.parent : null;
     if (level > 0) (level <= NEAR_LEVELS ? near : far).push(namesOf(node));
-    if (!heading && level > 0) {
-      // Siblings before this container, nearest first; the records' own siblings are not headings of theirs.
+    // Siblings before this container, nearest first. The records' own siblings only when one heading
+    // opens them all (<section><h2>Related</h2><div>...</div>...): a heading among the records is a
+    // record's part (h4 + p letters).
+    if (!heading && (level > 0 || headingOpensList(first))) {
       let sibling = node.prev;
       for (let n = 0; sibling && n < SIBLINGS_READ; sibling = sibling.prev) {
         if (!isElement(sibling)) continue;
@@ -146,13 +205,24 @@ const NAMED_FAR_FACTOR = 2;
 const ASIDE_FACTOR = 0.35;
 
 /** How well a group's surroundings fit the prompt's topic words. */
-export function topicFit(surroundings: Surroundings, topic: string[], promptText: string): TopicFit {
-  const headingWords = surroundings.heading ? plainWords(surroundings.heading) : [];
+export function topicFit(
+  surroundings: Surroundings,
+  topic: string[],
+  promptText: string,
+  recordNouns: string[] = [],
+): TopicFit {
+  const headingWords = surroundings.heading
+    ? textTokens(surroundings.heading).filter((t) => /[\p{L}\p{N}]/u.test(t))
+    : [];
   const close = [...surroundings.own, ...surroundings.near];
+  // A prompt naming its records ("alle ingrediënten van het recept") means them: its other topic words
+  // (the recipe the ingredients belong to) only lift as a container further up would.
+  const lifting = recordNouns.length > 0 ? topic.filter((w) => recordNouns.includes(w)) : topic;
+  const match = (w: string, t: string) => (isCjk(w) ? t.includes(w) : sameStem(w, t));
   let recordWord: string | undefined;
   const named =
-    topic.find((w) => (recordWord = close.find((t) => sameStem(w, t))) !== undefined) ??
-    topic.find((w) => (recordWord = headingWords.find((t) => sameStem(w, t))) !== undefined) ??
+    lifting.find((w) => (recordWord = close.find((t) => match(w, t))) !== undefined) ??
+    lifting.find((w) => (recordWord = headingWords.find((t) => match(w, t))) !== undefined) ??
     // Scripts without spaces (Japanese, Chinese): a short heading the prompt contains.
     (surroundings.heading &&
     /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(surroundings.heading) &&
@@ -161,7 +231,13 @@ export function topicFit(surroundings: Surroundings, topic: string[], promptText
       ? surroundings.heading.trim()
       : undefined);
   // "Related" is no aside when the prompt asks for it ("the related products").
-  const namedFar = named ? undefined : topic.find((w) => surroundings.far.some((t) => sameStem(w, t)));
+  const namedFar = named
+    ? undefined
+    : topic.find(
+        (w) =>
+          surroundings.far.some((t) => sameStem(w, t)) ||
+          (!lifting.includes(w) && [...close, ...headingWords].some((t) => match(w, t))),
+      );
   // The containers' names only: a record's own modifier ("organic_with-recommendations_yes") is no box.
   // Only the records' parent and grandparent: a page layout "with-sidebar" far above holds the main content too.
   const asideToken = surroundings.near.find((t) => ASIDE_TOKENS.has(t) && !topic.some((w) => sameStem(w, t)));

@@ -20,17 +20,20 @@ const VALUES_FOR_SHARED_LABEL = 3;
 const SHAPED = new Set<Concept>(['date', 'price', 'salary', 'quantity', 'duration', 'year', 'rank', 'phone', 'email']);
 
 /** "by", "von", "par"...: the word before an author's name in a byline. */
-const BY = '(?:by|von|par|por|de|di|da|door|van)';
+const BY = '(?:by|von|par|por|de|di|da|door|van|af|av)';
 const BYLINE = new RegExp(`^\\s*${BY}\\s+\\S`, 'i');
-/** A byline's author: after "by", up to a comma or bar before the site's name ("..., Phys.org"). */
+/**
+ * A byline's author: after "by", up to a comma or bar before the site's name or the author's place
+ * ("by Bob Yirka, Phys.org", "Von Markus Balser, Berlin").
+ */
 const BYLINE_STEP = {
-  regex: `^\\s*${BY}\\s+(.+?)(?:\\s*[,|]\\s*[\\w-]+\\.[a-z]{2,}\\s*)?$`,
+  regex: `^\\s*${BY}\\s+(.+?)(?:\\s*[,|].*)?$`,
   group: 1,
   flags: 'is',
 };
 
 /** The page the draft is for (as the draft has it). */
-interface BuilderPage {
+export interface BuilderPage {
   $: CheerioAPI;
   url: string;
 }
@@ -119,7 +122,7 @@ function withThousandsDots(field: AgentField, values: string[]): AgentField {
 }
 
 /** The text each of the first records gives for a field (nulls and non-text values left out). */
-function sampleValues(page: BuilderPage, records: unknown[], field: AgentField): string[] {
+export function sampleValues(page: BuilderPage, records: unknown[], field: AgentField): string[] {
   const root = page.$.root()[0];
   return records.flatMap((el) => {
     const v = extractField(root, el as Document, { ...field, transform: undefined }, page.url);

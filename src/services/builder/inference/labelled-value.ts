@@ -1,0 +1,118 @@
+// Values the page labels: "<dt>Autor</dt><dd>Panelinha</dd>", "<strong>Position</strong>: OLB",
+// "<b>きょうの記念日</b><br><a>元旦</a>". A label names the word the prompt asks for exactly, or loosely (a
+// short label opening with the word, or holding it in Chinese and Japanese); the value is the element
+// after it, or the text after it inside the label's parent.
+import type { CheerioAPI } from 'cheerio';
+import { normalizeText, ownText } from './dom-text.js';
+import { fieldWordVariants } from './field-words.js';
+import { cssString, isElement, type Element } from './selectors.js';
+import { isCjk, normalizeWord } from './word-tokens.js';
+
+/** What a label names: an element, or the text right after the label inside its parent ("Date 10.06.2013"). */
+export interface Labelled {
+  el: Element;
+  /** The value is the parent's own text, after the label ("<li><strong>Date</strong> 10.06.2013</li>"). */
+  ownText: boolean;
+  /** A selector anchored on the label's text, for values the markup gives no hook of their own. */
+  anchored?: string;
+}
+
+/** `p:has(> strong:contains("Position"))` or `strong:contains("College") + a`, when its first match is `target`. */
+function anchoredSelector($: CheerioAPI, label: Element, target: Element, text: string): string | undefined {
+  if (/["\\\n]/.test(text)) return undefined;
+  const labelStep = `${label.name}:contains(${cssString(text)})`;
+  // `+` when the value is the label's next element, `~` past the empty ones between (`<b>Label</b><br><a>`).
+  const adjacent = label.next && nextElementOf(label) === target;
+  const selector =
+    target === label.parent
+      ? `${target.name}:has(> ${labelStep})`
+      : `${labelStep} ${adjacent ? '+' : '~'} ${target.name}`;
+  try {
+    return $(selector).first()[0] === target ? selector : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function nextElementOf(el: Element): Element | null {
+  for (let n = el.next; n; n = n.next) if (isElement(n)) return n;
+  return null;
+}
+
+/** Separators between a label and its value (": ", " - "), not a value. */
+const SEPARATOR = /^[\s:\-–—|·]*$/;
+
+/** Elements that hold labels ("<dt>Autor</dt>", "<b>Date</b>", "<th>College</th>"). */
+const LABEL_ELEMENTS = 'body dt, body th, body strong, body b, body span, body label, body h4, body h5, body h6';
+/** Generic boxes hold labels too ("<div class="label">Total Time:</div><div>40 mins</div>") when they are leaves. */
+const LEAF_LABEL_ELEMENTS = 'body div, body p, body td';
+
+/**
+ * Does a label name the word: exactly ("Author", "Date:"), else loosely, a short label opening with it
+ * ("Tempo de preparo" for "tempo", "Total time" is not "time") or, in Chinese and Japanese, a short label
+ * holding it ("きょうの記念日" for "記念日").
+ */
+function labelTest(word: string): { exact: RegExp; loose: (text: string) => boolean } {
+  const spaced = word.replace(/_/g, ' ');
+  const exact = new RegExp(`^${spaced}s?\\s*:?$`, 'i');
+  const opening = new RegExp(`^${spaced}s?(?:\\s+\\p{L}+){1,3}\\s*:?$`, 'iu');
+  const loose = (text: string) =>
+    isCjk(word) ? text.includes(word) && text.length <= word.length + 6 : opening.test(normalizeWord(text));
+  return { exact, loose };
+}
+
+/** The element after a label, past separators (": ") and empty elements (`<br>`, spacer images). */
+function afterLabel($: CheerioAPI, el: Element): Element['next'] {
+  let next = el.next;
+  while (
+    next &&
+    ((next.type === 'text' && SEPARATOR.test((next as unknown as { data: string }).data)) ||
+      (isElement(next) && normalizeText($(next).text()) === '' && /^(?:br|img|span|i|wbr)$/.test(next.name)))
+  )
+    next = next.next;
+  return next;
+}
+
+// The label elements of a page and their texts, read once per page (each request asks again).
+const pageLabels = new WeakMap<object, { labels: Element[]; texts: string[] }>();
+
+function labelsOf($: CheerioAPI): { labels: Element[]; texts: string[] } {
+  const root = $.root()[0];
+  let found = pageLabels.get(root);
+  if (!found) {
+    const leaves = $<Element, string>(LEAF_LABEL_ELEMENTS)
+      .toArray()
+      .filter((el) => (el.children ?? []).every((c) => c.type === 'text') && (el.children ?? []).length > 0);
+    const labels = [...$<Element, string>(LABEL_ELEMENTS).toArray(), ...leaves];
+    const texts = labels.map((el) => normalizeText($(el).text()));
+    found = { labels, texts };
+    pageLabels.set(root, found);
+  }
+  return found;
+}
+
+export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labelled | undefined {
+  const { labels, texts } = labelsOf($);
+  // Exact labels first, then loose ones; the prompt's word first, then its meaning in other languages
+  // ("posición" labelled "Position").
+  const tests = fieldWordVariants(word).map(labelTest);
+  const exactly = (text: string) => tests.some((t) => t.exact.test(text));
+  const ordered = [
+    ...labels.filter((_, i) => exactly(texts[i])),
+    ...labels.filter((_, i) => !exactly(texts[i]) && texts[i].length <= 40 && tests.some((t) => t.loose(texts[i]))),
+  ];
+  for (const el of ordered) {
+    const next = afterLabel($, el);
+    const text = normalizeText($(el).text());
+    if (isElement(next) && normalizeText($(next).text()) !== '')
+      return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
+    // The value shares its element with the label: the parent's own text holds it.
+    if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent)) !== '')
+      return { el: el.parent, ownText: true, anchored: anchoredSelector($, el, el.parent, text) };
+  }
+  // No label, but an element the markup names with the word (itemprop="height"); concepts have their own.
+  if (!byItemprop) return undefined;
+  const prop = $(`body [itemprop=${cssString(word)}]`).first()[0];
+  if (prop && normalizeText($(prop).text()) !== '') return { el: prop, ownText: false };
+  return undefined;
+}
