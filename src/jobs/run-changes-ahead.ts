@@ -44,10 +44,12 @@ export interface ChangesAhead {
   /** A record's hashes, from the crawl when it computed them (the same object), else computed now. */
   hashesOf: (record: ExtractedRecord) => RecordHashes;
   /**
-   * Once the attempt's tracking has begun and every question asked ahead is answered: the previous values
-   * hash of each key looked up, and the keys whose record was staged ahead.
+   * Once the attempt's tracking has begun and every lookup asked ahead is answered: the previous values
+   * hash of each key looked up, and the keys whose record is staged ahead (asked; see settled).
    */
   done(): Promise<{ previous: ReadonlyMap<string, string | null>; staged: ReadonlySet<string> }>;
+  /** Once every stage asked ahead is answered (rejects if one failed). */
+  settled(): Promise<void>;
 }
 
 /** Hashes of a definition's records (`key` needed; values and list hashes only tracking changes). */
@@ -82,25 +84,34 @@ export function changesAhead(def: AgentDefinition, changes: Asker, opts: { stage
   const began = changes.ask({ op: 'begin', trackDeletes });
   // Awaited by done(); a rejection before then must not count as unhandled.
   began.catch(() => {});
-  const questions: Array<Promise<unknown>> = [];
+  const lookups: Array<Promise<unknown>> = [];
+  const stages: Array<Promise<unknown>> = [];
   let stageBatch = 0;
 
-  /** Stages a page's new and updated records once their keys are looked up (a batch of its own, below zero). */
-  async function stageNewAndUpdated(page: Array<{ record: ExtractedRecord; hashes: RecordHashes }>) {
+  /**
+   * Stages a page's new and updated records once their keys are looked up (a batch of its own, below
+   * zero). Their keys count as staged from the moment the question is asked: the export then neither
+   * waits for the answer nor stages them again, and waits for every stage only before it ends (settled).
+   */
+  function stageNewAndUpdated(page: Array<{ record: ExtractedRecord; hashes: RecordHashes }>) {
     const changed = page.filter(
       (r) => changeKindOf(r.hashes.values, previous.get(r.hashes.key!)!) !== ChangeKind.Unchanged,
     );
     if (changed.length === 0) return;
-    await began;
-    await changes.ask({
-      op: 'stage',
-      batch: --stageBatch,
-      keys: changed.map((r) => r.hashes.key!),
-      valuesHashes: changed.map((r) => r.hashes.values),
-      listHashes: changed.map((r) => r.hashes.list),
-      values: changed.map((r) => JSON.stringify(r.record)),
-    });
     for (const r of changed) staged.add(r.hashes.key!);
+    const stage = began.then(() =>
+      changes.ask({
+        op: 'stage',
+        batch: --stageBatch,
+        keys: changed.map((r) => r.hashes.key!),
+        valuesHashes: changed.map((r) => r.hashes.values),
+        listHashes: changed.map((r) => r.hashes.list),
+        values: changed.map((r) => JSON.stringify(r.record)),
+      }),
+    );
+    // Awaited by settled(); a rejection before then must not count as unhandled.
+    stage.catch(() => {});
+    stages.push(stage);
   }
 
   return {
@@ -116,24 +127,24 @@ export function changesAhead(def: AgentDefinition, changes: Asker, opts: { stage
       for (let i = 0; i < page.length; i += MAX_CHANGES_BATCH) {
         const part = page.slice(i, i + MAX_CHANGES_BATCH);
         const keys = part.map((r) => r.hashes.key!);
-        const question = changes
-          .ask<Array<string | null>>({ op: 'lookup', keys })
-          .then((answer) => {
+        const lookup = changes.ask<Array<string | null>>({ op: 'lookup', keys }).then(
+          (answer) => {
             keys.forEach((k, j) => previous.set(k, answer[j]));
-            if (opts.stage) return stageNewAndUpdated(part);
-          })
-          // Not looked up (or not staged): the export asks for these keys itself.
-          .catch(() => {
-            for (const k of keys) previous.delete(k);
-          });
-        questions.push(question);
+            if (opts.stage) stageNewAndUpdated(part);
+          },
+          // Not looked up: the export asks for these keys itself.
+          () => {},
+        );
+        lookups.push(lookup);
       }
     },
     hashesOf: (record) => hashes.get(record) ?? hash(record),
     async done() {
       await began;
-      await Promise.all(questions);
+      await Promise.all(lookups);
       return { previous, staged };
     },
+    // A stage that failed fails the export, as a stage question of the export's own does.
+    settled: () => Promise.all(stages).then(() => {}),
   };
 }

@@ -224,6 +224,7 @@ export async function trackedSets(
     while (inFlight.length > 0) yield* await inFlight.shift()!;
     // Every new and updated record is staged before the set's export ends (and so before the Run's).
     await settleStaging(0);
+    await opts.ahead?.settled();
     if (last && tracking?.trackDeletes && !opts.stopped) yield* deleted();
   }
 
