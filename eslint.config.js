@@ -9,6 +9,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      // The sources compiled for the processes a test run starts (removed at its end).
+      'dist-test-*/',
       'coverage/',
       'storage/',
       '.bench/',
