@@ -3,21 +3,16 @@
 // processor calls this service; it never touches Prisma itself.
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../../lib/clock.js';
-import { unseal } from '../../lib/crypto.js';
 import {
   appendRunLogLine,
   CONTENT_TYPES,
-  resolveInputRows,
   type AgentDefinition,
-  type BrowserSettings,
   type CrawlCheckpoint,
   type ExtractionStats,
 } from '../../engine/index.js';
-import { createStorage, storageFailureOf, type StorageSettings } from '../../storage/index.js';
-import { openDefinitionSecrets } from '../agents/definition-secrets.js';
-import { openSentParameters, resolveParameters } from './input-parameters.js';
+import { createStorage, storageFailureOf } from '../../storage/index.js';
 import { RUN_LOG_NAME, runLogKey } from './run-keys.js';
-import { runScratchDir, unstoredDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
+import { runScratchDir, type ChildResult, type ChildStartPayload } from './run-protocol.js';
 import {
   failureColumns,
   internalRunFailure,
@@ -29,27 +24,10 @@ import {
 } from './run-errors.js';
 import type { RunCheckpoints, TakeoverOutcome } from './checkpoints.service.js';
 import type { RunRow, RunsRepository } from './runs.repository.js';
+import { prepareRun, type ExecutionConfig } from './run-payload.js';
 import { isTerminal, RunStatus } from './status-machine.js';
 
-export interface ExecutionConfig {
-  encryptionKey: Buffer;
-  storage: StorageSettings;
-  engineAllowPrivateTargets: boolean;
-  browser?: BrowserSettings;
-  runs: {
-    defaultTimeoutSeconds: number;
-    waitOnFailureSeconds: number;
-    waitOnFailureRetries: number;
-    requestTimeoutMs: number;
-    pageCpuSeconds: number;
-    staleAfterSeconds: number;
-    stopGraceSeconds: number;
-    /** Absent: 0, a Run's files are tried once. */
-    storageRetrySeconds?: number;
-  };
-  /** Files of Runs that could not be stored are kept under `<storageDir>/unstored/` on the worker. */
-  storageDir?: string;
-}
+export type { ExecutionConfig } from './run-payload.js';
 
 export interface RunScheduler {
   /** Enqueues (or re-enqueues) the job that executes a Run, optionally after a delay. */
@@ -173,7 +151,8 @@ export function createRunExecutionService(deps: {
       if (taken) {
         const { run, definition, agentExists, proxies } = taken;
         try {
-          const prepared = prepare(
+          const prepared = prepareRun(
+            config,
             run,
             agentExists && definition ? (definition as AgentDefinition) : null,
             run.proxyPoolId && proxies !== null ? { proxies } : null,
@@ -208,7 +187,12 @@ export function createRunExecutionService(deps: {
       let prepared: { payload: ChildStartPayload; timeoutSeconds: number } | null = null;
       let setupError: RunFailure | null = null;
       try {
-        prepared = prepare(run, agent && version ? (version.definition as unknown as AgentDefinition) : null, pool);
+        prepared = prepareRun(
+          config,
+          run,
+          agent && version ? (version.definition as unknown as AgentDefinition) : null,
+          pool,
+        );
       } catch (err) {
         if (!(err instanceof RunSetupError)) deps.log?.error({ err, runId }, 'preparing a Run failed');
         setupError = err instanceof RunSetupError ? err.failure : internalRunFailure(runId);
@@ -350,56 +334,6 @@ export function createRunExecutionService(deps: {
   /** What an interrupted Run goes on from, in its payload. */
   async function resumed<T extends { payload: ChildStartPayload }>(prepared: T): Promise<T> {
     return checkpoints ? checkpoints.withResume(prepared) : prepared;
-  }
-
-  function prepare(run: RunRow, version: AgentDefinition | null, pool: { proxies: string } | null) {
-    if (!version) throw new RunSetupError({ code: RunFailureCode.AgentGone, params: {} });
-    const definition = openDefinitionSecrets(version, config.encryptionKey);
-    const params = definition.parameters ?? [];
-    const sent = openSentParameters(config.encryptionKey, run.inputParameters);
-    const { values, secretNames } = resolveParameters(params, sent);
-    const sentValues = Object.fromEntries(sent.map((s) => [s.name, s.value]));
-    const inputs = resolveInputRows({ ...definition, parameters: params }, sentValues);
-    const secrets = secretNames.map((n) => values[n]).filter((v): v is string => typeof v === 'string' && v.length > 0);
-    let proxyUrl: string | undefined;
-    let proxyPool: string[] | undefined;
-    if (run.proxyPoolId) {
-      if (!pool)
-        throw new RunSetupError({ code: RunFailureCode.ProxyPoolGone, params: { proxyPoolId: run.proxyPoolId } });
-      const proxies = JSON.parse(unseal(config.encryptionKey, pool.proxies)) as string[];
-      // The Run's own proxy first (each attempt of the Run starts at the next one); the rest of the pool
-      // follows in order, for the definition's proxy rotation.
-      const first = (run.id + run.retryCount) % proxies.length;
-      proxyPool = [...proxies.slice(first), ...proxies.slice(0, first)];
-      proxyUrl = proxyPool[0];
-      secrets.push(...proxyPool);
-    }
-    const timeoutSeconds = run.timeoutSeconds ?? definition.timeoutSeconds ?? config.runs.defaultTimeoutSeconds;
-    return {
-      timeoutSeconds,
-      payload: {
-        runId: run.id,
-        storage: config.storage,
-        definition: { ...definition, parameters: params, timeoutSeconds },
-        inputRows: inputs,
-        parallelism: run.parallelism,
-        maxConcurrency: run.parallelMaxConcurrency,
-        parallelExport: run.parallelExport === 'Separated' ? ('Separated' as const) : ('Combined' as const),
-        requestTimeoutMs: config.runs.requestTimeoutMs,
-        pageCpuSeconds: config.runs.pageCpuSeconds,
-        proxyUrl,
-        ...(proxyPool && proxyPool.length > 1 ? { proxyPool } : {}),
-        allowPrivateTargets: config.engineAllowPrivateTargets,
-        browser: config.browser,
-        logLevel: run.logLevel as ChildStartPayload['logLevel'],
-        logMode: run.logMode as ChildStartPayload['logMode'],
-        secrets,
-        keepRecords: run.keepRecords,
-        stopGraceMs: config.runs.stopGraceSeconds * 1000,
-        storageRetryMs: (config.runs.storageRetrySeconds ?? 0) * 1000,
-        ...(config.storageDir !== undefined ? { unstoredDir: unstoredDir(config.storageDir) } : {}),
-      },
-    };
   }
 }
 export type RunExecutionService = ReturnType<typeof createRunExecutionService>;
