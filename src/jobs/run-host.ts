@@ -3,7 +3,6 @@
 // `exporting`, then `done` or `error`.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import {
   createRunLog,
   DEFAULT_FAILED_PAGE_HTML,
@@ -12,17 +11,15 @@ import {
   fetchesOnePage,
   runExtraction,
   writeSnapshots,
-  type ExtractedRecord,
   type PageSnapshot,
   type StoredFile,
   type ExtractionStats,
   type RunLog,
 } from '../engine/index.js';
-import { LocalStorage, storageFailureOf, type Storage, type StorageWriter } from '../storage/index.js';
+import { LocalStorage, storageFailureOf, type Storage } from '../storage/index.js';
 import { RUN_LOG_NAME, runFileKey, runFolderKey, runLogKey, runRecordsKey } from '../services/runs/run-keys.js';
 import {
   runScratchDir,
-  runSpoolKey,
   isBrowserReply,
   type ChildMessage,
   type ChildResult,
@@ -32,6 +29,7 @@ import {
 import { isChangesReply } from '../services/changes/changes-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
 import { changesAhead } from './run-changes-ahead.js';
+import { createRecordSpool } from './run-spool.js';
 import { keptSets, knownDetailsOf, remoteChanges, trackedColumnsOf, trackedSets } from './run-changes.js';
 import { checkpointReporter, continuingWriters, previousLog, restoredRecords, resumeLine } from './run-resume.js';
 import { runStorage, UnstoredFilesError } from './run-storage.js';
@@ -128,44 +126,7 @@ export function createRunHost(deps: {
         latest = null;
       }
     };
-    // Records are held in memory, as the engine gives them, up to HELD_RECORD_BYTES of JSON (a small Run
-    // touches no scratch file and parses nothing back); past that, every set goes to a spool file of its
-    // own as JSON lines (memory stays flat whatever their number). The export and the synchronous
-    // start's records file are read from either.
-    const spoolKey = (set: number) => runSpoolKey(set);
-    const spools = new Map<number, StorageWriter>();
-    const held = new Map<number, ExtractedRecord[]>();
-    let heldBytes = 0;
-    const lines = (records: ExtractedRecord[]) => records.map((r) => JSON.stringify(r) + '\n').join('');
-    const spool = (set: number, records: ExtractedRecord[]) => {
-      if (spools.size === 0) {
-        // The size of their JSON lines: the brackets and commas of one array stand for the newlines.
-        const bytes = JSON.stringify(records).length;
-        if (heldBytes + bytes <= HELD_RECORD_BYTES) {
-          const kept = held.get(set);
-          if (kept) for (const r of records) kept.push(r);
-          else held.set(set, [...records]);
-          heldBytes += bytes;
-          return;
-        }
-      }
-      const write = (s: number, t: string) => {
-        let writer = spools.get(s);
-        if (!writer) spools.set(s, (writer = scratch.openWriter(spoolKey(s))));
-        writer.write(t);
-      };
-      // Past the limit: what was held goes first to its set's file, and nothing is held any more.
-      for (const [s, kept] of held) write(s, lines(kept));
-      held.clear();
-      write(set, lines(records));
-    };
-    async function* spooledRecords(set: number): AsyncGenerator<ExtractedRecord> {
-      const kept = held.get(set);
-      if (kept) yield* kept;
-      if (!spools.has(set)) return;
-      const read = createInterface({ input: await scratch.get(spoolKey(set)), crlfDelay: Infinity });
-      for await (const line of read) if (line.length > 0) yield JSON.parse(line) as ExtractedRecord;
-    }
+    const recordSpool = createRecordSpool(scratch, HELD_RECORD_BYTES);
     // An interrupted Run goes on from its checkpoint, with the records it had; a multi-page Run reports
     // its checkpoints as it goes (a one-page Run has nothing to go on from).
     const setCount = Math.min(p.parallelism, Math.max(1, p.inputRows.length));
@@ -173,7 +134,7 @@ export function createRunHost(deps: {
     if (p.resume && resumed) {
       runLog.log('Info', resumed.line);
       // Records go with the checkpoint that accounts for them: without it the crawl starts again.
-      if (resumed.checkpoint) for (const { set, records } of restoredRecords(p.resume)) spool(set, records);
+      if (resumed.checkpoint) for (const { set, records } of restoredRecords(p.resume)) recordSpool.spool(set, records);
     }
     const reporter = fetchesOnePage(p.definition, p.inputRows) ? null : checkpointReporter(send);
     // Change tracking's hashing, lookups and staging, done as the records come (run-changes-ahead.ts); a
@@ -183,7 +144,7 @@ export function createRunHost(deps: {
       onRecords: (set, records) => {
         reporter?.records(set, records);
         ahead?.observe(records);
-        spool(set, records);
+        recordSpool.spool(set, records);
       },
       resume: resumed?.checkpoint,
       onCheckpoint: reporter?.checkpoint,
@@ -213,7 +174,7 @@ export function createRunHost(deps: {
     });
     if (trailing) clearTimeout(trailing);
     clearTimeout(runningTimer);
-    for (const writer of spools.values()) await writer.close();
+    await recordSpool.closeSpools();
     const stats = { ...result.stats };
     // A stop cut short (the run timeout ended a drain) is still a stop: the data so far is exported.
     clearTimeout(abortTimer);
@@ -249,7 +210,7 @@ export function createRunHost(deps: {
           await trackedSets(
             p.definition,
             changes,
-            result.sets.map((s) => ({ set: s.set, records: spooledRecords(s.set) })),
+            result.sets.map((s) => ({ set: s.set, records: recordSpool.spooledRecords(s.set) })),
             { stopped, ahead },
             counts,
           ),
