@@ -16,7 +16,8 @@ import { RunStatus } from '../runs/status-machine.js';
 import { fireTimesBetween, nextFireAfter, ScheduleType } from './schedule-time.js';
 import type { ScheduleMissedData } from '../../schemas/webhook-events.js';
 import type { WebhooksRepository } from '../webhooks/webhooks.repository.js';
-import { timingOf, toScheduleView } from './schedules.service.js';
+import { timingOf } from './schedule-timing.js';
+import { toScheduleView } from './schedules.service.js';
 import type { FiringAgent, ScheduleRow, SchedulesRepository } from './schedules.repository.js';
 
 /** Missed fire times are counted up to this many (then logged as "at least"). */

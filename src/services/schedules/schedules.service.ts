@@ -10,39 +10,18 @@ import type { AccessService } from '../access/access.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
 import { openSentParameters, parseSentParameters, sealSentParameters } from '../runs/input-parameters.js';
-import {
-  cronProblem,
-  describeSchedule,
-  fireTimesBetween,
-  isValidTimeZone,
-  nextFireAfter,
-  scheduleExpression,
-  ScheduleType,
-  type ScheduleTiming,
-} from './schedule-time.js';
+import { describeSchedule, fireTimesBetween, nextFireAfter, scheduleExpression } from './schedule-time.js';
 import type { ScheduleData, ScheduleRow, SchedulesRepository } from './schedules.repository.js';
+import { anchorRunEvery, checkTiming, pick, timingFrom, timingOf } from './schedule-timing.js';
 import { exactBigIntId } from '../../lib/ids.js';
 
 /** What an encrypted parameter's value shows; sent back unchanged, it keeps the stored secret. */
 export const MASK = '********';
-/** A RunOnce Schedule must be at least this far ahead (docs/api-contract.md §5.2 and §10). */
-const RUN_ONCE_MIN_LEAD_MS = 60_000;
 const UPCOMING_MAX = 1000;
 /** How many fire times a preview lists. */
 const PREVIEW_FIRE_TIMES = 5;
 /** The last instant a JavaScript Date holds: a preview looks that far for its fire times. */
 const MAX_DATE_MS = 8.64e15;
-
-export function timingOf(s: ScheduleTiming): ScheduleTiming {
-  return {
-    scheduleType: s.scheduleType,
-    cronExpression: s.cronExpression,
-    timezone: s.timezone,
-    startTime: s.startTime,
-    runEveryCount: s.runEveryCount,
-    runEveryPeriod: s.runEveryPeriod,
-  };
-}
 
 /** Stored parameters as returned: clear values as stored (rule 5), encrypted ones masked. */
 function visibleParameters(stored: string | null): string | null {
@@ -122,91 +101,7 @@ export function createSchedulesService(deps: {
     );
   }
 
-  /** Validates the resulting timing; `sent` says which timing fields the request carried. */
-  function checkTiming(t: ScheduleTiming, sent: ScheduleBody, enabled: boolean, now: Date) {
-    if (t.timezone !== null && !isValidTimeZone(t.timezone)) {
-      throw new ValidationError(
-        `timezone "${t.timezone}" is not an IANA time-zone name (e.g. Europe/Paris).`,
-        ErrorCodes.SCHEDULE_INVALID_TIMEZONE,
-      );
-    }
-    switch (t.scheduleType) {
-      case ScheduleType.Cron: {
-        if (!t.cronExpression)
-          throw new ValidationError(
-            'A CRON Schedule (scheduleType 3) needs a cronExpression.',
-            ErrorCodes.SCHEDULE_MISSING_FIELD,
-          );
-        const problem = cronProblem(t.cronExpression);
-        if (problem)
-          throw new ValidationError(
-            `cronExpression "${t.cronExpression}" is invalid: ${problem}.`,
-            ErrorCodes.SCHEDULE_INVALID_CRON,
-          );
-        break;
-      }
-      case ScheduleType.RunOnce:
-        if (!t.startTime)
-          throw new ValidationError(
-            'A RunOnce Schedule (scheduleType 1) needs a startTime.',
-            ErrorCodes.SCHEDULE_MISSING_FIELD,
-          );
-        // A sent time must be a minute ahead; a stored one only matters if it would be enabled again.
-        if ((sent.startTime !== undefined || enabled) && t.startTime.getTime() < now.getTime() + RUN_ONCE_MIN_LEAD_MS) {
-          throw new ValidationError(
-            'startTime of a RunOnce Schedule must be at least 1 minute in the future.',
-            ErrorCodes.SCHEDULE_START_TIME_TOO_SOON,
-          );
-        }
-        break;
-      case ScheduleType.RunEvery:
-        if (t.runEveryCount === null || t.runEveryPeriod === null) {
-          throw new ValidationError(
-            'A RunEvery Schedule (scheduleType 2) needs runEveryCount and runEveryPeriod.',
-            ErrorCodes.SCHEDULE_MISSING_FIELD,
-          );
-        }
-        if (t.runEveryCount < 1) throw new ValidationError('runEveryCount must be at least 1.');
-        if (t.runEveryPeriod < 1 || t.runEveryPeriod > 5)
-          throw new ValidationError(
-            'runEveryPeriod must be 1 (minutes), 2 (hours), 3 (days), 4 (weeks) or 5 (months).',
-          );
-        if (sent.startTime && t.startTime && t.startTime <= now) {
-          throw new ValidationError(
-            'startTime of a RunEvery Schedule must be in the future.',
-            ErrorCodes.SCHEDULE_START_TIME_IN_PAST,
-          );
-        }
-        break;
-    }
-  }
-
   const positiveOrNull = (v: number | null | undefined) => (v && v > 0 ? v : null);
-  const pick = <T>(sent: T | null | undefined, current: T | null): T | null => (sent === undefined ? current : sent);
-
-  /** The timing fields of `body` applied over `current` (null on create). */
-  function timingFrom(body: ScheduleBody, current: ScheduleRow | null): ScheduleTiming {
-    return {
-      scheduleType: body.scheduleType ?? current?.scheduleType ?? ScheduleType.None,
-      cronExpression: pick(body.cronExpression, current?.cronExpression ?? null)?.trim() || null,
-      timezone: pick(body.timezone, current?.timezone ?? null)?.trim() || null,
-      startTime:
-        body.startTime === undefined
-          ? (current?.startTime ?? null)
-          : body.startTime === null
-            ? null
-            : new Date(body.startTime),
-      runEveryCount: pick(body.runEveryCount, current?.runEveryCount ?? null),
-      runEveryPeriod: pick(body.runEveryPeriod, current?.runEveryPeriod ?? null),
-    };
-  }
-
-  /** RunEvery without a start: the first run is one period from now (whole seconds), and later ones follow from it. */
-  function anchorRunEvery(t: ScheduleTiming, now: Date): void {
-    if (t.scheduleType !== ScheduleType.RunEvery || t.startTime) return;
-    const anchor = new Date(now.getTime() - (now.getTime() % 1000));
-    t.startTime = nextFireAfter({ ...t, startTime: anchor }, anchor);
-  }
 
   /**
    * The Schedule that results from `body` applied over `current` (null on create): validated, with
