@@ -1,7 +1,6 @@
 // The API side of Runs: start (async and sync), status, list, stop, kill, delete, files, download
 // and run-all. Every start, single or run-all, goes through `start`.
 import type { Clock } from '../../lib/clock.js';
-import { attachmentDisposition } from '../../lib/content-disposition.js';
 import {
   AgentInvalidError,
   ConflictError,
@@ -12,18 +11,17 @@ import {
   ErrorCodes,
 } from '../../lib/errors.js';
 import { renderModeOf, type AgentDefinition } from '../../engine/index.js';
-import { StorageNotFoundError, type Storage } from '../../storage/index.js';
+import type { Storage } from '../../storage/index.js';
 import { failureColumns, stoppedBy } from './run-errors.js';
 import { agentSubject, checkAccess, type AccessService } from '../access/access.service.js';
 import { statusOf, ValidationStatus } from '../agents/agent-definition.js';
-import type { RunFileModel } from '../../schemas/runs.js';
 import type { Principal } from '../identity/principal.js';
 import type { ProxyPoolOwnership } from '../proxy-pools/proxy-pools.service.js';
-import { readLogTail } from './log-tail.js';
+import { createRunFiles } from './run-files.service.js';
 import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
-import { runFolderKey, runLogKey, runRecordsKey } from './run-keys.js';
+import { runFolderKey, runRecordsKey } from './run-keys.js';
 import { type RunSignals } from './run-protocol.js';
 import {
   ActiveRunExistsError,
@@ -354,57 +352,7 @@ export function createRunsService(deps: {
       await storage.delete(runFolderKey(runId));
     },
 
-    async files(principal: Principal, agentId: number, runId: number): Promise<RunFileModel[]> {
-      await requireRun(principal, agentId, runId, 'read');
-      return (await repo.listFiles(runId)).map((f) => ({
-        id: f.id,
-        name: f.name,
-        fileType: f.fileType as RunFileModel['fileType'],
-        fileSize: Number(f.fileSize),
-        created: f.created,
-      }));
-    },
-
-    /** Whether the store of Run files can be written now (readiness). */
-    async storageWritable(): Promise<boolean> {
-      return storage.probe().then(
-        () => true,
-        () => false,
-      );
-    },
-
-    /**
-     * A Run file: a pre-signed URL of the object store when it has one and `redirect` is not turned
-     * off, otherwise its bytes streamed through the API.
-     */
-    async download(
-      principal: Principal,
-      agentId: number,
-      runId: number,
-      fileId: number,
-      opts: { redirect: boolean } = { redirect: true },
-    ) {
-      await requireRun(principal, agentId, runId, 'read');
-      const file = await repo.findFile(runId, fileId);
-      if (!file) throw new NotFoundError(`File ${fileId} of run ${runId} was not found.`);
-      const headers = { contentType: file.contentType, contentDisposition: attachmentDisposition(file.name) };
-      if (opts.redirect && storage.presignGet)
-        return { redirectUrl: await storage.presignGet(file.storageKey, headers) };
-      try {
-        return { ...headers, size: Number(file.fileSize), stream: await storage.get(file.storageKey) };
-      } catch (err) {
-        if (err instanceof StorageNotFoundError)
-          throw new NotFoundError(`File ${fileId} of run ${runId} is no longer stored.`);
-        throw err;
-      }
-    },
-
-    /** The end of a Run's log as stored so far; while the Run is active it grows (log-tail.ts). */
-    async logTail(principal: Principal, agentId: number, runId: number, lines: number) {
-      const run = await requireRun(principal, agentId, runId, 'read');
-      const tail = await readLogTail(storage, runLogKey(runId), lines);
-      return { runId, status: run.status, active: isActive(run.status), ...tail };
-    },
+    ...createRunFiles({ repo, access, storage }),
 
     /** Starts every Agent of a Space independently (run-all.ts); a per-Agent failure does not affect the others. */
     runAll(principal: Principal, spaceId: number, opts: StartOptions, ctx: RunAllContext) {
