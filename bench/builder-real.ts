@@ -13,11 +13,8 @@
 //   BUILDER_LLM_URL=http://127.0.0.1:8080/v1 BUILDER_LLM_MODEL=name npm run bench -- builder-real
 //                                          (the optional LLM step; each page's note says what it did)
 import fs from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { createPrisma } from '../src/db/prisma.js';
 import {
@@ -32,34 +29,8 @@ import {
   startWorkerProcess,
   table,
 } from './helpers.js';
+import { loadManifest, pageFile, servePages } from './builder-real/corpus.js';
 import { namesOf, scorePage, type RealPage } from './builder-real/score.js';
-
-const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'builder-real');
-
-export function loadManifest(): RealPage[] {
-  return JSON.parse(fs.readFileSync(path.join(DIR, 'manifest.json'), 'utf8')).pages as RealPage[];
-}
-
-/** Serves each page's saved bytes at /<id>/ ; anything else (the pages' assets) answers 404. */
-async function servePages(pages: RealPage[]): Promise<{ url: string; close(): Promise<void> }> {
-  const bodies = new Map(pages.map((p) => [`/${p.id}/`, fs.readFileSync(path.join(DIR, 'pages', p.file))]));
-  const server = http.createServer((req, res) => {
-    const body = bodies.get(req.url ?? '');
-    // No charset in the header: the page's own <meta charset> says how its bytes are encoded.
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 interface Api {
   call(method: string, url: string, body?: unknown): Promise<{ status: number; json: any }>;
@@ -174,7 +145,7 @@ export async function benchBuilderReal(): Promise<void> {
       page.split,
       page.kind,
       `${page.language.page}/${page.language.prompt}`,
-      fmt(fs.statSync(path.join(DIR, 'pages', page.file)).size / 1024, 0),
+      fmt(fs.statSync(pageFile(page)).size / 1024, 0),
       fmt(readyMs / 1000, 2),
       `${inDraft.length}/${asked.length}${missingReported.length ? ` (+${missingReported.length} reported)` : ''}`,
       `${page.count}/${records.length}`,

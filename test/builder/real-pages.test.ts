@@ -6,18 +6,12 @@
 // the prompt names is in the draft or reported in its notes. Holdout pages are never scored here: they
 // are for `npm run bench -- builder-real`, which measures both splits end to end through the HTTP API.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { draftInProcess, loadManifest, pageFile, servePages } from '../../bench/builder-real/corpus.js';
 import { namesOf, scorePage, type RealPage } from '../../bench/builder-real/score.js';
 import { DEVELOPMENT_SITES, splitOf } from '../../bench/builder-real/split.js';
-import { runExtraction } from '../../src/engine/crawler.js';
-import { proposeDraft } from '../../src/services/builder/inference/draft.js';
-import { createPageReader } from '../../src/services/builder/page-reader.js';
 
-const DIR = path.join(import.meta.dirname, '../../bench/builder-real');
-const corpus = (JSON.parse(fs.readFileSync(path.join(DIR, 'manifest.json'), 'utf8')) as { pages: RealPage[] }).pages;
+const corpus = loadManifest();
 const pages = corpus.filter((p) => p.split === 'tuning' && DEVELOPMENT_SITES.includes(p.site));
 
 /** What the corpus holds today; it only grows. */
@@ -25,22 +19,13 @@ const CORPUS_PAGES = 110;
 const CORPUS_SITES = 104;
 const CORPUS_LANGUAGES = 17;
 
-let server: http.Server;
+let served: Awaited<ReturnType<typeof servePages>> | undefined;
 let base: string;
 beforeAll(async () => {
-  const bodies = new Map(pages.map((p) => [`/${p.id}/`, fs.readFileSync(path.join(DIR, 'pages', p.file))]));
-  server = http.createServer((req, res) => {
-    const body = bodies.get(req.url ?? '');
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await servePages(pages);
+  base = served.url;
 });
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-});
+afterAll(() => served?.close());
 
 describe('builder drafts over real pages', () => {
   it('is a corpus of real pages split by site by its fixed rule, none from the sites kept for checking', () => {
@@ -53,7 +38,7 @@ describe('builder drafts over real pages', () => {
     expect(new Set(corpus.map((p) => p.id)).size).toBe(corpus.length);
     expect(corpus.filter((p) => p.split !== splitOf(p.site)).map((p) => p.id)).toEqual([]);
     for (const p of corpus) {
-      expect(fs.existsSync(path.join(DIR, 'pages', p.file)), p.file).toBe(true);
+      expect(fs.existsSync(pageFile(p)), p.file).toBe(true);
       expect(p.source.commit, p.id).toMatch(/^[0-9a-f]{40}$/);
       expect(p.expected.length, p.id).toBeGreaterThan(0);
       // What POST /agent-builder/start accepts.
@@ -68,35 +53,18 @@ describe('builder drafts over real pages', () => {
   it('meets the targets: mean field accuracy 0.9, 80% of pages at 0.9, record recall 0.95 on list pages', async () => {
     const rows: Array<{ page: RealPage; accuracy: number; recall: number; unreported: string[] }> = [];
     for (const page of pages) {
-      const reader = createPageReader({
-        allowPrivateTargets: true,
-        requestTimeoutMs: 10_000,
-        signal: new AbortController().signal,
-      });
-      try {
-        const read = await reader.read(`${base}/${page.id}/`);
-        if (!read.ok) throw new Error(read.message);
-        const proposal = await proposeDraft({ page: read.page, prompt: page.prompt, fetchPage: async () => null });
-        const result = await runExtraction({
-          definition: proposal.definition,
-          inputRows: [],
-          allowPrivateTargets: true,
-        });
-        const records = result.sets.flatMap((s) => s.records);
-        const score = scorePage(page, records, base);
-        const names = [...proposal.definition.list.fields, ...(proposal.definition.follow?.fields ?? [])].map(
-          (f) => f.name,
-        );
-        // Asked for and neither in the draft nor named in a note: dropped silently.
-        const unreported = Object.keys(page.expected[0]).filter(
-          (f) =>
-            !namesOf(page, f).some((name) => names.includes(name)) &&
-            !proposal.notes.some((n) => namesOf(page, f).some((name) => n.includes(`"${name.replace(/_/g, ' ')}"`))),
-        );
-        rows.push({ page, accuracy: score.fieldAccuracy, recall: score.recordRecall, unreported });
-      } finally {
-        await reader.close();
-      }
+      const { proposal, records } = await draftInProcess(base, page);
+      const score = scorePage(page, records, base);
+      const names = [...proposal.definition.list.fields, ...(proposal.definition.follow?.fields ?? [])].map(
+        (f) => f.name,
+      );
+      // Asked for and neither in the draft nor named in a note: dropped silently.
+      const unreported = Object.keys(page.expected[0]).filter(
+        (f) =>
+          !namesOf(page, f).some((name) => names.includes(name)) &&
+          !proposal.notes.some((n) => namesOf(page, f).some((name) => n.includes(`"${name.replace(/_/g, ' ')}"`))),
+      );
+      rows.push({ page, accuracy: score.fieldAccuracy, recall: score.recordRecall, unreported });
     }
     console.log(
       rows.map((r) => `${r.page.id}: accuracy ${r.accuracy.toFixed(2)}, recall ${r.recall.toFixed(2)}`).join('\n'),
