@@ -9,6 +9,7 @@ import { auth, type TestContext } from '../helpers/app.js';
 import { expectProblem } from '../helpers/assertions.js';
 import { waitFor } from '../helpers/process.js';
 import { createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
+import { recordKeyOf, valuesHashOf } from '../../src/engine/index.js';
 
 const env = useRunEnvironment();
 let ctx: TestContext;
@@ -253,6 +254,40 @@ describe('key and changes across the Runs of one Agent', () => {
     expect(res.json()).toEqual({ agentId: second.id, forgottenKeys: 3 });
     const after = await runOf(second.id);
     expect(csvRows(after.text)).toEqual(['A,1.00,About A,new', 'B,2.50,About B,new', 'D,4.00,About D,new']);
+  });
+
+  it('a merge the worker never made (it stopped after the Run’s end) is made by the Agent’s next Run first', async () => {
+    const own = await createAgent(
+      ctx.app,
+      org.apiKey,
+      org.spaceId,
+      definition('csv', { export: 'changed', trackDeletes: true }),
+      'Merge left over',
+    );
+    const first = await runOf(own.id);
+    expect(first.run.status).toBe(10);
+    await waitFor(async () => {
+      const [n] = await ctx.db.$queryRaw<Array<{ n: bigint }>>`
+        SELECT count(*) AS n FROM "RunChangeTracking" WHERE "runId" = ${first.run.id}`;
+      return n.n === 0n;
+    }, 10_000);
+    // As a worker killed between a Run's end and its merge leaves it: the Run marked succeeded, its
+    // staged record (a key Z the shop no longer lists) and the keys it saw not in the Agent's state yet.
+    const z = { sku: 'Z', price: '9.00', desc: 'About Z' };
+    await ctx.db.$executeRaw`
+      INSERT INTO "RunChangeTracking" ("runId", "agentId", "trackDeletes", succeeded)
+      VALUES (${first.run.id}, ${own.id}, true, true)`;
+    await ctx.db.$executeRaw`
+      INSERT INTO "RunChangeStage" ("runId", batch, keys, "valuesHashes", "listHashes", "values")
+      VALUES (${first.run.id}, 1, ARRAY[${recordKeyOf(z, ['sku'])}], ARRAY[${valuesHashOf(z, ['price', 'desc'])}],
+        ARRAY[${valuesHashOf(z, ['price'])}], ${JSON.stringify([z])}::jsonb)`;
+    const seen = ['A', 'B', 'D', 'Z'].map((sku) => recordKeyOf({ sku }, ['sku'])!);
+    await ctx.db.$executeRaw`
+      INSERT INTO "RunChangeSeen" ("runId", batch, keys) VALUES (${first.run.id}, 1, ${seen})`;
+    // The next Run merges it before it compares: Z is known, not listed any more, so it is deleted.
+    const next = await runOf(own.id);
+    expect(next.run.status).toBe(10);
+    expect(csvRows(next.text)).toEqual(['Z,9.00,About Z,deleted']);
   });
 
   it('reset: 404 for an unknown Agent or one of another organization, 401 without credentials', async () => {
