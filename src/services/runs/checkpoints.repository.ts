@@ -14,17 +14,23 @@ export interface StoredCheckpoint {
 
 export function createCheckpointsRepository(db: Db) {
   return {
-    /** Saves the state, and the records since the previous write as the next chunk (when there are any). */
+    /**
+     * Saves the state, and the records since the previous write as the next chunk (when there are any).
+     * Straight on the pool: a chunk is a page's records (tens of KB), which Prisma's raw path would
+     * serialise to JSON and parse again before sending; the chunk is sent once (a NULL chunk inserts no row).
+     */
     async save(runId: number, state: object, records: Record<string, string> | null): Promise<void> {
       const chunk = records === null ? null : JSON.stringify(records);
-      await db.$executeRaw(Prisma.sql`
-        WITH previous AS (SELECT "recordsSeq" AS seq FROM "RunCheckpoint" WHERE "runId" = ${runId}),
+      await db.$rows(Prisma.sql`
+        WITH input AS (SELECT ${chunk}::jsonb AS records),
+        previous AS (SELECT "recordsSeq" AS seq FROM "RunCheckpoint" WHERE "runId" = ${runId}::int),
         chunk AS (
           INSERT INTO "RunCheckpointRecords" ("runId", seq, records)
-          SELECT ${runId}, COALESCE((SELECT seq FROM previous), 0) + 1, ${chunk}::jsonb WHERE ${chunk}::text IS NOT NULL
+          SELECT ${runId}::int, COALESCE((SELECT seq FROM previous), 0) + 1, input.records FROM input
+          WHERE input.records IS NOT NULL
           RETURNING seq)
         INSERT INTO "RunCheckpoint" ("runId", state, "recordsSeq", updated)
-        VALUES (${runId}, ${JSON.stringify(state)}::jsonb, COALESCE((SELECT seq FROM chunk), 0), now())
+        VALUES (${runId}::int, ${JSON.stringify(state)}::jsonb, COALESCE((SELECT seq FROM chunk), 0), now())
         ON CONFLICT ("runId") DO UPDATE SET state = EXCLUDED.state,
           "recordsSeq" = COALESCE((SELECT seq FROM chunk), "RunCheckpoint"."recordsSeq"), updated = now()`);
     },
