@@ -114,32 +114,52 @@ export function changesAhead(def: AgentDefinition, changes: Asker, opts: { stage
     stages.push(stage);
   }
 
+  /** A page's records: hashed, and their keys not asked before looked up (then staged, see above). */
+  function lookUp(records: readonly ExtractedRecord[]) {
+    const page: Array<{ record: ExtractedRecord; hashes: RecordHashes }> = [];
+    for (const record of records) {
+      const h = hash(record);
+      hashes.set(record, h);
+      if (h.key === null || asked.has(h.key) || asked.size >= AHEAD_KEYS) continue;
+      asked.add(h.key);
+      page.push({ record, hashes: h });
+    }
+    for (let i = 0; i < page.length; i += MAX_CHANGES_BATCH) {
+      const part = page.slice(i, i + MAX_CHANGES_BATCH);
+      const keys = part.map((r) => r.hashes.key!);
+      const lookup = changes.ask<Array<string | null>>({ op: 'lookup', keys }).then(
+        (answer) => {
+          keys.forEach((k, j) => previous.set(k, answer[j]));
+          if (opts.stage) stageNewAndUpdated(part);
+        },
+        // Not looked up: the export asks for these keys itself.
+        () => {},
+      );
+      lookups.push(lookup);
+    }
+  }
+
+  // The pages given and not yet looked up. The engine gives a list page's records just before it asks for
+  // the next page: the hashing waits for the next macrotask, so that it overlaps that page's fetch and
+  // parse instead of delaying them.
+  let waiting: Array<readonly ExtractedRecord[]> = [];
+  let turn: NodeJS.Immediate | null = null;
+  const lookUpWaiting = () => {
+    if (turn) clearImmediate(turn);
+    turn = null;
+    const pages = waiting;
+    waiting = [];
+    for (const records of pages) lookUp(records);
+  };
+
   return {
     observe(records) {
-      const page: Array<{ record: ExtractedRecord; hashes: RecordHashes }> = [];
-      for (const record of records) {
-        const h = hash(record);
-        hashes.set(record, h);
-        if (h.key === null || asked.has(h.key) || asked.size >= AHEAD_KEYS) continue;
-        asked.add(h.key);
-        page.push({ record, hashes: h });
-      }
-      for (let i = 0; i < page.length; i += MAX_CHANGES_BATCH) {
-        const part = page.slice(i, i + MAX_CHANGES_BATCH);
-        const keys = part.map((r) => r.hashes.key!);
-        const lookup = changes.ask<Array<string | null>>({ op: 'lookup', keys }).then(
-          (answer) => {
-            keys.forEach((k, j) => previous.set(k, answer[j]));
-            if (opts.stage) stageNewAndUpdated(part);
-          },
-          // Not looked up: the export asks for these keys itself.
-          () => {},
-        );
-        lookups.push(lookup);
-      }
+      waiting.push(records);
+      turn ??= setImmediate(lookUpWaiting);
     },
     hashesOf: (record) => hashes.get(record) ?? hash(record),
     async done() {
+      lookUpWaiting();
       await began;
       await Promise.all(lookups);
       return { previous, staged };

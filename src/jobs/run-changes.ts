@@ -139,36 +139,40 @@ export async function trackedSets(
   /** A batch as exported: classified, marked and filtered (tracking changes), or as it is (key alone). */
   async function marked(batch: Array<{ record: ExtractedRecord; hashes: RecordHashes }>): Promise<ExtractedRecord[]> {
     if (!tracking || batch.length === 0) return batch.map((b) => b.record);
-    const keyed = batch.filter((b) => b.hashes.key !== null);
     const batchNo = ++batches;
-    const previous = await previousOf(
-      batchNo,
-      keyed.map((b) => b.hashes.key!),
-    );
-    const kinds = new Map<ExtractedRecord, ChangeKind>();
+    const keys: string[] = [];
+    for (const b of batch) if (b.hashes.key !== null) keys.push(b.hashes.key);
+    const previous = await previousOf(batchNo, keys);
+    // The batch's kinds in its order (keyed records take their answers in turn).
+    const kinds: ChangeKind[] = [];
     const changed: number[] = [];
-    keyed.forEach((b, i) => {
-      const kind = changeKindOf(b.hashes.values, previous[i]);
-      kinds.set(b.record, kind);
-      if (kind !== ChangeKind.Unchanged && !ahead.staged.has(b.hashes.key!)) changed.push(i);
-    });
+    let answer = 0;
+    for (const b of batch) {
+      if (b.hashes.key === null) {
+        kinds.push(ChangeKind.New);
+        continue;
+      }
+      const kind = changeKindOf(b.hashes.values, previous[answer++]);
+      kinds.push(kind);
+      if (kind !== ChangeKind.Unchanged && !ahead.staged.has(b.hashes.key)) changed.push(kinds.length - 1);
+    }
     if (changed.length > 0)
       await inTurn(
         changes.ask({
           op: 'stage',
           batch: batchNo,
-          keys: changed.map((i) => keyed[i].hashes.key!),
-          valuesHashes: changed.map((i) => keyed[i].hashes.values),
-          listHashes: changed.map((i) => keyed[i].hashes.list),
-          values: changed.map((i) => JSON.stringify(keyed[i].record)),
+          keys: changed.map((i) => batch[i].hashes.key!),
+          valuesHashes: changed.map((i) => batch[i].hashes.values),
+          listHashes: changed.map((i) => batch[i].hashes.list),
+          values: changed.map((i) => JSON.stringify(batch[i].record)),
         }),
       );
+    // A record without any key value cannot be recognised later: it is new every time, and not remembered.
     const rows: ExtractedRecord[] = [];
-    for (const { record } of batch) {
-      // A record without any key value cannot be recognised later: it is new every time, and not remembered.
-      const kind = kinds.get(record) ?? ChangeKind.New;
-      if (exportsChange(tracking.export, kind)) rows.push({ ...record, [CHANGE_COLUMN]: kind });
-    }
+    // Object.assign rather than a spread: a spread copy of each record cost ten times as much.
+    batch.forEach(({ record }, i) => {
+      if (exportsChange(tracking.export, kinds[i])) rows.push(Object.assign({}, record, { [CHANGE_COLUMN]: kinds[i] }));
+    });
     return rows;
   }
 
