@@ -2,7 +2,8 @@
 // 1,000,000 record keys, side by side with the same Run of an Agent without `key`/`changes`; wall time
 // from start to the terminal status, how long after its end the worker had merged what the Run staged
 // into the Agent's state (work of the worker's, off the Run's time), and the peak RSS (VmHWM) of the
-// worker and of its run process.
+// worker and of its run process, and the CPU time the worker, its run processes and PostgreSQL used during
+// each Run (medians: up to its end, the merge after it not included).
 // The 1,000,000 keys are seeded with SQL: the Run's own 10,000 keys with their real hashes (half of them
 // with other values, so the Run finds them updated; put back before each measured Run) and 990,000 others.
 // Rounds alternate the two Agents.
@@ -71,6 +72,12 @@ function childPids(pid: number): number[] {
   } catch {
     return [];
   }
+}
+
+interface Cpu {
+  worker: number;
+  runProcess: number;
+  postgres: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -158,7 +165,41 @@ export async function benchChanges() {
       FROM unnest(${ownKeys}::text[], ${ownValues}::text[], ${ownLists}::text[], ${ownJson}::text[]) AS t(k, v, l, j)
       WHERE st."agentId" = ${trackedId}::int AND st."keyHash" = t.k`);
 
+  /**
+   * CPU time (ms) used so far by the worker, its run processes and all PostgreSQL processes, from /proc:
+   * on this machine's two cores the Run's extra work competes with the crawl, so it is shown where it goes.
+   */
+  const cpuMs = (): Cpu => {
+    const out: Cpu = { worker: 0, runProcess: 0, postgres: 0 };
+    const children = new Set(childPids(worker.pid));
+    const tickMs = 1000 / 100; // USER_HZ
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // the process ended meanwhile
+      }
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * tickMs;
+      const pid = Number(entry);
+      if (pid === worker.pid) out.worker += ms;
+      else if (children.has(pid)) out.runProcess += ms;
+      else if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) out.postgres += ms;
+    }
+    return out;
+  };
+  const cpuSince = (before: Cpu): Cpu => {
+    const now = cpuMs();
+    return {
+      worker: now.worker - before.worker,
+      runProcess: now.runProcess - before.runProcess,
+      postgres: now.postgres - before.postgres,
+    };
+  };
   const runOnce = async (agentId: number) => {
+    const cpuBefore = cpuMs();
     const started = Date.now();
     const runId = (await inject('POST', `/api/v1/agent/${agentId}/start`, {})).json().id;
     let childPeak = 0;
@@ -167,6 +208,7 @@ export async function benchChanges() {
       const run = (await inject('GET', `/api/v1/agent/${agentId}/run/${runId}/status`)).json();
       if ((TERMINAL_STATUSES as readonly number[]).includes(run.status)) {
         const seconds = (Date.now() - started) / 1000;
+        const cpu = cpuSince(cpuBefore);
         // What the Run staged is merged into the Agent's state after its end, by the worker: how long after.
         for (;;) {
           const left = await db.$queryRaw<unknown[]>(
@@ -176,7 +218,7 @@ export async function benchChanges() {
           await sleep(5);
         }
         const merged = (Date.now() - started) / 1000 - seconds;
-        return { seconds, merged, status: run.status, exported: run.recordsExported, childPeak };
+        return { seconds, merged, status: run.status, exported: run.recordsExported, childPeak, cpu };
       }
       // Polled often: a Run of a third of a second must not be rounded up to the next 100 ms.
       await sleep(20);
@@ -208,13 +250,27 @@ export async function benchChanges() {
     fmt(median(rs.map((r) => r.seconds)), 2),
     fmt(median(rs.map((r) => r.merged)), 2),
     fmt(Math.max(...rs.map((r) => r.childPeak))),
+    fmt(median(rs.map((r) => r.cpu.runProcess))),
+    fmt(median(rs.map((r) => r.cpu.worker))),
+    fmt(median(rs.map((r) => r.cpu.postgres))),
   ];
   const plainMedian = median(results.plain.map((r) => r.seconds));
   const trackedMedian = median(results.tracked.map((r) => r.seconds));
   print(
     table(
       `Change tracking: a ${records}-record Run, ${keys} known keys, ${rounds} rounds (${machineSummary()})`,
-      ['agent', 'statuses', 'exported', 'seconds', 'medianSeconds', 'mergedAfterEndSeconds', 'runProcessPeakMB'],
+      [
+        'agent',
+        'statuses',
+        'exported',
+        'seconds',
+        'medianSeconds',
+        'mergedAfterEndSeconds',
+        'runProcessPeakMB',
+        'runProcessCpuMs',
+        'workerCpuMs',
+        'postgresCpuMs',
+      ],
       [row('without changes', results.plain), row(`changes, ${keys} keys`, results.tracked)],
     ),
   );
