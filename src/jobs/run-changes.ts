@@ -92,6 +92,11 @@ export function knownDetailsOf(def: AgentDefinition, changes: RemoteChanges): Kn
   };
 }
 
+/** The names of a definition's fields in the order a record has them (list fields, then detail fields). */
+function fieldOrderOf(def: AgentDefinition): string[] {
+  return [...def.list.fields, ...(def.follow?.fields ?? [])].map((f) => f.name);
+}
+
 /**
  * The sets as the export writes them: duplicates of a key dropped (counted in `counts.duplicates`), and,
  * tracking changes, each record staged, marked and kept or not by `changes.export`; the keys not seen
@@ -106,6 +111,16 @@ export async function trackedSets(
 ): Promise<Array<{ set: number; records: Records }>> {
   if (!def.key) return sets;
   const tracking = def.changes ? changesOf(def.changes) : undefined;
+  // A deleted row's values come back from the database with their keys in its order: put back in the
+  // order of the definition's fields, as the records the Run extracted have them.
+  const fieldOrder = fieldOrderOf(def);
+  const inFieldOrder = (values: ExtractedRecord, kind: ChangeKind): ExtractedRecord => {
+    const row: ExtractedRecord = {};
+    for (const name of fieldOrder) if (name in values) row[name] = values[name];
+    for (const name of Object.keys(values)) if (!(name in row)) row[name] = values[name];
+    row[CHANGE_COLUMN] = kind;
+    return row;
+  };
   // The attempt's tracking began with the work ahead, when there is some (run-changes-ahead.ts).
   if (tracking && !opts.ahead) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
   const hashesOf = opts.ahead?.hashesOf ?? recordHasher(def);
@@ -189,7 +204,7 @@ export async function trackedSets(
         after,
         limit: DELETED_PAGE,
       });
-      for (const k of page) yield { ...(k.values as ExtractedRecord), [CHANGE_COLUMN]: ChangeKind.Deleted };
+      for (const k of page) yield inFieldOrder(k.values as ExtractedRecord, ChangeKind.Deleted);
       if (page.length < DELETED_PAGE) return;
       after = page[page.length - 1].keyHash;
     }
