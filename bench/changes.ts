@@ -10,6 +10,7 @@
 //
 //   npm run bench -- changes
 //   BENCH_CHANGES_KEYS=1000000 BENCH_CHANGES_RECORDS=10000 BENCH_CHANGES_ROUNDS=3 npm run bench -- changes
+//   BENCH_CHANGES_PAGE_DELAY_MS=200 npm run bench -- changes     (each list page answered 200 ms later)
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
@@ -35,7 +36,7 @@ import {
 
 const PER_PAGE = 1000;
 
-async function startSite(pages: number) {
+async function startSite(pages: number, delayMs: number) {
   const item = (n: number) =>
     `<div class="p"><span class="sku">SKU-${n}</span><a class="t" href="/item/${n}">Product ${n}</a><span class="price">${(n % 997) + 0.99}</span></div>`;
   const server = http.createServer((req, res) => {
@@ -46,8 +47,12 @@ async function startSite(pages: number) {
     for (let i = 0; i < PER_PAGE; i++) body.push(item(first + i));
     if (page < pages) body.push(`<a class="next" href="/list?page=${page + 1}">next</a>`);
     body.push('</body></html>');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body.join('\n'));
+    const answer = () => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(body.join('\n'));
+    };
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   onCleanup('changes site', () => {
@@ -94,7 +99,10 @@ export async function benchChanges() {
     // The machine may be busy: the API must not shed the bench's own requests.
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
   });
-  const siteUrl = await startSite(pages);
+  // BENCH_CHANGES_PAGE_DELAY_MS: each list page answered that much later, as a real site's catalog page
+  // takes time to make; 0 (the default) is the worst case for change tracking, a crawl bound by CPU alone.
+  const pageDelayMs = Number(process.env.BENCH_CHANGES_PAGE_DELAY_MS ?? 0);
+  const siteUrl = await startSite(pages, pageDelayMs);
   const app = await buildApp(bench.config, { logger: false });
   await app.ready();
   onCleanup('app', () => app.close());
@@ -258,7 +266,7 @@ export async function benchChanges() {
   const trackedMedian = median(results.tracked.map((r) => r.seconds));
   print(
     table(
-      `Change tracking: a ${records}-record Run, ${keys} known keys, ${rounds} rounds (${machineSummary()})`,
+      `Change tracking: a ${records}-record Run, ${keys} known keys, ${rounds} rounds, list pages answered after ${pageDelayMs} ms (${machineSummary()})`,
       [
         'agent',
         'statuses',
