@@ -158,6 +158,12 @@ async function dump(casesFile: string, src: string, out: string): Promise<void> 
   const pageExtract = (await import(at('engine/page-extract.ts'))) as typeof import('../src/engine/page-extract.js');
   const exporter = (await import(at('engine/export.ts'))) as typeof import('../src/engine/export.js');
   const definitions = (await import(at('engine/definition.ts'))) as typeof import('../src/engine/definition.js');
+  // Validation has a module of its own in later trees; an earlier tree has it in definition.ts.
+  const validation = (
+    fs.existsSync(path.resolve(src, 'engine/definition-validate.ts'))
+      ? await import(at('engine/definition-validate.ts'))
+      : definitions
+  ) as typeof import('../src/engine/definition-validate.js');
   const cases = JSON.parse(fs.readFileSync(casesFile, 'utf8')) as Case[];
   const results: Record<string, unknown> = {};
   const text = async (format: 'csv' | 'json' | 'ndjson', records: never[], columns: string[]) => {
@@ -168,7 +174,7 @@ async function dump(casesFile: string, src: string, out: string): Promise<void> 
   for (const c of cases) {
     const def = c.definition as unknown as import('../src/engine/definition.js').AgentDefinition;
     const page = { finalUrl: c.url, body: Buffer.from(c.html), contentType: 'text/html; charset=utf-8' };
-    const valid = definitions.validateDefinition(def);
+    const valid = validation.validateDefinition(def);
     const listed = pageExtract.extractListPage(page, { list: def.list, next: def.next, follow: def.follow } as never);
     const records = listed.items.map((i) => i.record) as never[];
     const detail = def.follow ? pageExtract.extractDetailPage(page, def.follow.fields).record : null;

@@ -1,7 +1,8 @@
 // The engine's entry point: validates the definition, gathers the secrets to mask, splits the input
 // rows into sets crawled side by side, enforces the run timeout and turns what the crawl saw into a result.
 import { chromiumAvailable, CHROMIUM_PATH_HINT, openRenderer, pooledBrowserSources } from './browser/index.js';
-import { parameterDefaults, renderModeOf, validateDefinition } from './definition.js';
+import { parameterDefaults, renderModeOf } from './definition.js';
+import { validateDefinition } from './definition-validate.js';
 import { usableCheckpoint } from './checkpoint.js';
 import { criteriaMissed } from './definition-criteria.js';
 import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';

@@ -1,5 +1,6 @@
 /** The extraction engine: definitions, crawling, export and run files. Knows nothing of HTTP routes, queues or the database. */
 export * from './definition.js';
+export * from './definition-validate.js';
 export * from './definition-changes.js';
 export * from './crawler.js';
 export * from './extraction-types.js';

@@ -5,9 +5,9 @@ import {
   exportFormatOf,
   parametersOf,
   resolveInputRows,
-  validateDefinition,
   type AgentDefinition,
 } from '../../src/engine/definition.js';
+import { validateDefinition } from '../../src/engine/definition-validate.js';
 import { placeholdersOf, substitutePlaceholders } from '../../src/engine/template.js';
 import { applyTransform, parseNumber } from '../../src/engine/extract.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/engine/address-class.js';
 import { runExtraction } from '../../src/engine/crawler.js';
 import type { AgentDefinition } from '../../src/engine/definition.js';
-import { validateDefinition } from '../../src/engine/definition.js';
+import { validateDefinition } from '../../src/engine/definition-validate.js';
 import { HttpClient } from '../../src/engine/http.js';
 import { RunCookieJar } from '../../src/engine/cookies.js';
 import { logIn } from '../../src/engine/login.js';

@@ -6,12 +6,8 @@ import { criteriaProblems } from '../../engine/definition-criteria.js';
 import { keyProblems } from '../../engine/definition-changes.js';
 import { languageProblems, missingLocators, nestingProblems } from '../../engine/definition-language.js';
 import { requestProblems } from '../../engine/definition-requests.js';
-import {
-  AgentDefinitionSchema,
-  parametersOf,
-  validateDefinition,
-  type AgentDefinition,
-} from '../../engine/definition.js';
+import { AgentDefinitionSchema, parametersOf, type AgentDefinition } from '../../engine/definition.js';
+import { validateDefinition } from '../../engine/definition-validate.js';
 import { SECRET_MASK } from '../../engine/secrets.js';
 import { ValidationError } from '../../lib/errors.js';
 import { normalizeValue } from '../../schemas/normalize.js';

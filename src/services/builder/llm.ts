@@ -3,7 +3,8 @@
 // to choose the record container and name its fields. Its answer is only a suggestion: it becomes a
 // definition that must pass the schema and extract values on the page, or the heuristic draft stands.
 import type { CheerioAPI } from 'cheerio';
-import { validateDefinition, type AgentDefinition, type AgentField } from '../../engine/definition.js';
+import { type AgentDefinition, type AgentField } from '../../engine/definition.js';
+import { validateDefinition } from '../../engine/definition-validate.js';
 import { extractFields, isMissing } from '../../engine/extract.js';
 import type { Candidate } from './inference/candidate.js';
 

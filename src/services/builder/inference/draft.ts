@@ -2,7 +2,8 @@
 // the fields the prompt asks for (all meaningful ones when it names none), add pagination, and
 // follow detail links for what only the detail pages hold. Also applies refinement messages
 // ("also take the rating", "drop the image", "follow each link for the description").
-import { validateDefinition, type AgentDefinition, type AgentField } from '../../../engine/definition.js';
+import { type AgentDefinition, type AgentField } from '../../../engine/definition.js';
+import { validateDefinition } from '../../../engine/definition-validate.js';
 import { detailPages, inferDetailFields, type BuilderPage, type DetailRequest, type FetchPage } from './detail.js';
 import { conceptOfWord, fieldName, promptRequests, words, type Concept, type PromptRequest } from './naming.js';
 import { missingFieldNotes, namesTheRecords, namesTheSubject, unansweredFields } from './missing.js';
