@@ -1,5 +1,5 @@
-// The crawl loop of one Run: each input's start page, its list pages one after another, and the detail
-// pages of each list page side by side; failures counted and reported, never thrown.
+// The crawl loop of one Run: each input's start page and list pages in turn (a page's records and their
+// detail pages: list-records.ts); failures counted and reported, never thrown.
 import { setMaxListeners } from 'node:events';
 import {
   DEFAULT_MAX_PAGES,
@@ -9,11 +9,10 @@ import {
   selectorsOf,
   xpathsOf,
   type AgentDefinition,
-  type AgentField,
 } from './definition.js';
 import { CriteriaTally } from './definition-criteria.js';
 import { EvidenceCollector, MAX_URL_LENGTH } from './evidence.js';
-import { isMissing, type ExtractedRecord } from './extract.js';
+import type { ExtractedRecord } from './extract.js';
 import {
   DEFAULT_FAILED_PAGE_HTML,
   type CrawlCheckpoint,
@@ -29,47 +28,17 @@ import { describeFailure } from './messages.js';
 import type { ListPageResult, ListPlan } from './page-extract.js';
 import { PageFetcher, type FetchedAndProcessed, type ListTask } from './page-fetch.js';
 import { boundedSelectors, DEFAULT_PAGE_CPU_SECONDS } from './page-worker.js';
-import type { FetchedPage, FetchFailure, PageRequest, PageSource } from './page.js';
+import type { FetchFailure, PageSource } from './page.js';
 import { decodeText } from './parse.js';
 import { SnapshotKeeper } from './snapshots.js';
+import { ListRecords } from './list-records.js';
 import { requestsFor, type InputRequests } from './session.js';
 import { substitutePlaceholders } from './template.js';
 
 /** Opens the Run's page source; `signal` aborts everything it has in flight. */
 export type OpenPageSource = (signal: AbortSignal, log: LogFunction, evidence: EvidenceCollector) => PageSource;
 
-/** How the run log names the renderer of a page: GET over HTTP, RENDER in the browser. */
-const verbOf = (page: FetchedPage) => (page.renderer === 'browser' ? 'RENDER' : 'GET');
-
-/** How the run log names a locator: `selector '.item'` (as it always has), `xpath '//li'`, `jsonPath '$.items[*]'`. */
-export function locatorText(locator: { selector?: string; xpath?: string; jsonPath?: string }): string {
-  if (locator.selector !== undefined) return `selector '${locator.selector}'`;
-  if (locator.xpath !== undefined) return `xpath '${locator.xpath}'`;
-  return `jsonPath '${locator.jsonPath}'`;
-}
-
-function setNull(record: ExtractedRecord, fields: AgentField[]): void {
-  for (const field of fields) record[field.name] = null;
-}
-
-function firstMissing(record: ExtractedRecord, names: string[]): string | undefined {
-  for (const name of names) if (isMissing(record[name])) return name;
-  return undefined;
-}
-
-function allMissing(record: ExtractedRecord): boolean {
-  for (const key in record) if (!isMissing(record[key])) return false;
-  return true;
-}
-
 export type RecordSink = (records: ExtractedRecord[]) => void | Promise<void>;
-
-interface PendingRecord {
-  record: ExtractedRecord;
-  followUrl: string | null;
-  /** The detail fetch was cut short by a stop or the run timeout: the record is incomplete. */
-  aborted: boolean;
-}
 
 /** The counters of a Run before its first page. */
 export const emptyStats = (): ExtractionStats => ({
@@ -97,10 +66,10 @@ export class ExtractionRun {
   readonly #options: ExtractionOptions;
   readonly #mask: (text: string) => string;
   readonly #client: PageSource;
-  readonly #requiredNames: string[];
   readonly #defaults: Record<string, string>;
   readonly #plan: ListPlan;
   readonly #pages: PageFetcher;
+  readonly #records: ListRecords;
   /** Per set: where its crawl has got to (reported after each list page through `onCheckpoint`). */
   readonly #sets: SetCheckpoint[];
   /** Bytes received by the attempts before this one (a resumed crawl). */
@@ -128,7 +97,6 @@ export class ExtractionRun {
       .filter((f) => f.required)
       .map((f) => f.name);
     const requiredColumns = (options.definition.export?.columns ?? []).filter((c) => c.required).map((c) => c.name);
-    this.#requiredNames = [...new Set([...requiredFields, ...requiredColumns])];
     this.#client = openSource(this.#controller.signal, (level, message) => this.log(level, message), this.evidence);
     this.#pages = new PageFetcher({
       client: this.#client,
@@ -141,6 +109,19 @@ export class ExtractionRun {
         selectorsOf(options.definition).map(([selector]) => selector),
         xpathsOf(options.definition),
       ),
+    });
+    this.#records = new ListRecords({
+      def: options.definition,
+      requiredNames: [...new Set([...requiredFields, ...requiredColumns])],
+      stats: this.stats,
+      evidence: this.evidence,
+      snapshots: this.snapshots,
+      criteria: this.criteria,
+      pages: this.#pages,
+      knownDetails: options.knownDetails,
+      log: (level, message) => this.log(level, message),
+      progress: () => this.progress(),
+      recordFailure: (failure) => this.#recordFailure(failure),
     });
     const resume = options.resume;
     if (resume) {
@@ -175,7 +156,7 @@ export class ExtractionRun {
 
   /** Aborted, or draining: either way no new page is started. */
   get halted(): boolean {
-    return this.#draining || this.#full || this.aborted;
+    return this.#draining || this.#records.full || this.aborted;
   }
 
   get drained(): boolean {
@@ -185,9 +166,6 @@ export class ExtractionRun {
   drain(): void {
     this.#draining = true;
   }
-
-  /** The definition's maxRecords was reached: no new page is started, and the Run ends as it would have. */
-  #full = false;
 
   abort(reason: 'stop' | 'timeout' | 'internal'): void {
     if (this.abortReason !== null) return;
@@ -322,7 +300,7 @@ export class ExtractionRun {
       if (!fetched.ok) return this.#listPageFailed(fetched.failure, pageNumber === 1 ? failureSlot : null);
       const page = fetched.page;
       const listed: ListPageResult = fetched.value;
-      const pageRecords = await this.#keepRecords(listed, page, requests.detail);
+      const pageRecords = await this.#records.keep(listed, page, requests.detail);
       const nextUrl = this.#nextOf(listed.nextUrl, visited, pageNumber, maxPages, index);
       // The records go to the sink and the checkpoint counts their page in one step (nothing in between
       // may report a checkpoint without them, or with them and without their page).
@@ -368,117 +346,5 @@ export class ExtractionRun {
       this.startFailures[startSlot] = this.#masked(startPageFailure(failure, this.#options.proxyUrl !== undefined));
     else this.evidence.paginationStopped(failure.url);
     return true;
-  }
-
-  /** The records of one list page worth keeping, completed from their detail pages when the definition follows links. */
-  async #keepRecords(listed: ListPageResult, page: FetchedPage, detail?: PageRequest): Promise<ExtractedRecord[]> {
-    const def = this.#def;
-    const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
-    this.log(
-      'Info',
-      `${verbOf(page)} ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes, ${listed.matches} list matches`,
-    );
-    this.evidence.listPage(listed.matches, page.finalUrl, listed.scripted);
-    if (listed.matches === 0) {
-      this.log('Warning', `list ${locatorText(def.list)} matched nothing on ${page.finalUrl}`);
-      this.snapshots.keep(page, 'emptyList');
-      return [];
-    }
-
-    const pending: PendingRecord[] = listed.items.map(({ record, followUrl }, i) => {
-      if (def.follow && followUrl === null) {
-        this.log('Warning', `follow ${locatorText(def.follow)} found no link in record ${i + 1} on ${page.finalUrl}`);
-      }
-      return { record, followUrl, aborted: false };
-    });
-
-    // Records beyond maxRecords are not worth their detail pages.
-    if (def.maxRecords !== undefined) pending.splice(Math.max(def.maxRecords - this.stats.dataCount, 0));
-    if (def.follow) {
-      const followFields = def.follow.fields;
-      const toFetch = await this.#withoutKnownDetails(pending);
-      await Promise.all(toFetch.map((item) => this.#followDetail(item, followFields, detail)));
-    }
-
-    const kept: ExtractedRecord[] = [];
-    let dropped = 0;
-    for (let i = 0; i < pending.length; i++) {
-      const item = pending[i];
-      if (item.aborted) continue;
-      const missing = firstMissing(item.record, this.#requiredNames);
-      if (missing !== undefined) {
-        dropped++;
-        this.stats.errorCount++;
-        this.evidence.requiredMissing(missing, page.finalUrl);
-        this.log('Error', `record ${i + 1} on ${page.finalUrl} dropped: required field '${missing}' has no value`);
-        continue;
-      }
-      if (this.#full) break;
-      this.stats.dataCount++;
-      if (allMissing(item.record)) this.evidence.emptyRecord();
-      kept.push(item.record);
-      this.criteria.record(item.record);
-      if (this.stats.dataCount === def.maxRecords) {
-        this.#full = true;
-        this.log('Info', `reached maxRecords (${def.maxRecords}); the Run stops extracting`);
-      }
-    }
-    if (dropped > 0 && kept.length === 0 && dropped === pending.filter((p) => !p.aborted).length)
-      this.snapshots.keep(page, 'requiredMissing');
-    return kept;
-  }
-
-  /**
-   * The records whose detail page is still to fetch: those whose detail values the Agent already knows
-   * (changes.skipUnchangedDetails, asked once per list page) take them instead. A failed lookup fetches all.
-   */
-  async #withoutKnownDetails(pending: PendingRecord[]): Promise<PendingRecord[]> {
-    const known = this.#options.knownDetails;
-    const linked = pending.filter((p) => p.followUrl !== null);
-    if (!known || linked.length === 0) return pending;
-    let details: Array<ExtractedRecord | null>;
-    try {
-      details = await known(linked.map((p) => p.record));
-    } catch (error) {
-      this.log(
-        'Warning',
-        `known records could not be looked up (${(error as Error).message}); fetching every detail page`,
-      );
-      return pending;
-    }
-    const skipped = new Set<PendingRecord>();
-    linked.forEach((item, i) => {
-      const detail = details[i];
-      if (!detail) return;
-      Object.assign(item.record, detail);
-      skipped.add(item);
-    });
-    this.evidence.skippedDetails(skipped.size);
-    return pending.filter((p) => !skipped.has(p));
-  }
-
-  async #followDetail(item: PendingRecord, fields: AgentField[], request?: PageRequest): Promise<void> {
-    if (item.followUrl === null) {
-      setNull(item.record, fields);
-      return;
-    }
-    const fetched = await this.#pages.fetch(
-      item.followUrl,
-      (page) => ({ kind: 'detail', page, fields }) as const,
-      request,
-    );
-    if (!fetched.ok) {
-      if (fetched.failure.kind === 'aborted') item.aborted = true;
-      else {
-        this.#recordFailure(fetched.failure);
-        setNull(item.record, fields);
-      }
-      return;
-    }
-    const { page } = fetched;
-    Object.assign(item.record, fetched.value.record);
-    const redirected = page.finalUrl !== page.url ? ` (redirected to ${page.finalUrl})` : '';
-    this.log('Info', `${verbOf(page)} ${page.url}${redirected} -> ${page.status}, ${page.body.length} bytes`);
-    this.progress();
   }
 }

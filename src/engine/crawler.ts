@@ -6,7 +6,8 @@ import { validateDefinition } from './definition-validate.js';
 import { usableCheckpoint } from './checkpoint.js';
 import { criteriaMissed } from './definition-criteria.js';
 import { emptyEvidence, qualityProblem, type RunEvidence } from './evidence.js';
-import { emptyStats, ExtractionRun, locatorText, type OpenPageSource, type RecordSink } from './crawl.js';
+import { emptyStats, ExtractionRun, type OpenPageSource, type RecordSink } from './crawl.js';
+import { locatorText } from './list-records.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type BrowserSettings,
