@@ -21,6 +21,7 @@ import { createRunFiles } from './run-files.service.js';
 import { runAll, type RunAllContext } from './run-all.js';
 import { parseSentParameters, sealSentParameters } from './input-parameters.js';
 import { jsonArrayFromNdjson } from './records-stream.js';
+import { runEndWait } from './run-end-wait.js';
 import { runFolderKey, runRecordsKey } from './run-keys.js';
 import { type RunSignals } from './run-protocol.js';
 import {
@@ -72,7 +73,7 @@ export function createRunsService(deps: {
   syncFallbackPollMs?: number;
 }) {
   const { repo, access, storage, clock, config, scheduler, signals, proxyPools } = deps;
-  const syncFallbackPollMs = deps.syncFallbackPollMs ?? 5000;
+  const waitForEnd = runEndWait({ signals, repo, pollMs: deps.syncFallbackPollMs ?? 5000 });
 
   function requireRun(principal: Principal, agentId: number, runId: number, need: 'read' | 'write') {
     return access.requireAgentRun(principal, agentId, runId, need);
@@ -185,41 +186,6 @@ export function createRunsService(deps: {
     } catch (err) {
       if (err instanceof ActiveRunExistsError) throw new ConflictError(err.message, ErrorCodes.RUN_ALREADY_ACTIVE);
       throw err;
-    }
-  }
-
-  /** Waits for the Run's end signal (Redis), re-reading the Run only at the start, on the signal and every few seconds. */
-  async function waitForEnd(runId: number, timeoutMs: number): Promise<RunRow | null> {
-    const deadline = Date.now() + timeoutMs;
-    // eslint-disable-next-line no-useless-assignment -- read after the listener (a closure) sets it
-    let endedSignal = false;
-    let wake: () => void = () => {};
-    const listening = signals.listen(runId, (kind) => {
-      if (kind !== 'ended') return;
-      endedSignal = true;
-      wake();
-    });
-    try {
-      // Subscribed before the first read, so an end between the two is not missed (bounded wait).
-      await Promise.race([listening.ready, new Promise((r) => setTimeout(r, 1000))]);
-      for (;;) {
-        endedSignal = false;
-        const run = await repo.findRun(runId);
-        if (run && isTerminal(run.status)) return run;
-        const left = deadline - Date.now();
-        if (left <= 0) return null;
-        if (!endedSignal) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.min(syncFallbackPollMs, left));
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-        }
-      }
-    } finally {
-      listening.close();
     }
   }
 
