@@ -28,7 +28,10 @@ import {
   note,
   onCleanup,
   print,
+  processTreeCpuMs,
   runCleanups,
+  serviceCpuSince,
+  serviceCpuSnapshot,
   sleep,
   startWorkerProcess,
   table,
@@ -174,40 +177,24 @@ export async function benchChanges() {
       WHERE st."agentId" = ${trackedId}::int AND st."keyHash" = t.k`);
 
   /**
-   * CPU time (ms) used so far by the worker, its run processes and all PostgreSQL processes, from /proc:
-   * on this machine's two cores the Run's extra work competes with the crawl, so it is shown where it goes.
+   * CPU time (ms) used so far by the worker and its run processes (from /proc), and a snapshot of the
+   * PostgreSQL processes': on this machine's two cores the Run's extra work competes with the crawl, so it is
+   * shown where it goes.
    */
-  const cpuMs = (): Cpu => {
-    const out: Cpu = { worker: 0, runProcess: 0, postgres: 0 };
-    const children = new Set(childPids(worker.pid));
-    const tickMs = 1000 / 100; // USER_HZ
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue; // the process ended meanwhile
-      }
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ms = (Number(fields[11]) + Number(fields[12])) * tickMs;
-      const pid = Number(entry);
-      if (pid === worker.pid) out.worker += ms;
-      else if (children.has(pid)) out.runProcess += ms;
-      else if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) out.postgres += ms;
-    }
-    return out;
+  const cpuNow = () => {
+    const tree = processTreeCpuMs(worker.pid);
+    return { worker: tree.own, runProcess: tree.children, services: serviceCpuSnapshot() };
   };
-  const cpuSince = (before: Cpu): Cpu => {
-    const now = cpuMs();
+  const cpuSince = (before: ReturnType<typeof cpuNow>): Cpu => {
+    const now = processTreeCpuMs(worker.pid);
     return {
-      worker: now.worker - before.worker,
-      runProcess: now.runProcess - before.runProcess,
-      postgres: now.postgres - before.postgres,
+      worker: now.own - before.worker,
+      runProcess: now.children - before.runProcess,
+      postgres: serviceCpuSince(before.services).postgres,
     };
   };
   const runOnce = async (agentId: number) => {
-    const cpuBefore = cpuMs();
+    const cpuBefore = cpuNow();
     const started = Date.now();
     const runId = (await inject('POST', `/api/v1/agent/${agentId}/start`, {})).json().id;
     let childPeak = 0;
