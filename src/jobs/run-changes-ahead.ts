@@ -1,9 +1,9 @@
 // In a run process: change tracking's work done ahead, during the crawl, so the export finds it done. The
 // attempt's tracking begins when it starts; as the engine gives a page's records, each record's key and
 // values hashes are computed (the run process's main thread is mostly waiting then: pages are fetched and
-// parsed elsewhere), the page's keys' previous values hashes are asked of the worker (one read-only
-// question), and, in a Run of one set that is not resumed, the page's new and updated records are staged
-// once the answer is there (one question). The export pass (trackedSets) then marks a batch whose keys were
+// parsed elsewhere), the keys' previous values hashes are asked of the worker (read-only questions of
+// about 2,000 keys, gathered over pages), and, in a Run of one set that is not resumed, the new and updated
+// records are staged once the answer is there (one question per answer). The export pass (trackedSets) then marks a batch whose keys were
 // all looked up without a question of its own, and stages only what was not staged ahead. What was not done
 // ahead (records restored from a checkpoint, records re-read from a spool file, keys past the limit, a
 // question that failed) the export does as before.
@@ -30,6 +30,8 @@ interface Asker {
 
 /** Most keys whose previous values hash is held for the export (about 100 bytes each). */
 const AHEAD_KEYS = 100_000;
+/** Keys per lookup question during the crawl (the pages' keys are gathered until there are this many). */
+const AHEAD_BATCH = 2_000;
 
 /** A record's hashes: its key (null: no key value), its values and its list values. */
 export interface RecordHashes {
@@ -114,18 +116,28 @@ export function changesAhead(def: AgentDefinition, changes: Asker, opts: { stage
     stages.push(stage);
   }
 
-  /** A page's records: hashed, and their keys not asked before looked up (then staged, see above). */
-  function lookUp(records: readonly ExtractedRecord[]) {
-    const page: Array<{ record: ExtractedRecord; hashes: RecordHashes }> = [];
+  // Keys not asked about yet, in the order the records came: gathered over pages into questions of
+  // AHEAD_BATCH keys, as a question costs the worker and PostgreSQL about as much again as its lookups.
+  let unasked: Array<{ record: ExtractedRecord; hashes: RecordHashes }> = [];
+
+  /** A page's records: hashed, and their keys not asked before gathered for a lookup. */
+  function gather(records: readonly ExtractedRecord[]) {
     for (const record of records) {
       const h = hash(record);
       hashes.set(record, h);
       if (h.key === null || asked.has(h.key) || asked.size >= AHEAD_KEYS) continue;
       asked.add(h.key);
-      page.push({ record, hashes: h });
+      unasked.push({ record, hashes: h });
     }
-    for (let i = 0; i < page.length; i += MAX_CHANGES_BATCH) {
-      const part = page.slice(i, i + MAX_CHANGES_BATCH);
+  }
+
+  /** Looks up the keys gathered (then stages, see above): once there are AHEAD_BATCH of them, or all with `all`. */
+  function lookUpGathered(all: boolean) {
+    if (unasked.length === 0 || (!all && unasked.length < AHEAD_BATCH)) return;
+    const gathered = unasked;
+    unasked = [];
+    for (let i = 0; i < gathered.length; i += MAX_CHANGES_BATCH) {
+      const part = gathered.slice(i, i + MAX_CHANGES_BATCH);
       const keys = part.map((r) => r.hashes.key!);
       const lookup = changes.ask<Array<string | null>>({ op: 'lookup', keys }).then(
         (answer) => {
@@ -144,22 +156,23 @@ export function changesAhead(def: AgentDefinition, changes: Asker, opts: { stage
   // parse instead of delaying them.
   let waiting: Array<readonly ExtractedRecord[]> = [];
   let turn: NodeJS.Immediate | null = null;
-  const lookUpWaiting = () => {
+  const lookUpWaiting = (all: boolean) => {
     if (turn) clearImmediate(turn);
     turn = null;
     const pages = waiting;
     waiting = [];
-    for (const records of pages) lookUp(records);
+    for (const records of pages) gather(records);
+    lookUpGathered(all);
   };
 
   return {
     observe(records) {
       waiting.push(records);
-      turn ??= setImmediate(lookUpWaiting);
+      turn ??= setImmediate(() => lookUpWaiting(false));
     },
     hashesOf: (record) => hashes.get(record) ?? hash(record),
     async done() {
-      lookUpWaiting();
+      lookUpWaiting(true);
       await began;
       await Promise.all(lookups);
       return { previous, staged };
