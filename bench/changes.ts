@@ -11,6 +11,7 @@
 //   npm run bench -- changes
 //   BENCH_CHANGES_KEYS=1000000 BENCH_CHANGES_RECORDS=10000 BENCH_CHANGES_ROUNDS=3 npm run bench -- changes
 //   BENCH_CHANGES_PAGE_DELAY_MS=200 npm run bench -- changes     (each list page answered 200 ms later)
+//   BENCH_CHANGES_PER_PAGE=100 npm run bench -- changes          (a hundred list pages of 100 records)
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
@@ -37,17 +38,15 @@ import {
   table,
 } from './helpers.js';
 
-const PER_PAGE = 1000;
-
-async function startSite(pages: number, delayMs: number) {
+async function startSite(pages: number, perPage: number, delayMs: number) {
   const item = (n: number) =>
     `<div class="p"><span class="sku">SKU-${n}</span><a class="t" href="/item/${n}">Product ${n}</a><span class="price">${(n % 997) + 0.99}</span></div>`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site');
     const page = Number(url.searchParams.get('page') ?? '1');
-    const first = (page - 1) * PER_PAGE + 1;
+    const first = (page - 1) * perPage + 1;
     const body: string[] = ['<html><body>'];
-    for (let i = 0; i < PER_PAGE; i++) body.push(item(first + i));
+    for (let i = 0; i < perPage; i++) body.push(item(first + i));
     if (page < pages) body.push(`<a class="next" href="/list?page=${page + 1}">next</a>`);
     body.push('</body></html>');
     const answer = () => {
@@ -95,7 +94,9 @@ export async function benchChanges() {
   const keys = Number(process.env.BENCH_CHANGES_KEYS ?? 1_000_000);
   const records = Number(process.env.BENCH_CHANGES_RECORDS ?? 10_000);
   const rounds = Number(process.env.BENCH_CHANGES_ROUNDS ?? 3);
-  const pages = Math.ceil(records / PER_PAGE);
+  // BENCH_CHANGES_PER_PAGE: records per list page (1,000 by default: ten pages for 10,000 records).
+  const perPage = Number(process.env.BENCH_CHANGES_PER_PAGE ?? 1000);
+  const pages = Math.ceil(records / perPage);
   const bench = await createBenchEnvironment({
     RUN_WORKER_CONCURRENCY: '1',
     RUN_TIMEOUT_SECONDS: '3600',
@@ -105,7 +106,7 @@ export async function benchChanges() {
   // BENCH_CHANGES_PAGE_DELAY_MS: each list page answered that much later, as a real site's catalog page
   // takes time to make; 0 (the default) is the worst case for change tracking, a crawl bound by CPU alone.
   const pageDelayMs = Number(process.env.BENCH_CHANGES_PAGE_DELAY_MS ?? 0);
-  const siteUrl = await startSite(pages, pageDelayMs);
+  const siteUrl = await startSite(pages, perPage, pageDelayMs);
   const app = await buildApp(bench.config, { logger: false });
   await app.ready();
   onCleanup('app', () => app.close());
@@ -253,7 +254,7 @@ export async function benchChanges() {
   const trackedMedian = median(results.tracked.map((r) => r.seconds));
   print(
     table(
-      `Change tracking: a ${records}-record Run, ${keys} known keys, ${rounds} rounds, list pages answered after ${pageDelayMs} ms (${machineSummary()})`,
+      `Change tracking: a ${records}-record Run, ${keys} known keys, ${rounds} rounds, ${pages} list pages of ${perPage} records answered after ${pageDelayMs} ms (${machineSummary()})`,
       [
         'agent',
         'statuses',
