@@ -6,9 +6,10 @@ import type { AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
-import { CONCEPT_WORDS, conceptOfWord, tokenWords, type Concept } from './naming.js';
-import { cssString, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
+import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText } from './dom-text.js';
+import { firstMatchSelector } from './page-record.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -20,6 +21,8 @@ export interface BuilderPage {
 export type FetchPage = (url: string) => Promise<BuilderPage | null>;
 
 const DETAIL_PAGES_TRIED = 2;
+/** Concepts whose values have a shape of their own: an element named for one must show that shape. */
+const SHAPED = new Set<Concept>(['date']);
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
@@ -81,6 +84,22 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
   });
   if (request.concept === 'title') out.push('h1');
+  // No class names the date: the first element of the page's content showing only a date.
+  if (request.concept === 'date') {
+    const shown = $('body *')
+      .toArray()
+      .find(
+        (el) =>
+          !['script', 'style', 'option'].includes(el.name) &&
+          !el.children.some(isElement) &&
+          conceptOfValues([normalizeText($(el).text())]) === 'date' &&
+          $(el).closest('nav, footer, aside').length === 0 &&
+          // A page's header, not an article's.
+          $(el).closest('header').not('article header, main header').length === 0,
+      );
+    const selector = shown && firstMatchSelector($, shown);
+    if (selector) out.push(selector);
+  }
   if (request.concept === 'description') {
     out.push('meta[name="description"]');
     // The longest paragraph of the main content.
@@ -111,8 +130,11 @@ export function inferDetailFields(
       const ok = pages.every(($) => {
         try {
           const el = $(selector).first();
-          const value = attribute ? el.attr(attribute) : el.text();
-          return normalizeText(value ?? '') !== '';
+          const value = normalizeText((attribute ? el.attr(attribute) : el.text()) ?? '');
+          // A class naming a date ("...HedTag", German for day) must hold one.
+          if (request.concept && SHAPED.has(request.concept) && !attribute)
+            return conceptOfValues([value]) === request.concept;
+          return value !== '';
         } catch {
           return false;
         }

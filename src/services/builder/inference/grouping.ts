@@ -119,7 +119,7 @@ export function findGroups($: CheerioAPI): Group[] {
   }
   const groups: Group[] = [];
   const nested = mergeNested([...byKey.values()], signatureOf);
-  const queue = mergeAlternating(nested.lists);
+  const queue = mergeVariants(mergeAlternating(nested.lists));
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout
@@ -269,6 +269,41 @@ function cardCells(cells: Element[]): boolean {
   while (table && table.name !== 'table') table = isElement(table.parent) ? table.parent : null;
   if (!table || descendants(table).some((e) => e.name === 'th')) return false;
   return cells.every((c) => holds(c, isLink) && holds(c, isImage));
+}
+
+/**
+ * Variants of one record: siblings of one tag sharing a stable class whose other classes differ (a
+ * listing's kind or state, `a.item.house.for-sale` beside `a.item.plot.coming`) are one list, in page
+ * order; grouped by their full signature each variant would be a list of its own, a part of the records.
+ */
+function mergeVariants(lists: Element[][]): Element[][] {
+  const byParent = new Map<unknown, Element[][]>();
+  for (const list of lists) {
+    const parent = list[0].parent;
+    if (!list.every((m) => m.parent === parent)) continue;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), list]);
+  }
+  const merged = new Map<Element[], Element[]>();
+  for (const siblings of byParent.values()) {
+    if (siblings.length < 2) continue;
+    const largest = siblings.reduce((a, b) => (b.length > a.length ? b : a));
+    // Links each classed for its own role (a footer's help, feedback and settings) are no variants;
+    // table rows have rules of their own (zebra rows, two-row records).
+    if (largest.length < 2 || largest[0].name === 'tr') continue;
+    const shared = (list: Element[]) => {
+      const classes = stableClasses(largest[0]).filter((c) => list.every((m) => stableClasses(m).includes(c)));
+      return classes.length > 0 && largest.every((m) => classes.every((c) => stableClasses(m).includes(c)));
+    };
+    const variants = siblings.filter(
+      (list) => list === largest || (list[0].name === largest[0].name && shared(list) && alike(list[0], largest[0])),
+    );
+    if (variants.length < 2) continue;
+    const set = new Set(variants.flat());
+    const union = elementChildren(largest[0].parent as Element).filter((c) => set.has(c));
+    for (const list of variants) merged.set(list, []);
+    merged.set(largest, union);
+  }
+  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
 }
 
 /** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */

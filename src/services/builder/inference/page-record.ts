@@ -231,6 +231,9 @@ export function firstMatchSelector($: CheerioAPI, el: Element): string | null {
     const p = firstMatchSelector($, parent);
     if (p) for (const t of tries.slice(-Math.min(tries.length, 2))) tries.push(`${p} > ${t}`);
   }
+  // Last, its position from the nearest ancestor with an id (or from the body): classes built by a
+  // stylesheet tool ("InfoSliceValue-gTzwxg") name nothing that lasts.
+  tries.push(positionPath(el));
   for (const selector of tries) {
     try {
       if ($(selector).first()[0] === el) return selector;
@@ -239,6 +242,23 @@ export function firstMatchSelector($: CheerioAPI, el: Element): string | null {
     }
   }
   return null;
+}
+
+function positionPath(el: Element): string {
+  const steps: string[] = [];
+  for (let e: Element | null = el; e && e.name !== 'body'; e = isElement(e.parent) ? e.parent : null) {
+    const id = e.attribs.id;
+    if (id && /^[A-Za-z][\w-]*$/.test(id) && !/\d{3,}/.test(id)) {
+      steps.unshift(`#${id}`);
+      return steps.join(' > ');
+    }
+    const parent = e.parent;
+    const index = isElement(parent)
+      ? parent.children.filter((c) => isElement(c) && c.name === e?.name).indexOf(e) + 1
+      : 1;
+    steps.unshift(`${e.name}:nth-of-type(${index})`);
+  }
+  return `body > ${steps.join(' > ')}`;
 }
 
 const transformFor = (concept: Concept | undefined, value: string): AgentField['transform'] =>
@@ -279,7 +299,13 @@ export function pageRecordFields(
       const el = (concept === 'title' && shown.find((e) => /^h[1-3]$/.test(e.name))) || shown[0];
       if (take(el, hint.value)) break;
     }
-    if (!field && concept === 'title') {
+    // The first thing asked for, by a word naming no field ("l'album, la note, ..."; "the model, its
+    // price"), is what the page is about: its one main heading, when no label holds the word.
+    if (
+      !field &&
+      (concept === 'title' ||
+        (concept === undefined && request === requests[0] && requests.length > 1 && !request.word.includes('_')))
+    ) {
       const h1 = $('body h1')
         .toArray()
         .filter((e) => normalizeText($(e).text()).length > 3);

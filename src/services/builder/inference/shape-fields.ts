@@ -22,10 +22,15 @@ const QUANTITY = new RegExp(
   'u',
 );
 
-function shaped(values: string[], shape: RegExp): boolean {
+// A street's name and its house number opening the value, as most of Europe writes it ("Kvarnbacken 41",
+// "Löttorpsvägen 19D", "Calle Mayor 5, Madrid"): the street word need not be one of the list above.
+const NAME_AND_NUMBER = /^\p{Lu}[\p{L}'’.-]+(?:[ -][\p{L}'’.-]+){0,3}\s+\d{1,4}\s?\p{L}?(?=[\s,/-]|$)/u;
+
+function shaped(values: string[], shapes: RegExp[]): boolean {
   const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
   return (
-    sample.length > 0 && sample.filter((v) => v.length < 120 && shape.test(v)).length >= SHAPE_SHARE * sample.length
+    sample.length > 0 &&
+    sample.filter((v) => v.length < 120 && shapes.some((shape) => shape.test(v))).length >= SHAPE_SHARE * sample.length
   );
 }
 
@@ -34,9 +39,9 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
   // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
   const shape =
     request.concept === 'address'
-      ? STREET
+      ? [STREET, NAME_AND_NUMBER]
       : request.concept === 'quantity' || request.concept === 'price'
-        ? QUANTITY
+        ? [QUANTITY]
         : undefined;
   if (!shape) return undefined;
   return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, shape));

@@ -1,0 +1,77 @@
+// More abilities the Agent Builder needs on sites it was never tuned on, each on a small page written
+// here (the draft is proposed without an LLM and run by the engine's list extraction): listings whose
+// classes vary with each listing's kind or state, addresses and floor areas nothing labels, and a
+// detail page whose subject is its heading and whose date no class names.
+import { load } from 'cheerio';
+import { describe, expect, it } from 'vitest';
+import { extractListPage } from '../../src/engine/page-extract.js';
+import { proposeDraft } from '../../src/services/builder/inference/draft.js';
+
+const URL = 'https://example.com/page';
+
+async function recordsOf(html: string, prompt: string) {
+  const proposal = await proposeDraft({ page: { $: load(html), url: URL }, prompt, fetchPage: async () => null });
+  const read = extractListPage(
+    { finalUrl: URL, body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
+    { list: proposal.definition.list },
+  );
+  return { proposal, records: read.items.map((i) => i.record) };
+}
+
+const homes = [
+  ['house for-sale', 'Birkenweg 12', 'Lindau', '450 000 kr', '120 kvm'],
+  ['plot coming', 'Hauptgasse 3B', 'Borg', '95 000 kr', '800 kvm'],
+  ['cottage for-sale', 'Kvarnbacken 41', 'Böda', '1 850 000 kr', '30 kvm'],
+  ['house coming', 'Strandvägen 7', 'Kalmar', '2 995 000 kr', '69 kvm'],
+  ['cottage for-sale', 'Löttorpsvägen 19D', 'Löttorp', '450 000 kr', '51.5 kvm'],
+  ['farm for-sale', 'Ölandsgatan 120', 'Mörbylånga', '3 100 000 kr', '210 kvm'],
+];
+
+const listingsPage = `<html><body><nav><a href="/">Start</a><a href="/sell">Sell</a></nav>
+  <div id="listings">${homes
+    .map(
+      ([kind, address, place, price, area], i) =>
+        `<a class="listing mix ${kind}" href="/home/${i}"><div class="listing-body">
+          <img src="/i/${i}.jpg" alt="${address}">
+          <h2 class="listing-place">${place}</h2><span class="listing-price">${price}</span>
+          <h3 class="listing-title">${address}</h3>
+          <div class="facts"><div class="fact">${area}</div><div class="fact">3 rooms</div></div>
+        </div></a>`,
+    )
+    .join('')}</div></body></html>`;
+
+describe('listings whose classes vary with their kind or state', () => {
+  it('reads every listing as one list, not the listings of one kind and state', async () => {
+    const { records } = await recordsOf(listingsPage, 'price of every home');
+    expect(records.map((r) => r.price)).toEqual([450000, 95000, 1850000, 2995000, 450000, 3100000]);
+  });
+
+  it('finds an address by its street name and house number, and a floor area by its unit', async () => {
+    const { records } = await recordsOf(listingsPage, 'Adresse, Preis und Wohnfläche jedes Objekts');
+    expect(records.map((r) => r.adresse)).toEqual(homes.map((h) => h[1]));
+    expect(records.map((r) => r.wohnflache)).toEqual(homes.map((h) => h[4]));
+  });
+});
+
+describe('a detail page', () => {
+  const review = `<html><body><header class="site"><span class="stamp">June 1, 2019</span><a href="/">Home</a></header>
+    <main><article><header>
+      <h1>Lust for Youth</h1>
+      <p>By <a href="/staff/larry">Larry Fitzmaurice</a></p>
+      <ul><li><p class="key-x1">Genre:</p><p class="val-x2">Electronic</p></li>
+        <li><p class="key-x1">Label:</p><p class="val-x2">Sacred Bones</p></li>
+        <li><p class="key-x1">Reviewed:</p><p class="val-x2">June 7, 2019</p></li></ul>
+    </header><p>The review's long text, about the album and its songs, in many words.</p></article>
+    <aside><div class="ItemTag"><em>Compassion</em></div><div class="ItemTag"><em>International</em></div></aside>
+    </main></body></html>`;
+
+  it("reads the first thing asked for by a word naming no field from the page's heading", async () => {
+    const { records } = await recordsOf(review, "l'album, le genre et le label");
+    expect(records).toEqual([{ album: 'Lust for Youth', genre: 'Electronic', label: 'Sacred Bones' }]);
+  });
+
+  it("takes the first date of the page's content when no class names it, not a class ending in Tag", async () => {
+    const { records } = await recordsOf(review, "l'album, le genre et la date");
+    expect(records).toEqual([{ album: 'Lust for Youth', genre: 'Electronic', date: 'June 7, 2019' }]);
+  });
+});
