@@ -68,7 +68,7 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
-    if (['script', 'style', 'a', 'nav', 'header', 'footer'].includes(el.name)) return;
+    if (['script', 'style', 'a', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
     for (const a of NAMING_ATTRIBUTES) {
       const v = el.attribs[a];
       if (
@@ -93,9 +93,8 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
           !['script', 'style', 'option'].includes(el.name) &&
           !el.children.some(isElement) &&
           conceptOfValues([normalizeText($(el).text())]) === 'date' &&
-          $(el).closest('nav, footer, aside').length === 0 &&
-          // A page's header, not an article's.
-          $(el).closest('header').not('article header, main header').length === 0,
+          !inPageChrome($, el) &&
+          $(el).closest('aside').length === 0,
       );
     const selector = shown && firstMatchSelector($, shown);
     if (selector) out.push(selector);
@@ -113,6 +112,13 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     }
   }
   return [...new Set(out)];
+}
+
+/** Inside the page's navigation, footer or own header (an article's header is content). */
+function inPageChrome($: CheerioAPI, el: Element): boolean {
+  return (
+    $(el).closest('nav, footer').length > 0 || $(el).closest('header').not('article header, main header').length > 0
+  );
 }
 
 /** A field for each request that every given detail page has a value for; the rest are left out. */
@@ -134,7 +140,8 @@ export function inferDetailFields(
           // A class naming a date ("...HedTag", German for day) must hold one.
           if (request.concept && SHAPED.has(request.concept) && !attribute)
             return conceptOfValues([value]) === request.concept;
-          return value !== '';
+          // A label ("Tags :") names the value; it is not the value.
+          return value !== '' && !/[:：]$/.test(value);
         } catch {
           return false;
         }

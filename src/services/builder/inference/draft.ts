@@ -14,6 +14,7 @@ import { withTimeOfDay } from './date-time.js';
 import { finishFields } from './value-form.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { promptRecordNouns } from './topic.js';
+import { besideTheSubject, withMultipleValues } from './subject.js';
 import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
 
 export interface Proposal {
@@ -102,6 +103,8 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
     if (declaresOneItem(page.$) && !listWins)
       return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
     if (!top) return single('No repeated records were found');
+    if (besideTheSubject(page.$, top))
+      return single(`The records ('${top.selector}') sit beside the page's own subject`);
     // A prompt asking for no list, answered better by the page's own labelled values, metadata and
     // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
     // A value found in under half of the records answers no field of theirs: records each holding a
@@ -164,7 +167,7 @@ function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: O
         `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".${closest}`,
     ),
   );
-  const fields = [...record.fields, ...more.fields];
+  const fields = withMultipleValues(page.$, [...record.fields, ...more.fields]);
   const definition: AgentDefinition = { startUrl: page.url, list: { selector: ONE_RECORD_SELECTOR, fields } };
   notes.push(`Fields: ${describeFields(fields)}.`);
   return { definition, candidates, notes };

@@ -34,8 +34,30 @@ function shaped(values: string[], shapes: RegExp[]): boolean {
   );
 }
 
+/**
+ * A company's legal form closing its name ("Pricefx s.r.o.", "Acme GmbH", "Melown Technologies SE",
+ * "Foo Ltd.", "株式会社..."): a list of employers or sellers carries it on many names, if not on all.
+ */
+const LEGAL_FORM =
+  /(?:^|[\s,])(?:s\.\s?r\.\s?o\.|a\.\s?s\.|gmbh|ag|kg|se|ltd\.?|limited|plc|inc\.?|llc|corp\.?|co\.|s\.\s?a\.|s\.\s?l\.|s\.\s?p\.\s?a\.|s\.\s?r\.\s?l\.|sarl|sas|b\.\s?v\.|n\.\s?v\.|oy|ab|as|a\/s|sp\.\s?z\s?o\.\s?o\.|ltda\.?|eireli)\s*$|株式会社|有限会社|有限公司|股份/iu;
+/** Share of an employer field's values that must show a legal form. */
+const LEGAL_FORM_SHARE = 0.3;
+
+function legalFormShare(values: string[]): number {
+  const sample = values.filter((v) => v.trim() !== '' && v.length < 80).slice(0, 20);
+  return sample.length === 0 ? 0 : sample.filter((v) => LEGAL_FORM.test(v.trim())).length / sample.length;
+}
+
 /** The free text field whose values have the shape the request's concept asks for, if any. */
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept === 'company') {
+    const scored = free
+      .filter((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE)
+      .map((f) => ({ f, share: legalFormShare(f.samples) }))
+      .filter((x) => x.share >= LEGAL_FORM_SHARE)
+      .sort((a, b) => b.share - a.share);
+    return scored[0]?.f;
+  }
   // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
   const shape =
     request.concept === 'address'

@@ -1,0 +1,52 @@
+// A page about one thing (an article, a job ad) read as that thing: repeated records beside its subject
+// (a ranking, "more stories" in a side column) are not what a prompt asking for no list wants, and a
+// field of several values on it (its tags, its authors) is read as all of them.
+import type { CheerioAPI } from 'cheerio';
+import type { AgentField } from '../../../engine/definition.js';
+import type { Candidate } from './candidate.js';
+import { conceptOfWord } from './naming.js';
+import { isElement, type Element } from './selectors.js';
+
+/**
+ * The page's one main heading sits in an article (or the main content) that holds none of the records:
+ * the records are beside the page's subject, not its parts.
+ */
+export function besideTheSubject($: CheerioAPI, top: Candidate): boolean {
+  const headings = $('body h1')
+    .toArray()
+    .filter((h) => $(h).text().trim().length > 3);
+  if (headings.length !== 1) return false;
+  const container = $(headings[0]).closest('article, main, [role="main"]')[0] as Element | undefined;
+  if (!container) return false;
+  const records = $(top.selector).toArray() as Element[];
+  if (records.length === 0) return false;
+  const inside = (el: Element) => {
+    for (let p: Element | null = el; p; p = isElement(p.parent) ? p.parent : null) if (p === container) return true;
+    return false;
+  };
+  return !records.some(inside);
+}
+
+/**
+ * A field asked for in the plural or naming tags ("tags", "authors", "标签") whose element has siblings
+ * like it (`li.tag` beside `li.tag`): every value, not the first.
+ */
+export function withMultipleValues($: CheerioAPI, fields: AgentField[]): AgentField[] {
+  return fields.map((field) => {
+    const word = field.name;
+    const plural = /^[a-z]{4,}s$/.test(word) && conceptOfWord(word.slice(0, -1)) !== undefined;
+    if (field.attribute === 'content' || !(plural || conceptOfWord(word) === 'tags')) return field;
+    let matches: Element[];
+    try {
+      matches = $(field.selector as string).toArray() as Element[];
+    } catch {
+      return field;
+    }
+    const first = matches[0];
+    if (!first) return field;
+    // Siblings, or each in a wrapper of its own (`li > a`).
+    const alike = (m: Element) => m.parent === first.parent || m.parent?.parent === first.parent?.parent;
+    if (matches.filter(alike).length < 2) return field;
+    return { ...field, multiple: true };
+  });
+}
