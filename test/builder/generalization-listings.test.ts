@@ -75,3 +75,51 @@ describe('a detail page', () => {
     expect(records).toEqual([{ album: 'Lust for Youth', genre: 'Electronic', date: 'June 7, 2019' }]);
   });
 });
+
+describe('an article beside lists of other articles', () => {
+  const others = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<article class="card"><h3 class="card-title"><a href="/a/${i}">Another story number ${i} to read next</a></h3><time>2022.08.0${i + 1} 17:00</time></article>`,
+    ).join('');
+  const page = `<html><head><meta name="author" content="The Daily Site"><meta property="article:published_time" content="2019-04-19"></head><body>
+    <header class="site"><ul class="menu"><li class="-tags"><a href="/tags">TAG</a></li></ul></header>
+    <main><article class="post"><h1 class="post-title">スマートガシャポンが稼働開始</h1>
+      <div class="wrote_by">By&nbsp;<a href="/people/kogure">Hisanori Kogure</a></div>
+      <div class="when">2019.04.19 20:00</div>
+      <div class="tags"><span class="label">TAG:</span><a href="/t/toy">おもちゃ</a>, <a href="/t/gadget">ガジェット</a></div>
+      <p>The article's text, long enough to be the page's main content, about a capsule toy machine.</p>
+    </article><div class="side">${others(5)}</div></main></body></html>`;
+
+  it('reads the article as one record, its author and date as shown, and every tag', async () => {
+    const { records } = await recordsOf(page, '文章的标题、作者、发布日期和标签');
+    expect(records).toEqual([
+      {
+        title: 'スマートガシャポンが稼働開始',
+        author: 'Hisanori Kogure',
+        date: '2019.04.19 20:00',
+        tags: ['おもちゃ', 'ガジェット'],
+      },
+    ]);
+  });
+});
+
+describe('an employer nothing names', () => {
+  it('is the value showing a legal form on many records', async () => {
+    const jobs = [
+      ['Senior JavaScript Developer', 'Pricefx s.r.o.', 'Praha'],
+      ['Python developer', 'Alma Career Czechia', 'Brno'],
+      ['Machine Learning Engineer', 'Melown Technologies SE', 'Praha'],
+      ['Tester', 'Acme GmbH', 'Plzeň'],
+    ];
+    const html = `<html><body><div class="results">${jobs
+      .map(
+        ([t, c, l], i) =>
+          `<article class="result"><h2><a href="/job/${i}">${t}</a></h2><ul class="foot"><li class="item"><span translate="no">${c}</span></li><li class="item" data-test="serp-locality">${l}</li></ul></article>`,
+      )
+      .join('')}</div></body></html>`;
+    const { records } = await recordsOf(html, "le titre et l'entreprise de chaque offre");
+    expect(records.map((r) => r.entreprise)).toEqual(jobs.map((j) => j[1]));
+  });
+});

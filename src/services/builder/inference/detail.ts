@@ -23,6 +23,8 @@ export type FetchPage = (url: string) => Promise<BuilderPage | null>;
 const DETAIL_PAGES_TRIED = 2;
 /** Concepts whose values have a shape of their own: an element named for one must show that shape. */
 const SHAPED = new Set<Concept>(['date']);
+/** The word opening a byline, before the author's name, in the prompts' languages. */
+const BYLINE_OPENING = /^\s*(?:by|von|par|por|door|di|da|af|av)\s+\S|^\s*(?:by|von|par|por|door|di|da|af|av)\s*$/i;
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
@@ -97,6 +99,22 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
           $(el).closest('aside').length === 0,
       );
     const selector = shown && firstMatchSelector($, shown);
+    if (selector) out.push(selector);
+  }
+  // No class names the author: the first byline of the page's content ("By <a>Jose de la Cruz</a>").
+  if (request.concept === 'author') {
+    const byline = $('body *')
+      .toArray()
+      .find((el) => {
+        const first = el.children[0] as { type: string; data?: string } | undefined;
+        return (
+          first?.type === 'text' &&
+          BYLINE_OPENING.test(first.data ?? '') &&
+          normalizeText($(el).text()).length < 80 &&
+          !inPageChrome($, el)
+        );
+      });
+    const selector = byline && firstMatchSelector($, byline);
     if (selector) out.push(selector);
   }
   if (request.concept === 'description') {

@@ -159,6 +159,11 @@ function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: O
   const notes = [`${why}: the Agent reads the page as one record.`];
   // What neither the page's own metadata nor a label gives: an element classed for it (as on detail pages).
   const more = inferDetailFields([page.$], record.missing.map(requestToDetail));
+  const shown = inferDetailFields(
+    [page.$],
+    record.deferred.map((d) => requestToDetail(d.request)),
+  ).fields;
+  const own = record.fields.map((f) => shown.find((s) => s.name === f.name) ?? f);
   const considered = pageCandidates(page.$);
   const closest = considered.length > 0 ? ` Closest candidates: ${considered.join(', ')}.` : '';
   notes.push(
@@ -167,7 +172,7 @@ function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: O
         `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".${closest}`,
     ),
   );
-  const fields = withMultipleValues(page.$, [...record.fields, ...more.fields]);
+  const fields = withMultipleValues(page.$, [...own, ...more.fields]);
   const definition: AgentDefinition = { startUrl: page.url, list: { selector: ONE_RECORD_SELECTOR, fields } };
   notes.push(`Fields: ${describeFields(fields)}.`);
   return { definition, candidates, notes };

@@ -272,10 +272,11 @@ const transformFor = (concept: Concept | undefined, value: string): AgentField['
 export function pageRecordFields(
   $: CheerioAPI,
   requests: PromptRequest[],
-): { fields: AgentField[]; missing: PromptRequest[] } {
+): { fields: AgentField[]; missing: PromptRequest[]; deferred: Array<{ request: PromptRequest; field: AgentField }> } {
   const byText = elementsByText($);
   const fields: AgentField[] = [];
   const missing: PromptRequest[] = [];
+  const deferred: Array<{ request: PromptRequest; field: AgentField }> = [];
   const used = new Set<string>();
   for (const request of requests) {
     const concept = request.concept ?? conceptOfWord(request.word);
@@ -311,6 +312,8 @@ export function pageRecordFields(
         .filter((e) => normalizeText($(e).text()).length > 3);
       if (h1.length === 1) take(h1[0], $(h1[0]).text());
     }
+    // An author or date no element shows (the site's name as the author, a machine date) is deferred:
+    // an element of the page showing one comes first, the meta tag is the fallback.
     const meta = hints.find((h) => h.meta);
     if (!field && meta?.meta && !used.has(meta.meta.selector)) {
       field = {
@@ -319,11 +322,13 @@ export function pageRecordFields(
         attribute: meta.meta.attribute,
         transform: transformFor(concept, meta.value),
       };
+      if (meta.meta.selector.startsWith('meta[') && (concept === 'author' || concept === 'date'))
+        deferred.push({ request, field });
     }
     if (field) {
       used.add(field.selector as string);
       fields.push(field);
     } else missing.push(request);
   }
-  return { fields, missing };
+  return { fields, missing, deferred };
 }

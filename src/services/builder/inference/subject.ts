@@ -44,6 +44,17 @@ export function withMultipleValues($: CheerioAPI, fields: AgentField[]): AgentFi
     }
     const first = matches[0];
     if (!first) return field;
+    // One element holding the values as links or items ("TAG: <a>x</a>, <a>y</a>"): its children.
+    const parts = (first.children ?? []).filter(
+      (c): c is Element => isElement(c) && (c.name === 'a' || c.name === 'li') && $(c).text().trim() !== '',
+    );
+    if (matches.length === 1 && parts.length >= 2 && parts.every((c) => c.name === parts[0].name))
+      return {
+        ...field,
+        selector: `${field.selector as string} > ${parts[0].name}`,
+        multiple: true,
+        transform: 'trim',
+      };
     // Siblings, or each in a wrapper of its own (`li > a`).
     const alike = (m: Element) => m.parent === first.parent || m.parent?.parent === first.parent?.parent;
     if (matches.filter(alike).length < 2) return field;
