@@ -123,3 +123,25 @@ describe('an employer nothing names', () => {
     expect(records.map((r) => r.entreprise)).toEqual(jobs.map((j) => j[1]));
   });
 });
+
+describe('labels naming part of the words asked for', () => {
+  it('matches "Preparazione" to "tempo di preparazione" and "Tempo totale" to "totale", a head noun asked again', async () => {
+    const html = `<html><body><main><h1>Torta fredda al limone</h1>
+      <dl><div class="time"><dt>Preparazione</dt><dd>40 minuti</dd></div>
+      <div class="time"><dt>Cottura</dt><dd>5 minuti</dd></div>
+      <div class="time"><dt>Tempo totale</dt><dd>45 minuti</dd></div></dl>
+      <p>Una torta fredda, facile e veloce, da preparare il giorno prima e servire ben fredda.</p></main></body></html>`;
+    const { records } = await recordsOf(
+      html,
+      'nome della ricetta, tempo di preparazione, tempo di cottura e tempo totale',
+    );
+    expect(records).toEqual([
+      {
+        nome: 'Torta fredda al limone',
+        tempo_di_preparazione: '40 minuti',
+        tempo_di_cottura: '5 minuti',
+        totale: '45 minuti',
+      },
+    ]);
+  });
+});

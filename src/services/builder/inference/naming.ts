@@ -151,7 +151,11 @@ export function promptRequests(prompt: string): PromptRequest[] {
     }
     const cjk = isCjk(raw);
     const word = singular(raw);
-    if (seen.has(word)) continue;
+    // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
+    if (seen.has(word)) {
+      if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
+      continue;
+    }
     // "product" in "product name" is a noun of the page, not the title field; a time of day is its own field.
     const concept =
       ['product', 'detail', 'text', 'type', 'id', 'code', 'user', 'label'].includes(word) || TIME_WORDS.has(word)
@@ -181,8 +185,9 @@ export function promptRequests(prompt: string): PromptRequest[] {
             ? over.request
             : undefined;
     const replaced = adjacent ?? over?.request;
-    if (request) out.splice(out.indexOf(replaced as PromptRequest), 1, request);
-    else out.push(own);
+    const at = out.indexOf(replaced as PromptRequest);
+    if (request && at >= 0) out.splice(at, 1, request);
+    else out.push(request ?? own);
     previous = request ?? out[out.length - 1];
   }
   return out;
