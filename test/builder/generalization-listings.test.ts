@@ -145,3 +145,20 @@ describe('labels naming part of the words asked for', () => {
     ]);
   });
 });
+
+describe('breadcrumbs', () => {
+  it("are not the page's title: the headline opening the article is", async () => {
+    const html = `<html><body><div id="main"><ol class="breadcrumbs" itemtype="https://schema.org/BreadcrumbList">
+      <li><a href="/"><span itemprop="name">Startseite</span></a></li><li><h1 itemprop="name">Genetik: Rafflesien</h1></li></ol>
+      <article class="content"><header><h2>Genetik: Das Geheimnis der Riesenblumen</h2>
+      <div class="content__author">Christie Wilcox</div></header>
+      <aside><ul><li class="content__meta__date">19.07.2022</li></ul></aside>
+      <p>Der lange Text des Artikels über Pflanzen, die ohne Blätter und Wurzeln leben.</p></article>
+      ${Array.from({ length: 4 }, (_, i) => `<div class="row teaser"><a href="/t/${i}">Ein anderer Artikel Nummer ${i}</a></div>`).join('')}
+      </div></body></html>`;
+    const { records } = await recordsOf(html, 'el título, el autor y la fecha del artículo');
+    expect(records).toEqual([
+      { titulo: 'Genetik: Das Geheimnis der Riesenblumen', autor: 'Christie Wilcox', fecha: '19.07.2022' },
+    ]);
+  });
+});

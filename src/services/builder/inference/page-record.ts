@@ -8,6 +8,7 @@ import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept, type PromptRequ
 import { labelledValue } from './labelled-value.js';
 import { namesTheRecords } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
+import { inBreadcrumbs, mainHeading } from './subject.js';
 import { topicWords } from './topic.js';
 import { isCjk } from './word-tokens.js';
 
@@ -164,7 +165,9 @@ function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
     }
   }
   for (const prop of ITEMPROPS[concept] ?? []) {
-    const el = $(`[itemprop=${cssString(prop)}]`).first();
+    const el = $(`[itemprop=${cssString(prop)}]`)
+      .filter((_, e) => !inBreadcrumbs($, e))
+      .first();
     const content = el.attr('content');
     if (content)
       hints.push({
@@ -307,10 +310,8 @@ export function pageRecordFields(
       (concept === 'title' ||
         (concept === undefined && request === requests[0] && requests.length > 1 && !request.word.includes('_')))
     ) {
-      const h1 = $('body h1')
-        .toArray()
-        .filter((e) => normalizeText($(e).text()).length > 3);
-      if (h1.length === 1) take(h1[0], $(h1[0]).text());
+      const heading = mainHeading($);
+      if (heading) take(heading, $(heading).text());
     }
     // An author or date no element shows (the site's name as the author, a machine date) is deferred:
     // an element of the page showing one comes first, the meta tag is the fallback.

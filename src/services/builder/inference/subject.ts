@@ -7,16 +7,33 @@ import type { Candidate } from './candidate.js';
 import { conceptOfWord } from './naming.js';
 import { isElement, type Element } from './selectors.js';
 
+/** Breadcrumbs name the page's place in the site: their headings and names are not its title. */
+const BREADCRUMBS = 'nav, [itemtype*="BreadcrumbList"], .breadcrumb, .breadcrumbs, [class*="breadcrumb"]';
+
+export const inBreadcrumbs = ($: CheerioAPI, el: Element) => $(el).closest(BREADCRUMBS).length > 0;
+
+/**
+ * The page's main heading: its one h1 outside breadcrumbs, else the heading opening its article (a
+ * page whose h1 is the last breadcrumb, with the headline in the article's header as an h2).
+ */
+export function mainHeading($: CheerioAPI): Element | undefined {
+  const h1 = ($('body h1').toArray() as Element[]).filter((e) => $(e).text().trim().length > 3 && !inBreadcrumbs($, e));
+  if (h1.length === 1) return h1[0];
+  if (h1.length > 1) return undefined;
+  const opening = ($('article header h2, article h2').toArray() as Element[]).find(
+    (e) => $(e).text().trim().length > 3 && !inBreadcrumbs($, e),
+  );
+  return opening;
+}
+
 /**
  * The page's one main heading sits in an article (or the main content) that holds none of the records:
  * the records are beside the page's subject, not its parts.
  */
 export function besideTheSubject($: CheerioAPI, top: Candidate): boolean {
-  const headings = $('body h1')
-    .toArray()
-    .filter((h) => $(h).text().trim().length > 3);
-  if (headings.length !== 1) return false;
-  const container = $(headings[0]).closest('article, main, [role="main"]')[0] as Element | undefined;
+  const heading = mainHeading($);
+  if (!heading) return false;
+  const container = $(heading).closest('article, main, [role="main"]')[0] as Element | undefined;
   if (!container) return false;
   const records = $(top.selector).toArray() as Element[];
   if (records.length === 0) return false;
