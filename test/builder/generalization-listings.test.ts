@@ -162,3 +162,20 @@ describe('breadcrumbs', () => {
     ]);
   });
 });
+
+describe('a page nested thousands of levels deep', () => {
+  it('still gets a draft: the deepest content is read as its text, without recursion', async () => {
+    const items = Array.from(
+      { length: 4 },
+      (_, i) => `<li class="item"><a href="/p/${i}">Product ${i}</a><span class="price">$${i}.99</span></li>`,
+    ).join('');
+    const depth = 5000;
+    const html = `<html><body><ul class="list">${items}</ul>${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}</body></html>`;
+    const proposal = await proposeDraft({
+      page: { $: load(html), url: URL },
+      prompt: 'name and price of each product',
+      fetchPage: async () => null,
+    });
+    expect(proposal.definition.list.selector).toBe('li.item');
+  });
+});

@@ -15,6 +15,7 @@ import { finishFields } from './value-form.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { promptRecordNouns } from './topic.js';
 import { besideTheSubject, withMultipleValues } from './subject.js';
+import { flattenDeepNesting } from './dom-text.js';
 import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
 
 export interface Proposal {
@@ -40,6 +41,7 @@ export async function proposeDraft(input: {
   prompt: string;
   fetchPage: FetchPage;
 }): Promise<Proposal> {
+  flattenDeepNesting(input.page.$.root()[0]);
   const proposal = await firstDraft(input);
   const { definition } = proposal;
   const requests = askedFields(input.prompt);
