@@ -179,3 +179,16 @@ describe('a page nested thousands of levels deep', () => {
     expect(proposal.definition.list.selector).toBe('li.item');
   });
 });
+
+describe("a job's own page beside lists of its duties", () => {
+  it('is read as one record when elements of the page answer more fields than the lists do', async () => {
+    const duties = (n: number) =>
+      `<ul class="duties">${Array.from({ length: n }, (_, i) => `<li>Duty number ${i} of the role, described at length</li>`).join('')}</ul>`;
+    const html = `<html><body><div class="job"><h1>Frontend Developer</h1>
+      <div><span class="hidden">Company</span><p>Jobs Contact Personal, s.r.o.</p></div>
+      <div><a data-test="jd-info-location" href="/map">Brno</a></div>
+      ${duties(4)}${duties(4)}</div></body></html>`;
+    const { records } = await recordsOf(html, 'la empresa y la ciudad de la oferta');
+    expect(records).toEqual([{ empresa: 'Jobs Contact Personal, s.r.o.', ciudad: 'Brno' }]);
+  });
+});

@@ -10,6 +10,7 @@ import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
+import { hasLegalForm } from './shape-fields.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -70,7 +71,8 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
-    if (['script', 'style', 'a', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
+    if (['script', 'style', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
+    // A link is named by an attribute for what it holds (`a[data-test="jd-info-location"]`), not by its class.
     for (const a of NAMING_ATTRIBUTES) {
       const v = el.attribs[a];
       if (
@@ -81,6 +83,7 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
       )
         out.push(`[${a}=${cssString(v)}]`);
     }
+    if (el.name === 'a') return;
     const id = el.attribs.id;
     if (id && /^[A-Za-z][\w-]*$/.test(id) && tokenWords(id).some((w) => words.has(w))) out.push(`#${id}`);
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
@@ -99,6 +102,20 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
           $(el).closest('aside').length === 0,
       );
     const selector = shown && firstMatchSelector($, shown);
+    if (selector) out.push(selector);
+  }
+  // No class names the employer: the first value of the page's content closing with a legal form.
+  if (request.concept === 'company') {
+    const named = $('body *')
+      .toArray()
+      .find(
+        (el) =>
+          !el.children.some(isElement) &&
+          hasLegalForm(normalizeText($(el).text())) &&
+          !inPageChrome($, el) &&
+          $(el).closest('aside').length === 0,
+      );
+    const selector = named && firstMatchSelector($, named);
     if (selector) out.push(selector);
   }
   // No class names the author: the first byline of the page's content ("By <a>Jose de la Cruz</a>").

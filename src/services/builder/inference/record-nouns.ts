@@ -77,6 +77,7 @@ const RECORD_NOUNS: Record<string, string[]> = {
     'offre',
     'empleo',
     'vacante',
+    'oferta',
     'vaga',
     'emprego',
     'lavoro',

@@ -43,6 +43,9 @@ const LEGAL_FORM =
 /** Share of an employer field's values that must show a legal form. */
 const LEGAL_FORM_SHARE = 0.3;
 
+/** Does a short text close with a company's legal form ("Jobs Contact Personal, s.r.o.")? */
+export const hasLegalForm = (text: string) => text.length < 80 && LEGAL_FORM.test(text.trim());
+
 function legalFormShare(values: string[]): number {
   const sample = values.filter((v) => v.trim() !== '' && v.length < 80).slice(0, 20);
   return sample.length === 0 ? 0 : sample.filter((v) => LEGAL_FORM.test(v.trim())).length / sample.length;
