@@ -76,7 +76,7 @@ function textBelow(node: AnyNode): string {
   const stack: AnyNode[] = [...((node as ParentNode).children ?? [])].reverse();
   while (stack.length > 0) {
     const n = stack.pop() as AnyNode;
-    if (n.type === 'text') text += (n as Text).data;
+    if (n.type === 'text') text += n.data;
     else if (isElement(n) && !['script', 'style', 'template'].includes(n.name)) {
       const children = n.children ?? [];
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);

@@ -15,16 +15,18 @@ import { finishFields } from './value-form.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { promptRecordNouns } from './topic.js';
 import { besideTheSubject } from './subject.js';
-import { describeFields, pageAnswers, requestToDetail, singleRecordDraft, type OneRecord } from './single-record.js';
+import {
+  describeFields,
+  pageAnswers,
+  requestToDetail,
+  singleRecordDraft,
+  type OneRecord,
+  type Proposal,
+} from './single-record.js';
 import { flattenDeepNesting } from './dom-text.js';
 import { asksForList, declaresOneItem, pageRecordFields } from './page-record.js';
 
-export interface Proposal {
-  definition: AgentDefinition;
-  candidates: Candidate[];
-  /** What the builder found and decided, in words a user can follow. */
-  notes: string[];
-}
+export type { Proposal };
 
 export type { BuilderPage, FetchPage };
 

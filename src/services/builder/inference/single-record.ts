@@ -3,11 +3,18 @@
 // is the document itself.
 import type { AgentDefinition, AgentField } from '../../../engine/definition.js';
 import type { Candidate } from './candidate.js';
-import type { Proposal } from './draft.js';
 import { inferDetailFields, type BuilderPage, type DetailRequest } from './detail.js';
 import { fieldName, type PromptRequest } from './naming.js';
 import { ONE_RECORD_SELECTOR, pageCandidates, type pageRecordFields } from './page-record.js';
 import { withMultipleValues } from './subject.js';
+
+/** A draft and how it came about: the definition, the records considered, and notes a user can follow. */
+export interface Proposal {
+  definition: AgentDefinition;
+  candidates: Candidate[];
+  /** What the builder found and decided, in words a user can follow. */
+  notes: string[];
+}
 
 export function describeFields(fields: AgentField[]): string {
   return fields.map((f) => f.name).join(', ');

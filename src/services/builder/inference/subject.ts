@@ -17,12 +17,14 @@ export const inBreadcrumbs = ($: CheerioAPI, el: Element) => $(el).closest(BREAD
  * page whose h1 is the last breadcrumb, with the headline in the article's header as an h2).
  */
 export function mainHeading($: CheerioAPI): Element | undefined {
-  const h1 = ($('body h1').toArray() as Element[]).filter((e) => $(e).text().trim().length > 3 && !inBreadcrumbs($, e));
+  const h1 = $<Element, string>('body h1')
+    .toArray()
+    .filter((e) => $(e).text().trim().length > 3 && !inBreadcrumbs($, e));
   if (h1.length === 1) return h1[0];
   if (h1.length > 1) return undefined;
-  const opening = ($('article header h2, article h2').toArray() as Element[]).find(
-    (e) => $(e).text().trim().length > 3 && !inBreadcrumbs($, e),
-  );
+  const opening = $<Element, string>('article header h2, article h2')
+    .toArray()
+    .find((e) => $(e).text().trim().length > 3 && !inBreadcrumbs($, e));
   return opening;
 }
 
