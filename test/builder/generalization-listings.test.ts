@@ -192,3 +192,50 @@ describe("a job's own page beside lists of its duties", () => {
     expect(records).toEqual([{ empresa: 'Jobs Contact Personal, s.r.o.', ciudad: 'Brno' }]);
   });
 });
+
+describe('cards in grid rows', () => {
+  it("reads every card of every row, though each row's first and last cards carry classes of their own", async () => {
+    const people = [
+      'Patrick Hiller',
+      'Ken Snuggs',
+      'Joe Corbett',
+      'Steve White',
+      'Tricia Dukes',
+      'Tom Sellers',
+      'Rob Wentz',
+    ];
+    const card = (name: string, cls: string) =>
+      `<li class="${cls}"><a href="/team/${name.replace(' ', '-')}"><img src="/p/${name.replace(' ', '-')}.jpg"><span>${name}</span></a></li>`;
+    const rows: string[] = [];
+    for (let i = 0; i < people.length; i += 3) {
+      const row = people.slice(i, i + 3);
+      rows.push(
+        `<ul class="clearfix">${row.map((n, j) => card(n, j === 0 ? 'columns three alpha' : j === 2 ? 'columns three omega' : 'columns three')).join('')}</ul>`,
+      );
+    }
+    const menu = `<ul id="main-nav">${Array.from({ length: 30 }, (_, i) => `<li><a href="/s/${i}">Solution ${i}</a></li>`).join('')}</ul>`;
+    const html = `<html><body>${menu}<section class="team"><h1>Executive Team</h1>${rows.join('')}</section></body></html>`;
+    const { records } = await recordsOf(html, 'name and link of each executive');
+    expect(records.map((r) => r.name)).toEqual(people);
+  });
+});
+
+describe('addresses written number first', () => {
+  it('finds the address of each listing by its house number, street words and street type', async () => {
+    const homes = [
+      ['377 W 11TH ST., #2F', '$3,250,000'],
+      ['306 E 82ND ST., #1', '$2,550,000'],
+      ['240 CENTRE ST., #5B', '$2,500,000'],
+      ['308 W 72ND, #1GH', '$1,850,000'],
+      ['12 Park Avenue', '$1,100,000'],
+    ];
+    const html = `<html><body><div class="listings">${homes
+      .map(
+        ([a, p], i) =>
+          `<span class="listing"><div class="info"><div class="refL"><strong>${a}</strong><br><span>Upper East Side / Condo</span></div><div class="refR">${p}</div></div><img src="/i/${i}.jpg"></span>`,
+      )
+      .join('')}</div></body></html>`;
+    const { records } = await recordsOf(html, 'la dirección y el precio de cada inmueble');
+    expect(records.map((r) => r.direccion)).toEqual(homes.map((h) => h[0]));
+  });
+});

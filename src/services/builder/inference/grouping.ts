@@ -50,6 +50,16 @@ function shapeOf(el: Element): Set<string> {
   return shape;
 }
 
+/** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
+function insideNavigation(el: Element): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (p.name === 'nav') return true;
+    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
+    if (/\b(nav|navbar|navigation|menu|menubar)\b/.test(words)) return true;
+  }
+  return false;
+}
+
 function insideChrome(el: Element): boolean {
   for (let p = el.parent; p && isElement(p); p = p.parent) {
     if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
@@ -92,6 +102,8 @@ export interface Group {
   rough: number;
   /** Inside navigation, a header, footer, aside or sidebar (its rough score is set back by CHROME_FACTOR). */
   chrome: boolean;
+  /** Short links in the site's navigation: set back twice, even when the prompt names its records. */
+  navigation: boolean;
 }
 
 export const CHROME_FACTOR = 0.15;
@@ -109,7 +121,9 @@ export function findGroups($: CheerioAPI): Group[] {
     if (sig === undefined) signatures.set(el, (sig = groupSignature(el)));
     return sig;
   };
-  for (const el of descendants(body)) {
+  const all = descendants(body);
+  const order = new Map(all.map((e, i) => [e, i]));
+  for (const el of all) {
     const parent = el.parent;
     if (!isElement(parent)) continue;
     const key = `${signatureOf(parent)} > ${signatureOf(el)}`;
@@ -119,7 +133,7 @@ export function findGroups($: CheerioAPI): Group[] {
   }
   const groups: Group[] = [];
   const nested = mergeNested([...byKey.values()], signatureOf);
-  const queue = mergeVariants(mergeAlternating(nested.lists));
+  const queue = mergeVariants(mergeAlternating(nested.lists), signatureOf, order);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout
@@ -184,7 +198,10 @@ export function findGroups($: CheerioAPI): Group[] {
     if (chrome) rough *= CHROME_FACTOR;
     if (advertising(members[0])) rough *= 0.3;
     if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
-    groups.push({ members, parents, share, rough, chrome });
+    // The site's menu: short links inside its navigation (a restaurant's menu of dishes and prices is no menu).
+    const navigation = chrome && withLinks === 1 && averageText < 40 && insideNavigation(members[0]);
+    if (navigation) rough *= CHROME_FACTOR;
+    groups.push({ members, parents, share, rough, chrome, navigation });
   }
   return groups.sort((a, b) => b.rough - a.rough);
 }
@@ -272,36 +289,50 @@ function cardCells(cells: Element[]): boolean {
 }
 
 /**
- * Variants of one record: siblings of one tag sharing a stable class whose other classes differ (a
- * listing's kind or state, `a.item.house.for-sale` beside `a.item.plot.coming`) are one list, in page
+ * Variants of one record: elements of one tag under parents alike, sharing a stable class, whose other
+ * classes differ (a listing's kind or state, `a.item.house.for-sale` beside `a.item.plot.coming`; a
+ * grid's first and last card of each row, `li.card.alpha` ... `li.card.omega`) are one list, in page
  * order; grouped by their full signature each variant would be a list of its own, a part of the records.
  */
-function mergeVariants(lists: Element[][]): Element[][] {
-  const byParent = new Map<unknown, Element[][]>();
+function mergeVariants(
+  lists: Element[][],
+  signatureOf: (el: Element) => string,
+  order: Map<Element, number>,
+): Element[][] {
+  const byParent = new Map<string, Element[][]>();
   for (const list of lists) {
     const parent = list[0].parent;
-    if (!list.every((m) => m.parent === parent)) continue;
-    byParent.set(parent, [...(byParent.get(parent) ?? []), list]);
+    if (!isElement(parent)) continue;
+    const key = signatureOf(parent);
+    if (!list.every((m) => isElement(m.parent) && signatureOf(m.parent) === key)) continue;
+    byParent.set(key, [...(byParent.get(key) ?? []), list]);
   }
   const merged = new Map<Element[], Element[]>();
   for (const siblings of byParent.values()) {
     if (siblings.length < 2) continue;
-    const largest = siblings.reduce((a, b) => (b.length > a.length ? b : a));
-    // Links each classed for its own role (a footer's help, feedback and settings) are no variants;
-    // table rows have rules of their own (zebra rows, two-row records).
-    if (largest.length < 2 || largest[0].name === 'tr') continue;
-    const shared = (list: Element[]) => {
-      const classes = stableClasses(largest[0]).filter((c) => list.every((m) => stableClasses(m).includes(c)));
-      return classes.length > 0 && largest.every((m) => classes.every((c) => stableClasses(m).includes(c)));
-    };
-    const variants = siblings.filter(
-      (list) => list === largest || (list[0].name === largest[0].name && shared(list) && alike(list[0], largest[0])),
-    );
-    if (variants.length < 2) continue;
-    const set = new Set(variants.flat());
-    const union = elementChildren(largest[0].parent as Element).filter((c) => set.has(c));
-    for (const list of variants) merged.set(list, []);
-    merged.set(largest, union);
+    // Largest first: each list not yet taken leads a cluster of the variants sharing one of its classes.
+    const taken = new Set<Element[]>();
+    for (const head of [...siblings].sort((a, b) => b.length - a.length)) {
+      if (taken.has(head)) continue;
+      taken.add(head);
+      // Links each classed for its own role (a footer's help, feedback and settings) are no variants;
+      // table rows have rules of their own (zebra rows, two-row records).
+      if (head.length < 2 || head[0].name === 'tr') continue;
+      const shared = (list: Element[]) => {
+        const classes = stableClasses(head[0]).filter((c) => list.every((m) => stableClasses(m).includes(c)));
+        return classes.length > 0 && head.every((m) => classes.every((c) => stableClasses(m).includes(c)));
+      };
+      const variants = siblings.filter(
+        (list) =>
+          list === head ||
+          (!taken.has(list) && list[0].name === head[0].name && shared(list) && alike(list[0], head[0])),
+      );
+      if (variants.length < 2) continue;
+      for (const list of variants) taken.add(list);
+      const union = variants.flat().sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      for (const list of variants) merged.set(list, []);
+      merged.set(head, union);
+    }
   }
   return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
 }

@@ -26,6 +26,10 @@ const QUANTITY = new RegExp(
 // "Löttorpsvägen 19D", "Calle Mayor 5, Madrid"): the street word need not be one of the list above.
 const NAME_AND_NUMBER = /^\p{Lu}[\p{L}'’.-]+(?:[ -][\p{L}'’.-]+){0,3}\s+\d{1,4}\s?\p{L}?(?=[\s,/-]|$)/u;
 
+// A house number before the street, its name of a few words, numbers among them ("377 W 11TH ST., #2F").
+const NUMBER_FIRST =
+  /^\d+[A-Za-z]?\s+(?:[\p{L}\d.'-]+\s+){1,4}(?:street|st|road|rd|avenue|ave|av|lane|ln|drive|dr|blvd|boulevard|way|place|pl|court|ct|square|sq|terrace|hwy|highway)\b/iu;
+
 function shaped(values: string[], shapes: RegExp[]): boolean {
   const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
   return (
@@ -64,7 +68,7 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
   // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
   const shape =
     request.concept === 'address'
-      ? [STREET, NAME_AND_NUMBER]
+      ? [STREET, NAME_AND_NUMBER, NUMBER_FIRST]
       : request.concept === 'quantity' || request.concept === 'price'
         ? [QUANTITY]
         : undefined;

@@ -48,7 +48,8 @@ export function findCandidates(
       // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
       if (fit.factor > 1 && g.members.length < MIN_NAMED_RECORDS) return { ...g, why: '' };
       // Records the prompt names are wanted even in an <aside> (a recipe's ingredients beside its steps).
-      const lifted = fit.recordWord !== undefined && g.chrome ? 1 / CHROME_FACTOR : 1;
+      // Not in the site's navigation: a menu entry naming the records ("Executive Team") is a link to them.
+      const lifted = fit.recordWord !== undefined && g.chrome && !g.navigation ? 1 / CHROME_FACTOR : 1;
       return { ...g, rough: g.rough * fit.factor * lifted, why: fit.reason, recordWord: fit.recordWord };
     })
     .sort((a, b) => b.rough - a.rough)
