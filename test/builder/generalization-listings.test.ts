@@ -239,3 +239,25 @@ describe('addresses written number first', () => {
     expect(records.map((r) => r.direccion)).toEqual(homes.map((h) => h[0]));
   });
 });
+
+describe('a page laid out in tables, inside a box named like a menu', () => {
+  it("reads the product cells of the products' table, not every cell or link of the page", async () => {
+    const products = [
+      'Scaffold Jeans',
+      'Core Nick Lab Jeans',
+      'Jagger Jeans',
+      'Duke Jeans',
+      'Scanton Jeans',
+      'Jake Jeans',
+    ];
+    const cells = products
+      .map((p, i) => `<td><a href="/p/${i}"><img src="/i/${i}.jpg" alt="${p}"><p>${p}</p></a>£${50 + i}.00</td>`)
+      .join('');
+    const links = Array.from({ length: 40 }, (_, i) => `<td><a href="/c/${i}">Category ${i}</a></td>`).join('');
+    const text = 'A long description of the shop and its jeans, its brands and its history. '.repeat(8);
+    const html = `<html><body><div id="nav-menu-top"><table><tr>${links}</tr></table>
+      <table class="product"><tbody><tr>${cells}</tr></tbody></table><p>${text}</p></div></body></html>`;
+    const { records } = await recordsOf(html, 'naam en link van elk product');
+    expect(records.map((r) => r.naam)).toEqual(products);
+  });
+});

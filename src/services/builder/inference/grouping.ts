@@ -51,8 +51,9 @@ function shapeOf(el: Element): Set<string> {
 }
 
 /** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
-function insideNavigation(el: Element): boolean {
+function insideNavigation(el: Element, wrapsPage: (p: Element) => boolean): boolean {
   for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (wrapsPage(p)) continue;
     if (p.name === 'nav') return true;
     const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
     if (/\b(nav|navbar|navigation|menu|menubar)\b/.test(words)) return true;
@@ -60,8 +61,13 @@ function insideNavigation(el: Element): boolean {
   return false;
 }
 
-function insideChrome(el: Element): boolean {
+/**
+ * Inside navigation, a header, footer or sidebar; a box holding most of the page's text is its wrapper
+ * whatever its name (`div#nav-menu-top` around the whole content).
+ */
+function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): boolean {
   for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (wrapsPage(p)) continue;
     if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
     const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
     if (/\b(nav|navbar|navigation|menu|breadcrumbs?|footer|header|sidebar|pagination|pager)\b/.test(words)) return true;
@@ -126,11 +132,22 @@ export function findGroups($: CheerioAPI): Group[] {
   for (const el of all) {
     const parent = el.parent;
     if (!isElement(parent)) continue;
-    const key = `${signatureOf(parent)} > ${signatureOf(el)}`;
+    // Cells and what they hold directly are grouped per table kind: a page laid out in tables has cells
+    // of every sort.
+    const table = el.name === 'td' ? tableOf(el) : parent.name === 'td' ? tableOf(parent) : undefined;
+    const key = `${signatureOf(parent)} > ${signatureOf(el)}${table ? ` @ ${signatureOf(table)}` : ''}`;
     const list = byKey.get(key);
     if (list) list.push(el);
     else byKey.set(key, [el]);
   }
+  // Boxes holding most of the page's text wrap the page, whatever their names say.
+  const textLengths = new Map<Element, number>();
+  const wrapsPage = (p: Element) => {
+    if (p.name === 'body' || p.name === 'html') return true;
+    let n = textLengths.get(p);
+    if (n === undefined) textLengths.set(p, (n = normalizeText($(p).text()).length));
+    return n > bodyTextLength * 0.5;
+  };
   const groups: Group[] = [];
   const nested = mergeNested([...byKey.values()], signatureOf);
   const queue = mergeVariants(mergeAlternating(nested.lists), signatureOf, order);
@@ -194,12 +211,12 @@ export function findGroups($: CheerioAPI): Group[] {
     const withLinks = members.filter((m) => m.name === 'a' || holds(m, isLink)).length / members.length;
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
-    const chrome = insideChrome(members[0]);
+    const chrome = insideChrome(members[0], wrapsPage);
     if (chrome) rough *= CHROME_FACTOR;
     if (advertising(members[0])) rough *= 0.3;
     if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
     // The site's menu: short links inside its navigation (a restaurant's menu of dishes and prices is no menu).
-    const navigation = chrome && withLinks === 1 && averageText < 40 && insideNavigation(members[0]);
+    const navigation = chrome && withLinks === 1 && averageText < 40 && insideNavigation(members[0], wrapsPage);
     if (navigation) rough *= CHROME_FACTOR;
     groups.push({ members, parents, share, rough, chrome, navigation });
   }
@@ -335,6 +352,13 @@ function mergeVariants(
     }
   }
   return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
+}
+
+/** The table a cell belongs to (through its row and the row's section). */
+function tableOf(cell: Element): Element | undefined {
+  let p = cell.parent;
+  for (let depth = 0; p && isElement(p) && depth < 3; depth++, p = p.parent) if (p.name === 'table') return p;
+  return undefined;
 }
 
 /** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
