@@ -261,3 +261,16 @@ describe('a page laid out in tables, inside a box named like a menu', () => {
     expect(records.map((r) => r.naam)).toEqual(products);
   });
 });
+
+describe('a price written loose in the card', () => {
+  it('is read from the record text by its currency when nothing holds it alone', async () => {
+    const items = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<div class="card"><a href="/p/${i}"><img src="/i/${i}.jpg"><p>Jeans model ${i}</p></a>£${50 + i}.50</div>`,
+    ).join('');
+    const html = `<html><body><div class="grid">${items}</div></body></html>`;
+    const { records } = await recordsOf(html, 'name, price and link of each product');
+    expect(records.map((r) => r.price)).toEqual([50.5, 51.5, 52.5, 53.5, 54.5, 55.5]);
+  });
+});

@@ -76,6 +76,35 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
   return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, shape));
 }
 
+/**
+ * A price written in a currency, inside a longer text ("Jeans model 0£50.00"): the pattern is RE2's as
+ * well as JavaScript's, as the engine applies it.
+ */
+const PRICE_IN_TEXT = '((?:[$€£¥₹]\\s?\\d[\\d.,]*\\d)|(?:\\d[\\d.,]*\\s?(?:€|£|kr|Kč|zł|CHF|EUR|USD|GBP)))(?:\\D|$)';
+
+/**
+ * A price nothing names or holds alone: written loose in the record itself, after its link ("<a>Jeans
+ * model 0</a>£50.00"), read from the record's text by the pattern when most records show exactly one.
+ */
+export function priceInRecordText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept !== 'price') return undefined;
+  const pattern = new RegExp(PRICE_IN_TEXT, 'gu');
+  const record = free.find((f) => f.kind === 'text' && f.depth === 0 && !f.attribute && f.coverage >= MIN_COVERAGE);
+  if (!record) return undefined;
+  const sample = record.samples.filter((v) => v.trim() !== '').slice(0, 20);
+  const amounts = (v: string) => [...v.matchAll(pattern)].map((m) => m[1]);
+  const once = sample.filter((v) => amounts(v).length === 1);
+  if (sample.length === 0 || once.length < SHAPE_SHARE * sample.length) return undefined;
+  // The engine reads "10,99" as 1099: a decimal comma stays text.
+  const decimalComma = once.some((v) => /\d,\d{1,2}(?!\d)/.test(amounts(v)[0]));
+  const extract = { regex: PRICE_IN_TEXT, group: 1 };
+  return {
+    ...record,
+    key: `${record.key}|price`,
+    transform: decimalComma ? ['trim', extract] : ['trim', extract, 'number'],
+  };
+}
+
 /** Concepts whose value may sit beside the title in one element (a job's employer, a book's author). */
 const BESIDE_TITLE = new Set<Concept>(['company', 'author', 'location', 'publisher', 'brand']);
 
