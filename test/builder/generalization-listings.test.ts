@@ -274,3 +274,13 @@ describe('a price written loose in the card', () => {
     expect(records.map((r) => r.price)).toEqual([50.5, 51.5, 52.5, 53.5, 54.5, 55.5]);
   });
 });
+
+describe('a label only screen readers see', () => {
+  it('is left out of the value of the box it opens', async () => {
+    const html = `<html><body><div class="job"><h1>Frontend Developer</h1>
+      <div class="JobSalaryBox"><svg></svg><span class="accessibility-hidden"> Salary </span><p>50 000 – 80 000 Kč</p></div>
+      <p>About the role: a long description of the job and the team, in several sentences of text.</p></div></body></html>`;
+    const { records } = await recordsOf(html, 'el salario de la oferta');
+    expect(records).toEqual([{ salario: '50 000 – 80 000 Kč' }]);
+  });
+});

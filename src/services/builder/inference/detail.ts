@@ -149,6 +149,28 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   return [...new Set(out)];
 }
 
+/** Classes of text only screen readers read ("sr-only", "visually-hidden", "accessibility-hidden"). */
+const READER_ONLY =
+  /(?:^|[-_\s])(?:sr-only|screen-reader|visually-hidden|visuallyhidden|accessibility-hidden|a11y-hidden|assistive)/i;
+
+/**
+ * The label a box's value opens with when only screen readers see it (`<span class="sr-only">Salary</span>
+ * 50 000 Kč`): the value is the rest.
+ */
+function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
+  const first = $(selector)
+    .first()
+    .find('[class]')
+    .toArray()
+    .find((e) => READER_ONLY.test(e.attribs.class ?? ''));
+  if (!first) return undefined;
+  const label = normalizeText($(first).text());
+  const text = normalizeText($(selector).first().text());
+  return label !== '' && text.startsWith(label) && text.length > label.length ? label : undefined;
+}
+
+const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+
 /** Inside the page's navigation, footer or own header (an article's header is content). */
 function inPageChrome($: CheerioAPI, el: Element): boolean {
   return (
@@ -182,11 +204,16 @@ export function inferDetailFields(
         }
       });
       if (ok) {
+        const label = attribute ? undefined : hiddenLabel(pages[0], selector);
         chosen = {
           name: request.name,
           selector,
           ...(attribute ? { attribute } : {}),
-          transform: request.concept === 'price' ? 'number' : 'trim',
+          transform: label
+            ? ['trim', { replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }]
+            : request.concept === 'price'
+              ? 'number'
+              : 'trim',
         };
         break;
       }
