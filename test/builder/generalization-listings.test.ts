@@ -284,3 +284,21 @@ describe('a label only screen readers see', () => {
     expect(records).toEqual([{ salario: '50 000 – 80 000 Kč' }]);
   });
 });
+
+describe('records answering none of the fields asked for', () => {
+  it('give way to smaller records that answer them, however much text they hold', async () => {
+    const snippets = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<div class="snippet">Article ${i}: ${'a long paragraph about jeans, their colour and their history. '.repeat(6)}</div>`,
+    ).join('');
+    const cards = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<div class="card"><a href="/p/${i}"><img src="/i/${i}.jpg"><span class="name">Jeans model ${i}</span></a><span class="price">£${50 + i}.00</span></div>`,
+    ).join('');
+    const html = `<html><body><div class="grid">${cards}</div><div class="tabs">${snippets}</div></body></html>`;
+    const { records } = await recordsOf(html, 'naam, prijs en link van elk product');
+    expect(records.map((r) => r.naam)).toEqual(Array.from({ length: 6 }, (_, i) => `Jeans model ${i}`));
+  });
+});

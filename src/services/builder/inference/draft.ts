@@ -111,9 +111,9 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
       return single(`The records ('${top.selector}') sit beside the page's own subject`);
     // A prompt asking for no list, answered better by the page's own labelled values, metadata and
     // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
-    // A value found in under half of the records answers no field of theirs: records each holding a
+    // A value found in half of the records or fewer answers no field of theirs: records each holding a
     // different label and its value ("Autor: Panelinha", "Serve: 4") are the page's own labelled values.
-    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage >= 0.5).length;
+    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage > 0.5).length;
     if (answered > topAnswers)
       return single(
         `The page itself answers ${answered} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,
