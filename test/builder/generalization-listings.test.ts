@@ -302,3 +302,13 @@ describe('records answering none of the fields asked for', () => {
     expect(records.map((r) => r.naam)).toEqual(Array.from({ length: 6 }, (_, i) => `Jeans model ${i}`));
   });
 });
+
+describe("an author's box that also shows a date", () => {
+  it('gives the name alone when an element inside holds it', async () => {
+    const html = `<html><body><article><header><h1>Tarte à la rhubarbe</h1></header>
+      <div class="recipe_author"><h3 class="recipe_author_name"><span class="link">Céline Mazur</span> 14/05/25</h3></div>
+      <p>Une tarte fondante à la rhubarbe, avec ou sans meringue, facile à préparer.</p></article></body></html>`;
+    const { records } = await recordsOf(html, "le nom et l'auteur de la recette");
+    expect(records).toEqual([{ nom: 'Tarte à la rhubarbe', auteur: 'Céline Mazur' }]);
+  });
+});

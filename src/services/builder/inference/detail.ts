@@ -169,6 +169,26 @@ function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
   return label !== '' && text.startsWith(label) && text.length > label.length ? label : undefined;
 }
 
+/**
+ * An author's box that also shows a date ("Céline Mazur 14/05/25"): the element inside it holding the
+ * name alone, if the page gives it one.
+ */
+function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
+  const box = $(selector).first();
+  const text = normalizeText(box.text());
+  const dated =
+    /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) || conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
+  if (!dated) return undefined;
+  const inner = box
+    .find('*')
+    .toArray()
+    .find((e) => {
+      const t = normalizeText($(e).text());
+      return t !== '' && t.length < text.length && !/\d/.test(t) && !e.children.some(isElement);
+    });
+  return (inner && firstMatchSelector($, inner)) ?? undefined;
+}
+
 const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** Inside the page's navigation, footer or own header (an article's header is content). */
@@ -205,9 +225,10 @@ export function inferDetailFields(
       });
       if (ok) {
         const label = attribute ? undefined : hiddenLabel(pages[0], selector);
+        const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;
         chosen = {
           name: request.name,
-          selector,
+          selector: own ?? selector,
           ...(attribute ? { attribute } : {}),
           transform: label
             ? ['trim', { replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }]
