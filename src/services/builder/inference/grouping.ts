@@ -3,6 +3,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { mergeAlternating, mergeVariants, shapeOf } from './merge-lists.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
 function descendants(el: Element, cap = Infinity): Element[] {
@@ -34,21 +35,6 @@ function holds(el: Element, test: (e: Element) => boolean): boolean {
 }
 const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
 const isImage = (e: Element) => e.name === 'img';
-
-function shapeOf(el: Element): Set<string> {
-  const shape = new Set<string>();
-  const visit = (node: Element, prefix: string, depth: number) => {
-    if (depth > 4 || shape.size > 60) return;
-    for (const c of elementChildren(node)) {
-      if (isSkipped(c)) continue;
-      const path = `${prefix}/${signature(c)}`;
-      shape.add(path);
-      visit(c, path, depth + 1);
-    }
-  };
-  visit(el, '', 1);
-  return shape;
-}
 
 /** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
 function insideNavigation(el: Element, wrapsPage: (p: Element) => boolean): boolean {
@@ -270,31 +256,6 @@ function documentOrder(root: Element): Map<Element, number> {
 }
 
 /**
- * Zebra rows: two lists of one tag under the same parents whose members alternate (tr.odd, tr.even under
- * any names) are one list; each list alone would hold every other record.
- */
-function mergeAlternating(lists: Element[][]): Element[][] {
-  const byParent = new Map<unknown, Element[][]>();
-  for (const list of lists) {
-    if (list.length < 2) continue;
-    const key = list[0].parent;
-    byParent.set(key, [...(byParent.get(key) ?? []), list]);
-  }
-  const merged = new Map<Element[], Element[]>();
-  for (const siblings of byParent.values()) {
-    for (let i = 0; i < siblings.length; i++) {
-      for (let j = i + 1; j < siblings.length; j++) {
-        const [a, b] = [siblings[i], siblings[j]];
-        if (merged.has(a) || merged.has(b) || a[0].name !== b[0].name || !alike(a[0], b[0])) continue;
-        const union = alternating(a, b);
-        if (union) merged.set(a, union).set(b, []);
-      }
-    }
-  }
-  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
-}
-
-/**
  * Cells of a layout table holding one card each (a photo and a link, say a person's): records, where
  * a data table's cells are values. A data table names its columns with header cells; a layout table has none.
  */
@@ -305,86 +266,11 @@ function cardCells(cells: Element[]): boolean {
   return cells.every((c) => holds(c, isLink) && holds(c, isImage));
 }
 
-/**
- * Variants of one record: elements of one tag under parents alike, sharing a stable class, whose other
- * classes differ (a listing's kind or state, `a.item.house.for-sale` beside `a.item.plot.coming`; a
- * grid's first and last card of each row, `li.card.alpha` ... `li.card.omega`) are one list, in page
- * order; grouped by their full signature each variant would be a list of its own, a part of the records.
- */
-function mergeVariants(
-  lists: Element[][],
-  signatureOf: (el: Element) => string,
-  order: Map<Element, number>,
-): Element[][] {
-  const byParent = new Map<string, Element[][]>();
-  for (const list of lists) {
-    const parent = list[0].parent;
-    if (!isElement(parent)) continue;
-    const key = signatureOf(parent);
-    if (!list.every((m) => isElement(m.parent) && signatureOf(m.parent) === key)) continue;
-    byParent.set(key, [...(byParent.get(key) ?? []), list]);
-  }
-  const merged = new Map<Element[], Element[]>();
-  for (const siblings of byParent.values()) {
-    if (siblings.length < 2) continue;
-    // Largest first: each list not yet taken leads a cluster of the variants sharing one of its classes.
-    const taken = new Set<Element[]>();
-    for (const head of [...siblings].sort((a, b) => b.length - a.length)) {
-      if (taken.has(head)) continue;
-      taken.add(head);
-      // Links each classed for its own role (a footer's help, feedback and settings) are no variants;
-      // table rows have rules of their own (zebra rows, two-row records).
-      if (head.length < 2 || head[0].name === 'tr') continue;
-      const shared = (list: Element[]) => {
-        const classes = stableClasses(head[0]).filter((c) => list.every((m) => stableClasses(m).includes(c)));
-        return classes.length > 0 && head.every((m) => classes.every((c) => stableClasses(m).includes(c)));
-      };
-      const variants = siblings.filter(
-        (list) =>
-          list === head ||
-          (!taken.has(list) && list[0].name === head[0].name && shared(list) && alike(list[0], head[0])),
-      );
-      if (variants.length < 2) continue;
-      for (const list of variants) taken.add(list);
-      const union = variants.flat().sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-      for (const list of variants) merged.set(list, []);
-      merged.set(head, union);
-    }
-  }
-  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
-}
-
 /** The table a cell belongs to (through its row and the row's section). */
 function tableOf(cell: Element): Element | undefined {
   let p = cell.parent;
   for (let depth = 0; p && isElement(p) && depth < 3; depth++, p = p.parent) if (p.name === 'table') return p;
   return undefined;
-}
-
-/** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
-function alike(a: Element, b: Element): boolean {
-  const [x, y] = [shapeOf(a), shapeOf(b)];
-  const shared = [...x].filter((p) => y.has(p)).length;
-  return shared >= Math.max(x.size, y.size) * 0.5;
-}
-
-/** Both lists' members in document order when, under every parent, they take turns; null otherwise. */
-function alternating(a: Element[], b: Element[]): Element[] | null {
-  if (Math.abs(a.length - b.length) > new Set(a.map((m) => m.parent)).size) return null;
-  const side = new Map<Element, number>([...a.map((m) => [m, 0] as const), ...b.map((m) => [m, 1] as const)]);
-  const parents = [...new Set([...a, ...b].map((m) => m.parent as Element))];
-  const union: Element[] = [];
-  for (const parent of parents) {
-    let last = -1;
-    for (const child of elementChildren(parent)) {
-      const s = side.get(child);
-      if (s === undefined) continue;
-      if (s === last) return null;
-      last = s;
-      union.push(child);
-    }
-  }
-  return union.length === side.size ? union : null;
 }
 
 /**
