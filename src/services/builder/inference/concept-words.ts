@@ -39,7 +39,8 @@ export type Concept =
   | 'status'
   | 'rank'
   | 'quantity'
-  | 'reputation';
+  | 'reputation'
+  | 'area';
 
 export type Language = 'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | 'nl' | 'ja' | 'zh';
 
@@ -389,6 +390,17 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     nl: ['reputatie'],
     ja: ['評判', '信用'],
     zh: ['声望', '聲望', '信誉', '信譽'],
+  },
+  area: {
+    en: ['area', 'size', 'surface', 'sqm', 'footage'],
+    de: ['fläche', 'wohnfläche', 'nutzfläche', 'grundstücksfläche', 'quadratmeter'],
+    fr: ['surface', 'superficie'],
+    es: ['superficie', 'metros'],
+    pt: ['área', 'metragem'],
+    it: ['superficie', 'metratura', 'metri'],
+    nl: ['oppervlakte', 'woonoppervlakte', 'woonoppervlak'],
+    ja: ['面積', '専有面積', '広さ', '床面積'],
+    zh: ['面积', '面積', '建筑面积', '建築面積'],
   },
 };
 

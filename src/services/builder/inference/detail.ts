@@ -6,9 +6,11 @@ import type { AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
-import { CONCEPT_WORDS, conceptOfWord, tokenWords, type Concept } from './naming.js';
-import { cssString, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
+import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText } from './dom-text.js';
+import { firstMatchSelector } from './page-record.js';
+import { hasLegalForm } from './shape-fields.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -20,6 +22,10 @@ export interface BuilderPage {
 export type FetchPage = (url: string) => Promise<BuilderPage | null>;
 
 const DETAIL_PAGES_TRIED = 2;
+/** Concepts whose values have a shape of their own: an element named for one must show that shape. */
+const SHAPED = new Set<Concept>(['date']);
+/** The word opening a byline, before the author's name, in the prompts' languages. */
+const BYLINE_OPENING = /^\s*(?:by|von|par|por|door|di|da|af|av)\s+\S|^\s*(?:by|von|par|por|door|di|da|af|av)\s*$/i;
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
@@ -65,7 +71,8 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
-    if (['script', 'style', 'a', 'nav', 'header', 'footer'].includes(el.name)) return;
+    if (['script', 'style', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
+    // A link is named by an attribute for what it holds (`a[data-test="jd-info-location"]`), not by its class.
     for (const a of NAMING_ATTRIBUTES) {
       const v = el.attribs[a];
       if (
@@ -76,11 +83,57 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
       )
         out.push(`[${a}=${cssString(v)}]`);
     }
+    if (el.name === 'a') return;
     const id = el.attribs.id;
     if (id && /^[A-Za-z][\w-]*$/.test(id) && tokenWords(id).some((w) => words.has(w))) out.push(`#${id}`);
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
   });
   if (request.concept === 'title') out.push('h1');
+  // No class names the date: the first element of the page's content showing only a date.
+  if (request.concept === 'date') {
+    const shown = $('body *')
+      .toArray()
+      .find(
+        (el) =>
+          !['script', 'style', 'option'].includes(el.name) &&
+          !el.children.some(isElement) &&
+          conceptOfValues([normalizeText($(el).text())]) === 'date' &&
+          !inPageChrome($, el) &&
+          $(el).closest('aside').length === 0,
+      );
+    const selector = shown && firstMatchSelector($, shown);
+    if (selector) out.push(selector);
+  }
+  // No class names the employer: the first value of the page's content closing with a legal form.
+  if (request.concept === 'company') {
+    const named = $('body *')
+      .toArray()
+      .find(
+        (el) =>
+          !el.children.some(isElement) &&
+          hasLegalForm(normalizeText($(el).text())) &&
+          !inPageChrome($, el) &&
+          $(el).closest('aside').length === 0,
+      );
+    const selector = named && firstMatchSelector($, named);
+    if (selector) out.push(selector);
+  }
+  // No class names the author: the first byline of the page's content ("By <a>Jose de la Cruz</a>").
+  if (request.concept === 'author') {
+    const byline = $('body *')
+      .toArray()
+      .find((el) => {
+        const first = el.children[0] as { type: string; data?: string } | undefined;
+        return (
+          first?.type === 'text' &&
+          BYLINE_OPENING.test(first.data ?? '') &&
+          normalizeText($(el).text()).length < 80 &&
+          !inPageChrome($, el)
+        );
+      });
+    const selector = byline && firstMatchSelector($, byline);
+    if (selector) out.push(selector);
+  }
   if (request.concept === 'description') {
     out.push('meta[name="description"]');
     // The longest paragraph of the main content.
@@ -94,6 +147,55 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     }
   }
   return [...new Set(out)];
+}
+
+/** Classes of text only screen readers read ("sr-only", "visually-hidden", "accessibility-hidden"). */
+const READER_ONLY =
+  /(?:^|[-_\s])(?:sr-only|screen-reader|visually-hidden|visuallyhidden|accessibility-hidden|a11y-hidden|assistive)/i;
+
+/**
+ * The label a box's value opens with when only screen readers see it (`<span class="sr-only">Salary</span>
+ * 50 000 Kč`): the value is the rest.
+ */
+function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
+  const first = $(selector)
+    .first()
+    .find('[class]')
+    .toArray()
+    .find((e) => READER_ONLY.test(e.attribs.class ?? ''));
+  if (!first) return undefined;
+  const label = normalizeText($(first).text());
+  const text = normalizeText($(selector).first().text());
+  return label !== '' && text.startsWith(label) && text.length > label.length ? label : undefined;
+}
+
+/**
+ * An author's box that also shows a date ("Céline Mazur 14/05/25"): the element inside it holding the
+ * name alone, if the page gives it one.
+ */
+function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
+  const box = $(selector).first();
+  const text = normalizeText(box.text());
+  const dated =
+    /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) || conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
+  if (!dated) return undefined;
+  const inner = box
+    .find('*')
+    .toArray()
+    .find((e) => {
+      const t = normalizeText($(e).text());
+      return t !== '' && t.length < text.length && !/\d/.test(t) && !e.children.some(isElement);
+    });
+  return (inner && firstMatchSelector($, inner)) ?? undefined;
+}
+
+const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+
+/** Inside the page's navigation, footer or own header (an article's header is content). */
+function inPageChrome($: CheerioAPI, el: Element): boolean {
+  return (
+    $(el).closest('nav, footer').length > 0 || $(el).closest('header').not('article header, main header').length > 0
+  );
 }
 
 /** A field for each request that every given detail page has a value for; the rest are left out. */
@@ -111,18 +213,28 @@ export function inferDetailFields(
       const ok = pages.every(($) => {
         try {
           const el = $(selector).first();
-          const value = attribute ? el.attr(attribute) : el.text();
-          return normalizeText(value ?? '') !== '';
+          const value = normalizeText((attribute ? el.attr(attribute) : el.text()) ?? '');
+          // A class naming a date ("...HedTag", German for day) must hold one.
+          if (request.concept && SHAPED.has(request.concept) && !attribute)
+            return conceptOfValues([value]) === request.concept;
+          // A label ("Tags :") names the value; it is not the value.
+          return value !== '' && !/[:：]$/.test(value);
         } catch {
           return false;
         }
       });
       if (ok) {
+        const label = attribute ? undefined : hiddenLabel(pages[0], selector);
+        const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;
         chosen = {
           name: request.name,
-          selector,
+          selector: own ?? selector,
           ...(attribute ? { attribute } : {}),
-          transform: request.concept === 'price' ? 'number' : 'trim',
+          transform: label
+            ? ['trim', { replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }]
+            : request.concept === 'price'
+              ? 'number'
+              : 'trim',
         };
         break;
       }

@@ -15,14 +15,19 @@ import { withTimeOfDay } from './date-time.js';
 import { finishFields } from './value-form.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { promptRecordNouns } from './topic.js';
-import { asksForList, declaresOneItem, ONE_RECORD_SELECTOR, pageCandidates, pageRecordFields } from './page-record.js';
+import { besideTheSubject } from './subject.js';
+import {
+  describeFields,
+  pageAnswers,
+  requestToDetail,
+  singleRecordDraft,
+  type OneRecord,
+  type Proposal,
+} from './single-record.js';
+import { flattenDeepNesting } from './dom-text.js';
+import { asksForList, declaresOneItem, pageRecordFields } from './page-record.js';
 
-export interface Proposal {
-  definition: AgentDefinition;
-  candidates: Candidate[];
-  /** What the builder found and decided, in words a user can follow. */
-  notes: string[];
-}
+export type { Proposal };
 
 export type { BuilderPage, FetchPage };
 
@@ -30,9 +35,6 @@ export class NoRecordsError extends Error {}
 
 /** Records holding this share of the page's text are its main content, even on a page declaring one item. */
 const MAIN_LIST_TEXT_SHARE = 0.3;
-function describeFields(fields: AgentField[]): string {
-  return fields.map((f) => f.name).join(', ');
-}
 
 /** The first draft for a page and a prompt. */
 export async function proposeDraft(input: {
@@ -40,6 +42,7 @@ export async function proposeDraft(input: {
   prompt: string;
   fetchPage: FetchPage;
 }): Promise<Proposal> {
+  flattenDeepNesting(input.page.$.root()[0]);
   const proposal = await firstDraft(input);
   const { definition } = proposal;
   const requests = askedFields(input.prompt);
@@ -89,7 +92,9 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
   const topLacks = selection
     ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length
     : requests.length;
-  if (oneRecord && oneRecord.fields.length > 0) {
+  // Answered by the page itself: by label, metadata, heading or an element classed for the field.
+  const answered = oneRecord ? pageAnswers(page, oneRecord) : 0;
+  if (oneRecord && answered > 0) {
     // An article whose body is a table answering every field ("country, capital and population") is a list.
     const listWins =
       top !== undefined &&
@@ -103,14 +108,16 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
     if (declaresOneItem(page.$) && !listWins)
       return single('The page describes one item (its JSON-LD, Open Graph or microdata say so)');
     if (!top) return single('No repeated records were found');
+    if (besideTheSubject(page.$, top))
+      return single(`The records ('${top.selector}') sit beside the page's own subject`);
     // A prompt asking for no list, answered better by the page's own labelled values, metadata and
     // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
-    // A value found in under half of the records answers no field of theirs: records each holding a
+    // A value found in half of the records or fewer answers no field of theirs: records each holding a
     // different label and its value ("Autor: Panelinha", "Serve: 4") are the page's own labelled values.
-    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage >= 0.5).length;
-    if (oneRecord.fields.length > topAnswers)
+    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage > 0.5).length;
+    if (answered > topAnswers)
       return single(
-        `The page itself answers ${oneRecord.fields.length} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,
+        `The page itself answers ${answered} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,
       );
   }
   if (!top || !selection) {
@@ -148,31 +155,6 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
     `Fields: ${describeFields(definition.list.fields)}${definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : ''}.`,
   );
   return { definition, candidates, notes };
-}
-
-type OneRecord = ReturnType<typeof pageRecordFields>;
-
-/** The page as one record: the list selector is the document itself, fields are read from its root. */
-function singleRecordDraft(page: BuilderPage, candidates: Candidate[], record: OneRecord, why: string): Proposal {
-  const notes = [`${why}: the Agent reads the page as one record.`];
-  // What neither the page's own metadata nor a label gives: an element classed for it (as on detail pages).
-  const more = inferDetailFields([page.$], record.missing.map(requestToDetail));
-  const considered = pageCandidates(page.$);
-  const closest = considered.length > 0 ? ` Closest candidates: ${considered.join(', ')}.` : '';
-  notes.push(
-    ...more.missing.map(
-      (r) =>
-        `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".${closest}`,
-    ),
-  );
-  const fields = [...record.fields, ...more.fields];
-  const definition: AgentDefinition = { startUrl: page.url, list: { selector: ONE_RECORD_SELECTOR, fields } };
-  notes.push(`Fields: ${describeFields(fields)}.`);
-  return { definition, candidates, notes };
-}
-
-function requestToDetail(r: PromptRequest): DetailRequest {
-  return { name: fieldName(r.word), concept: r.concept, word: r.word };
 }
 
 async function addDetailFields(

@@ -3,6 +3,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { mergeAlternating, mergeVariants, shapeOf } from './merge-lists.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
 function descendants(el: Element, cap = Infinity): Element[] {
@@ -35,23 +36,24 @@ function holds(el: Element, test: (e: Element) => boolean): boolean {
 const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
 const isImage = (e: Element) => e.name === 'img';
 
-function shapeOf(el: Element): Set<string> {
-  const shape = new Set<string>();
-  const visit = (node: Element, prefix: string, depth: number) => {
-    if (depth > 4 || shape.size > 60) return;
-    for (const c of elementChildren(node)) {
-      if (isSkipped(c)) continue;
-      const path = `${prefix}/${signature(c)}`;
-      shape.add(path);
-      visit(c, path, depth + 1);
-    }
-  };
-  visit(el, '', 1);
-  return shape;
+/** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
+function insideNavigation(el: Element, wrapsPage: (p: Element) => boolean): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (wrapsPage(p)) continue;
+    if (p.name === 'nav') return true;
+    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
+    if (/\b(nav|navbar|navigation|menu|menubar)\b/.test(words)) return true;
+  }
+  return false;
 }
 
-function insideChrome(el: Element): boolean {
+/**
+ * Inside navigation, a header, footer or sidebar; a box holding most of the page's text is its wrapper
+ * whatever its name (`div#nav-menu-top` around the whole content).
+ */
+function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): boolean {
   for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (wrapsPage(p)) continue;
     if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
     const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
     if (/\b(nav|navbar|navigation|menu|breadcrumbs?|footer|header|sidebar|pagination|pager)\b/.test(words)) return true;
@@ -92,6 +94,8 @@ export interface Group {
   rough: number;
   /** Inside navigation, a header, footer, aside or sidebar (its rough score is set back by CHROME_FACTOR). */
   chrome: boolean;
+  /** Short links in the site's navigation: set back twice, even when the prompt names its records. */
+  navigation: boolean;
 }
 
 export const CHROME_FACTOR = 0.15;
@@ -109,17 +113,30 @@ export function findGroups($: CheerioAPI): Group[] {
     if (sig === undefined) signatures.set(el, (sig = groupSignature(el)));
     return sig;
   };
-  for (const el of descendants(body)) {
+  const all = descendants(body);
+  const order = new Map(all.map((e, i) => [e, i]));
+  for (const el of all) {
     const parent = el.parent;
     if (!isElement(parent)) continue;
-    const key = `${signatureOf(parent)} > ${signatureOf(el)}`;
+    // Cells and what they hold directly are grouped per table kind: a page laid out in tables has cells
+    // of every sort.
+    const table = el.name === 'td' ? tableOf(el) : parent.name === 'td' ? tableOf(parent) : undefined;
+    const key = `${signatureOf(parent)} > ${signatureOf(el)}${table ? ` @ ${signatureOf(table)}` : ''}`;
     const list = byKey.get(key);
     if (list) list.push(el);
     else byKey.set(key, [el]);
   }
+  // Boxes holding most of the page's text wrap the page, whatever their names say.
+  const textLengths = new Map<Element, number>();
+  const wrapsPage = (p: Element) => {
+    if (p.name === 'body' || p.name === 'html') return true;
+    let n = textLengths.get(p);
+    if (n === undefined) textLengths.set(p, (n = normalizeText($(p).text()).length));
+    return n > bodyTextLength * 0.5;
+  };
   const groups: Group[] = [];
   const nested = mergeNested([...byKey.values()], signatureOf);
-  const queue = mergeAlternating(nested.lists);
+  const queue = mergeVariants(mergeAlternating(nested.lists), signatureOf, order);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout
@@ -180,11 +197,14 @@ export function findGroups($: CheerioAPI): Group[] {
     const withLinks = members.filter((m) => m.name === 'a' || holds(m, isLink)).length / members.length;
     const averageText = textLength / members.length;
     let rough = (share + 0.02) * Math.log2(members.length + 1) * (1 + 0.3 * withLinks + 0.3 * withImages);
-    const chrome = insideChrome(members[0]);
+    const chrome = insideChrome(members[0], wrapsPage);
     if (chrome) rough *= CHROME_FACTOR;
     if (advertising(members[0])) rough *= 0.3;
     if (averageText < 25 && withImages < 0.5 && elementChildren(members[0]).length <= 1) rough *= 0.3; // menus, tag clouds
-    groups.push({ members, parents, share, rough, chrome });
+    // The site's menu: short links inside its navigation (a restaurant's menu of dishes and prices is no menu).
+    const navigation = chrome && withLinks === 1 && averageText < 40 && insideNavigation(members[0], wrapsPage);
+    if (navigation) rough *= CHROME_FACTOR;
+    groups.push({ members, parents, share, rough, chrome, navigation });
   }
   return groups.sort((a, b) => b.rough - a.rough);
 }
@@ -236,31 +256,6 @@ function documentOrder(root: Element): Map<Element, number> {
 }
 
 /**
- * Zebra rows: two lists of one tag under the same parents whose members alternate (tr.odd, tr.even under
- * any names) are one list; each list alone would hold every other record.
- */
-function mergeAlternating(lists: Element[][]): Element[][] {
-  const byParent = new Map<unknown, Element[][]>();
-  for (const list of lists) {
-    if (list.length < 2) continue;
-    const key = list[0].parent;
-    byParent.set(key, [...(byParent.get(key) ?? []), list]);
-  }
-  const merged = new Map<Element[], Element[]>();
-  for (const siblings of byParent.values()) {
-    for (let i = 0; i < siblings.length; i++) {
-      for (let j = i + 1; j < siblings.length; j++) {
-        const [a, b] = [siblings[i], siblings[j]];
-        if (merged.has(a) || merged.has(b) || a[0].name !== b[0].name || !alike(a[0], b[0])) continue;
-        const union = alternating(a, b);
-        if (union) merged.set(a, union).set(b, []);
-      }
-    }
-  }
-  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
-}
-
-/**
  * Cells of a layout table holding one card each (a photo and a link, say a person's): records, where
  * a data table's cells are values. A data table names its columns with header cells; a layout table has none.
  */
@@ -271,30 +266,11 @@ function cardCells(cells: Element[]): boolean {
   return cells.every((c) => holds(c, isLink) && holds(c, isImage));
 }
 
-/** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
-function alike(a: Element, b: Element): boolean {
-  const [x, y] = [shapeOf(a), shapeOf(b)];
-  const shared = [...x].filter((p) => y.has(p)).length;
-  return shared >= Math.max(x.size, y.size) * 0.5;
-}
-
-/** Both lists' members in document order when, under every parent, they take turns; null otherwise. */
-function alternating(a: Element[], b: Element[]): Element[] | null {
-  if (Math.abs(a.length - b.length) > new Set(a.map((m) => m.parent)).size) return null;
-  const side = new Map<Element, number>([...a.map((m) => [m, 0] as const), ...b.map((m) => [m, 1] as const)]);
-  const parents = [...new Set([...a, ...b].map((m) => m.parent as Element))];
-  const union: Element[] = [];
-  for (const parent of parents) {
-    let last = -1;
-    for (const child of elementChildren(parent)) {
-      const s = side.get(child);
-      if (s === undefined) continue;
-      if (s === last) return null;
-      last = s;
-      union.push(child);
-    }
-  }
-  return union.length === side.size ? union : null;
+/** The table a cell belongs to (through its row and the row's section). */
+function tableOf(cell: Element): Element | undefined {
+  let p = cell.parent;
+  for (let depth = 0; p && isElement(p) && depth < 3; depth++, p = p.parent) if (p.name === 'table') return p;
+  return undefined;
 }
 
 /**

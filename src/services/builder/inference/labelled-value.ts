@@ -5,6 +5,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { normalizeText, ownText } from './dom-text.js';
 import { fieldWordVariants } from './field-words.js';
+import { conceptOfWord } from './naming.js';
 import { cssString, isElement, type Element } from './selectors.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 
@@ -61,6 +62,23 @@ function labelTest(word: string): { exact: RegExp; loose: (text: string) => bool
   return { exact, loose };
 }
 
+/**
+ * Last, a label naming the word's distinctive part: "Preparazione" for "tempo di preparazione" (the
+ * complement after "di", "de", "of"), or "Tempo totale" for "totale", a word naming no concept of its
+ * own being a modifier, which Romance labels write last ("Total time" stays no "time").
+ */
+function partly(word: string, text: string): boolean {
+  if (isCjk(word)) return false;
+  const label = normalizeWord(text).replace(/\s*:$/, '');
+  const complement = word.match(/_(?:di|de|del|della|do|da|of|van|von|du|des)_([\p{L}]+)$/u)?.[1];
+  if (complement && new RegExp(`^${complement}s?$`, 'iu').test(label)) return true;
+  return (
+    !word.includes('_') &&
+    conceptOfWord(word) === undefined &&
+    new RegExp(`^\\p{L}+(?:\\s+\\p{L}+)?\\s+${word}$`, 'iu').test(label)
+  );
+}
+
 /** The element after a label, past separators (": ") and empty elements (`<br>`, spacer images). */
 function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   let next = el.next;
@@ -97,9 +115,11 @@ export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean):
   // ("posición" labelled "Position").
   const tests = fieldWordVariants(word).map(labelTest);
   const exactly = (text: string) => tests.some((t) => t.exact.test(text));
+  const loosely = (text: string) => text.length <= 40 && tests.some((t) => t.loose(text));
   const ordered = [
     ...labels.filter((_, i) => exactly(texts[i])),
-    ...labels.filter((_, i) => !exactly(texts[i]) && texts[i].length <= 40 && tests.some((t) => t.loose(texts[i]))),
+    ...labels.filter((_, i) => !exactly(texts[i]) && loosely(texts[i])),
+    ...labels.filter((_, i) => !exactly(texts[i]) && !loosely(texts[i]) && partly(word, texts[i])),
   ];
   for (const el of ordered) {
     const next = afterLabel($, el);

@@ -151,7 +151,11 @@ export function promptRequests(prompt: string): PromptRequest[] {
     }
     const cjk = isCjk(raw);
     const word = singular(raw);
-    if (seen.has(word)) continue;
+    // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
+    if (seen.has(word)) {
+      if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
+      continue;
+    }
     // "product" in "product name" is a noun of the page, not the title field; a time of day is its own field.
     const concept =
       ['product', 'detail', 'text', 'type', 'id', 'code', 'user', 'label'].includes(word) || TIME_WORDS.has(word)
@@ -181,8 +185,9 @@ export function promptRequests(prompt: string): PromptRequest[] {
             ? over.request
             : undefined;
     const replaced = adjacent ?? over?.request;
-    if (request) out.splice(out.indexOf(replaced as PromptRequest), 1, request);
-    else out.push(own);
+    const at = out.indexOf(replaced as PromptRequest);
+    if (request && at >= 0) out.splice(at, 1, request);
+    else out.push(request ?? own);
     previous = request ?? out[out.length - 1];
   }
   return out;
@@ -249,9 +254,12 @@ export function fieldName(text: string): string {
 const CURRENCY =
   /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
 const DATE =
-  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b/i;
+  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b(?:,? \d{1,2}:\d{2}(?: ?[ap]\.?m\.?)?(?: [a-z]{2,4}\b)?)?|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b|\b\d{4}([/.])\d{1,2}\2\d{1,2}\b(?:\s+\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}時\d{1,2}分)?/i;
 const RATING =
   /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:[.,]\d)?\s*(?:\/\s*5|out of 5|von 5|sur 5|de 5)(?:\s*(?:stars?|sternen?|étoiles?|estrellas?))?|\d(?:\.\d)?\s*stars?(?:\s*rating)?)\s*\.?\s*$/i;
+
+/** A floor or plot area: a number and its unit ("38.5 kvm", "120 m²", "1,200 sq ft", "70㎡"). */
+const AREA = /\d[\d.,\s]*\s*(?:m²|m2|qm|kvm|m\^2|sq\.?\s?(?:ft|m)|sqm|ft²|㎡|平米|平方米|坪)(?![\p{L}\d])/u;
 
 /** The concept a field's values look like, from content alone. */
 export function conceptOfValues(values: string[]): Concept | undefined {
@@ -270,6 +278,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   if (share(/^\s*\d+\s*(?:reviews?|ratings?)\s*$/i) >= 0.8) return 'reviews';
   if (share(/^\s*\d+\s*(?:comments?|replies)\s*$/i) >= 0.8) return 'comments';
   if (share(/^\s*\d+\s*(?:points?|votes?|likes?)\s*$/i) >= 0.8) return 'points';
+  if (share(AREA) >= 0.8 && sample.every((v) => v.length < 30)) return 'area';
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept, type PromptRequ
 import { labelledValue } from './labelled-value.js';
 import { namesTheRecords } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
+import { inBreadcrumbs, mainHeading } from './subject.js';
 import { topicWords } from './topic.js';
 import { isCjk } from './word-tokens.js';
 
@@ -164,7 +165,9 @@ function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
     }
   }
   for (const prop of ITEMPROPS[concept] ?? []) {
-    const el = $(`[itemprop=${cssString(prop)}]`).first();
+    const el = $(`[itemprop=${cssString(prop)}]`)
+      .filter((_, e) => !inBreadcrumbs($, e))
+      .first();
     const content = el.attr('content');
     if (content)
       hints.push({
@@ -231,6 +234,9 @@ export function firstMatchSelector($: CheerioAPI, el: Element): string | null {
     const p = firstMatchSelector($, parent);
     if (p) for (const t of tries.slice(-Math.min(tries.length, 2))) tries.push(`${p} > ${t}`);
   }
+  // Last, its position from the nearest ancestor with an id (or from the body): classes built by a
+  // stylesheet tool ("InfoSliceValue-gTzwxg") name nothing that lasts.
+  tries.push(positionPath(el));
   for (const selector of tries) {
     try {
       if ($(selector).first()[0] === el) return selector;
@@ -239,6 +245,23 @@ export function firstMatchSelector($: CheerioAPI, el: Element): string | null {
     }
   }
   return null;
+}
+
+function positionPath(el: Element): string {
+  const steps: string[] = [];
+  for (let e: Element | null = el; e && e.name !== 'body'; e = isElement(e.parent) ? e.parent : null) {
+    const id = e.attribs.id;
+    if (id && /^[A-Za-z][\w-]*$/.test(id) && !/\d{3,}/.test(id)) {
+      steps.unshift(`#${id}`);
+      return steps.join(' > ');
+    }
+    const parent = e.parent;
+    const index = isElement(parent)
+      ? parent.children.filter((c) => isElement(c) && c.name === e?.name).indexOf(e) + 1
+      : 1;
+    steps.unshift(`${e.name}:nth-of-type(${index})`);
+  }
+  return `body > ${steps.join(' > ')}`;
 }
 
 const transformFor = (concept: Concept | undefined, value: string): AgentField['transform'] =>
@@ -252,10 +275,11 @@ const transformFor = (concept: Concept | undefined, value: string): AgentField['
 export function pageRecordFields(
   $: CheerioAPI,
   requests: PromptRequest[],
-): { fields: AgentField[]; missing: PromptRequest[] } {
+): { fields: AgentField[]; missing: PromptRequest[]; deferred: Array<{ request: PromptRequest; field: AgentField }> } {
   const byText = elementsByText($);
   const fields: AgentField[] = [];
   const missing: PromptRequest[] = [];
+  const deferred: Array<{ request: PromptRequest; field: AgentField }> = [];
   const used = new Set<string>();
   for (const request of requests) {
     const concept = request.concept ?? conceptOfWord(request.word);
@@ -279,12 +303,18 @@ export function pageRecordFields(
       const el = (concept === 'title' && shown.find((e) => /^h[1-3]$/.test(e.name))) || shown[0];
       if (take(el, hint.value)) break;
     }
-    if (!field && concept === 'title') {
-      const h1 = $('body h1')
-        .toArray()
-        .filter((e) => normalizeText($(e).text()).length > 3);
-      if (h1.length === 1) take(h1[0], $(h1[0]).text());
+    // The first thing asked for, by a word naming no field ("l'album, la note, ..."; "the model, its
+    // price"), is what the page is about: its one main heading, when no label holds the word.
+    if (
+      !field &&
+      (concept === 'title' ||
+        (concept === undefined && request === requests[0] && requests.length > 1 && !request.word.includes('_')))
+    ) {
+      const heading = mainHeading($);
+      if (heading) take(heading, $(heading).text());
     }
+    // An author or date no element shows (the site's name as the author, a machine date) is deferred:
+    // an element of the page showing one comes first, the meta tag is the fallback.
     const meta = hints.find((h) => h.meta);
     if (!field && meta?.meta && !used.has(meta.meta.selector)) {
       field = {
@@ -293,11 +323,13 @@ export function pageRecordFields(
         attribute: meta.meta.attribute,
         transform: transformFor(concept, meta.value),
       };
+      if (meta.meta.selector.startsWith('meta[') && (concept === 'author' || concept === 'date'))
+        deferred.push({ request, field });
     }
     if (field) {
       used.add(field.selector as string);
       fields.push(field);
     } else missing.push(request);
   }
-  return { fields, missing };
+  return { fields, missing, deferred };
 }

@@ -77,6 +77,7 @@ const RECORD_NOUNS: Record<string, string[]> = {
     'offre',
     'empleo',
     'vacante',
+    'oferta',
     'vaga',
     'emprego',
     'lavoro',
@@ -143,6 +144,7 @@ const RECORD_NOUNS: Record<string, string[]> = {
   ],
   event: ['veranstaltung', 'termin', 'événement', 'évènement', 'evento', 'evenement', 'イベント', '活动', '活動'],
   person: ['person', 'mitarbeiter', 'personne', 'persona', 'pessoa', 'persoon', 'medewerker', '人物', '人员'],
+  member: ['mitglied', 'membre', 'miembro', 'membro', 'lid', 'leden', 'メンバー', '成员', '成員'],
   post: [
     'beitrag',
     'eintrag',

@@ -16,7 +16,7 @@ import {
 } from './naming.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
 import type { Named } from './named-field.js';
-import { besideTitle, fieldByShape } from './shape-fields.js';
+import { besideTitle, fieldByShape, priceInRecordText } from './shape-fields.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
 export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
@@ -213,7 +213,8 @@ export function selectFields(
       matching[0];
     // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
     const free = () => fields.filter((f) => !chosen.has(f));
-    first ??= fieldByShape(request, free()) ?? besideTitle(request, titleField, free());
+    first ??=
+      fieldByShape(request, free()) ?? besideTitle(request, titleField, free()) ?? priceInRecordText(request, free());
     const inner =
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))

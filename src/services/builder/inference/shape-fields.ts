@@ -22,24 +22,87 @@ const QUANTITY = new RegExp(
   'u',
 );
 
-function shaped(values: string[], shape: RegExp): boolean {
+// A street's name and its house number opening the value, as most of Europe writes it ("Kvarnbacken 41",
+// "Löttorpsvägen 19D", "Calle Mayor 5, Madrid"): the street word need not be one of the list above.
+const NAME_AND_NUMBER = /^\p{Lu}[\p{L}'’.-]+(?:[ -][\p{L}'’.-]+){0,3}\s+\d{1,4}\s?\p{L}?(?=[\s,/-]|$)/u;
+
+// A house number before the street, its name of a few words, numbers among them ("377 W 11TH ST., #2F").
+const NUMBER_FIRST =
+  /^\d+[A-Za-z]?\s+(?:[\p{L}\d.'-]+\s+){1,4}(?:street|st|road|rd|avenue|ave|av|lane|ln|drive|dr|blvd|boulevard|way|place|pl|court|ct|square|sq|terrace|hwy|highway)\b/iu;
+
+function shaped(values: string[], shapes: RegExp[]): boolean {
   const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
   return (
-    sample.length > 0 && sample.filter((v) => v.length < 120 && shape.test(v)).length >= SHAPE_SHARE * sample.length
+    sample.length > 0 &&
+    sample.filter((v) => v.length < 120 && shapes.some((shape) => shape.test(v))).length >= SHAPE_SHARE * sample.length
   );
+}
+
+/**
+ * A company's legal form closing its name ("Pricefx s.r.o.", "Acme GmbH", "Melown Technologies SE",
+ * "Foo Ltd.", "株式会社..."): a list of employers or sellers carries it on many names, if not on all.
+ */
+const LEGAL_FORM =
+  /(?:^|[\s,])(?:s\.\s?r\.\s?o\.|a\.\s?s\.|gmbh|ag|kg|se|ltd\.?|limited|plc|inc\.?|llc|corp\.?|co\.|s\.\s?a\.|s\.\s?l\.|s\.\s?p\.\s?a\.|s\.\s?r\.\s?l\.|sarl|sas|b\.\s?v\.|n\.\s?v\.|oy|ab|as|a\/s|sp\.\s?z\s?o\.\s?o\.|ltda\.?|eireli)\s*$|株式会社|有限会社|有限公司|股份/iu;
+/** Share of an employer field's values that must show a legal form. */
+const LEGAL_FORM_SHARE = 0.3;
+
+/** Does a short text close with a company's legal form ("Jobs Contact Personal, s.r.o.")? */
+export const hasLegalForm = (text: string) => text.length < 80 && LEGAL_FORM.test(text.trim());
+
+function legalFormShare(values: string[]): number {
+  const sample = values.filter((v) => v.trim() !== '' && v.length < 80).slice(0, 20);
+  return sample.length === 0 ? 0 : sample.filter((v) => LEGAL_FORM.test(v.trim())).length / sample.length;
 }
 
 /** The free text field whose values have the shape the request's concept asks for, if any. */
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept === 'company') {
+    const scored = free
+      .filter((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE)
+      .map((f) => ({ f, share: legalFormShare(f.samples) }))
+      .filter((x) => x.share >= LEGAL_FORM_SHARE)
+      .sort((a, b) => b.share - a.share);
+    return scored[0]?.f;
+  }
   // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
   const shape =
     request.concept === 'address'
-      ? STREET
+      ? [STREET, NAME_AND_NUMBER, NUMBER_FIRST]
       : request.concept === 'quantity' || request.concept === 'price'
-        ? QUANTITY
+        ? [QUANTITY]
         : undefined;
   if (!shape) return undefined;
   return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, shape));
+}
+
+/**
+ * A price written in a currency, inside a longer text ("Jeans model 0£50.00"): the pattern is RE2's as
+ * well as JavaScript's, as the engine applies it.
+ */
+const PRICE_IN_TEXT = '((?:[$€£¥₹]\\s?\\d[\\d.,]*\\d)|(?:\\d[\\d.,]*\\s?(?:€|£|kr|Kč|zł|CHF|EUR|USD|GBP)))(?:\\D|$)';
+
+/**
+ * A price nothing names or holds alone: written loose in the record itself, after its link ("<a>Jeans
+ * model 0</a>£50.00"), read from the record's text by the pattern when most records show exactly one.
+ */
+export function priceInRecordText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept !== 'price') return undefined;
+  const pattern = new RegExp(PRICE_IN_TEXT, 'gu');
+  const record = free.find((f) => f.kind === 'text' && f.depth === 0 && !f.attribute && f.coverage >= MIN_COVERAGE);
+  if (!record) return undefined;
+  const sample = record.samples.filter((v) => v.trim() !== '').slice(0, 20);
+  const amounts = (v: string) => [...v.matchAll(pattern)].map((m) => m[1]);
+  const once = sample.filter((v) => amounts(v).length === 1);
+  if (sample.length === 0 || once.length < SHAPE_SHARE * sample.length) return undefined;
+  // The engine reads "10,99" as 1099: a decimal comma stays text.
+  const decimalComma = once.some((v) => /\d,\d{1,2}(?!\d)/.test(amounts(v)[0]));
+  const extract = { regex: PRICE_IN_TEXT, group: 1 };
+  return {
+    ...record,
+    key: `${record.key}|price`,
+    transform: decimalComma ? ['trim', extract] : ['trim', extract, 'number'],
+  };
 }
 
 /** Concepts whose value may sit beside the title in one element (a job's employer, a book's author). */

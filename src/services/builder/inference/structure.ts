@@ -48,7 +48,8 @@ export function findCandidates(
       // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
       if (fit.factor > 1 && g.members.length < MIN_NAMED_RECORDS) return { ...g, why: '' };
       // Records the prompt names are wanted even in an <aside> (a recipe's ingredients beside its steps).
-      const lifted = fit.recordWord !== undefined && g.chrome ? 1 / CHROME_FACTOR : 1;
+      // Not in the site's navigation: a menu entry naming the records ("Executive Team") is a link to them.
+      const lifted = fit.recordWord !== undefined && g.chrome && !g.navigation ? 1 / CHROME_FACTOR : 1;
       return { ...g, rough: g.rough * fit.factor * lifted, why: fit.reason, recordWord: fit.recordWord };
     })
     .sort((a, b) => b.rough - a.rough)
@@ -78,7 +79,7 @@ export function findCandidates(
     const richness = 0.5 + Math.min(fields.length, 6) / 4;
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
     const answered = wanted > 0 ? matched / wanted : 0;
-    let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.3 + 0.7 * answered : 1);
+    let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.1 + 0.9 * answered : 1);
     if (recordWord !== undefined && recordNouns.some((w) => sameStem(w, recordWord))) score *= RECORD_NOUN_FACTOR;
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;

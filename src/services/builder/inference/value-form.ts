@@ -27,7 +27,8 @@ const BYLINE = new RegExp(`^\\s*${BY}\\s+\\S`, 'i');
  * ("by Bob Yirka, Phys.org", "Von Markus Balser, Berlin").
  */
 const BYLINE_STEP = {
-  regex: `^\\s*${BY}\\s+(.+?)(?:\\s*[,|].*)?$`,
+  // RE2's \\s is ASCII: a no-break space after "By" is named.
+  regex: `^[\\s\\x{00A0}]*${BY}[\\s\\x{00A0}]+(.+?)(?:\\s*[,|].*)?$`,
   group: 1,
   flags: 'is',
 };

@@ -1,0 +1,121 @@
+// Lists of elements that are one list of records though their markup differs a little: zebra rows
+// taking turns under one parent, and variants of one record classed by their kind, state or place in a
+// grid row. Used by grouping.ts before the groups are scored.
+import { isSkipped } from './dom-text.js';
+import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+
+/** The paths of tags and classes below an element, four levels deep: what its records look like. */
+export function shapeOf(el: Element): Set<string> {
+  const shape = new Set<string>();
+  const visit = (node: Element, prefix: string, depth: number) => {
+    if (depth > 4 || shape.size > 60) return;
+    for (const c of elementChildren(node)) {
+      if (isSkipped(c)) continue;
+      const path = `${prefix}/${signature(c)}`;
+      shape.add(path);
+      visit(c, path, depth + 1);
+    }
+  };
+  visit(el, '', 1);
+  return shape;
+}
+
+/**
+ * Zebra rows: two lists of one tag under the same parents whose members alternate (tr.odd, tr.even under
+ * any names) are one list; each list alone would hold every other record.
+ */
+export function mergeAlternating(lists: Element[][]): Element[][] {
+  const byParent = new Map<unknown, Element[][]>();
+  for (const list of lists) {
+    if (list.length < 2) continue;
+    const key = list[0].parent;
+    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+  }
+  const merged = new Map<Element[], Element[]>();
+  for (const siblings of byParent.values()) {
+    for (let i = 0; i < siblings.length; i++) {
+      for (let j = i + 1; j < siblings.length; j++) {
+        const [a, b] = [siblings[i], siblings[j]];
+        if (merged.has(a) || merged.has(b) || a[0].name !== b[0].name || !alike(a[0], b[0])) continue;
+        const union = alternating(a, b);
+        if (union) merged.set(a, union).set(b, []);
+      }
+    }
+  }
+  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
+}
+
+/**
+ * Variants of one record: elements of one tag under parents alike, sharing a stable class, whose other
+ * classes differ (a listing's kind or state, `a.item.house.for-sale` beside `a.item.plot.coming`; a
+ * grid's first and last card of each row, `li.card.alpha` ... `li.card.omega`) are one list, in page
+ * order; grouped by their full signature each variant would be a list of its own, a part of the records.
+ */
+export function mergeVariants(
+  lists: Element[][],
+  signatureOf: (el: Element) => string,
+  order: Map<Element, number>,
+): Element[][] {
+  const byParent = new Map<string, Element[][]>();
+  for (const list of lists) {
+    const parent = list[0].parent;
+    if (!isElement(parent)) continue;
+    const key = signatureOf(parent);
+    if (!list.every((m) => isElement(m.parent) && signatureOf(m.parent) === key)) continue;
+    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+  }
+  const merged = new Map<Element[], Element[]>();
+  for (const siblings of byParent.values()) {
+    if (siblings.length < 2) continue;
+    // Largest first: each list not yet taken leads a cluster of the variants sharing one of its classes.
+    const taken = new Set<Element[]>();
+    for (const head of [...siblings].sort((a, b) => b.length - a.length)) {
+      if (taken.has(head)) continue;
+      taken.add(head);
+      // Links each classed for its own role (a footer's help, feedback and settings) are no variants;
+      // table rows have rules of their own (zebra rows, two-row records).
+      if (head.length < 2 || head[0].name === 'tr') continue;
+      const shared = (list: Element[]) => {
+        const classes = stableClasses(head[0]).filter((c) => list.every((m) => stableClasses(m).includes(c)));
+        return classes.length > 0 && head.every((m) => classes.every((c) => stableClasses(m).includes(c)));
+      };
+      const variants = siblings.filter(
+        (list) =>
+          list === head ||
+          (!taken.has(list) && list[0].name === head[0].name && shared(list) && alike(list[0], head[0])),
+      );
+      if (variants.length < 2) continue;
+      for (const list of variants) taken.add(list);
+      const union = variants.flat().sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      for (const list of variants) merged.set(list, []);
+      merged.set(head, union);
+    }
+  }
+  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
+}
+
+/** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
+function alike(a: Element, b: Element): boolean {
+  const [x, y] = [shapeOf(a), shapeOf(b)];
+  const shared = [...x].filter((p) => y.has(p)).length;
+  return shared >= Math.max(x.size, y.size) * 0.5;
+}
+
+/** Both lists' members in document order when, under every parent, they take turns; null otherwise. */
+function alternating(a: Element[], b: Element[]): Element[] | null {
+  if (Math.abs(a.length - b.length) > new Set(a.map((m) => m.parent)).size) return null;
+  const side = new Map<Element, number>([...a.map((m) => [m, 0] as const), ...b.map((m) => [m, 1] as const)]);
+  const parents = [...new Set([...a, ...b].map((m) => m.parent as Element))];
+  const union: Element[] = [];
+  for (const parent of parents) {
+    let last = -1;
+    for (const child of elementChildren(parent)) {
+      const s = side.get(child);
+      if (s === undefined) continue;
+      if (s === last) return null;
+      last = s;
+      union.push(child);
+    }
+  }
+  return union.length === side.size ? union : null;
+}
