@@ -2,7 +2,7 @@
 // attempt's tracking begins when it starts; as the engine gives a page's records, each record's key and
 // values hashes are computed (the run process's main thread is mostly waiting then: pages are fetched and
 // parsed elsewhere), the keys' previous values hashes are asked of the worker (read-only questions of
-// about 2,000 keys, gathered over pages), and, in a Run of one set that is not resumed, the new and updated
+// about 1,000 keys, gathered over pages), and, in a Run of one set that is not resumed, the new and updated
 // records are staged once the answer is there (one question per answer). The export pass (trackedSets) then marks a batch whose keys were
 // all looked up without a question of its own, and stages only what was not staged ahead. What was not done
 // ahead (records restored from a checkpoint, records re-read from a spool file, keys past the limit, a
@@ -31,7 +31,7 @@ interface Asker {
 /** Most keys whose previous values hash is held for the export (about 100 bytes each). */
 const AHEAD_KEYS = 100_000;
 /** Keys per lookup question during the crawl (the pages' keys are gathered until there are this many). */
-const AHEAD_BATCH = 2_000;
+const AHEAD_BATCH = 1_000;
 
 /** A record's hashes: its key (null: no key value), its values and its list values. */
 export interface RecordHashes {

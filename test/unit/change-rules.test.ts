@@ -219,32 +219,31 @@ describe('trackedSets (a run process’s export pass)', () => {
     expect(asks.filter((a) => a.op === 'stage')).toMatchObject([{ keys: [key('C')] }]);
   });
 
-  it("the crawl gathers its pages' keys into lookups of 2,000 and asks the rest when the export begins", async () => {
+  it("the crawl gathers its pages' keys into lookups of 1,000 and asks the rest when the export begins", async () => {
     const { changes, asks } = fakeWorker(new Map());
     const ahead = changesAhead(def({ export: 'all' }), changes, { stage: true })!;
     const page = (n: number, size: number) =>
       Array.from({ length: size }, (_, i) => ({ sku: `P${n}-${i}`, price: '1' }) as ExtractedRecord);
     const macrotask = () => new Promise((resolve) => setImmediate(resolve));
-    // Thirty pages of 100 records: no question until 2,000 keys are gathered, then one of them all.
-    for (let n = 0; n < 19; n++) ahead.observe(page(n, 100));
+    const lookups = () => asks.filter((a) => a.op === 'lookup').map((a) => (a as { keys: string[] }).keys.length);
+    // Pages of 100 records: no question until 1,000 keys are gathered, then one of them all.
+    for (let n = 0; n < 9; n++) ahead.observe(page(n, 100));
     await macrotask();
-    expect(asks.filter((a) => a.op === 'lookup')).toHaveLength(0);
-    ahead.observe(page(19, 100));
+    expect(lookups()).toEqual([]);
+    ahead.observe(page(9, 100));
     await macrotask();
-    expect(asks.filter((a) => a.op === 'lookup').map((a) => (a as { keys: string[] }).keys.length)).toEqual([2000]);
-    for (let n = 20; n < 30; n++) ahead.observe(page(n, 100));
+    expect(lookups()).toEqual([1000]);
+    for (let n = 10; n < 15; n++) ahead.observe(page(n, 100));
     await macrotask();
-    expect(asks.filter((a) => a.op === 'lookup')).toHaveLength(1);
-    // The export's start asks for the 1,000 gathered since, and every key has its answer.
+    expect(lookups()).toEqual([1000]);
+    // The export's start asks for the 500 gathered since, and every key has its answer.
     const { previous } = await ahead.done();
-    expect(asks.filter((a) => a.op === 'lookup').map((a) => (a as { keys: string[] }).keys.length)).toEqual([
-      2000, 1000,
-    ]);
-    expect(previous.size).toBe(3000);
+    expect(lookups()).toEqual([1000, 500]);
+    expect(previous.size).toBe(1500);
     await ahead.settled();
     // Every key was new: staged once per answer, in the order the records came.
     const stages = asks.filter((a) => a.op === 'stage') as Array<{ keys: string[] }>;
-    expect(stages.map((s) => s.keys.length)).toEqual([2000, 1000]);
+    expect(stages.map((s) => s.keys.length)).toEqual([1000, 500]);
     expect(stages[0].keys[0]).toBe(key('P0-0'));
   });
 
