@@ -4,19 +4,8 @@
 // detail page whose subject is its heading and whose date no class names.
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { extractListPage } from '../../src/engine/page-extract.js';
+import { draftRecords, PAGE_URL } from '../helpers/draft-records.js';
 import { proposeDraft } from '../../src/services/builder/inference/draft.js';
-
-const URL = 'https://example.com/page';
-
-async function recordsOf(html: string, prompt: string) {
-  const proposal = await proposeDraft({ page: { $: load(html), url: URL }, prompt, fetchPage: async () => null });
-  const read = extractListPage(
-    { finalUrl: URL, body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
-    { list: proposal.definition.list },
-  );
-  return { proposal, records: read.items.map((i) => i.record) };
-}
 
 const homes = [
   ['house for-sale', 'Birkenweg 12', 'Lindau', '450 000 kr', '120 kvm'],
@@ -42,12 +31,12 @@ const listingsPage = `<html><body><nav><a href="/">Start</a><a href="/sell">Sell
 
 describe('listings whose classes vary with their kind or state', () => {
   it('reads every listing as one list, not the listings of one kind and state', async () => {
-    const { records } = await recordsOf(listingsPage, 'price of every home');
+    const { records } = await draftRecords(listingsPage, 'price of every home');
     expect(records.map((r) => r.price)).toEqual([450000, 95000, 1850000, 2995000, 450000, 3100000]);
   });
 
   it('finds an address by its street name and house number, and a floor area by its unit', async () => {
-    const { records } = await recordsOf(listingsPage, 'Adresse, Preis und Wohnfläche jedes Objekts');
+    const { records } = await draftRecords(listingsPage, 'Adresse, Preis und Wohnfläche jedes Objekts');
     expect(records.map((r) => r.adresse)).toEqual(homes.map((h) => h[1]));
     expect(records.map((r) => r.wohnflache)).toEqual(homes.map((h) => h[4]));
   });
@@ -66,12 +55,12 @@ describe('a detail page', () => {
     </main></body></html>`;
 
   it("reads the first thing asked for by a word naming no field from the page's heading", async () => {
-    const { records } = await recordsOf(review, "l'album, le genre et le label");
+    const { records } = await draftRecords(review, "l'album, le genre et le label");
     expect(records).toEqual([{ album: 'Lust for Youth', genre: 'Electronic', label: 'Sacred Bones' }]);
   });
 
   it("takes the first date of the page's content when no class names it, not a class ending in Tag", async () => {
-    const { records } = await recordsOf(review, "l'album, le genre et la date");
+    const { records } = await draftRecords(review, "l'album, le genre et la date");
     expect(records).toEqual([{ album: 'Lust for Youth', genre: 'Electronic', date: 'June 7, 2019' }]);
   });
 });
@@ -93,7 +82,7 @@ describe('an article beside lists of other articles', () => {
     </article><div class="side">${others(5)}</div></main></body></html>`;
 
   it('reads the article as one record, its author and date as shown, and every tag', async () => {
-    const { records } = await recordsOf(page, '文章的标题、作者、发布日期和标签');
+    const { records } = await draftRecords(page, '文章的标题、作者、发布日期和标签');
     expect(records).toEqual([
       {
         title: 'スマートガシャポンが稼働開始',
@@ -119,7 +108,7 @@ describe('an employer nothing names', () => {
           `<article class="result"><h2><a href="/job/${i}">${t}</a></h2><ul class="foot"><li class="item"><span translate="no">${c}</span></li><li class="item" data-test="serp-locality">${l}</li></ul></article>`,
       )
       .join('')}</div></body></html>`;
-    const { records } = await recordsOf(html, "le titre et l'entreprise de chaque offre");
+    const { records } = await draftRecords(html, "le titre et l'entreprise de chaque offre");
     expect(records.map((r) => r.entreprise)).toEqual(jobs.map((j) => j[1]));
   });
 });
@@ -131,7 +120,7 @@ describe('labels naming part of the words asked for', () => {
       <div class="time"><dt>Cottura</dt><dd>5 minuti</dd></div>
       <div class="time"><dt>Tempo totale</dt><dd>45 minuti</dd></div></dl>
       <p>Una torta fredda, facile e veloce, da preparare il giorno prima e servire ben fredda.</p></main></body></html>`;
-    const { records } = await recordsOf(
+    const { records } = await draftRecords(
       html,
       'nome della ricetta, tempo di preparazione, tempo di cottura e tempo totale',
     );
@@ -156,7 +145,7 @@ describe('breadcrumbs', () => {
       <p>Der lange Text des Artikels über Pflanzen, die ohne Blätter und Wurzeln leben.</p></article>
       ${Array.from({ length: 4 }, (_, i) => `<div class="row teaser"><a href="/t/${i}">Ein anderer Artikel Nummer ${i}</a></div>`).join('')}
       </div></body></html>`;
-    const { records } = await recordsOf(html, 'el título, el autor y la fecha del artículo');
+    const { records } = await draftRecords(html, 'el título, el autor y la fecha del artículo');
     expect(records).toEqual([
       { titulo: 'Genetik: Das Geheimnis der Riesenblumen', autor: 'Christie Wilcox', fecha: '19.07.2022' },
     ]);
@@ -172,7 +161,7 @@ describe('a page nested thousands of levels deep', () => {
     const depth = 5000;
     const html = `<html><body><ul class="list">${items}</ul>${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}</body></html>`;
     const proposal = await proposeDraft({
-      page: { $: load(html), url: URL },
+      page: { $: load(html), url: PAGE_URL },
       prompt: 'name and price of each product',
       fetchPage: async () => null,
     });
@@ -188,7 +177,7 @@ describe("a job's own page beside lists of its duties", () => {
       <div><span class="hidden">Company</span><p>Jobs Contact Personal, s.r.o.</p></div>
       <div><a data-test="jd-info-location" href="/map">Brno</a></div>
       ${duties(4)}${duties(4)}</div></body></html>`;
-    const { records } = await recordsOf(html, 'la empresa y la ciudad de la oferta');
+    const { records } = await draftRecords(html, 'la empresa y la ciudad de la oferta');
     expect(records).toEqual([{ empresa: 'Jobs Contact Personal, s.r.o.', ciudad: 'Brno' }]);
   });
 });
@@ -215,7 +204,7 @@ describe('cards in grid rows', () => {
     }
     const menu = `<ul id="main-nav">${Array.from({ length: 30 }, (_, i) => `<li><a href="/s/${i}">Solution ${i}</a></li>`).join('')}</ul>`;
     const html = `<html><body>${menu}<section class="team"><h1>Executive Team</h1>${rows.join('')}</section></body></html>`;
-    const { records } = await recordsOf(html, 'name and link of each executive');
+    const { records } = await draftRecords(html, 'name and link of each executive');
     expect(records.map((r) => r.name)).toEqual(people);
   });
 });
@@ -235,7 +224,7 @@ describe('addresses written number first', () => {
           `<span class="listing"><div class="info"><div class="refL"><strong>${a}</strong><br><span>Upper East Side / Condo</span></div><div class="refR">${p}</div></div><img src="/i/${i}.jpg"></span>`,
       )
       .join('')}</div></body></html>`;
-    const { records } = await recordsOf(html, 'la dirección y el precio de cada inmueble');
+    const { records } = await draftRecords(html, 'la dirección y el precio de cada inmueble');
     expect(records.map((r) => r.direccion)).toEqual(homes.map((h) => h[0]));
   });
 });
@@ -257,7 +246,7 @@ describe('a page laid out in tables, inside a box named like a menu', () => {
     const text = 'A long description of the shop and its jeans, its brands and its history. '.repeat(8);
     const html = `<html><body><div id="nav-menu-top"><table><tr>${links}</tr></table>
       <table class="product"><tbody><tr>${cells}</tr></tbody></table><p>${text}</p></div></body></html>`;
-    const { records } = await recordsOf(html, 'naam en link van elk product');
+    const { records } = await draftRecords(html, 'naam en link van elk product');
     expect(records.map((r) => r.naam)).toEqual(products);
   });
 });
@@ -270,7 +259,7 @@ describe('a price written loose in the card', () => {
         `<div class="card"><a href="/p/${i}"><img src="/i/${i}.jpg"><p>Jeans model ${i}</p></a>£${50 + i}.50</div>`,
     ).join('');
     const html = `<html><body><div class="grid">${items}</div></body></html>`;
-    const { records } = await recordsOf(html, 'name, price and link of each product');
+    const { records } = await draftRecords(html, 'name, price and link of each product');
     expect(records.map((r) => r.price)).toEqual([50.5, 51.5, 52.5, 53.5, 54.5, 55.5]);
   });
 });
@@ -280,7 +269,7 @@ describe('a label only screen readers see', () => {
     const html = `<html><body><div class="job"><h1>Frontend Developer</h1>
       <div class="JobSalaryBox"><svg></svg><span class="accessibility-hidden"> Salary </span><p>50 000 – 80 000 Kč</p></div>
       <p>About the role: a long description of the job and the team, in several sentences of text.</p></div></body></html>`;
-    const { records } = await recordsOf(html, 'el salario de la oferta');
+    const { records } = await draftRecords(html, 'el salario de la oferta');
     expect(records).toEqual([{ salario: '50 000 – 80 000 Kč' }]);
   });
 });
@@ -298,7 +287,7 @@ describe('records answering none of the fields asked for', () => {
         `<div class="card"><a href="/p/${i}"><img src="/i/${i}.jpg"><span class="name">Jeans model ${i}</span></a><span class="price">£${50 + i}.00</span></div>`,
     ).join('');
     const html = `<html><body><div class="grid">${cards}</div><div class="tabs">${snippets}</div></body></html>`;
-    const { records } = await recordsOf(html, 'naam, prijs en link van elk product');
+    const { records } = await draftRecords(html, 'naam, prijs en link van elk product');
     expect(records.map((r) => r.naam)).toEqual(Array.from({ length: 6 }, (_, i) => `Jeans model ${i}`));
   });
 });
@@ -308,7 +297,7 @@ describe("an author's box that also shows a date", () => {
     const html = `<html><body><article><header><h1>Tarte à la rhubarbe</h1></header>
       <div class="recipe_author"><h3 class="recipe_author_name"><span class="link">Céline Mazur</span> 14/05/25</h3></div>
       <p>Une tarte fondante à la rhubarbe, avec ou sans meringue, facile à préparer.</p></article></body></html>`;
-    const { records } = await recordsOf(html, "le nom et l'auteur de la recette");
+    const { records } = await draftRecords(html, "le nom et l'auteur de la recette");
     expect(records).toEqual([{ nom: 'Tarte à la rhubarbe', auteur: 'Céline Mazur' }]);
   });
 });

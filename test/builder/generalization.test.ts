@@ -6,20 +6,9 @@
 import { load } from 'cheerio';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { extractListPage } from '../../src/engine/page-extract.js';
+import { draftRecords, PAGE_URL } from '../helpers/draft-records.js';
 import { proposeDraft } from '../../src/services/builder/inference/draft.js';
 import { promptRequests } from '../../src/services/builder/inference/naming.js';
-
-const URL = 'https://example.com/page';
-
-async function recordsOf(html: string, prompt: string) {
-  const proposal = await proposeDraft({ page: { $: load(html), url: URL }, prompt, fetchPage: async () => null });
-  const read = extractListPage(
-    { finalUrl: URL, body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
-    { list: proposal.definition.list },
-  );
-  return { proposal, records: read.items.map((i) => i.record) };
-}
 
 const teasers = (n: number) =>
   `<section class="more"><h2>Weitere Rezepte</h2>${Array.from(
@@ -44,7 +33,7 @@ describe('records the prompt names in its own language', () => {
             `<li class="ingredient"><span class="ingredient-name">${n}</span><span class="ingredient-serving">${q}</span></li>`,
         )
         .join('')}</ul>${teasers(8)}</body></html>`;
-    const { proposal, records } = await recordsOf(html, 'このレシピの材料の名前と分量');
+    const { proposal, records } = await draftRecords(html, 'このレシピの材料の名前と分量');
     expect(proposal.definition.list.selector).toBe('li.ingredient');
     expect(records).toEqual(ingredients.map(([title, quantity]) => ({ title, quantity })));
   });
@@ -60,7 +49,7 @@ describe('field words in another language than the page', () => {
     const table = `<html><body><table><thead><tr><th>Date</th><th>Opponent</th><th>Result</th></tr></thead><tbody>${games
       .map(([d, o, r]) => `<tr><td>${d}</td><td><a href="/t/${o}">${o}</a></td><td>${r}</td></tr>`)
       .join('')}</tbody></table></body></html>`;
-    const { records } = await recordsOf(table, 'fecha, rival y resultado de cada partido');
+    const { records } = await draftRecords(table, 'fecha, rival y resultado de cada partido');
     expect(records).toEqual(games.map(([fecha, rival, resultado]) => ({ fecha, rival, resultado })));
     const items = [
       ['500', 'gr', 'bloem'],
@@ -73,7 +62,7 @@ describe('field words in another language than the page', () => {
           `<li class="ingredient"><span class="amount">${q}</span> <span class="unit">${u}</span> <span class="name">${n}</span></li>`,
       )
       .join('')}</ul></body></html>`;
-    const found = await recordsOf(list, 'hoeveelheid, eenheid en naam van elk ingrediënt');
+    const found = await draftRecords(list, 'hoeveelheid, eenheid en naam van elk ingrediënt');
     expect(found.records.map((r) => r.eenheid)).toEqual(['gr', 'gr', 'el']);
   });
 });
@@ -87,7 +76,7 @@ describe('structures', () => {
           `<div class="ProductCard_card__9fK3b"><a class="ProductCard_title__3xQ1z" href="/p/${i}">${name}</a><span class="ProductCard_price__7hT2c">${10 + i}.99 €</span></div>`,
       )
       .join('')}</div></div></body></html>`;
-    const { proposal, records } = await recordsOf(html, 'name and price of each product');
+    const { proposal, records } = await draftRecords(html, 'name and price of each product');
     expect(proposal.definition.list.selector).toContain('[class*="ProductCard_card__"]');
     expect(records.map((r) => r.name)).toEqual(items);
   });
@@ -100,7 +89,7 @@ describe('structures', () => {
       comment('Dora', 1),
       comment('Emil', 1, comment('Fritz', 2)),
     ].join('')}</ol></body></html>`;
-    const { records } = await recordsOf(html, 'Name und Datum jedes Kommentars');
+    const { records } = await draftRecords(html, 'Name und Datum jedes Kommentars');
     expect(records.map((r) => r.name)).toEqual(['Anna', 'Bert', 'Cleo', 'Dora', 'Emil', 'Fritz']);
   });
 
@@ -108,7 +97,7 @@ describe('structures', () => {
     const html = `<html><body><h1>Rosbife</h1><dl class="stats">
       <div><dt>Autor</dt><dd>Panelinha</dd></div><div><dt>Tempo de preparo</dt><dd>Até 1h</dd></div>
       <div><dt>Serve</dt><dd>Até 4 porções</dd></div></dl>${teasers(6)}</body></html>`;
-    const { proposal, records } = await recordsOf(
+    const { proposal, records } = await draftRecords(
       html,
       'nome da receita, autor, tempo de preparo e quantas porções serve',
     );
@@ -130,7 +119,7 @@ describe('structures', () => {
     const cpu = process.cpuUsage();
     const t0 = performance.now();
     const proposal = await proposeDraft({
-      page: { $, url: URL },
+      page: { $, url: PAGE_URL },
       prompt: 'name and price of each product',
       fetchPage: async () => null,
     });
@@ -150,7 +139,7 @@ describe('values inside mixed text', () => {
           `<li class="comment"><span class="author">${n}</span><span class="date">April ${20 + i}, 2019 at ${i + 1}:0${i} pm</span><p>Comment ${i}, long enough to be a comment.</p></li>`,
       )
       .join('')}</ol></body></html>`;
-    const { proposal, records } = await recordsOf(html, 'author, date and time of each comment');
+    const { proposal, records } = await draftRecords(html, 'author, date and time of each comment');
     expect(records.map((r) => r.time)).toEqual(['1:00 pm', '2:01 pm', '3:02 pm', '4:03 pm']);
     expect(records[0].date).toBe('April 20, 2019 at 1:00 pm');
     expect(proposal.notes.filter((n) => n.startsWith('Field "time"'))).toEqual([]);

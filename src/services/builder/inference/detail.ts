@@ -91,31 +91,12 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   if (request.concept === 'title') out.push('h1');
   // No class names the date: the first element of the page's content showing only a date.
   if (request.concept === 'date') {
-    const shown = $('body *')
-      .toArray()
-      .find(
-        (el) =>
-          !['script', 'style', 'option'].includes(el.name) &&
-          !el.children.some(isElement) &&
-          conceptOfValues([normalizeText($(el).text())]) === 'date' &&
-          !inPageChrome($, el) &&
-          $(el).closest('aside').length === 0,
-      );
-    const selector = shown && firstMatchSelector($, shown);
+    const selector = firstContentLeaf($, (text) => conceptOfValues([text]) === 'date', ['script', 'style', 'option']);
     if (selector) out.push(selector);
   }
   // No class names the employer: the first value of the page's content closing with a legal form.
   if (request.concept === 'company') {
-    const named = $('body *')
-      .toArray()
-      .find(
-        (el) =>
-          !el.children.some(isElement) &&
-          hasLegalForm(normalizeText($(el).text())) &&
-          !inPageChrome($, el) &&
-          $(el).closest('aside').length === 0,
-      );
-    const selector = named && firstMatchSelector($, named);
+    const selector = firstContentLeaf($, hasLegalForm);
     if (selector) out.push(selector);
   }
   // No class names the author: the first byline of the page's content ("By <a>Jose de la Cruz</a>").
@@ -187,6 +168,28 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
       return t !== '' && t.length < text.length && !/\d/.test(t) && !e.children.some(isElement);
     });
   return (inner && firstMatchSelector($, inner)) ?? undefined;
+}
+
+/**
+ * A selector for the first element of the page's content (not its header, nav or footer, not an aside) that
+ * holds no element, is none of `skipTags`, and whose text passes `test`; or undefined.
+ */
+function firstContentLeaf(
+  $: CheerioAPI,
+  test: (text: string) => boolean,
+  skipTags: readonly string[] = [],
+): string | undefined {
+  const found = $('body *')
+    .toArray()
+    .find(
+      (el) =>
+        !skipTags.includes(el.name) &&
+        !el.children.some(isElement) &&
+        test(normalizeText($(el).text())) &&
+        !inPageChrome($, el) &&
+        $(el).closest('aside').length === 0,
+    );
+  return (found && firstMatchSelector($, found)) ?? undefined;
 }
 
 const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
