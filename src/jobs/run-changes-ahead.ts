@@ -2,9 +2,10 @@
 // attempt's tracking begins when it starts; as the engine gives a page's records, each record's key and
 // values hashes are computed (the run process's main thread is mostly waiting then: pages are fetched and
 // parsed elsewhere), the keys' previous values hashes are asked of the worker (read-only questions of
-// about 1,000 keys, gathered over pages), and, in a Run of one set that is not resumed, the new and updated
-// records are staged once the answer is there (one question per answer). The export pass (trackedSets) then marks a batch whose keys were
-// all looked up without a question of its own, and stages only what was not staged ahead. What was not done
+// about 1,000 keys, gathered over pages), and, in a Run of one set that is not resumed, the new and
+// updated records are staged once the answer is there (one question per answer). The export pass
+// (trackedSets) then marks a batch whose keys were all looked up without a question of its own, and
+// stages only what was not staged ahead. What was not done
 // ahead (records restored from a checkpoint, records re-read from a spool file, keys past the limit, a
 // question that failed) the export does as before.
 //
