@@ -133,7 +133,11 @@ describe('per-host limits', () => {
     const { run: r } = await run(politeDefinition(s.url, 'n=6&ms=50'));
     expect(r).toMatchObject({ status: 10, recordsExtracted: 6 });
     const at = s.busyOnce.answeredAt!;
-    expect(s.seen.filter((x) => x.start > at + 20 && x.start < at + 950)).toEqual([]);
+    // During the wait, at most the request whose slot was granted with the 429's (both of the host's two
+    // slots at once) may still arrive, late on a loaded machine; nothing granted after the 429 was known.
+    const duringWait = s.seen.filter((x) => x.start > at + 20 && x.start < at + 950);
+    expect(duringWait.length).toBeLessThanOrEqual(1);
+    for (const x of duringWait) expect(x.start, x.path).toBeLessThan(at + 300);
     expect(s.seen.filter((x) => x.start >= at + 950).length).toBeGreaterThanOrEqual(4);
   });
 });
