@@ -1,5 +1,6 @@
-// In a run process: change tracking's work done ahead, during the crawl, so the export finds it done. The
-// attempt's tracking begins when it starts; as the engine gives a page's records, each record's key and
+// In a run process: change tracking's work done ahead, during the crawl, so the export finds it done, for
+// a Run whose records the worker does not track from its checkpoints (run-changes-marks.ts: a Run of
+// several sets, a resumed Run, a Run of one page). The attempt's tracking begins when it starts; as the engine gives a page's records, each record's key and
 // values hashes are computed (the run process's main thread is mostly waiting then: pages are fetched and
 // parsed elsewhere), the keys' previous values hashes are asked of the worker (read-only questions of
 // about 1,000 keys, gathered over pages), and, in a Run of one set that is not resumed, the new and

@@ -20,15 +20,14 @@ import {
   type ExtractedRecord,
   type KnownDetails,
 } from '../engine/index.js';
-import type { ChangesReply, ChangesRequest } from '../services/changes/changes-protocol.js';
+import type { ChangesReply, ChangesRequest, TrackerAsk } from '../services/changes/changes-protocol.js';
 import type { StorageWriter } from '../storage/index.js';
-import type { ChangesAsk, DeletedRecord } from '../services/changes/changes.service.js';
+import type { ChangesAsk } from '../services/changes/changes.service.js';
 import { recordHasher, type ChangesAhead, type RecordHashes } from './run-changes-ahead.js';
+import { deletedRows, type WorkerTracking } from './run-changes-marks.js';
 
 /** Records per question to the worker: a batch is one statement there. */
 export const CHANGES_BATCH = 2_000;
-/** Deleted rows per page of their walk (with their values). */
-const DELETED_PAGE = 2_000;
 /** Classify questions in flight at most (each holds its batch of records: memory stays flat). */
 const CLASSIFY_IN_FLIGHT = 3;
 /** Stage questions (new and updated records with their values) in flight at most: memory stays flat. */
@@ -46,7 +45,7 @@ export function remoteChanges(send: (msg: ChangesRequest) => void) {
   let next = 0;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   return {
-    ask<T>(ask: ChangesAsk): Promise<T> {
+    ask<T>(ask: ChangesAsk | TrackerAsk): Promise<T> {
       const request = ++next;
       return new Promise<T>((resolve, reject) => {
         pending.set(request, { resolve: resolve as (v: unknown) => void, reject });
@@ -92,11 +91,6 @@ export function knownDetailsOf(def: AgentDefinition, changes: RemoteChanges): Kn
   };
 }
 
-/** The names of a definition's fields in the order a record has them (list fields, then detail fields). */
-function fieldOrderOf(def: AgentDefinition): string[] {
-  return [...def.list.fields, ...(def.follow?.fields ?? [])].map((f) => f.name);
-}
-
 /**
  * The sets as the export writes them: duplicates of a key dropped (counted in `counts.duplicates`), and,
  * tracking changes, each record staged, marked and kept or not by `changes.export`; the keys not seen
@@ -106,21 +100,21 @@ export async function trackedSets(
   def: AgentDefinition,
   changes: RemoteChanges,
   sets: Array<{ set: number; records: Records }>,
-  opts: { stopped: boolean; ahead?: ChangesAhead | null },
+  opts: {
+    stopped: boolean;
+    ahead?: ChangesAhead | null;
+    byWorker?: { tracking: WorkerTracking; rest: () => string } | null;
+  },
   counts: { duplicates: number },
 ): Promise<Array<{ set: number; records: Records }>> {
   if (!def.key) return sets;
   const tracking = def.changes ? changesOf(def.changes) : undefined;
-  // A deleted row's values come back from the database with their keys in its order: put back in the
-  // order of the definition's fields, as the records the Run extracted have them.
-  const fieldOrder = fieldOrderOf(def);
-  const inFieldOrder = (values: ExtractedRecord, kind: ChangeKind): ExtractedRecord => {
-    const row: ExtractedRecord = {};
-    for (const name of fieldOrder) if (name in values) row[name] = values[name];
-    for (const name of Object.keys(values)) if (!(name in row)) row[name] = values[name];
-    row[CHANGE_COLUMN] = kind;
-    return row;
-  };
+  // The worker tracked the records of the Run's one set (run-changes-marks.ts); if it gave up, the
+  // export does the work itself below, from a new beginning.
+  if (tracking && opts.byWorker && sets.length === 1) {
+    const records = await opts.byWorker.tracking.exported(sets[0].records, opts.byWorker.rest(), opts, counts);
+    if (records) return [{ set: sets[0].set, records }];
+  }
   // The attempt's tracking began with the work ahead, when there is some (run-changes-ahead.ts).
   if (tracking && !opts.ahead) await changes.ask({ op: 'begin', trackDeletes: tracking.trackDeletes });
   const hashesOf = opts.ahead?.hashesOf ?? recordHasher(def);
@@ -191,25 +185,6 @@ export async function trackedSets(
     return rows;
   }
 
-  /**
-   * The Agent's keys the Run did not see, with their last values: pages of a walk over the known keys in
-   * key order, the Run's own keys (its seen rows, written by classify with trackDeletes) left out by the
-   * worker's statement, so only deleted rows travel.
-   */
-  async function* deleted(): AsyncGenerator<ExtractedRecord> {
-    let after: string | null = null;
-    for (;;) {
-      const page: DeletedRecord[] = await changes.ask<DeletedRecord[]>({
-        op: 'unseenAfter',
-        after,
-        limit: DELETED_PAGE,
-      });
-      for (const k of page) yield inFieldOrder(k.values as ExtractedRecord, ChangeKind.Deleted);
-      if (page.length < DELETED_PAGE) return;
-      after = page[page.length - 1].keyHash;
-    }
-  }
-
   // Up to CLASSIFY_IN_FLIGHT batches' questions are in flight while the next batch is read and the one
   // before is written: the worker's round trips overlap each other and the export's own work. Batches
   // are answered and written in order.
@@ -244,7 +219,7 @@ export async function trackedSets(
     // Every new and updated record is staged before the set's export ends (and so before the Run's).
     await settleStaging(0);
     await opts.ahead?.settled();
-    if (last && tracking?.trackDeletes && !opts.stopped) yield* deleted();
+    if (last && tracking?.trackDeletes && !opts.stopped) yield* deletedRows(def, changes);
   }
 
   return sets.map((s, i) => ({ set: s.set, records: tracked(s.records, i === sets.length - 1) }));

@@ -29,6 +29,7 @@ import {
 import { isChangesReply } from '../services/changes/changes-protocol.js';
 import { remoteBrowserSources } from './remote-browser.js';
 import { changesAhead } from './run-changes-ahead.js';
+import { workerTracking } from './run-changes-marks.js';
 import { createRecordSpool } from './run-spool.js';
 import { keptSets, knownDetailsOf, remoteChanges, trackedColumnsOf, trackedSets } from './run-changes.js';
 import { checkpointReporter, continuingWriters, previousLog, restoredRecords, resumeLine } from './run-resume.js';
@@ -137,12 +138,17 @@ export function createRunHost(deps: {
       if (resumed.checkpoint) for (const { set, records } of restoredRecords(p.resume)) recordSpool.spool(set, records);
     }
     const reporter = fetchesOnePage(p.definition, p.inputRows) ? null : checkpointReporter(send);
-    // Change tracking's hashing, lookups and staging, done as the records come (run-changes-ahead.ts); a
-    // resumed Run or one of several sets stages at its export only (the order of its records differs).
-    const ahead = changesAhead(p.definition, changes, { stage: setCount === 1 && !resumed?.checkpoint });
+    // Change tracking's hashing, lookups and staging, done as the records come: by the worker from the
+    // checkpoints' records for a Run of one set that is not resumed (run-changes-marks.ts), else here
+    // (run-changes-ahead.ts), where a resumed Run or one of several sets stages at its export only (the
+    // order of its records differs).
+    const oneFreshSet = setCount === 1 && !resumed?.checkpoint;
+    const byWorker = reporter && oneFreshSet ? workerTracking(p.definition, changes) : null;
+    const ahead = byWorker ? null : changesAhead(p.definition, changes, { stage: oneFreshSet });
     const result = await runExtraction({
       onRecords: (set, records) => {
         reporter?.records(set, records);
+        byWorker?.given(records);
         ahead?.observe(records);
         recordSpool.spool(set, records);
       },
@@ -211,7 +217,11 @@ export function createRunHost(deps: {
             p.definition,
             changes,
             result.sets.map((s) => ({ set: s.set, records: recordSpool.spooledRecords(s.set) })),
-            { stopped, ahead },
+            {
+              stopped,
+              ahead,
+              byWorker: byWorker && reporter && { tracking: byWorker, rest: () => reporter.unsent(result.sets[0].set) },
+            },
             counts,
           ),
           kept,

@@ -20,6 +20,12 @@ export function checkpointReporter(send: (msg: ChildMessage) => void) {
       since.clear();
       send({ type: 'checkpoint', checkpoint, records });
     },
+    /** The JSON lines of set `set`'s records given since the last checkpoint (no checkpoint will carry them now). */
+    unsent: (set: number): string => {
+      const lines = since.get(set) ?? [];
+      since.delete(set);
+      return lines.length === 0 ? '' : lines.join('\n') + '\n';
+    },
   };
 }
 

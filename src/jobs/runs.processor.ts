@@ -131,10 +131,10 @@ export function createRunsProcessor(deps: {
       (err) => onError(err, 'checkpoint'),
     );
     const browserSessions = openRunBrowserSessions(deps.browsers, send);
-    const changes = relayRunChanges(runId, deps.changes, send);
+    const changes = relayRunChanges(runId, picked.payload.definition, deps.changes, send);
     const onMessage = (msg: ChildMessage) => {
       if (isBrowserRequest(msg)) return browserSessions.handle(msg);
-      if (isChangesRequest(msg)) return changes(msg);
+      if (isChangesRequest(msg)) return changes.ask(msg);
       switch (msg.type) {
         case 'firstPage':
           return supervisor.firstPage();
@@ -143,6 +143,7 @@ export function createRunsProcessor(deps: {
         case 'exporting':
           return supervisor.exporting(msg.stats);
         case 'checkpoint':
+          changes.observe(msg.records);
           return checkpoints.push(msg.checkpoint, msg.records);
         case 'done':
           result = msg.result;

@@ -13,8 +13,8 @@ import {
   type AgentDefinition,
   type ExtractedRecord,
 } from '../../src/engine/index.js';
-import { trackedColumnsOf, trackedSets, type RemoteChanges } from '../../src/jobs/run-changes.js';
-import type { ChangesAsk } from '../../src/services/changes/changes.service.js';
+import { trackedColumnsOf, trackedSets } from '../../src/jobs/run-changes.js';
+import { fakeWorker } from '../helpers/changes-fake.js';
 
 const list = { selector: 'li', fields: [{ name: 'sku' }, { name: 'price' }] };
 const follow = { selector: 'a', fields: [{ name: 'desc' }] };
@@ -63,45 +63,6 @@ describe('keys, hashes and change kinds', () => {
     expect(kinds.filter((k) => exportsChange('new', k))).toEqual(['new', 'deleted']);
   });
 });
-
-/** The worker's answers from a map of known keys: key hash -> [values hash, last values]. */
-function fakeWorker(known: Map<string, [string, ExtractedRecord]>) {
-  const asks: ChangesAsk[] = [];
-  // The keys classified: the worker's statement leaves them out of the deleted rows.
-  const seen = new Set<string>();
-  const changes = {
-    async ask(ask: ChangesAsk) {
-      asks.push(ask);
-      switch (ask.op) {
-        case 'begin':
-          return null;
-        case 'classify':
-          for (const k of ask.keys) seen.add(k);
-          return ask.keys.map((k) => known.get(k)?.[0] ?? null);
-        case 'stage':
-          return null;
-        case 'lookup':
-          return ask.keys.map((k) => known.get(k)?.[0] ?? null);
-        case 'seen':
-          for (const k of ask.keys) seen.add(k);
-          return null;
-        case 'unseenAfter':
-          return [...known.keys()]
-            .filter((k) => k > (ask.after ?? '') && !seen.has(k))
-            .sort()
-            .slice(0, ask.limit)
-            .map((keyHash) => ({ keyHash, values: known.get(keyHash)![1] }));
-        case 'known':
-          return ask.keys
-            .filter((k) => known.has(k))
-            .reverse()
-            .map((keyHash) => ({ keyHash, listHash: '', values: known.get(keyHash)![1] }));
-      }
-    },
-    receive() {},
-  } as unknown as RemoteChanges;
-  return { changes, asks };
-}
 
 async function* of(records: ExtractedRecord[]) {
   yield* records;

@@ -15,7 +15,8 @@ export const MAX_CHANGES_BATCH = 5_000;
 
 /** What a run process asks about its Run's records (over its worker: it has no database of its own). */
 export type ChangesAsk =
-  | { op: 'begin'; trackDeletes: boolean }
+  // observe: the worker tracks the Run's records from its checkpoints (run-changes-tracker.ts).
+  | { op: 'begin'; trackDeletes: boolean; observe?: boolean }
   | { op: 'known'; keys: string[] }
   | { op: 'lookup'; keys: string[] }
   | { op: 'classify'; batch: number; keys: string[] }
@@ -30,6 +31,15 @@ export function createRunChangesService(repo: ChangesRepository) {
   return {
     /** Merges what Run `runId` (ended Success) staged into its Agent's state. */
     mergeAfterEnd: (runId: number) => repo.mergeSettled(runId),
+
+    /**
+     * For each of `keys`, in order, the values hash the Agent last saw (null: a new key), asked after the
+     * Run's `begin` was answered (the state is whole then: no merge to check first).
+     */
+    lookupBegun(runId: number, keys: string[]): Promise<Array<string | null>> {
+      bounded(keys.length);
+      return repo.lookup(runId, keys);
+    },
 
     /** Answers a run process's question about Run `runId`'s records. */
     async answer(runId: number, ask: ChangesAsk): Promise<unknown> {

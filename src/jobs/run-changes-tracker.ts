@@ -1,0 +1,167 @@
+// In the worker: change tracking's work for a Run of one set that is not resumed, done from the records
+// its run process reports with its checkpoints (they come to the worker anyway, as JSON lines, to be
+// stored). As each checkpoint arrives, its records are hashed (key, values, list values), a key met
+// before in the Run is marked a duplicate (the first record of a key wins: the export reads them in this
+// order), and the keys are looked up in questions of TRACKED_BATCH keys, one at a time; once a batch is
+// answered, its new and updated records are staged with their JSON lines as they came, and, tracking
+// deletes, its keys are kept as seen. The run process does none of this while it crawls: its export asks
+// for each record's mark, in order (`marks`), and only marks and filters.
+//
+// On a failure, past TRACKED_RECORDS records, or when the records it saw are not the Run's (another set,
+// another count), the tracker gives up and answers null: the run process then does the whole export's
+// work itself, from a new beginning of its tracking (which removes what the tracker staged).
+import { changeKindOf, ChangeKind, type AgentDefinition, type ExtractedRecord } from '../engine/index.js';
+import { RecordMark, type TrackerAsk } from '../services/changes/changes-protocol.js';
+import type { RunChangesService } from '../services/changes/changes.service.js';
+import { recordHasher } from './run-changes-ahead.js';
+
+/** Keys per lookup (the checkpoints' records are gathered until there are this many, or the export asks). */
+const TRACKED_BATCH = 1_000;
+/** Most records tracked: a longer Run's export does its own work (the marks and keys held stay bounded). */
+const TRACKED_RECORDS = 100_000;
+
+/** The mark of a record the Run found (never deleted: deleted rows are the keys it did not find). */
+const markOf = (kind: ChangeKind): RecordMark =>
+  kind === ChangeKind.Unchanged
+    ? RecordMark.Unchanged
+    : kind === ChangeKind.Updated
+      ? RecordMark.Updated
+      : RecordMark.New;
+
+/** A record waiting for its key's lookup. */
+interface Waiting {
+  index: number;
+  key: string;
+  values: string;
+  list: string;
+  line: string;
+}
+
+export interface RunChangesTracker {
+  /** A checkpoint's records, per set, as JSON lines. */
+  observe(records: ReadonlyArray<{ set: number; ndjson: string }>): void;
+  /** The marks the export asks for; null once the tracker has given up. */
+  marks(ask: TrackerAsk): Promise<string | null>;
+}
+
+/**
+ * Tracks Run `runId`'s records (its definition `def` tracks changes by `key`); `begun` is the answer to
+ * the Run's `begin` (the lookups wait for it: the Agent's state is whole then).
+ */
+export function createRunChangesTracker(
+  runId: number,
+  def: AgentDefinition,
+  changes: RunChangesService,
+  begun: Promise<unknown>,
+  trackDeletes: boolean,
+): RunChangesTracker {
+  const hash = recordHasher(def);
+  let marks: RecordMark[] = [];
+  let keys = new Set<string>();
+  let waiting: Waiting[] = [];
+  let set: number | null = null;
+  let failed = false;
+  let batch = 0;
+  // One lookup (and its stage) at a time, after the beginning.
+  let work: Promise<void> = begun.then(() => {});
+
+  const giveUp = () => {
+    failed = true;
+    marks = [];
+    keys = new Set();
+    waiting = [];
+  };
+
+  /** Looks up the waiting records' keys, then stages the new and updated ones and keeps the keys as seen. */
+  function lookUp(part: Waiting[]) {
+    work = work
+      .then(async () => {
+        if (failed) return;
+        const previous = await changes.lookupBegun(
+          runId,
+          part.map((w) => w.key),
+        );
+        const changed: Waiting[] = [];
+        part.forEach((w, j) => {
+          const kind = changeKindOf(w.values, previous[j]);
+          marks[w.index] = markOf(kind);
+          if (kind !== ChangeKind.Unchanged) changed.push(w);
+        });
+        const no = --batch;
+        if (changed.length > 0)
+          await changes.answer(runId, {
+            op: 'stage',
+            batch: no,
+            keys: changed.map((w) => w.key),
+            valuesHashes: changed.map((w) => w.values),
+            listHashes: changed.map((w) => w.list),
+            values: changed.map((w) => w.line),
+          });
+        if (trackDeletes)
+          await changes.answer(runId, {
+            op: 'seen',
+            batch: no,
+            keys: part.map((w) => w.key),
+          });
+      })
+      .catch(giveUp);
+  }
+
+  /** Looks up the waiting records in batches of TRACKED_BATCH; the rest waits for more unless `all`. */
+  function lookUpWaiting(all: boolean) {
+    let from = 0;
+    for (; waiting.length - from >= TRACKED_BATCH; from += TRACKED_BATCH)
+      lookUp(waiting.slice(from, from + TRACKED_BATCH));
+    if (all && from < waiting.length) {
+      lookUp(waiting.slice(from));
+      from = waiting.length;
+    }
+    if (from > 0) waiting = waiting.slice(from);
+  }
+
+  function observeLines(ndjson: string) {
+    for (const line of ndjson.split('\n')) {
+      if (line.length === 0) continue;
+      if (marks.length >= TRACKED_RECORDS) return giveUp();
+      const h = hash(JSON.parse(line) as ExtractedRecord);
+      const index = marks.length;
+      if (h.key === null) {
+        // Without any key value a record cannot be recognised later: new every time, not remembered.
+        marks.push(RecordMark.New);
+      } else if (keys.has(h.key)) {
+        marks.push(RecordMark.Duplicate);
+      } else {
+        keys.add(h.key);
+        // Marked when its lookup is answered.
+        marks.push(RecordMark.New);
+        waiting.push({ index, key: h.key, values: h.values, list: h.list, line });
+      }
+    }
+  }
+
+  function observe(records: ReadonlyArray<{ set: number; ndjson: string }>) {
+    for (const r of records) {
+      if (failed) return;
+      set ??= r.set;
+      if (r.set !== set) return giveUp();
+      try {
+        observeLines(r.ndjson);
+      } catch {
+        giveUp();
+      }
+    }
+    if (!failed) lookUpWaiting(false);
+  }
+
+  return {
+    observe,
+    async marks(ask) {
+      if (ask.rest.length > 0) observe([{ set: set ?? 0, ndjson: ask.rest }]);
+      if (!failed) lookUpWaiting(true);
+      await work;
+      if (!failed && marks.length !== ask.total) giveUp();
+      if (failed) return null;
+      return marks.slice(ask.from, ask.from + ask.count).join('');
+    },
+  };
+}

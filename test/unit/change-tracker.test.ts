@@ -1,0 +1,139 @@
+// Change tracking done by the worker from a Run's checkpoints: the run process's side (workerTracking,
+// trackedSets) and the worker's (relayRunChanges and its tracker) wired over an in-memory channel, the
+// database's answers from an in-memory stand-in. The export's rows must be the same whether the worker
+// tracked the records or gave up and left the work to the export.
+import { describe, expect, it } from 'vitest';
+import { recordKeyOf, valuesHashOf, type AgentDefinition, type ExtractedRecord } from '../../src/engine/index.js';
+import { remoteChanges, trackedSets } from '../../src/jobs/run-changes.js';
+import { workerTracking } from '../../src/jobs/run-changes-marks.js';
+import { relayRunChanges } from '../../src/jobs/run-changes-relay.js';
+import type { ChangesAsk, RunChangesService } from '../../src/services/changes/changes.service.js';
+import { answerOf } from '../helpers/changes-fake.js';
+
+const definition: AgentDefinition = {
+  startUrl: 'https://a.example/',
+  list: { selector: 'li', fields: [{ name: 'sku' }, { name: 'price' }] },
+  key: ['sku'],
+  changes: { export: 'all', trackDeletes: true },
+};
+const key = (sku: string) => recordKeyOf({ sku }, ['sku'])!;
+const hash = (price: string) => valuesHashOf({ price }, ['price']);
+const lines = (records: ExtractedRecord[]) => records.map((r) => JSON.stringify(r) + '\n').join('');
+
+/** A run process and its worker, the worker's statements answered from `known`. */
+function wired(opts: { failLookup?: boolean } = {}) {
+  const known = new Map<string, [string, ExtractedRecord]>([
+    [key('A'), [hash('1'), { sku: 'A', price: '1' }]],
+    [key('B'), [hash('1'), { sku: 'B', price: '1' }]],
+    [key('Z'), [hash('9'), { sku: 'Z', price: '9' }]],
+  ]);
+  const seen = new Set<string>();
+  const asks: Array<ChangesAsk | { op: 'lookupBegun'; keys: string[] }> = [];
+  const service = {
+    async answer(_runId: number, ask: ChangesAsk) {
+      asks.push(ask);
+      return answerOf(known, seen, ask);
+    },
+    async lookupBegun(_runId: number, keys: string[]) {
+      asks.push({ op: 'lookupBegun', keys });
+      if (opts.failLookup) throw new Error('connection terminated');
+      return keys.map((k) => known.get(k)?.[0] ?? null);
+    },
+  } as unknown as RunChangesService;
+  // The channel: each side's messages reach the other on a later turn, in order.
+  let relay: ReturnType<typeof relayRunChanges> | null = null;
+  const remote = remoteChanges((msg) => setImmediate(() => relay!.ask(msg)));
+  relay = relayRunChanges(7, definition, service, (msg) => setImmediate(() => remote.receive(msg)));
+  return { remote, relay, asks };
+}
+
+async function exported(
+  remote: ReturnType<typeof remoteChanges>,
+  tracking: NonNullable<ReturnType<typeof workerTracking>>,
+  records: ExtractedRecord[],
+  rest: string,
+) {
+  const counts = { duplicates: 0 };
+  const sets = await trackedSets(
+    definition,
+    remote,
+    [
+      {
+        set: 0,
+        records: (async function* () {
+          yield* records;
+        })(),
+      },
+    ],
+    { stopped: false, byWorker: { tracking, rest: () => rest } },
+    counts,
+  );
+  const rows: ExtractedRecord[] = [];
+  for await (const r of sets[0].records) rows.push(r);
+  return { rows, duplicates: counts.duplicates };
+}
+
+const page1: ExtractedRecord[] = [
+  { sku: 'A', price: '1' },
+  { sku: 'B', price: '2' },
+  { sku: 'A', price: '3' },
+  { sku: null, price: '4' },
+];
+const page2: ExtractedRecord[] = [{ sku: 'C', price: '5' }];
+const expected = [
+  { sku: 'A', price: '1', _change: 'unchanged' },
+  { sku: 'B', price: '2', _change: 'updated' },
+  { sku: null, price: '4', _change: 'new' },
+  { sku: 'C', price: '5', _change: 'new' },
+  { sku: 'Z', price: '9', _change: 'deleted' },
+];
+
+describe('change tracking done by the worker from the checkpoints', () => {
+  it('marks each record in order; the export asks no classify and stages nothing itself', async () => {
+    const { remote, relay, asks } = wired();
+    const tracking = workerTracking(definition, remote)!;
+    // Page 1 reaches the worker with a checkpoint; page 2 was given after the last one.
+    tracking.given(page1);
+    await new Promise((r) => setImmediate(r));
+    relay.observe([{ set: 0, ndjson: lines(page1) }]);
+    tracking.given(page2);
+    const out = await exported(remote, tracking, [...page1, ...page2], lines(page2));
+    expect(out.rows).toEqual(expected);
+    expect(out.duplicates).toBe(1);
+    expect(asks.filter((a) => a.op === 'classify')).toEqual([]);
+    expect(asks.filter((a) => a.op === 'begin')).toHaveLength(1);
+    // The new and updated records staged by the worker, with their JSON lines as the Run gave them.
+    const stages = asks.filter((a) => a.op === 'stage');
+    expect(stages.flatMap((s) => s.keys)).toEqual([key('B'), key('C')]);
+    expect(stages.flatMap((s) => s.values)).toEqual([JSON.stringify(page1[1]), JSON.stringify(page2[0])]);
+    expect(stages.every((s) => s.batch < 0)).toBe(true);
+  });
+
+  it('a lookup that fails makes the worker give up; the export does the work itself and gives the same rows', async () => {
+    const { remote, relay, asks } = wired({ failLookup: true });
+    const tracking = workerTracking(definition, remote)!;
+    tracking.given(page1);
+    await new Promise((r) => setImmediate(r));
+    relay.observe([{ set: 0, ndjson: lines(page1) }]);
+    tracking.given(page2);
+    const out = await exported(remote, tracking, [...page1, ...page2], lines(page2));
+    expect(out.rows).toEqual(expected);
+    expect(out.duplicates).toBe(1);
+    // Its tracking began again (what the worker had staged goes), then classify questions of its own.
+    expect(asks.filter((a) => a.op === 'begin')).toHaveLength(2);
+    expect(asks.filter((a) => a.op === 'classify').length).toBeGreaterThan(0);
+  });
+
+  it('records the worker did not see (a count that differs) make it give up too', async () => {
+    const { remote, relay, asks } = wired();
+    const tracking = workerTracking(definition, remote)!;
+    tracking.given(page1);
+    await new Promise((r) => setImmediate(r));
+    relay.observe([{ set: 0, ndjson: lines(page1) }]);
+    // Page 2 is counted, but neither a checkpoint nor the rest carries it.
+    tracking.given(page2);
+    const out = await exported(remote, tracking, [...page1, ...page2], '');
+    expect(out.rows).toEqual(expected);
+    expect(asks.filter((a) => a.op === 'begin')).toHaveLength(2);
+  });
+});
