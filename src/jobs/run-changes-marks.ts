@@ -86,6 +86,10 @@ export function workerTracking(def: AgentDefinition, changes: Asker): WorkerTrac
         }
         // The window asked last is not needed; its answer (or failure) is not waited for.
         next.catch(() => {});
+        // Every new and updated record is staged before the set's export ends (and so before the Run's),
+        // and the Run's keys are kept as seen before its deleted rows are asked for.
+        if (!(await changes.ask<boolean>({ op: 'staged' })))
+          throw new Error('the worker could not stage the new and updated records of this Run');
         if (tracking.trackDeletes && !opts.stopped) yield* deletedRows(def, changes);
       })();
     },

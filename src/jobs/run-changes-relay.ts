@@ -31,6 +31,10 @@ export function relayRunChanges(
         void reply(msg.request, tracker ? tracker.marks(ask) : Promise.resolve(null));
         return;
       }
+      if (ask.op === 'staged') {
+        void reply(msg.request, tracker ? tracker.staged() : Promise.resolve(false));
+        return;
+      }
       const answer = changes.answer(runId, ask);
       if (ask.op === 'begin') {
         // A new beginning drops what was tracked: the run process does the work itself from now on.

@@ -5,7 +5,8 @@
 // order), and the keys are looked up in questions of TRACKED_BATCH keys, one at a time; once a batch is
 // answered, its new and updated records are staged with their JSON lines as they came, and, tracking
 // deletes, its keys are kept as seen. The run process does none of this while it crawls: its export asks
-// for each record's mark, in order (`marks`), and only marks and filters.
+// for each record's mark, in order (`marks`, answered once the keys are looked up), and only marks and
+// filters; before its end it asks whether every stage is written (`staged`).
 //
 // On a failure, past TRACKED_RECORDS records, or when the records it saw are not the Run's (another set,
 // another count), the tracker gives up and answers null: the run process then does the whole export's
@@ -40,8 +41,10 @@ interface Waiting {
 export interface RunChangesTracker {
   /** A checkpoint's records, per set, as JSON lines. */
   observe(records: ReadonlyArray<{ set: number; ndjson: string }>): void;
-  /** The marks the export asks for; null once the tracker has given up. */
-  marks(ask: TrackerAsk): Promise<string | null>;
+  /** The marks the export asks for, once their keys are looked up; null once the tracker has given up. */
+  marks(ask: Extract<TrackerAsk, { op: 'marks' }>): Promise<string | null>;
+  /** Whether every stage (and seen row) is written, once they are: false when the tracker gave up. */
+  staged(): Promise<boolean>;
 }
 
 /**
@@ -62,40 +65,46 @@ export function createRunChangesTracker(
   let set: number | null = null;
   let failed = false;
   let batch = 0;
-  // One lookup (and its stage) at a time, after the beginning.
-  let work: Promise<void> = begun.then(() => {});
-
+  // One lookup at a time, after the beginning; one stage at a time, each after its lookup. The marks
+  // need only the lookups: the export goes on while the last stages are written.
   const giveUp = () => {
     failed = true;
     marks = [];
     keys = new Set();
     waiting = [];
   };
+  let lookups: Promise<void> = begun.then(() => {}, giveUp);
+  let stages: Promise<void> = lookups;
 
   /** Looks up the waiting records' keys, then stages the new and updated ones and keeps the keys as seen. */
   function lookUp(part: Waiting[]) {
-    work = work
-      .then(async () => {
+    const changed = lookups.then(async () => {
+      if (failed) return [];
+      const previous = await changes.lookupBegun(
+        runId,
+        part.map((w) => w.key),
+      );
+      const found: Waiting[] = [];
+      part.forEach((w, j) => {
+        const kind = changeKindOf(w.values, previous[j]);
+        marks[w.index] = markOf(kind);
+        if (kind !== ChangeKind.Unchanged) found.push(w);
+      });
+      return found;
+    });
+    lookups = changed.then(() => {}, giveUp);
+    const no = --batch;
+    stages = Promise.all([stages, changed])
+      .then(async ([, found]) => {
         if (failed) return;
-        const previous = await changes.lookupBegun(
-          runId,
-          part.map((w) => w.key),
-        );
-        const changed: Waiting[] = [];
-        part.forEach((w, j) => {
-          const kind = changeKindOf(w.values, previous[j]);
-          marks[w.index] = markOf(kind);
-          if (kind !== ChangeKind.Unchanged) changed.push(w);
-        });
-        const no = --batch;
-        if (changed.length > 0)
+        if (found.length > 0)
           await changes.answer(runId, {
             op: 'stage',
             batch: no,
-            keys: changed.map((w) => w.key),
-            valuesHashes: changed.map((w) => w.values),
-            listHashes: changed.map((w) => w.list),
-            values: changed.map((w) => w.line),
+            keys: found.map((w) => w.key),
+            valuesHashes: found.map((w) => w.values),
+            listHashes: found.map((w) => w.list),
+            values: found.map((w) => w.line),
           });
         if (trackDeletes)
           await changes.answer(runId, {
@@ -158,10 +167,14 @@ export function createRunChangesTracker(
     async marks(ask) {
       if (ask.rest.length > 0) observe([{ set: set ?? 0, ndjson: ask.rest }]);
       if (!failed) lookUpWaiting(true);
-      await work;
+      await lookups;
       if (!failed && marks.length !== ask.total) giveUp();
       if (failed) return null;
       return marks.slice(ask.from, ask.from + ask.count).join('');
+    },
+    async staged() {
+      await stages;
+      return !failed;
     },
   };
 }

@@ -21,7 +21,7 @@ const hash = (price: string) => valuesHashOf({ price }, ['price']);
 const lines = (records: ExtractedRecord[]) => records.map((r) => JSON.stringify(r) + '\n').join('');
 
 /** A run process and its worker, the worker's statements answered from `known`. */
-function wired(opts: { failLookup?: boolean } = {}) {
+function wired(opts: { failLookup?: boolean; failFirstBegin?: boolean; failStage?: boolean } = {}) {
   const known = new Map<string, [string, ExtractedRecord]>([
     [key('A'), [hash('1'), { sku: 'A', price: '1' }]],
     [key('B'), [hash('1'), { sku: 'B', price: '1' }]],
@@ -32,6 +32,9 @@ function wired(opts: { failLookup?: boolean } = {}) {
   const service = {
     async answer(_runId: number, ask: ChangesAsk) {
       asks.push(ask);
+      if (ask.op === 'begin' && opts.failFirstBegin && asks.filter((a) => a.op === 'begin').length === 1)
+        throw new Error('connection terminated');
+      if (ask.op === 'stage' && opts.failStage) throw new Error('connection terminated');
       return answerOf(known, seen, ask);
     },
     async lookupBegun(_runId: number, keys: string[]) {
@@ -135,5 +138,26 @@ describe('change tracking done by the worker from the checkpoints', () => {
     const out = await exported(remote, tracking, [...page1, ...page2], '');
     expect(out.rows).toEqual(expected);
     expect(asks.filter((a) => a.op === 'begin')).toHaveLength(2);
+  });
+
+  it('a beginning that fails makes the worker give up as well', async () => {
+    const { remote, relay, asks } = wired({ failFirstBegin: true });
+    const tracking = workerTracking(definition, remote)!;
+    tracking.given(page1);
+    await new Promise((r) => setImmediate(r));
+    relay.observe([{ set: 0, ndjson: lines(page1) }]);
+    tracking.given(page2);
+    const out = await exported(remote, tracking, [...page1, ...page2], lines(page2));
+    expect(out.rows).toEqual(expected);
+    expect(asks.filter((a) => a.op === 'lookupBegun')).toEqual([]);
+  });
+
+  it('a stage that fails after the marks were given fails the export (the Run must not end with part of its records staged)', async () => {
+    const { remote, relay } = wired({ failStage: true });
+    const tracking = workerTracking(definition, remote)!;
+    tracking.given(page1);
+    await new Promise((r) => setImmediate(r));
+    relay.observe([{ set: 0, ndjson: lines(page1) }]);
+    await expect(exported(remote, tracking, page1, '')).rejects.toThrow(/could not stage|connection terminated/);
   });
 });

@@ -4,11 +4,11 @@ import type { ChangesAsk } from './changes.service.js';
 
 /**
  * Questions the worker answers itself, from what it tracked of the Run's records (run-changes-tracker.ts):
- * the marks of the records `from` to `from + count` in the order the Run gave them. `rest`: the JSON lines
- * of the records given after the last checkpoint (asked with the first window only); `total`: how many
- * records the Run gave.
+ * the marks of the records `from` to `from + count` in the order the Run gave them (`rest`: the JSON lines
+ * of the records given after the last checkpoint, asked with the first window only; `total`: how many
+ * records the Run gave), and whether every new and updated record is staged (`staged`).
  */
-export type TrackerAsk = { op: 'marks'; from: number; count: number; rest: string; total: number };
+export type TrackerAsk = { op: 'marks'; from: number; count: number; rest: string; total: number } | { op: 'staged' };
 
 export type ChangesRequest = { type: 'changes:ask'; request: number; ask: ChangesAsk | TrackerAsk };
 export type ChangesReply =
