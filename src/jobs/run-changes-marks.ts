@@ -15,8 +15,8 @@ import { RecordMark } from '../services/changes/changes-protocol.js';
 import type { ChangesAsk, DeletedRecord } from '../services/changes/changes.service.js';
 import type { TrackerAsk } from '../services/changes/changes-protocol.js';
 
-/** Records per `marks` question. */
-const MARKS_WINDOW = 2_000;
+/** Records per `marks` question (one character each: a 10,000-record Run asks once). */
+const MARKS_WINDOW = 20_000;
 /** Deleted rows per page of their walk (with their values). */
 const DELETED_PAGE = 2_000;
 
