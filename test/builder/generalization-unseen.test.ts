@@ -3,7 +3,7 @@
 // engine's list extraction).
 import { describe, expect, it } from 'vitest';
 import { extractListPage } from '../../src/engine/page-extract.js';
-import { PAGE_URL } from '../helpers/draft-records.js';
+import { draftRecords, PAGE_URL } from '../helpers/draft-records.js';
 
 describe('a page saved again as UTF-8 whose <meta> still names its old charset', () => {
   const page = `<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"></head>
@@ -23,5 +23,21 @@ describe('a page saved again as UTF-8 whose <meta> still names its old charset',
       { list: { selector: 'body', fields: [{ name: 'title', selector: 'h1', transform: 'trim' }] } },
     );
     expect(read.items.map((i) => i.record)).not.toEqual([{ title: '証明書の管理に関する脆弱性' }]);
+  });
+});
+
+describe('a byline opening with a verb before its "by"', () => {
+  const post = `<html><body><header><a href="/">Blog</a></header><main>
+    <h2 class="date-header"><span>Friday, December 23, 2016</span></h2>
+    <div class="post"><h3 class="post-title">Release 3.6.0 is now available</h3>
+      <div class="post-body"><p>The newest major release, with many new features and optimizations.</p></div>
+      <div class="post-footer"><span class="post-author vcard">Posted by <span class="fn">Ada Lovelace</span></span>
+      at <abbr class="published">5:11 AM</abbr></div></div></main></body></html>`;
+
+  it('gives the author without "Posted by"', async () => {
+    const { records } = await draftRecords(post, 'title, author and date of the post');
+    expect(records).toEqual([
+      { title: 'Release 3.6.0 is now available', author: 'Ada Lovelace', date: 'Friday, December 23, 2016' },
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } 
 import { normalizeText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
+import { BYLINE_VERB } from './value-form.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -25,7 +26,10 @@ const DETAIL_PAGES_TRIED = 2;
 /** Concepts whose values have a shape of their own: an element named for one must show that shape. */
 const SHAPED = new Set<Concept>(['date']);
 /** The word opening a byline, before the author's name, in the prompts' languages. */
-const BYLINE_OPENING = /^\s*(?:by|von|par|por|door|di|da|af|av)\s+\S|^\s*(?:by|von|par|por|door|di|da|af|av)\s*$/i;
+const BYLINE_OPENING = new RegExp(
+  `^\\s*(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)(?:\\s+\\S|\\s*$)`,
+  'i',
+);
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');

@@ -21,14 +21,17 @@ const SHAPED = new Set<Concept>(['date', 'price', 'salary', 'quantity', 'duratio
 
 /** "by", "von", "par"...: the word before an author's name in a byline. */
 const BY = '(?:by|von|par|por|de|di|da|door|van|af|av)';
-const BYLINE = new RegExp(`^\\s*${BY}\\s+\\S`, 'i');
+/** "Posted", "geschrieben", "publié"...: the verb a byline may open with, before its "by". */
+export const BYLINE_VERB =
+  '(?:posted|written|published|reported|geschrieben|verfasst|veröffentlicht|publié|écrit|rédigé|publicado|escrito|pubblicato|scritto|geplaatst|geschreven)';
+const BYLINE = new RegExp(`^\\s*(?:${BYLINE_VERB}\\s+)?${BY}\\s+\\S`, 'i');
 /**
- * A byline's author: after "by", up to a comma or bar before the site's name or the author's place
+ * A byline's author: after "by" (or "Posted by"), up to a comma or bar before the site's name or the author's place
  * ("by Bob Yirka, Phys.org", "Von Markus Balser, Berlin").
  */
 const BYLINE_STEP = {
   // RE2's \\s is ASCII: a no-break space after "By" is named.
-  regex: `^[\\s\\x{00A0}]*${BY}[\\s\\x{00A0}]+(.+?)(?:\\s*[,|].*)?$`,
+  regex: `^[\\s\\x{00A0}]*(?:${BYLINE_VERB}[\\s\\x{00A0}]+)?${BY}[\\s\\x{00A0}]+(.+?)(?:\\s*[,|].*)?$`,
   group: 1,
   flags: 'is',
 };
