@@ -41,3 +41,23 @@ describe('a byline opening with a verb before its "by"', () => {
     ]);
   });
 });
+
+describe('records of one line whose name is carried by a part of the line', () => {
+  const recipe = `<html><body><h1>Crêpes</h1><div class="ingredients"><ul>
+    <li class="group">For the batter</li>
+    <li><span class="ingredient">Milk : </span><span class="qty">25 cl</span></li>
+    <li><span class="ingredient">Butter : </span><span class="qty">60 g</span></li>
+    <li><span class="ingredient">Egg(s) : </span><span class="qty">1 piece(s)</span></li>
+    <li><span class="ingredient">Wheat flour : </span><span class="qty">70 g</span></li>
+    </ul></div><div class="steps"><p>Mix everything and let the batter rest for an hour.</p></div></body></html>`;
+
+  it('gives each whole line when the prompt asks for the records alone', async () => {
+    const { records } = await draftRecords(recipe, 'the ingredients of the recipe');
+    expect(records.map((r) => String(Object.values(r)[0]).replace(/\s+/g, ' '))).toEqual([
+      'Milk : 25 cl',
+      'Butter : 60 g',
+      'Egg(s) : 1 piece(s)',
+      'Wheat flour : 70 g',
+    ]);
+  });
+});
