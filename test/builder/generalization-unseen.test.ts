@@ -61,3 +61,23 @@ describe('records of one line whose name is carried by a part of the line', () =
     ]);
   });
 });
+
+describe('a date opening with its weekday and giving its time after an "@"', () => {
+  const article = `<html><body><nav><a href="/">Home</a></nav><div class="card">
+    <h1 class="card-title">A small computer that costs only $35</h1>
+    <div class="article-author"><i class="icon-user"></i> <span><a href="/latest?author=jw"><span>Jo Wee</span></a></span>
+      <i class="icon-clock"></i> <span>Monday, February 29, 2016 @ 11:10 PM UTC</span></div>
+    <div class="text"><p>The foundation started by a handful of volunteers has shipped eight million units.</p></div>
+    </div></body></html>`;
+
+  it('is read as the date, and the author box holding it gives the name alone', async () => {
+    const { records } = await draftRecords(article, 'the title, author and date of the article');
+    expect(records).toEqual([
+      {
+        title: 'A small computer that costs only $35',
+        author: 'Jo Wee',
+        date: 'Monday, February 29, 2016 @ 11:10 PM UTC',
+      },
+    ]);
+  });
+});

@@ -6,7 +6,7 @@ import type { AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
-import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, showsDate, tokenWords, type Concept } from './naming.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
@@ -162,7 +162,9 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   const box = $(selector).first();
   const text = normalizeText(box.text());
   const dated =
-    /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) || conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
+    /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) ||
+    showsDate(text) ||
+    conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
   if (!dated) return undefined;
   const inner = box
     .find('*')

@@ -254,12 +254,20 @@ export function fieldName(text: string): string {
 const CURRENCY =
   /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
 const DATE =
-  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b(?:,? \d{1,2}:\d{2}(?: ?[ap]\.?m\.?)?(?: [a-z]{2,4}\b)?)?|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b|\b\d{4}([/.])\d{1,2}\2\d{1,2}\b(?:\s+\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}時\d{1,2}分)?/i;
+  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|(?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? )?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b(?:,?(?: (?:@|at|-|–|·))? \d{1,2}:\d{2}(?: ?[ap]\.?m\.?)?(?: [a-z]{2,4}\b)?)?|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b|\b\d{4}([/.])\d{1,2}\2\d{1,2}\b(?:\s+\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}時\d{1,2}分)?/i;
 const RATING =
   /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:[.,]\d)?\s*(?:\/\s*5|out of 5|von 5|sur 5|de 5)(?:\s*(?:stars?|sternen?|étoiles?|estrellas?))?|\d(?:\.\d)?\s*stars?(?:\s*rating)?)\s*\.?\s*$/i;
 
 /** A floor or plot area: a number and its unit ("38.5 kvm", "120 m²", "1,200 sq ft", "70㎡"). */
 const AREA = /\d[\d.,\s]*\s*(?:m²|m2|qm|kvm|m\^2|sq\.?\s?(?:ft|m)|sqm|ft²|㎡|平米|平方米|坪)(?![\p{L}\d])/u;
+
+/** Whether a text shows a date anywhere in it ("Joe Wee Monday, February 29, 2016"). */
+export function showsDate(text: string): boolean {
+  return DATE.test(text);
+}
+
+/** Longer texts are sentences that mention a date: "Monday, February 29, 2016 @ 11:10 PM UTC" is 40. */
+const DATE_MAX_LENGTH = 48;
 
 /** The concept a field's values look like, from content alone. */
 export function conceptOfValues(values: string[]): Concept | undefined {
@@ -270,7 +278,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
     sample.filter((v) => (v.match(re)?.[0].length ?? 0) >= v.trim().length * 0.6).length / sample.length;
   if (share(RATING) >= 0.8) return 'rating';
   if (share(CURRENCY) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
-  if (share(DATE) >= 0.8 && sample.every((v) => v.length < 40)) return 'date';
+  if (share(DATE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
   if (share(/^\s*by\s+\S/i) >= 0.8) return 'author';
   if (share(/^\s*(?:#\d+|\d+\.)\s*$/) >= 0.8) return 'rank'; // "#1", "1.
   if (share(/^[\w.+-]+@[\w-]+\.[\w.]+$/) >= 0.8) return 'email';
