@@ -81,3 +81,17 @@ describe('a date opening with its weekday and giving its time after an "@"', () 
     ]);
   });
 });
+
+describe('a compound word of the prompt and a date after a label', () => {
+  const preprint = `<html><body><nav><a href="/">Home</a></nav><main>
+    <h1 id="page-title">Organization of fragments in free DNA</h1>
+    <p class="authors">Ann Lee, Bo Chan</p>
+    <div class="pane"><div class="pane-content">Posted&nbsp;July 11, 2019.</div></div>
+    <div class="abstract"><p>Free DNA is a promising analyte for diagnostics, and its fragments show it.</p></div>
+    </main></body></html>`;
+
+  it('reads "Erscheinungsdatum" as a date, and the date without "Posted" and its full stop', async () => {
+    const { records } = await draftRecords(preprint, 'Titel und Erscheinungsdatum des Preprints');
+    expect(records).toEqual([{ titel: 'Organization of fragments in free DNA', erscheinungsdatum: 'July 11, 2019' }]);
+  });
+});

@@ -1,7 +1,7 @@
 // Field concepts and names: what a field holds (title, price, rating...) guessed from its markup and
 // content, which concepts a prompt asks for, and the name a field gets (the prompt's own word where
 // one matches, otherwise a label, a class token or the concept).
-
+import { DATE, DATE_MAX_LENGTH } from './date-shape.js';
 import {
   CONCEPT_WORDS_BY_LANGUAGE,
   RECORD_MARKERS_BY_LANGUAGE,
@@ -82,7 +82,24 @@ export function isTimeWord(word: string): boolean {
 }
 
 export function conceptOfWord(word: string): Concept | undefined {
-  return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word));
+  return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word)) ?? conceptOfCompound(word);
+}
+
+/** The shortest head and modifier of a compound read for its head ("Kaufpreis" -> Preis). */
+const COMPOUND_PART = 5;
+
+/**
+ * A compound word (German, Dutch, the Nordic languages write them as one: "Veröffentlichungsdatum",
+ * "Kaufpreis", "publicatiedatum") names the concept of its last part. Heads shorter than five letters
+ * are left out: English words end in "date" or "name" without being compounds ("candidate").
+ */
+function conceptOfCompound(word: string): Concept | undefined {
+  if (word.length < 2 * COMPOUND_PART - 1 || !/^[a-z]+$/.test(word)) return undefined;
+  for (let cut = COMPOUND_PART - 1; cut <= word.length - COMPOUND_PART; cut++) {
+    const concept = WORD_TO_CONCEPT.get(word.slice(cut));
+    if (concept) return concept;
+  }
+  return undefined;
 }
 
 /** "bds" for "beds", "ba" for "baths": a short label whose letters appear in order in the word. */
@@ -253,21 +270,11 @@ export function fieldName(text: string): string {
 
 const CURRENCY =
   /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
-const DATE =
-  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|(?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? )?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b(?:,?(?: (?:@|at|-|–|·))? \d{1,2}:\d{2}(?: ?[ap]\.?m\.?)?(?: [a-z]{2,4}\b)?)?|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b|\b\d{4}([/.])\d{1,2}\2\d{1,2}\b(?:\s+\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}時\d{1,2}分)?/i;
 const RATING =
   /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:[.,]\d)?\s*(?:\/\s*5|out of 5|von 5|sur 5|de 5)(?:\s*(?:stars?|sternen?|étoiles?|estrellas?))?|\d(?:\.\d)?\s*stars?(?:\s*rating)?)\s*\.?\s*$/i;
 
 /** A floor or plot area: a number and its unit ("38.5 kvm", "120 m²", "1,200 sq ft", "70㎡"). */
 const AREA = /\d[\d.,\s]*\s*(?:m²|m2|qm|kvm|m\^2|sq\.?\s?(?:ft|m)|sqm|ft²|㎡|平米|平方米|坪)(?![\p{L}\d])/u;
-
-/** Whether a text shows a date anywhere in it ("Joe Wee Monday, February 29, 2016"). */
-export function showsDate(text: string): boolean {
-  return DATE.test(text);
-}
-
-/** Longer texts are sentences that mention a date: "Monday, February 29, 2016 @ 11:10 PM UTC" is 40. */
-const DATE_MAX_LENGTH = 48;
 
 /** The concept a field's values look like, from content alone. */
 export function conceptOfValues(values: string[]): Concept | undefined {
