@@ -95,3 +95,19 @@ describe('a compound word of the prompt and a date after a label', () => {
     expect(records).toEqual([{ titel: 'Organization of fragments in free DNA', erscheinungsdatum: 'July 11, 2019' }]);
   });
 });
+
+describe("a song's page: a label saying who did something, and a link classed for what it holds", () => {
+  const song = `<html><body><nav><a href="/">Home</a></nav><main><div class="header">
+    <h1 class="header-title">Purple Rain</h1>
+    <h2><a href="/artists/prince" class="header-primary_artist">Prince and the Revolution</a></h2>
+    <h3><div class="unit"><span class="unit-label">Produced by</span><span class="unit-info"><a href="/artists/p">Prince</a></span></div></h3>
+    <h3><div class="unit"><span class="unit-label">Album</span><span class="unit-info"><a href="/albums/pr">Purple Rain</a></span></div></h3>
+    </div><div class="lyrics"><p>I never meant to cause you any sorrow, I never meant to cause you any pain.</p></div></main></body></html>`;
+
+  it('reads "Produced by" as the producer and the artist from its link, in the prompt\'s language too', async () => {
+    const { records } = await draftRecords(song, 'el título, el artista, el productor y el álbum de la canción');
+    expect(records).toEqual([
+      { titulo: 'Purple Rain', artista: 'Prince and the Revolution', productor: 'Prince', album: 'Purple Rain' },
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
 import { showsDate } from './date-shape.js';
+import { fieldWordVariants } from './field-words.js';
 import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText } from './dom-text.js';
@@ -72,7 +73,11 @@ export interface DetailRequest {
 }
 
 function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
-  const words = new Set([request.word, ...(request.concept ? CONCEPT_WORDS[request.concept] : [])]);
+  const words = new Set([
+    ...fieldWordVariants(request.word),
+    request.word,
+    ...(request.concept ? CONCEPT_WORDS[request.concept] : []),
+  ]);
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
@@ -88,7 +93,12 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
       )
         out.push(`[${a}=${cssString(v)}]`);
     }
-    if (el.name === 'a') return;
+    // A link's class names where it leads ("reviews-link"), except when its last word names the
+    // request: `a.primary_artist` holds the artist.
+    if (el.name === 'a') {
+      for (const c of stableClasses(el)) if (words.has(tokenWords(c).at(-1) ?? '')) out.push(`a.${c}`);
+      return;
+    }
     const id = el.attribs.id;
     if (id && /^[A-Za-z][\w-]*$/.test(id) && tokenWords(id).some((w) => words.has(w))) out.push(`#${id}`);
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
