@@ -4,6 +4,7 @@
 // rendered DOM handed to the crawl loop like any fetched page. With a proxy pool each page goes through the
 // proxy the rotation picks (one context per proxy), a ban retries it through another, and outcomes and a
 // host's Retry-After go to the Run through `events`.
+import { settleBriefly } from './settle-briefly.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   DEFAULT_BLOCKED_RESOURCES,
@@ -43,21 +44,6 @@ export interface BrowserSourceOptions extends GuardProxyOptions {
    * page timeout, a person waiting for a draft should not.
    */
   settleWithinMs?: number;
-}
-
-/** The page's load, then a quiet network, each waited for until `withinMs` has passed, not beyond. */
-async function settleBriefly(page: Page, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  for (const state of ['load', 'networkidle'] as const) {
-    const left = deadline - Date.now();
-    if (left <= 0) return;
-    try {
-      await page.waitForLoadState(state, { timeout: left });
-    } catch (error) {
-      if (!isPlaywrightTimeout(error)) throw error;
-      return;
-    }
-  }
 }
 
 /** How long a scroll or a click waits for new list elements before the list counts as complete. */
