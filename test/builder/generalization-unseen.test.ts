@@ -111,3 +111,32 @@ describe("a song's page: a label saying who did something, and a link classed fo
     ]);
   });
 });
+
+describe("an article's date inside its byline, before other dates of the page", () => {
+  const article = `<html><body><nav><a href="/">Home</a></nav><header class="top">
+    <h1 class="headline">Why the big players bet on games</h1>
+    <div class="byline">By <a href="/author/6956/">Ann Lee</a> - Jan 9, 2017 at 10:05AM</div></header>
+    <aside><div class="quote"><span class="ticker">ACME</span><div class="small">Price as of August 10, 2022, 1:20 p.m. ET</div></div></aside>
+    <main><p>Some of the biggest players see huge potential in the reach of games streamed to millions.</p></main>
+    </body></html>`;
+
+  it('is read from the byline, without the words around it', async () => {
+    const { records } = await draftRecords(article, 'the title, author and date of the article');
+    expect(records).toEqual([
+      { title: 'Why the big players bet on games', author: 'Ann Lee', date: 'Jan 9, 2017 at 10:05AM' },
+    ]);
+  });
+});
+
+describe('a date followed by words on a page without a byline', () => {
+  const review = `<html><body><header class="site"><h1 class="logo">Gadgets</h1></header><main><header>
+    <h1 class="title">A console that keeps up with gaming PCs</h1>
+    <div class="meta"><a class="meta" href="/editors/ann/">Ann Lee</a></div>
+    <div class="meta"> 11.03.17 in <a href="/tags/gadgetry/" class="topic">Gadgetry</a></div></header>
+    <p>The most powerful console ever, but it is not for everyone yet, and it costs as much as a PC.</p></main></body></html>`;
+
+  it('gives the date alone, read after the first heading', async () => {
+    const { records } = await draftRecords(review, "le titre et la date de l'article");
+    expect(records).toEqual([{ titre: 'A console that keeps up with gaming PCs', date: '11.03.17' }]);
+  });
+});

@@ -6,11 +6,11 @@ import type { AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
-import { showsDate } from './date-shape.js';
+import { aroundDate, DATE_RE2, showsDate } from './date-shape.js';
 import { fieldWordVariants } from './field-words.js';
 import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
-import { normalizeText } from './dom-text.js';
+import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
 import { BYLINE_VERB } from './value-form.js';
@@ -104,8 +104,12 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
   });
   if (request.concept === 'title') out.push('h1');
-  // No class names the date: the first element of the page's content showing only a date.
+  // No class names the date: the first text after the page's heading showing one, in a byline or with
+  // its topic ("By Ann Lee - Jan 9, 2017 at 10:05AM", "11.03.17 in Gadgets"); else the first element
+  // of the page's content showing only a date (one far from the heading may date something else).
   if (request.concept === 'date') {
+    const near = dateAfterHeading($);
+    if (near) out.push(near);
     const selector = firstContentLeaf($, (text) => conceptOfValues([text]) === 'date', ['script', 'style', 'option']);
     if (selector) out.push(selector);
   }
@@ -187,6 +191,30 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   return (inner && firstMatchSelector($, inner)) ?? undefined;
 }
 
+/** Own text this long at most is a byline or a dateline, not a paragraph mentioning a date. */
+const DATELINE_MAX_LENGTH = 80;
+
+/** Whether an element's own text (its children's left out) shows a date and is short enough to be a dateline. */
+function datedOwnText(el: Element): boolean {
+  const own = normalizeText(ownText(el));
+  return own.length <= DATELINE_MAX_LENGTH && showsDate(own);
+}
+
+/**
+ * The first element after the page's first <h1> whose own text shows a date, outside navigation and
+ * footers. A header holding the <h1> is the article's own, whether or not an <article> wraps it.
+ */
+function dateAfterHeading($: CheerioAPI): string | undefined {
+  const all = $('body *').toArray();
+  const outside = (el: Element) => $(el).closest('nav, footer').length === 0;
+  const heading = all.findIndex((el) => el.name === 'h1' && outside(el));
+  if (heading < 0) return undefined;
+  const found = all
+    .slice(heading + 1)
+    .find((el) => !['script', 'style', 'option'].includes(el.name) && outside(el) && datedOwnText(el));
+  return (found && firstMatchSelector($, found)) ?? undefined;
+}
+
 /**
  * A selector for the first element of the page's content (not its header, nav or footer, not an aside) that
  * holds no element, is none of `skipTags`, and whose text passes `test`; or undefined.
@@ -211,10 +239,14 @@ function firstContentLeaf(
 
 const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
-/** Inside the page's navigation, footer or own header (an article's header is content). */
+/** Inside the page's navigation, footer or own header (an article's header, the one holding its <h1>, is content). */
 function inPageChrome($: CheerioAPI, el: Element): boolean {
   return (
-    $(el).closest('nav, footer').length > 0 || $(el).closest('header').not('article header, main header').length > 0
+    $(el).closest('nav, footer').length > 0 ||
+    $(el)
+      .closest('header')
+      .not('article header, main header')
+      .filter((_, h) => $(h).find('h1').length === 0).length > 0
   );
 }
 
@@ -234,7 +266,9 @@ export function inferDetailFields(
         try {
           const el = $(selector).first();
           const value = normalizeText((attribute ? el.attr(attribute) : el.text()) ?? '');
-          // A class naming a date ("...HedTag", German for day) must hold one.
+          // A class naming a date ("...HedTag", German for day) must hold one, as all its text or in its own.
+          if (request.concept === 'date' && !attribute)
+            return conceptOfValues([value]) === 'date' || (el[0] !== undefined && datedOwnText(el[0] as Element));
           if (request.concept && SHAPED.has(request.concept) && !attribute)
             return conceptOfValues([value]) === request.concept;
           // A label ("Tags :") names the value; it is not the value.
@@ -244,6 +278,22 @@ export function inferDetailFields(
         }
       });
       if (ok) {
+        // A date inside other words ("By Ann Lee - Jan 9, 2017", "11.03.17 in Gadgets"): the date alone.
+        const around = aroundDate(normalizeText(pages[0](selector).first().text()));
+        const inWords =
+          request.concept === 'date' &&
+          !attribute &&
+          around !== undefined &&
+          (around.before + around.after).trim() !== '';
+        if (inWords) {
+          chosen = {
+            name: request.name,
+            selector,
+            attribute: 'ownText',
+            transform: [{ regex: `(${DATE_RE2})`, group: 1, flags: 'i' }],
+          };
+          break;
+        }
         const label = attribute ? undefined : hiddenLabel(pages[0], selector);
         const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;
         chosen = {
