@@ -113,11 +113,11 @@ describe("a song's page: a label saying who did something, and a link classed fo
 });
 
 describe("an article's date inside its byline, before other dates of the page", () => {
-  const article = `<html><body><nav><a href="/">Home</a></nav><header class="top">
+  const article = `<html><body><nav><a href="/">Home</a></nav><article><header class="top">
     <h1 class="headline">Why the big players bet on games</h1>
     <div class="byline">By <a href="/author/6956/">Ann Lee</a> - Jan 9, 2017 at 10:05AM</div></header>
     <aside><div class="quote"><span class="ticker">ACME</span><div class="small">Price as of August 10, 2022, 1:20 p.m. ET</div></div></aside>
-    <main><p>Some of the biggest players see huge potential in the reach of games streamed to millions.</p></main>
+    <p>Some of the biggest players see huge potential in the reach of games streamed to millions.</p></article>
     </body></html>`;
 
   it('is read from the byline, without the words around it', async () => {

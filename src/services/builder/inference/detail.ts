@@ -239,14 +239,10 @@ function firstContentLeaf(
 
 const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
-/** Inside the page's navigation, footer or own header (an article's header, the one holding its <h1>, is content). */
+/** Inside the page's navigation, footer or own header (an article's header is content). */
 function inPageChrome($: CheerioAPI, el: Element): boolean {
   return (
-    $(el).closest('nav, footer').length > 0 ||
-    $(el)
-      .closest('header')
-      .not('article header, main header')
-      .filter((_, h) => $(h).find('h1').length === 0).length > 0
+    $(el).closest('nav, footer').length > 0 || $(el).closest('header').not('article header, main header').length > 0
   );
 }
 
