@@ -140,3 +140,16 @@ describe('a date followed by words on a page without a byline', () => {
     expect(records).toEqual([{ titre: 'A console that keeps up with gaming PCs', date: '11.03.17' }]);
   });
 });
+
+describe("a byline's opening word in an element of its own", () => {
+  const article = `<html><body><nav><a href="/">Home</a></nav><main>
+    <h1>Houston hires a new head coach</h1>
+    <div class="article-meta"><a href="/User/Ann/" class="article-author" title="author"><span>By</span>Ann Lee</a>
+      <span class="article-time"><time>Dec 9, 2016</time></span></div>
+    <p>Houston has promoted its offensive coordinator to head coach, the school said on Friday.</p></main></body></html>`;
+
+  it('is left out of the author', async () => {
+    const { records } = await draftRecords(article, 'título, autor e data da notícia');
+    expect(records).toEqual([{ titulo: 'Houston hires a new head coach', autor: 'Ann Lee', data: 'Dec 9, 2016' }]);
+  });
+});

@@ -169,6 +169,20 @@ function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
   return label !== '' && text.startsWith(label) && text.length > label.length ? label : undefined;
 }
 
+/** A byline's opening word alone ("By", "Von", "Posted by"). */
+const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)\\s*:?$`, 'i');
+
+/** The word a byline opens with when an element of its own holds it (`<a><span>By</span>Ann Lee</a>`). */
+function bylineWord($: CheerioAPI, selector: string): string | undefined {
+  const box = $(selector).first();
+  const first = box.children().first();
+  const word = normalizeText(first.text());
+  const text = normalizeText(box.text());
+  return first.length > 0 && BYLINE_WORD.test(word) && text.startsWith(word) && text.length > word.length
+    ? word
+    : undefined;
+}
+
 /**
  * An author's box that also shows a date ("Céline Mazur 14/05/25"): the element inside it holding the
  * name alone, if the page gives it one.
@@ -290,7 +304,10 @@ export function inferDetailFields(
           };
           break;
         }
-        const label = attribute ? undefined : hiddenLabel(pages[0], selector);
+        const label = attribute
+          ? undefined
+          : (hiddenLabel(pages[0], selector) ??
+            (request.concept === 'author' ? bylineWord(pages[0], selector) : undefined));
         const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;
         chosen = {
           name: request.name,
