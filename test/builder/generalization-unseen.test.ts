@@ -153,3 +153,23 @@ describe("a byline's opening word in an element of its own", () => {
     expect(records).toEqual([{ titulo: 'Houston hires a new head coach', autor: 'Ann Lee', data: 'Dec 9, 2016' }]);
   });
 });
+
+describe('testimonials signed after a dash, nothing naming the signature', () => {
+  const quotes = [
+    ['Good for gas', 'Will Fuson', 'Smithville, Tennessee'],
+    ['Easy to install', 'Shaun Gilligan', 'Unknown'],
+    ['Blue Lava works', 'Smith and Stevenson', 'Charlotte, NC'],
+    ['Stops the leaks', 'Aubrey Brand', 'Brand Plumbing, LLC'],
+  ];
+  const page = `<html><body><nav><a href="/">Home</a><a href="/about">About</a></nav><ol class="testimonials">${quotes
+    .map(
+      ([t, who, where], i) =>
+        `<li><p class="tease">${t}</p><p>-${who} - ${where}</p><p><a href="t/${i}">Read More...</a></p></li>`,
+    )
+    .join('')}</ol></body></html>`;
+
+  it('reads the signature as the author', async () => {
+    const { records } = await draftRecords(page, 'the title and the author of each testimonial');
+    expect(records.map((r) => r.author)).toEqual(quotes.map(([, who, where]) => `-${who} - ${where}`));
+  });
+});
