@@ -173,3 +173,23 @@ describe('testimonials signed after a dash, nothing naming the signature', () =>
     expect(records.map((r) => r.author)).toEqual(quotes.map(([, who, where]) => `-${who} - ${where}`));
   });
 });
+
+describe('the line under a headline', () => {
+  const article = `<html><body><nav><a href="/">Home</a></nav><main><article>
+    <h1>Why the big players bet on games</h1>
+    <div class="byline">By <a href="/a/1">Ann Lee</a> - Jan 9, 2017</div>
+    <h2>NASDAQ: ACME</h2>
+    <h2>Some of the biggest players see huge potential in the reach of games streamed to millions.</h2>
+    <p>Games streamed online already have fantastic engagement, and the audience keeps growing every year.</p>
+    </article></main></body></html>`;
+
+  it('is the first sentence after it, whatever the prompt calls it', async () => {
+    const { records } = await draftRecords(article, 'il titolo e il sottotitolo');
+    expect(records).toEqual([
+      {
+        titolo: 'Why the big players bet on games',
+        sottotitolo: 'Some of the biggest players see huge potential in the reach of games streamed to millions.',
+      },
+    ]);
+  });
+});

@@ -13,6 +13,7 @@ import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } 
 import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
+import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_VERB } from './value-form.js';
 
 export interface BuilderPage {
@@ -104,6 +105,11 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
   });
   if (request.concept === 'title') out.push('h1');
+  // No class names the line under the headline: the first sentence after it.
+  if (namesSubheading(request.word)) {
+    const selector = subheadingAfterHeadline($);
+    if (selector) out.push(selector);
+  }
   // No class names the date: the first text after the page's heading showing one, in a byline or with
   // its topic ("By Ann Lee - Jan 9, 2017 at 10:05AM", "11.03.17 in Gadgets"); else the first element
   // of the page's content showing only a date (one far from the heading may date something else).

@@ -6,6 +6,23 @@
 import { normalizeWord } from './word-tokens.js';
 
 const GROUPS: string[][] = [
+  [
+    'subheadline',
+    'subtitle',
+    'standfirst',
+    'dek',
+    'untertitel',
+    'unterzeile',
+    'sous-titre',
+    'chapeau',
+    'subtítulo',
+    'entradilla',
+    'sottotitolo',
+    'ondertitel',
+    'サブタイトル',
+    '副标题',
+    '副標題',
+  ],
   ['artist', 'künstler', 'artiste', 'artista', 'kunstenaar', 'アーティスト', '歌手', '艺术家', '藝術家'],
   [
     'producer',

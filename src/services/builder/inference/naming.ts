@@ -97,7 +97,8 @@ function conceptOfCompound(word: string): Concept | undefined {
   if (word.length < 2 * COMPOUND_PART - 1 || !/^[a-z]+$/.test(word)) return undefined;
   for (let cut = COMPOUND_PART - 1; cut <= word.length - COMPOUND_PART; cut++) {
     const concept = WORD_TO_CONCEPT.get(word.slice(cut));
-    if (concept) return concept;
+    // A compound of a title is another line than the title: "Untertitel", "sottotitolo", "ondertitel".
+    if (concept) return concept === 'title' ? undefined : concept;
   }
   return undefined;
 }
