@@ -193,3 +193,21 @@ describe('the line under a headline', () => {
     ]);
   });
 });
+
+describe('a layout box whose class names the author', () => {
+  const article = `<html><body><main><div class="grid article-author-ruler">
+    <header class="grid-header"><nav class="crumbs"><ul><li class="crumb"><a class="crumb-link" href="/">Home</a></li></ul></nav>
+    <h1>Boeing is told to rename its plane</h1></header>
+    <div class="meta"><div class="author-byline"><p class="small">By <a href="/author/lm/"><span>Lisa Moraes</span></a></p></div>
+    <time class="stamp">April 15, 2019 6:18am</time></div>
+    <div class="body"><p>The president shared his branding advice on Monday morning, and the answers came at once from everywhere.</p>
+    <p>Many of them were jokes, some were serious, and the company did not answer any of them by the evening.</p></div>
+    </div></main></body></html>`;
+
+  it('holds the whole article, so the author is read from the byline', async () => {
+    const { records } = await draftRecords(article, 'Überschrift, Autor und Datum des Artikels');
+    expect(records).toEqual([
+      { uberschrift: 'Boeing is told to rename its plane', autor: 'Lisa Moraes', datum: 'April 15, 2019 6:18am' },
+    ]);
+  });
+});

@@ -211,6 +211,9 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   return (inner && firstMatchSelector($, inner)) ?? undefined;
 }
 
+/** An author's box is a byline, a name and a date: longer text is a container of more (an article, a bio). */
+const AUTHOR_BOX_MAX_LENGTH = 120;
+
 /** Own text this long at most is a byline or a dateline, not a paragraph mentioning a date. */
 const DATELINE_MAX_LENGTH = 80;
 
@@ -287,6 +290,9 @@ export function inferDetailFields(
             return conceptOfValues([value]) === 'date' || (el[0] !== undefined && datedOwnText(el[0] as Element));
           if (request.concept && SHAPED.has(request.concept) && !attribute)
             return conceptOfValues([value]) === request.concept;
+          // A box whose class names the author but that holds the whole article ("article-author-ruler")
+          // is a layout's, not the author's: an author's box is a byline, a name and a date at most.
+          if (request.concept === 'author' && !attribute && value.length > AUTHOR_BOX_MAX_LENGTH) return false;
           // A label ("Tags :") names the value; it is not the value.
           return value !== '' && !/[:：]$/.test(value);
         } catch {
