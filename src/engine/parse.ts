@@ -26,12 +26,35 @@ const utf8 = new TextDecoder('utf-8');
 const hasUtf16Bom = (b: Buffer) =>
   b.length >= 2 && ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe));
 
-/** The page's text as the standard decodes it (what cheerio's loadBuffer does, without parsing). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as UTF-8 when it is valid UTF-8 holding at least one multi-byte character, else undefined.
+ * Without a charset from the header, the standard trusts the page's <meta>, but a page saved again as
+ * UTF-8 often keeps the <meta> of its old charset (a Shift_JIS or GB2312 page copied by a tool), and
+ * reading it by that label garbles every non-ASCII character. Text in a legacy multi-byte or 8-bit
+ * charset almost never forms valid multi-byte UTF-8, so such bytes are read as UTF-8 whatever the
+ * <meta> says; a page of ASCII only reads alike in either and goes on to the standard's sniffing.
+ */
+function multiByteUtf8(body: Buffer): string | undefined {
+  if (!body.some((b) => b >= 0x80)) return undefined;
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The page's text as the standard decodes it (what cheerio's loadBuffer does, without parsing), except that valid multi-byte UTF-8 without a header charset is read as UTF-8 (multiByteUtf8). */
 export function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
   const label = charsetOf(page.contentType);
   // A page declared UTF-8 (the common case) needs no sniffing: only a byte order mark could override
   // the header, and the decoder drops a UTF-8 one as the sniffer would.
   if (label && /^(utf-?8|unicode-1-1-utf-8)$/i.test(label) && !hasUtf16Bom(page.body)) return utf8.decode(page.body);
+  if (!label && !hasUtf16Bom(page.body)) {
+    const text = multiByteUtf8(page.body);
+    if (text !== undefined) return text;
+  }
   return decodeBuffer(page.body, {
     defaultEncoding: 'utf-8',
     ...(label ? { transportLayerEncodingLabel: label } : {}),

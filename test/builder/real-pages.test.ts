@@ -15,8 +15,8 @@ const corpus = loadManifest();
 const pages = corpus.filter((p) => p.split === 'tuning' && DEVELOPMENT_SITES.includes(p.site));
 
 /** What the corpus holds today; it only grows. */
-const CORPUS_PAGES = 128;
-const CORPUS_SITES = 121;
+const CORPUS_PAGES = 148;
+const CORPUS_SITES = 141;
 const CORPUS_LANGUAGES = 17;
 
 let served: Awaited<ReturnType<typeof servePages>> | undefined;

@@ -4,6 +4,7 @@
 // rendered DOM handed to the crawl loop like any fetched page. With a proxy pool each page goes through the
 // proxy the rotation picks (one context per proxy), a ban retries it through another, and outcomes and a
 // host's Retry-After go to the Run through `events`.
+import { settleBriefly } from './settle-briefly.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   DEFAULT_BLOCKED_RESOURCES,
@@ -36,6 +37,13 @@ export interface BrowserSourceOptions extends GuardProxyOptions {
   retryBaseDelayMs?: number;
   log: LogFunction;
   events?: BrowserSourceEvents;
+  /**
+   * For a preview rather than a Run: once the document is parsed, its load and a quiet network are
+   * waited for this long at most, then the page is read as it is. A page that keeps polling never goes
+   * quiet, and one whose scripts hang on an unreachable host never loads: a Run waits for them up to its
+   * page timeout, a person waiting for a draft should not.
+   */
+  settleWithinMs?: number;
 }
 
 /** How long a scroll or a click waits for new list elements before the list counts as complete. */
@@ -196,7 +204,11 @@ export class BrowserPageSource implements PageSource {
       if (request?.cookies?.length) await context.addCookies(request.cookies);
       const route = request && requestRoute(page, request);
       if (route) await page.route('**/*', route);
-      const response = await page.goto(url, { waitUntil: 'load', timeout: left() });
+      const settleWithin = this.options.settleWithinMs;
+      const response = await page.goto(url, {
+        waitUntil: settleWithin === undefined ? 'load' : 'domcontentloaded',
+        timeout: left(),
+      });
       if (route) await page.unroute('**/*', route);
       const refusal = this.#guard.refusalFor(hostOf(url), index);
       if (refusal && (response === null || response.status() === 403))
@@ -217,6 +229,7 @@ export class BrowserPageSource implements PageSource {
         throw new PageFailure('http', message, status, body, retryAfterMs);
       }
       if (request?.fill) await fillForm(page, request.fill, left);
+      else if (settleWithin !== undefined) await settleBriefly(page, settleWithin);
       else await this.#settle(page, left);
       const html = await page.content();
       const screenshot = opts?.listPage === true ? await this.#emptyListScreenshot(page, left) : undefined;

@@ -63,7 +63,14 @@ export async function closeSharedBrowserPool(): Promise<void> {
 export async function renderPage(
   url: string,
   settings: BrowserSettings,
-  opts: { allowPrivateTargets: boolean; proxyUrl?: string; signal: AbortSignal; waitFor?: string },
+  opts: {
+    allowPrivateTargets: boolean;
+    proxyUrl?: string;
+    signal: AbortSignal;
+    waitFor?: string;
+    /** Read the page as it is after this long, loaded and quiet or not (see BrowserSourceOptions). */
+    settleWithinMs?: number;
+  },
 ): Promise<FetchResult> {
   const source = new BrowserPageSource({
     pool: sharedBrowserPool(settings),
@@ -78,6 +85,7 @@ export async function renderPage(
     signal: opts.signal,
     maxRetries: 1,
     log: () => {},
+    ...(opts.settleWithinMs === undefined ? {} : { settleWithinMs: opts.settleWithinMs }),
   });
   try {
     return await source.get(url);

@@ -23,6 +23,13 @@ export interface PageReaderOptions {
 export type ReadResult =
   { ok: true; page: BuilderPage; bytes: number; status: number } | { ok: false; message: string; aborted: boolean };
 
+/**
+ * How long a render waits, once the document is parsed, for the page to load and its network to go
+ * quiet: a draft is awaited by a person, and a page that keeps polling or hangs on an unreachable
+ * script host would hold it for the whole page timeout. What the scripts built by then is read.
+ */
+const RENDER_SETTLE_MS = 2_500;
+
 export function createPageReader(options: PageReaderOptions) {
   const client = new HttpClient({
     maxConcurrency: 2,
@@ -61,7 +68,7 @@ export function createPageReader(options: PageReaderOptions) {
     /** True when this worker has Chromium: `render` can read a page built by script. */
     canRender: () => options.browser !== undefined && chromiumAvailable(options.browser.executablePath),
 
-    /** The page as the browser builds it (its scripts run until the network is idle). */
+    /** The page as the browser builds it (its scripts run until the network is idle, RENDER_SETTLE_MS at most). */
     async render(url: string): Promise<ReadResult> {
       if (!options.browser) return { ok: false, aborted: false, message: 'No browser is configured on this worker' };
       const result = await renderPage(url, options.browser, {
@@ -69,6 +76,7 @@ export function createPageReader(options: PageReaderOptions) {
         proxyUrl: options.proxyUrl,
         signal: options.signal,
         waitFor: 'networkidle',
+        settleWithinMs: RENDER_SETTLE_MS,
       });
       if (!result.ok) {
         return {

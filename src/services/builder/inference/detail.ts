@@ -6,11 +6,15 @@ import type { AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
+import { aroundDate, DATE_RE2, showsDate } from './date-shape.js';
+import { fieldWordVariants } from './field-words.js';
 import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
-import { normalizeText } from './dom-text.js';
+import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
+import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
+import { BYLINE_VERB } from './value-form.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -25,7 +29,10 @@ const DETAIL_PAGES_TRIED = 2;
 /** Concepts whose values have a shape of their own: an element named for one must show that shape. */
 const SHAPED = new Set<Concept>(['date']);
 /** The word opening a byline, before the author's name, in the prompts' languages. */
-const BYLINE_OPENING = /^\s*(?:by|von|par|por|door|di|da|af|av)\s+\S|^\s*(?:by|von|par|por|door|di|da|af|av)\s*$/i;
+const BYLINE_OPENING = new RegExp(
+  `^\\s*(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)(?:\\s+\\S|\\s*$)`,
+  'i',
+);
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
@@ -67,7 +74,11 @@ export interface DetailRequest {
 }
 
 function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
-  const words = new Set([request.word, ...(request.concept ? CONCEPT_WORDS[request.concept] : [])]);
+  const words = new Set([
+    ...fieldWordVariants(request.word),
+    request.word,
+    ...(request.concept ? CONCEPT_WORDS[request.concept] : []),
+  ]);
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
@@ -83,14 +94,28 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
       )
         out.push(`[${a}=${cssString(v)}]`);
     }
-    if (el.name === 'a') return;
+    // A link's class names where it leads ("reviews-link"), except when its last word names the
+    // request: `a.primary_artist` holds the artist.
+    if (el.name === 'a') {
+      for (const c of stableClasses(el)) if (words.has(tokenWords(c).at(-1) ?? '')) out.push(`a.${c}`);
+      return;
+    }
     const id = el.attribs.id;
     if (id && /^[A-Za-z][\w-]*$/.test(id) && tokenWords(id).some((w) => words.has(w))) out.push(`#${id}`);
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
   });
   if (request.concept === 'title') out.push('h1');
-  // No class names the date: the first element of the page's content showing only a date.
+  // No class names the line under the headline: the first sentence after it.
+  if (namesSubheading(request.word)) {
+    const selector = subheadingAfterHeadline($);
+    if (selector) out.push(selector);
+  }
+  // No class names the date: the first text after the page's heading showing one, in a byline or with
+  // its topic ("By Ann Lee - Jan 9, 2017 at 10:05AM", "11.03.17 in Gadgets"); else the first element
+  // of the page's content showing only a date (one far from the heading may date something else).
   if (request.concept === 'date') {
+    const near = dateAfterHeading($);
+    if (near) out.push(near);
     const selector = firstContentLeaf($, (text) => conceptOfValues([text]) === 'date', ['script', 'style', 'option']);
     if (selector) out.push(selector);
   }
@@ -150,6 +175,20 @@ function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
   return label !== '' && text.startsWith(label) && text.length > label.length ? label : undefined;
 }
 
+/** A byline's opening word alone ("By", "Von", "Posted by"). */
+const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)\\s*:?$`, 'i');
+
+/** The word a byline opens with when an element of its own holds it (`<a><span>By</span>Ann Lee</a>`). */
+function bylineWord($: CheerioAPI, selector: string): string | undefined {
+  const box = $(selector).first();
+  const first = box.children().first();
+  const word = normalizeText(first.text());
+  const text = normalizeText(box.text());
+  return first.length > 0 && BYLINE_WORD.test(word) && text.startsWith(word) && text.length > word.length
+    ? word
+    : undefined;
+}
+
 /**
  * An author's box that also shows a date ("Céline Mazur 14/05/25"): the element inside it holding the
  * name alone, if the page gives it one.
@@ -158,7 +197,9 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   const box = $(selector).first();
   const text = normalizeText(box.text());
   const dated =
-    /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) || conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
+    /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) ||
+    showsDate(text) ||
+    conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
   if (!dated) return undefined;
   const inner = box
     .find('*')
@@ -168,6 +209,33 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
       return t !== '' && t.length < text.length && !/\d/.test(t) && !e.children.some(isElement);
     });
   return (inner && firstMatchSelector($, inner)) ?? undefined;
+}
+
+/** An author's box is a byline, a name and a date: longer text is a container of more (an article, a bio). */
+const AUTHOR_BOX_MAX_LENGTH = 120;
+
+/** Own text this long at most is a byline or a dateline, not a paragraph mentioning a date. */
+const DATELINE_MAX_LENGTH = 80;
+
+/** Whether an element's own text (its children's left out) shows a date and is short enough to be a dateline. */
+function datedOwnText(el: Element): boolean {
+  const own = normalizeText(ownText(el));
+  return own.length <= DATELINE_MAX_LENGTH && showsDate(own);
+}
+
+/**
+ * The first element after the page's first <h1> whose own text shows a date, outside navigation and
+ * footers. A header holding the <h1> is the article's own, whether or not an <article> wraps it.
+ */
+function dateAfterHeading($: CheerioAPI): string | undefined {
+  const all = $('body *').toArray();
+  const outside = (el: Element) => $(el).closest('nav, footer').length === 0;
+  const heading = all.findIndex((el) => el.name === 'h1' && outside(el));
+  if (heading < 0) return undefined;
+  const found = all
+    .slice(heading + 1)
+    .find((el) => !['script', 'style', 'option'].includes(el.name) && outside(el) && datedOwnText(el));
+  return (found && firstMatchSelector($, found)) ?? undefined;
 }
 
 /**
@@ -217,9 +285,14 @@ export function inferDetailFields(
         try {
           const el = $(selector).first();
           const value = normalizeText((attribute ? el.attr(attribute) : el.text()) ?? '');
-          // A class naming a date ("...HedTag", German for day) must hold one.
+          // A class naming a date ("...HedTag", German for day) must hold one, as all its text or in its own.
+          if (request.concept === 'date' && !attribute)
+            return conceptOfValues([value]) === 'date' || (el[0] !== undefined && datedOwnText(el[0] as Element));
           if (request.concept && SHAPED.has(request.concept) && !attribute)
             return conceptOfValues([value]) === request.concept;
+          // A box whose class names the author but that holds the whole article ("article-author-ruler")
+          // is a layout's, not the author's: an author's box is a byline, a name and a date at most.
+          if (request.concept === 'author' && !attribute && value.length > AUTHOR_BOX_MAX_LENGTH) return false;
           // A label ("Tags :") names the value; it is not the value.
           return value !== '' && !/[:：]$/.test(value);
         } catch {
@@ -227,7 +300,26 @@ export function inferDetailFields(
         }
       });
       if (ok) {
-        const label = attribute ? undefined : hiddenLabel(pages[0], selector);
+        // A date inside other words ("By Ann Lee - Jan 9, 2017", "11.03.17 in Gadgets"): the date alone.
+        const around = aroundDate(normalizeText(pages[0](selector).first().text()));
+        const inWords =
+          request.concept === 'date' &&
+          !attribute &&
+          around !== undefined &&
+          (around.before + around.after).trim() !== '';
+        if (inWords) {
+          chosen = {
+            name: request.name,
+            selector,
+            attribute: 'ownText',
+            transform: [{ regex: `(${DATE_RE2})`, group: 1, flags: 'i' }],
+          };
+          break;
+        }
+        const label = attribute
+          ? undefined
+          : (hiddenLabel(pages[0], selector) ??
+            (request.concept === 'author' ? bylineWord(pages[0], selector) : undefined));
         const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;
         chosen = {
           name: request.name,

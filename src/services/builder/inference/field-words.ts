@@ -6,6 +6,35 @@
 import { normalizeWord } from './word-tokens.js';
 
 const GROUPS: string[][] = [
+  [
+    'subheadline',
+    'subtitle',
+    'standfirst',
+    'dek',
+    'untertitel',
+    'unterzeile',
+    'sous-titre',
+    'chapeau',
+    'subtítulo',
+    'entradilla',
+    'sottotitolo',
+    'ondertitel',
+    'サブタイトル',
+    '副标题',
+    '副標題',
+  ],
+  ['artist', 'künstler', 'artiste', 'artista', 'kunstenaar', 'アーティスト', '歌手', '艺术家', '藝術家'],
+  [
+    'producer',
+    'produzent',
+    'producteur',
+    'productor',
+    'produtor',
+    'produttore',
+    'producent',
+    'プロデューサー',
+    '制作人',
+  ],
   ['unit', 'einheit', 'unité', 'unidad', 'unidade', 'unità', 'eenheid', '単位', '单位', '單位'],
   [
     'opponent',

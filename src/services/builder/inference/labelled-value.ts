@@ -58,8 +58,23 @@ function labelTest(word: string): { exact: RegExp; loose: (text: string) => bool
   const exact = new RegExp(`^${spaced}s?\\s*:?$`, 'i');
   const opening = new RegExp(`^${spaced}s?(?:\\s+\\p{L}+){1,3}\\s*:?$`, 'iu');
   const loose = (text: string) =>
-    isCjk(word) ? text.includes(word) && text.length <= word.length + 6 : opening.test(normalizeWord(text));
+    isCjk(word)
+      ? text.includes(word) && text.length <= word.length + 6
+      : opening.test(normalizeWord(text)) || namesTheAgent(word, normalizeWord(text));
   return { exact, loose };
+}
+
+/** Letters a verb and the agent noun made from it share at least ("produced" and "productor"). */
+const AGENT_STEM = 6;
+
+/**
+ * A label saying who did something ("Produced by", "Geschrieben von", "Réalisé par") names the one who
+ * did it, in the prompt's language too: "producer", "productor", "produttore" share the verb's stem.
+ */
+function namesTheAgent(word: string, label: string): boolean {
+  const verb = label.match(/^(\p{L}+)\s+(?:by|von|par|por|da|door|af|av)\s*:?$/u)?.[1];
+  if (!verb || word.includes('_') || word.length < AGENT_STEM) return false;
+  return verb.length >= AGENT_STEM && verb.slice(0, AGENT_STEM) === word.slice(0, AGENT_STEM);
 }
 
 /**

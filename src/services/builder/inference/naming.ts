@@ -1,7 +1,7 @@
 // Field concepts and names: what a field holds (title, price, rating...) guessed from its markup and
 // content, which concepts a prompt asks for, and the name a field gets (the prompt's own word where
 // one matches, otherwise a label, a class token or the concept).
-
+import { DATE, DATE_MAX_LENGTH } from './date-shape.js';
 import {
   CONCEPT_WORDS_BY_LANGUAGE,
   RECORD_MARKERS_BY_LANGUAGE,
@@ -82,7 +82,25 @@ export function isTimeWord(word: string): boolean {
 }
 
 export function conceptOfWord(word: string): Concept | undefined {
-  return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word));
+  return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word)) ?? conceptOfCompound(word);
+}
+
+/** The shortest head and modifier of a compound read for its head ("Kaufpreis" -> Preis). */
+const COMPOUND_PART = 5;
+
+/**
+ * A compound word (German, Dutch, the Nordic languages write them as one: "Veröffentlichungsdatum",
+ * "Kaufpreis", "publicatiedatum") names the concept of its last part. Heads shorter than five letters
+ * are left out: English words end in "date" or "name" without being compounds ("candidate").
+ */
+function conceptOfCompound(word: string): Concept | undefined {
+  if (word.length < 2 * COMPOUND_PART - 1 || !/^[a-z]+$/.test(word)) return undefined;
+  for (let cut = COMPOUND_PART - 1; cut <= word.length - COMPOUND_PART; cut++) {
+    const concept = WORD_TO_CONCEPT.get(word.slice(cut));
+    // A compound of a title is another line than the title: "Untertitel", "sottotitolo", "ondertitel".
+    if (concept) return concept === 'title' ? undefined : concept;
+  }
+  return undefined;
 }
 
 /** "bds" for "beds", "ba" for "baths": a short label whose letters appear in order in the word. */
@@ -253,8 +271,6 @@ export function fieldName(text: string): string {
 
 const CURRENCY =
   /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
-const DATE =
-  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b(?:,? \d{1,2}:\d{2}(?: ?[ap]\.?m\.?)?(?: [a-z]{2,4}\b)?)?|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b|\b\d{4}([/.])\d{1,2}\2\d{1,2}\b(?:\s+\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}時\d{1,2}分)?/i;
 const RATING =
   /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:[.,]\d)?\s*(?:\/\s*5|out of 5|von 5|sur 5|de 5)(?:\s*(?:stars?|sternen?|étoiles?|estrellas?))?|\d(?:\.\d)?\s*stars?(?:\s*rating)?)\s*\.?\s*$/i;
 
@@ -270,7 +286,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
     sample.filter((v) => (v.match(re)?.[0].length ?? 0) >= v.trim().length * 0.6).length / sample.length;
   if (share(RATING) >= 0.8) return 'rating';
   if (share(CURRENCY) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
-  if (share(DATE) >= 0.8 && sample.every((v) => v.length < 40)) return 'date';
+  if (share(DATE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
   if (share(/^\s*by\s+\S/i) >= 0.8) return 'author';
   if (share(/^\s*(?:#\d+|\d+\.)\s*$/) >= 0.8) return 'rank'; // "#1", "1.
   if (share(/^[\w.+-]+@[\w-]+\.[\w.]+$/) >= 0.8) return 'email';

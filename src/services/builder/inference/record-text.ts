@@ -13,6 +13,28 @@ function recordLength(candidate: Candidate): number {
   return candidate.fields.filter((f) => f.kind === 'text').reduce((n, f) => n + f.averageLength, 0);
 }
 
+/** Records this short are one line of text ("Beurre doux : 60 g"), not cards of several values. */
+const ONE_LINE = 80;
+
+/**
+ * The prompt's only request when it names the records and was answered by a part of records that are
+ * one short line: an element carrying the records' name ("span.ingredient") that holds only some of
+ * the line ("Beurre doux :" without its "60 g"). The prompt asked for the records, so their whole line.
+ */
+function partOfOneLine(
+  candidate: Candidate,
+  named: Named[],
+  requests: PromptRequest[],
+  naming: (r: PromptRequest) => boolean,
+): PromptRequest | undefined {
+  const [only] = requests;
+  if (requests.length !== 1 || !naming(only) || recordLength(candidate) > ONE_LINE) return undefined;
+  const answer = named.find((n) => n.name === fieldName(only.word));
+  return answer && answer.field.kind === 'text' && answer.field.averageLength < 0.9 * recordLength(candidate)
+    ? only
+    : undefined;
+}
+
 export function withRecordText(
   candidate: Candidate,
   selection: { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] },
@@ -25,7 +47,8 @@ export function withRecordText(
   // The word may be the prompt's subject only ("tous les ingrédients"): then it asked for no field of its own.
   const asking =
     selection.unanswered.find(naming) ??
-    promptRequests(prompt).find((r) => naming(r) && namesTheRecords(prompt, r.word));
+    promptRequests(prompt).find((r) => naming(r) && namesTheRecords(prompt, r.word)) ??
+    partOfOneLine(candidate, selection.named, requests, naming);
   // Only when nothing else the prompt asks for was found: "name and quantity of each ingredient" wants fields.
   if (!asking || selection.named.some((n) => requests.some((r) => fieldName(r.word) === n.name && !naming(r))))
     return selection;

@@ -56,6 +56,9 @@ function legalFormShare(values: string[]): number {
 }
 
 /** The free text field whose values have the shape the request's concept asks for, if any. */
+/** A dash, then a capitalised name: an attribution's signature. */
+const SIGNED = /^\s*[-–—~]\s*\p{Lu}\p{Ll}/u;
+
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
   if (request.concept === 'company') {
     const scored = free
@@ -65,6 +68,16 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
       .sort((a, b) => b.share - a.share);
     return scored[0]?.f;
   }
+  // A name signed after a dash ("– Ann Lee, Boston", "-William Fuson"), as testimonials and quotes sign;
+  // a quote's date or handle after the dash ("— Ann Lee (@ann) April 15, 2019") is an embed's credit line.
+  if (request.concept === 'author')
+    return free.find(
+      (f) =>
+        f.kind === 'text' &&
+        f.coverage >= MIN_COVERAGE &&
+        f.samples.length > 0 &&
+        f.samples.every((v) => SIGNED.test(v) && !/[@\d]/.test(v)),
+    );
   // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
   const shape =
     request.concept === 'address'

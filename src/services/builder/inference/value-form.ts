@@ -6,6 +6,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { extractField } from '../../../engine/extract.js';
 import type { Document } from '../../../engine/select.js';
+import { aroundDate } from './date-shape.js';
 import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
 
 /** Records read to see what a field's values look like. */
@@ -21,14 +22,17 @@ const SHAPED = new Set<Concept>(['date', 'price', 'salary', 'quantity', 'duratio
 
 /** "by", "von", "par"...: the word before an author's name in a byline. */
 const BY = '(?:by|von|par|por|de|di|da|door|van|af|av)';
-const BYLINE = new RegExp(`^\\s*${BY}\\s+\\S`, 'i');
+/** "Posted", "geschrieben", "publié"...: the verb a byline may open with, before its "by". */
+export const BYLINE_VERB =
+  '(?:posted|written|published|reported|geschrieben|verfasst|veröffentlicht|publié|écrit|rédigé|publicado|escrito|pubblicato|scritto|geplaatst|geschreven)';
+const BYLINE = new RegExp(`^\\s*(?:${BYLINE_VERB}\\s+)?${BY}\\s+\\S`, 'i');
 /**
- * A byline's author: after "by", up to a comma or bar before the site's name or the author's place
+ * A byline's author: after "by" (or "Posted by"), up to a comma or bar before the site's name or the author's place
  * ("by Bob Yirka, Phys.org", "Von Markus Balser, Berlin").
  */
 const BYLINE_STEP = {
   // RE2's \\s is ASCII: a no-break space after "By" is named.
-  regex: `^[\\s\\x{00A0}]*${BY}[\\s\\x{00A0}]+(.+?)(?:\\s*[,|].*)?$`,
+  regex: `^[\\s\\x{00A0}]*(?:${BYLINE_VERB}[\\s\\x{00A0}]+)?${BY}[\\s\\x{00A0}]+(.+?)(?:\\s*[,|].*)?$`,
   group: 1,
   flags: 'is',
 };
@@ -66,6 +70,22 @@ function sharedLabel(values: string[], concept: Concept | undefined): string | u
   return shape !== undefined && SHAPED.has(shape) && !otherShape ? label : undefined;
 }
 
+/**
+ * A date written after the same few words in every value ("Posted July 11, 2019.", "Aktualisiert am
+ * 3. Mai 2020"), a detail page's single value too: the words are a label and a full stop after the date
+ * ends the sentence, neither is the date. A weekday before its date ("Monday, 12 May") is the date's.
+ */
+function dateAfterLabel(values: string[]): Step[] | undefined {
+  const parts = values.map(aroundDate);
+  const label = parts[0]?.before.trim() ?? '';
+  if (label === '' || /[\d,]/.test(label) || label.split(/\s+/).length > LABEL_MAX_WORDS) return undefined;
+  if (!parts.every((p) => p && p.before.trim() === label && /^[.;]?$/.test(p.after.trim()))) return undefined;
+  // RE2's \\s is ASCII: the no-break space often written after such a label is named.
+  const space = '[\\s\\x{00A0}]';
+  const pattern = `^${space}*${label.split(/\s+/).map(escapeRegex).join(`${space}+`)}${space}*`;
+  return ['trim', { replace: pattern, with: '' }, { replace: `${space}*[.;]$`, with: '' }];
+}
+
 type Step = Exclude<NonNullable<AgentField['transform']>, unknown[]>;
 
 function stepsOf(field: AgentField): Step[] {
@@ -83,6 +103,10 @@ function withoutLabel(field: AgentField, values: string[]): AgentField {
   if (present.length === 0) return field;
   if (concept === 'author' && present.every((v) => BYLINE.test(v)))
     return { ...field, transform: [...steps, BYLINE_STEP] };
+  if (concept === 'date') {
+    const dated = dateAfterLabel(present);
+    if (dated) return { ...field, transform: dated };
+  }
   const label = sharedLabel(present, concept);
   if (!label) return field;
   const pattern = `^\\s*${label.split(/\s+/).map(escapeRegex).join('\\s+')}\\s*`;
