@@ -1,6 +1,7 @@
-// From a page's bytes to a document: charset decoding (the header's label, else the HTML standard's
-// sniffing) and parsing, by the fast path when it proves its tree is the standard's (fast-parse.ts),
+// From a page's bytes to a document: charset decoding (the header's label; else valid multi-byte UTF-8 as
+// UTF-8; else the HTML standard's sniffing) and parsing, by the fast path when it proves its tree is the standard's (fast-parse.ts),
 // else by parse5 (the HTML standard's tree builder).
+import { isAscii, isUtf8 } from 'node:buffer';
 import { load, type CheerioAPI } from 'cheerio';
 import { decodeBuffer } from 'encoding-sniffer';
 import { parse } from 'parse5';
@@ -26,8 +27,6 @@ const utf8 = new TextDecoder('utf-8');
 const hasUtf16Bom = (b: Buffer) =>
   b.length >= 2 && ((b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0xff && b[1] === 0xfe));
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * The body as UTF-8 when it is valid UTF-8 holding at least one multi-byte character, else undefined.
  * Without a charset from the header, the standard trusts the page's <meta>, but a page saved again as
@@ -37,15 +36,14 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * <meta> says; a page of ASCII only reads alike in either and goes on to the standard's sniffing.
  */
 function multiByteUtf8(body: Buffer): string | undefined {
-  if (!body.some((b) => b >= 0x80)) return undefined;
-  try {
-    return strictUtf8.decode(body);
-  } catch {
-    return undefined;
-  }
+  // Both checks are native scans of the bytes (no decoding, no exception for the pages that fail them).
+  return !isAscii(body) && isUtf8(body) ? utf8.decode(body) : undefined;
 }
 
-/** The page's text as the standard decodes it (what cheerio's loadBuffer does, without parsing), except that valid multi-byte UTF-8 without a header charset is read as UTF-8 (multiByteUtf8). */
+/**
+ * The page's text as the standard decodes it (what cheerio's loadBuffer does, without parsing), except
+ * that valid multi-byte UTF-8 without a header charset is read as UTF-8 (multiByteUtf8).
+ */
 export function pageText(page: Pick<FetchedPage, 'body' | 'contentType'>): string {
   const label = charsetOf(page.contentType);
   // A page declared UTF-8 (the common case) needs no sniffing: only a byte order mark could override
