@@ -91,15 +91,21 @@ const expected = [
   { sku: 'Z', price: '9', _change: 'deleted' },
 ];
 
+/** The Run's crawl: page 1 reaches the worker with a checkpoint, page 2 is given after the last one. */
+async function crawled({ remote, relay }: ReturnType<typeof wired>) {
+  const tracking = workerTracking(definition, remote)!;
+  tracking.given(page1);
+  await new Promise((r) => setImmediate(r));
+  relay.observe([{ set: 0, ndjson: lines(page1) }]);
+  tracking.given(page2);
+  return tracking;
+}
+
 describe('change tracking done by the worker from the checkpoints', () => {
   it('marks each record in order; the export asks no classify and stages nothing itself', async () => {
-    const { remote, relay, asks } = wired();
-    const tracking = workerTracking(definition, remote)!;
-    // Page 1 reaches the worker with a checkpoint; page 2 was given after the last one.
-    tracking.given(page1);
-    await new Promise((r) => setImmediate(r));
-    relay.observe([{ set: 0, ndjson: lines(page1) }]);
-    tracking.given(page2);
+    const w = wired();
+    const { remote, asks } = w;
+    const tracking = await crawled(w);
     const out = await exported(remote, tracking, [...page1, ...page2], lines(page2));
     expect(out.rows).toEqual(expected);
     expect(out.duplicates).toBe(1);
@@ -113,12 +119,9 @@ describe('change tracking done by the worker from the checkpoints', () => {
   });
 
   it('a lookup that fails makes the worker give up; the export does the work itself and gives the same rows', async () => {
-    const { remote, relay, asks } = wired({ failLookup: true });
-    const tracking = workerTracking(definition, remote)!;
-    tracking.given(page1);
-    await new Promise((r) => setImmediate(r));
-    relay.observe([{ set: 0, ndjson: lines(page1) }]);
-    tracking.given(page2);
+    const w = wired({ failLookup: true });
+    const { remote, asks } = w;
+    const tracking = await crawled(w);
     const out = await exported(remote, tracking, [...page1, ...page2], lines(page2));
     expect(out.rows).toEqual(expected);
     expect(out.duplicates).toBe(1);
@@ -128,25 +131,19 @@ describe('change tracking done by the worker from the checkpoints', () => {
   });
 
   it('records the worker did not see (a count that differs) make it give up too', async () => {
-    const { remote, relay, asks } = wired();
-    const tracking = workerTracking(definition, remote)!;
-    tracking.given(page1);
-    await new Promise((r) => setImmediate(r));
-    relay.observe([{ set: 0, ndjson: lines(page1) }]);
-    // Page 2 is counted, but neither a checkpoint nor the rest carries it.
-    tracking.given(page2);
+    const w = wired();
+    const { remote, asks } = w;
+    // Page 2 is counted, but neither a checkpoint nor the rest (given empty here) carries it.
+    const tracking = await crawled(w);
     const out = await exported(remote, tracking, [...page1, ...page2], '');
     expect(out.rows).toEqual(expected);
     expect(asks.filter((a) => a.op === 'begin')).toHaveLength(2);
   });
 
   it('a beginning that fails makes the worker give up as well', async () => {
-    const { remote, relay, asks } = wired({ failFirstBegin: true });
-    const tracking = workerTracking(definition, remote)!;
-    tracking.given(page1);
-    await new Promise((r) => setImmediate(r));
-    relay.observe([{ set: 0, ndjson: lines(page1) }]);
-    tracking.given(page2);
+    const w = wired({ failFirstBegin: true });
+    const { remote, asks } = w;
+    const tracking = await crawled(w);
     const out = await exported(remote, tracking, [...page1, ...page2], lines(page2));
     expect(out.rows).toEqual(expected);
     expect(asks.filter((a) => a.op === 'lookupBegun')).toEqual([]);
