@@ -65,14 +65,15 @@ export function createRunChangesTracker(
   let set: number | null = null;
   let failed = false;
   let batch = 0;
-  // One lookup at a time, after the beginning; one stage at a time, each after its lookup. The marks
-  // need only the lookups: the export goes on while the last stages are written.
+  // Giving up drops what was tracked (the export then does the work itself).
   const giveUp = () => {
     failed = true;
     marks = [];
     keys = new Set();
     waiting = [];
   };
+  // One lookup at a time, after the beginning; one stage at a time, each after its lookup. The marks
+  // need only the lookups: the export goes on while the last stages are written.
   let lookups: Promise<void> = begun.then(() => {}, giveUp);
   let stages: Promise<void> = lookups;
 
