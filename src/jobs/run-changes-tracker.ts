@@ -1,20 +1,22 @@
 // In the worker: change tracking's work for a Run of one set that is not resumed, done from the records
 // its run process reports with its checkpoints (they come to the worker anyway, as JSON lines, to be
-// stored). As each checkpoint arrives, its records are hashed (key, values, list values), a key met
-// before in the Run is marked a duplicate (the first record of a key wins: the export reads them in this
-// order), and the keys are looked up in questions of TRACKED_BATCH keys, one at a time; once a batch is
-// answered, its new and updated records are staged with their JSON lines as they came, and, tracking
-// deletes, its keys are kept as seen. The run process does none of this while it crawls: its export asks
-// for each record's mark, in order (`marks`, answered once the keys are looked up), and only marks and
-// filters; before its end it asks whether every stage is written (`staged`).
+// stored). As each checkpoint arrives, its records are hashed (key, values, list values) by the worker's
+// hashing thread, at a lower CPU priority than the crawls (record-hasher.ts). In the order they came, a
+// key met before in the Run is marked a duplicate (the first record of a key wins: the export reads them
+// in this order), and the keys are looked up in questions of TRACKED_BATCH keys, one at a time; once a
+// batch is answered, its new and updated records are staged with their JSON lines as they came, and,
+// tracking deletes, its keys are kept as seen. The run process does none of this while it crawls: its
+// export asks for each record's mark, in order (`marks`, answered once the keys are looked up), and only
+// marks and filters; before its end it asks whether every stage is written (`staged`).
 //
 // On a failure, past TRACKED_RECORDS records, or when the records it saw are not the Run's (another set,
 // another count), the tracker gives up and answers null: the run process then does the whole export's
 // work itself, from a new beginning of its tracking (which removes what the tracker staged).
-import { changeKindOf, ChangeKind, type AgentDefinition, type ExtractedRecord } from '../engine/index.js';
+import { changeKindOf, ChangeKind, type AgentDefinition } from '../engine/index.js';
 import { RecordMark, type TrackerAsk } from '../services/changes/changes-protocol.js';
 import type { RunChangesService } from '../services/changes/changes.service.js';
-import { recordHasher } from './run-changes-ahead.js';
+import { hashLines, type HashedLines } from './record-hasher.js';
+import { recordHashPlanOf } from './run-changes-ahead.js';
 
 /** Keys per lookup (the checkpoints' records are gathered until there are this many, or the export asks). */
 const TRACKED_BATCH = 1_000;
@@ -58,12 +60,14 @@ export function createRunChangesTracker(
   begun: Promise<unknown>,
   trackDeletes: boolean,
 ): RunChangesTracker {
-  const hash = recordHasher(def);
+  const plan = recordHashPlanOf(def);
   let marks: RecordMark[] = [];
   let keys = new Set<string>();
   let waiting: Waiting[] = [];
   let set: number | null = null;
   let failed = false;
+  // Every observed checkpoint's records taken (their hashes come from the hashing thread).
+  let observed: Promise<void> = Promise.resolve();
   let batch = 0;
   // Giving up drops what was tracked (the export then does the work itself).
   const giveUp = () => {
@@ -129,24 +133,26 @@ export function createRunChangesTracker(
     if (from > 0) waiting = waiting.slice(from);
   }
 
-  function observeLines(ndjson: string) {
-    for (const line of ndjson.split('\n')) {
-      if (line.length === 0) continue;
+  /** A checkpoint's lines with their hashes (in the order observed: the first record of a key wins). */
+  function take(lines: string[], hashed: HashedLines) {
+    if (hashed.keys.length !== lines.length) return giveUp();
+    for (let i = 0; i < lines.length; i++) {
       if (marks.length >= TRACKED_RECORDS) return giveUp();
-      const h = hash(JSON.parse(line) as ExtractedRecord);
+      const key = hashed.keys[i];
       const index = marks.length;
-      if (h.key === null) {
+      if (key === null) {
         // Without any key value a record cannot be recognised later: new every time, not remembered.
         marks.push(RecordMark.New);
-      } else if (keys.has(h.key)) {
+      } else if (keys.has(key)) {
         marks.push(RecordMark.Duplicate);
       } else {
-        keys.add(h.key);
+        keys.add(key);
         // Marked when its lookup is answered.
         marks.push(RecordMark.New);
-        waiting.push({ index, key: h.key, values: h.values, list: h.list, line });
+        waiting.push({ index, key, values: hashed.values[i], list: hashed.lists[i], line: lines[i] });
       }
     }
+    lookUpWaiting(false);
   }
 
   function observe(records: ReadonlyArray<{ set: number; ndjson: string }>) {
@@ -154,19 +160,23 @@ export function createRunChangesTracker(
       if (failed) return;
       set ??= r.set;
       if (r.set !== set) return giveUp();
-      try {
-        observeLines(r.ndjson);
-      } catch {
-        giveUp();
-      }
+      // Hashed by the worker's hashing thread while this thread goes on; taken in the order observed.
+      const hashed = hashLines(plan, r.ndjson);
+      observed = Promise.all([observed, hashed]).then(([, h]) => {
+        if (!failed)
+          take(
+            r.ndjson.split('\n').filter((line) => line.length > 0),
+            h,
+          );
+      }, giveUp);
     }
-    if (!failed) lookUpWaiting(false);
   }
 
   return {
     observe,
     async marks(ask) {
       if (ask.rest.length > 0) observe([{ set: set ?? 0, ndjson: ask.rest }]);
+      await observed;
       if (!failed) lookUpWaiting(true);
       await lookups;
       if (!failed && marks.length !== ask.total) giveUp();

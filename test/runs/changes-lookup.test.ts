@@ -1,0 +1,68 @@
+// The change-tracking statements a Run's keys go through (changes.repository.ts) against PostgreSQL: a
+// lookup answers each key's last values hash in the order asked (null for a key the Agent does not
+// know, and for another Agent's key), and a key that is not a base64url hash is refused before any
+// statement (the keys travel as one comma-joined text).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createTestContext, type TestContext } from '../helpers/app.js';
+import { createAgent } from '../helpers/runs.js';
+import { recordKeyOf } from '../../src/engine/index.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { createChangesRepository } from '../../src/services/changes/changes.repository.js';
+
+let ctx: TestContext;
+let runId: number;
+const key = (sku: string) => recordKeyOf({ sku }, ['sku'])!;
+const definition = {
+  startUrl: 'http://127.0.0.1:9/list',
+  list: {
+    selector: 'li',
+    fields: [
+      { name: 'sku', selector: '.sku' },
+      { name: 'price', selector: '.price' },
+    ],
+  },
+  key: ['sku'],
+  changes: { export: 'changed', trackDeletes: false },
+};
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const org = await ctx.bootstrap({ org: 'Lookups' });
+  const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, definition, 'Tracked');
+  const other = await createAgent(ctx.app, org.apiKey, org.spaceId, definition, 'Other');
+  const start = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/agent/${agent.id}/start`,
+    headers: auth(org.apiKey),
+    payload: {},
+  });
+  expect(start.statusCode, start.body).toBe(202);
+  runId = start.json().id;
+  const seed = (agentId: number, sku: string, valuesHash: string) =>
+    ctx.db.$executeRaw(Prisma.sql`
+      INSERT INTO "AgentRecordState" ("agentId", "keyHash", "valuesHash", "listHash", "values", "firstRunId", "changedRunId")
+      VALUES (${agentId}::int, ${key(sku)}, ${valuesHash}, ${valuesHash}, '{}'::jsonb, 0, 0)`);
+  await seed(agent.id, 'A1', 'hashA1');
+  await seed(agent.id, 'B2', 'hashB2');
+  await seed(other.id, 'C3', 'hashC3');
+});
+afterAll(() => ctx?.close());
+
+describe('change-tracking lookups', () => {
+  it("answers each key's last values hash in the order asked, null for a key the Agent does not know", async () => {
+    const repo = createChangesRepository(ctx.db);
+    expect(await repo.lookup(runId, [key('B2'), key('Z9'), key('A1'), key('C3')])).toEqual([
+      'hashB2',
+      null,
+      'hashA1',
+      null,
+    ]);
+    expect(await repo.lookup(runId, [key('Z9')])).toEqual([null]);
+  });
+
+  it('refuses a key that is not a base64url hash, before any statement', async () => {
+    const repo = createChangesRepository(ctx.db);
+    await expect(repo.lookup(runId, [key('A1'), 'a,b'])).rejects.toThrow(/outside base64url/);
+    await expect(repo.lookup(runId, [''])).rejects.toThrow(/outside base64url/);
+  });
+});
