@@ -9,7 +9,7 @@
 // Rounds alternate the two Agents.
 //
 //   npm run bench -- changes
-//   BENCH_CHANGES_KEYS=1000000 BENCH_CHANGES_RECORDS=10000 BENCH_CHANGES_ROUNDS=3 npm run bench -- changes
+//   BENCH_CHANGES_KEYS=1000000 BENCH_CHANGES_RECORDS=10000 BENCH_CHANGES_ROUNDS=25 npm run bench -- changes
 //   BENCH_CHANGES_PAGE_DELAY_MS=200 npm run bench -- changes     (each list page answered 200 ms later)
 //   BENCH_CHANGES_PER_PAGE=100 npm run bench -- changes          (a hundred list pages of 100 records)
 import fs from 'node:fs';
@@ -93,7 +93,7 @@ export async function benchChanges() {
   installSignalCleanup();
   const keys = Number(process.env.BENCH_CHANGES_KEYS ?? 1_000_000);
   const records = Number(process.env.BENCH_CHANGES_RECORDS ?? 10_000);
-  const rounds = Number(process.env.BENCH_CHANGES_ROUNDS ?? 3);
+  const rounds = Number(process.env.BENCH_CHANGES_ROUNDS ?? 15);
   // BENCH_CHANGES_PER_PAGE: records per list page (1,000 by default: ten pages for 10,000 records).
   const perPage = Number(process.env.BENCH_CHANGES_PER_PAGE ?? 1000);
   const pages = Math.ceil(records / perPage);
@@ -271,8 +271,14 @@ export async function benchChanges() {
     ),
   );
   const overhead = (trackedMedian / plainMedian - 1) * 100;
+  // Each round's tracked Run against the plain Run just before it: the two share the machine's speed of
+  // that moment (a 2-core VM's speed drifts from one minute to the next), so the middle of these ratios is
+  // steadier than the ratio of the two medians.
+  const paired = results.tracked.map((r, i) => (r.seconds / results.plain[i].seconds - 1) * 100).sort((a, b) => a - b);
+  const quartile = (q: number) => paired[Math.min(paired.length - 1, Math.floor(q * paired.length))];
   print(
     `\nOverhead of change tracking: ${fmt(overhead)} % of the Run's time (limit 20 %); ` +
+      `paired rounds: median ${fmt(median(paired))} %, quartiles ${fmt(quartile(0.25))} to ${fmt(quartile(0.75))} %; ` +
       `worker peak RSS ${fmt(workerPeak)} MB over all Runs; keys remembered after the Runs: ${state[0]?.n}; ` +
       `before each measured Run ${updated} of its keys were put back to the seeded values (half of them differ).`,
   );
