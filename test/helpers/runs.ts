@@ -43,6 +43,18 @@ export async function createAgent(
   return res.json() as { id: number; name: string };
 }
 
+/** Starts Agent `agentId` through the API (no body) and returns the new Run's id; the start must be accepted (202). */
+export async function startRun(app: FastifyInstance, key: string, agentId: number): Promise<number> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/v1/agent/${agentId}/start`,
+    headers: auth(key),
+    payload: {},
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  return res.json().id as number;
+}
+
 export const TERMINAL = [6, 8, 9, 10, 11];
 
 export async function waitForRun(

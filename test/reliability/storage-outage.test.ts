@@ -11,7 +11,7 @@ import { S3Storage } from '../../src/storage/index.js';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitFor } from '../helpers/process.js';
-import { catalogDefinition, createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { catalogDefinition, createAgent, startRun as startAgentRun, startWorker, waitForRun } from '../helpers/runs.js';
 import { testS3Env, testS3Options } from '../helpers/s3-server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -43,14 +43,7 @@ function workerEnv(extra: Record<string, string>) {
 
 async function startRun() {
   const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, catalogDefinition(site.url), 'Outage');
-  const start = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/agent/${agent.id}/start`,
-    headers: auth(org.apiKey),
-    payload: {},
-  });
-  expect(start.statusCode, start.body).toBe(202);
-  return { agentId: agent.id as number, runId: start.json().id as number };
+  return { agentId: agent.id as number, runId: await startAgentRun(ctx.app, org.apiKey, agent.id) };
 }
 
 async function stored(key: string): Promise<string> {

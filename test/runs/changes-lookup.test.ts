@@ -3,8 +3,8 @@
 // know, and for another Agent's key), and a key that is not a base64url hash is refused before any
 // statement (the keys travel as one comma-joined text).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
-import { createAgent } from '../helpers/runs.js';
+import { createTestContext, type TestContext } from '../helpers/app.js';
+import { createAgent, startRun } from '../helpers/runs.js';
 import { recordKeyOf } from '../../src/engine/index.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { createChangesRepository } from '../../src/services/changes/changes.repository.js';
@@ -30,14 +30,7 @@ beforeAll(async () => {
   const org = await ctx.bootstrap({ org: 'Lookups' });
   const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, definition, 'Tracked');
   const other = await createAgent(ctx.app, org.apiKey, org.spaceId, definition, 'Other');
-  const start = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/agent/${agent.id}/start`,
-    headers: auth(org.apiKey),
-    payload: {},
-  });
-  expect(start.statusCode, start.body).toBe(202);
-  runId = start.json().id;
+  runId = await startRun(ctx.app, org.apiKey, agent.id);
   const seed = (agentId: number, sku: string, valuesHash: string) =>
     ctx.db.$executeRaw(Prisma.sql`
       INSERT INTO "AgentRecordState" ("agentId", "keyHash", "valuesHash", "listHash", "values", "firstRunId", "changedRunId")

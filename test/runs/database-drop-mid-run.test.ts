@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestContext, type TestContext } from '../helpers/app.js';
 import { ADMIN_URL } from '../helpers/db.js';
 import { waitFor } from '../helpers/process.js';
-import { createAgent, startWorker, waitForRun } from '../helpers/runs.js';
+import { createAgent, startRun, startWorker, waitForRun } from '../helpers/runs.js';
 
 const PAGES = 20;
 const PAGE_MS = 150;
@@ -75,14 +75,7 @@ describe('PostgreSQL drops its connections in the middle of a Run', () => {
         changes: { export: 'all' },
         export: { format: 'json' },
       });
-      const start = await ctx.app.inject({
-        method: 'POST',
-        url: `/api/v1/agent/${agent.id}/start`,
-        headers: auth(org.apiKey),
-        payload: {},
-      });
-      expect(start.statusCode, start.body).toBe(202);
-      const runId = start.json().id as number;
+      const runId = await startRun(ctx.app, org.apiKey, agent.id);
 
       const seqAtDrop: number[] = [];
       for (const page of [6, 13]) {

@@ -3,7 +3,7 @@
 // input and ends Completed, and the Run's diagnostics name the page and the setting.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auth, type TestContext } from '../helpers/app.js';
-import { createAgent, useRunEnvironment, waitForRun } from '../helpers/runs.js';
+import { createAgent, startRun, useRunEnvironment, waitForRun } from '../helpers/runs.js';
 
 // The deep page below has text in a table: the fast parse path leaves it to parse5, which the budget is for.
 const env = useRunEnvironment({ env: { ENGINE_PAGE_CPU_SECONDS: '1' } });
@@ -24,14 +24,7 @@ describe('a page over the page CPU budget', () => {
       list: { selector: 'div.product', fields: [{ name: 'title', selector: 'a.title' }] },
       export: { format: 'json' },
     });
-    const start = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/agent/${agent.id}/start`,
-      headers: auth(org.apiKey),
-      payload: {},
-    });
-    expect(start.statusCode, start.body).toBe(202);
-    const run = await waitForRun(ctx.app, org.apiKey, agent.id, start.json().id);
+    const run = await waitForRun(ctx.app, org.apiKey, agent.id, await startRun(ctx.app, org.apiKey, agent.id));
     expect(run).toMatchObject({ status: 9, recordsExtracted: 1, recordsExported: 1, errorMessage: null });
 
     const files = (await get(`/api/v1/agent/${agent.id}/run/${run.id}/files`)).json();

@@ -4,8 +4,8 @@
 // so the next attempt goes on from where the lost one got to. Real PostgreSQL; the queue the takeover
 // enqueues into is recorded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestContext, type TestContext } from '../helpers/app.js';
-import { createAgent } from '../helpers/runs.js';
+import { createTestContext, type TestContext } from '../helpers/app.js';
+import { createAgent, startRun } from '../helpers/runs.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createStorage } from '../../src/storage/index.js';
 import { createCheckpointsRepository } from '../../src/services/runs/checkpoints.repository.js';
@@ -56,14 +56,7 @@ async function lostRun(takeoversSoFar = 0): Promise<number> {
     list: { selector: 'div.item', fields: [{ name: 'title', selector: 'b' }] },
     next: { selector: 'a.next', maxPages: 10 },
   });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/agent/${agent.id}/start`,
-    headers: auth(org.apiKey),
-    payload: {},
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const runId = res.json().id as number;
+  const runId = await startRun(ctx.app, org.apiKey, agent.id);
   await ctx.db
     .$executeRaw`UPDATE "Run" SET status = ${RunStatus.Running}, updated = now() - interval '1 minute' WHERE id = ${runId}`;
   const { checkpointsRepo } = services();
