@@ -6,11 +6,12 @@ import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { ExtractedRecord } from '../engine/index.js';
 import { hasherOf } from './run-changes-ahead.js';
-import { HASHER_NICE, type HashReply, type HashRequest } from './record-hasher.js';
+import { HASHER_NICE_STEP, type HashReply, type HashRequest } from './record-hasher.js';
 
 if (process.platform === 'linux') {
   try {
-    os.setPriority(0, HASHER_NICE);
+    // Relative to the priority the thread was started with (the worker process's own).
+    os.setPriority(0, Math.min(19, os.getPriority(0) + HASHER_NICE_STEP));
   } catch {
     // A system that refuses it hashes at the process's priority.
   }

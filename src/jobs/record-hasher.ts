@@ -8,8 +8,8 @@
 import { Worker } from 'node:worker_threads';
 import type { RecordHashPlan } from './run-changes-ahead.js';
 
-/** The hashing thread's nice value (the process's threads have 0; 19 is the lowest priority). */
-export const HASHER_NICE = 10;
+/** How much the hashing thread raises its nice value above the process's (19 at most: the lowest priority). */
+export const HASHER_NICE_STEP = 10;
 
 /** A checkpoint's records to hash: JSON lines (empty lines skipped). */
 export interface HashRequest {

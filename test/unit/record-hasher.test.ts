@@ -2,9 +2,10 @@
 // empty lines skipped; a line that is not JSON fails its request alone; the thread runs at a lower CPU
 // priority than the process's other threads (Linux: the nice value belongs to the thread).
 import fs from 'node:fs';
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinition, ExtractedRecord } from '../../src/engine/index.js';
-import { HASHER_NICE, hashLines } from '../../src/jobs/record-hasher.js';
+import { HASHER_NICE_STEP, hashLines } from '../../src/jobs/record-hasher.js';
 import { recordHashPlanOf, recordHasher } from '../../src/jobs/run-changes-ahead.js';
 
 const definition: AgentDefinition = {
@@ -52,9 +53,10 @@ describe('record hashing thread', () => {
 
   it.runIf(process.platform === 'linux')('runs at a lower CPU priority than the process’s other threads', async () => {
     await hashLines(recordHashPlanOf(definition), JSON.stringify(records[0]) + '\n');
+    // This thread has the priority the process was started with, whatever it is (a CI may run it niced).
+    const own = os.getPriority();
     const nice = threadNiceValues();
-    expect(nice).toContain(HASHER_NICE);
-    // The other threads keep the process's priority.
-    expect(nice.filter((n) => n === 0).length).toBeGreaterThan(0);
+    expect(nice).toContain(Math.min(19, own + HASHER_NICE_STEP));
+    expect(nice).toContain(own);
   });
 });
