@@ -5,9 +5,10 @@
 // key met before in the Run is marked a duplicate (the first record of a key wins: the export reads them
 // in this order), and the keys are looked up in questions of TRACKED_BATCH keys, one at a time; once a
 // batch is answered, its new and updated records are staged with their JSON lines as they came, and,
-// tracking deletes, its keys are kept as seen. The run process does none of this while it crawls: its
-// export asks for each record's mark, in order (`marks`, answered once the keys are looked up), and only
-// marks and filters; before its end it asks whether every stage is written (`staged`).
+// tracking deletes, its keys are kept as seen (the stages wait for the export, up to STAGES_HELD
+// batches). The run process does none of this while it crawls: its export asks for each record's mark,
+// in order (`marks`, answered once the keys are looked up), and only marks and filters; before its end it
+// asks whether every stage is written (`staged`).
 //
 // On a failure, past TRACKED_RECORDS records, or when the records it saw are not the Run's (another set,
 // another count), the tracker gives up and answers null: the run process then does the whole export's
@@ -22,6 +23,11 @@ import { recordHashPlanOf } from './run-changes-ahead.js';
 const TRACKED_BATCH = 1_000;
 /** Most records tracked: a longer Run's export does its own work (the marks and keys held stay bounded). */
 const TRACKED_RECORDS = 100_000;
+/**
+ * Stage batches held until the export asks for the marks (their records' lines stay in memory): a longer
+ * crawl stages as it goes from then on.
+ */
+const STAGES_HELD = 16;
 
 /** The mark of a record the Run found (never deleted: deleted rows are the keys it did not find). */
 const markOf = (kind: ChangeKind): RecordMark =>
@@ -77,9 +83,14 @@ export function createRunChangesTracker(
     waiting = [];
   };
   // One lookup at a time, after the beginning; one stage at a time, each after its lookup. The marks
-  // need only the lookups: the export goes on while the last stages are written.
+  // need only the lookups: the export goes on while the stages are written. The stages wait for the
+  // export (or for STAGES_HELD batches): while the Run crawls its cores are the crawl's, while it exports
+  // the run process uses one of them, and the stages then go on the other.
   let lookups: Promise<void> = begun.then(() => {}, giveUp);
-  let stages: Promise<void> = lookups;
+  let releaseStages = () => {};
+  const stagesReleased = new Promise<void>((resolve) => (releaseStages = resolve));
+  let stages: Promise<void> = Promise.all([lookups, stagesReleased]).then(() => {});
+  let held = 0;
 
   /** Looks up the waiting records' keys, then stages the new and updated ones and keeps the keys as seen. */
   function lookUp(part: Waiting[]) {
@@ -99,6 +110,7 @@ export function createRunChangesTracker(
     });
     lookups = changed.then(() => {}, giveUp);
     const no = --batch;
+    if (++held >= STAGES_HELD) releaseStages();
     stages = Promise.all([stages, changed])
       .then(async ([, found]) => {
         if (failed) return;
@@ -175,6 +187,7 @@ export function createRunChangesTracker(
   return {
     observe,
     async marks(ask) {
+      releaseStages();
       if (ask.rest.length > 0) observe([{ set: set ?? 0, ndjson: ask.rest }]);
       await observed;
       if (!failed) lookUpWaiting(true);
