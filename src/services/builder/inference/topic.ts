@@ -7,7 +7,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { normalizeText } from './dom-text.js';
 import { namesTheRecords } from './missing.js';
-import { conceptOfWord, RECORD_MARKERS, textTokens } from './naming.js';
+import { conceptOfWord, promptRequests, RECORD_MARKERS, textTokens } from './naming.js';
 import { englishRecordNouns } from './record-nouns.js';
 import { elementChildren, isElement, type Element } from './selectors.js';
 import { isCjk } from './word-tokens.js';
@@ -109,7 +109,24 @@ export function topicWords(prompt: string): string[] {
 
 /** The prompt's own nouns for its records ("elk ingrediënt", "材料の名前"), with their English nouns. */
 export function promptRecordNouns(prompt: string): string[] {
-  return withEnglishNouns(topicWords(prompt).filter((w) => namesTheRecords(prompt, w)));
+  const marked = topicWords(prompt).filter((w) => namesTheRecords(prompt, w));
+  const only = onlyRecordNoun(prompt);
+  return withEnglishNouns(marked.length > 0 || only === undefined ? marked : [only]);
+}
+
+/**
+ * The noun of a prompt that asks for nothing but a kind of record, in a question or a request as much as
+ * in a list ("Welche Zutaten brauche ich?", "les ingrédients de la recette", "材料を全部教えてください"):
+ * after the words of the question and the thing they belong to are set aside, one word is left, and it is
+ * a noun for records. Such a prompt asks for the records themselves, each one's text.
+ */
+export function onlyRecordNoun(prompt: string): string | undefined {
+  const requests = promptRequests(prompt);
+  if (requests.length !== 1 || requests[0].concept !== undefined) return undefined;
+  const [only] = requests;
+  return englishRecordNouns(only.written ?? only.word).length > 0 || englishRecordNouns(only.word).length > 0
+    ? only.word
+    : undefined;
 }
 
 /** Topic words with the English record nouns they stand for ("Zutaten", "材料" -> also "ingredient"). */
