@@ -263,7 +263,16 @@ function cardCells(cells: Element[]): boolean {
   let table: Element | null = cells[0];
   while (table && table.name !== 'table') table = isElement(table.parent) ? table.parent : null;
   if (!table || descendants(table).some((e) => e.name === 'th')) return false;
-  return cells.every((c) => holds(c, isLink) && holds(c, isImage));
+  if (cells.every((c) => holds(c, isLink) && holds(c, isImage))) return true;
+  // Or each cell holds one box of the same classed kind with a link (a category's card: its name, its
+  // count, "View products"): the cells lay out cards, two or three to a row, and each card is a record.
+  const boxes = cells.map((c) => elementChildren(c).filter((e) => !isSkipped(e)));
+  const first = boxes[0]?.[0];
+  return (
+    first !== undefined &&
+    stableClasses(first).length > 0 &&
+    boxes.every((b) => b.length === 1 && signature(b[0]) === signature(first) && holds(b[0], isLink))
+  );
 }
 
 /** The table a cell belongs to (through its row and the row's section). */

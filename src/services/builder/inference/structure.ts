@@ -8,7 +8,8 @@ import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
 import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
-import type { Element } from './selectors.js';
+import { elementChildren, isElement, stableClasses, type Element } from './selectors.js';
+import { isSkipped } from './dom-text.js';
 import {
   plainWords,
   promptRecordNouns,
@@ -109,6 +110,14 @@ export function findCandidates(
   for (const { members, ...candidate } of candidates.sort((a, b) => b.score - a.score)) {
     const selector = containerSelector($, members, candidate.fields);
     if (selector) ranked.push({ ...candidate, selector });
+    else {
+      // Records whose own markup no selector tells from the page's other boxes (a "div.grid" of a layout
+      // kit) but each the only child of a box of its own (article.result-list-entry): that box is the record.
+      const outer = onlyChildOf(members);
+      const fields = outer ? alignFields($, sampleOf(outer)) : [];
+      const around = outer && fields.length > 0 ? containerSelector($, outer, fields) : null;
+      if (around) ranked.push({ ...candidate, fields, selector: around });
+    }
     if (ranked.length >= MAX_CANDIDATES) break;
   }
   return ranked;
@@ -125,6 +134,20 @@ function sampleOf(members: Element[]): Element[] {
   const step = (members.length - head.length) / (MAX_ALIGNED_RECORDS / 2);
   const spread = Array.from({ length: MAX_ALIGNED_RECORDS / 2 }, (_, i) => members[head.length + Math.floor(i * step)]);
   return [...head, ...spread];
+}
+
+/** The members' parents, when each member is the only element of a parent of its own. */
+function onlyChildOf(members: Element[]): Element[] | null {
+  const parents = members.map((m) => m.parent);
+  if (new Set(parents).size !== members.length) return null;
+  const only = parents.every(
+    (p) =>
+      isElement(p) &&
+      stableClasses(p).length > 0 &&
+      !['body', 'tr', 'td', 'tbody', 'table'].includes(p.name) &&
+      elementChildren(p).filter((c) => !isSkipped(c)).length === 1,
+  );
+  return only ? (parents as Element[]) : null;
 }
 
 function insideOneOf(ancestors: Set<Element>, node: Element): boolean {
