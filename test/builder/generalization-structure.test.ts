@@ -112,3 +112,23 @@ describe('records whose own box no selector tells from the layout kit around the
     expect(records.map((r) => r.kaufpreis)).toEqual([59000, 499000, 265000, 319000]);
   });
 });
+
+describe('cards wrapped whole in their link', () => {
+  const car = (id: number, title: string, price: string) => `<a class="result-item" href="/details.html?id=${id}">
+    <div class="g-row"><div class="g-col-3"><img src="/img/${id}.jpg" alt=""></div><div class="g-col-9">
+    <span class="headline">${title}</span><span class="price">${price}</span><div>EZ 06/2011, 84.271 km</div></div></div></a>`;
+  const page = `<html><body><nav><a href="/">Home</a> <a href="/sell">Sell</a></nav><div class="results">
+    ${car(1, 'Volkswagen Caddy Life', '19.990 €')}${car(2, 'Volkswagen Caddy Maxi', '17.780 €')}
+    ${car(3, 'Volkswagen Caddy Trendline', '19.697 €')}${car(4, 'Volkswagen Caddy Kombi', '12.500 €')}</div></body></html>`;
+
+  it('keeps the link as the record\u2019s address', async () => {
+    const { records } = await draftRecords(page, 'titolo, prezzo e link di ogni auto');
+    expect(records.map((r) => r.link)).toEqual([1, 2, 3, 4].map((i) => `https://example.com/details.html?id=${i}`));
+    expect(records.map((r) => r.titolo)).toEqual([
+      'Volkswagen Caddy Life',
+      'Volkswagen Caddy Maxi',
+      'Volkswagen Caddy Trendline',
+      'Volkswagen Caddy Kombi',
+    ]);
+  });
+});

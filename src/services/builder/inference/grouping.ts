@@ -171,7 +171,9 @@ export function findGroups($: CheerioAPI): Group[] {
     // Not siblings: one wrapper per record, not the records (replies nested in replies are records).
     if (members.length / parents < 2 && !nested.merged.has(elements)) continue;
     // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
+    // Not a link: a card wrapped whole in its <a href> keeps it, since the address is one of its values.
     for (;;) {
+      if (members.every(isLink)) break;
       const only = members.map((m) => elementChildren(m).filter((c) => !isSkipped(c)));
       const first = only[0][0];
       if (!first || stableClasses(first).length === 0) break;
