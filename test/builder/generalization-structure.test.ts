@@ -132,3 +132,24 @@ describe('cards wrapped whole in their link', () => {
     ]);
   });
 });
+
+describe('dates written with their time after a comma, or counted back in the page language', () => {
+  const post = (who: string, when: string, text: string) => `<li class="postbit"><div class="userinfo">
+    <a class="username" href="/members/${who}">${who}</a><dl class="userstats"><dd>${when}</dd></dl></div>
+    <div class="postbody"><blockquote>${text}</blockquote></div></li>`;
+  const page = (dates: string[]) => `<html><body><nav><a href="/">Forum</a></nav><ol class="posts">
+    ${post('Predator', dates[0], 'The update is rolling out in waves, be patient.')}
+    ${post('Chatfix', dates[1], 'Mine arrived this morning, no problems so far.')}
+    ${post('sunset', dates[2], 'Still nothing here, but the servers seem busy today.')}</ol></body></html>`;
+
+  it('reads them as the date asked for', async () => {
+    for (const dates of [
+      ['03.03.2011, 14:17', '03.03.2011, 14:27', '03.03.2011, 14:37'],
+      ['1 Monat her', 'vor 3 Tagen', '2 Jahre her'],
+      ['il y a 2 jours', 'il y a 5 jours', 'il y a 1 mois'],
+    ]) {
+      const { records } = await draftRecords(page(dates), "l'auteur et la date de chaque message");
+      expect(records.map((r) => r.date)).toEqual(dates);
+    }
+  });
+});
