@@ -153,3 +153,23 @@ describe('dates written with their time after a comma, or counted back in the pa
     }
   });
 });
+
+describe("the article's own bare list among the page's other bare lists, under a label paragraph", () => {
+  const page = (label: string) => `<html><body><div class="menu"><ul><li><a href="/a">Cakes</a></li>
+    <li><a href="/b">Breads</a></li><li><a href="/c">Drinks</a></li><li><a href="/d">Soups</a></li></ul></div>
+    <div class="post-content"><p>古早味迷你烤鸡蛋糕，小孩的最爱。用简单的材料做出浓郁蛋香味的小蛋糕。</p>
+    <p>分量：30 个</p>${label}<ul><li>4 个 蛋 (A级)</li><li>125 克 细砂糖</li><li>⅛ 茶匙 细盐</li><li>115 克 普通面粉</li></ul>
+    <p>做法：把蛋和糖打发，加入面粉拌匀，倒入模具，烤二十分钟。</p><p>烤好后放凉，再从模具中取出。</p>
+    <p>可以在密封盒里保存三天。</p></div>
+    <div class="widget"><ul><li><a href="/x">Popular one</a></li><li><a href="/y">Popular two</a></li>
+    <li><a href="/z">Popular three</a></li></ul></div></body></html>`;
+
+  it('is found and read when the prompt asks for what the label names', async () => {
+    for (const label of ['<p>材料：</p>', '<p><strong>材料</strong></p>']) {
+      const { records } = await draftRecords(page(label), '这个食谱需要哪些材料？');
+      expect(records).toEqual(
+        ['4 个 蛋 (A级)', '125 克 细砂糖', '⅛ 茶匙 细盐', '115 克 普通面粉'].map((ingredient) => ({ ingredient })),
+      );
+    }
+  });
+});

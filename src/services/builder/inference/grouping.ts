@@ -135,7 +135,23 @@ export function findGroups($: CheerioAPI): Group[] {
     return n > bodyTextLength * 0.5;
   };
   const groups: Group[] = [];
-  const nested = mergeNested([...byKey.values()], signatureOf);
+  // Bare list items of bare lists ("ul > li") share one key across the page: the site's menus, a widget's
+  // links and the article's own list of ingredients alike. Each list's own items, three or more, are also
+  // a group of their own, so that the one in the main content is not lost among the others.
+  const lists = [...byKey.values()];
+  for (const list of [...lists]) {
+    if (
+      list[0].name !== 'li' ||
+      /[.#[]/.test(signatureOf(list[0])) ||
+      /[.#[]/.test(signatureOf(list[0].parent as Element))
+    )
+      continue;
+    const byParent = new Map<unknown, Element[]>();
+    for (const el of list) byParent.set(el.parent, [...(byParent.get(el.parent) ?? []), el]);
+    if (byParent.size < 2) continue;
+    for (const own of byParent.values()) if (own.length >= 3) lists.push(own);
+  }
+  const nested = mergeNested(lists, signatureOf);
   const queue = mergeVariants(mergeAlternating(nested.lists), signatureOf, order);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;

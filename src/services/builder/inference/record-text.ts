@@ -56,9 +56,11 @@ export function withRecordText(
   if (!word) return selection;
   // The page's word or the English noun of the prompt's ("Zutaten" asks for li.ingredient).
   const naming = (r: PromptRequest) =>
+    r.word === word ||
     plainWords(r.word.replace(/_/g, ' ')).some(
       (w) => sameStem(w, word) || englishRecordNouns(w).some((e) => sameStem(e, word)),
-    ) || englishRecordNouns(r.word).some((e) => sameStem(e, word));
+    ) ||
+    englishRecordNouns(r.word).some((e) => sameStem(e, word));
   // The word may be the prompt's subject only ("tous les ingrédients"): then it asked for no field of its own.
   const asking =
     selection.unanswered.find(naming) ??

@@ -65,7 +65,7 @@ export function findCandidates(
     // A word naming the records themselves ("ingredienser" for li.ingredient) is answered by the records.
     const recordWord = 'recordWord' in group ? group.recordWord : undefined;
     const namesRecords = (w: string) =>
-      recordWord !== undefined && plainWords(w.replace(/_/g, ' ')).some((x) => sameStem(x, recordWord));
+      recordWord !== undefined && plainWords(w.replace(/_/g, ' ')).some((x) => sameWord(x, recordWord));
     // A class of the values saying the word ("div.quantity" for "quantity") answers it as a label does.
     const classWords = new Set(fields.flatMap((f) => f.ownHints.flatMap((h) => plainWords(h))));
     // Records the prompt names (by their class or heading) answer the prompt's noun for them.
@@ -81,7 +81,7 @@ export function findCandidates(
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
     const answered = wanted > 0 ? matched / wanted : 0;
     let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.1 + 0.9 * answered : 1);
-    if (recordWord !== undefined && recordNouns.some((w) => sameStem(w, recordWord))) score *= RECORD_NOUN_FACTOR;
+    if (recordWord !== undefined && recordNouns.some((w) => sameWord(w, recordWord))) score *= RECORD_NOUN_FACTOR;
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
@@ -148,6 +148,11 @@ function onlyChildOf(members: Element[]): Element[] | null {
       elementChildren(p).filter((c) => !isSkipped(c)).length === 1,
   );
   return only ? (parents as Element[]) : null;
+}
+
+/** One word: the same CJK word ("材料", too short for a stem), or Latin words of one stem. */
+function sameWord(a: string, b: string): boolean {
+  return a === b || sameStem(a, b);
 }
 
 function insideOneOf(ancestors: Set<Element>, node: Element): boolean {

@@ -159,6 +159,9 @@ function namesOf(el: Element): string {
   return [a.class, a.id, a.itemprop, a['aria-label'], a['data-testid'], a.role].filter(Boolean).join(' ');
 }
 
+/** A label standing alone as a heading is short: a word or two and a colon. */
+const LABEL_MAX_LENGTH = 40;
+
 function isHeading($: CheerioAPI, el: Element): string | null {
   // A heading, or a wrapper whose only element is one (div > span > h2), a few levels down.
   let node: Element | undefined = el;
@@ -167,6 +170,16 @@ function isHeading($: CheerioAPI, el: Element): string | null {
       const text = normalizeText($(node).text());
       return text !== '' && text.length <= HEADING_MAX_LENGTH ? text : null;
     }
+    // A paragraph that is one label heads what follows too: bold ("<p><strong>Ingredients</strong></p>") or
+    // ending in a colon ("<p>材料：</p>", "<p>Zutaten:</p>").
+    const label = normalizeText($(node).text());
+    if (
+      label !== '' &&
+      label.length <= LABEL_MAX_LENGTH &&
+      label === normalizeText($(el).text()) &&
+      ((depth > 0 && (node.name === 'strong' || node.name === 'b')) || (node.name === 'p' && /[:：]$/.test(label)))
+    )
+      return label;
     const children = elementChildren(node);
     node = children.length === 1 ? children[0] : undefined;
   }
