@@ -405,7 +405,8 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
 };
 
 /**
- * Words that never name a field, per language: articles, prepositions, conjunctions, instructions and the
+ * Words that never name a field, per language: articles, prepositions, conjunctions, instructions, the
+ * words of a question or a request ("welche ... brauche ich", "elenca", "教えてください", "需要哪些") and the
  * nouns of the page or of its records ("article", "Anzeige", "recette", "求人").
  */
 export const STOP_WORDS_BY_LANGUAGE: Record<Language, string> = {
@@ -419,24 +420,34 @@ export const STOP_WORDS_BY_LANGUAGE: Record<Language, string> = {
   de:
     'und oder der die das den dem des ein eine einer eines einem jede jeder jedes jeden jedem alle allen aller mit von vom für zu zum zur im in ' +
     'auf aus bei sowie auch ihr ihre ihren sein seine seiner seinen dieser diese dieses zeile zeilen eintrag einträge spalte seite liste ' +
-    'artikel artikels anzeige anzeigen beitrag beiträge produkt produkte rezept rezepts rezeptes ergebnis ergebnisse angebot angebote',
+    'artikel artikels anzeige anzeigen beitrag beiträge produkt produkte rezept rezepts rezeptes ergebnis ergebnisse angebot angebote ' +
+    'welche welcher welches welchen was brauche brauchen benötige benötigen gib zeig zeige nenne nenn auflisten ich mir mich wir uns bitte',
   fr:
     'le la les un une des du de d l et ou chaque pour avec ligne lignes sa son ses leur leurs au aux en dans sur par tous toutes tout toute ' +
-    'ce cet cette ces page liste article articles annonce annonces produit produits recette recettes émission résultat résultats',
+    'ce cet cette ces page liste article articles annonce annonces produit produits recette recettes émission résultat résultats ' +
+    'quels quelles quel quelle donne donnez montre montrez affiche listez je moi nous faut besoin',
   es:
     'el la los las un una unos unas y o e u de del al cada con por para en su sus fila filas todos todas todo toda este esta estos estas ' +
-    'página lista artículo artículos anuncio anuncios producto productos receta recetas nota notas partido partidos resultado resultados',
+    'página lista artículo artículos anuncio anuncios producto productos receta recetas nota notas partido partidos resultado resultados ' +
+    'cuáles cuál qué dame dime muestra muéstrame enumera necesito necesitamos yo',
   pt:
     'o a os as um uma uns umas e ou de do da dos das cada com por para em no na nos nas seu sua seus suas todos todas todo toda este esta ' +
-    'página lista artigo artigos anúncio anúncios produto produtos receita receitas notícia notícias resultado resultados',
+    'página lista artigo artigos anúncio anúncios produto produtos receita receitas notícia notícias resultado resultados ' +
+    'quais qual quê mostra mostre liste preciso precisamos eu',
   it:
     'il lo la i gli le un una uno e o di del della dei degli delle dell nell sull dall all al alla ogni con per in nel nella su sul sulla suo sua suoi sue tutti tutte ' +
-    'tutto tutta questo questa riga righe pagina lista articolo articoli annuncio annunci prodotto prodotti ricetta ricette risultato risultati',
+    'tutto tutta questo questa riga righe pagina lista articolo articoli annuncio annunci prodotto prodotti ricetta ricette risultato risultati ' +
+    'quali quale dammi mostra mostrami elenca elenco io',
   nl:
     'de het een en of van voor met in op bij uit elk elke ieder iedere alle al zijn haar hun deze dit die rij rijen pagina lijst artikel ' +
-    'artikelen advertentie advertenties product producten recept recepten resultaat resultaten winkel',
-  ja: 'の と や および 及び ごと 毎 各 全て すべて 全部 この その それぞれ ページ 記事 一覧 レシピ 求人 商品 お話 を は が に で から',
-  zh: '的 和 与 與 及 以及 或 每 每个 每個 每条 每條 每种 每種 各 所有 全部 这 這 该 該 页面 頁面 列表 文章 新闻 新聞 商品 条 條',
+    'artikelen advertentie advertenties product producten recept recepten resultaat resultaten winkel ' +
+    'welke welk wat geef toon nodig heb ik mij',
+  ja:
+    'の と や および 及び ごと 毎 各 全て すべて 全部 この その それぞれ ページ 記事 一覧 レシピ 求人 商品 お話 を は が に で から ' +
+    '教えて 教え ください 下さい 必要 どの 何 なに 表示 リスト ほしい 欲しい',
+  zh:
+    '的 和 与 與 及 以及 或 每 每个 每個 每条 每條 每种 每種 各 所有 全部 这 這 该 該 页面 頁面 列表 文章 新闻 新聞 商品 条 條 ' +
+    '这个 這個 那个 那個 需要 哪些 什么 什麼 列出 请 請 给我 給我 显示 顯示 我 食谱 食譜',
 };
 
 /** Words after which a word names the records themselves ("each job", "jede Anzeige", "每条留言"). */

@@ -1,8 +1,15 @@
-// The shapes a date is written in, in the prompts' languages: "2016-12-23", "23.12.2016", "Monday,
-// February 29, 2016 @ 11:10 PM", "3. Mai 2020", "2 days ago", "2016年10月14日". Kept apart from the
-// field words (naming.ts) as a date is told by its shape, wherever in a text it stands.
-export const DATE =
-  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b|(?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? )?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b(?:,?(?: (?:@|at|-|–|·))? \d{1,2}:\d{2}(?: ?[ap]\.?m\.?)?(?: [a-z]{2,4}\b)?)?|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?) ago\b|\b\d{4}([/.])\d{1,2}\2\d{1,2}\b(?:\s+\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}時\d{1,2}分|\s*\d{1,2}:\d{2})?/i;
+// The shapes a date is written in, in the prompts' languages: "2016-12-23", "23.12.2016", "03.03.2011, 14:17",
+// "Monday, February 29, 2016 @ 11:10 PM", "3. Mai 2020", "2 days ago", "vor 2 Tagen", "1 Monat her", "il y a
+// 3 jours", "2016年10月14日". Kept apart from the field words (naming.ts) as a date is told by its shape,
+// wherever in a text it stands.
+const ABSOLUTE =
+  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}([/.-])\d{1,2}\1\d{2,4}\b(?:,?\s+\d{1,2}:\d{2}(?:\s*uhr\b)?)?|(?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? )?\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b(?:,?(?: (?:@|at|-|–|·))? \d{1,2}:\d{2}(?: ?[ap]\.?m\.?)?(?: [a-z]{2,4}\b)?)?|\b\d{1,2}\.? (?:jan|feb|mar|mär|apr|may|mai|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)[a-zä]* \d{4}\b|\b\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b|\b\d{4}([/.])\d{1,2}\2\d{1,2}\b(?:\s+\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日(?:\s*\d{1,2}時\d{1,2}分|\s*\d{1,2}:\d{2})?/i;
+
+/** Dates counted back in the prompts' languages other than English ("vor 2 Tagen", "il y a 3 jours"). */
+const RELATIVE =
+  /\b(?:\d+ (?:minuten?|stunden?|tage?n?|wochen?|monat(?:en?)?|jahre?n?) her|vor \d+ (?:minuten?|stunden?|tage?n?|wochen?|monat(?:en?)?|jahre?n?))\b|\bil y a \d+ (?:minutes?|heures?|jours?|semaines?|mois|ans?)\b|\b(?:hace|há) \d+ (?:minutos?|horas?|d[ií]as?|semanas?|meses|m[eê]s|a[ñn]os?)\b|\b\d+ (?:minut[io]|or[ae]|giorn[io]|settiman[ae]|mes[ei]|ann[io]) fa\b|\b\d+ (?:minuten?|uur|uren|dagen?|weken?|maanden?|jaren?|jaar) geleden\b/i;
+
+export const DATE = new RegExp(`${ABSOLUTE.source}|${RELATIVE.source}`, 'i');
 
 /** Longer texts are sentences that mention a date: "Monday, February 29, 2016 @ 11:10 PM UTC" is 40. */
 export const DATE_MAX_LENGTH = 48;
@@ -18,8 +25,12 @@ export function aroundDate(text: string): { before: string; date: string; after:
   return m ? { before: text.slice(0, m.index), date: m[0], after: text.slice(m.index + m[0].length) } : undefined;
 }
 
-/** DATE for the engine's RE2 regex steps: its repeated separators matched again as a class (RE2 has no backreferences). */
-export const DATE_RE2 = DATE.source
+/**
+ * The absolute dates of DATE for the engine's RE2 regex steps: its repeated separators matched again as a
+ * class (RE2 has no backreferences). Counted-back dates are left out: an engine pattern is at most 1000
+ * characters.
+ */
+export const DATE_RE2 = ABSOLUTE.source
   .replace('([/.-])', '[/.-]')
   .replace('\\1', '[/.-]')
   .replace('([/.])', '[/.]')

@@ -135,7 +135,23 @@ export function findGroups($: CheerioAPI): Group[] {
     return n > bodyTextLength * 0.5;
   };
   const groups: Group[] = [];
-  const nested = mergeNested([...byKey.values()], signatureOf);
+  // Bare list items of bare lists ("ul > li") share one key across the page: the site's menus, a widget's
+  // links and the article's own list of ingredients alike. Each list's own items, three or more, are also
+  // a group of their own, so that the one in the main content is not lost among the others.
+  const lists = [...byKey.values()];
+  for (const list of [...lists]) {
+    if (
+      list[0].name !== 'li' ||
+      /[.#[]/.test(signatureOf(list[0])) ||
+      /[.#[]/.test(signatureOf(list[0].parent as Element))
+    )
+      continue;
+    const byParent = new Map<unknown, Element[]>();
+    for (const el of list) byParent.set(el.parent, [...(byParent.get(el.parent) ?? []), el]);
+    if (byParent.size < 2) continue;
+    for (const own of byParent.values()) if (own.length >= 3) lists.push(own);
+  }
+  const nested = mergeNested(lists, signatureOf);
   const queue = mergeVariants(mergeAlternating(nested.lists), signatureOf, order);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
@@ -171,7 +187,9 @@ export function findGroups($: CheerioAPI): Group[] {
     // Not siblings: one wrapper per record, not the records (replies nested in replies are records).
     if (members.length / parents < 2 && !nested.merged.has(elements)) continue;
     // A layout wrapper around each record (li.col-md-3 > article.product): the record is the inner element.
+    // Not a link: a card wrapped whole in its <a href> keeps it, since the address is one of its values.
     for (;;) {
+      if (members.every(isLink)) break;
       const only = members.map((m) => elementChildren(m).filter((c) => !isSkipped(c)));
       const first = only[0][0];
       if (!first || stableClasses(first).length === 0) break;
@@ -263,7 +281,16 @@ function cardCells(cells: Element[]): boolean {
   let table: Element | null = cells[0];
   while (table && table.name !== 'table') table = isElement(table.parent) ? table.parent : null;
   if (!table || descendants(table).some((e) => e.name === 'th')) return false;
-  return cells.every((c) => holds(c, isLink) && holds(c, isImage));
+  if (cells.every((c) => holds(c, isLink) && holds(c, isImage))) return true;
+  // Or each cell holds one box of the same classed kind with a link (a category's card: its name, its
+  // count, "View products"): the cells lay out cards, two or three to a row, and each card is a record.
+  const boxes = cells.map((c) => elementChildren(c).filter((e) => !isSkipped(e)));
+  const first = boxes[0]?.[0];
+  return (
+    first !== undefined &&
+    stableClasses(first).length > 0 &&
+    boxes.every((b) => b.length === 1 && signature(b[0]) === signature(first) && holds(b[0], isLink))
+  );
 }
 
 /** The table a cell belongs to (through its row and the row's section). */

@@ -9,7 +9,7 @@ import {
   type Concept,
 } from './concept-words.js';
 import { fieldWordVariants } from './field-words.js';
-import { englishRecordNouns } from './record-nouns.js';
+import { englishRecordNouns, RECORD_NOUN_WORDS } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
 
 export type { Concept } from './concept-words.js';
@@ -40,8 +40,13 @@ const STOP_WORDS = new Set(Object.values(STOP_WORDS_BY_LANGUAGE).flatMap((l) => 
 /** Words after which a word names the records themselves, in every language ("each", "jede", "每"). */
 export const RECORD_MARKERS: ReadonlySet<string> = new Set(Object.values(RECORD_MARKERS_BY_LANGUAGE).flat());
 
-/** CJK words known to the lists, for splitting text written without spaces. */
-const KNOWN_CJK = new Set([...WORD_TO_CONCEPT.keys(), ...STOP_WORDS, ...RECORD_MARKERS].filter(isCjk));
+/**
+ * CJK words known to the lists, for splitting text written without spaces. The nouns for records are
+ * among them: "这个食谱需要哪些材料" holds "材料" (ingredients) between words of the question.
+ */
+const KNOWN_CJK = new Set(
+  [...WORD_TO_CONCEPT.keys(), ...STOP_WORDS, ...RECORD_MARKERS, ...RECORD_NOUN_WORDS].filter(isCjk),
+);
 /** Particles and function words between which CJK pieces are joined into one word. */
 const CJK_BREAKS = new Set([...STOP_WORDS, ...RECORD_MARKERS].filter(isCjk));
 const LONGEST_CJK = Math.max(...[...KNOWN_CJK].map((w) => w.length));
@@ -255,7 +260,9 @@ export function writtenName(request: PromptRequest): string {
 export function fieldName(text: string): string {
   const plain = normalizeWord(text);
   const known = isCjk(plain) ? (TIME_WORDS.has(plain) ? 'time' : conceptOfWord(plain)) : undefined;
-  const name = (known ? (known === 'time' ? 'time' : CONCEPT_WORDS[known][0]) : plain)
+  // A CJK noun for the records ("材料") names its field by the English noun: a name must be ASCII.
+  const recordNoun = isCjk(plain) && !known ? englishRecordNouns(plain)[0] : undefined;
+  const name = (known ? (known === 'time' ? 'time' : CONCEPT_WORDS[known][0]) : (recordNoun ?? plain))
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40)

@@ -9,7 +9,7 @@ import { labelledValue } from './labelled-value.js';
 import { namesTheRecords } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
 import { inBreadcrumbs, mainHeading } from './subject.js';
-import { topicWords } from './topic.js';
+import { onlyRecordNoun, topicWords } from './topic.js';
 import { isCjk } from './word-tokens.js';
 
 /** The list selector of a draft that reads the page as one record. */
@@ -115,6 +115,9 @@ export function declaresOneItem($: CheerioAPI): boolean {
 /** Does the prompt ask for many records ("each result", "every post", "jeder Zeile")? */
 export function asksForList(prompt: string): boolean {
   if (LIST_CUE.test(prompt)) return true;
+  // A prompt asking for nothing but a kind of record ("Welche Zutaten brauche ich?", "材料を全部", "the
+  // ingredients of the recipe": the recipe owns the records, not fields).
+  if (onlyRecordNoun(prompt) !== undefined) return true;
   // "... and number of ratings of the recipe": every field belongs to one thing named in the singular.
   const subject = prompt.toLowerCase().match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+([a-z]+)\s*[.?!]?\s*$/);
   if (subject && !/[^su]s$/.test(subject[1])) return false;

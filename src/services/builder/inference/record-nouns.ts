@@ -184,6 +184,9 @@ const RECORD_NOUNS: Record<string, string[]> = {
   letter: ['leserbrief', 'lettre', 'carta', 'lettera', 'ingezonden', '投書', '来信'],
 };
 
+/** Every record noun of the lists, in every language (CJK ones split prompts written without spaces). */
+export const RECORD_NOUN_WORDS: readonly string[] = Object.values(RECORD_NOUNS).flat();
+
 const ENGLISH_OF = new Map<string, string[]>();
 for (const [english, words] of Object.entries(RECORD_NOUNS)) {
   for (const w of [english, ...words]) {

@@ -6,7 +6,8 @@ import type { Candidate } from './candidate.js';
 import { namesTheRecords } from './missing.js';
 import { fieldName, promptRequests, singular, type PromptRequest } from './naming.js';
 import type { Named } from './named-field.js';
-import { plainWords, sameStem } from './topic.js';
+import { englishRecordNouns } from './record-nouns.js';
+import { onlyRecordNoun, plainWords, sameStem } from './topic.js';
 
 /** The summed average length of the records' text fields (their text, roughly). */
 function recordLength(candidate: Candidate): number {
@@ -41,12 +42,29 @@ export function withRecordText(
   requests: PromptRequest[],
   prompt: string,
 ): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
-  const word = candidate.recordWord;
+  // Records the page does not name, asked for by a prompt naming nothing but them ("材料を全部教えて"), when
+  // they are one short line each and that noun found no field: the noun's English word names their text.
+  const only = onlyRecordNoun(prompt);
+  const unnamed =
+    only !== undefined &&
+    selection.unanswered.some((r) => r.word === only) &&
+    recordLength(candidate) <= ONE_LINE &&
+    candidate.fields.filter((f) => f.kind === 'text').length === 1
+      ? englishRecordNouns(only)[0]
+      : undefined;
+  const word = candidate.recordWord ?? unnamed;
   if (!word) return selection;
-  const naming = (r: PromptRequest) => plainWords(r.word.replace(/_/g, ' ')).some((w) => sameStem(w, word));
+  // The page's word or the English noun of the prompt's ("Zutaten" asks for li.ingredient).
+  const naming = (r: PromptRequest) =>
+    r.word === word ||
+    plainWords(r.word.replace(/_/g, ' ')).some(
+      (w) => sameStem(w, word) || englishRecordNouns(w).some((e) => sameStem(e, word)),
+    ) ||
+    englishRecordNouns(r.word).some((e) => sameStem(e, word));
   // The word may be the prompt's subject only ("tous les ingrédients"): then it asked for no field of its own.
   const asking =
     selection.unanswered.find(naming) ??
+    selection.missing.find(naming) ??
     promptRequests(prompt).find((r) => naming(r) && namesTheRecords(prompt, r.word)) ??
     partOfOneLine(candidate, selection.named, requests, naming);
   // Only when nothing else the prompt asks for was found: "name and quantity of each ingredient" wants fields.
@@ -83,7 +101,7 @@ export function withRecordText(
     texts.length === 1 && texts[0].field.averageLength >= 0.8 * recordLength(candidate) ? [] : selection.named;
   return {
     named: [field, ...rest.filter((n) => n.name !== field.name)],
-    missing: selection.missing,
+    missing: selection.missing.filter((r) => r !== asking),
     unanswered: selection.unanswered.filter((r) => r !== asking),
   };
 }

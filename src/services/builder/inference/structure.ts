@@ -8,7 +8,8 @@ import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
 import { CHROME_FACTOR, findGroups } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
-import type { Element } from './selectors.js';
+import { elementChildren, isElement, stableClasses, type Element } from './selectors.js';
+import { isSkipped } from './dom-text.js';
 import {
   plainWords,
   promptRecordNouns,
@@ -64,7 +65,7 @@ export function findCandidates(
     // A word naming the records themselves ("ingredienser" for li.ingredient) is answered by the records.
     const recordWord = 'recordWord' in group ? group.recordWord : undefined;
     const namesRecords = (w: string) =>
-      recordWord !== undefined && plainWords(w.replace(/_/g, ' ')).some((x) => sameStem(x, recordWord));
+      recordWord !== undefined && plainWords(w.replace(/_/g, ' ')).some((x) => sameWord(x, recordWord));
     // A class of the values saying the word ("div.quantity" for "quantity") answers it as a label does.
     const classWords = new Set(fields.flatMap((f) => f.ownHints.flatMap((h) => plainWords(h))));
     // Records the prompt names (by their class or heading) answer the prompt's noun for them.
@@ -80,7 +81,7 @@ export function findCandidates(
     // Records lacking what the prompt asks for (filter rows beside two products) are hardly the records.
     const answered = wanted > 0 ? matched / wanted : 0;
     let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.1 + 0.9 * answered : 1);
-    if (recordWord !== undefined && recordNouns.some((w) => sameStem(w, recordWord))) score *= RECORD_NOUN_FACTOR;
+    if (recordWord !== undefined && recordNouns.some((w) => sameWord(w, recordWord))) score *= RECORD_NOUN_FACTOR;
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
     candidates.push({
@@ -109,6 +110,14 @@ export function findCandidates(
   for (const { members, ...candidate } of candidates.sort((a, b) => b.score - a.score)) {
     const selector = containerSelector($, members, candidate.fields);
     if (selector) ranked.push({ ...candidate, selector });
+    else {
+      // Records whose own markup no selector tells from the page's other boxes (a "div.grid" of a layout
+      // kit) but each the only child of a box of its own (article.result-list-entry): that box is the record.
+      const outer = onlyChildOf(members);
+      const fields = outer ? alignFields($, sampleOf(outer)) : [];
+      const around = outer && fields.length > 0 ? containerSelector($, outer, fields) : null;
+      if (around) ranked.push({ ...candidate, fields, selector: around });
+    }
     if (ranked.length >= MAX_CANDIDATES) break;
   }
   return ranked;
@@ -125,6 +134,25 @@ function sampleOf(members: Element[]): Element[] {
   const step = (members.length - head.length) / (MAX_ALIGNED_RECORDS / 2);
   const spread = Array.from({ length: MAX_ALIGNED_RECORDS / 2 }, (_, i) => members[head.length + Math.floor(i * step)]);
   return [...head, ...spread];
+}
+
+/** The members' parents, when each member is the only element of a parent of its own. */
+function onlyChildOf(members: Element[]): Element[] | null {
+  const parents = members.map((m) => m.parent);
+  if (new Set(parents).size !== members.length) return null;
+  const only = parents.every(
+    (p) =>
+      isElement(p) &&
+      stableClasses(p).length > 0 &&
+      !['body', 'tr', 'td', 'tbody', 'table'].includes(p.name) &&
+      elementChildren(p).filter((c) => !isSkipped(c)).length === 1,
+  );
+  return only ? (parents as Element[]) : null;
+}
+
+/** One word: the same CJK word ("材料", too short for a stem), or Latin words of one stem. */
+function sameWord(a: string, b: string): boolean {
+  return a === b || sameStem(a, b);
 }
 
 function insideOneOf(ancestors: Set<Element>, node: Element): boolean {

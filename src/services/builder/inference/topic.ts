@@ -7,7 +7,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { normalizeText } from './dom-text.js';
 import { namesTheRecords } from './missing.js';
-import { conceptOfWord, RECORD_MARKERS, textTokens } from './naming.js';
+import { conceptOfWord, promptRequests, RECORD_MARKERS, textTokens } from './naming.js';
 import { englishRecordNouns } from './record-nouns.js';
 import { elementChildren, isElement, type Element } from './selectors.js';
 import { isCjk } from './word-tokens.js';
@@ -109,7 +109,24 @@ export function topicWords(prompt: string): string[] {
 
 /** The prompt's own nouns for its records ("elk ingrediënt", "材料の名前"), with their English nouns. */
 export function promptRecordNouns(prompt: string): string[] {
-  return withEnglishNouns(topicWords(prompt).filter((w) => namesTheRecords(prompt, w)));
+  const marked = topicWords(prompt).filter((w) => namesTheRecords(prompt, w));
+  const only = onlyRecordNoun(prompt);
+  return withEnglishNouns(marked.length > 0 || only === undefined ? marked : [only]);
+}
+
+/**
+ * The noun of a prompt that asks for nothing but a kind of record, in a question or a request as much as
+ * in a list ("Welche Zutaten brauche ich?", "les ingrédients de la recette", "材料を全部教えてください"):
+ * after the words of the question and the thing they belong to are set aside, one word is left, and it is
+ * a noun for records. Such a prompt asks for the records themselves, each one's text.
+ */
+export function onlyRecordNoun(prompt: string): string | undefined {
+  const requests = promptRequests(prompt);
+  if (requests.length !== 1 || requests[0].concept !== undefined) return undefined;
+  const [only] = requests;
+  return englishRecordNouns(only.written ?? only.word).length > 0 || englishRecordNouns(only.word).length > 0
+    ? only.word
+    : undefined;
 }
 
 /** Topic words with the English record nouns they stand for ("Zutaten", "材料" -> also "ingredient"). */
@@ -142,6 +159,9 @@ function namesOf(el: Element): string {
   return [a.class, a.id, a.itemprop, a['aria-label'], a['data-testid'], a.role].filter(Boolean).join(' ');
 }
 
+/** A label standing alone as a heading is short: a word or two and a colon. */
+const LABEL_MAX_LENGTH = 40;
+
 function isHeading($: CheerioAPI, el: Element): string | null {
   // A heading, or a wrapper whose only element is one (div > span > h2), a few levels down.
   let node: Element | undefined = el;
@@ -150,6 +170,16 @@ function isHeading($: CheerioAPI, el: Element): string | null {
       const text = normalizeText($(node).text());
       return text !== '' && text.length <= HEADING_MAX_LENGTH ? text : null;
     }
+    // A paragraph that is one label heads what follows too: bold ("<p><strong>Ingredients</strong></p>") or
+    // ending in a colon ("<p>材料：</p>", "<p>Zutaten:</p>").
+    const label = normalizeText($(node).text());
+    if (
+      label !== '' &&
+      label.length <= LABEL_MAX_LENGTH &&
+      label === normalizeText($(el).text()) &&
+      ((depth > 0 && (node.name === 'strong' || node.name === 'b')) || (node.name === 'p' && /[:：]$/.test(label)))
+    )
+      return label;
     const children = elementChildren(node);
     node = children.length === 1 ? children[0] : undefined;
   }

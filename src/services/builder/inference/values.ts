@@ -36,14 +36,37 @@ function tableHeader($: CheerioAPI, cell: Element): string | undefined {
         .find('tr')
         .filter((_, tr) => $(tr).children('th').length > 0 && $(tr).children('td').length === 0)
         .first();
-    headers = headerRow
-      .children()
-      .toArray()
-      .map((th) => normalizeText($(th).text()));
+    headers =
+      headerRow.length > 0
+        ? headerRow
+            .children()
+            .toArray()
+            .map((th) => normalizeText($(th).text()))
+        : plainHeaders($, table);
     tableHeaders.set(table, headers);
   }
   const text = headers[elementChildren(row).indexOf(cell)] ?? '';
   return text !== '' && text.length <= 40 ? text : undefined;
+}
+
+/**
+ * A header row written with plain cells (`<td>Eigner</td><td>Jahr</td>` above the data): the table's first
+ * row when it holds two or more short texts and no digit while most rows below hold digits (years, sizes,
+ * numbers): the words above the values.
+ */
+function plainHeaders($: CheerioAPI, table: Element): string[] {
+  const rows = $(table).find('tr').toArray();
+  if (rows.length < 4) return [];
+  const [first, ...rest] = rows;
+  if ($(first).children('td').length !== elementChildren(first).length) return [];
+  const texts = $(first)
+    .children()
+    .toArray()
+    .map((td) => normalizeText($(td).text()));
+  const named = texts.filter((t) => t !== '');
+  if (named.length < 2 || named.some((t) => t.length > 30 || /\d/.test(t))) return [];
+  const withDigits = rest.filter((tr) => /\d/.test($(tr).text())).length;
+  return withDigits >= rest.length * 0.6 ? texts : [];
 }
 
 function definitionTerm(el: Element): string | undefined {

@@ -6,15 +6,18 @@
 
 /** Lower case, accents and other marks removed, "ß" as "ss". CJK text is left as it is. */
 export function normalizeWord(word: string): string {
-  return word
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/ß/g, 'ss')
-    .replace(/æ/g, 'ae')
-    .replace(/[øœ]/g, 'oe')
-    .replace(/ł/g, 'l')
-    .normalize('NFC');
+  return (
+    word
+      .toLowerCase()
+      .normalize('NFD')
+      // Accents go; the voicing marks of kana stay ("ください" is not "くたさい"): CJK is left as written.
+      .replace(/(?<![\p{Script=Hiragana}\p{Script=Katakana}])\p{M}+/gu, '')
+      .replace(/ß/g, 'ss')
+      .replace(/æ/g, 'ae')
+      .replace(/[øœ]/g, 'oe')
+      .replace(/ł/g, 'l')
+      .normalize('NFC')
+  );
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]/u;
