@@ -4,8 +4,8 @@
 // requests.
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { ExtractedRecord } from '../engine/index.js';
-import { hasherOf } from './run-changes-ahead.js';
+import type { ExtractedRecord } from '../engine/extract.js';
+import { hasherOf } from './record-hashes.js';
 import { HASHER_NICE_STEP, type HashReply, type HashRequest } from './record-hasher.js';
 
 if (process.platform === 'linux') {

@@ -6,7 +6,7 @@
 // dies fails what it was asked (the tracker then gives up, and the Run's export does the work itself)
 // and the next request starts another.
 import { Worker } from 'node:worker_threads';
-import type { RecordHashPlan } from './run-changes-ahead.js';
+import type { RecordHashPlan } from './record-hashes.js';
 
 /** How much the hashing thread raises its nice value above the process's (19 at most: the lowest priority). */
 export const HASHER_NICE_STEP = 10;

@@ -13,17 +13,9 @@
 // Staging ahead keeps "the first record of a key wins": in one set records arrive in the order the export
 // reads them. With several sets, or records restored from a checkpoint, the export's order differs from
 // the crawl's, so only the export stages then.
-import {
-  ChangeKind,
-  changeKindOf,
-  changesOf,
-  hashedNamesOf,
-  recordKeyOf,
-  valuesHashOf,
-  type AgentDefinition,
-  type ExtractedRecord,
-} from '../engine/index.js';
+import { ChangeKind, changeKindOf, changesOf, type AgentDefinition, type ExtractedRecord } from '../engine/index.js';
 import { MAX_CHANGES_BATCH, type ChangesAsk } from '../services/changes/changes.service.js';
+import { recordHasher, type RecordHashes } from './record-hashes.js';
 
 /** Where questions go (RemoteChanges). */
 interface Asker {
@@ -34,13 +26,6 @@ interface Asker {
 const AHEAD_KEYS = 100_000;
 /** Keys per lookup question during the crawl (the pages' keys are gathered until there are this many). */
 const AHEAD_BATCH = 1_000;
-
-/** A record's hashes: its key (null: no key value), its values and its list values. */
-export interface RecordHashes {
-  key: string | null;
-  values: string;
-  list: string;
-}
 
 export interface ChangesAhead {
   /** The records of a page, as the engine gives them. */
@@ -54,42 +39,6 @@ export interface ChangesAhead {
   done(): Promise<{ previous: ReadonlyMap<string, string | null>; staged: ReadonlySet<string> }>;
   /** Once every stage asked ahead is answered (rejects if one failed). */
   settled(): Promise<void>;
-}
-
-/**
- * What hashing a definition's records needs, as plain data (it goes to the worker's hashing thread): the
- * key's field names, the names whose values make the values hash and the list values hash, and whether
- * values are hashed at all (only tracking changes).
- */
-export interface RecordHashPlan {
-  key: string[];
-  all: string[];
-  list: string[];
-  values: boolean;
-}
-
-export function recordHashPlanOf(def: AgentDefinition): RecordHashPlan {
-  const names = hashedNamesOf(def);
-  return { key: def.key ?? [], all: names.all, list: names.list, values: Boolean(def.changes) };
-}
-
-/** Hashes of records by `plan` (recordHashPlanOf). */
-export function hasherOf(plan: RecordHashPlan): (record: ExtractedRecord) => RecordHashes {
-  // The list values are all the values but the key when there is no follow: one hash for both.
-  const listIsAll = plan.list.length === plan.all.length;
-  return (record) => {
-    const values = plan.values ? valuesHashOf(record, plan.all) : '';
-    return {
-      key: recordKeyOf(record, plan.key),
-      values,
-      list: !plan.values || listIsAll ? values : valuesHashOf(record, plan.list),
-    };
-  };
-}
-
-/** Hashes of a definition's records (`key` needed; values and list hashes only tracking changes). */
-export function recordHasher(def: AgentDefinition): (record: ExtractedRecord) => RecordHashes {
-  return hasherOf(recordHashPlanOf(def));
 }
 
 /**

@@ -17,7 +17,7 @@ import { changeKindOf, ChangeKind, type AgentDefinition } from '../engine/index.
 import { RecordMark, type TrackerAsk } from '../services/changes/changes-protocol.js';
 import type { RunChangesService } from '../services/changes/changes.service.js';
 import { hashLines, type HashedLines } from './record-hasher.js';
-import { recordHashPlanOf } from './run-changes-ahead.js';
+import { recordHashPlanOf } from './record-hashes.js';
 
 /** Keys per lookup (the checkpoints' records are gathered until there are this many, or the export asks). */
 const TRACKED_BATCH = 1_000;

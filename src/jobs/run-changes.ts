@@ -23,7 +23,8 @@ import {
 import type { ChangesReply, ChangesRequest, TrackerAsk } from '../services/changes/changes-protocol.js';
 import type { StorageWriter } from '../storage/index.js';
 import type { ChangesAsk } from '../services/changes/changes.service.js';
-import { recordHasher, type ChangesAhead, type RecordHashes } from './run-changes-ahead.js';
+import type { ChangesAhead } from './run-changes-ahead.js';
+import { recordHasher, type RecordHashes } from './record-hashes.js';
 import { deletedRows, type WorkerTracking } from './run-changes-marks.js';
 
 /** Records per question to the worker: a batch is one statement there. */

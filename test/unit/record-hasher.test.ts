@@ -6,7 +6,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinition, ExtractedRecord } from '../../src/engine/index.js';
 import { HASHER_NICE_STEP, hashLines } from '../../src/jobs/record-hasher.js';
-import { recordHashPlanOf, recordHasher } from '../../src/jobs/run-changes-ahead.js';
+import { recordHashPlanOf, recordHasher } from '../../src/jobs/record-hashes.js';
 
 const definition: AgentDefinition = {
   startUrl: 'https://a.example/',
