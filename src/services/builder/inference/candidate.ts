@@ -9,6 +9,8 @@ export interface CandidateField {
   key: string;
   kind: ValueKind;
   selector?: string;
+  /** An XPath from the record element, for values outside it (the parts of a sibling run); no selector then. */
+  xpath?: string;
   attribute?: string;
   transform?: FieldTransform;
   /** Share of the records that have a value. */

@@ -288,11 +288,11 @@ export async function refineDraft(input: {
   if (fresh.length === 0 && requests.length > 0) notes.push('Every field asked for is already in the draft.');
   if (!followWanted && fresh.length > 0) {
     const { named } = selectFields(candidate, fresh);
-    const usedKeys = new Set(definition.list.fields.map((f) => `${f.selector ?? ''}|${f.attribute ?? ''}`));
+    const usedKeys = new Set(definition.list.fields.map((f) => `${f.selector ?? f.xpath ?? ''}|${f.attribute ?? ''}`));
     const additions = named.filter(
       (n) =>
         fresh.some((r) => requestMatches(r, n.field, n.concept) || fieldName(r.word) === n.name) &&
-        !usedKeys.has(`${n.field.selector ?? ''}|${n.field.attribute ?? ''}`),
+        !usedKeys.has(`${n.field.selector ?? n.field.xpath ?? ''}|${n.field.attribute ?? ''}`),
     );
     const taken = new Set(additions.map((n) => n.name));
     for (const n of additions)

@@ -77,7 +77,7 @@ export function namesTheSubject(prompt: string, word: string): boolean {
 function describe(field: CandidateField): string {
   const sample = field.samples.find((s) => s.trim() !== '') ?? '';
   const shown = sample.length > 40 ? `${sample.slice(0, 37)}...` : sample;
-  return `'${field.selector ?? '(the record itself)'}'${field.attribute ? ` @${field.attribute}` : ''} ("${shown}")`;
+  return `'${field.selector ?? field.xpath ?? '(the record itself)'}'${field.attribute ? ` @${field.attribute}` : ''} ("${shown}")`;
 }
 
 /**
@@ -87,14 +87,14 @@ function describe(field: CandidateField): string {
 export function missingFieldNotes(
   requests: PromptRequest[],
   candidate: Candidate,
-  used: Array<{ selector?: string; attribute?: string }>,
+  used: Array<{ selector?: string; xpath?: string; attribute?: string }>,
   where: string,
 ): string[] {
-  const taken = new Set(used.map((f) => `${f.selector ?? ''}|${f.attribute ?? ''}`));
+  const taken = new Set(used.map((f) => `${f.selector ?? f.xpath ?? ''}|${f.attribute ?? ''}`));
   const free = candidate.fields
     .filter(
       (f) =>
-        !taken.has(`${f.selector ?? ''}|${f.attribute ?? ''}`) &&
+        !taken.has(`${f.selector ?? f.xpath ?? ''}|${f.attribute ?? ''}`) &&
         f.kind !== 'image' &&
         f.samples.some((s) => s.trim() !== ''),
     )

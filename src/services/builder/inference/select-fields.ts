@@ -147,6 +147,7 @@ export function toAgentField(n: Named, required = false): AgentField {
   return {
     name: n.name,
     ...(f.selector ? { selector: f.selector } : {}),
+    ...(f.xpath && !f.selector ? { xpath: f.xpath } : {}),
     ...(f.attribute ? { attribute: f.attribute } : {}),
     ...(f.transform ? { transform: f.transform } : {}),
     ...(required ? { required: true } : {}),

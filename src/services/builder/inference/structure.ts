@@ -6,10 +6,11 @@ import { alignFields } from './alignment.js';
 import { fieldWordVariants } from './field-words.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
-import { CHROME_FACTOR, findGroups } from './grouping.js';
+import { CHROME_FACTOR, findGroups, type Group } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import { elementChildren, isElement, stableClasses, type Element } from './selectors.js';
-import { isSkipped } from './dom-text.js';
+import { isSkipped, normalizeText } from './dom-text.js';
+import { runFields, runTexts, siblingRunsOf, type SiblingRuns } from './sibling-run.js';
 import {
   plainWords,
   promptRecordNouns,
@@ -43,7 +44,7 @@ export function findCandidates(
   // so are meant. Both with the English nouns they stand for: pages name their lists in English markup.
   const recordNouns = promptRecordNouns(prompt);
   const topic = withEnglishNouns(own);
-  const groups = findGroups($)
+  const groups = withSiblingRuns($, findGroups($))
     .map((g) => {
       const fit = topicFit(surroundingsOf($, g.members), topic, prompt, recordNouns);
       // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
@@ -57,8 +58,11 @@ export function findCandidates(
     .slice(0, MAX_GROUPS_ALIGNED);
   const candidates: Array<Candidate & { members: Element[] }> = [];
   for (const group of groups) {
-    const fields = alignFields($, sampleOf(group.members));
-    if (fields.length === 0) continue;
+    const aligned = alignFields($, sampleOf(group.members));
+    const fields = group.runs
+      ? [...aligned, ...runFields($, group.runs, Math.max(0, ...aligned.map((f) => f.order)))]
+      : aligned;
+    if (fields.length === 0 || (group.runs && fields.length === aligned.length)) continue;
     const concepts = new Set(fields.map((f) => f.concept));
     // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
     const labels = fields.flatMap((f) => (f.label ? [fieldName(f.label), ...words(f.label)] : []));
@@ -121,6 +125,31 @@ export function findCandidates(
     if (ranked.length >= MAX_CANDIDATES) break;
   }
   return ranked;
+}
+
+/** A group of starters of sibling runs, read as the runs they start (see sibling-run.ts). */
+type RunGroup = Group & { runs?: SiblingRuns };
+
+/**
+ * Each group whose members start runs of siblings is offered twice: as it is, and as the records the runs
+ * are, scored on the runs' text (the starters' own text is a small share of the page's).
+ */
+function withSiblingRuns($: CheerioAPI, groups: Group[]): RunGroup[] {
+  const out: RunGroup[] = [...groups];
+  for (const group of groups) {
+    const runs = siblingRunsOf(group.members);
+    if (!runs || group.share <= 0) continue;
+    const starterTexts = group.members.map((m) => normalizeText($(m).text()));
+    const starterLength = starterTexts.reduce((n, t) => n + t.length, 0);
+    const bodyLength = starterLength / group.share;
+    const texts = runTexts($, runs);
+    const share = texts.reduce((n, t) => n + t.length, 0) / bodyLength;
+    let rough = (group.rough * (share + 0.02)) / (group.share + 0.02);
+    // Short headings alone read as a menu; with their runs they are records of some length.
+    if (starterLength / group.members.length < 25 && share * bodyLength >= 25 * group.members.length) rough /= 0.3;
+    out.push({ ...group, share, rough, runs });
+  }
+  return out;
 }
 
 /**
