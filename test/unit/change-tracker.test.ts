@@ -130,6 +130,22 @@ describe('change tracking done by the worker from the checkpoints', () => {
     expect(asks.filter((a) => a.op === 'classify').length).toBeGreaterThan(0);
   });
 
+  it('a checkpoint the hashing thread cannot read makes the worker give up; the export gives the same rows', async () => {
+    const w = wired();
+    const { remote, relay, asks } = w;
+    const tracking = workerTracking(definition, remote)!;
+    tracking.given(page1);
+    await new Promise((r) => setImmediate(r));
+    // A line cut short: the thread fails this request (as it fails every request it holds when it dies).
+    relay.observe([{ set: 0, ndjson: lines(page1).replace('"price":"3"}', '"price":') }]);
+    tracking.given(page2);
+    const out = await exported(remote, tracking, [...page1, ...page2], lines(page2));
+    expect(out.rows).toEqual(expected);
+    expect(out.duplicates).toBe(1);
+    expect(asks.filter((a) => a.op === 'begin')).toHaveLength(2);
+    expect(asks.filter((a) => a.op === 'lookupBegun')).toEqual([]);
+  });
+
   it('records the worker did not see (a count that differs) make it give up too', async () => {
     const w = wired();
     const { remote, asks } = w;
