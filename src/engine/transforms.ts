@@ -13,12 +13,35 @@ export interface TransformTally {
   unparsedDates: number;
 }
 
-/** First number in the text, ignoring currency signs and thousands separators: '$1,234.50' -> 1234.5. */
+/**
+ * First number in the text, ignoring currency signs, spaces and thousands separators, in the notations of
+ * both sides of the Atlantic: '$1,234.50' -> 1234.5, '1.234,50 €' -> 1234.5, '699,00' -> 699,
+ * "CHF 1'234.50" -> 1234.5. With both a dot and a comma the later one is the decimal mark; a mark that
+ * repeats separates thousands; a lone comma before exactly three digits separates thousands ('1,234'),
+ * any other lone comma or dot is the decimal mark.
+ */
 export function parseNumber(text: string): number | null {
-  const match = text.replace(/\s+/g, '').match(/[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)/);
+  const match = text.replace(/\s+/g, '').match(/[-+]?(?:\d(?:[\d.,'’]*\d)?|[.,]\d+)/);
   if (!match) return null;
-  const value = Number(match[0].replace(/,/g, ''));
+  const value = Number(plainNumber(match[0].replace(/['’]/g, '')));
   return Number.isFinite(value) ? value : null;
+}
+
+/** A number's digits with '.' as the only mark, its decimal one (see parseNumber). */
+function plainNumber(token: string): string {
+  const dot = token.lastIndexOf('.');
+  const comma = token.lastIndexOf(',');
+  if (dot >= 0 && comma >= 0) {
+    const [decimal, thousands] = dot > comma ? ['.', ','] : [',', '.'];
+    return token.split(thousands).join('').replace(decimal, '.');
+  }
+  const mark = dot >= 0 ? '.' : comma >= 0 ? ',' : null;
+  if (mark === null) return token;
+  const parts = token.split(mark);
+  if (parts.length > 2) return parts.join('');
+  const [whole, fraction] = parts;
+  const thousands = mark === ',' && fraction.length === 3 && /[1-9]/.test(whole);
+  return thousands ? whole + fraction : `${whole}.${fraction}`;
 }
 
 /** Resolves a (possibly relative) link against the page URL; null when it is no URL at all. */

@@ -200,6 +200,15 @@ describe('transforms', () => {
     expect(parseNumber('.5 kg')).toBe(0.5);
     expect(parseNumber('1 234')).toBe(1234);
     expect(parseNumber('n/a')).toBeNull();
+    // The notations with a decimal comma, a thousands dot, apostrophe or space.
+    expect(parseNumber('699,00 €')).toBe(699);
+    expect(parseNumber('€ 1.234,50')).toBe(1234.5);
+    expect(parseNumber('12,5 %')).toBe(12.5);
+    expect(parseNumber("CHF 1'234.50")).toBe(1234.5);
+    expect(parseNumber('1 234 567,8')).toBe(1234567.8);
+    expect(parseNumber('1.234.567')).toBe(1234567);
+    expect(parseNumber('0,125')).toBe(0.125);
+    expect(parseNumber('Total: 3.')).toBe(3);
   });
 
   it('applies each transform', () => {
