@@ -174,6 +174,8 @@ export function promptRequests(prompt: string): PromptRequest[] {
     }
     const cjk = isCjk(raw);
     const word = singular(raw);
+    // "colour of the phone": the noun after "of the" owns the fields, it is none of them.
+    if (!cjk && ownerAt(all, i)) continue;
     // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
     if (seen.has(word)) {
       if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
@@ -214,6 +216,100 @@ export function promptRequests(prompt: string): PromptRequest[] {
     previous = request ?? out[out.length - 1];
   }
   return out;
+}
+
+/** Prepositions before the noun that owns a field ("of", "da", "del", "van"...). */
+const OWNER_PREPOSITIONS = new Set([
+  'of',
+  'de',
+  'di',
+  'da',
+  'do',
+  'das',
+  'dos',
+  'del',
+  'della',
+  'dello',
+  'dei',
+  'degli',
+  'delle',
+  'du',
+  'des',
+  'van',
+  'von',
+  // German writes the owner in the genitive, with no preposition: "Titel der Stelle".
+  'der',
+]);
+/** The ones that hold a definite article ("da" is "de a", "du" is "de le"). */
+const ARTICLE_PREPOSITIONS = new Set([
+  'da',
+  'do',
+  'das',
+  'dos',
+  'del',
+  'della',
+  'dello',
+  'dei',
+  'degli',
+  'delle',
+  'du',
+  'des',
+]);
+/** Articles and markers between the preposition and the owner ("of the", "de la", "van de", "of each"). */
+const DETERMINERS = new Set([
+  'the',
+  'a',
+  'an',
+  'this',
+  'la',
+  'le',
+  'les',
+  'el',
+  'los',
+  'las',
+  'o',
+  'os',
+  'as',
+  'il',
+  'lo',
+  'gli',
+  'het',
+  'dem',
+  'den',
+  'der',
+  'die',
+  'das',
+  'questo',
+  'questa',
+  'ce',
+  'cette',
+  'este',
+  'esta',
+  'deze',
+  'dit',
+  ...RECORD_MARKERS,
+]);
+
+/**
+ * Whether the word at `i` is the owner of the fields, not one of them: the prompt's last word, after an
+ * owner preposition that follows a field's word and holds or is followed by an article ("colour of the
+ * phone", "prezzo del prodotto": the page's one item). "date of publication", without an article, is one
+ * field; a noun naming a kind of record stays a request, as it asks for the records' main text ("di ogni
+ * ingrediente").
+ */
+function ownerAt(all: readonly string[], i: number): boolean {
+  let j = i - 1;
+  let article = false;
+  while (j >= 0 && DETERMINERS.has(all[j]) && !OWNER_PREPOSITIONS.has(all[j])) {
+    article = true;
+    j--;
+  }
+  // The preposition follows a field's word, not "and" or an article ("Preis und das Datum").
+  if (j < 1 || !OWNER_PREPOSITIONS.has(all[j]) || !/^\p{L}/u.test(all[j - 1]) || STOP_WORDS.has(all[j - 1]))
+    return false;
+  if (englishRecordNouns(all[i]).length > 0) return false;
+  const last = !all.slice(i + 1).some((t) => /^\p{L}/u.test(t));
+  return last && (article || ARTICLE_PREPOSITIONS.has(all[j]));
 }
 
 /** Concepts whose values are names of things ("reviewer name" is the reviewer, not a title). */

@@ -6,6 +6,7 @@ import type { Candidate, CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
 import {
   abbreviates,
+  CONCEPT_WORDS,
   conceptOfValues,
   conceptOfWord,
   fieldName,
@@ -102,13 +103,14 @@ function inAnchor(f: CandidateField): boolean {
 /** Concepts whose values are names of things: a class word saying so is enough ("username"). */
 const ENTITY_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher', 'category']);
 
-/** The field's own class, id or itemprop words name the concept. */
+/** The field's own class, id or itemprop words name the concept, or shorten one of its words ("emp", "loc"). */
 function ownNames(field: CandidateField, concept: Concept | undefined): boolean {
-  return (
-    concept !== undefined &&
-    field.kind === 'text' &&
-    field.ownHints.some((h) => tokenWords(h).some((w) => conceptOfWord(w) === concept))
-  );
+  if (concept === undefined || field.kind !== 'text') return false;
+  const shortens = (w: string) =>
+    w.length >= 3 &&
+    conceptOfWord(w) === undefined &&
+    CONCEPT_WORDS[concept].some((c) => c.length > w.length && c.startsWith(w));
+  return field.ownHints.some((h) => tokenWords(h).some((w) => conceptOfWord(w) === concept || shortens(w)));
 }
 
 /** A label ("Wahre Tabelle", "bds") naming a prompt word ("wahre_tabelle", "beds"). */
