@@ -45,7 +45,10 @@ describe('a class that shortens the word of a field', () => {
   const page = `<html lang="pt-BR"><body><nav><a href="/">Início</a> <a href="/sobre">Sobre</a></nav>
     <h1>Vagas de emprego</h1><ul class="lista">${jobs
       .map(
-        (j, i) => `<li class="vaga"><a href="/vaga/${i}"><h2 class="cargo">${j[0]}</h2></a><span class="emp">${j[1]}</span>
+        (
+          j,
+          i,
+        ) => `<li class="vaga"><a href="/vaga/${i}"><h2 class="cargo">${j[0]}</h2></a><span class="emp">${j[1]}</span>
         <div class="det"><span class="loc"><i class="ico-pin"></i> ${j[2]}</span><span class="data">Publicada em ${j[3]}</span></div></li>`,
       )
       .join('\n')}</ul></body></html>`;
