@@ -2,6 +2,7 @@
 // markup leaves unsaid (the main title and link, a long description), then one field per request by
 // label, value shape, concept and class words; a prompt naming nothing gets every meaningful field.
 import type { AgentField } from '../../../engine/definition.js';
+import { parseNumber } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
 import {
@@ -113,6 +114,34 @@ function ownNames(field: CandidateField, concept: Concept | undefined): boolean 
   return field.ownHints.some((h) => tokenWords(h).some((w) => conceptOfWord(w) === concept || shortens(w)));
 }
 
+/**
+ * The one column headed by the initials of the request's words ("GP" for games played) or, in one letter,
+ * by the first letter of its first word ("G" for games): statistics tables abbreviate their headers so.
+ * A last resort, when nothing else names the request, and only when one column alone fits.
+ */
+function labelledByInitials(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  const parts = (request.written ?? request.word).split('_').filter((p) => p !== '');
+  if (parts.length === 0) return undefined;
+  const initials = parts.map((p) => p[0]).join('');
+  const fits = free.filter((f) => {
+    const label = f.label?.toLowerCase().replace(/[^\p{L}]/gu, '') ?? '';
+    return label !== '' && label.length <= 3 && (label === initials || label === parts[0][0]);
+  });
+  return fits.length === 1 ? fits[0] : undefined;
+}
+
+/**
+ * An element holding part of the outer one's amount ("$<strong>199</strong><sup>.99</sup>"): the
+ * outer element has the whole number, the inner one only its units.
+ */
+function partOfAmount(inner: CandidateField, outer: CandidateField): boolean {
+  return inner.samples.some((v, i) => {
+    const whole = outer.samples[i] === undefined ? null : parseNumber(outer.samples[i]);
+    const part = parseNumber(v);
+    return whole !== null && part !== null && whole !== part;
+  });
+}
+
 /** A label ("Wahre Tabelle", "bds") naming a prompt word ("wahre_tabelle", "beds"). */
 function labelNames(label: string, word: string): boolean {
   return (
@@ -217,10 +246,19 @@ export function selectFields(
     // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
     const free = () => fields.filter((f) => !chosen.has(f));
     first ??=
-      fieldByShape(request, free()) ?? besideTitle(request, titleField, free()) ?? priceInRecordText(request, free());
+      fieldByShape(request, free()) ??
+      besideTitle(request, titleField, free()) ??
+      priceInRecordText(request, free()) ??
+      labelledByInitials(request, free());
     const inner =
       first && first.kind === 'text'
-        ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
+        ? matching.find(
+            (f) =>
+              f !== first &&
+              f.kind === 'text' &&
+              f.key.startsWith(`${first.key.split('|')[0]}/`) &&
+              !partOfAmount(f, first),
+          )
         : undefined;
     const found = labelled ?? inner ?? first;
     if (!found) continue;

@@ -68,6 +68,7 @@ export function isUnstableClass(name: string): boolean {
   if (/(?:depth|level|lvl|indent|nested)[-_]?\d+$/i.test(name)) return true; // a reply's depth: depth-1, depth-2
   if (/(?:^|[-_])(?:alt|alternate|odd|even|stripe|striped)$/i.test(name)) return true; // zebra rows: li.job-alt
   if (/(?:star|rating|score)[\w-]*\d/i.test(name)) return true; // a value written as a class: stars_5, a-star-small-4-5
+  if (/^[a-z]{1,3}[-_]?\d+$/i.test(name)) return true; // a value or a position written as a short class: r45, s5, n-12
   if (/^(css|sc|jsx|emotion|styled|svelte|chakra|mui|tw)-[A-Za-z0-9]+/i.test(name) && /\d/.test(name)) return true;
   if (/^(css|sc|jsx|svelte)-[a-z0-9]{5,}$/i.test(name)) return true;
   if (/__[A-Za-z0-9_-]{5,}$/.test(name) && /\d/.test(name.split('__').pop() ?? '')) return true; // CSS modules: Card_title__3xYz1

@@ -146,6 +146,18 @@ function withThousandsDots(field: AgentField, values: string[]): AgentField {
   return { ...field, transform: [{ replace: '(\\d)\\.(\\d{3})', with: '$1$2' }, 'number'] };
 }
 
+/** A footnote's mark after a value ("68,042,591[3]", "Paris[a]"), as reference tables write them. */
+const FOOTNOTE_MARK = '\\s*\\[(?:\\d{1,3}|[a-z])\\]';
+
+/** Values that carry footnote marks lose them (before any other step). */
+function withoutFootnoteMarks(field: AgentField, values: string[]): AgentField {
+  const mark = new RegExp(`${FOOTNOTE_MARK}`, 'i');
+  if (values.length === 0 || values.filter((v) => mark.test(v)).length < 0.5 * values.length) return field;
+  const steps =
+    field.transform === undefined ? [] : Array.isArray(field.transform) ? field.transform : [field.transform];
+  return { ...field, transform: [{ replace: FOOTNOTE_MARK, with: '', flags: 'i' }, ...steps] };
+}
+
 /** The text each of the first records gives for a field (nulls and non-text values left out). */
 export function sampleValues(page: BuilderPage, records: unknown[], field: AgentField): string[] {
   const root = page.$.root()[0];
@@ -179,6 +191,6 @@ export function finishFields(
     const values = sampleValues(page, records, named);
     if (brokenIntoLines(page, records, named) && (named.transform === undefined || named.transform === 'trim'))
       return { ...named, attribute: 'html', transform: LINES_AS_WORDS };
-    return withThousandsDots(withoutLabel(named, values), values);
+    return withoutFootnoteMarks(withThousandsDots(withoutLabel(named, values), values), values);
   });
 }

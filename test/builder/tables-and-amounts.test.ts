@@ -1,0 +1,80 @@
+// Statistics and reference tables (headers in initials, footnote marks after values) and amounts written
+// in parts ("$<strong>199</strong><sup>.99</sup>"), a rating's value written as a short class: on small
+// pages written here (the draft is proposed without an LLM and run by the engine's list extraction).
+import { describe, expect, it } from 'vitest';
+import { isUnstableClass } from '../../src/services/builder/inference/selectors.js';
+import { draftRecords } from '../helpers/draft-records.js';
+
+const nav = `<nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/login">Log in</a></nav>`;
+
+describe('a statistics table whose headers are initials', () => {
+  const players = [
+    ['Ann Lee', 'DAL', '70', '2370'],
+    ['Bo Park', 'MIL', '73', '2222'],
+    ['Cy Young', 'OKC', '75', '2254'],
+    ['Di Ross', 'NYK', '77', '2212'],
+  ];
+  const page = `<html><body>${nav}<table><thead><tr><th>Rk</th><th>Player</th><th>Tm</th><th>G</th><th>PTS</th></tr></thead>
+    <tbody>${players
+      .map(
+        (p, i) =>
+          `<tr><th scope="row">${i + 1}</th><td><a href="/p/${i}">${p[0]}</a></td><td><a href="/t/${p[1]}">${p[1]}</a></td><td>${p[2]}</td><td>${p[3]}</td></tr>`,
+      )
+      .join('')}</tbody></table></body></html>`;
+
+  it('reads "games played" under G and points under PTS', async () => {
+    const { records } = await draftRecords(page, 'player, team, games played and points of every player');
+    expect(records.map((r) => [r.player, r.team, r.games_played, r.points])).toEqual(players);
+  });
+});
+
+describe('a reference table with footnote marks', () => {
+  const rows = [
+    ['France', 'Paris', '68,042,591'],
+    ['Germany', 'Berlin', '84,482,267'],
+    ['Italy', 'Rome', '58,850,717'],
+    ['Spain', 'Madrid', '48,085,361'],
+  ];
+  const page = `<html><body>${nav}<table class="sortable"><tbody><tr><th>Country</th><th>Capital</th><th>Population<sup><a href="#n1">[1]</a></sup></th></tr>
+    ${rows
+      .map(
+        (r, i) =>
+          `<tr><td><a href="/w/${r[0]}">${r[0]}</a></td><td><a href="/w/${r[1]}">${r[1]}</a></td><td>${r[2]}<sup><a href="#n${i + 2}">[${i + 2}]</a></sup></td></tr>`,
+      )
+      .join('')}</tbody></table></body></html>`;
+
+  it('reads the values without their marks', async () => {
+    const { records } = await draftRecords(page, 'country, capital and population');
+    expect(records.map((r) => [r.country, r.capital, r.population])).toEqual(rows);
+  });
+});
+
+describe('an amount written in parts, and a rating whose value is a class', () => {
+  const products = [
+    ['ASUS Prime B650 Motherboard', '199', '99', 4.5],
+    ['Corsair 32GB DDR5 Memory Kit', '104', '49', 5],
+    ['Samsung 990 PRO 2TB SSD', '169', '99', 4],
+    ['Noctua NH-D15 CPU Cooler', '109', '95', 3.5],
+  ] as const;
+  const page = `<html><body>${nav}<div class="grid">${products
+    .map(
+      (p, i) => `<div class="cell"><a class="img" href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a>
+      <a class="rating r${p[3] * 10}" aria-label="rated ${p[3]} out of 5"><i></i></a><a href="/p/${i}" class="ptitle">${p[0]}</a>
+      <ul class="prices"><li class="now">$<strong>${p[1]}</strong><sup>.${p[2]}</sup></li><li class="ship">Free Shipping</li></ul></div>`,
+    )
+    .join('')}</div></body></html>`;
+
+  it('reads the whole amount, not its units alone, and every rating', async () => {
+    const { records } = await draftRecords(page, 'product name, price and rating');
+    expect(records.map((r) => [r.name, r.price, r.rating])).toEqual(
+      products.map((p) => [p[0], Number(`${p[1]}.${p[2]}`), p[3]]),
+    );
+  });
+
+  it('takes a short class ending in digits for a value, not a hook', () => {
+    expect(isUnstableClass('r45')).toBe(true);
+    expect(isUnstableClass('n-12')).toBe(true);
+    expect(isUnstableClass('rating')).toBe(false);
+    expect(isUnstableClass('col-md-4')).toBe(false);
+  });
+});
