@@ -10,9 +10,10 @@ import { missingFieldNotes, namesTheRecords, namesTheSubject, unansweredFields }
 import { detectPagination } from './pagination.js';
 import type { Candidate } from './candidate.js';
 import { requestMatches, selectFields, toAgentField } from './select-fields.js';
-import { withRecordText } from './record-text.js';
+import { withRecordText, withMainText } from './record-text.js';
 import { withTimeOfDay } from './date-time.js';
 import { finishFields } from './value-form.js';
+import { withMultipleValuesPerRecord } from './list-multiples.js';
 import { candidateFor, findCandidates } from './structure.js';
 import { promptRecordNouns } from './topic.js';
 import { besideTheSubject } from './subject.js';
@@ -46,11 +47,15 @@ export async function proposeDraft(input: {
   const proposal = await firstDraft(input);
   const { definition } = proposal;
   const requests = askedFields(input.prompt);
-  definition.list.fields = withTimeOfDay(
-    finishFields(definition.list.fields, input.page, definition.list.selector, requests),
-    input.page,
+  definition.list.fields = withMultipleValuesPerRecord(
+    input.page.$,
     definition.list.selector,
-    requests,
+    withTimeOfDay(
+      finishFields(definition.list.fields, input.page, definition.list.selector, requests),
+      input.page,
+      definition.list.selector,
+      requests,
+    ),
   );
   // A field found after all (a time of day read from the date's text) is no longer reported missing.
   const names = new Set(definition.list.fields.map((f) => f.name));
@@ -87,7 +92,9 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
   const top = candidates[0] as Candidate | undefined;
-  const selection = top ? withRecordText(top, selectFields(top, requests), requests, prompt) : undefined;
+  const selection = top
+    ? withMainText(top, withRecordText(top, selectFields(top, requests), requests, prompt), prompt)
+    : undefined;
   // Requests the top records answer by no field of their own (the default fields do not count).
   const topLacks = selection
     ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length

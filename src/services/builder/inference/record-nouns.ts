@@ -182,6 +182,7 @@ const RECORD_NOUNS: Record<string, string[]> = {
   ],
   story: ['geschichte', 'histoire', 'historia', 'história', 'storia', 'verhaal', 'お話', '物語', '故事'],
   letter: ['leserbrief', 'lettre', 'carta', 'lettera', 'ingezonden', '投書', '来信'],
+  quote: ['zitat', 'citation', 'cita', 'citação', 'citazione', 'citaat', '名言', '引用', '语录', '語錄'],
 };
 
 /** Every record noun of the lists, in every language (CJK ones split prompts written without spaces). */

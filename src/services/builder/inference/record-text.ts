@@ -105,3 +105,39 @@ export function withRecordText(
     unanswered: selection.unanswered.filter((r) => r !== asking),
   };
 }
+
+/**
+ * A word naming a kind of record listed among the fields ("the quote, its author and tags") asks for the
+ * records' main text when nothing names it: the longest text the records all have that holds no field
+ * already chosen (the quote's own element, not the box around the quote and its author).
+ */
+export function withMainText(
+  candidate: Candidate,
+  selection: { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] },
+  prompt: string,
+): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
+  const asking = selection.unanswered.find(
+    (r) => englishRecordNouns(r.word).length > 0 && !namesTheRecords(prompt, r.word),
+  );
+  if (!asking || selection.named.length === 0) return selection;
+  const chosen = new Set(selection.named.map((n) => n.field));
+  const chosenValues = selection.named.flatMap((n) => (n.field.kind === 'text' ? n.field.samples.slice(0, 3) : []));
+  const main = candidate.fields
+    .filter(
+      (f) =>
+        f.kind === 'text' &&
+        !chosen.has(f) &&
+        f.coverage >= 0.8 &&
+        !f.samples.some((v) => chosenValues.some((c) => c !== '' && v.includes(c))),
+    )
+    .sort((a, b) => b.averageLength - a.averageLength)[0];
+  if (!main || main.averageLength < MAIN_TEXT_LENGTH) return selection;
+  return {
+    named: [{ name: fieldName(asking.written ?? asking.word), concept: undefined, field: main }, ...selection.named],
+    missing: selection.missing,
+    unanswered: selection.unanswered.filter((r) => r !== asking),
+  };
+}
+
+/** The shortest main text on average: a record's text is a sentence, not a word. */
+const MAIN_TEXT_LENGTH = 20;

@@ -102,7 +102,7 @@ function inAnchor(f: CandidateField): boolean {
 }
 
 /** Concepts whose values are names of things: a class word saying so is enough ("username"). */
-const ENTITY_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher', 'category']);
+const ENTITY_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher', 'category', 'tags']);
 
 /** The field's own class, id or itemprop words name the concept, or shorten one of its words ("emp", "loc"). */
 function ownNames(field: CandidateField, concept: Concept | undefined): boolean {
@@ -111,7 +111,9 @@ function ownNames(field: CandidateField, concept: Concept | undefined): boolean 
     w.length >= 3 &&
     conceptOfWord(w) === undefined &&
     CONCEPT_WORDS[concept].some((c) => c.length > w.length && c.startsWith(w));
-  return field.ownHints.some((h) => tokenWords(h).some((w) => conceptOfWord(w) === concept || shortens(w)));
+  // A word of the concept's own list counts even when another language claims it first ("Tag" is a day).
+  const names = (w: string) => conceptOfWord(w) === concept || CONCEPT_WORDS[concept].includes(w) || shortens(w);
+  return field.ownHints.some((h) => tokenWords(h).some(names));
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import type { Candidate } from './candidate.js';
-import { conceptOfWord } from './naming.js';
+import { CONCEPT_WORDS, conceptOfWord } from './naming.js';
 import { isElement, type Element } from './selectors.js';
 
 /** Breadcrumbs name the page's place in the site: their headings and names are not its title. */
@@ -46,15 +46,19 @@ export function besideTheSubject($: CheerioAPI, top: Candidate): boolean {
   return !records.some(inside);
 }
 
+/** A field's name asks for several values: a plural of a concept's word, or tags ("tags", "authors", "标签"). */
+export function asksForSeveral(name: string): boolean {
+  const plural = /^[a-z]{4,}s$/.test(name) && conceptOfWord(name.slice(0, -1)) !== undefined;
+  return plural || conceptOfWord(name) === 'tags' || CONCEPT_WORDS.tags.includes(name);
+}
+
 /**
  * A field asked for in the plural or naming tags ("tags", "authors", "标签") whose element has siblings
  * like it (`li.tag` beside `li.tag`): every value, not the first.
  */
 export function withMultipleValues($: CheerioAPI, fields: AgentField[]): AgentField[] {
   return fields.map((field) => {
-    const word = field.name;
-    const plural = /^[a-z]{4,}s$/.test(word) && conceptOfWord(word.slice(0, -1)) !== undefined;
-    if (field.attribute === 'content' || !(plural || conceptOfWord(word) === 'tags')) return field;
+    if (field.attribute === 'content' || !asksForSeveral(field.name)) return field;
     let matches: Element[];
     try {
       matches = $(field.selector as string).toArray() as Element[];

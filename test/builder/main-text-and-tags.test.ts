@@ -1,0 +1,47 @@
+// A word naming the records listed among the fields ("the quote, its author and tags") asks for their
+// main text; tags inside each record are read as all of them. On small pages written here (the draft is
+// proposed without an LLM and run by the engine's list extraction).
+import { describe, expect, it } from 'vitest';
+import { draftRecords } from '../helpers/draft-records.js';
+
+const nav = `<nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/login">Log in</a></nav>`;
+
+describe('the record named among the fields', () => {
+  const quotes = [
+    ['“The world as we have created it is a process of our thinking.”', 'Albert Einstein'],
+    ['“It is our choices that show what we truly are, far more than our abilities.”', 'J.K. Rowling'],
+    ['“There are only two ways to live your life.”', 'Albert Einstein'],
+    ['“A day without sunshine is like, you know, night.”', 'Steve Martin'],
+  ];
+  const page = `<html><body>${nav}<div class="container">${quotes
+    .map(
+      (q) => `<div class="q"><span class="txt">${q[0]}</span>
+      <span>by <small class="author">${q[1]}</small> <a href="/author/${q[1].replace(/\W+/g, '-')}">(about)</a></span></div>`,
+    )
+    .join('\n')}</div></body></html>`;
+
+  it('is read as the records’ main text beside the other fields', async () => {
+    const { records } = await draftRecords(page, 'the quote and its author');
+    expect(records.map((r) => [r.quote, r.author])).toEqual(quotes);
+  });
+});
+
+describe('tags inside each record', () => {
+  const questions = [
+    ['How do I undo the most recent local commits?', ['git', 'version-control']],
+    ['What does the yield keyword do?', ['python', 'generator']],
+    ['How to check whether a string contains a substring?', ['javascript']],
+    ['Why is processing a sorted array faster?', ['java', 'c++', 'performance']],
+  ] as const;
+  const page = `<html><body>${nav}<div id="questions">${questions
+    .map(
+      (q, i) => `<div class="summary"><div class="body"><h3><a href="/q/${i}">${q[0]}</a></h3>
+      <ul class="tags">${q[1].map((t) => `<li><a class="tag" href="/t/${t}">${t}</a></li>`).join('')}</ul></div></div>`,
+    )
+    .join('\n')}</div></body></html>`;
+
+  it('are every tag of the record (a class "tag", which German also reads as a day)', async () => {
+    const { records } = await draftRecords(page, 'question title and tags');
+    expect(records.map((r) => r.tags)).toEqual(questions.map((q) => [...q[1]]));
+  });
+});
