@@ -1,5 +1,6 @@
 // A word naming the records listed among the fields ("the quote, its author and tags") asks for their
-// main text; tags inside each record are read as all of them. On small pages written here (the draft is
+// main text; tags inside each record are read as all of them; a word naming no concept reads text, not a
+// link. On small pages written here (the draft is
 // proposed without an LLM and run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
 import { draftRecords } from '../helpers/draft-records.js';
@@ -43,5 +44,25 @@ describe('tags inside each record', () => {
   it('are every tag of the record (a class "tag", which German also reads as a day)', async () => {
     const { records } = await draftRecords(page, 'question title and tags');
     expect(records.map((r) => r.tags)).toEqual(questions.map((q) => [...q[1]]));
+  });
+});
+
+describe('a word that names no concept, matched by the class around its value', () => {
+  const events = [
+    ['Arctic Monkeys', 'O2 Academy', 'London'],
+    ['Bonobo', 'Paradiso', 'Amsterdam'],
+    ['Khruangbin', 'Olympia', 'Paris'],
+    ['Little Simz', 'Razzmatazz', 'Barcelona'],
+  ];
+  const page = `<html><body>${nav}<ol class="events">${events
+    .map(
+      (e, i) => `<li class="ev"><p class="artists"><a href="/a/${i}"><strong>${e[0]}</strong></a></p>
+      <p class="where"><a href="/v/${i}" class="venue">${e[1]}</a>, <span class="city">${e[2]}</span></p></li>`,
+    )
+    .join('\n')}</ol></body></html>`;
+
+  it('reads the text the page shows, not the link beside it', async () => {
+    const { records } = await draftRecords(page, 'artist, venue and city of each concert');
+    expect(records.map((r) => [r.artist, r.venue, r.city])).toEqual(events);
   });
 });

@@ -87,7 +87,9 @@ function inHeadingField(f: CandidateField): boolean {
 /** A word naming no concept names a thing: a text in most records before a bare number beside it. */
 function byPresence(a: CandidateField, b: CandidateField): number {
   const bare = (f: CandidateField) => Number(f.samples.length > 0 && f.samples.every((s) => /^[\d.,\s]*$/.test(s)));
-  return bare(a) - bare(b) || b.coverage - a.coverage;
+  // A word that names no concept ("artist" under p.artists) asks for what the page shows, not its link.
+  const address = (f: CandidateField) => Number(f.kind !== 'text');
+  return address(a) - address(b) || bare(a) - bare(b) || b.coverage - a.coverage;
 }
 
 /** Text of an anchor, its own or a child's. */
