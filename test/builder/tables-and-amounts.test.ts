@@ -1,5 +1,6 @@
 // Statistics and reference tables (headers in initials, footnote marks after values) and amounts written
-// in parts ("$<strong>199</strong><sup>.99</sup>"), a rating's value written as a short class: on small
+// in parts ("$<strong>199</strong><sup>.99</sup>"), a rating's value written as a short class, a header
+// row that labels columns, two class words naming one field: on small
 // pages written here (the draft is proposed without an LLM and run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
 import { isUnstableClass } from '../../src/services/builder/inference/selectors.js';
@@ -76,5 +77,47 @@ describe('an amount written in parts, and a rating whose value is a class', () =
     expect(isUnstableClass('n-12')).toBe(true);
     expect(isUnstableClass('rating')).toBe(false);
     expect(isUnstableClass('col-md-4')).toBe(false);
+  });
+});
+
+describe('a table of threads whose header row names the fields', () => {
+  const threads = [
+    ['Wie entkalke ich meine Kaffeemaschine?', 12, 340],
+    ['Welche Mühle für Espresso?', 45, 2103],
+    ['Milchschaum wird nicht fest', 8, 150],
+    ['Bohnen richtig lagern', 23, 899],
+  ] as const;
+  const page = `<html lang="de"><body>${nav}<table class="threads"><thead><tr><th>Thema</th><th>Antworten</th><th>Aufrufe</th>
+    <th>Letzter Beitrag</th></tr></thead><tbody>${threads
+      .map(
+        (t, i) =>
+          `<tr><td class="topic"><a href="/t/${i}" class="title">${t[0]}</a></td><td class="num">${t[1]}</td><td class="num">${t[2]}</td><td class="last">vor ${i + 1} Stunden</td></tr>`,
+      )
+      .join('')}</tbody></table></body></html>`;
+
+  it('reads the rows, not the headers as the values of one record', async () => {
+    const { records } = await draftRecords(page, 'Thema, Antworten und Aufrufe');
+    expect(records).toHaveLength(threads.length);
+    expect(records.map((r) => [r.thema, Number(r.antworten), Number(r.aufrufe)])).toEqual(threads.map((t) => [...t]));
+  });
+});
+
+describe('a field named by two words that are both classes of its element', () => {
+  const matches = [
+    ['Bayern', 'Dortmund'],
+    ['Leipzig', 'Freiburg'],
+    ['Köln', 'Leverkusen'],
+    ['Mainz', 'Bremen'],
+  ];
+  const page = `<html><body>${nav}<div class="matchday"><h2>Matchday 12</h2>${matches
+    .map(
+      (m) =>
+        `<div class="match"><span class="team home">${m[0]}</span><span class="result">1:1</span><span class="team away">${m[1]}</span></div>`,
+    )
+    .join('')}</div></body></html>`;
+
+  it('reads "home team" from span.team.home', async () => {
+    const { records } = await draftRecords(page, 'home team and away team of each match');
+    expect(records.map((r) => r.home_team)).toEqual(matches.map((m) => m[0]));
   });
 });

@@ -138,6 +138,9 @@ export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean):
   ];
   for (const el of ordered) {
     const next = afterLabel($, el);
+    // A header of a table's column ("<th>Thema</th><th>Antworten</th>") labels the cells below it, not
+    // the header beside it.
+    if (el.name === 'th' && isElement(next) && next.name === 'th') continue;
     const text = normalizeText($(el).text());
     if (isElement(next) && normalizeText($(next).text()) !== '')
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };

@@ -11,6 +11,7 @@ import {
   conceptOfValues,
   conceptOfWord,
   fieldName,
+  singular,
   tokenWords,
   words,
   type Concept,
@@ -165,7 +166,11 @@ export function requestMatches(request: PromptRequest, field: CandidateField, co
   if (field.label && variants.some((w) => labelNames(field.label as string, w))) return true;
   if (request.concept === undefined && field.hints.some((h) => tokenWords(h).some((t) => variants.includes(t))))
     return true;
-  return false;
+  // Every word of a request of several ("home team") among the field's own class words (span.team.home).
+  const parts = request.word.split('_').filter((p) => p.length >= 3);
+  if (parts.length < 2) return false;
+  const own = new Set(field.ownHints.flatMap(tokenWords));
+  return parts.every((p) => own.has(singular(p)));
 }
 
 function uniqueNames(named: Named[]): Named[] {
