@@ -121,3 +121,26 @@ describe('a field named by two words that are both classes of its element', () =
     expect(records.map((r) => r.home_team)).toEqual(matches.map((m) => m[0]));
   });
 });
+
+describe('prices written with a decimal comma', () => {
+  const products = [
+    ['Zapatillas Running Pro', '89,99 €', 89.99],
+    ['Camiseta Técnica Dry', '24,95 €', 24.95],
+    ['Mallas Compresión', '1.039,00 €', 1039],
+    ['Chaqueta Cortavientos', '64,50 €', 64.5],
+  ] as const;
+  const page = `<html lang="es"><body>${nav}<section class="productos">${products
+    .map(
+      (
+        p,
+        i,
+      ) => `<div class="producto"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><h3 class="nombre"><a href="/p/${i}">${p[0]}</a></h3>
+      <div class="precio"><span class="actual">${p[1]}</span></div><button>Añadir al carrito</button></div>`,
+    )
+    .join('')}</section></body></html>`;
+
+  it('are read as numbers', async () => {
+    const { records } = await draftRecords(page, 'nombre y precio de cada producto');
+    expect(records.map((r) => [r.nombre, r.precio])).toEqual(products.map((p) => [p[0], p[2]]));
+  });
+});

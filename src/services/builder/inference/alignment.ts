@@ -14,11 +14,6 @@ import { hintsOf, valuesOf, type ValueNode } from './values.js';
 const MIN_FIELD_COVERAGE = 0.2;
 const MAX_SECTION_VALUES = 150;
 
-/** "€ 10,99" or "1.234,50": the engine's number transform reads commas as thousands separators, so such values stay text. */
-function decimalComma(value: string): boolean {
-  return /\d,\d{1,2}(?!\d)/.test(value) && !/\d\.\d{1,2}(?!\d)/.test(value);
-}
-
 // Concepts an ancestor's class may give its text ("div.price > span"); "details", "title" or "image"
 // on a wrapper says nothing about the text inside.
 const WRAPPER_CONCEPTS = new Set<Concept>([
@@ -146,7 +141,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
               concept === 'points' ||
               concept === 'rank' ||
               concept === 'comments'
-            ? values.every((v) => /\d/.test(v)) && !values.some(decimalComma)
+            ? values.every((v) => /\d/.test(v))
               ? 'number'
               : 'trim'
             : 'trim';

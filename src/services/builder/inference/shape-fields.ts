@@ -108,14 +108,8 @@ export function priceInRecordText(request: PromptRequest, free: CandidateField[]
   const amounts = (v: string) => [...v.matchAll(pattern)].map((m) => m[1]);
   const once = sample.filter((v) => amounts(v).length === 1);
   if (sample.length === 0 || once.length < SHAPE_SHARE * sample.length) return undefined;
-  // The engine reads "10,99" as 1099: a decimal comma stays text.
-  const decimalComma = once.some((v) => /\d,\d{1,2}(?!\d)/.test(amounts(v)[0]));
   const extract = { regex: PRICE_IN_TEXT, group: 1 };
-  return {
-    ...record,
-    key: `${record.key}|price`,
-    transform: decimalComma ? ['trim', extract] : ['trim', extract, 'number'],
-  };
+  return { ...record, key: `${record.key}|price`, transform: ['trim', extract, 'number'] };
 }
 
 /** Concepts whose value may sit beside the title in one element (a job's employer, a book's author). */
