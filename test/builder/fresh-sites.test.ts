@@ -1,0 +1,87 @@
+// Abilities found missing on pages of sites the tuning set had never seen (scored before any change), each
+// on a small page written here: a prompt asking by question words, a colour asked for in one language and
+// labelled in another, a district the same on every record of a search, an area with a short qualifier.
+import { describe, expect, it } from 'vitest';
+import { conceptOfValues, promptRequests } from '../../src/services/builder/inference/naming.js';
+import { draftRecords } from '../helpers/draft-records.js';
+
+describe('a prompt asking by question words', () => {
+  it('reads "who wrote", "when" and "where" in several languages as the author, the date and the place', () => {
+    const asked = (prompt: string) => promptRequests(prompt).map((r) => `${r.word}:${r.concept ?? ''}`);
+    expect(asked('¿Quién escribió el artículo, cuándo y con qué título?')).toEqual([
+      'author:author',
+      'date:date',
+      'titulo:title',
+    ]);
+    expect(asked('Wann und wo?')).toEqual(['date:date', 'location:location']);
+    expect(asked('quando e onde')).toEqual(['date:date', 'location:location']);
+    expect(asked('who wrote each testimonial')[0]).toBe('author:author');
+  });
+
+  it('gives the author and the date of an article asked for by a question', async () => {
+    const page = `<html><body><nav><a href="/">Inicio</a> <a href="/economia">Economía</a></nav><main>
+      <h1>El puerto amplía su terminal de contenedores</h1>
+      <p class="byline">Por <span class="author-name">Lucía Martín</span></p>
+      <p class="published"><time datetime="2022-04-27">27 de abril de 2022</time></p>
+      <p>La autoridad portuaria aprobó ayer la ampliación, que duplicará la capacidad de la terminal.</p>
+      <p>Las obras empezarán en otoño y durarán dos años, según el plan presentado.</p>
+      </main></body></html>`;
+    const { records } = await draftRecords(page, '¿Quién escribió el artículo y cuándo?');
+    expect(records).toEqual([{ author: 'Lucía Martín', date: '27 de abril de 2022' }]);
+  });
+});
+
+describe('a colour asked for in one language and labelled in another', () => {
+  const product = `<html><body><nav><a href="/">Shop</a></nav><main>
+    <h1>Kleintierstall Natura</h1><span class="price">97,47 €</span>
+    <dl class="specs"><dt>Marke</dt><dd>Trixie</dd><dt>Farbe</dt><dd>braun</dd><dt>Material</dt><dd>Holz</dd></dl>
+    <p>Ein Stall mit Freigehege aus Kiefernholz, zweistöckig und leicht zu reinigen.</p></main></body></html>`;
+
+  it('reads "colore" as the "Farbe" label', async () => {
+    const { records } = await draftRecords(product, 'nome e colore del prodotto');
+    expect(records).toEqual([{ nome: 'Kleintierstall Natura', colore: 'braun' }]);
+  });
+});
+
+describe('a search for one district, whose records all repeat it', () => {
+  const card = (street: string, price: string, area: string) => `<div class="card">
+      <div class="price">${price}</div><div class="address">${street}</div>
+      <h2 class="posting-location-text">Trindade, Florianópolis</h2>
+      <div class="features"><span>${area}</span><span>2 quartos</span><span>1 vaga</span></div>
+      <a href="/imovel/${street.replace(/\s/g, '-')}">Ver anúncio</a></div>`;
+  const page = `<html><body><h1>Apartamentos à venda em Trindade</h1><div class="results">
+    ${card('Lauro Linhares 1815', 'R$ 947.959', '100 m² tot.')}
+    ${card('Rua Gama Rosa 269', 'R$ 850.000', '136 m² tot.')}
+    ${card('Augusto Pires 38', 'R$ 920.000', '137 m² tot.')}
+    ${card('Rua Lauro 77', 'R$ 550.000', '95 m² tot.')}
+    </div></body></html>`;
+
+  it('keeps the district classed as a location, and reads an area followed by a qualifier', async () => {
+    const { records } = await draftRecords(page, 'endereço, bairro e área de cada apartamento');
+    expect(records.slice(0, 2)).toEqual([
+      { endereco: 'Lauro Linhares 1815', bairro: 'Trindade, Florianópolis', area: '100 m² tot.' },
+      { endereco: 'Rua Gama Rosa 269', bairro: 'Trindade, Florianópolis', area: '136 m² tot.' },
+    ]);
+  });
+
+  it('reads a number and its unit with a short qualifier after it as an area', () => {
+    expect(conceptOfValues(['100 m² tot.', '136 m² tot.'])).toBe('area');
+    expect(conceptOfValues(['85 m² útil', '120 m² útil'])).toBe('area');
+    expect(conceptOfValues(['120 m² Wohnung mit Balkon', '80 m² Altbau mit Garten'])).toBeUndefined();
+  });
+});
+
+describe("a date written with its month's name in French, Spanish, Portuguese, Italian or Dutch", () => {
+  it('is read as a date', () => {
+    for (const v of [
+      '19 février 2020',
+      '1er mars 2020',
+      '27 de Abr de 2022',
+      '3 de maio de 2022',
+      '3 maggio 2020',
+      '12 mei 2021',
+    ])
+      expect(conceptOfValues([v]), v).toBe('date');
+    expect(conceptOfValues(['5 out of 2020'])).toBeUndefined();
+  });
+});
