@@ -85,3 +85,21 @@ describe("a date written with its month's name in French, Spanish, Portuguese, I
     expect(conceptOfValues(['5 out of 2020'])).toBeUndefined();
   });
 });
+
+describe('a prompt whose fields all belong to "this" thing named in two words', () => {
+  const turn = (who: string, at: string, said: string) =>
+    `<div class="turn"><span class="speaker">${who}</span> <span class="at">${at}</span><p>${said}</p></div>`;
+  const page = `<html><body><nav><a href="/">Home</a> <a href="/podcasts">Podcasts</a></nav><main>
+    <h1>Growing a product after launch</h1><p class="meta"><time datetime="2017-10-11">October 11, 2017</time></p>
+    <h3>Transcript</h3><div class="transcript">
+    ${turn('Ada Lovelace', '7s', 'Welcome to the show, today we talk about what happens after a launch.')}
+    ${turn('Alan Turing', '1m 2s', 'Thanks for having me, it is good to be here.')}
+    ${turn('Ada Lovelace', '1m 9s', 'Can you tell us how the first customers found you?')}
+    ${turn('Alan Turing', '1m 30s', 'Mostly by word of mouth, and a post that was shared a lot.')}
+    </div></main></body></html>`;
+
+  it('reads the page as that one thing, not its transcript as records', async () => {
+    const { records } = await draftRecords(page, 'title and date of this podcast episode');
+    expect(records).toEqual([{ title: 'Growing a product after launch', date: 'October 11, 2017' }]);
+  });
+});

@@ -118,8 +118,11 @@ export function asksForList(prompt: string): boolean {
   // A prompt asking for nothing but a kind of record ("Welche Zutaten brauche ich?", "材料を全部", "the
   // ingredients of the recipe": the recipe owns the records, not fields).
   if (onlyRecordNoun(prompt) !== undefined) return true;
-  // "... and number of ratings of the recipe": every field belongs to one thing named in the singular.
-  const subject = prompt.toLowerCase().match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+([a-z]+)\s*[.?!]?\s*$/);
+  // "... and number of ratings of the recipe", "... of this podcast episode": every field belongs to one
+  // thing named in the singular (its last word; a word before it may say what kind of thing it is).
+  const subject = prompt
+    .toLowerCase()
+    .match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+(?:[a-z]+\s+)?([a-z]+)\s*[.?!]?\s*$/);
   if (subject && !/[^su]s$/.test(subject[1])) return false;
   // A prompt naming its records ("alle Zutaten", "tous les ingrédients"). Not a CJK noun owning the
   // fields ("お話のタイトル", the story's title): Japanese and Chinese write one and many alike.
