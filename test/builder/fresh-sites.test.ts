@@ -3,6 +3,7 @@
 // labelled in another, a district the same on every record of a search, an area with a short qualifier.
 import { describe, expect, it } from 'vitest';
 import { conceptOfValues, promptRequests } from '../../src/services/builder/inference/naming.js';
+import { aroundDate } from '../../src/services/builder/inference/date-shape.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 describe('a prompt asking by question words', () => {
@@ -101,5 +102,25 @@ describe('a prompt whose fields all belong to "this" thing named in two words', 
   it('reads the page as that one thing, not its transcript as records', async () => {
     const { records } = await draftRecords(page, 'title and date of this podcast episode');
     expect(records).toEqual([{ title: 'Growing a product after launch', date: 'October 11, 2017' }]);
+  });
+});
+
+describe('a time of day written before the date, or after it with the word for "at" of another language', () => {
+  it('is part of the date', () => {
+    expect(aroundDate('14:40, Feb 17 2021')?.date).toBe('14:40, Feb 17 2021');
+    expect(aroundDate('Thursday, October 9, 2025 в 16:43')?.date).toBe('Thursday, October 9, 2025 в 16:43');
+    expect(aroundDate('Score 3:2, May 5 2020')?.date).toBe('May 5 2020');
+  });
+
+  it('is kept in the date of an article', async () => {
+    const page = `<html><body><nav><a href="/">News</a></nav><article>
+      <h1>Newcomer leads the by-election count</h1>
+      <p class="byline"><span class="author">Jo Wee</span> <span class="date">14:40, Feb 17 2021</span></p>
+      <p>The first results put the newcomer ahead of the established candidates by a wide margin.</p>
+      </article></body></html>`;
+    const { records } = await draftRecords(page, 'title, author and date of the article');
+    expect(records).toEqual([
+      { title: 'Newcomer leads the by-election count', author: 'Jo Wee', date: '14:40, Feb 17 2021' },
+    ]);
   });
 });
