@@ -156,6 +156,13 @@ function jsonValue(item: Record<string, unknown>, path: string): string | undefi
   return typeof v === 'string' || typeof v === 'number' ? normalizeText(String(v)) : undefined;
 }
 
+/** Links to the site's home page: the site's name in its header, marked up as a headline by some themes. */
+const HOME_LINK = 'a[rel~="home"], a[href="/"]';
+
+/** The site's name: an element that is, holds or sits in a link to the home page. */
+const homeLink = ($: CheerioAPI, el: Element) =>
+  $(el).is(HOME_LINK) || $(el).find(HOME_LINK).length > 0 || $(el).closest(HOME_LINK).length > 0;
+
 function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
   const hints: Hint[] = [];
   const item = mainJsonItem($);
@@ -172,7 +179,7 @@ function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
   }
   for (const prop of ITEMPROPS[concept] ?? []) {
     const el = $(`[itemprop=${cssString(prop)}]`)
-      .filter((_, e) => !inBreadcrumbs($, e))
+      .filter((_, e) => !inBreadcrumbs($, e) && !homeLink($, e))
       .first();
     const content = el.attr('content');
     if (content)
