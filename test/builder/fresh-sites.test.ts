@@ -124,3 +124,35 @@ describe('a time of day written before the date, or after it with the word for "
     ]);
   });
 });
+
+describe("the site's name marked up as a headline in the page's header", () => {
+  const page = `<html><body><header><p class="site-title" itemprop="headline"><a href="https://example.com/" rel="home">Exchange Club</a></p>
+    <nav><a href="/news">News</a> <a href="/club">Club</a></nav></header>
+    <main><article><h1 class="entry-title" itemprop="headline">Minutes of the board meeting of 10 October 2019</h1>
+    <p>Present: three members of the board. The minutes of the last meeting were accepted.</p></article></main>
+    </body></html>`;
+
+  it("is not the page's title: the article's headline is", async () => {
+    const { records } = await draftRecords(page, 'the title of the page');
+    expect(records).toEqual([{ title: 'Minutes of the board meeting of 10 October 2019' }]);
+  });
+});
+
+describe('a class naming dates that a list of related stories carries', () => {
+  const related = (title: string, date: string) =>
+    `<li><a href="/${title.length}">${title}</a><div class="date">${date}</div></li>`;
+  const page = `<html><body><nav><a href="/">News</a></nav><div class="sidebar"><ul>
+    ${related('The court hears the first witnesses', '16:43 October 9, 2025')}
+    ${related('Budget vote moved to next week', '20:17 January 28, 2025')}
+    ${related('Ports reopen after the storm', '14:57 December 30, 2024')}
+    </ul></div><main><h1>The court hears the first witnesses</h1>
+    <ul class="meta"><li>Thursday, October 9, 2025 at 16:43</li></ul>
+    <p>The hearing opened with the statements of two officials who signed the decree.</p></main></body></html>`;
+
+  it("gives way to the date after the page's heading", async () => {
+    const { records } = await draftRecords(page, 'the headline and the date');
+    expect(records).toEqual([
+      { headline: 'The court hears the first witnesses', date: 'Thursday, October 9, 2025 at 16:43' },
+    ]);
+  });
+});

@@ -115,7 +115,11 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   // of the page's content showing only a date (one far from the heading may date something else).
   if (request.concept === 'date') {
     const near = dateAfterHeading($);
-    if (near) out.push(near);
+    // A class naming a date that many elements carry dates a list beside the page (related stories):
+    // the date after the heading comes before it.
+    const listed = out.findIndex((s) => matchCount($, s) >= LISTED_DATES);
+    if (near && listed >= 0) out.splice(listed, 0, near);
+    else if (near) out.push(near);
     const selector = firstContentLeaf($, (text) => conceptOfValues([text]) === 'date', ['script', 'style', 'option']);
     if (selector) out.push(selector);
   }
@@ -153,6 +157,17 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     }
   }
   return [...new Set(out)];
+}
+
+/** Elements of one selector that date a list of things rather than the page. */
+const LISTED_DATES = 3;
+
+function matchCount($: CheerioAPI, selector: string): number {
+  try {
+    return $(selector).length;
+  } catch {
+    return 0;
+  }
 }
 
 /** Classes of text only screen readers read ("sr-only", "visually-hidden", "accessibility-hidden"). */
