@@ -156,3 +156,27 @@ describe('a class naming dates that a list of related stories carries', () => {
     ]);
   });
 });
+
+describe("an element holding a field's own word alone", () => {
+  it('is the label of an infobox value, and the footnote marks after the value are left out', async () => {
+    const page = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","name":"Water-Making Spell"}</script></head>
+      <body><nav><a href="/">Wiki</a></nav><main><h1>Water-Making Spell</h1>
+      <aside class="infobox"><div class="item"><h3 class="item-label">Light</h3><div class="item-value">Icy blue<sup><a href="#cite-1">[1]</a></sup></div></div>
+      <div class="item"><h3 class="item-label">Effect</h3><div class="item-value">Conjures <a href="/water">water</a><sup><a href="#cite-2">[2]</a></sup></div></div></aside>
+      <p>The spell conjures clean, drinkable water from the end of the wand.</p></main></body></html>`;
+    const { records } = await draftRecords(page, 'name, light and effect of the spell');
+    expect(records).toEqual([{ name: 'Water-Making Spell', light: 'Icy blue', effect: 'Conjures water' }]);
+  });
+
+  it('is the label beside a count: the count is read with it', async () => {
+    const page = `<html><head><meta property="og:type" content="article"></head><body><nav><a href="/">Home</a></nav>
+      <main><h1>Before and after product-market fit</h1>
+      <div class="voter"><div class="voter-count">13</div>
+        <div class="voter-label">votes</div></div>
+      <p>A conversation about finding the first customers and what changed afterwards.</p></main></body></html>`;
+    const { records } = await draftRecords(page, 'title and votes of this episode');
+    expect(records.map((r) => ({ ...r, votes: String(r.votes).replace(/\s+/g, ' ') }))).toEqual([
+      { title: 'Before and after product-market fit', votes: '13 votes' },
+    ]);
+  });
+});

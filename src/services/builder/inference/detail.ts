@@ -13,6 +13,7 @@ import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } 
 import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
+import { FOOTNOTES, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_VERB } from './value-form.js';
 
@@ -74,15 +75,18 @@ export interface DetailRequest {
 }
 
 function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
-  const words = new Set([
-    ...fieldWordVariants(request.word),
-    request.word,
-    ...(request.concept ? CONCEPT_WORDS[request.concept] : []),
-  ]);
+  const words = requestWords(request);
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
     if (['script', 'style', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
+    // An element holding the field's own word alone is its label ("votes" under "13"): the value is in
+    // its parent when that holds a short text with more ("13 votes").
+    if (isOwnWord(words, normalizeText($(el).text()))) {
+      const selector = labelledParent($, el);
+      if (selector) out.push(selector);
+      return;
+    }
     // A link is named by an attribute for what it holds (`a[data-test="jd-info-location"]`), not by its class.
     for (const a of NAMING_ATTRIBUTES) {
       const v = el.attribs[a];
@@ -334,17 +338,24 @@ export function inferDetailFields(
         const label = attribute
           ? undefined
           : (hiddenLabel(pages[0], selector) ??
+            ownWordLabel(pages[0], selector, requestWords(request)) ??
             (request.concept === 'author' ? bylineWord(pages[0], selector) : undefined));
+        const footnoted = !attribute && FOOTNOTES.test(normalizeText(pages[0](selector).first().text()));
         const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;
         chosen = {
           name: request.name,
           selector: own ?? selector,
           ...(attribute ? { attribute } : {}),
-          transform: label
-            ? ['trim', { replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }]
-            : request.concept === 'price'
-              ? 'number'
-              : 'trim',
+          transform:
+            label || footnoted
+              ? [
+                  'trim',
+                  ...(label ? [{ replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }] : []),
+                  ...(footnoted ? [{ replace: FOOTNOTES.source, with: '' }] : []),
+                ]
+              : request.concept === 'price'
+                ? 'number'
+                : 'trim',
         };
         break;
       }
