@@ -82,7 +82,7 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     if (['script', 'style', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
     // An element holding the field's own word alone is its label ("votes" under "13"): the value is in
     // its parent when that holds a short text with more ("13 votes").
-    if (isOwnWord(words, normalizeText($(el).text()))) {
+    if (!el.children.some(isElement) && isOwnWord(words, normalizeText($(el).text()))) {
       const selector = labelledParent($, el);
       if (selector) out.push(selector);
       return;
