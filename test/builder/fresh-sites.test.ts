@@ -180,3 +180,17 @@ describe("an element holding a field's own word alone", () => {
     ]);
   });
 });
+
+describe('tags shown as chips, each wrapping one link', () => {
+  const page = `<html><head><meta property="og:type" content="article"></head><body><nav><a href="/">Home</a></nav><main>
+    <h1>This bowl has been setting things on fire</h1><p>The mirrored bowl focused the sun on a bunch of grapes.</p>
+    <div class="tags"><span class="tag"><a href="/t/threats">minor threats</a></span><span class="tag"><a href="/t/fire">fire</a></span><span class="tag"><a href="/t/news">news</a></span></div>
+    </main></body></html>`;
+
+  it('gives every tag', async () => {
+    const { records } = await draftRecords(page, 'title and tags of the article');
+    expect(records).toEqual([
+      { title: 'This bowl has been setting things on fire', tags: ['minor threats', 'fire', 'news'] },
+    ]);
+  });
+});
