@@ -194,3 +194,16 @@ describe('tags shown as chips, each wrapping one link', () => {
     ]);
   });
 });
+
+describe("an author's box that also shows the author's email address", () => {
+  const page = `<html><body><nav><a href="/">Inicio</a></nav><main>
+    <h1>El espacio físico determina la dinámica del trabajo</h1>
+    <div class="author"><ul><li><span>Por</span> <strong class="author-name">María Reina</strong><a href="mailto:maria.reina@example.com"><span class="author-email">maria.reina@example.com</span></a></li></ul></div>
+    <p>La oficina nunca será el reemplazo del hogar, pero existen principios que las empresas pueden considerar.</p>
+    </main></body></html>`;
+
+  it('gives the name alone', async () => {
+    const { records } = await draftRecords(page, 'título y autor del artículo');
+    expect(records).toEqual([{ titulo: 'El espacio físico determina la dinámica del trabajo', autor: 'María Reina' }]);
+  });
+});

@@ -208,8 +208,8 @@ function bylineWord($: CheerioAPI, selector: string): string | undefined {
 }
 
 /**
- * An author's box that also shows a date ("Céline Mazur 14/05/25"): the element inside it holding the
- * name alone, if the page gives it one.
+ * An author's box that also shows a date ("Céline Mazur 14/05/25") or an email address: the element inside
+ * it holding the name alone (not its "By"), if the page gives it one.
  */
 function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   const box = $(selector).first();
@@ -217,17 +217,28 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   const dated =
     /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) ||
     showsDate(text) ||
-    conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
+    conceptOfValues([text.split(' ').pop() ?? '']) === 'date' ||
+    EMAIL.test(text);
   if (!dated) return undefined;
   const inner = box
     .find('*')
     .toArray()
     .find((e) => {
       const t = normalizeText($(e).text());
-      return t !== '' && t.length < text.length && !/\d/.test(t) && !e.children.some(isElement);
+      return (
+        t !== '' &&
+        t.length < text.length &&
+        !/\d/.test(t) &&
+        !EMAIL.test(t) &&
+        !BYLINE_WORD.test(t) &&
+        !e.children.some(isElement)
+      );
     });
   return (inner && firstMatchSelector($, inner)) ?? undefined;
 }
+
+/** An email address in a text. */
+const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;
 
 /** An author's box is a byline, a name and a date: longer text is a container of more (an article, a bio). */
 const AUTHOR_BOX_MAX_LENGTH = 120;
