@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { conceptOfValues, promptRequests } from '../../src/services/builder/inference/naming.js';
 import { aroundDate } from '../../src/services/builder/inference/date-shape.js';
+import { namesTheSubject } from '../../src/services/builder/inference/missing.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 describe('a prompt asking by question words', () => {
@@ -98,6 +99,12 @@ describe('a prompt whose fields all belong to "this" thing named in two words', 
     ${turn('Ada Lovelace', '1m 9s', 'Can you tell us how the first customers found you?')}
     ${turn('Alan Turing', '1m 30s', 'Mostly by word of mouth, and a post that was shared a lot.')}
     </div></main></body></html>`;
+
+  it('takes the kind word before the noun for part of the thing, not for a field', () => {
+    expect(namesTheSubject('title and date of this podcast episode', 'podcast')).toBe(true);
+    expect(namesTheSubject('title and date of this podcast episode', 'title')).toBe(false);
+    expect(namesTheSubject('Titel und Datum dieser Podcast Folge', 'podcast')).toBe(true);
+  });
 
   it('reads the page as that one thing, not its transcript as records', async () => {
     const { records } = await draftRecords(page, 'title and date of this podcast episode');
