@@ -52,6 +52,21 @@ function hrefWords(el: Element, scope: Element): string[] {
   return [];
 }
 
+/**
+ * Concepts whose value may be the same on every record: one district's flats, one employer's jobs. Not
+ * an author: "user" names menus and account widgets that every record repeats.
+ */
+const ENTITY_CONCEPTS = new Set<Concept>(['location', 'company', 'brand', 'publisher']);
+
+/**
+ * A value its own class or id names as an entity ("location-text", "company-name"): the same on every
+ * record when the list is one district's or one employer's, and then still data, not a button or an icon.
+ */
+function classedAsEntity(v: ValueNode, member: Element): boolean {
+  const concept = conceptOfTokens(hintsOf(v.el, member).own);
+  return v.kind === 'text' && concept !== undefined && ENTITY_CONCEPTS.has(concept);
+}
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -79,7 +94,14 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date).
     const labelled = (nodes.values().next().value as ValueNode).label !== undefined;
     const property = (nodes.values().next().value as ValueNode).el.attribs?.itemprop !== undefined;
-    if (values.length >= 3 && distinct === 1 && !labelled && !property && conceptOfValues(values) === undefined)
+    if (
+      values.length >= 3 &&
+      distinct === 1 &&
+      !labelled &&
+      !property &&
+      conceptOfValues(values) === undefined &&
+      !classedAsEntity(nodes.values().next().value as ValueNode, members[0])
+    )
       continue;
     const first = nodes.values().next().value as ValueNode;
     const attribute = first.kind === 'text' ? undefined : first.attribute;

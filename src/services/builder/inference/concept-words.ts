@@ -171,13 +171,13 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     zh: ['类别', '類別', '分类', '分類', '类型', '類型', '栏目', '欄目'],
   },
   location: {
-    en: ['location', 'city', 'place', 'region', 'country', 'where'],
-    de: ['ort', 'stadt', 'standort', 'region', 'land'],
-    fr: ['lieu', 'ville', 'localisation', 'région', 'pays'],
-    es: ['lugar', 'ciudad', 'ubicación', 'región', 'país', 'localidad'],
-    pt: ['local', 'cidade', 'localização', 'região', 'país', 'localidade'],
-    it: ['luogo', 'città', 'località', 'regione', 'paese'],
-    nl: ['plaats', 'stad', 'locatie', 'regio', 'land', 'woonplaats'],
+    en: ['location', 'city', 'place', 'region', 'country', 'where', 'neighbourhood', 'neighborhood', 'district'],
+    de: ['ort', 'stadt', 'standort', 'region', 'land', 'stadtteil', 'bezirk'],
+    fr: ['lieu', 'ville', 'localisation', 'région', 'pays', 'quartier'],
+    es: ['lugar', 'ciudad', 'ubicación', 'región', 'país', 'localidad', 'barrio'],
+    pt: ['local', 'cidade', 'localização', 'região', 'país', 'localidade', 'bairro'],
+    it: ['luogo', 'città', 'località', 'regione', 'paese', 'quartiere'],
+    nl: ['plaats', 'stad', 'locatie', 'regio', 'land', 'woonplaats', 'wijk', 'buurt'],
     ja: ['場所', '勤務地', '所在地', '地域', '都市'],
     zh: ['地点', '地點', '位置', '城市', '地区', '地區', '工作地点'],
   },
@@ -405,6 +405,24 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
 };
 
 /**
+ * The words of a question that ask for a concept without naming it: "who wrote ...", "wann", "où",
+ * "¿cuándo?". A field asked for so is named by the concept's default name ("author", "date").
+ */
+export const QUESTION_WORDS_BY_CONCEPT: Partial<Record<Concept, Words>> = {
+  author: {
+    en: ['wrote'],
+    de: ['schrieb'],
+    fr: ['écrit'],
+    es: ['escribió'],
+    pt: ['escreveu'],
+    it: ['scritto', 'scrisse'],
+    nl: ['schreef'],
+  },
+  date: { de: ['wann'], fr: ['quand'], es: ['cuándo'], pt: ['quando'], it: ['quando'], nl: ['wanneer'] },
+  location: { de: ['wo'], fr: ['où'], es: ['dónde'], pt: ['onde'], it: ['dove'], nl: ['waar'] },
+};
+
+/**
  * Words that never name a field, per language: articles, prepositions, conjunctions, instructions, the
  * words of a question or a request ("welche ... brauche ich", "elenca", "教えてください", "需要哪些") and the
  * nouns of the page or of its records ("article", "Anzeige", "recette", "求人").
@@ -421,23 +439,23 @@ export const STOP_WORDS_BY_LANGUAGE: Record<Language, string> = {
     'und oder der die das den dem des ein eine einer eines einem jede jeder jedes jeden jedem alle allen aller mit von vom für zu zum zur im in ' +
     'auf aus bei sowie auch ihr ihre ihren sein seine seiner seinen dieser diese dieses zeile zeilen eintrag einträge spalte seite liste ' +
     'artikel artikels anzeige anzeigen beitrag beiträge produkt produkte rezept rezepts rezeptes ergebnis ergebnisse angebot angebote ' +
-    'welche welcher welches welchen was brauche brauchen benötige benötigen gib zeig zeige nenne nenn auflisten ich mir mich wir uns bitte',
+    'welche welcher welches welchen was wer brauche brauchen benötige benötigen gib zeig zeige nenne nenn auflisten ich mir mich wir uns bitte',
   fr:
     'le la les un une des du de d l et ou chaque pour avec ligne lignes sa son ses leur leurs au aux en dans sur par tous toutes tout toute ' +
     'ce cet cette ces page liste article articles annonce annonces produit produits recette recettes émission résultat résultats ' +
-    'quels quelles quel quelle donne donnez montre montrez affiche listez je moi nous faut besoin',
+    'quels quelles quel quelle qui donne donnez montre montrez affiche listez je moi nous faut besoin',
   es:
     'el la los las un una unos unas y o e u de del al cada con por para en su sus fila filas todos todas todo toda este esta estos estas ' +
     'página lista artículo artículos anuncio anuncios producto productos receta recetas nota notas partido partidos resultado resultados ' +
-    'cuáles cuál qué dame dime muestra muéstrame enumera necesito necesitamos yo',
+    'cuáles cuál qué quién dame dime muestra muéstrame enumera necesito necesitamos yo',
   pt:
     'o a os as um uma uns umas e ou de do da dos das cada com por para em no na nos nas seu sua seus suas todos todas todo toda este esta ' +
     'página lista artigo artigos anúncio anúncios produto produtos receita receitas notícia notícias resultado resultados ' +
-    'quais qual quê mostra mostre liste preciso precisamos eu',
+    'quais qual quê quem mostra mostre liste preciso precisamos eu',
   it:
     'il lo la i gli le un una uno e o di del della dei degli delle dell nell sull dall all al alla ogni con per in nel nella su sul sulla suo sua suoi sue tutti tutte ' +
     'tutto tutta questo questa riga righe pagina lista articolo articoli annuncio annunci prodotto prodotti ricetta ricette risultato risultati ' +
-    'quali quale dammi mostra mostrami elenca elenco io',
+    'quali quale chi dammi mostra mostrami elenca elenco io',
   nl:
     'de het een en of van voor met in op bij uit elk elke ieder iedere alle al zijn haar hun deze dit die rij rijen pagina lijst artikel ' +
     'artikelen advertentie advertenties product producten recept recepten resultaat resultaten winkel ' +

@@ -7,12 +7,12 @@ import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
 import { aroundDate, DATE_RE2, showsDate } from './date-shape.js';
-import { fieldWordVariants } from './field-words.js';
-import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
+import { FOOTNOTES, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_VERB } from './value-form.js';
 
@@ -74,15 +74,18 @@ export interface DetailRequest {
 }
 
 function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
-  const words = new Set([
-    ...fieldWordVariants(request.word),
-    request.word,
-    ...(request.concept ? CONCEPT_WORDS[request.concept] : []),
-  ]);
+  const words = requestWords(request);
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
     if (['script', 'style', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
+    // An element holding the field's own word alone is its label ("votes" under "13"): the value is in
+    // its parent when that holds a short text with more ("13 votes").
+    if (!el.children.some(isElement) && isOwnWord(words, normalizeText($(el).text()))) {
+      const selector = labelledParent($, el);
+      if (selector) out.push(selector);
+      return;
+    }
     // A link is named by an attribute for what it holds (`a[data-test="jd-info-location"]`), not by its class.
     for (const a of NAMING_ATTRIBUTES) {
       const v = el.attribs[a];
@@ -115,7 +118,11 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   // of the page's content showing only a date (one far from the heading may date something else).
   if (request.concept === 'date') {
     const near = dateAfterHeading($);
-    if (near) out.push(near);
+    // A class naming a date that many elements carry dates a list beside the page (related stories):
+    // the date after the heading comes before it.
+    const listed = out.findIndex((s) => matchCount($, s) >= LISTED_DATES);
+    if (near && listed >= 0) out.splice(listed, 0, near);
+    else if (near) out.push(near);
     const selector = firstContentLeaf($, (text) => conceptOfValues([text]) === 'date', ['script', 'style', 'option']);
     if (selector) out.push(selector);
   }
@@ -155,6 +162,17 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   return [...new Set(out)];
 }
 
+/** Elements of one selector that date a list of things rather than the page. */
+const LISTED_DATES = 3;
+
+function matchCount($: CheerioAPI, selector: string): number {
+  try {
+    return $(selector).length;
+  } catch {
+    return 0;
+  }
+}
+
 /** Classes of text only screen readers read ("sr-only", "visually-hidden", "accessibility-hidden"). */
 const READER_ONLY =
   /(?:^|[-_\s])(?:sr-only|screen-reader|visually-hidden|visuallyhidden|accessibility-hidden|a11y-hidden|assistive)/i;
@@ -190,8 +208,8 @@ function bylineWord($: CheerioAPI, selector: string): string | undefined {
 }
 
 /**
- * An author's box that also shows a date ("Céline Mazur 14/05/25"): the element inside it holding the
- * name alone, if the page gives it one.
+ * An author's box that also shows a date ("Céline Mazur 14/05/25") or an email address: the element inside
+ * it holding the name alone (not its "By"), if the page gives it one.
  */
 function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   const box = $(selector).first();
@@ -199,17 +217,28 @@ function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   const dated =
     /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) ||
     showsDate(text) ||
-    conceptOfValues([text.split(' ').pop() ?? '']) === 'date';
+    conceptOfValues([text.split(' ').pop() ?? '']) === 'date' ||
+    EMAIL.test(text);
   if (!dated) return undefined;
   const inner = box
     .find('*')
     .toArray()
     .find((e) => {
       const t = normalizeText($(e).text());
-      return t !== '' && t.length < text.length && !/\d/.test(t) && !e.children.some(isElement);
+      return (
+        t !== '' &&
+        t.length < text.length &&
+        !/\d/.test(t) &&
+        !EMAIL.test(t) &&
+        !BYLINE_WORD.test(t) &&
+        !e.children.some(isElement)
+      );
     });
   return (inner && firstMatchSelector($, inner)) ?? undefined;
 }
+
+/** An email address in a text. */
+const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;
 
 /** An author's box is a byline, a name and a date: longer text is a container of more (an article, a bio). */
 const AUTHOR_BOX_MAX_LENGTH = 120;
@@ -319,17 +348,24 @@ export function inferDetailFields(
         const label = attribute
           ? undefined
           : (hiddenLabel(pages[0], selector) ??
+            ownWordLabel(pages[0], selector, requestWords(request)) ??
             (request.concept === 'author' ? bylineWord(pages[0], selector) : undefined));
+        const footnoted = !attribute && FOOTNOTES.test(normalizeText(pages[0](selector).first().text()));
         const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;
         chosen = {
           name: request.name,
           selector: own ?? selector,
           ...(attribute ? { attribute } : {}),
-          transform: label
-            ? ['trim', { replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }]
-            : request.concept === 'price'
-              ? 'number'
-              : 'trim',
+          transform:
+            label || footnoted
+              ? [
+                  'trim',
+                  ...(label ? [{ replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }] : []),
+                  ...(footnoted ? [{ replace: FOOTNOTES.source, with: '' }] : []),
+                ]
+              : request.concept === 'price'
+                ? 'number'
+                : 'trim',
         };
         break;
       }

@@ -69,6 +69,7 @@ const GROUPS: string[][] = [
   ['position', 'pos', 'poste', 'posición', 'posição', 'posizione', 'positie', 'ポジション', '位置'],
   ['height', 'körpergröße', 'taille', 'altura', 'altezza', 'lengte', '身長', '身高'],
   ['weight', 'gewicht', 'poids', 'peso', '体重'],
+  ['colour', 'color', 'farbe', 'couleur', 'cor', 'colore', 'kleur', '色', '颜色', '顏色'],
   ['calories', 'kalorien', 'calorías', 'calorias', 'calorie', 'calorieën', 'カロリー', '热量', '熱量'],
   [
     'competition',

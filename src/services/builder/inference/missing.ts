@@ -70,6 +70,8 @@ export function namesTheSubject(prompt: string, word: string): boolean {
   const w = word.replace(/_/g, ' ');
   return (
     new RegExp(`(?:^|[^\\p{L}])${OWNER_BEFORE}${w}\\s*[.?!]?\\s*$`, 'u').test(lower) ||
+    // A word saying what kind of thing it is, before its noun: "... of this podcast episode".
+    new RegExp(`(?:^|[^\\p{L}])${OWNER_BEFORE}${w}\\s+\\p{L}+\\s*[.?!]?\\s*$`, 'u').test(lower) ||
     new RegExp(`(?:^|[^\\p{L}])(?:the|this)\\s+${w}'s\\s`, 'u').test(lower)
   );
 }

@@ -4,6 +4,7 @@
 import { DATE, DATE_MAX_LENGTH } from './date-shape.js';
 import {
   CONCEPT_WORDS_BY_LANGUAGE,
+  QUESTION_WORDS_BY_CONCEPT,
   RECORD_MARKERS_BY_LANGUAGE,
   STOP_WORDS_BY_LANGUAGE,
   type Concept,
@@ -33,6 +34,17 @@ for (const [concept, byLanguage] of ALL_CONCEPT_WORDS) {
   for (const w of Object.values(byLanguage).flat().map(normalizeWord)) {
     if (concept === 'time') TIME_WORDS.add(w);
     if (!WORD_TO_CONCEPT.has(w)) WORD_TO_CONCEPT.set(w, concept === 'time' ? 'date' : concept);
+  }
+}
+
+/** Question words and the concept each asks for ("wann" -> date); see QUESTION_WORDS_BY_CONCEPT. */
+const QUESTION_WORDS = new Map<string, Concept>();
+for (const [concept, byLanguage] of Object.entries(QUESTION_WORDS_BY_CONCEPT) as Array<
+  [Concept, Record<string, string[]>]
+>) {
+  for (const w of Object.values(byLanguage).flat().map(normalizeWord)) {
+    QUESTION_WORDS.set(w, concept);
+    if (!WORD_TO_CONCEPT.has(w)) WORD_TO_CONCEPT.set(w, concept);
   }
 }
 
@@ -198,7 +210,13 @@ export function promptRequests(prompt: string): PromptRequest[] {
     // "材料の名前", "留言的作者": the word before a possessive particle owns the fields, it is none of them.
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
-    const own: PromptRequest = raw === word ? { word, concept } : { word, concept, written: raw };
+    // "¿cuándo?", "who wrote": the field is the concept's, named by its default name ("date", "author").
+    const asked = QUESTION_WORDS.get(word);
+    const own: PromptRequest = asked
+      ? { word: CONCEPT_WORDS[asked][0], concept: asked }
+      : raw === word
+        ? { word, concept }
+        : { word, concept, written: raw };
     // Not when the complement names the records or their page ("nome da receita": the recipe's name).
     const request =
       adjacent && !cjk && !(fieldWord && STOP_WORDS.has(word))
@@ -380,6 +398,8 @@ const RATING =
 /** A floor or plot area: a number and its unit ("38.5 kvm", "120 m²", "1,200 sq ft", "70㎡"). */
 const AREA = /\d[\d.,\s]*\s*(?:m²|m2|qm|kvm|m\^2|sq\.?\s?(?:ft|m)|sqm|ft²|㎡|平米|平方米|坪)(?![\p{L}\d])/u;
 
+const AREA_WITH_QUALIFIER = new RegExp(`${AREA.source}(?:\\s+\\p{L}{1,5}\\.?)?`, 'u');
+
 /** The concept a field's values look like, from content alone. */
 export function conceptOfValues(values: string[]): Concept | undefined {
   const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
@@ -397,7 +417,8 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   if (share(/^\s*\d+\s*(?:reviews?|ratings?)\s*$/i) >= 0.8) return 'reviews';
   if (share(/^\s*\d+\s*(?:comments?|replies)\s*$/i) >= 0.8) return 'comments';
   if (share(/^\s*\d+\s*(?:points?|votes?|likes?)\s*$/i) >= 0.8) return 'points';
-  if (share(AREA) >= 0.8 && sample.every((v) => v.length < 30)) return 'area';
+  // A short qualifier may follow the unit: "100 m² tot.", "85 m² útil", "120 m² Wfl.".
+  if (share(AREA_WITH_QUALIFIER) >= 0.8 && sample.every((v) => v.length < 30)) return 'area';
   return undefined;
 }
 

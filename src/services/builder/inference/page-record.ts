@@ -118,8 +118,11 @@ export function asksForList(prompt: string): boolean {
   // A prompt asking for nothing but a kind of record ("Welche Zutaten brauche ich?", "材料を全部", "the
   // ingredients of the recipe": the recipe owns the records, not fields).
   if (onlyRecordNoun(prompt) !== undefined) return true;
-  // "... and number of ratings of the recipe": every field belongs to one thing named in the singular.
-  const subject = prompt.toLowerCase().match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+([a-z]+)\s*[.?!]?\s*$/);
+  // "... and number of ratings of the recipe", "... of this podcast episode": every field belongs to one
+  // thing named in the singular (its last word; a word before it may say what kind of thing it is).
+  const subject = prompt
+    .toLowerCase()
+    .match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+(?:[a-z]+\s+)?([a-z]+)\s*[.?!]?\s*$/);
   if (subject && !/[^su]s$/.test(subject[1])) return false;
   // A prompt naming its records ("alle Zutaten", "tous les ingrédients"). Not a CJK noun owning the
   // fields ("お話のタイトル", the story's title): Japanese and Chinese write one and many alike.
@@ -153,6 +156,13 @@ function jsonValue(item: Record<string, unknown>, path: string): string | undefi
   return typeof v === 'string' || typeof v === 'number' ? normalizeText(String(v)) : undefined;
 }
 
+/** Links to the site's home page: the site's name in its header, marked up as a headline by some themes. */
+const HOME_LINK = 'a[rel~="home"], a[href="/"]';
+
+/** The site's name: an element that is, holds or sits in a link to the home page. */
+const homeLink = ($: CheerioAPI, el: Element) =>
+  $(el).is(HOME_LINK) || $(el).find(HOME_LINK).length > 0 || $(el).closest(HOME_LINK).length > 0;
+
 function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
   const hints: Hint[] = [];
   const item = mainJsonItem($);
@@ -169,7 +179,7 @@ function hintsFor($: CheerioAPI, concept: Concept): Hint[] {
   }
   for (const prop of ITEMPROPS[concept] ?? []) {
     const el = $(`[itemprop=${cssString(prop)}]`)
-      .filter((_, e) => !inBreadcrumbs($, e))
+      .filter((_, e) => !inBreadcrumbs($, e) && !homeLink($, e))
       .first();
     const content = el.attr('content');
     if (content)

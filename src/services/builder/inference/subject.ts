@@ -67,9 +67,15 @@ export function withMultipleValues($: CheerioAPI, fields: AgentField[]): AgentFi
     }
     const first = matches[0];
     if (!first) return field;
-    // One element holding the values as links or items ("TAG: <a>x</a>, <a>y</a>"): its children.
+    // One element holding the values as links or items ("TAG: <a>x</a>, <a>y</a>"), or as chips each
+    // wrapping one link (`<span class="tag"><a>x</a></span>`): its children.
+    const wrapsLink = (c: Element) => {
+      const inner = (c.children ?? []).filter(isElement);
+      return inner.length === 1 && inner[0].name === 'a' && $(inner[0]).text().trim() === $(c).text().trim();
+    };
     const parts = (first.children ?? []).filter(
-      (c): c is Element => isElement(c) && (c.name === 'a' || c.name === 'li') && $(c).text().trim() !== '',
+      (c): c is Element =>
+        isElement(c) && (c.name === 'a' || c.name === 'li' || wrapsLink(c)) && $(c).text().trim() !== '',
     );
     if (matches.length === 1 && parts.length >= 2 && parts.every((c) => c.name === parts[0].name))
       return {

@@ -1,0 +1,50 @@
+// A field's own word standing alone in an element is its label, not its value ("votes" beside "13",
+// `<h3>Light</h3><div>Icy blue</div>`): the value is in the label's short parent, without the label; and a
+// wiki's footnote marks after a value ("Icy blue[1]") are references, not part of it.
+import type { CheerioAPI } from 'cheerio';
+import { fieldWordVariants } from './field-words.js';
+import { normalizeText } from './dom-text.js';
+import { CONCEPT_WORDS, singular, type Concept } from './naming.js';
+import { firstMatchSelector } from './page-record.js';
+import { isElement, type Element } from './selectors.js';
+import { normalizeWord } from './word-tokens.js';
+
+/** A label's parent this long at most is the label with its value, not a section holding it. */
+const LABELLED_MAX_LENGTH = 40;
+
+/** Footnote marks after a value ("Icy blue[1]", "Conjures water[2][3]"). */
+export const FOOTNOTES = /(?:\s*\[\d{1,3}\])+\s*$/;
+
+/** The words that may name a request's field: its own, its field word's variants and its concept's. */
+export const requestWords = (request: { word: string; concept: Concept | undefined }) =>
+  new Set([
+    ...fieldWordVariants(request.word),
+    request.word,
+    ...(request.concept ? CONCEPT_WORDS[request.concept] : []),
+  ]);
+
+/** Whether a text is one of the words (or a plural of one). */
+export const isOwnWord = (words: Set<string>, text: string) =>
+  words.has(normalizeWord(text)) || words.has(singular(normalizeWord(text)));
+
+/** A selector for a label's parent when that holds a short text with more than the label ("13 votes"). */
+export function labelledParent($: CheerioAPI, label: Element): string | null {
+  const parent = label.parent;
+  if (!isElement(parent)) return null;
+  const text = normalizeText($(label).text());
+  const parentText = normalizeText($(parent).text());
+  return parentText.length > text.length && parentText.length <= LABELLED_MAX_LENGTH
+    ? firstMatchSelector($, parent)
+    : null;
+}
+
+/** The label a box opens with when its first element holds the field's own word alone: the value is the rest. */
+export function ownWordLabel($: CheerioAPI, selector: string, words: Set<string>): string | undefined {
+  const box = $(selector).first();
+  const first = box.children().first();
+  const label = normalizeText(first.text());
+  const text = normalizeText(box.text());
+  return first.length > 0 && isOwnWord(words, label) && text.startsWith(label) && text.length > label.length
+    ? label
+    : undefined;
+}
