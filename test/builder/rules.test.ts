@@ -10,6 +10,7 @@ import { detectPagination } from '../../src/services/builder/inference/paginatio
 import { isUnstableClass } from '../../src/services/builder/inference/selectors.js';
 import { extractListPage } from '../../src/engine/page-extract.js';
 import { assertCanFinish, assertCanMessage, stopDecision } from '../../src/services/builder/session-state.js';
+import { RATING_CLASS } from '../../src/services/builder/inference/values.js';
 
 const conflict = (fn: () => unknown) => {
   try {
@@ -132,8 +133,8 @@ describe('a prompt that names no field', () => {
   });
 });
 
-describe('values the engine cannot turn into numbers', () => {
-  it('keeps a rating written as classes and a decimal-comma price as text', async () => {
+describe('values written as classes or with a decimal comma', () => {
+  it('reads a rating written as classes from the class that says it, and a decimal-comma price as a number', async () => {
     const { proposeDraft } = await import('../../src/services/builder/inference/draft.js');
     const words = ['One', 'Two', 'Three', 'Four', 'Five'];
     const items = words
@@ -149,8 +150,13 @@ describe('values the engine cannot turn into numbers', () => {
     });
     expect(draft.definition.list.fields).toEqual([
       { name: 'title', selector: 'a', transform: 'trim', required: true },
-      { name: 'price', selector: 'p.price', transform: 'trim' },
-      { name: 'rating', selector: 'p.star-rating', attribute: 'class', transform: 'trim' },
+      { name: 'price', selector: 'p.price', transform: 'number' },
+      {
+        name: 'rating',
+        selector: 'p.star-rating',
+        attribute: 'class',
+        transform: ['trim', { regex: RATING_CLASS, group: 1, flags: 'i' }],
+      },
     ]);
   });
 });

@@ -7,7 +7,7 @@ import { chooseSelector } from './field-selectors.js';
 import { COMPANION, companionRows } from './grouping.js';
 import { conceptOfTokens, conceptOfValues, type Concept } from './naming.js';
 import { isElement, safeFind, type Element } from './selectors.js';
-import { hintsOf, valuesOf, type ValueNode } from './values.js';
+import { hintsOf, RATING_CLASS, valuesOf, type ValueNode } from './values.js';
 
 // Fields in fewer records are kept for joining with complementary ones (sale prices) and for
 // explicit requests; a prompt that names nothing only gets the common ones (draft.ts).
@@ -155,7 +155,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
         : first.attribute === 'class'
-          ? 'trim'
+          ? ['trim', { regex: RATING_CLASS, group: 1, flags: 'i' }]
           : first.unit ||
               concept === 'price' ||
               concept === 'rating' ||

@@ -5,6 +5,9 @@ import { isSkipped, normalizeText, ownText } from './dom-text.js';
 import type { ValueKind } from './candidate.js';
 import { elementChildren, isElement, NAMING_ATTRIBUTES, signature, stableClasses, type Element } from './selectors.js';
 
+/** The class that says a rating among an element's classes ("star-rating Three", "stars-4"): RE2 and JavaScript alike. */
+export const RATING_CLASS = '(?:^|\\s)(zero|one|two|three|four|five|half|\\w*\\d\\w*)(?:\\s|$)';
+
 export interface ValueNode {
   key: string;
   el: Element;
@@ -143,7 +146,7 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
     } else if (
       own === '' &&
       /rating|stars?\b/i.test(el.attribs?.class ?? '') &&
-      /(^|\s)(zero|one|two|three|four|five|half|\w*\d\w*)(\s|$)/i.test(el.attribs?.class ?? '')
+      new RegExp(RATING_CLASS, 'i').test(el.attribs?.class ?? '')
     ) {
       // A rating written only as classes ("star-rating Three", "stars-4"): the class attribute is the value.
       attribute('class');
