@@ -1,5 +1,6 @@
 // Prompts that name the item the fields belong to ("colour of the phone") and classes that shorten a
-// field's word ("emp" for empresa, "loc" for local): on small pages written here (the draft is proposed
+// field's word ("emp" for empresa, "loc" for local), a place in a box named for its address, a phone
+// number inside a line of text: on small pages written here (the draft is proposed
 // without an LLM and run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
 import { promptRequests } from '../../src/services/builder/inference/naming.js';
@@ -57,5 +58,43 @@ describe('a class that shortens the word of a field', () => {
     const { records } = await draftRecords(page, 'título da vaga, empresa, local e data de publicação');
     expect(records).toHaveLength(jobs.length);
     expect(records.map((r) => [r.titulo, r.empresa, r.local, r.data])).toEqual(jobs);
+  });
+});
+
+describe('a place in a box named for its address, a phone number inside a line of text', () => {
+  const flats = [
+    ['Helle 3-Zimmer-Wohnung mit Balkon', 'Berlin-Pankow'],
+    ['Altbau-Juwel im Szeneviertel', 'Leipzig-Südvorstadt'],
+    ['Gemütliche Dachgeschosswohnung', 'Dresden-Neustadt'],
+    ['Neubau mit Tiefgarage', 'München-Schwabing'],
+  ];
+  const listing = `<html lang="de"><body><nav><a href="/">Start</a> <a href="/neu">Neu</a></nav><div class="results">${flats
+    .map(
+      (f, i) =>
+        `<article class="listing"><a href="/expose/${i}"><h2>${f[0]}</h2></a><div class="addr">${f[1]}</div></article>`,
+    )
+    .join('')}</div></body></html>`;
+
+  it('reads "Ort" from div.addr', async () => {
+    const { records } = await draftRecords(listing, 'Titel und Ort jeder Wohnung');
+    expect(records.map((r) => [r.titel, r.ort])).toEqual(flats);
+  });
+
+  const people = [
+    ['Dr. Anna Schmidt', 'anna@example.org', '+49 30 1234 567'],
+    ['Prof. Ben Müller', 'ben@example.org', '+49 30 1234 568'],
+    ['Carla Rossi', 'carla@example.org', '(030) 1234-569'],
+    ['David Chen', 'david@example.org', '+49 30 1234 570'],
+  ];
+  const team = `<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><h1>Our team</h1><div class="team">${people
+    .map(
+      (p, i) =>
+        `<div class="person"><img src="/p/${i}.jpg" alt=""><h3>${p[0]}</h3><p><a href="mailto:${p[1]}">${p[1]}</a><br>Tel: ${p[2]}</p><p>Since 12/03/2019</p></div>`,
+    )
+    .join('')}</div></body></html>`;
+
+  it('reads the phone number out of the line that holds it (not a date)', async () => {
+    const { records } = await draftRecords(team, 'name, email and phone of every staff member');
+    expect(records.map((r) => [r.name, r.email, r.phone])).toEqual(people);
   });
 });

@@ -19,7 +19,7 @@ import {
 } from './naming.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
 import type { Named } from './named-field.js';
-import { besideTitle, fieldByShape, priceInRecordText } from './shape-fields.js';
+import { besideTitle, fieldByShape, phoneInText, priceInRecordText } from './shape-fields.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
 export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
@@ -110,12 +110,12 @@ const ENTITY_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'bran
 /** The field's own class, id or itemprop words name the concept, or shorten one of its words ("emp", "loc"). */
 function ownNames(field: CandidateField, concept: Concept | undefined): boolean {
   if (concept === undefined || field.kind !== 'text') return false;
+  // A place is named by its address's words too ("Ort" in div.addr).
+  const words = concept === 'location' ? [...CONCEPT_WORDS.location, ...CONCEPT_WORDS.address] : CONCEPT_WORDS[concept];
   const shortens = (w: string) =>
-    w.length >= 3 &&
-    conceptOfWord(w) === undefined &&
-    CONCEPT_WORDS[concept].some((c) => c.length > w.length && c.startsWith(w));
+    w.length >= 3 && conceptOfWord(w) === undefined && words.some((c) => c.length > w.length && c.startsWith(w));
   // A word of the concept's own list counts even when another language claims it first ("Tag" is a day).
-  const names = (w: string) => conceptOfWord(w) === concept || CONCEPT_WORDS[concept].includes(w) || shortens(w);
+  const names = (w: string) => conceptOfWord(w) === concept || words.includes(w) || shortens(w);
   return field.ownHints.some((h) => tokenWords(h).some(names));
 }
 
@@ -258,6 +258,7 @@ export function selectFields(
       fieldByShape(request, free()) ??
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??
+      phoneInText(request, free()) ??
       labelledByInitials(request, free());
     const inner =
       first && first.kind === 'text'

@@ -139,3 +139,32 @@ export function besideTitle(
   );
   return around ? { ...around, key: `${around.key}|own`, attribute: 'ownText', transform: 'trim' } : undefined;
 }
+
+/**
+ * A telephone number written in a longer text ("anna@example.org Tel: +49 30 1234 567"): a plus or a
+ * digit, then digits with the spaces, dots, dashes, slashes and brackets numbers are written with, seven
+ * digits at least. RE2's pattern as well as JavaScript's.
+ */
+const PHONE_IN_TEXT = '(\\+?\\(?\\d[\\d\\s()./-]{5,}\\d)';
+const PHONE_DIGITS = 7;
+/** Dates and times have the digits of a phone number: "12/03/2024", "2024-05-14 10:30". */
+const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?:\s+\d{1,2}[:.]\d{2})?$/;
+
+/** A phone number nothing names or holds alone, read by the pattern from the shortest text that holds one in most records. */
+export function phoneInText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept !== 'phone') return undefined;
+  const pattern = new RegExp(PHONE_IN_TEXT, 'g');
+  const numbers = (v: string) =>
+    [...v.matchAll(pattern)]
+      .map((m) => m[1].trim())
+      .filter((n) => n.replace(/\D/g, '').length >= PHONE_DIGITS && !DATE_LIKE.test(n));
+  const holding = free
+    .filter((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE)
+    .filter((f) => {
+      const sample = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
+      return sample.length > 0 && sample.filter((v) => numbers(v).length === 1).length >= SHAPE_SHARE * sample.length;
+    })
+    .sort((a, b) => a.averageLength - b.averageLength)[0];
+  if (!holding) return undefined;
+  return { ...holding, key: `${holding.key}|phone`, transform: ['trim', { regex: PHONE_IN_TEXT, group: 1 }] };
+}
