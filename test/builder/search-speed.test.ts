@@ -1,9 +1,17 @@
 // The Builder's search stays fast on large pages: what it speeds up answers as the slower way did.
+import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../../src/engine/parse.js';
 import { selectAll } from '../../src/engine/select.js';
 import type { Document, Element } from '../../src/engine/select.js';
 import { safeFind } from '../../src/services/builder/inference/selectors.js';
+import {
+  cutShortNote,
+  SEARCH_BUDGET_MS,
+  searchBudget,
+  type SearchBudget,
+} from '../../src/services/builder/inference/budget.js';
+import { proposeDraft, type FetchPage } from '../../src/services/builder/inference/draft.js';
 
 const page = (body: string) =>
   parseHtml({ body: Buffer.from(`<html><body>${body}</body></html>`), contentType: 'text/html' });
@@ -24,5 +32,64 @@ describe('position selectors', () => {
             const selector = `${tag}:nth-of-type(${n})`;
             expect(safeFind(scope, selector, limit)).toEqual(selectAll(scope, selector, root, limit));
           }
+  });
+});
+
+describe('the search budget', () => {
+  // Products, a sidebar of links and a footer of links: three repeated structures to choose from.
+  const products = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<div class="product"><h3><a href="/p/${i}">Product number ${i} with a name</a></h3><span class="price">${10 + i}.99 €</span></div>`,
+  ).join('');
+  const side = Array.from({ length: 6 }, (_, i) => `<li class="tag"><a href="/t/${i}">Tag ${i}</a></li>`).join('');
+  const foot = Array.from({ length: 5 }, (_, i) => `<p class="note"><a href="/n/${i}">Note ${i}</a> text</p>`).join('');
+  const html = `<body><main>${products}</main><aside><ul>${side}</ul></aside><footer>${foot}</footer></body>`;
+  const prompt = 'name and price of each product';
+  const propose = async (budget?: SearchBudget, fetchPage: FetchPage = async () => null) =>
+    proposeDraft({ page: { $: load(html), url: 'https://example.com/' }, prompt, fetchPage, budget });
+
+  it('once spent, stops the search at the best draft so far and says so', async () => {
+    const full = await propose();
+    expect(full.candidates.length).toBeGreaterThan(1);
+    expect(full.notes.some((n) => n.includes('cut short'))).toBe(false);
+
+    const cut = await propose(searchBudget(0, () => 0));
+    expect(cut.candidates).toHaveLength(1);
+    expect(cut.definition.list.selector).toBe(full.definition.list.selector);
+    expect(cut.definition.list.fields).toEqual(full.definition.list.fields);
+    expect(cut.notes.at(-1)).toBe(cutShortNote(searchBudget(0)));
+  });
+
+  it('is read on the injected clock: before the end every step is taken', async () => {
+    let now = 1_000;
+    const budget = searchBudget(SEARCH_BUDGET_MS, () => now);
+    const full = await propose(budget);
+    expect(budget.cut).toBe(false);
+    expect(full.candidates.length).toBeGreaterThan(1);
+    now += SEARCH_BUDGET_MS;
+    expect(budget.spent()).toBe(true);
+    expect(budget.cut).toBe(true);
+  });
+
+  it('once spent, follows no detail page', async () => {
+    const pages: string[] = [];
+    const fetchPage: FetchPage = async (url) => {
+      pages.push(url);
+      return null;
+    };
+    const withDescription = (budget: SearchBudget) =>
+      proposeDraft({
+        page: { $: load(html), url: 'https://example.com/' },
+        prompt: 'name, price and description of each product',
+        fetchPage,
+        budget,
+      });
+    await withDescription(searchBudget(1_000, () => 0));
+    const followed = pages.length;
+    expect(followed).toBeGreaterThan(0);
+    const cut = await withDescription(searchBudget(0, () => 0));
+    expect(pages).toHaveLength(followed);
+    expect(cut.notes.some((n) => n.includes('detail pages were not read'))).toBe(true);
   });
 });
