@@ -3,6 +3,7 @@
 // grid row. Used by grouping.ts before the groups are scored.
 import { isSkipped } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { pushTo } from './multimap.js';
 
 /** The paths of tags and classes below an element, four levels deep: what its records look like. */
 export function shapeOf(el: Element): Set<string> {
@@ -29,7 +30,7 @@ export function mergeAlternating(lists: Element[][]): Element[][] {
   for (const list of lists) {
     if (list.length < 2) continue;
     const key = list[0].parent;
-    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+    pushTo(byParent, key, list);
   }
   const merged = new Map<Element[], Element[]>();
   for (const siblings of byParent.values()) {
@@ -62,7 +63,7 @@ export function mergeVariants(
     if (!isElement(parent)) continue;
     const key = signatureOf(parent);
     if (!list.every((m) => isElement(m.parent) && signatureOf(m.parent) === key)) continue;
-    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+    pushTo(byParent, key, list);
   }
   const merged = new Map<Element[], Element[]>();
   for (const siblings of byParent.values()) {
