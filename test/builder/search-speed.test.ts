@@ -33,6 +33,35 @@ describe('position selectors', () => {
             expect(safeFind(scope, selector, limit)).toEqual(selectAll(scope, selector, root, limit));
           }
   });
+
+  it('find by a path of children from the record exactly what the engine finds', () => {
+    const cells = (r: number) =>
+      Array.from({ length: 6 }, (_, i) => `<div class="c x${i % 2}\u00a0y"><span>${r}.${i}</span><a>l</a></div>`).join(
+        '',
+      );
+    const $ = page(
+      Array.from(
+        { length: 4 },
+        (_, r) => `<section class="card"><p>t</p>${cells(r)}<div><div>in</div></div></section>`,
+      ).join(''),
+    );
+    const root = $.root()[0] as unknown as Document;
+    const selectors = [
+      ':scope > div:nth-of-type(2) > span',
+      ':scope > div:nth-of-type(3) > a:nth-of-type(1)',
+      ':scope > div.c.x1 > span',
+      ':scope > div.x0 > a',
+      ':scope > div.y > span',
+      ':scope > div > div',
+      ':scope > p',
+      ':scope > div:nth-of-type(7) > div:nth-of-type(1)',
+      ':scope > section > div',
+    ];
+    for (const scope of $('body *').toArray() as Element[])
+      for (const selector of selectors)
+        for (const limit of [1, 2, Infinity])
+          expect(safeFind(scope, selector, limit)).toEqual(selectAll(scope, selector, root, limit));
+  });
 });
 
 describe('the search budget', () => {

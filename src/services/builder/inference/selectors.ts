@@ -1,8 +1,9 @@
 // Stable CSS selectors: classes that look generated (CSS modules, CSS-in-JS hashes) or describe a
 // state are never used, and a position (:nth-of-type) only when no class or attribute tells the
 // elements apart.
-import { isTag, type AnyNode, type Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { selectAll } from '../../../engine/select.js';
+import { fastFind } from './fast-find.js';
 
 export type { Element };
 
@@ -149,52 +150,13 @@ export function safeFind(scope: Element, selector: string, limit = Infinity): El
   let root: AnyNode = scope;
   while (root.parent) root = root.parent;
   if (root.type !== 'root') return null;
-  const nth = NTH_OF_TYPE.exec(selector);
-  if (nth && scope.parent && isTag(scope.parent)) return nthOfTypeBelow(scope, nth[1], Number(nth[2]), limit);
+  const fast = fastFind(scope, selector, limit);
+  if (fast) return fast;
   try {
     return selectAll(scope, selector, root, limit);
   } catch {
     return null;
   }
-}
-
-/** `tag:nth-of-type(n)`, the selector offered for a value told from its siblings by position only. */
-const NTH_OF_TYPE = /^([a-z][a-z0-9-]*):nth-of-type\((\d+)\)$/;
-
-/** Each element's 1-based position among its parent's elements of its name, counted once per parent. */
-const typePositions = new WeakMap<AnyNode, number>();
-
-function positionOfType(el: Element): number {
-  let position = typePositions.get(el);
-  if (position === undefined) {
-    const counts = new Map<string, number>();
-    for (const c of el.parent?.children ?? [el]) {
-      if (!isTag(c)) continue;
-      const n = (counts.get(c.name) ?? 0) + 1;
-      counts.set(c.name, n);
-      typePositions.set(c, n);
-    }
-    position = typePositions.get(el) ?? 1;
-  }
-  return position;
-}
-
-/**
- * The elements below `scope` matching `tag:nth-of-type(n)`, in document order, as the engine's
- * selection finds them (through elements only). The selection counts an element's earlier siblings
- * each time it tests it, which on records of hundreds of like siblings (a post's links) made every
- * position's selector cost the square of the siblings: here each parent's children are counted once.
- */
-function nthOfTypeBelow(scope: Element, tag: string, n: number, limit: number): Element[] {
-  const out: Element[] = [];
-  const stack: AnyNode[] = [...scope.children].reverse();
-  while (stack.length > 0 && out.length < limit) {
-    const node = stack.pop() as AnyNode;
-    if (!isTag(node)) continue;
-    if (node.name === tag && positionOfType(node) === n) out.push(node);
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
-  }
-  return out;
 }
 
 export function elementChildren(el: Element): Element[] {
