@@ -34,6 +34,25 @@ describe('position selectors', () => {
           }
   });
 
+  it('find by `tag.class` exactly what the engine finds, searched once or many times', () => {
+    const cell = (r: number, i: number) =>
+      `<span class="f${i % 5} v v${r}"><b class="f${i % 5}">${i}</b></span><i class="f${i % 3}\u00a0w  w">${r}</i>`;
+    const $ = page(
+      Array.from(
+        { length: 4 },
+        (_, r) =>
+          `<div class="rec"><p class="f1">t</p>${Array.from({ length: 9 }, (_, i) => cell(r, i)).join('')}</div>`,
+      ).join(''),
+    );
+    const root = $.root()[0] as unknown as Document;
+    const selectors = ['span.f1', 'span.f4.v', 'span.v.f2', 'b.f0', 'i.w', 'i.f2.w', 'p.f1', 'span.f9', 'div.rec'];
+    for (let round = 0; round < 3; round++)
+      for (const scope of $('body *').toArray() as Element[])
+        for (const selector of selectors)
+          for (const limit of [1, 2, Infinity])
+            expect(safeFind(scope, selector, limit)).toEqual(selectAll(scope, selector, root, limit));
+  });
+
   it('find by a path of children from the record exactly what the engine finds', () => {
     const cells = (r: number) =>
       Array.from({ length: 6 }, (_, i) => `<div class="c x${i % 2}\u00a0y"><span>${r}.${i}</span><a>l</a></div>`).join(

@@ -5,12 +5,15 @@
 // the square of the siblings, for every record. Here each parent's children are counted once and the
 // paths are walked from the record down. What is found is what the engine finds (a test checks it).
 import { isTag, type AnyNode, type Element } from 'domhandler';
+import { pushTo } from './multimap.js';
 
 /** `tag:nth-of-type(n)`, found anywhere below the record. */
 const NTH_OF_TYPE = /^([a-z][a-z0-9-]*):nth-of-type\((\d+)\)$/;
 /** One step of a path: `tag`, `tag.class.class` or `tag:nth-of-type(n)` (plain class names only). */
 const STEP = /^([a-z][a-z0-9-]*)(?:((?:\.[A-Za-z_][\w-]*)+)|:nth-of-type\((\d+)\))?$/;
 const PATH = ':scope > ';
+/** `tag.class` or `tag.class.class`, found anywhere below the record. */
+const CLASSED = /^([a-z][a-z0-9-]*)((?:\.[A-Za-z_][\w-]*)+)$/;
 
 type Test = (el: Element) => boolean;
 
@@ -19,6 +22,8 @@ export function fastFind(scope: Element, selector: string, limit: number): Eleme
   if (!scope.parent || !isTag(scope.parent)) return undefined;
   const nth = NTH_OF_TYPE.exec(selector);
   if (nth) return below(scope, stepTest(nth[1], undefined, nth[2]), limit);
+  const classed = CLASSED.exec(selector);
+  if (classed) return byClass(scope, classed[1], classed[2], limit);
   if (!selector.startsWith(PATH)) return undefined;
   const tests: Test[] = [];
   for (const step of selector.slice(PATH.length).split(' > ')) {
@@ -37,7 +42,7 @@ function stepTest(tag: string, classes: string | undefined, nth: string | undefi
     if (el.name !== tag) return false;
     if (n !== undefined && positionOfType(el) !== n) return false;
     if (wanted.length === 0) return true;
-    const own = (el.attribs.class ?? '').split(/\s+/);
+    const own = classesOf(el);
     return wanted.every((c) => own.includes(c));
   };
 }
@@ -86,4 +91,37 @@ function path(scope: Element, tests: Test[], limit: number): Element[] {
   };
   walk(scope, 0);
   return out;
+}
+
+const classesOf = (el: Element) => (el.attribs.class ?? '').split(/\s+/);
+
+/**
+ * A record's elements by tag and class, for records searched more than once: each value's selector is
+ * tried on every record, and walking a record of hundreds of classed values to find each one cost the
+ * square of its values. Null once a record has been searched (walked) once.
+ */
+const classIndexes = new WeakMap<Element, Map<string, Element[]> | null>();
+
+function byClass(scope: Element, tag: string, classes: string, limit: number): Element[] {
+  const [first, ...rest] = classes.slice(1).split('.');
+  const index = classIndexes.get(scope);
+  if (index === undefined) {
+    classIndexes.set(scope, null);
+    return below(scope, stepTest(tag, classes, undefined), limit);
+  }
+  const found = (index ?? indexed(scope)).get(`${tag}.${first}`) ?? [];
+  const out: Element[] = [];
+  for (const el of found) {
+    if (out.length >= limit) break;
+    if (rest.length === 0 || rest.every((c) => classesOf(el).includes(c))) out.push(el);
+  }
+  return out;
+}
+
+function indexed(scope: Element): Map<string, Element[]> {
+  const index = new Map<string, Element[]>();
+  for (const el of below(scope, () => true, Infinity))
+    for (const c of new Set(classesOf(el))) if (c !== '') pushTo(index, `${el.name}.${c}`, el);
+  classIndexes.set(scope, index);
+  return index;
 }
