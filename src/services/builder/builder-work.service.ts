@@ -23,6 +23,7 @@ import {
   type Proposal,
 } from './inference/draft.js';
 import { ONE_RECORD_SELECTOR } from './inference/page-record.js';
+import { SEARCH_BUDGET_MS, searchBudget } from './inference/budget.js';
 import { describeCandidates, refineWithLlm, type LlmConfig } from './llm.js';
 import { createPageReader } from './page-reader.js';
 import { SessionStatus } from './session-state.js';
@@ -134,6 +135,8 @@ export function createBuilderWorkService(deps: {
           `Fetched ${session.url}${redirected}: HTTP ${read.status}, ${read.bytes} bytes.`,
           { url: page.url, status: read.status, bytes: read.bytes },
         );
+        // The search's time on each page read, on the injected clock.
+        const budget = () => searchBudget(SEARCH_BUDGET_MS, () => clock.now().getTime());
         const fetchPage = async (url: string) => {
           const r = await reader.read(url);
           return r.ok ? r.page : null;
@@ -143,7 +146,7 @@ export function createBuilderWorkService(deps: {
         try {
           if (step === 1 || !session.draft) {
             try {
-              proposal = await proposeDraft({ page, prompt: session.prompt, fetchPage });
+              proposal = await proposeDraft({ page, prompt: session.prompt, fetchPage, budget: budget() });
             } catch (err) {
               // No repeated records in the served HTML, but scripts: read the page the browser builds.
               if (!(err instanceof NoRecordsError) || page.$('script').length === 0 || !reader.canRender()) throw err;
@@ -157,7 +160,7 @@ export function createBuilderWorkService(deps: {
                 `The served HTML has no repeated records but carries scripts: rendered ${session.url} in the browser (${rendered.bytes} bytes); the draft renders its pages too (render: "browser", waiting for its list).`,
                 { url: page.url, bytes: rendered.bytes },
               );
-              const fromRendered = await proposeDraft({ page, prompt: session.prompt, fetchPage });
+              const fromRendered = await proposeDraft({ page, prompt: session.prompt, fetchPage, budget: budget() });
               // The list arrives after the page's scripts run: its Runs wait for it.
               const { definition: d } = fromRendered;
               proposal = { ...fromRendered, definition: { ...d, render: 'browser', waitFor: d.list.selector } };

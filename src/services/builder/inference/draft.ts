@@ -26,6 +26,7 @@ import {
   type Proposal,
 } from './single-record.js';
 import { flattenDeepNesting } from './dom-text.js';
+import { cutShortNote, UNLIMITED, type SearchBudget } from './budget.js';
 import { asksForList, declaresOneItem, pageRecordFields } from './page-record.js';
 
 export type { Proposal };
@@ -42,9 +43,12 @@ export async function proposeDraft(input: {
   page: BuilderPage;
   prompt: string;
   fetchPage: FetchPage;
+  /** The search's time (see budget.ts); none by default. */
+  budget?: SearchBudget;
 }): Promise<Proposal> {
   flattenDeepNesting(input.page.$.root()[0]);
-  const proposal = await firstDraft(input);
+  const budget = input.budget ?? UNLIMITED;
+  const proposal = await firstDraft({ ...input, budget });
   const { definition } = proposal;
   const requests = askedFields(input.prompt);
   definition.list.fields = withMultipleValuesPerRecord(
@@ -65,6 +69,7 @@ export async function proposeDraft(input: {
   const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';
   const fields = `Fields: ${describeFields(definition.list.fields)}${follow}.`;
   proposal.notes = proposal.notes.map((n) => (n.startsWith('Fields: ') ? fields : n));
+  if (budget.cut) proposal.notes.push(cutShortNote(budget));
   return proposal;
 }
 
@@ -78,8 +83,13 @@ function askedFields(prompt: string): PromptRequest[] {
   );
 }
 
-async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage: FetchPage }): Promise<Proposal> {
-  const { page, prompt } = input;
+async function firstDraft(input: {
+  page: BuilderPage;
+  prompt: string;
+  fetchPage: FetchPage;
+  budget: SearchBudget;
+}): Promise<Proposal> {
+  const { page, prompt, budget } = input;
   const requests = askedFields(prompt);
   const wanted = [...new Set(requests.map((r) => r.concept).filter((c): c is Concept => c !== undefined))];
   const candidates = findCandidates(
@@ -87,6 +97,7 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
     wanted,
     requests.filter((r) => r.concept === undefined).map((r) => r.word),
     prompt,
+    budget,
   );
   // A page that is itself the record (an article, a product's page) and a prompt asking for no list.
   const oneRecord = asksForList(prompt) || requests.length === 0 ? null : pageRecordFields(page.$, requests);
@@ -155,7 +166,14 @@ async function firstDraft(input: { page: BuilderPage; prompt: string; fetchPage:
     ...missingFieldNotes(unansweredFields(prompt, chosen, unanswered), chosen, definition.list.fields, 'on the page'),
   );
   if (missing.length > 0) {
-    const follow = await addDetailFields(definition, page, chosen, input.fetchPage, missing.map(requestToDetail));
+    const follow = await addDetailFields(
+      definition,
+      page,
+      chosen,
+      input.fetchPage,
+      missing.map(requestToDetail),
+      budget,
+    );
     notes.push(...follow);
   }
   notes.push(
@@ -170,6 +188,7 @@ async function addDetailFields(
   candidate: Candidate,
   fetchPage: FetchPage,
   requests: DetailRequest[],
+  budget: SearchBudget = UNLIMITED,
 ): Promise<string[]> {
   const wanted = requests.filter(
     (r) =>
@@ -177,6 +196,13 @@ async function addDetailFields(
       !definition.follow?.fields.some((f) => f.name === r.name),
   );
   if (wanted.length === 0) return [];
+  if (budget.spent())
+    return missingFieldNotes(
+      wanted,
+      candidate,
+      definition.list.fields,
+      'on the page (its detail pages were not read: the time limit was reached)',
+    );
   const detail = await detailPages(page, candidate, fetchPage);
   if (!detail)
     return missingFieldNotes(

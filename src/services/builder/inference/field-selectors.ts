@@ -165,17 +165,22 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
     const extras = matched.filter((e) => !wanted.has(e));
     const hits = matched.length - extras.length;
     if (hits < members.length) continue;
-    // Exclude the strays: a class only they carry, or a field they lack.
+    // Exclude the strays: a class only they carry, or a field they lack. Read once per distinct class
+    // attribute: thousands of strays of a few kinds share a few.
+    const kinds = new Map<string, Element>();
+    for (const e of extras) if (!kinds.has(e.attribs?.class ?? '')) kinds.set(e.attribs?.class ?? '', e);
     const strayClasses = [
       ...new Set(
-        extras.flatMap((e) =>
-          stableClasses(e).concat((e.attribs?.class ?? '').split(/\s+/).filter((c) => /^[A-Za-z][\w-]*$/.test(c))),
+        [...kinds].flatMap(([cls, e]) =>
+          stableClasses(e).concat(cls.split(/\s+/).filter((c) => /^[A-Za-z][\w-]*$/.test(c))),
         ),
       ),
     ];
+    const kindTokens = [...kinds.keys()].map((cls) => cls.split(/\s+/));
+    const memberTokens = new Set(members.flatMap((m) => (m.attribs?.class ?? '').split(/\s+/)));
     for (const c of strayClasses) {
-      if (members.some((m) => (m.attribs?.class ?? '').split(/\s+/).includes(c))) continue;
-      if (!extras.every((e) => (e.attribs?.class ?? '').split(/\s+/).includes(c))) continue;
+      if (memberTokens.has(c)) continue;
+      if (!kindTokens.every((tokens) => tokens.includes(c))) continue;
       const refined = `${option}:not(.${c})`;
       const found = query(refined);
       if (found && sameSet(found, wanted)) return refined;

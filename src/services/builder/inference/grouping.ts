@@ -4,6 +4,7 @@ import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { mergeAlternating, mergeVariants, shapeOf } from './merge-lists.js';
+import { pushTo } from './multimap.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
 function descendants(el: Element, cap = Infinity): Element[] {
@@ -147,7 +148,7 @@ export function findGroups($: CheerioAPI): Group[] {
     )
       continue;
     const byParent = new Map<unknown, Element[]>();
-    for (const el of list) byParent.set(el.parent, [...(byParent.get(el.parent) ?? []), el]);
+    for (const el of list) pushTo(byParent, el.parent, el);
     if (byParent.size < 2) continue;
     for (const own of byParent.values()) if (own.length >= 3) lists.push(own);
   }
@@ -175,7 +176,10 @@ export function findGroups($: CheerioAPI): Group[] {
         common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2 || optionalValues(i),
     );
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
-    if (members.length < elements.length) queue.push(elements.filter((e) => !members.includes(e)));
+    if (members.length < elements.length) {
+      const kept = new Set(members);
+      queue.push(elements.filter((e) => !kept.has(e)));
+    }
     if (members.length < 2) continue;
     if (partsOfRecords(members)) continue;
     const size = members.reduce((n, m) => n + elementCount(m, MAX_RECORD_ELEMENTS), 0) / members.length;
@@ -240,7 +244,7 @@ function mergeNested(
   for (const list of lists) {
     const sig = signatureOf(list[0]);
     if (!/[.[]/.test(sig)) continue; // a bare tag (tr, li) nests in layouts too
-    bySignature.set(sig, [...(bySignature.get(sig) ?? []), list]);
+    pushTo(bySignature, sig, list);
   }
   const replaced = new Map<Element[], Element[]>();
   const merged = new Set<Element[]>();
@@ -307,7 +311,7 @@ function tableOf(cell: Element): Element | undefined {
  */
 function partsOfRecords(members: Element[]): boolean {
   const byParent = new Map<unknown, Element[]>();
-  for (const m of members) byParent.set(m.parent, [...(byParent.get(m.parent) ?? []), m]);
+  for (const m of members) pushTo(byParent, m.parent, m);
   const sizes = new Set([...byParent.values()].map((g) => g.length));
   if (byParent.size < 2 || sizes.size !== 1 || members.length / byParent.size < 2) return false;
   const role = (m: Element) =>

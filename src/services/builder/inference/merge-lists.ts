@@ -3,6 +3,7 @@
 // grid row. Used by grouping.ts before the groups are scored.
 import { isSkipped } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { pushTo } from './multimap.js';
 
 /** The paths of tags and classes below an element, four levels deep: what its records look like. */
 export function shapeOf(el: Element): Set<string> {
@@ -29,7 +30,7 @@ export function mergeAlternating(lists: Element[][]): Element[][] {
   for (const list of lists) {
     if (list.length < 2) continue;
     const key = list[0].parent;
-    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+    pushTo(byParent, key, list);
   }
   const merged = new Map<Element[], Element[]>();
   for (const siblings of byParent.values()) {
@@ -62,7 +63,7 @@ export function mergeVariants(
     if (!isElement(parent)) continue;
     const key = signatureOf(parent);
     if (!list.every((m) => isElement(m.parent) && signatureOf(m.parent) === key)) continue;
-    byParent.set(key, [...(byParent.get(key) ?? []), list]);
+    pushTo(byParent, key, list);
   }
   const merged = new Map<Element[], Element[]>();
   for (const siblings of byParent.values()) {
@@ -101,21 +102,39 @@ function alike(a: Element, b: Element): boolean {
   return shared >= Math.max(x.size, y.size) * 0.5;
 }
 
-/** Both lists' members in document order when, under every parent, they take turns; null otherwise. */
+/**
+ * Both lists' members in document order when, under every parent, they take turns; null otherwise.
+ * Read from the members' places among their siblings: walking every parent's children for each pair
+ * of lists cost, for a record of hundreds of values, the square of its values times its records.
+ */
 function alternating(a: Element[], b: Element[]): Element[] | null {
   if (Math.abs(a.length - b.length) > new Set(a.map((m) => m.parent)).size) return null;
   const side = new Map<Element, number>([...a.map((m) => [m, 0] as const), ...b.map((m) => [m, 1] as const)]);
-  const parents = [...new Set([...a, ...b].map((m) => m.parent as Element))];
+  // Parents in the order their first member comes in the lists, each with its members.
+  const byParent = new Map<unknown, Element[]>();
+  for (const m of side.keys()) if (m.type === 'tag') pushTo(byParent, m.parent, m);
   const union: Element[] = [];
-  for (const parent of parents) {
+  for (const members of byParent.values()) {
+    members.sort((x, y) => placeOf(x) - placeOf(y));
     let last = -1;
-    for (const child of elementChildren(parent)) {
-      const s = side.get(child);
-      if (s === undefined) continue;
+    for (const m of members) {
+      const s = side.get(m) as number;
       if (s === last) return null;
       last = s;
-      union.push(child);
+      union.push(m);
     }
   }
   return union.length === side.size ? union : null;
+}
+
+/** Each node's index among its parent's children, counted once per parent. */
+const places = new WeakMap<object, number>();
+
+function placeOf(el: Element): number {
+  let place = places.get(el);
+  if (place === undefined) {
+    (el.parent?.children ?? [el]).forEach((c, i) => places.set(c, i));
+    place = places.get(el) ?? 0;
+  }
+  return place;
 }

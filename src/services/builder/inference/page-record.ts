@@ -11,6 +11,7 @@ import { cssString, isElement, stableClasses, type Element } from './selectors.j
 import { inBreadcrumbs, mainHeading } from './subject.js';
 import { onlyRecordNoun, topicWords } from './topic.js';
 import { isCjk } from './word-tokens.js';
+import { pushTo } from './multimap.js';
 
 /** The list selector of a draft that reads the page as one record. */
 export const ONE_RECORD_SELECTOR = 'html';
@@ -224,7 +225,7 @@ function elementsByText($: CheerioAPI): Map<string, Element[]> {
       else if (isElement(c) && !['script', 'style', 'noscript', 'template', 'svg'].includes(c.name)) text += walk(c);
     }
     const t = text.length < 600 ? normalizeText(text) : '';
-    if (t) byText.set(t, [...(byText.get(t) ?? []), el]);
+    if (t) pushTo(byText, t, el);
     return text;
   };
   const body = $('body')[0];

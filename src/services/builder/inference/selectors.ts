@@ -3,6 +3,7 @@
 // elements apart.
 import type { AnyNode, Element } from 'domhandler';
 import { selectAll } from '../../../engine/select.js';
+import { fastFind } from './fast-find.js';
 
 export type { Element };
 
@@ -150,6 +151,8 @@ export function safeFind(scope: Element, selector: string, limit = Infinity): El
   let root: AnyNode = scope;
   while (root.parent) root = root.parent;
   if (root.type !== 'root') return null;
+  const fast = fastFind(scope, selector, limit);
+  if (fast) return fast;
   try {
     return selectAll(scope, selector, root, limit);
   } catch {

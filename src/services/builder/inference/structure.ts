@@ -3,6 +3,7 @@
 // (field-selectors.ts), scored against the concepts the prompt wants.
 import type { CheerioAPI } from 'cheerio';
 import { alignFields } from './alignment.js';
+import { UNLIMITED, type SearchBudget } from './budget.js';
 import { fieldWordVariants } from './field-words.js';
 import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
@@ -36,6 +37,7 @@ export function findCandidates(
   conceptsWanted: Concept[] = [],
   wordsWanted: string[] = [],
   prompt = '',
+  budget: SearchBudget = UNLIMITED,
 ): Candidate[] {
   // The prompt's topic ("ingredients", "executives") against each group's surroundings, before the
   // groups to align are chosen: a list the prompt names may be small beside a large box of teasers.
@@ -58,6 +60,8 @@ export function findCandidates(
     .slice(0, MAX_GROUPS_ALIGNED);
   const candidates: Array<Candidate & { members: Element[] }> = [];
   for (const group of groups) {
+    // Past the time budget, the groups aligned so far are the candidates (the roughest first).
+    if (candidates.length > 0 && budget.spent()) break;
     const aligned = alignFields($, sampleOf(group.members));
     const fields = group.runs
       ? [...aligned, ...runFields($, group.runs, Math.max(0, ...aligned.map((f) => f.order)))]
@@ -112,6 +116,7 @@ export function findCandidates(
   // A selector is sought only for the best few: each try queries the whole page.
   const ranked: Candidate[] = [];
   for (const { members, ...candidate } of candidates.sort((a, b) => b.score - a.score)) {
+    if (ranked.length > 0 && budget.spent()) break;
     const selector = containerSelector($, members, candidate.fields);
     if (selector) ranked.push({ ...candidate, selector });
     else {
