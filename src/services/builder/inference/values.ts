@@ -69,12 +69,22 @@ function plainHeaders($: CheerioAPI, table: Element): string[] {
   return withDigits >= rest.length * 0.6 ? texts : [];
 }
 
-function definitionTerm(el: Element): string | undefined {
+/**
+ * The term naming a <dd>: the <dt> before it, or, in a list written value first (`<dd>389 m²</dd><dt>Living
+ * area</dt>`, its first element a <dd>), the <dt> after it.
+ */
+export function definitionTerm(el: Element): string | undefined {
   if (el.name !== 'dd') return undefined;
   let prev = el.prev;
   while (prev && prev.type !== 'tag') prev = prev.prev;
-  if (!isElement(prev) || prev.name !== 'dt') return undefined;
-  const text = normalizeText(ownText(prev) || '');
+  let term = isElement(prev) && prev.name === 'dt' ? prev : undefined;
+  if (!term && isElement(el.parent) && elementChildren(el.parent)[0]?.name === 'dd') {
+    let next = el.next;
+    while (next && next.type !== 'tag') next = next.next;
+    if (isElement(next) && next.name === 'dt') term = next;
+  }
+  if (!term) return undefined;
+  const text = normalizeText(ownText(term));
   return text !== '' && text.length <= 40 && !/["\\]/.test(text) ? text : undefined;
 }
 

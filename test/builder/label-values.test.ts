@@ -1,0 +1,26 @@
+// Values the page names with a label beside them, read through the label rather than by position, so
+// that a record lacking one of the labelled values still gives the right one for each field. Each on a
+// small page written here (the draft is proposed without an LLM and run by the engine's list extraction).
+import { describe, expect, it } from 'vitest';
+import { draftRecords } from '../helpers/draft-records.js';
+
+/** A listing whose facts are written value first, the term under it (`<dd>389 m²</dd><dt>Living area</dt>`). */
+function valueFirstListing(): string {
+  const home = (title: string, facts: Array<[string, string]>) =>
+    `<article class="home"><h2>${title}</h2>${facts.map(([dt, dd]) => `<dl class="fact"><dd>${dd}</dd><dt>${dt}</dt></dl>`).join('')}</article>`;
+  return `<html><body><h1>Houses for sale</h1><main>
+    ${home('Farmhouse by the river', [['Price', '420.000 €'], ['Living area', '180 m²'], ['Plot', '2.300 m²']])}
+    ${home('Old mill', [['Living area', '240 m²'], ['Plot', '5.100 m²']])}
+    ${home('Town house', [['Price', '310.000 €'], ['Living area', '120 m²'], ['Plot', '300 m²']])}
+    ${home('Villa on the hill', [['Price', '890.000 €'], ['Living area', '320 m²'], ['Plot', '1.800 m²']])}
+    </main></body></html>`;
+}
+
+describe('values named by a label', () => {
+  it('reads a definition list written value first through the term after each value', async () => {
+    const { proposal, records } = await draftRecords(valueFirstListing(), 'title, price and living area of each house');
+    const area = proposal.definition.list.fields.find((f) => f.name.startsWith('living'));
+    expect(area?.selector).toContain('Living area');
+    expect(records.map((r) => r[area!.name])).toEqual(['180 m²', '240 m²', '120 m²', '320 m²']);
+  });
+});
