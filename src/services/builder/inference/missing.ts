@@ -74,6 +74,11 @@ export function namesTheSubject(prompt: string, word: string): boolean {
   );
 }
 
+/** A field's word as the prompt says it: "away team", not the joined "away_team". */
+export function spokenWord(word: string): string {
+  return word.replace(/_/g, ' ');
+}
+
 function describe(field: CandidateField): string {
   const sample = field.samples.find((s) => s.trim() !== '') ?? '';
   const shown = sample.length > 40 ? `${sample.slice(0, 37)}...` : sample;
@@ -101,7 +106,8 @@ export function missingFieldNotes(
     .sort((a, b) => b.coverage - a.coverage || a.order - b.order)
     .slice(0, MAX_CANDIDATES);
   const closest = free.length > 0 ? ` Closest candidates: ${free.map(describe).join(', ')}.` : '';
-  return requests.map(
-    (r) => `Field "${r.word}" not found ${where}: no value is labelled, classed or shaped like "${r.word}".${closest}`,
-  );
+  return requests.map((r) => {
+    const word = spokenWord(r.word);
+    return `Field "${word}" not found ${where}: no value is labelled, classed or shaped like "${word}".${closest}`;
+  });
 }
