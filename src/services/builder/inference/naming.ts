@@ -177,6 +177,8 @@ export function promptRequests(prompt: string): PromptRequest[] {
     // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
     if (seen.has(word)) {
       if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
+      else if (!cjk && !STOP_WORDS.has(word))
+        previous = askedAgain(out, adjacent, { word, concept: conceptOfWord(word) });
       continue;
     }
     // "product" in "product name" is a noun of the page, not the title field; a time of day is its own field.
@@ -214,6 +216,25 @@ export function promptRequests(prompt: string): PromptRequest[] {
     previous = request ?? out[out.length - 1];
   }
   return out;
+}
+
+/**
+ * A word asked for again beside another one names another field ("away team, home team", "away score,
+ * home score"): with the word before it, a field not asked yet, which takes that word's place; else, when
+ * it opened a field of two words before, the word waits for the next one ("away" of "away score").
+ */
+function askedAgain(
+  out: PromptRequest[],
+  before: PromptRequest | undefined,
+  own: PromptRequest,
+): PromptRequest | undefined {
+  const both = before && !before.word.includes('_') ? compound(before, own) : undefined;
+  if (!before || !both || both.word === before.word || out.some((r) => r.word === both.word))
+    return out.some((r) => r.word.startsWith(`${own.word}_`)) ? own : undefined;
+  const at = out.indexOf(before);
+  if (at >= 0) out.splice(at, 1, both);
+  else out.push(both);
+  return both;
 }
 
 /** Concepts whose values are names of things ("reviewer name" is the reviewer, not a title). */
