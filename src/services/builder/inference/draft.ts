@@ -54,7 +54,9 @@ export async function proposeDraft(input: {
   );
   // A field found after all (a time of day read from the date's text) is no longer reported missing.
   const names = new Set(definition.list.fields.map((f) => f.name));
-  proposal.notes = proposal.notes.filter((n) => !/^Field "([^"]+)" not found/.test(n) || !names.has(fieldName(n.split('"')[1])));
+  proposal.notes = proposal.notes.filter(
+    (n) => !/^Field "([^"]+)" not found/.test(n) || !names.has(fieldName(n.split('"')[1])),
+  );
   if (definition.follow)
     definition.follow.fields = finishFields(definition.follow.fields, input.page, undefined, requests);
   const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';

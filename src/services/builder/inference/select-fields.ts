@@ -17,6 +17,7 @@ import {
 import { defaultFields, withAlternatives } from './default-fields.js';
 import type { Named } from './named-field.js';
 import { besideTitle, fieldByShape, priceInRecordText } from './shape-fields.js';
+import { countField } from './count-field.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
 export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
@@ -215,7 +216,10 @@ export function selectFields(
     // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
     const free = () => fields.filter((f) => !chosen.has(f));
     first ??=
-      fieldByShape(request, free()) ?? besideTitle(request, titleField, free()) ?? priceInRecordText(request, free());
+      countField(request, free()) ??
+      fieldByShape(request, free()) ??
+      besideTitle(request, titleField, free()) ??
+      priceInRecordText(request, free());
     const inner =
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
