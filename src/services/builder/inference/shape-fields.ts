@@ -123,14 +123,17 @@ const BESIDE_TITLE = new Set<Concept>(['company', 'author', 'location', 'publish
 
 /**
  * The element around the chosen title whose text is the title and then more ("NASTAVNIK/CA FIZIKE DAŠO
- * PAVIČIĆ OŠ JU"): its own text is the rest, the value asked for.
+ * PAVIČIĆ OŠ JU"): its own text is the rest, the value asked for. A second title asked for when another
+ * request has the first ("name, job title" of a person: "<p><a><b>Ann Lee</b></a>Chief Executive</p>")
+ * is such a rest too.
  */
 export function besideTitle(
   request: PromptRequest,
   title: CandidateField | undefined,
   free: CandidateField[],
 ): CandidateField | undefined {
-  if (!title || !request.concept || !BESIDE_TITLE.has(request.concept) || title.kind !== 'text') return undefined;
+  const beside = request.concept !== undefined && (BESIDE_TITLE.has(request.concept) || request.concept === 'title');
+  if (!title || !beside || title.kind !== 'text') return undefined;
   const around = free.find(
     (f) =>
       f.kind === 'text' &&
