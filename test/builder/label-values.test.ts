@@ -9,10 +9,25 @@ function valueFirstListing(): string {
   const home = (title: string, facts: Array<[string, string]>) =>
     `<article class="home"><h2>${title}</h2>${facts.map(([dt, dd]) => `<dl class="fact"><dd>${dd}</dd><dt>${dt}</dt></dl>`).join('')}</article>`;
   return `<html><body><h1>Houses for sale</h1><main>
-    ${home('Farmhouse by the river', [['Price', '420.000 €'], ['Living area', '180 m²'], ['Plot', '2.300 m²']])}
-    ${home('Old mill', [['Living area', '240 m²'], ['Plot', '5.100 m²']])}
-    ${home('Town house', [['Price', '310.000 €'], ['Living area', '120 m²'], ['Plot', '300 m²']])}
-    ${home('Villa on the hill', [['Price', '890.000 €'], ['Living area', '320 m²'], ['Plot', '1.800 m²']])}
+    ${home('Farmhouse by the river', [
+      ['Price', '420.000 €'],
+      ['Living area', '180 m²'],
+      ['Plot', '2.300 m²'],
+    ])}
+    ${home('Old mill', [
+      ['Living area', '240 m²'],
+      ['Plot', '5.100 m²'],
+    ])}
+    ${home('Town house', [
+      ['Price', '310.000 €'],
+      ['Living area', '120 m²'],
+      ['Plot', '300 m²'],
+    ])}
+    ${home('Villa on the hill', [
+      ['Price', '890.000 €'],
+      ['Living area', '320 m²'],
+      ['Plot', '1.800 m²'],
+    ])}
     </main></body></html>`;
 }
 
@@ -22,5 +37,24 @@ describe('values named by a label', () => {
     const area = proposal.definition.list.fields.find((f) => f.name.startsWith('living'));
     expect(area?.selector).toContain('Living area');
     expect(records.map((r) => r[area!.name])).toEqual(['180 m²', '240 m²', '120 m²', '320 m²']);
+  });
+
+  it('reads a value named by the icon opening its text, and a place answers a prompt asking for an address', async () => {
+    const shop = (name: string, place: string, price: string) =>
+      `<div class="offer"><h3><a href="/o/${name.length}">${name}</a></h3><button class="map-link"><span class="icon-location"></span>${place}</button><b class="cost">${price}</b></div>`;
+    const html = `<html><body><h1>Offers</h1><main>${[
+      shop('Blue bicycle', 'Springfield, North District', '120 €'),
+      shop('Old piano', 'Shelbyville', '900 €'),
+      shop('Garden chairs', 'Ogdenville, Lakeside', '45 €'),
+      shop('Camera', 'North Haverbrook', '230 €'),
+    ].join('')}</main></body></html>`;
+    const { proposal, records } = await draftRecords(html, 'title, address and price of each offer');
+    expect(proposal.definition.list.fields.find((f) => f.name === 'address')?.selector).toBe('button.map-link');
+    expect(records.map((r) => r.address)).toEqual([
+      'Springfield, North District',
+      'Shelbyville',
+      'Ogdenville, Lakeside',
+      'North Haverbrook',
+    ]);
   });
 });

@@ -155,6 +155,18 @@ export function toAgentField(n: Named, required = false): AgentField {
   };
 }
 
+/** An address and a place answer each other when the page names only the other (an icon classed "location"). */
+const PLACES: Partial<Record<Concept, Concept>> = { address: 'location', location: 'address' };
+
+function placeForAddress(
+  request: PromptRequest,
+  free: CandidateField[],
+  roles: Map<CandidateField, Concept | undefined>,
+): CandidateField | undefined {
+  const other = request.concept && PLACES[request.concept];
+  return other ? free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === other) : undefined;
+}
+
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(
   candidate: Candidate,
@@ -217,6 +229,7 @@ export function selectFields(
     const free = () => fields.filter((f) => !chosen.has(f));
     first ??=
       countField(request, free()) ??
+      placeForAddress(request, free(), roles) ??
       fieldByShape(request, free()) ??
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free());

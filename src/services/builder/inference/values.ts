@@ -220,9 +220,35 @@ const TAG_HINTS: Record<string, string> = {
   q: 'quote',
 };
 
+/**
+ * The classes of an icon opening the element's text, which name what the text is (`<button><span
+ * class="icon-location"></span>Main St 5, Springfield</button>`): an element with no text before it.
+ */
+function iconClasses(el: Element): string[] {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') {
+      if ((c as unknown as { data: string }).data.trim() !== '') return [];
+      continue;
+    }
+    if (!isElement(c)) continue;
+    if (!/^(?:i|span|svg|em)$/.test(c.name) || textOfNode(c) !== '') return [];
+    return stableClasses(c).filter((cls) => /icon|(?:^|[-_])(?:fa|bi|glyph|ico)(?:[-_]|$)/i.test(cls));
+  }
+  return [];
+}
+
+function textOfNode(el: Element): string {
+  let text = '';
+  for (const c of el.children ?? [])
+    if (c.type === 'text') text += (c as unknown as { data: string }).data;
+    else if (isElement(c)) text += textOfNode(c);
+  return text.trim();
+}
+
 /** Words of the element's own classes, id and naming attributes, then of its ancestors inside the record. */
 export function hintsOf(el: Element, member: Element): { own: string[]; all: string[] } {
-  const all: string[] = [];
+  // An icon opening its text names it first.
+  const all: string[] = ownText(el) !== '' ? iconClasses(el) : [];
   let own: string[] = [];
   if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
   // The record's own classes are shared by every field: they name the record, not the field.
