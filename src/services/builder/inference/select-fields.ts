@@ -167,6 +167,20 @@ function placeForAddress(
   return other ? free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === other) : undefined;
 }
 
+/** A text this long is a record's text, not its heading or a label. */
+const LONG_TEXT = 60;
+
+/**
+ * "The text of each comment" where the records' one long text took the title's role (no heading names
+ * one): the longest text free.
+ */
+function longestText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept !== 'description') return undefined;
+  return free
+    .filter((f) => f.kind === 'text' && f.coverage >= 0.5 && f.averageLength > LONG_TEXT)
+    .sort((a, b) => b.averageLength - a.averageLength)[0];
+}
+
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(
   candidate: Candidate,
@@ -229,10 +243,11 @@ export function selectFields(
     const free = () => fields.filter((f) => !chosen.has(f));
     first ??=
       countField(request, free()) ??
-      placeForAddress(request, free(), roles) ??
       fieldByShape(request, free()) ??
       besideTitle(request, titleField, free()) ??
-      priceInRecordText(request, free());
+      priceInRecordText(request, free()) ??
+      placeForAddress(request, free(), roles) ??
+      longestText(request, free());
     const inner =
       first && first.kind === 'text'
         ? matching.find((f) => f !== first && f.kind === 'text' && f.key.startsWith(`${first.key.split('|')[0]}/`))
