@@ -57,4 +57,20 @@ describe('values named by a label', () => {
       'North Haverbrook',
     ]);
   });
+
+  it('reads "total time" through its own label, not the first label naming a time', async () => {
+    const details = [
+      ['Prep Time:', '10 mins'],
+      ['Cook Time:', '15 mins'],
+      ['Total Time:', '40 mins'],
+      ['Servings:', '8'],
+    ]
+      .map(([l, v]) => `<div class="item"><div class="label">${l}</div><div class="value">${v}</div></div>`)
+      .join('');
+    const html = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Cheese pizza"}</script></head>
+      <body><h1>Cheese pizza</h1><div class="details">${details}</div><p>Heat the oven and bake the pizza until golden.</p></body></html>`;
+    const { proposal, records } = await draftRecords(html, 'name and total time of the recipe');
+    expect(proposal.definition.list.fields.map((f) => f.name)).toEqual(['name', 'total_time']);
+    expect(records[0]?.total_time).toBe('40 mins');
+  });
 });

@@ -185,6 +185,11 @@ export function promptRequests(prompt: string): PromptRequest[] {
     }
     const cjk = isCjk(raw);
     const word = singular(raw);
+    // "total time": the total of a time is a field of its own (a recipe's total time beside its prep time).
+    if (word === 'total' && isTimeWord(singular(all[i + 1] ?? ''))) {
+      previous = { word, concept: undefined };
+      continue;
+    }
     // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
     if (seen.has(word)) {
       if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
