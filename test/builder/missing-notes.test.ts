@@ -17,4 +17,19 @@ describe('notes on fields not found', () => {
     expect(notes).toMatch(/Field "stadium capacity" not found on the page/);
     expect(notes).not.toMatch(/stadium_capacity/);
   });
+
+  it("name every field asked for that nothing answers, even when the draft falls back to the records' own values", async () => {
+    const news = `<html><body><h1>News</h1><div class="news">${[
+      'The club opens its new boat house on the first Saturday of May, with music and food for all members.',
+      'Our juniors won three medals at the regional regatta last weekend, two of them gold, in the fours.',
+      'The annual meeting chose a new board for the next two years and agreed on the budget for the season.',
+      'Winter training starts in November in the gym of the school; please bring indoor shoes and a towel.',
+    ]
+      .map((t) => `<p class="item">${t}</p>`)
+      .join('')}</div></body></html>`;
+    const { proposal } = await draftRecords(news, 'the price and the rating of each news item');
+    const notes = proposal.notes.join('\n');
+    expect(notes).toMatch(/Field "price" not found on the page/);
+    expect(notes).toMatch(/Field "rating" not found on the page/);
+  });
 });
