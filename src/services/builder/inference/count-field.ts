@@ -3,7 +3,8 @@
 // thing named by those words or by the field's class ("NumProducts"), in the prompt's language or in
 // English. Read as a number.
 import type { CandidateField } from './candidate.js';
-import { COUNT_SUFFIX, singular, tokenWords, words, type PromptRequest } from './naming.js';
+import { COUNT_SUFFIX } from './count-phrase.js';
+import { singular, tokenWords, words, type PromptRequest } from './naming.js';
 import { fieldWordVariants } from './field-words.js';
 import { englishRecordNouns } from './record-nouns.js';
 

@@ -8,6 +8,7 @@ import {
   STOP_WORDS_BY_LANGUAGE,
   type Concept,
 } from './concept-words.js';
+import { countOf } from './count-phrase.js';
 import { fieldWordVariants } from './field-words.js';
 import { englishRecordNouns, RECORD_NOUN_WORDS } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
@@ -172,7 +173,12 @@ export function promptRequests(prompt: string): PromptRequest[] {
     if (i <= takenUpTo || !/^\p{L}/u.test(raw)) continue;
     // "number of ratings" beside "rating", "número de productos" of the categories: a count is a field of
     // its own, even of a thing asked for already or of the records' own noun.
-    const count = countOf(all, i, (noun) => seen.has(singular(noun)) || englishRecordNouns(noun).length > 0);
+    const count = countOf(
+      all,
+      i,
+      { singular, conceptOfWord },
+      (noun) => seen.has(singular(noun)) || englishRecordNouns(noun).length > 0,
+    );
     if (count) {
       out.push(count.request);
       seen.add(count.request.word);
@@ -252,39 +258,6 @@ function askedAgain(
   else out.push(both);
   return both;
 }
-
-/** Words saying "the number of" before what is counted. ("nombre" is also Spanish for a name.) */
-const COUNT_WORDS = new Set(['number', 'numero', 'anzahl', 'aantal', 'antal', 'liczba']);
-const COUNT_OF = new Set(['of', 'de', 'di', 'der', 'des', 'van', 'av', 'pa']);
-
-/**
- * A count of things at token i ("number of ratings", "número de productos"), when `counted` says the
- * things need it: a field named with the three words, of the concept of counts of reviews when those
- * are counted, the thing's word kept in its word ("rating_count"). Only of a plural noun: "número de
- * teléfono" is a phone number.
- */
-function countOf(
-  all: string[],
-  i: number,
-  counted: (noun: string) => boolean,
-): { request: PromptRequest; last: number } | undefined {
-  if (!COUNT_WORDS.has(normalizeWord(all[i])) || !COUNT_OF.has(normalizeWord(all[i + 1] ?? ''))) return undefined;
-  const noun = all[i + 2] ?? '';
-  const thing = singular(noun);
-  if (!/^\p{L}{3,}$/u.test(noun) || isCjk(noun) || thing === noun || !counted(noun)) return undefined;
-  const concept = conceptOfWord(thing);
-  return {
-    request: {
-      word: `${thing}${COUNT_SUFFIX}`,
-      concept: concept === 'rating' || concept === 'reviews' ? 'reviews' : undefined,
-      written: `${all[i]}_${all[i + 1]}_${noun}`,
-    },
-    last: i + 2,
-  };
-}
-
-/** Ends the word of a request for a count of things ("product_count"). */
-export const COUNT_SUFFIX = '_count';
 
 /** Concepts whose values are names of things ("reviewer name" is the reviewer, not a title). */
 const NAMED_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher']);

@@ -73,7 +73,7 @@ function plainHeaders($: CheerioAPI, table: Element): string[] {
  * The term naming a <dd>: the <dt> before it, or, in a list written value first (`<dd>389 m²</dd><dt>Living
  * area</dt>`, its first element a <dd>), the <dt> after it.
  */
-export function definitionTerm(el: Element): string | undefined {
+function definitionTerm(el: Element): string | undefined {
   if (el.name !== 'dd') return undefined;
   let prev = el.prev;
   while (prev && prev.type !== 'tag') prev = prev.prev;
