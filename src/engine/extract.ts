@@ -13,12 +13,14 @@ export type ExtractedRecord = Record<string, FieldValue>;
 /** A field's located match: a node of the tree, or a value an XPath gave directly (an attribute's, a string). */
 type Match = XPathMatch;
 
-/** The element's own text nodes, without its children's text, whitespace collapsed. */
+/** The element's own text nodes, without its children's text, whitespace collapsed; a line break between two is a space. */
 function ownTextOf(node: AnyNode): string {
   if (isText(node)) return node.data.replace(/\s+/g, ' ').trim();
   if (!('children' in node)) return '';
   let text = '';
-  for (const child of node.children) if (isText(child)) text += child.data;
+  for (const child of node.children)
+    if (isText(child)) text += child.data;
+    else if (isTag(child) && child.name === 'br') text += ' ';
   return text.replace(/\s+/g, ' ').trim();
 }
 

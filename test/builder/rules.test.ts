@@ -49,6 +49,24 @@ describe('request bodies', () => {
 });
 
 describe('prompts', () => {
+  it('reads a noun asked for again with another word before it as another field', () => {
+    expect(
+      promptRequests('away team, away score, home team and home score of each game').map((r) => [r.word, r.concept]),
+    ).toEqual([
+      ['away_team', undefined],
+      ['away_score', 'rating'],
+      ['home_team', undefined],
+      ['home_score', 'rating'],
+      ['game', undefined],
+    ]);
+    // Asked again alone, the noun names no new field.
+    expect(promptRequests('the title, the title link and the price').map((r) => r.word)).toEqual([
+      'title',
+      'link',
+      'price',
+    ]);
+  });
+
   it('finds the URL and the requested words', () => {
     expect(urlInPrompt('Scrape https://shop.example.com/list?page=1, please.')).toBe(
       'https://shop.example.com/list?page=1',

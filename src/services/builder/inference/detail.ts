@@ -6,6 +6,7 @@ import type { AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
+import { countedThing, countersFirst, countShaped, isCountRequest } from './count-field.js';
 import { aroundDate, DATE_RE2, showsDate } from './date-shape.js';
 import { conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
@@ -74,7 +75,7 @@ export interface DetailRequest {
 }
 
 function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
-  const words = requestWords(request);
+  const words = new Set([...requestWords(request), ...(isCountRequest(request) ? [countedThing(request)] : [])]);
   const out: string[] = [];
   $('body *').each((_, node) => {
     const el = node;
@@ -108,6 +109,8 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     for (const c of stableClasses(el)) if (tokenWords(c).some((w) => words.has(w))) out.push(`${el.name}.${c}`);
   });
   if (request.concept === 'title') out.push('h1');
+  // A count of things: an element classed as a count of them ("rating-count") before one classed as the things.
+  if (isCountRequest(request)) return countersFirst(out);
   // No class names the line under the headline: the first sentence after it.
   if (namesSubheading(request.word)) {
     const selector = subheadingAfterHeadline($);
@@ -317,6 +320,8 @@ export function inferDetailFields(
           // A class naming a date ("...HedTag", German for day) must hold one, as all its text or in its own.
           if (request.concept === 'date' && !attribute)
             return conceptOfValues([value]) === 'date' || (el[0] !== undefined && datedOwnText(el[0] as Element));
+          // A count of things ("number of ratings") is a number, not the box around it ("4.8 (489) 330 Reviews").
+          if (isCountRequest(request) && !attribute) return countShaped(value);
           if (request.concept && SHAPED.has(request.concept) && !attribute)
             return conceptOfValues([value]) === request.concept;
           // A box whose class names the author but that holds the whole article ("article-author-ruler")
@@ -363,7 +368,7 @@ export function inferDetailFields(
                   ...(label ? [{ replace: `^\\s*${escapeRegex(label)}\\s*`, with: '' }] : []),
                   ...(footnoted ? [{ replace: FOOTNOTES.source, with: '' }] : []),
                 ]
-              : request.concept === 'price'
+              : request.concept === 'price' || isCountRequest(request)
                 ? 'number'
                 : 'trim',
         };

@@ -6,7 +6,7 @@ import { type AgentDefinition, type AgentField } from '../../../engine/definitio
 import { validateDefinition } from '../../../engine/definition-validate.js';
 import { detailPages, inferDetailFields, type BuilderPage, type DetailRequest, type FetchPage } from './detail.js';
 import { conceptOfWord, fieldName, promptRequests, words, type Concept, type PromptRequest } from './naming.js';
-import { missingFieldNotes, namesTheRecords, namesTheSubject, unansweredFields } from './missing.js';
+import { missingFieldNotes, namesTheRecords, namesTheSubject, silentlyDropped, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
 import type { Candidate } from './candidate.js';
 import { requestMatches, selectFields, toAgentField } from './select-fields.js';
@@ -63,12 +63,16 @@ export async function proposeDraft(input: {
   );
   // A field found after all (a time of day read from the date's text) is no longer reported missing.
   const names = new Set(definition.list.fields.map((f) => f.name));
-  proposal.notes = proposal.notes.filter((n) => !/^Field "([^"]+)" not found/.test(n) || !names.has(n.split('"')[1]));
+  proposal.notes = proposal.notes.filter(
+    (n) => !/^Field "([^"]+)" not found/.test(n) || !names.has(fieldName(n.split('"')[1])),
+  );
   if (definition.follow)
     definition.follow.fields = finishFields(definition.follow.fields, input.page, undefined, requests);
   const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';
   const fields = `Fields: ${describeFields(definition.list.fields)}${follow}.`;
-  proposal.notes = proposal.notes.map((n) => (n.startsWith('Fields: ') ? fields : n));
+  const all = [...definition.list.fields, ...(definition.follow?.fields ?? [])].map((f) => f.name);
+  const dropped = silentlyDropped(requests, all, proposal.notes);
+  proposal.notes = proposal.notes.flatMap((n) => (n.startsWith('Fields: ') ? [...dropped, fields] : [n]));
   if (budget.cut) proposal.notes.push(cutShortNote(budget));
   return proposal;
 }

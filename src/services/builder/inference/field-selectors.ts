@@ -24,7 +24,9 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
     return [...sets[0]].filter((v) => sets.every((s) => s.has(v)));
   };
   const classes = common(stableClasses);
-  if (label && t.name === 'dd') options.push(`dt:contains(${cssString(label)}) + dd`);
+  // Read through its term, before it or after it (a list written value first), not by position.
+  if (label && t.name === 'dd')
+    options.push(`dt:contains(${cssString(label)}) + dd`, `dd:has(+ dt:contains(${cssString(label)}))`);
   for (const c of classes) options.push(`${t.name}.${c}`);
   if (classes.length > 1) options.push(`${t.name}.${classes.join('.')}`);
   // Build-generated classes: their stems, where no stable class is shared.

@@ -110,6 +110,7 @@ const GROUPS: string[][] = [
     '做法',
   ],
   ['floor', 'etage', 'stockwerk', 'étage', 'planta', 'andar', 'piano', 'verdieping', '階', '楼层', '樓層'],
+  ['minute', 'minuto', 'minuut', 'minut', 'minuta', 'spielminute', '分'],
 ];
 
 const GROUP_OF = new Map<string, number>();

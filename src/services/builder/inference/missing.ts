@@ -1,7 +1,17 @@
 // Fields a prompt names that the draft does not hold: never dropped silently. Each is reported with the
 // reason and the values the builder considered closest, so the user can point at the right one.
 import type { Candidate, CandidateField } from './candidate.js';
-import { conceptOfWord, RECORD_MARKERS, textTokens, tokenWords, type PromptRequest } from './naming.js';
+import {
+  conceptOfWord,
+  fieldName,
+  RECORD_MARKERS,
+  singular,
+  textTokens,
+  tokenWords,
+  writtenName,
+  type PromptRequest,
+} from './naming.js';
+import { englishRecordNouns } from './record-nouns.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 
 const MAX_CANDIDATES = 3;
@@ -76,6 +86,11 @@ export function namesTheSubject(prompt: string, word: string): boolean {
   );
 }
 
+/** A field's word as the prompt says it: "away team", not the joined "away_team". */
+export function spokenWord(word: string): string {
+  return word.replace(/_/g, ' ');
+}
+
 function describe(field: CandidateField): string {
   const sample = field.samples.find((s) => s.trim() !== '') ?? '';
   const shown = sample.length > 40 ? `${sample.slice(0, 37)}...` : sample;
@@ -103,7 +118,26 @@ export function missingFieldNotes(
     .sort((a, b) => b.coverage - a.coverage || a.order - b.order)
     .slice(0, MAX_CANDIDATES);
   const closest = free.length > 0 ? ` Closest candidates: ${free.map(describe).join(', ')}.` : '';
-  return requests.map(
-    (r) => `Field "${r.word}" not found ${where}: no value is labelled, classed or shaped like "${r.word}".${closest}`,
-  );
+  return requests.map((r) => {
+    const word = spokenWord(r.word);
+    return `Field "${word}" not found ${where}: no value is labelled, classed or shaped like "${word}".${closest}`;
+  });
+}
+
+/**
+ * The last check that no field asked for is dropped silently: a note for each request that no field of
+ * the draft answers (by its word, as written, or as the records' noun in English) and no note names.
+ */
+export function silentlyDropped(requests: PromptRequest[], fieldNames: string[], notes: string[]): string[] {
+  const names = new Set(fieldNames);
+  return requests
+    .filter((r) => {
+      const own = [fieldName(r.word), writtenName(r), ...englishRecordNouns(r.word).map((e) => fieldName(singular(e)))];
+      if (own.some((n) => names.has(n))) return false;
+      return !notes.some((n) => n.includes(`"${spokenWord(r.word)}"`) || n.includes(`"${r.word}"`));
+    })
+    .map((r) => {
+      const word = spokenWord(r.written ?? r.word);
+      return `Field "${word}" not found on the page: no value the draft reads is labelled, classed or shaped like "${word}".`;
+    });
 }

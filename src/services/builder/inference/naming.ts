@@ -9,6 +9,7 @@ import {
   STOP_WORDS_BY_LANGUAGE,
   type Concept,
 } from './concept-words.js';
+import { countOf } from './count-phrase.js';
 import { fieldWordVariants } from './field-words.js';
 import { englishRecordNouns, RECORD_NOUN_WORDS } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
@@ -174,12 +175,28 @@ export function promptRequests(prompt: string): PromptRequest[] {
   let previous: PromptRequest | undefined;
   // "tempo de preparo", "temps de préparation": a field named by a noun and its complement.
   let bridged: { request: PromptRequest; preposition: string } | undefined;
+  // Tokens a count of things took ("number of ratings": "of" and "ratings").
+  let takenUpTo = -1;
   for (const [i, raw] of all.entries()) {
     const adjacent = previous;
     const over = bridged;
     previous = undefined;
     bridged = undefined;
-    if (!/^\p{L}/u.test(raw)) continue;
+    if (i <= takenUpTo || !/^\p{L}/u.test(raw)) continue;
+    // "number of ratings" beside "rating", "número de productos" of the categories: a count is a field of
+    // its own, even of a thing asked for already or of the records' own noun.
+    const count = countOf(
+      all,
+      i,
+      { singular, conceptOfWord },
+      (noun) => seen.has(singular(noun)) || englishRecordNouns(noun).length > 0,
+    );
+    if (count) {
+      out.push(count.request);
+      seen.add(count.request.word);
+      takenUpTo = count.last;
+      continue;
+    }
     if (adjacent && COMPLEMENT_PREPOSITIONS.has(raw)) {
       bridged = { request: adjacent, preposition: raw };
       continue;
@@ -188,9 +205,16 @@ export function promptRequests(prompt: string): PromptRequest[] {
     const word = singular(raw);
     // "colour of the phone": the noun after "of the" owns the fields, it is none of them.
     if (!cjk && ownerAt(all, i)) continue;
+    // "total time": the total of a time is a field of its own (a recipe's total time beside its prep time).
+    if (word === 'total' && isTimeWord(singular(all[i + 1] ?? ''))) {
+      previous = { word, concept: undefined };
+      continue;
+    }
     // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
     if (seen.has(word)) {
       if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
+      else if (!cjk && !STOP_WORDS.has(word))
+        previous = askedAgain(out, adjacent, { word, concept: conceptOfWord(word) });
       continue;
     }
     // "product" in "product name" is a noun of the page, not the title field; a time of day is its own field.
@@ -328,6 +352,25 @@ function ownerAt(all: readonly string[], i: number): boolean {
   if (englishRecordNouns(all[i]).length > 0) return false;
   const last = !all.slice(i + 1).some((t) => /^\p{L}/u.test(t));
   return last && (article || ARTICLE_PREPOSITIONS.has(all[j]));
+}
+
+/**
+ * A word asked for again beside another one names another field ("away team, home team", "away score,
+ * home score"): with the word before it, a field not asked yet, which takes that word's place; else, when
+ * it opened a field of two words before, the word waits for the next one ("away" of "away score").
+ */
+function askedAgain(
+  out: PromptRequest[],
+  before: PromptRequest | undefined,
+  own: PromptRequest,
+): PromptRequest | undefined {
+  const both = before && !before.word.includes('_') ? compound(before, own) : undefined;
+  if (!before || !both || both.word === before.word || out.some((r) => r.word === both.word))
+    return out.some((r) => r.word.startsWith(`${own.word}_`)) ? own : undefined;
+  const at = out.indexOf(before);
+  if (at >= 0) out.splice(at, 1, both);
+  else out.push(both);
+  return both;
 }
 
 /** Concepts whose values are names of things ("reviewer name" is the reviewer, not a title). */

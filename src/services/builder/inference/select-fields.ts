@@ -20,6 +20,7 @@ import {
 import { defaultFields, withAlternatives } from './default-fields.js';
 import type { Named } from './named-field.js';
 import { besideTitle, fieldByShape, phoneInText, priceInRecordText } from './shape-fields.js';
+import { countField } from './count-field.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
 export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
@@ -194,6 +195,32 @@ export function toAgentField(n: Named, required = false): AgentField {
   };
 }
 
+/** An address and a place answer each other when the page names only the other (an icon classed "location"). */
+const PLACES: Partial<Record<Concept, Concept>> = { address: 'location', location: 'address' };
+
+function placeForAddress(
+  request: PromptRequest,
+  free: CandidateField[],
+  roles: Map<CandidateField, Concept | undefined>,
+): CandidateField | undefined {
+  const other = request.concept && PLACES[request.concept];
+  return other ? free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === other) : undefined;
+}
+
+/** A text this long is a record's text, not its heading or a label. */
+const LONG_TEXT = 60;
+
+/**
+ * "The text of each comment" where the records' one long text took the title's role (no heading names
+ * one): the longest text free.
+ */
+function longestText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept !== 'description') return undefined;
+  return free
+    .filter((f) => f.kind === 'text' && f.coverage >= 0.5 && f.averageLength > LONG_TEXT)
+    .sort((a, b) => b.averageLength - a.averageLength)[0];
+}
+
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(
   candidate: Candidate,
@@ -255,11 +282,14 @@ export function selectFields(
     // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
     const free = () => fields.filter((f) => !chosen.has(f));
     first ??=
+      countField(request, free()) ??
       fieldByShape(request, free()) ??
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??
       phoneInText(request, free()) ??
-      labelledByInitials(request, free());
+      placeForAddress(request, free(), roles) ??
+      labelledByInitials(request, free()) ??
+      longestText(request, free());
     const inner =
       first && first.kind === 'text'
         ? matching.find(

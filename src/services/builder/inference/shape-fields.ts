@@ -3,6 +3,7 @@
 // a value written beside the record's title in one element ("<a>Physics teacher</a> DAŠO PAVIČIĆ OŠ JU",
 // the employer), read as that element's own text.
 import type { CandidateField } from './candidate.js';
+import { fieldWordVariants } from './field-words.js';
 import type { Concept, PromptRequest } from './naming.js';
 
 /** Share of the sampled values that must have the shape. */
@@ -59,7 +60,13 @@ function legalFormShare(values: string[]): number {
 /** A dash, then a capitalised name: an attribution's signature. */
 const SIGNED = /^\s*[-–—~]\s*\p{Lu}\p{Ll}/u;
 
+/** A minute of a match, as live tickers write it: "95'", "45+2'", "12′". */
+const MATCH_MINUTE = /^\s*\d{1,3}(?:\s*\+\s*\d{1,2})?\s*['′’]\s*$/;
+
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  // "the minute of each comment": values written as a match's minutes.
+  if (request.concept === undefined && fieldWordVariants(request.word).includes('minute'))
+    return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, [MATCH_MINUTE]));
   if (request.concept === 'company') {
     const scored = free
       .filter((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE)
@@ -117,14 +124,17 @@ const BESIDE_TITLE = new Set<Concept>(['company', 'author', 'location', 'publish
 
 /**
  * The element around the chosen title whose text is the title and then more ("NASTAVNIK/CA FIZIKE DAŠO
- * PAVIČIĆ OŠ JU"): its own text is the rest, the value asked for.
+ * PAVIČIĆ OŠ JU"): its own text is the rest, the value asked for. A second title asked for when another
+ * request has the first ("name, job title" of a person: "<p><a><b>Ann Lee</b></a>Chief Executive</p>")
+ * is such a rest too.
  */
 export function besideTitle(
   request: PromptRequest,
   title: CandidateField | undefined,
   free: CandidateField[],
 ): CandidateField | undefined {
-  if (!title || !request.concept || !BESIDE_TITLE.has(request.concept) || title.kind !== 'text') return undefined;
+  const beside = request.concept !== undefined && (BESIDE_TITLE.has(request.concept) || request.concept === 'title');
+  if (!title || !beside || title.kind !== 'text') return undefined;
   const around = free.find(
     (f) =>
       f.kind === 'text' &&

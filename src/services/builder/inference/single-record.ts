@@ -5,6 +5,7 @@ import type { AgentDefinition, AgentField } from '../../../engine/definition.js'
 import type { Candidate } from './candidate.js';
 import { inferDetailFields, type BuilderPage, type DetailRequest } from './detail.js';
 import { fieldName, type PromptRequest } from './naming.js';
+import { spokenWord } from './missing.js';
 import { ONE_RECORD_SELECTOR, pageCandidates, type pageRecordFields } from './page-record.js';
 import { withMultipleValues } from './subject.js';
 
@@ -48,7 +49,7 @@ export function singleRecordDraft(
   notes.push(
     ...more.missing.map(
       (r) =>
-        `Field "${r.word}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${r.word}".${closest}`,
+        `Field "${spokenWord(r.word)}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${spokenWord(r.word)}".${closest}`,
     ),
   );
   const fields = withMultipleValues(page.$, [...own, ...more.fields]);

@@ -72,12 +72,22 @@ function plainHeaders($: CheerioAPI, table: Element): string[] {
   return withDigits >= rest.length * 0.6 ? texts : [];
 }
 
+/**
+ * The term naming a <dd>: the <dt> before it, or, in a list written value first (`<dd>389 m²</dd><dt>Living
+ * area</dt>`, its first element a <dd>), the <dt> after it.
+ */
 function definitionTerm(el: Element): string | undefined {
   if (el.name !== 'dd') return undefined;
   let prev = el.prev;
   while (prev && prev.type !== 'tag') prev = prev.prev;
-  if (!isElement(prev) || prev.name !== 'dt') return undefined;
-  const text = normalizeText(ownText(prev) || '');
+  let term = isElement(prev) && prev.name === 'dt' ? prev : undefined;
+  if (!term && isElement(el.parent) && elementChildren(el.parent)[0]?.name === 'dd') {
+    let next = el.next;
+    while (next && next.type !== 'tag') next = next.next;
+    if (isElement(next) && next.name === 'dt') term = next;
+  }
+  if (!term) return undefined;
+  const text = normalizeText(ownText(term));
   return text !== '' && text.length <= 40 && !/["\\]/.test(text) ? text : undefined;
 }
 
@@ -213,9 +223,35 @@ const TAG_HINTS: Record<string, string> = {
   q: 'quote',
 };
 
+/**
+ * The classes of an icon opening the element's text, which name what the text is (`<button><span
+ * class="icon-location"></span>Main St 5, Springfield</button>`): an element with no text before it.
+ */
+function iconClasses(el: Element): string[] {
+  for (const c of el.children ?? []) {
+    if (c.type === 'text') {
+      if ((c as unknown as { data: string }).data.trim() !== '') return [];
+      continue;
+    }
+    if (!isElement(c)) continue;
+    if (!/^(?:i|span|svg|em)$/.test(c.name) || textOfNode(c) !== '') return [];
+    return stableClasses(c).filter((cls) => /icon|(?:^|[-_])(?:fa|bi|glyph|ico)(?:[-_]|$)/i.test(cls));
+  }
+  return [];
+}
+
+function textOfNode(el: Element): string {
+  let text = '';
+  for (const c of el.children ?? [])
+    if (c.type === 'text') text += (c as unknown as { data: string }).data;
+    else if (isElement(c)) text += textOfNode(c);
+  return text.trim();
+}
+
 /** Words of the element's own classes, id and naming attributes, then of its ancestors inside the record. */
 export function hintsOf(el: Element, member: Element): { own: string[]; all: string[] } {
-  const all: string[] = [];
+  // An icon opening its text names it first.
+  const all: string[] = ownText(el) !== '' ? iconClasses(el) : [];
   let own: string[] = [];
   if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
   // The record's own classes are shared by every field: they name the record, not the field.

@@ -1,0 +1,66 @@
+// A count of things the prompt asks for ("number of ratings", "número de productos"): the field whose
+// values are a number with at most a word or two ("(2 products)", "489 Ratings", "17"), the counted
+// thing named by those words or by the field's class ("NumProducts"), in the prompt's language or in
+// English. Read as a number.
+import type { CandidateField } from './candidate.js';
+import { COUNT_SUFFIX } from './count-phrase.js';
+import { singular, tokenWords, words, type PromptRequest } from './naming.js';
+import { fieldWordVariants } from './field-words.js';
+import { englishRecordNouns } from './record-nouns.js';
+
+const MIN_COVERAGE = 0.5;
+const SHAPE_SHARE = 0.8;
+/** Letters two words for one thing share at least in the languages of the prompts ("productos", "products"). */
+const SHARED_STEM = 5;
+
+/** A number and at most two words, maybe in brackets: "(2 products)", "489 Ratings", "1.024". */
+const COUNT = /^\s*\(?\s*\d[\d.,' ]*(?:\s*\p{L}[\p{L}.]*){0,2}\s*\)?\s*$/u;
+
+/** A value shaped like a count: a number and at most two words ("(489)", "2 products"). */
+export function countShaped(value: string): boolean {
+  return COUNT.test(value);
+}
+
+/** Does the word name the counted thing (any of its words)? */
+function namesThing(things: string[], word: string): boolean {
+  const w = singular(word);
+  return things.some(
+    (t) =>
+      t === w ||
+      (t.length >= SHARED_STEM && w.length >= SHARED_STEM && t.slice(0, SHARED_STEM) === w.slice(0, SHARED_STEM)),
+  );
+}
+
+export function isCountRequest(request: Pick<PromptRequest, 'word'>): boolean {
+  return request.word.endsWith(COUNT_SUFFIX) && request.word.length > COUNT_SUFFIX.length;
+}
+
+/** The thing a count request counts ("rating" of "rating_count"). */
+export function countedThing(request: Pick<PromptRequest, 'word'>): string {
+  return request.word.slice(0, -COUNT_SUFFIX.length);
+}
+
+/** Class and id words saying an element holds a count ("rating-count", "NumProducts", "total-reviews"). */
+const COUNTING = /(?:^|[^a-z])(?:count|counter|num|number|total|anzahl|aantal|antal)(?:[^a-z]|$)|Count|Num(?=[A-Z])/;
+
+/** Selectors naming a count first, the others after them in their order. */
+export function countersFirst(selectors: string[]): string[] {
+  return [...selectors.filter((s) => COUNTING.test(s)), ...selectors.filter((s) => !COUNTING.test(s))];
+}
+
+/** The free field counting the request's things, read as a number. */
+export function countField(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (!isCountRequest(request)) return undefined;
+  const thing = countedThing(request);
+  const things = [thing, ...englishRecordNouns(thing), ...fieldWordVariants(thing)].map(singular);
+  const found = free.find((f) => {
+    const sample = f.samples.filter((s) => s.trim() !== '');
+    if (f.kind !== 'text' || f.coverage < MIN_COVERAGE || sample.length === 0) return false;
+    if (sample.filter((s) => COUNT.test(s)).length < SHAPE_SHARE * sample.length) return false;
+    const named = [...sample.flatMap((s) => words(s)), ...f.hints.flatMap(tokenWords)];
+    return named.some((w) => namesThing(things, w));
+  });
+  if (!found) return undefined;
+  // "(2 products)": the engine's number transform reads the first number; a decimal comma stays text.
+  return found.samples.some((s) => /\d,\d{1,2}(?!\d)/.test(s)) ? found : { ...found, transform: 'number' };
+}
