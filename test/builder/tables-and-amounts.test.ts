@@ -91,14 +91,15 @@ describe('a table of threads whose header row names the fields', () => {
     <th>Letzter Beitrag</th></tr></thead><tbody>${threads
       .map(
         (t, i) =>
-          `<tr><td class="topic"><a href="/t/${i}" class="title">${t[0]}</a></td><td class="num">${t[1]}</td><td class="num">${t[2]}</td><td class="last">vor ${i + 1} Stunden</td></tr>`,
+          `<tr><td class="topic"><a href="/t/${i}" class="title">${t[0]}</a><div class="starter">von <a href="/u/${i}">user${i}</a></div></td><td class="num">${t[1]}</td><td class="num">${t[2]}</td><td class="last">vor ${i + 1} Stunden</td></tr>`,
       )
       .join('')}</tbody></table></body></html>`;
 
   it('reads the rows, not the headers as the values of one record', async () => {
-    const { records } = await draftRecords(page, 'Thema, Antworten und Aufrufe');
+    const { records } = await draftRecords(page, 'Thema, Autor, Antworten und Aufrufe');
     expect(records).toHaveLength(threads.length);
-    expect(records.map((r) => [r.thema, Number(r.antworten), Number(r.aufrufe)])).toEqual(threads.map((t) => [...t]));
+    expect(records.map((r) => [Number(r.antworten), Number(r.aufrufe)])).toEqual(threads.map((t) => [t[1], t[2]]));
+    records.forEach((r, i) => expect(String(r.thema)).toContain(threads[i][0]));
   });
 });
 

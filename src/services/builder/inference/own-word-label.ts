@@ -30,7 +30,8 @@ export const isOwnWord = (words: Set<string>, text: string) =>
 /** A selector for a label's parent when that holds a short text with more than the label ("13 votes"). */
 export function labelledParent($: CheerioAPI, label: Element): string | null {
   const parent = label.parent;
-  if (!isElement(parent)) return null;
+  // A table's cell labels the cells of its column or row, not the row holding it (a header row).
+  if (!isElement(parent) || label.name === 'th' || label.name === 'td') return null;
   const text = normalizeText($(label).text());
   const parentText = normalizeText($(parent).text());
   return parentText.length > text.length && parentText.length <= LABELLED_MAX_LENGTH
