@@ -1,6 +1,8 @@
 // The Agent Builder through HTTP with a real worker process: a session from start to a working
 // Agent, refinement messages, the state machine's conflicts, stop releasing a running job, errors a
 // user can act on, access, and the maintenance purge.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -137,6 +139,49 @@ describe('a session from prompt to Agent', () => {
     expect(session.draft.follow).toMatchObject({ fields: [{ name: 'description' }] });
     const expected = expectedRecords(books.expected, pages.url);
     expect(session.preview).toEqual(expected);
+  });
+
+  it('follows detail pages in its preview only for the records the preview shows', async () => {
+    const books = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, title: `Volume ${i + 1} of the saga` }));
+    let detailHits = 0;
+    const site = http.createServer((req, res) => {
+      const id = /^\/b\/(\d+)$/.exec(req.url ?? '')?.[1];
+      if (id) detailHits++;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        id
+          ? `<html><body><main><h1>Volume ${id}</h1><div class="book-description"><p>The ${id}th winter of the saga, told slowly.</p></div></main></body></html>`
+          : `<html><body><main><ol class="book-list">${books.map((x) => `<li class="book"><a class="book-link" href="/b/${x.id}">${x.title}</a><span class="cost">$${x.id}.50</span></li>`).join('')}</ol></main></body></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const sessionId = await b.start({
+        prompt: 'Get the title and price of each book',
+        url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/books`,
+        spaceId: org.spaceId,
+      });
+      const first = await b.until(sessionId, ['ready']);
+      const res = await b.call('POST', `/api/v1/agent-builder/${sessionId}/message`, {
+        message: 'follow each link for the description',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      detailHits = 0;
+      await b.until(sessionId, ['ready'], first.events.at(-1)!.index);
+      const session = await b.session(sessionId);
+      expect(session.draft.follow).toMatchObject({ fields: [{ name: 'description' }] });
+      expect(session.preview).toHaveLength(10);
+      expect(session.preview[0]).toMatchObject({
+        title: 'Volume 1 of the saga',
+        description: expect.stringContaining('1th winter'),
+      });
+      // The preview's ten, and the few the refinement reads to find the field: never all 25.
+      expect(detailHits).toBeGreaterThanOrEqual(10);
+      expect(detailHits).toBeLessThan(books.length);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 
   it('wakes a waiting long poll with the next event', async () => {

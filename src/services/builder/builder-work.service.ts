@@ -135,8 +135,9 @@ export function createBuilderWorkService(deps: {
           `Fetched ${session.url}${redirected}: HTTP ${read.status}, ${read.bytes} bytes.`,
           { url: page.url, status: read.status, bytes: read.bytes },
         );
-        // The search's time on each page read, on the injected clock.
-        const budget = () => searchBudget(SEARCH_BUDGET_MS, () => clock.now().getTime());
+        // The search's time from here on, on the injected clock: one budget for the step, so that a
+        // page rendered in the browser after its served HTML showed no records is searched in what is left.
+        const budget = searchBudget(SEARCH_BUDGET_MS, () => clock.now().getTime());
         const fetchPage = async (url: string) => {
           const r = await reader.read(url);
           return r.ok ? r.page : null;
@@ -146,7 +147,7 @@ export function createBuilderWorkService(deps: {
         try {
           if (step === 1 || !session.draft) {
             try {
-              proposal = await proposeDraft({ page, prompt: session.prompt, fetchPage, budget: budget() });
+              proposal = await proposeDraft({ page, prompt: session.prompt, fetchPage, budget });
             } catch (err) {
               // No repeated records in the served HTML, but scripts: read the page the browser builds.
               if (!(err instanceof NoRecordsError) || page.$('script').length === 0 || !reader.canRender()) throw err;
@@ -160,7 +161,7 @@ export function createBuilderWorkService(deps: {
                 `The served HTML has no repeated records but carries scripts: rendered ${session.url} in the browser (${rendered.bytes} bytes); the draft renders its pages too (render: "browser", waiting for its list).`,
                 { url: page.url, bytes: rendered.bytes },
               );
-              const fromRendered = await proposeDraft({ page, prompt: session.prompt, fetchPage, budget: budget() });
+              const fromRendered = await proposeDraft({ page, prompt: session.prompt, fetchPage, budget });
               // The list arrives after the page's scripts run: its Runs wait for it.
               const { definition: d } = fromRendered;
               proposal = { ...fromRendered, definition: { ...d, render: 'browser', waitFor: d.list.selector } };
@@ -239,10 +240,11 @@ export function createBuilderWorkService(deps: {
           notes: proposal.notes,
         });
 
-        // The preview: the real engine on the first page only (detail pages followed as the Agent would).
+        // The preview: the real engine on the first page only, detail pages followed as the Agent would for
+        // the records the preview shows (not for every record of the page: each is a request).
         const { next: _next, ...firstPage } = definition;
         const result = await runExtraction({
-          definition: firstPage,
+          definition: definition.follow ? { ...firstPage, maxRecords: PREVIEW_RECORDS } : firstPage,
           inputRows: [],
           allowPrivateTargets: config.engineAllowPrivateTargets,
           requestTimeoutMs: config.runs.requestTimeoutMs,
@@ -259,7 +261,9 @@ export function createBuilderWorkService(deps: {
         const preview = records.slice(0, PREVIEW_RECORDS);
         const previewMessage = result.fatalError
           ? `Preview failed: ${engineFailureMessage(result.fatalError)}.`
-          : `Preview: the draft extracts ${records.length} records from the first page${definition.next ? ' (more pages follow when the Agent runs)' : ''}.`;
+          : definition.follow
+            ? `Preview: the first ${records.length} records of the first page with their detail pages (the Agent reads every record${definition.next ? ' and the pages after it' : ''} when it runs).`
+            : `Preview: the draft extracts ${records.length} records from the first page${definition.next ? ' (more pages follow when the Agent runs)' : ''}.`;
         await emit(sessionId, step, 'preview', previewMessage, {
           records: preview as Prisma.InputJsonValue,
           count: records.length,
