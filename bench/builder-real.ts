@@ -53,12 +53,16 @@ function api(base: string, apiKey: string): Api {
   };
 }
 
+interface BuilderEvent {
+  index: number;
+  type: string;
+  message: string;
+  created: string;
+}
+
 /** Long-polls the session's events until it is ready or failed. */
-async function untilSettled(
-  client: Api,
-  sessionId: string,
-): Promise<{ status: string; events: Array<{ index: number; type: string; message: string }> }> {
-  const events: Array<{ index: number; type: string; message: string }> = [];
+async function untilSettled(client: Api, sessionId: string): Promise<{ status: string; events: BuilderEvent[] }> {
+  const events: BuilderEvent[] = [];
   const deadline = Date.now() + 600_000;
   for (;;) {
     const last = events.at(-1)?.index ?? 0;
@@ -139,7 +143,13 @@ export async function benchBuilderReal(): Promise<void> {
           namesOf(page, f).some((n) => e.message.toLowerCase().includes(n.replace(/_/g, ' '))),
         ),
     );
-    scores.push({ page, accuracy: score.fieldAccuracy, recall: score.recordRecall, readyMs });
+    scores.push({
+      page,
+      accuracy: score.fieldAccuracy,
+      recall: score.recordRecall,
+      readyMs,
+      steps: stepTimes(settled.events),
+    });
     rows.push([
       page.id,
       page.split,
@@ -179,6 +189,16 @@ interface PageScore {
   accuracy: number;
   recall: number;
   readyMs: number;
+  /** Seconds from each event to the next, by the later event's type ("rendered 2.10, preview 0.40"). */
+  steps: string;
+}
+
+/** Where a session's time went: the seconds before each event since the one before it. */
+function stepTimes(events: BuilderEvent[]): string {
+  return events
+    .slice(1)
+    .map((e, i) => `${e.type} ${fmt((Date.parse(e.created) - Date.parse(events[i].created)) / 1000, 2)}`)
+    .join(', ');
 }
 
 /** Mean field accuracy, pages at 0.9, record recall and time to ready, tuning and holdout side by side. */
@@ -202,6 +222,11 @@ function splitSummary(scores: PageScore[]): string {
       ],
       ['ready p50 s', ...cell((xs) => fmt(median(xs.map((x) => x.readyMs)) / 1000, 2))],
       ['ready max s', ...cell((xs) => fmt(Math.max(...xs.map((x) => x.readyMs)) / 1000, 2))],
+      // Where the slowest page's time went, step by step (no page named: the holdout's pages stay unseen).
+      [
+        'slowest page, s before each event',
+        ...cell((xs) => xs.reduce((a, b) => (b.readyMs > a.readyMs ? b : a)).steps),
+      ],
     ],
   );
 }

@@ -70,6 +70,10 @@ export async function renderPage(
     waitFor?: string;
     /** Read the page as it is after this long, loaded and quiet or not (see BrowserSourceOptions). */
     settleWithinMs?: number;
+    /** How long the page may take to load, in seconds (the definition's default otherwise). */
+    pageTimeoutSeconds?: number;
+    /** Attempts after the first (1 by default). */
+    maxRetries?: number;
   },
 ): Promise<FetchResult> {
   const source = new BrowserPageSource({
@@ -79,11 +83,12 @@ export async function renderPage(
       render: 'browser',
       waitFor: opts.waitFor,
       list: { selector: 'body', fields: [{ name: 'page' }] },
+      ...(opts.pageTimeoutSeconds === undefined ? {} : { pageTimeoutSeconds: opts.pageTimeoutSeconds }),
     },
     allowPrivateTargets: opts.allowPrivateTargets,
     upstreamProxyUrl: opts.proxyUrl,
     signal: opts.signal,
-    maxRetries: 1,
+    maxRetries: opts.maxRetries ?? 1,
     log: () => {},
     ...(opts.settleWithinMs === undefined ? {} : { settleWithinMs: opts.settleWithinMs }),
   });

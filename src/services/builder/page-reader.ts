@@ -29,6 +29,8 @@ export type ReadResult =
  * script host would hold it for the whole page timeout. What the scripts built by then is read.
  */
 const RENDER_SETTLE_MS = 2_500;
+/** The longest a page may take to load in the browser (its document parsed) before the render fails. */
+const RENDER_TIMEOUT_SECONDS = 4;
 
 export function createPageReader(options: PageReaderOptions) {
   const client = new HttpClient({
@@ -68,7 +70,10 @@ export function createPageReader(options: PageReaderOptions) {
     /** True when this worker has Chromium: `render` can read a page built by script. */
     canRender: () => options.browser !== undefined && chromiumAvailable(options.browser.executablePath),
 
-    /** The page as the browser builds it (its scripts run until the network is idle, RENDER_SETTLE_MS at most). */
+    /**
+     * The page as the browser builds it (its scripts run until the network is idle, RENDER_SETTLE_MS at most),
+     * once, within RENDER_TIMEOUT_SECONDS.
+     */
     async render(url: string): Promise<ReadResult> {
       if (!options.browser) return { ok: false, aborted: false, message: 'No browser is configured on this worker' };
       const result = await renderPage(url, options.browser, {
@@ -77,6 +82,9 @@ export function createPageReader(options: PageReaderOptions) {
         signal: options.signal,
         waitFor: 'networkidle',
         settleWithinMs: RENDER_SETTLE_MS,
+        // A person waits for the draft: a page that has not loaded by then is not tried again.
+        pageTimeoutSeconds: RENDER_TIMEOUT_SECONDS,
+        maxRetries: 0,
       });
       if (!result.ok) {
         return {
