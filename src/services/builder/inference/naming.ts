@@ -260,29 +260,7 @@ export function promptRequests(prompt: string): PromptRequest[] {
   return out;
 }
 
-/** Prepositions before the noun that owns a field ("of", "da", "del", "van"...). */
-const OWNER_PREPOSITIONS = new Set([
-  'of',
-  'de',
-  'di',
-  'da',
-  'do',
-  'das',
-  'dos',
-  'del',
-  'della',
-  'dello',
-  'dei',
-  'degli',
-  'delle',
-  'du',
-  'des',
-  'van',
-  'von',
-  // German writes the owner in the genitive, with no preposition: "Titel der Stelle".
-  'der',
-]);
-/** The ones that hold a definite article ("da" is "de a", "du" is "de le"). */
+/** Prepositions that hold a definite article ("da" is "de a", "du" is "de le"). */
 const ARTICLE_PREPOSITIONS = new Set([
   'da',
   'do',
@@ -297,6 +275,11 @@ const ARTICLE_PREPOSITIONS = new Set([
   'du',
   'des',
 ]);
+/**
+ * Prepositions before the noun that owns a field ("of", "de", "van", and those holding an article);
+ * German writes the owner in the genitive, with no preposition: "Titel der Stelle".
+ */
+const OWNER_PREPOSITIONS = new Set(['of', 'de', 'di', 'van', 'von', 'der', ...ARTICLE_PREPOSITIONS]);
 /** Articles and markers between the preposition and the owner ("of the", "de la", "van de", "of each"). */
 const DETERMINERS = new Set([
   'the',
