@@ -55,8 +55,10 @@ describe('a class that shortens the word of a field', () => {
       .join('\n')}</ul></body></html>`;
 
   it('names the company and the place of each job ("emp", "loc")', async () => {
-    const { records } = await draftRecords(page, 'título da vaga, empresa, local e data de publicação');
+    const { proposal, records } = await draftRecords(page, 'título da vaga, empresa, local e data de publicação');
     expect(records).toHaveLength(jobs.length);
+    // "vaga" names the records (li.vaga): the title answers it, and no note calls it missing.
+    expect(proposal.notes.join(' ')).not.toContain('"vaga"');
     expect(records.map((r) => [r.titulo, r.empresa, r.local, r.data])).toEqual(jobs);
   });
 });

@@ -71,7 +71,7 @@ export async function proposeDraft(input: {
   const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';
   const fields = `Fields: ${describeFields(definition.list.fields)}${follow}.`;
   const all = [...definition.list.fields, ...(definition.follow?.fields ?? [])].map((f) => f.name);
-  const dropped = silentlyDropped(requests, all, proposal.notes);
+  const dropped = silentlyDropped(requests, all, proposal.notes, definition.list.selector);
   proposal.notes = proposal.notes.flatMap((n) => (n.startsWith('Fields: ') ? [...dropped, fields] : [n]));
   if (budget.cut) proposal.notes.push(cutShortNote(budget));
   return proposal;

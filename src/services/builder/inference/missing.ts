@@ -126,12 +126,20 @@ export function missingFieldNotes(
 
 /**
  * The last check that no field asked for is dropped silently: a note for each request that no field of
- * the draft answers (by its word, as written, or as the records' noun in English) and no note names.
+ * the draft answers (by its word, as written, or as the records' noun in English) and no note names. A
+ * word that names the records themselves by their class (`li.vaga` for "título da vaga") asks for none.
  */
-export function silentlyDropped(requests: PromptRequest[], fieldNames: string[], notes: string[]): string[] {
+export function silentlyDropped(
+  requests: PromptRequest[],
+  fieldNames: string[],
+  notes: string[],
+  recordSelector = '',
+): string[] {
   const names = new Set(fieldNames);
+  const recordWords = new Set((recordSelector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
   return requests
     .filter((r) => {
+      if (recordWords.has(r.word) && englishRecordNouns(r.word).length > 0) return false;
       const own = [fieldName(r.word), writtenName(r), ...englishRecordNouns(r.word).map((e) => fieldName(singular(e)))];
       if (own.some((n) => names.has(n))) return false;
       return !notes.some((n) => n.includes(`"${spokenWord(r.word)}"`) || n.includes(`"${r.word}"`));

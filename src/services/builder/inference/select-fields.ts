@@ -333,6 +333,11 @@ export function selectFields(
       : fields.filter((f) => chosen.has(f)).map((f) => chosen.get(f) as Named);
   // A request whose concept another request's field already has ("title" when the reviewer's name is
   // classed as a name) is still missing: it is looked for on detail pages or reported, never dropped.
+  // A word naming the records ("título da vaga" of li.vaga) is answered by the title another word took.
+  if (titleField)
+    requests.forEach((r, i) => {
+      if (r !== requestsAsked[i] && !matchedRequests.has(r)) matchedRequests.add(r);
+    });
   const missing = requests.filter((r) => !matchedRequests.has(r) && r.concept !== undefined);
   // Words naming no concept and matching nothing: fields asked for by a name the page does not use.
   const unanswered = requests.filter((r) => !matchedRequests.has(r) && r.concept === undefined);
