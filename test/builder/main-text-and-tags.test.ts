@@ -1,6 +1,6 @@
 // A word naming the records listed among the fields ("the quote, its author and tags") asks for their
 // main text; tags inside each record are read as all of them; a word naming no concept reads text, not a
-// link. On small pages written here (the draft is
+// link; counters are named by the word after their number. On small pages written here (the draft is
 // proposed without an LLM and run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
 import { draftRecords } from '../helpers/draft-records.js';
@@ -64,5 +64,29 @@ describe('a word that names no concept, matched by the class around its value', 
   it('reads the text the page shows, not the link beside it', async () => {
     const { records } = await draftRecords(page, 'artist, venue and city of each concert');
     expect(records.map((r) => [r.artist, r.venue, r.city])).toEqual(events);
+  });
+});
+
+describe('counters labelled after their number', () => {
+  const questions = [
+    ['How do I undo the most recent local commits?', 26120, 105],
+    ['What does the yield keyword do?', 12989, 50],
+    ['How to check whether a string contains a substring?', 7409, 3],
+    ['Why is processing a sorted array faster?', 27290, 26],
+  ] as const;
+  const page = `<html><body>${nav}<div id="questions">${questions
+    .map(
+      (
+        q,
+        i,
+      ) => `<div class="summary"><div class="stats"><div class="stat"><span class="num">${q[1]}</span><span class="unit">votes</span></div>
+      <div class="stat"><span class="count">${q[2]}</span><span class="unit">answers</span></div></div>
+      <div class="body"><h3><a href="/q/${i}">${q[0]}</a></h3></div></div>`,
+    )
+    .join('\n')}</div></body></html>`;
+
+  it('are named by the word after the number ("26120 votes")', async () => {
+    const { records } = await draftRecords(page, 'question title, votes and answers');
+    expect(records.map((r) => [r.question, Number(r.votes), Number(r.answers)])).toEqual(questions.map((q) => [...q]));
   });
 });

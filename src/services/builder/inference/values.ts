@@ -92,6 +92,20 @@ function definitionTerm(el: Element): string | undefined {
 }
 
 const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
+
+/**
+ * A count's word in the element after it ("<span>26120</span><span>votes</span>", "<b>12</b> <i>answers</i>"):
+ * counters on forums and question lists are labelled after their number.
+ */
+function wordAfter($: CheerioAPI, el: Element, own: string): string | undefined {
+  if (!/^\d[\d.,]*[kmb]?$/i.test(own.trim()) || elementChildren(el).length > 0) return undefined;
+  let next = el.next;
+  while (next && next.type === 'text' && normalizeText((next as unknown as { data: string }).data) === '')
+    next = next.next;
+  if (!isElement(next) || elementChildren(next).length > 0) return undefined;
+  const word = normalizeText($(next).text());
+  return /^\p{L}[\p{L} ]{0,15}$/u.test(word) ? word : undefined;
+}
 const RATED = /\d(?:[.,]\d)?\s*(?:stars?|sternen?|(?:out of|von|of)\s*\d)/i;
 
 /** The values of one record, keyed by their structural path from the record container. */
@@ -108,7 +122,8 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
       /^[\d.,]+$/.test(own) && kids.length === 1 && /^[A-Za-z][A-Za-z. ]{0,11}$/.test(normalizeText($(kids[0]).text()))
         ? normalizeText($(kids[0]).text()).replace(/\.$/, '')
         : undefined;
-    const label = el.name === 'td' || el.name === 'th' ? tableHeader($, el) : (definitionTerm(el) ?? unit);
+    const label =
+      el.name === 'td' || el.name === 'th' ? tableHeader($, el) : (definitionTerm(el) ?? unit ?? wordAfter($, el, own));
     const text = normalizeText($(el).text());
     // The value held in one of the element's attributes.
     const attribute = (name: string) =>
