@@ -5,9 +5,9 @@ import {
   conceptOfWord,
   fieldName,
   RECORD_MARKERS,
+  selectorClassWords,
   singular,
   textTokens,
-  tokenWords,
   writtenName,
   type PromptRequest,
 } from './naming.js';
@@ -28,9 +28,7 @@ const RECORD_MARKER = new RegExp(
 /** Requests naming no concept that are fields the user asked for, not the records' own noun. */
 export function unansweredFields(prompt: string, candidate: Candidate, unanswered: PromptRequest[]): PromptRequest[] {
   const lower = prompt.toLowerCase();
-  const recordWords = new Set(
-    (candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))),
-  );
+  const recordWords = selectorClassWords(candidate.selector);
   return unanswered.filter((r) => {
     if (recordWords.has(r.word)) return false;
     return !namesTheRecords(lower, r.word);
@@ -136,7 +134,7 @@ export function silentlyDropped(
   recordSelector = '',
 ): string[] {
   const names = new Set(fieldNames);
-  const recordWords = new Set((recordSelector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
+  const recordWords = selectorClassWords(recordSelector);
   return requests
     .filter((r) => {
       if (recordWords.has(r.word) && englishRecordNouns(r.word).length > 0) return false;

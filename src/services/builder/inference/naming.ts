@@ -129,6 +129,11 @@ export function abbreviates(label: string, word: string): boolean {
   return i === label.length;
 }
 
+/** The words of the classes in a selector (`li.job-card` -> job, card): how a page names its records. */
+export function selectorClassWords(selector: string): Set<string> {
+  return new Set((selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))));
+}
+
 /** Splits class names and ids into words: "product-title", "productTitle", "product_title" -> product, title. */
 export function tokenWords(token: string): string[] {
   return words(token.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' '));

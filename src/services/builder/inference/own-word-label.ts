@@ -12,8 +12,14 @@ import { normalizeWord } from './word-tokens.js';
 /** A label's parent this long at most is the label with its value, not a section holding it. */
 const LABELLED_MAX_LENGTH = 40;
 
-/** Footnote marks after a value ("Icy blue[1]", "Conjures water[2][3]"). */
-export const FOOTNOTES = /(?:\s*\[\d{1,3}\])+\s*$/;
+/**
+ * A footnote's mark after a value ("68,042,591[3]", "Paris[a]"), as wikis and reference tables write
+ * them: a pattern of RE2 and JavaScript alike, for the `replace` steps of drafts.
+ */
+export const FOOTNOTE_MARK = '\\s*\\[(?:\\d{1,3}|[a-z])\\]';
+
+/** Footnote marks closing a value ("Icy blue[1]", "Conjures water[2][3]"). */
+export const FOOTNOTES = new RegExp(`(?:${FOOTNOTE_MARK})+\\s*$`);
 
 /** The words that may name a request's field: its own, its field word's variants and its concept's. */
 export const requestWords = (request: { word: string; concept: Concept | undefined }) =>

@@ -11,6 +11,7 @@ import {
   conceptOfValues,
   conceptOfWord,
   fieldName,
+  selectorClassWords,
   singular,
   tokenWords,
   words,
@@ -108,11 +109,15 @@ function inAnchor(f: CandidateField): boolean {
 /** Concepts whose values are names of things: a class word saying so is enough ("username"). */
 const ENTITY_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher', 'category', 'tags']);
 
+/** An address and a place answer each other when the page names only the other (an icon classed "location"). */
+const PLACES: Partial<Record<Concept, Concept>> = { address: 'location', location: 'address' };
+
 /** The field's own class, id or itemprop words name the concept, or shorten one of its words ("emp", "loc"). */
 function ownNames(field: CandidateField, concept: Concept | undefined): boolean {
   if (concept === undefined || field.kind !== 'text') return false;
   // A place is named by its address's words too ("Ort" in div.addr).
-  const words = concept === 'location' ? [...CONCEPT_WORDS.location, ...CONCEPT_WORDS.address] : CONCEPT_WORDS[concept];
+  const near = PLACES[concept];
+  const words = near ? [...CONCEPT_WORDS[concept], ...CONCEPT_WORDS[near]] : CONCEPT_WORDS[concept];
   const shortens = (w: string) =>
     w.length >= 3 && conceptOfWord(w) === undefined && words.some((c) => c.length > w.length && c.startsWith(w));
   // A word of the concept's own list counts even when another language claims it first ("Tag" is a day).
@@ -195,9 +200,6 @@ export function toAgentField(n: Named, required = false): AgentField {
   };
 }
 
-/** An address and a place answer each other when the page names only the other (an icon classed "location"). */
-const PLACES: Partial<Record<Concept, Concept>> = { address: 'location', location: 'address' };
-
 function placeForAddress(
   request: PromptRequest,
   free: CandidateField[],
@@ -228,9 +230,7 @@ export function selectFields(
 ): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
   const roles = roleFields(candidate);
   // A word naming the records themselves ("the quotes" of div.quote) asks for their main text.
-  const recordWords = new Set(
-    (candidate.selector.match(/\.[A-Za-z][\w-]*/g) ?? []).flatMap((c) => tokenWords(c.slice(1))),
-  );
+  const recordWords = selectorClassWords(candidate.selector);
   const requests = requestsAsked.map((r) =>
     r.concept === undefined && recordWords.has(r.word) ? { ...r, concept: 'title' as const } : r,
   );

@@ -7,6 +7,7 @@ import type { AgentField } from '../../../engine/definition.js';
 import { extractField } from '../../../engine/extract.js';
 import type { Document } from '../../../engine/select.js';
 import { aroundDate } from './date-shape.js';
+import { FOOTNOTE_MARK } from './own-word-label.js';
 import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
 
 /** Records read to see what a field's values look like. */
@@ -146,12 +147,9 @@ function withThousandsDots(field: AgentField, values: string[]): AgentField {
   return { ...field, transform: [{ replace: '(\\d)\\.(\\d{3})', with: '$1$2' }, 'number'] };
 }
 
-/** A footnote's mark after a value ("68,042,591[3]", "Paris[a]"), as reference tables write them. */
-const FOOTNOTE_MARK = '\\s*\\[(?:\\d{1,3}|[a-z])\\]';
-
 /** Values that carry footnote marks lose them (before any other step). */
 function withoutFootnoteMarks(field: AgentField, values: string[]): AgentField {
-  const mark = new RegExp(`${FOOTNOTE_MARK}`, 'i');
+  const mark = new RegExp(FOOTNOTE_MARK, 'i');
   if (values.length === 0 || values.filter((v) => mark.test(v)).length < 0.5 * values.length) return field;
   const steps =
     field.transform === undefined ? [] : Array.isArray(field.transform) ? field.transform : [field.transform];
