@@ -15,8 +15,14 @@ import { RecordMark } from '../services/changes/changes-protocol.js';
 import type { ChangesAsk, DeletedRecord } from '../services/changes/changes.service.js';
 import type { TrackerAsk } from '../services/changes/changes-protocol.js';
 
-/** Records per `marks` question (one character each: a 10,000-record Run asks once). */
-const MARKS_WINDOW = 20_000;
+/**
+ * Records per `marks` question (one character each). Each window is answered once its own records are
+ * looked up, so a small window lets the export write the first records while the worker still looks up
+ * the last ones (the crawl's end leaves it some to do); a question costs a message each way.
+ */
+const MARKS_WINDOW = 1_000;
+/** Windows asked before they are needed (their answers come in order). */
+const WINDOWS_AHEAD = 2;
 /** Deleted rows per page of their walk (with their values). */
 const DELETED_PAGE = 2_000;
 
@@ -64,16 +70,24 @@ export function workerTracking(def: AgentDefinition, changes: Asker): WorkerTrac
       return (async function* () {
         let marks = first;
         let start = 0;
-        // The next window is asked while this one is exported.
-        let next = window(MARKS_WINDOW);
+        // The next windows are asked while this one is exported.
+        const next: Array<Promise<string | null>> = [];
+        const askAhead = () => {
+          while (next.length < WINDOWS_AHEAD) {
+            const from = start + (next.length + 1) * MARKS_WINDOW;
+            if (from >= total) return;
+            next.push(window(from));
+          }
+        };
+        askAhead();
         let i = 0;
         for await (const record of records) {
           if (i - start >= MARKS_WINDOW) {
             start += MARKS_WINDOW;
-            const answer = await next;
+            const answer = await (next.shift() ?? window(start));
             if (answer === null) throw new Error('the worker lost the change tracking of this Run');
             marks = answer;
-            next = window(start + MARKS_WINDOW);
+            askAhead();
           }
           const mark = marks[i++ - start] as RecordMark;
           if (mark === RecordMark.Duplicate) {
@@ -84,8 +98,8 @@ export function workerTracking(def: AgentDefinition, changes: Asker): WorkerTrac
           // Object.assign rather than a spread: a spread copy of each record cost ten times as much.
           if (exportsChange(tracking.export, kind)) yield Object.assign({}, record, { [CHANGE_COLUMN]: kind });
         }
-        // The window asked last is not needed; its answer (or failure) is not waited for.
-        next.catch(() => {});
+        // Windows asked and not needed (the records ended sooner than counted) are not waited for.
+        for (const unused of next) unused.catch(() => {});
         // Every new and updated record is staged before the set's export ends (and so before the Run's),
         // and the Run's keys are kept as seen before its deleted rows are asked for.
         if (!(await changes.ask<boolean>({ op: 'staged' })))

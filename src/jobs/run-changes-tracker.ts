@@ -7,8 +7,9 @@
 // batch is answered, its new and updated records are staged with their JSON lines as they came, and,
 // tracking deletes, its keys are kept as seen (the stages wait for the export, up to STAGES_HELD
 // batches). The run process does none of this while it crawls: its export asks for each record's mark,
-// in order (`marks`, answered once the keys are looked up), and only marks and filters; before its end it
-// asks whether every stage is written (`staged`).
+// in order, in windows (`marks`, each answered once its own records' keys are looked up, so the export
+// writes the first records while the last ones are still hashed and looked up), and only marks and
+// filters; before its end it asks whether every stage is written (`staged`).
 //
 // On a failure, past TRACKED_RECORDS records, or when the records it saw are not the Run's (another set,
 // another count), the tracker gives up and answers null: the run process then does the whole export's
@@ -49,7 +50,10 @@ interface Waiting {
 export interface RunChangesTracker {
   /** A checkpoint's records, per set, as JSON lines. */
   observe(records: ReadonlyArray<{ set: number; ndjson: string }>): void;
-  /** The marks the export asks for, once their keys are looked up; null once the tracker has given up. */
+  /**
+   * The marks of a window of the records, once its records' keys are looked up; null once the tracker has
+   * given up (or when the records it saw are not as many as the Run gave).
+   */
   marks(ask: Extract<TrackerAsk, { op: 'marks' }>): Promise<string | null>;
   /** Whether every stage (and seen row) is written, once they are: false when the tracker gave up. */
   staged(): Promise<boolean>;
@@ -91,6 +95,14 @@ export function createRunChangesTracker(
   const stagesReleased = new Promise<void>((resolve) => (releaseStages = resolve));
   let stages: Promise<void> = Promise.all([lookups, stagesReleased]).then(() => {});
   let held = 0;
+  // Records observed so far (lines counted as they come, before they are hashed), and the points where
+  // they become final: the end (index after the last record) of each observation once taken, and of
+  // each lookup once answered. Both lists are in index order, one entry per checkpoint or lookup.
+  let observedLines = 0;
+  const takenUpTo: Array<{ end: number; done: Promise<void> }> = [];
+  const lookedUpTo: Array<{ end: number; done: Promise<void> }> = [];
+  // Once the export asks, every record is observed: the last part batch is looked up when all are taken.
+  let flushed: Promise<void> | null = null;
 
   /** Looks up the waiting records' keys, then stages the new and updated ones and keeps the keys as seen. */
   function lookUp(part: Waiting[]) {
@@ -109,6 +121,7 @@ export function createRunChangesTracker(
       return found;
     });
     lookups = changed.then(() => {}, giveUp);
+    lookedUpTo.push({ end: part[part.length - 1].index + 1, done: lookups });
     const no = --batch;
     if (++held >= STAGES_HELD) releaseStages();
     stages = Promise.all([stages, changed])
@@ -172,16 +185,31 @@ export function createRunChangesTracker(
       if (failed) return;
       set ??= r.set;
       if (r.set !== set) return giveUp();
+      const lines = r.ndjson.split('\n').filter((line) => line.length > 0);
+      observedLines += lines.length;
       // Hashed by the worker's hashing thread while this thread goes on; taken in the order observed.
       const hashed = hashLines(plan, r.ndjson);
       observed = Promise.all([observed, hashed]).then(([, h]) => {
-        if (!failed)
-          take(
-            r.ndjson.split('\n').filter((line) => line.length > 0),
-            h,
-          );
+        if (!failed) take(lines, h);
       }, giveUp);
+      takenUpTo.push({ end: observedLines, done: observed });
     }
+  }
+
+  /**
+   * Waits until the marks of the records before `end` are final: those records taken (hashed, in order)
+   * and the lookups of their keys answered. Lookups go in index order, so the first lookup ending at or
+   * after `end` covers every one of them; none yet means some wait for the last part batch (flushed).
+   */
+  async function finalUpTo(end: number) {
+    await (takenUpTo.find((t) => t.end >= end)?.done ?? observed);
+    const covering = () => lookedUpTo.find((l) => l.end >= end)?.done;
+    let done = covering();
+    if (!done) {
+      await flushed;
+      done = covering() ?? lookups;
+    }
+    await done;
   }
 
   return {
@@ -189,10 +217,11 @@ export function createRunChangesTracker(
     async marks(ask) {
       releaseStages();
       if (ask.rest.length > 0) observe([{ set: set ?? 0, ndjson: ask.rest }]);
-      await observed;
-      if (!failed) lookUpWaiting(true);
-      await lookups;
-      if (!failed && marks.length !== ask.total) giveUp();
+      if (!failed && observedLines !== ask.total) giveUp();
+      flushed ??= observed.then(() => {
+        if (!failed) lookUpWaiting(true);
+      });
+      await finalUpTo(Math.min(ask.from + ask.count, ask.total));
       if (failed) return null;
       return marks.slice(ask.from, ask.from + ask.count).join('');
     },

@@ -21,7 +21,9 @@ const hash = (price: string) => valuesHashOf({ price }, ['price']);
 const lines = (records: ExtractedRecord[]) => records.map((r) => JSON.stringify(r) + '\n').join('');
 
 /** A run process and its worker, the worker's statements answered from `known`. */
-function wired(opts: { failLookup?: boolean; failFirstBegin?: boolean; failStage?: boolean } = {}) {
+function wired(
+  opts: { failLookup?: boolean; failFirstBegin?: boolean; failStage?: boolean; lastLookupAfter?: Promise<void> } = {},
+) {
   const known = new Map<string, [string, ExtractedRecord]>([
     [key('A'), [hash('1'), { sku: 'A', price: '1' }]],
     [key('B'), [hash('1'), { sku: 'B', price: '1' }]],
@@ -40,6 +42,7 @@ function wired(opts: { failLookup?: boolean; failFirstBegin?: boolean; failStage
     async lookupBegun(_runId: number, keys: string[]) {
       asks.push({ op: 'lookupBegun', keys });
       if (opts.failLookup) throw new Error('connection terminated');
+      if (opts.lastLookupAfter && keys.length < 1_000) await opts.lastLookupAfter;
       return keys.map((k) => known.get(k)?.[0] ?? null);
     },
   } as unknown as RunChangesService;
@@ -116,6 +119,68 @@ describe('change tracking done by the worker from the checkpoints', () => {
     expect(stages.flatMap((s) => s.keys)).toEqual([key('B'), key('C')]);
     expect(stages.flatMap((s) => s.values)).toEqual([JSON.stringify(page1[1]), JSON.stringify(page2[0])]);
     expect(stages.every((s) => s.batch < 0)).toBe(true);
+  });
+
+  it('a Run of several marks windows: each answered once its own records are looked up, the same rows as the export gives alone', async () => {
+    // 2,600 records in three checkpoints and the rest; the last 200 repeat keys of the first window (197 of
+    // them: the first three records are the known A, B and Z).
+    const many: ExtractedRecord[] = Array.from({ length: 2_600 }, (_, i) => ({
+      sku: i < 3 ? ['A', 'B', 'Z'][i] : `S${i % 2_400}`,
+      price: String(i % 7),
+    }));
+    const parts = [many.slice(0, 1_100), many.slice(1_100, 2_000), many.slice(2_000, 2_450), many.slice(2_450)];
+    const run = async (w: ReturnType<typeof wired>) => {
+      const tracking = workerTracking(definition, w.remote)!;
+      for (const part of parts.slice(0, 3)) {
+        tracking.given(part);
+        await new Promise((r) => setImmediate(r));
+        w.relay.observe([{ set: 0, ndjson: lines(part) }]);
+      }
+      tracking.given(parts[3]);
+      return exported(w.remote, tracking, many, lines(parts[3]));
+    };
+    const byWorker = wired();
+    const tracked = await run(byWorker);
+    const alone = await run(wired({ failLookup: true }));
+    expect(tracked.rows).toEqual(alone.rows);
+    expect(tracked.duplicates).toBe(197);
+    expect(tracked.rows).toHaveLength(2_403);
+    expect(tracked.rows.slice(0, 3).map((r) => r._change)).toEqual(['updated', 'unchanged', 'updated']);
+    // Looked up by the worker in batches of 1,000 distinct keys; the export asked nothing itself.
+    expect(byWorker.asks.filter((a) => a.op === 'lookupBegun').map((a) => a.keys.length)).toEqual([1_000, 1_000, 403]);
+    expect(byWorker.asks.filter((a) => a.op === 'classify')).toEqual([]);
+  });
+
+  it('the export writes the first window while the last keys are still being looked up', async () => {
+    let answerLast = () => {};
+    const w = wired({ lastLookupAfter: new Promise<void>((r) => (answerLast = r)) });
+    const many: ExtractedRecord[] = Array.from({ length: 1_500 }, (_, i) => ({ sku: `S${i}`, price: '1' }));
+    const tracking = workerTracking(definition, w.remote)!;
+    tracking.given(many);
+    await new Promise((r) => setImmediate(r));
+    w.relay.observe([{ set: 0, ndjson: lines(many) }]);
+    const sets = await trackedSets(
+      definition,
+      w.remote,
+      [
+        {
+          set: 0,
+          records: (async function* () {
+            yield* many;
+          })(),
+        },
+      ],
+      { stopped: false, byWorker: { tracking, rest: () => '' } },
+      { duplicates: 0 },
+    );
+    const rows = sets[0].records[Symbol.asyncIterator]();
+    for (let i = 0; i < 1_000; i++) expect((await rows.next()).value).toMatchObject({ _change: 'new' });
+    // The lookup of the last 500 keys has not been answered: the second window waits for it.
+    const after = rows.next();
+    const raced = await Promise.race([after.then(() => 'row'), new Promise((r) => setTimeout(() => r('waiting'), 50))]);
+    expect(raced).toBe('waiting');
+    answerLast();
+    expect((await after).value).toMatchObject({ sku: 'S1000', _change: 'new' });
   });
 
   it('a lookup that fails makes the worker give up; the export does the work itself and gives the same rows', async () => {
