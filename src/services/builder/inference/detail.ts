@@ -15,7 +15,7 @@ import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
 import { FOOTNOTES, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
-import { BYLINE_VERB } from './value-form.js';
+import { BYLINE_BY, BYLINE_VERB } from './byline.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -31,7 +31,7 @@ const DETAIL_PAGES_TRIED = 2;
 const SHAPED = new Set<Concept>(['date']);
 /** The word opening a byline, before the author's name, in the prompts' languages. */
 const BYLINE_OPENING = new RegExp(
-  `^\\s*(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)(?:\\s+\\S|\\s*$)`,
+  `^\\s*(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}(?:\\s+\\S|\\s*$)`,
   'i',
 );
 function mainLink(candidate: Candidate): CandidateField | undefined {
@@ -197,7 +197,7 @@ function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
 }
 
 /** A byline's opening word alone ("By", "Von", "Posted by"). */
-const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)\\s*:?$`, 'i');
+const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}\\s*:?$`, 'i');
 
 /** The word a byline opens with when an element of its own holds it (`<a><span>By</span>Ann Lee</a>`). */
 function bylineWord($: CheerioAPI, selector: string): string | undefined {

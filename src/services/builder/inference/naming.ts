@@ -1,7 +1,7 @@
 // Field concepts and names: what a field holds (title, price, rating...) guessed from its markup and
 // content, which concepts a prompt asks for, and the name a field gets (the prompt's own word where
 // one matches, otherwise a label, a class token or the concept).
-import { DATE, DATE_MAX_LENGTH } from './date-shape.js';
+import { DATED_VALUE, DATE_MAX_LENGTH } from './date-shape.js';
 import {
   CONCEPT_WORDS_BY_LANGUAGE,
   QUESTION_WORDS_BY_CONCEPT,
@@ -440,7 +440,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
     sample.filter((v) => (v.match(re)?.[0].length ?? 0) >= v.trim().length * 0.6).length / sample.length;
   if (share(RATING) >= 0.8) return 'rating';
   if (share(CURRENCY) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
-  if (share(DATE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
+  if (share(DATED_VALUE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
   if (share(/^\s*by\s+\S/i) >= 0.8) return 'author';
   if (share(/^\s*(?:#\d+|\d+\.)\s*$/) >= 0.8) return 'rank'; // "#1", "1.
   if (share(/^[\w.+-]+@[\w-]+\.[\w.]+$/) >= 0.8) return 'email';
