@@ -55,8 +55,8 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     pt: ['título', 'nome', 'manchete'],
     it: ['titolo', 'nome', 'intestazione'],
     nl: ['titel', 'naam', 'kop', 'koptekst', 'benaming'],
-    ja: ['タイトル', '名前', '名称', '商品名', '見出し', '件名', '題名', '職種', '職種名', '品名'],
-    zh: ['标题', '標題', '名称', '名稱', '名字', '商品名', '题目', '題目', '品名'],
+    ja: ['タイトル', '名前', '名称', '商品名', '見出し', '件名', '題名', '職種', '職種名', '品名', '作品名', '曲名', '店名', '片名'],
+    zh: ['标题', '標題', '名称', '名稱', '名字', '商品名', '题目', '題目', '品名', '片名', '书名', '書名', '歌名', '店名', '作品名'],
   },
   link: {
     en: ['link', 'url', 'href', 'permalink'],

@@ -2,9 +2,14 @@
 // values are a number with at most a word or two ("(2 products)", "489 Ratings", "17"), the counted
 // thing named by those words or by the field's class ("NumProducts"), in the prompt's language or in
 // English. Read as a number.
+import type { CheerioAPI } from 'cheerio';
+import type { AgentField } from '../../../engine/definition.js';
 import type { CandidateField } from './candidate.js';
+import { ownText } from './dom-text.js';
+import type { Element } from './selectors.js';
+import { normalizeWord } from './word-tokens.js';
 import { COUNT_SUFFIX } from './count-phrase.js';
-import { singular, tokenWords, words, type PromptRequest } from './naming.js';
+import { CONCEPT_WORDS, conceptOfWord, singular, tokenWords, words, type PromptRequest } from './naming.js';
 import { fieldWordVariants } from './field-words.js';
 import { englishRecordNouns } from './record-nouns.js';
 
@@ -63,4 +68,40 @@ export function countField(request: PromptRequest, free: CandidateField[]): Cand
   if (!found) return undefined;
   // "(2 products)": the engine's number transform reads the first number; a decimal comma stays text.
   return found.samples.some((s) => /\d,\d{1,2}(?!\d)/.test(s)) ? found : { ...found, transform: 'number' };
+}
+
+/** A number and the word right after it in a text ("(33 Bewertungen)", "4.1/5 - (62 votes)", "4 personen"). */
+const NUMBER_THEN_WORD = /(\d[\d.,]*)\s*(\p{L}+)/gu;
+
+/** The words that may write a counted thing on a page: its own, its other languages' and its concept's. */
+function countedWords(request: PromptRequest): Set<string> {
+  const thing = countedThing(request);
+  const written = normalizeWord(request.written ?? thing);
+  const concept = conceptOfWord(written) ?? conceptOfWord(thing);
+  const all = [written, thing, ...fieldWordVariants(written), ...(concept ? CONCEPT_WORDS[concept] : [])];
+  return new Set(all.flatMap((w) => [w, singular(w)]));
+}
+
+/**
+ * A count written inside a text of the page, as a number right before the counted thing's word ("(33
+ * Bewertungen)", "4.1/5 - (62 votes)", "Ingrediënten 4 personen"): the first element whose own text says
+ * so, and the steps reading the number out of its text (a regex keeping the number before that word,
+ * then the number transform). For a page read as one record.
+ */
+export function countInText(
+  $: CheerioAPI,
+  request: PromptRequest,
+): { el: Element; transform: NonNullable<AgentField['transform']> } | undefined {
+  if (!isCountRequest(request)) return undefined;
+  const things = countedWords(request);
+  for (const el of $('body *').toArray() as Element[]) {
+    if (['script', 'style', 'noscript', 'template'].includes(el.name)) continue;
+    const text = ownText(el);
+    for (const m of text.matchAll(NUMBER_THEN_WORD)) {
+      if (!things.has(normalizeWord(m[2]))) continue;
+      const pattern = `(\\d[\\d.,]*)\\s*${m[2].replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`;
+      return { el, transform: [{ regex: pattern, group: 1, flags: 'i' }, 'number'] };
+    }
+  }
+  return undefined;
 }
