@@ -94,7 +94,7 @@ export function countInText(
 ): { el: Element; transform: NonNullable<AgentField['transform']> } | undefined {
   if (!isCountRequest(request)) return undefined;
   const things = countedWords(request);
-  for (const el of $('body *').toArray() as Element[]) {
+  for (const el of $<Element, string>('body *').toArray()) {
     if (['script', 'style', 'noscript', 'template'].includes(el.name)) continue;
     const text = ownText(el);
     for (const m of text.matchAll(NUMBER_THEN_WORD)) {

@@ -20,7 +20,11 @@ const COUNT_OF = new Set(['of', 'de', 'd', 'di', 'der', 'des', 'van', 'av', 'pa'
 const CJK_COUNT_SUFFIXES = new Set(['数', '人数', '件数', '个数', '個数', '次数', '回数', '总数', '總數']);
 
 /** The request, the counted noun as written ("Bewertungen", "评价") and the last token the phrase takes. */
-type CountRequest = { request: { word: string; concept: Concept | undefined; written: string }; noun: string; last: number };
+type CountRequest = {
+  request: { word: string; concept: Concept | undefined; written: string };
+  noun: string;
+  last: number;
+};
 type Words = { singular(word: string): string; conceptOfWord(word: string): Concept | undefined };
 
 /** Concepts whose values are counts already: a count of their things is of their concept ("número de votos"). */

@@ -49,5 +49,8 @@ function withoutTime(date: AgentField, values: string[]): AgentField {
   const cut = values.map((v) => v.replace(/\s+/g, ' ').trim().replace(trailing, ''));
   if (cut.some((v, i) => v === values[i].replace(/\s+/g, ' ').trim()) || conceptOfValues(cut) !== 'date') return date;
   const steps = date.transform === undefined ? [] : Array.isArray(date.transform) ? date.transform : [date.transform];
-  return { ...date, transform: ['trim', { replace: TRAILING_TIME, with: '', flags: 'i' }, ...steps.filter((s) => s !== 'trim')] };
+  return {
+    ...date,
+    transform: ['trim', { replace: TRAILING_TIME, with: '', flags: 'i' }, ...steps.filter((s) => s !== 'trim')],
+  };
 }

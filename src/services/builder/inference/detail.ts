@@ -30,10 +30,7 @@ const DETAIL_PAGES_TRIED = 2;
 /** Concepts whose values have a shape of their own: an element named for one must show that shape. */
 const SHAPED = new Set<Concept>(['date']);
 /** The word opening a byline, before the author's name, in the prompts' languages. */
-const BYLINE_OPENING = new RegExp(
-  `^\\s*(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}(?:\\s+\\S|\\s*$)`,
-  'i',
-);
+const BYLINE_OPENING = new RegExp(`^\\s*(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}(?:\\s+\\S|\\s*$)`, 'i');
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
