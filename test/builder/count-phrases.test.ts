@@ -17,10 +17,11 @@ describe('a count asked for in several languages', () => {
     expect(asked('每部电影的片名和评价人数')).toEqual(['片名:title', '评价_count:reviews']);
   });
 
-  it('is named by the counted noun, or by its phrase when the noun is asked for too', () => {
+  it('is named by the counted noun, or by its phrase when the noun is asked for too or names records', () => {
     const named = (prompt: string) => promptRequests(prompt).map((r) => r.written ?? r.word);
     expect(named('title and number of votes')).toEqual(['title', 'votes']);
     expect(named('rating and number of ratings')).toEqual(['rating', 'number_of_ratings']);
+    expect(named('name and number of products')).toEqual(['name', 'number_of_products']);
   });
 
   it('keeps a number or a name of one thing apart from a count', () => {

@@ -2,7 +2,7 @@
 // plural asked for and a singular label ("raciones" / "Ración para:", "categoría" / "Categorías:"), a
 // label React writes in pieces ("Ración para<!-- -->:"), a rating word that is also a news noun
 // ("nota"), title words of films and books in Chinese and Japanese, and "all" after the noun in
-// Japanese asking for a list.
+// Japanese asking for a list; and a definition term each record writes differently, which is a value.
 import { describe, expect, it } from 'vitest';
 import { asksForList } from '../../src/services/builder/inference/page-record.js';
 import { promptRequests } from '../../src/services/builder/inference/naming.js';
@@ -51,5 +51,26 @@ describe('prompt words in several languages', () => {
     expect(asksForList('材料の名前と分量を全部')).toBe(true);
     expect(asksForList('列出全部商品的名称和价格')).toBe(true);
     expect(asksForList('記事のタイトルと日付')).toBe(false);
+  });
+});
+
+describe('a definition term each record writes differently', () => {
+  it('is a value of its own, and the lone <dd> after it is one field', async () => {
+    const rows = [
+      ['40 gr', 'ontbijtspek'],
+      ['250 gr', 'runderriblappen'],
+      ['1', 'ui'],
+      ['1 teentje', 'knoflook'],
+      ['100 ml', 'rode wijn'],
+    ];
+    const page = `<html><body><h1>Boeuf bourguignon</h1><h2>Ingrediënten</h2><dl>${rows
+      .map(([q, n]) => `<div class="ingredient"><dt>${q}</dt><dd>${n}</dd></div>`)
+      .join('')}</dl><p>Snijd het vlees in blokjes en bak het spek uit.</p></body></html>`;
+    const { records } = await draftRecords(page, 'la cantidad y el nombre de cada ingrediente');
+    expect(records.slice(0, 3)).toEqual([
+      { cantidad: '40 gr', nombre: 'ontbijtspek' },
+      { cantidad: '250 gr', nombre: 'runderriblappen' },
+      { cantidad: '1', nombre: 'ui' },
+    ]);
   });
 });

@@ -208,8 +208,9 @@ export function promptRequests(prompt: string): PromptRequest[] {
     const count = countOf(all, i, { singular, conceptOfWord });
     if (count) {
       // Named by the counted noun ("reviews", "Bewertungen"), or by the whole phrase when that noun is asked
-      // for too ("rating and number of ratings").
-      out.push(seen.has(singular(count.noun)) ? count.request : { ...count.request, written: count.noun });
+      // for too ("rating and number of ratings") or alone would name the records ("number of products").
+      const phrase = seen.has(singular(count.noun)) || STOP_WORDS.has(normalizeWord(count.noun));
+      out.push(phrase ? count.request : { ...count.request, written: count.noun });
       seen.add(count.request.word);
       takenUpTo = count.last;
       continue;

@@ -220,7 +220,9 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
       const sig = signature(c);
       const i = seen.get(sig) ?? 0;
       seen.set(sig, i + 1);
-      const dtLabel = definitionTerm(c);
+      // Several <dd>s are told apart by their terms; a lone one is one field whatever its term says
+      // ("<dt>40 gr</dt><dd>ontbijtspek</dd>": a quantity, not a label).
+      const dtLabel = (counts.get(sig) ?? 0) > 1 ? definitionTerm(c) : undefined;
       const step = dtLabel ? `${sig}{${dtLabel}}` : (counts.get(sig) ?? 0) > 1 ? `${sig}[${i}]` : sig;
       visit(c, `${path}/${step}`, depth + 1);
     }
