@@ -55,7 +55,7 @@ describe('prompt words in several languages', () => {
 });
 
 describe('a definition term each record writes differently', () => {
-  it('is a value of its own, and the lone <dd> after it is one field', async () => {
+  it('is a value of its own when it opens with a number, and the <dd> after it is one field', async () => {
     const rows = [
       ['40 gr', 'ontbijtspek'],
       ['250 gr', 'runderriblappen'],

@@ -4,6 +4,7 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText, ownText } from './dom-text.js';
+import { durationAfterHeading } from './duration-shape.js';
 import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept, type PromptRequest } from './naming.js';
 import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
@@ -323,6 +324,9 @@ export function pageRecordFields(
     // A count inside a text ("(33 Bewertungen)", "4.1/5 - (62 votes)"): the number before the thing's word.
     const inText = !field && counted ? countInText($, request) : undefined;
     if (inText && take(inText.el, '') && field) field = { ...field, transform: inText.transform };
+    // A time no label names, shown alone after the title ("20-30 min.", "Fertig in 15 Minuten").
+    const lasting = !field && concept === 'duration' ? durationAfterHeading($) : undefined;
+    if (lasting) take(lasting, ownText(lasting));
     const hints = field || !concept ? [] : hintsFor($, concept);
     for (const hint of hints) {
       const shown = byText.get(hint.value) ?? [];

@@ -89,7 +89,9 @@ function definitionTerm(el: Element): string | undefined {
   }
   if (!term) return undefined;
   const text = normalizeText(ownText(term));
-  return text !== '' && text.length <= 40 && !/["\\]/.test(text) ? text : undefined;
+  // A term opening with a number is a value written first ("<dt>40 gr</dt><dd>ontbijtspek</dd>", a
+  // quantity before its ingredient), no label.
+  return text !== '' && text.length <= 40 && !/["\\]/.test(text) && !/^\d/.test(text) ? text : undefined;
 }
 
 const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
@@ -220,9 +222,7 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
       const sig = signature(c);
       const i = seen.get(sig) ?? 0;
       seen.set(sig, i + 1);
-      // Several <dd>s are told apart by their terms; a lone one is one field whatever its term says
-      // ("<dt>40 gr</dt><dd>ontbijtspek</dd>": a quantity, not a label).
-      const dtLabel = (counts.get(sig) ?? 0) > 1 ? definitionTerm(c) : undefined;
+      const dtLabel = definitionTerm(c);
       const step = dtLabel ? `${sig}{${dtLabel}}` : (counts.get(sig) ?? 0) > 1 ? `${sig}[${i}]` : sig;
       visit(c, `${path}/${step}`, depth + 1);
     }
