@@ -64,4 +64,21 @@ describe('a count written inside a text', () => {
       { title: '末代皇帝', rating: 9.3, reviews: 755288 },
     ]);
   });
+
+  it('reads a count written after a rating in one text in every record of a list', async () => {
+    const recipes = [
+      ['Estrogonofe de carne', '4.1', 62],
+      ['Bolo de cenoura', '4.6', 1240],
+      ['Feijoada', '3.9', 8],
+      ['Pão de queijo', '4.8', 377],
+    ];
+    const page = `<html><body><h1>Receitas</h1><div class="grid">${recipes
+      .map(
+        ([t, r, n], i) => `<div class="card"><a class="name" href="/r/${i}">${t}</a>
+        <div class="legend">${r}/5 - (${n} ${n === 1 ? 'vote' : 'votes'})</div></div>`,
+      )
+      .join('')}</div></body></html>`;
+    const { records } = await draftRecords(page, 'nome e número de votos de cada receita');
+    expect(records.map((r) => r.votos)).toEqual([62, 1240, 8, 377]);
+  });
 });

@@ -65,7 +65,7 @@ export function countField(request: PromptRequest, free: CandidateField[]): Cand
     const named = [...sample.flatMap((s) => words(s)), ...f.hints.flatMap(tokenWords)];
     return named.some((w) => namesThing(things, w));
   });
-  if (!found) return undefined;
+  if (!found) return countInTexts(request, free);
   // "(2 products)": the engine's number transform reads the first number; a decimal comma stays text.
   return found.samples.some((s) => /\d,\d{1,2}(?!\d)/.test(s)) ? found : { ...found, transform: 'number' };
 }
@@ -80,6 +80,30 @@ function countedWords(request: PromptRequest): Set<string> {
   const concept = conceptOfWord(written) ?? conceptOfWord(thing);
   const all = [written, thing, ...fieldWordVariants(written), ...(concept ? CONCEPT_WORDS[concept] : [])];
   return new Set(all.flatMap((w) => [w, singular(w)]));
+}
+
+/** The regex step keeping the number written right before one of the words ("62 votes" -> "62"). */
+function numberBefore(words: string[]): { regex: string; group: number; flags: string } {
+  const alternatives = [...new Set(words)].map((w) => w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|');
+  return { regex: `(\\d[\\d.,]*)\\s*(?:${alternatives})`, group: 1, flags: 'i' };
+}
+
+/**
+ * The free field whose texts write the count inside them, a number right before the counted thing's word
+ * ("4.1/5 - (62 votes)", "939937人评价" is shaped as a count already): read by a regex, then as a number.
+ */
+function countInTexts(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  const things = countedWords(request);
+  for (const f of free) {
+    const sample = f.samples.filter((s) => s.trim() !== '');
+    if (f.kind !== 'text' || f.coverage < MIN_COVERAGE || sample.length === 0) continue;
+    const written = sample.map(
+      (s) => [...s.matchAll(NUMBER_THEN_WORD)].find((m) => things.has(normalizeWord(m[2])))?.[2],
+    );
+    if (written.filter(Boolean).length < SHAPE_SHARE * sample.length) continue;
+    return { ...f, transform: [numberBefore(written.filter((w): w is string => !!w)), 'number'] };
+  }
+  return undefined;
 }
 
 /**
@@ -99,8 +123,7 @@ export function countInText(
     const text = ownText(el);
     for (const m of text.matchAll(NUMBER_THEN_WORD)) {
       if (!things.has(normalizeWord(m[2]))) continue;
-      const pattern = `(\\d[\\d.,]*)\\s*${m[2].replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`;
-      return { el, transform: [{ regex: pattern, group: 1, flags: 'i' }, 'number'] };
+      return { el, transform: [numberBefore([m[2]]), 'number'] };
     }
   }
   return undefined;
