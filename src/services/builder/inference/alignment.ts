@@ -105,6 +105,9 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       continue;
     const first = nodes.values().next().value as ValueNode;
     const attribute = first.kind === 'text' ? undefined : first.attribute;
+    // A term is a label when every record writes the same one; a term that varies ("<dt>40 gr</dt>
+    // <dd>ontbijtspek</dd>", a quantity before its ingredient) is a value, no hook for a selector.
+    const label = [...nodes.values()].every((v) => v.label === first.label) ? first.label : undefined;
     const viaCompanion = key.startsWith('+');
     let selector: string | undefined | null;
     if (viaCompanion) {
@@ -114,7 +117,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
         $,
         rows.map((m) => companions.get(m) as Element),
         targets,
-        first.label,
+        label,
         attribute,
       );
       selector =
@@ -123,7 +126,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       if (selector && !rows.every((m) => !nodes.has(m) || safeFind(m, selector as string, 1)?.[0] === nodes.get(m)?.el))
         selector = null;
     } else {
-      selector = chooseSelector($, members, new Map([...nodes].map(([m, v]) => [m, v.el])), first.label, attribute);
+      selector = chooseSelector($, members, new Map([...nodes].map(([m, v]) => [m, v.el])), label, attribute);
     }
     if (selector === null) continue;
     const scopeOf = (m: Element) => (viaCompanion ? (companions.get(m) as Element) : m);

@@ -2,9 +2,14 @@
 // values are a number with at most a word or two ("(2 products)", "489 Ratings", "17"), the counted
 // thing named by those words or by the field's class ("NumProducts"), in the prompt's language or in
 // English. Read as a number.
+import type { CheerioAPI } from 'cheerio';
+import type { AgentField } from '../../../engine/definition.js';
 import type { CandidateField } from './candidate.js';
+import { ownText } from './dom-text.js';
+import type { Element } from './selectors.js';
+import { normalizeWord } from './word-tokens.js';
 import { COUNT_SUFFIX } from './count-phrase.js';
-import { singular, tokenWords, words, type PromptRequest } from './naming.js';
+import { CONCEPT_WORDS, conceptOfWord, singular, tokenWords, words, type PromptRequest } from './naming.js';
 import { fieldWordVariants } from './field-words.js';
 import { englishRecordNouns } from './record-nouns.js';
 
@@ -60,7 +65,66 @@ export function countField(request: PromptRequest, free: CandidateField[]): Cand
     const named = [...sample.flatMap((s) => words(s)), ...f.hints.flatMap(tokenWords)];
     return named.some((w) => namesThing(things, w));
   });
-  if (!found) return undefined;
+  if (!found) return countInTexts(request, free);
   // "(2 products)": the engine's number transform reads the first number; a decimal comma stays text.
   return found.samples.some((s) => /\d,\d{1,2}(?!\d)/.test(s)) ? found : { ...found, transform: 'number' };
+}
+
+/** A number and the word right after it in a text ("(33 Bewertungen)", "4.1/5 - (62 votes)", "4 personen"). */
+const NUMBER_THEN_WORD = /(\d[\d.,]*)\s*(\p{L}+)/gu;
+
+/** The words that may write a counted thing on a page: its own, its other languages' and its concept's. */
+function countedWords(request: PromptRequest): Set<string> {
+  const thing = countedThing(request);
+  const written = normalizeWord(request.written ?? thing);
+  const concept = conceptOfWord(written) ?? conceptOfWord(thing);
+  const all = [written, thing, ...fieldWordVariants(written), ...(concept ? CONCEPT_WORDS[concept] : [])];
+  return new Set(all.flatMap((w) => [w, singular(w)]));
+}
+
+/** The regex step keeping the number written right before one of the words ("62 votes" -> "62"). */
+function numberBefore(words: string[]): { regex: string; group: number; flags: string } {
+  const alternatives = [...new Set(words)].map((w) => w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|');
+  return { regex: `(\\d[\\d.,]*)\\s*(?:${alternatives})`, group: 1, flags: 'i' };
+}
+
+/**
+ * The free field whose texts write the count inside them, a number right before the counted thing's word
+ * ("4.1/5 - (62 votes)", "939937人评价" is shaped as a count already): read by a regex, then as a number.
+ */
+function countInTexts(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  const things = countedWords(request);
+  for (const f of free) {
+    const sample = f.samples.filter((s) => s.trim() !== '');
+    if (f.kind !== 'text' || f.coverage < MIN_COVERAGE || sample.length === 0) continue;
+    const written = sample.map(
+      (s) => [...s.matchAll(NUMBER_THEN_WORD)].find((m) => things.has(normalizeWord(m[2])))?.[2],
+    );
+    if (written.filter(Boolean).length < SHAPE_SHARE * sample.length) continue;
+    return { ...f, transform: [numberBefore(written.filter((w): w is string => !!w)), 'number'] };
+  }
+  return undefined;
+}
+
+/**
+ * A count written inside a text of the page, as a number right before the counted thing's word ("(33
+ * Bewertungen)", "4.1/5 - (62 votes)", "Ingrediënten 4 personen"): the first element whose own text says
+ * so, and the steps reading the number out of its text (a regex keeping the number before that word,
+ * then the number transform). For a page read as one record.
+ */
+export function countInText(
+  $: CheerioAPI,
+  request: PromptRequest,
+): { el: Element; transform: NonNullable<AgentField['transform']> } | undefined {
+  if (!isCountRequest(request)) return undefined;
+  const things = countedWords(request);
+  for (const el of $<Element, string>('body *').toArray()) {
+    if (['script', 'style', 'noscript', 'template'].includes(el.name)) continue;
+    const text = ownText(el);
+    for (const m of text.matchAll(NUMBER_THEN_WORD)) {
+      if (!things.has(normalizeWord(m[2]))) continue;
+      return { el, transform: [numberBefore([m[2]]), 'number'] };
+    }
+  }
+  return undefined;
 }

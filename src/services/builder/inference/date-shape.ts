@@ -11,6 +11,17 @@ const RELATIVE =
 
 export const DATE = new RegExp(`${ABSOLUTE.source}|${RELATIVE.source}`, 'i');
 
+/**
+ * A time of day written after a date in one text, and what joins them: "30. Juli 2022 - 13:28.",
+ * "3 mai 2020 à 14h05", "12/03/2021, 18:30 Uhr". A time is no date of its own, so only a value that is a
+ * date followed by one is read as a date with it (see DATED_VALUE).
+ */
+export const TIME_AFTER_DATE =
+  '\\s*(?:,|-|–|·|\\||@|at|um|à|às|a las|alle|om|kl\\.?)?\\s*\\d{1,2}(?::\\d{2}|h\\d{2})(?:\\s?[ap]\\.?m\\.?)?(?:\\s*uhr)?\\.?';
+
+/** A value that is a date, maybe with its time of day after it ("30. Juli 2022 - 13:28."). */
+export const DATED_VALUE = new RegExp(`(?:${ABSOLUTE.source})(?:${TIME_AFTER_DATE})?|${RELATIVE.source}`, 'i');
+
 /** Longer texts are sentences that mention a date: "Monday, February 29, 2016 @ 11:10 PM UTC" is 40. */
 export const DATE_MAX_LENGTH = 48;
 

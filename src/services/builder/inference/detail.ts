@@ -15,7 +15,7 @@ import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
 import { FOOTNOTES, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
-import { BYLINE_VERB } from './value-form.js';
+import { BYLINE_BY, BYLINE_VERB } from './byline.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -30,10 +30,7 @@ const DETAIL_PAGES_TRIED = 2;
 /** Concepts whose values have a shape of their own: an element named for one must show that shape. */
 const SHAPED = new Set<Concept>(['date']);
 /** The word opening a byline, before the author's name, in the prompts' languages. */
-const BYLINE_OPENING = new RegExp(
-  `^\\s*(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)(?:\\s+\\S|\\s*$)`,
-  'i',
-);
+const BYLINE_OPENING = new RegExp(`^\\s*(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}(?:\\s+\\S|\\s*$)`, 'i');
 function mainLink(candidate: Candidate): CandidateField | undefined {
   const roles = roleFields(candidate);
   return candidate.fields.find((f) => f.kind === 'link' && roles.get(f) === 'link');
@@ -197,7 +194,7 @@ function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
 }
 
 /** A byline's opening word alone ("By", "Von", "Posted by"). */
-const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?(?:by|von|par|por|door|di|da|af|av)\\s*:?$`, 'i');
+const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}\\s*:?$`, 'i');
 
 /** The word a byline opens with when an element of its own holds it (`<a><span>By</span>Ann Lee</a>`). */
 function bylineWord($: CheerioAPI, selector: string): string | undefined {

@@ -6,6 +6,7 @@ import type { CheerioAPI } from 'cheerio';
 import { normalizeText, ownText } from './dom-text.js';
 import { fieldWordVariants } from './field-words.js';
 import { conceptOfWord } from './naming.js';
+import { sameStem } from './topic.js';
 import { cssString, isElement, type Element } from './selectors.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 
@@ -60,8 +61,24 @@ function labelTest(word: string): { exact: RegExp; loose: (text: string) => bool
   const loose = (text: string) =>
     isCjk(word)
       ? text.includes(word) && text.length <= word.length + 6
-      : opening.test(normalizeWord(text)) || namesTheAgent(word, normalizeWord(text));
+      : opening.test(normalizeWord(text)) ||
+        namesTheAgent(word, normalizeWord(text)) ||
+        opensWithInflection(word, normalizeWord(text));
   return { exact, loose };
+}
+
+/** Letters two inflections of one word may differ by ("raciones" and "Ración", "Portionen" and "Portion"). */
+const INFLECTION_LETTERS = 3;
+
+/**
+ * A short label opening with another inflection of the word: the prompt writes a plural, the page a
+ * singular, or the other way round ("raciones" labelled "Ración para:", "porzioni" labelled "Porzione").
+ * A longer word is a compound, not an inflection ("Titelbild" is no "titel").
+ */
+function opensWithInflection(word: string, label: string): boolean {
+  const first = label.replace(/\s*:$/, '').split(/\s+/);
+  if (word.includes('_') || first.length > 3) return false;
+  return Math.abs(first[0].length - word.length) <= INFLECTION_LETTERS && sameStem(word, first[0]);
 }
 
 /** Letters a verb and the agent noun made from it share at least ("produced" and "productor"). */
@@ -115,7 +132,11 @@ function labelsOf($: CheerioAPI): { labels: Element[]; texts: string[] } {
   if (!found) {
     const leaves = $<Element, string>(LEAF_LABEL_ELEMENTS)
       .toArray()
-      .filter((el) => (el.children ?? []).every((c) => c.type === 'text') && (el.children ?? []).length > 0);
+      // React writes a label's text in pieces split by empty comments ("Ración para<!-- -->:").
+      .filter(
+        (el) =>
+          (el.children ?? []).every((c) => c.type === 'text' || c.type === 'comment') && (el.children ?? []).length > 0,
+      );
     const labels = [...$<Element, string>(LABEL_ELEMENTS).toArray(), ...leaves];
     const texts = labels.map((el) => normalizeText($(el).text()));
     found = { labels, texts };

@@ -1,7 +1,7 @@
 // Field concepts and names: what a field holds (title, price, rating...) guessed from its markup and
 // content, which concepts a prompt asks for, and the name a field gets (the prompt's own word where
 // one matches, otherwise a label, a class token or the concept).
-import { DATE, DATE_MAX_LENGTH } from './date-shape.js';
+import { DATED_VALUE, DATE_MAX_LENGTH } from './date-shape.js';
 import {
   CONCEPT_WORDS_BY_LANGUAGE,
   QUESTION_WORDS_BY_CONCEPT,
@@ -165,7 +165,22 @@ const CONCEPT_OVER_STOP = new Set([
   'detail',
   // "data" is the date in Portuguese and Italian ("titolo, autore e data").
   'data',
+  // "nota" is the rating in Portuguese, Spanish and Italian ("nota e número de votos"); owned ("el título
+  // de la nota") it is a news item, see ownedNoun.
+  'nota',
 ]);
+
+/** Words of CONCEPT_OVER_STOP that are the page's noun, not a field, after a preposition and an article. */
+const NOUN_WHEN_OWNED = new Set(['nota']);
+
+/** "de la nota", "della nota": the word follows an owner preposition and an article. */
+function ownedNoun(all: readonly string[], i: number): boolean {
+  return (
+    i >= 2 &&
+    (DETERMINERS.has(all[i - 1]) || ARTICLE_PREPOSITIONS.has(all[i - 1])) &&
+    (OWNER_PREPOSITIONS.has(all[i - 2]) || ARTICLE_PREPOSITIONS.has(all[i - 1]))
+  );
+}
 
 /**
  * What the prompt asks for: its words that name a concept ("rating", "cost", "photo") plus other content
@@ -188,16 +203,14 @@ export function promptRequests(prompt: string): PromptRequest[] {
     previous = undefined;
     bridged = undefined;
     if (i <= takenUpTo || !/^\p{L}/u.test(raw)) continue;
-    // "number of ratings" beside "rating", "número de productos" of the categories: a count is a field of
-    // its own, even of a thing asked for already or of the records' own noun.
-    const count = countOf(
-      all,
-      i,
-      { singular, conceptOfWord },
-      (noun) => seen.has(singular(noun)) || englishRecordNouns(noun).length > 0,
-    );
+    // "number of ratings", "Anzahl der Bewertungen", "评价人数": a count is a field of its own, even of a
+    // thing asked for already or of the records' own noun.
+    const count = countOf(all, i, { singular, conceptOfWord });
     if (count) {
-      out.push(count.request);
+      // Named by the counted noun ("reviews", "Bewertungen"), or by the whole phrase when that noun is asked
+      // for too ("rating and number of ratings") or alone would name the records ("number of products").
+      const phrase = seen.has(singular(count.noun)) || STOP_WORDS.has(normalizeWord(count.noun));
+      out.push(phrase ? count.request : { ...count.request, written: count.noun });
       seen.add(count.request.word);
       takenUpTo = count.last;
       continue;
@@ -235,7 +248,12 @@ export function promptRequests(prompt: string): PromptRequest[] {
       (STOP_WORDS.has(word) || STOP_WORDS.has(raw) || (!cjk && word.length < 3))
     )
       continue;
-    if (concept !== undefined && STOP_WORDS.has(word) && !CONCEPT_OVER_STOP.has(word)) continue;
+    if (
+      concept !== undefined &&
+      STOP_WORDS.has(word) &&
+      (!CONCEPT_OVER_STOP.has(word) || (NOUN_WHEN_OWNED.has(word) && ownedNoun(all, i)))
+    )
+      continue;
     // "材料の名前", "留言的作者": the word before a possessive particle owns the fields, it is none of them.
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
@@ -440,7 +458,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
     sample.filter((v) => (v.match(re)?.[0].length ?? 0) >= v.trim().length * 0.6).length / sample.length;
   if (share(RATING) >= 0.8) return 'rating';
   if (share(CURRENCY) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
-  if (share(DATE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
+  if (share(DATED_VALUE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
   if (share(/^\s*by\s+\S/i) >= 0.8) return 'author';
   if (share(/^\s*(?:#\d+|\d+\.)\s*$/) >= 0.8) return 'rank'; // "#1", "1.
   if (share(/^[\w.+-]+@[\w-]+\.[\w.]+$/) >= 0.8) return 'email';

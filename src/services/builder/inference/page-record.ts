@@ -4,13 +4,15 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText, ownText } from './dom-text.js';
+import { durationAfterHeading } from './duration-shape.js';
 import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept, type PromptRequest } from './naming.js';
+import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
 import { namesTheRecords } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
 import { inBreadcrumbs, mainHeading } from './subject.js';
 import { onlyRecordNoun, topicWords } from './topic.js';
-import { isCjk } from './word-tokens.js';
+import { isCjk, normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
 
 /** The list selector of a draft that reads the page as one record. */
@@ -30,6 +32,12 @@ const LIST_CUE = new RegExp(
   `(?<![\\p{L}])(?:${LIST_MARKERS.filter((m) => !isCjk(m)).join('|')}|list of)(?![\\p{L}])|${LIST_MARKERS.filter(isCjk).join('|')}`,
   'iu',
 );
+
+/**
+ * "All" in Japanese and Chinese, which write it after the noun as often as before ("材料の名前と分量を全部",
+ * "列出全部商品"): one and many are written alike there, so the word is the cue that many are asked for.
+ */
+const CJK_ALL = /全部|全て|すべて|所有/;
 
 interface Hint {
   value: string;
@@ -115,7 +123,7 @@ export function declaresOneItem($: CheerioAPI): boolean {
 
 /** Does the prompt ask for many records ("each result", "every post", "jeder Zeile")? */
 export function asksForList(prompt: string): boolean {
-  if (LIST_CUE.test(prompt)) return true;
+  if (LIST_CUE.test(prompt) || CJK_ALL.test(prompt)) return true;
   // A prompt asking for nothing but a kind of record ("Welche Zutaten brauche ich?", "材料を全部", "the
   // ingredients of the recipe": the recipe owns the records, not fields).
   if (onlyRecordNoun(prompt) !== undefined) return true;
@@ -301,15 +309,24 @@ export function pageRecordFields(
     const take = (el: Element | undefined, value: string, anchored?: string) => {
       const selector = el && (firstMatchSelector($, el) ?? anchored);
       if (!selector || used.has(selector)) return false;
-      field = { name: fieldName(request.word), selector, transform: transformFor(concept, value) };
+      field = { name: fieldName(request.word), selector, transform: counted ? 'number' : transformFor(concept, value) };
       return true;
     };
-    // A label on the page naming the very word ("Author" next to "Julian Tompkin").
-    const labelled = labelledValue($, request.word, concept === undefined);
+    // A label on the page naming the very word ("Author" next to "Julian Tompkin"); a count by the
+    // counted thing ("Parts : 4 pers." for "le nombre de parts").
+    const counted = isCountRequest(request);
+    const labelWord = counted ? normalizeWord(request.written ?? countedThing(request)) : request.word;
+    const labelled = labelledValue($, labelWord, concept === undefined);
     if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
     if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").
       field = { ...field, attribute: 'ownText', transform: [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }] };
+    // A count inside a text ("(33 Bewertungen)", "4.1/5 - (62 votes)"): the number before the thing's word.
+    const inText = !field && counted ? countInText($, request) : undefined;
+    if (inText && take(inText.el, '') && field) field = { ...field, transform: inText.transform };
+    // A time no label names, shown alone after the title ("20-30 min.", "Fertig in 15 Minuten").
+    const lasting = !field && concept === 'duration' ? durationAfterHeading($) : undefined;
+    if (lasting) take(lasting, ownText(lasting));
     const hints = field || !concept ? [] : hintsFor($, concept);
     for (const hint of hints) {
       const shown = byText.get(hint.value) ?? [];

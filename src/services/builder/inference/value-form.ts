@@ -6,6 +6,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { extractField } from '../../../engine/extract.js';
 import type { Document } from '../../../engine/select.js';
+import { BYLINE_VERB } from './byline.js';
 import { aroundDate } from './date-shape.js';
 import { FOOTNOTE_MARK } from './own-word-label.js';
 import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
@@ -23,9 +24,6 @@ const SHAPED = new Set<Concept>(['date', 'price', 'salary', 'quantity', 'duratio
 
 /** "by", "von", "par"...: the word before an author's name in a byline. */
 const BY = '(?:by|von|par|por|de|di|da|door|van|af|av)';
-/** "Posted", "geschrieben", "publié"...: the verb a byline may open with, before its "by". */
-export const BYLINE_VERB =
-  '(?:posted|written|published|reported|geschrieben|verfasst|veröffentlicht|publié|écrit|rédigé|publicado|escrito|pubblicato|scritto|geplaatst|geschreven)';
 const BYLINE = new RegExp(`^\\s*(?:${BYLINE_VERB}\\s+)?${BY}\\s+\\S`, 'i');
 /**
  * A byline's author: after "by" (or "Posted by"), up to a comma or bar before the site's name or the author's place

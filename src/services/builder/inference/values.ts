@@ -1,6 +1,7 @@
 // The values of one record (text, links, images, attributes), keyed by their structural path, with the
 // labels the page gives them (table headers, definition terms, units) and the words its markup uses.
 import type { CheerioAPI } from 'cheerio';
+import { endsInByline } from './byline.js';
 import { isSkipped, normalizeText, ownText } from './dom-text.js';
 import type { ValueKind } from './candidate.js';
 import { elementChildren, isElement, NAMING_ATTRIBUTES, signature, stableClasses, type Element } from './selectors.js';
@@ -88,7 +89,9 @@ function definitionTerm(el: Element): string | undefined {
   }
   if (!term) return undefined;
   const text = normalizeText(ownText(term));
-  return text !== '' && text.length <= 40 && !/["\\]/.test(text) ? text : undefined;
+  // A term opening with a number is a value written first ("<dt>40 gr</dt><dd>ontbijtspek</dd>", a
+  // quantity before its ingredient), no label.
+  return text !== '' && text.length <= 40 && !/["\\]/.test(text) && !/^\d/.test(text) ? text : undefined;
 }
 
 const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
@@ -255,6 +258,12 @@ function iconClasses(el: Element): string[] {
   return [];
 }
 
+/** The text node right before the element inside its parent, if that is text. */
+function textBefore(el: Element): string | undefined {
+  const prev = el.prev as { type?: string; data?: string } | null;
+  return prev?.type === 'text' ? prev.data : undefined;
+}
+
 function textOfNode(el: Element): string {
   let text = '';
   for (const c of el.children ?? [])
@@ -269,6 +278,8 @@ export function hintsOf(el: Element, member: Element): { own: string[]; all: str
   const all: string[] = ownText(el) !== '' ? iconClasses(el) : [];
   let own: string[] = [];
   if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
+  // "Verfasst von <a>koala100</a>", "by <span>Ada</span>": the byline's words before it name the author.
+  if (endsInByline(textBefore(el) ?? '')) all.push('author');
   // The record's own classes are shared by every field: they name the record, not the field.
   for (let p: Element | null = el; p && isElement(p) && p !== member; p = p.parent as Element | null) {
     for (const a of NAMING_ATTRIBUTES) if (p.attribs?.[a]) all.push(p.attribs[a]);
