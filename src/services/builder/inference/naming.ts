@@ -324,20 +324,24 @@ const DETERMINERS = new Set([
  * Whether the word at `i` is the owner of the fields, not one of them: the prompt's last word, after an
  * owner preposition that follows a field's word and holds or is followed by an article ("colour of the
  * phone", "prezzo del prodotto": the page's one item). "date of publication", without an article, is one
- * field; a noun naming a kind of record stays a request, as it asks for the records' main text ("di ogni
- * ingrediente").
+ * field; a noun naming a kind of record after "each" or in the plural stays a request, as it asks for the
+ * records' main text ("di ogni ingrediente").
  */
 function ownerAt(all: readonly string[], i: number): boolean {
   let j = i - 1;
   let article = false;
+  let each = false;
   while (j >= 0 && DETERMINERS.has(all[j]) && !OWNER_PREPOSITIONS.has(all[j])) {
     article = true;
+    each ||= RECORD_MARKERS.has(all[j]);
     j--;
   }
   // The preposition follows a field's word, not "and" or an article ("Preis und das Datum").
   if (j < 1 || !OWNER_PREPOSITIONS.has(all[j]) || !/^\p{L}/u.test(all[j - 1]) || STOP_WORDS.has(all[j - 1]))
     return false;
-  if (englishRecordNouns(all[i]).length > 0) return false;
+  // A kind of record after "each" asks for the records ("di ogni ingrediente"); one named in the singular
+  // after "the" or "this" is the one thing owning them ("the ingredients of this recipe").
+  if (englishRecordNouns(all[i]).length > 0 && (each || !article || singular(all[i]) !== all[i])) return false;
   const last = !all.slice(i + 1).some((t) => /^\p{L}/u.test(t));
   return last && (article || ARTICLE_PREPOSITIONS.has(all[j]));
 }
