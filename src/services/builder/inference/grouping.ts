@@ -3,7 +3,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
-import { mergeAlternating, mergeVariants, shapeOf } from './merge-lists.js';
+import { mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
 import { pushTo } from './multimap.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
@@ -173,7 +173,7 @@ export function findGroups($: CheerioAPI): Group[] {
     for (const own of byParent.values()) if (own.length >= 3) lists.push(own);
   }
   const nested = mergeNested(lists, signatureOf);
-  const queue = mergeVariants(mergeAlternating(nested.lists), signatureOf, order);
+  const queue = mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout
