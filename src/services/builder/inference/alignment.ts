@@ -40,6 +40,9 @@ const WRAPPER_CONCEPTS = new Set<Concept>([
   'category',
 ]);
 
+/** Concepts of a box whose bare "name" inside is theirs: a user's, a company's, a brand's, a place's. */
+const NAME_OWNERS = new Set<Concept>(['author', 'company', 'brand', 'location', 'publisher']);
+
 /** The words of the path of the link around an element inside its record (ids and numbers left out). */
 function hrefWords(el: Element, scope: Element): string[] {
   for (let p: Element | null = el; p && isElement(p); p = p.parent as Element | null) {
@@ -67,6 +70,23 @@ function classedAsEntity(v: ValueNode, member: Element): boolean {
   return v.kind === 'text' && concept !== undefined && ENTITY_CONCEPTS.has(concept);
 }
 
+/**
+ * The first ancestor of a value (below the record) that also holds another of the record's texts in
+ * words: the words of the boxes below it name this value alone. The record when there is none.
+ */
+function soleWrapper(el: Element, scope: Element, texts: Element[]): Element {
+  const others = texts.filter((t) => t !== el && !inside(t, el) && !inside(el, t));
+  for (let p = el.parent; p && isElement(p) && p !== scope; p = p.parent) {
+    if (others.some((o) => inside(o, p as Element))) return p;
+  }
+  return scope;
+}
+
+function inside(node: Element, ancestor: Element): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -76,8 +96,16 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (!entry.nodes.has(member)) entry.nodes.set(member, v);
   };
   const companions = companionRows($, members);
+  // Each record's text values, to tell a box around one value from a box around several (see soleWrapper).
+  const textsOf = new Map<Element, Element[]>();
   for (const member of members) {
-    for (const v of valuesOf($, member)) add(member, v);
+    const own = valuesOf($, member);
+    // Words only: a bare number beside the value (a rating's scale, "7.7" and "10") is part of it.
+    textsOf.set(
+      member,
+      own.filter((v) => v.kind === 'text' && /\p{L}/u.test(v.value)).map((v) => v.el),
+    );
+    for (const v of own) add(member, v);
     const companion = companions.get(member);
     // Keyed under '+': their selectors are found relative to the companion row, then prefixed.
     if (companion)
@@ -129,6 +157,10 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const scopeOf = (m: Element) => (viaCompanion ? (companions.get(m) as Element) : m);
     const scope = scopeOf(members.find((m) => nodes.has(m)) as Element);
     const hinted = hintsOf(first.el, scope);
+    const firstMember = [...nodes.keys()][0];
+    const sole = viaCompanion
+      ? hinted
+      : hintsOf(first.el, soleWrapper(first.el, scope, textsOf.get(firstMember) ?? []));
     const numericOnly = first.kind === 'text' && values.every((v) => /^[\d.,#\s]+$/.test(v));
     // A bare number inside a link is named by where the link goes ("70,186" -> /moby/stargazers).
     const linkWords = numericOnly ? hrefWords(first.el, scope) : [];
@@ -136,10 +168,24 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const tokens = [...linkWords, ...hinted.all];
     const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
     // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
-    const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
+    // Only from ancestors around this value alone: a box around a shop's name and address ("header.place")
+    // names the two together, not the name.
+    const fromAncestors = conceptOfTokens([...linkWords, ...sole.all].slice(ownHints.length));
+    const fromOwn = conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints);
+    // A bare "name" ("scrname", "name") is the name of whatever the box around it is: a user's box makes
+    // it the author, not the record's title.
+    const whoseName =
+      fromOwn === 'title' &&
+      !first.label &&
+      ownHints.some((h) => /name$/i.test(h)) &&
+      fromAncestors !== undefined &&
+      NAME_OWNERS.has(fromAncestors)
+        ? fromAncestors
+        : undefined;
     const fromMarkup =
       (linkWords.length > 0 ? conceptOfTokens(linkWords) : undefined) ??
-      conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ??
+      whoseName ??
+      fromOwn ??
       (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
     const concept =
       first.kind === 'link'
