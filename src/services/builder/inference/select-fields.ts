@@ -79,7 +79,17 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
 
 /** Classed as secondary: "sub-rating", "subtotal", "subtitle". */
 function secondary(f: CandidateField): boolean {
-  return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h));
+  return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h)) || former(f);
+}
+
+/**
+ * A value its own class marks as a former one ("oldprice", "old-price", "price--was", "wasPrice"): the
+ * price before a reduction, shown beside the current one, which is the one asked for.
+ */
+function former(f: CandidateField): boolean {
+  return f.ownHints.some(
+    (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
+  );
 }
 
 /** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */
@@ -240,12 +250,14 @@ export function selectFields(
   let titleField: CandidateField | undefined;
   for (const request of requests) {
     // One field per request: a field labelled with the very word, else the first in record order
-    // whose concept or label matches.
+    // whose concept or label matches. A label saying more than the word names another value of that kind
+    // ("Join Date" of a post's author beside the post's date): it is found by concept, after the others.
     const labelled = fields.find(
       (f) =>
         !chosen.has(f) &&
         f.label !== undefined &&
-        (words(f.label).includes(request.word) || fieldName(f.label) === request.word),
+        ((words(f.label).length > 0 && words(f.label).every((w) => w === request.word)) ||
+          fieldName(f.label) === request.word),
     );
     // A secondary value ("sub-rating", "subtotal") after the main one.
     const matching = fields
