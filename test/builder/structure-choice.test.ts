@@ -1,0 +1,121 @@
+// Choosing the structure a prompt asks for on pages of sites never seen, each ability on a small page
+// written here: navigation named in compound class names, the one thing owning a prompt's records, a box
+// around several values, a value labelled as another of its kind, a former price, a pinned list continued
+// in the next box, and the reasons the session's events give for the choice.
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { findCandidates } from '../../src/services/builder/inference/structure.js';
+import { draftRecords } from '../helpers/draft-records.js';
+
+const menu = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<li class="subItem"><a class="subLink" href="/hotels/${i}">Hotels in district ${i} of the city</a></li>`,
+  ).join('');
+
+describe('navigation named in compound class names', () => {
+  // A masthead's drop-down menus ("jsNavMenu", "secondSubNav") hold far more links than the page has reviews.
+  const page = `<html><body><div id="HEAD" class="masthead"><ul class="tabs"><li class="tabItem jsNavMenu">
+    <ul class="secondSubNav">${menu(40)}</ul></li></ul></div>
+    <div id="REVIEWS">${['Great service', 'Small but excellent', 'Tasty, nice, dull', 'Overall impression']
+      .map(
+        (t, i) => `<div class="reviewSelector"><div class="username"><span class="scrname">user${i}</span></div>
+        <div class="quote"><a href="/review/${i}">${t}</a></div><p class="entry">We had dinner here and ${t.toLowerCase()} was our verdict.</p></div>`,
+      )
+      .join('')}</div></body></html>`;
+
+  it('sets the menu back and reads the reviews', async () => {
+    const { records } = await draftRecords(page, 'title and text of every review');
+    expect(records).toHaveLength(4);
+    expect(records[0]).toMatchObject({ title: 'Great service' });
+  });
+
+  it('says why in the candidates: what they answer, their share of the text, the navigation', () => {
+    const [top] = findCandidates(load(page), ['title'], ['text'], 'title and text of every review');
+    expect(top.why).toMatch(/^answers \d of the \d things asked, \d+ % of the page's text/);
+  });
+});
+
+describe('the one thing owning the records', () => {
+  it('reads "of this recipe" as the owner, not a field', () => {
+    expect(promptRequests('the ingredients of this recipe').map((r) => r.word)).toEqual(['ingredient']);
+    // After "each" the kind of record is asked for: its records' main text.
+    expect(promptRequests('the name of each ingredient').map((r) => r.word)).toContain('ingredient');
+  });
+
+  it('gives the ingredients of a page declaring one recipe as a list', async () => {
+    const page = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe",
+      "name":"Cake batter cookies","recipeIngredient":["1 cup flour","1/2 teaspoon salt","1 egg"]}</script></head>
+      <body><h1>Cake batter cookies</h1><div class="recipe-ingredients"><h3>Ingredients</h3><ul>
+      <li>1 cup flour</li><li>1/2 teaspoon salt</li><li>1 egg</li></ul></div>
+      <ol class="comments">${[
+        'Lovely cookies, made them twice this week!',
+        'Too sweet for me.',
+        'My kids loved these cookies.',
+        'Can I use oat flour instead?',
+      ]
+        .map((c, i) => `<li class="comment"><b class="author">reader${i}</b><p>${c}</p></li>`)
+        .join('')}</ol></body></html>`;
+    const { records } = await draftRecords(page, 'the ingredients of this recipe');
+    expect(records.map((r) => Object.values(r)[0])).toEqual(['1 cup flour', '1/2 teaspoon salt', '1 egg']);
+  });
+});
+
+describe('a box around several values names none of them', () => {
+  it("reads a shop's name from its link, not as a place because of the box holding it and the address", async () => {
+    const shop = (
+      name: string,
+      street: string,
+    ) => `<div class="thumbnail"><a href="/shop/${name}"><img src="/${name}.jpg"></a>
+      <div class="caption"><header class="place"><strong><a href="/shop/${name}">${name}</a></strong>
+      <address>${street}, Chora, Mykonos</address></header><p class="text">A shop with clothes and shoes for the summer.</p></div></div>`;
+    const page = `<html><body><div class="shops">${shop('Gant', '8 Andronikou Street')}${shop('Nike', '2 Mitropoleos Street')}
+      ${shop('Louisel', 'Agiou Athanasiou Street')}</div></body></html>`;
+    const { records } = await draftRecords(page, 'name and address of every shop');
+    expect(records[0]).toEqual({ name: 'Gant', address: '8 Andronikou Street, Chora, Mykonos' });
+  });
+});
+
+describe('a value labelled as another of its kind', () => {
+  it('gives the date of each post, not its author\'s "Join Date"', async () => {
+    const post = (user: string, date: string, joined: string) => `<li class="postcontainer"><div class="posthead">
+      <span class="date">${date}</span></div><div class="userinfo"><a class="username" href="/u/${user}">${user}</a>
+      <dl><dt>Join Date</dt><dd>${joined}</dd><dt>Posts</dt><dd>1,135</dd></dl></div>
+      <blockquote class="postcontent">Pollinate the flower with a small brush, then bag it.</blockquote></li>`;
+    const page = `<html><body><ol class="posts">${post('JBL', '04-09-2005, 06:46 PM', 'May 2004')}
+      ${post('Est', '11-16-2005, 12:33 AM', 'Apr 2004')}${post('blokeman', '12-14-2008, 05:26 PM', 'Aug 2001')}</ol></body></html>`;
+    const { records } = await draftRecords(page, 'author and date of every post');
+    expect(records[0]).toEqual({ author: 'JBL', date: '04-09-2005, 06:46 PM' });
+  });
+});
+
+describe('a former price beside the current one', () => {
+  it('gives the current price, not the one classed as old', async () => {
+    const product = (name: string, old: string, now: string) => `<div class="product"><a href="/p/${name}">${name}</a>
+      <div class="prices"><span class="oldprice">${old} EUR</span> <span class="price">${now} EUR</span></div></div>`;
+    const page = `<html><body><div class="list">${product('Remote control', '219.99', '179.90')}
+      ${product('Brushless set', '199.99', '157.90')}${product('Wheel rims', '39.90', '36.90')}</div></body></html>`;
+    const { records } = await draftRecords(page, 'name and price of every product');
+    expect(records.map((r) => r.price)).toEqual([179.9, 157.9, 36.9]);
+  });
+});
+
+describe('a pinned list continued in the next box', () => {
+  it('reads the pinned threads and the others as one list, their state classes no part of the selector', async () => {
+    const thread = (state: string, title: string, user: string) => `<li class="threadbit ${state}">
+      <div class="rating0 ${state.includes('sticky') ? 'sticky' : 'nonsticky'}"><h3><a class="title" href="/t/${title.length}">${title}</a></h3>
+      <div class="author"><a class="username" href="/u/${user}">${user}</a></div><ul class="stats"><li>Replies: 2</li></ul></div></li>`;
+    const page = `<html><body><div id="threadlist"><ol id="stickies" class="stickies">${thread('hot lock sticky', 'Read this first', 'admin')}</ol>
+      <ol id="threads" class="threads">${thread('', 'Order 3913471 cancelled', 'dam13n')}${thread('unread', 'Order 3902029', 'kundi83')}
+      ${thread('hot', 'No answer from the bank', 'Deminous')}</ol></div></body></html>`;
+    const { proposal, records } = await draftRecords(page, 'title and link of every thread');
+    expect(records.map((r) => r.title)).toEqual([
+      'Read this first',
+      'Order 3913471 cancelled',
+      'Order 3902029',
+      'No answer from the bank',
+    ]);
+    expect(proposal.definition.list.selector).not.toMatch(/sticky|hot|unread/);
+  });
+});
