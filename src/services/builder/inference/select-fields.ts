@@ -50,8 +50,10 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
       f.averageLength < 150 &&
       !/^\d/.test(f.samples[0] ?? '') &&
       conceptOfValues(f.samples) === undefined;
-    // A concept read from a label ("City") gives way: the first plain text of a record names it.
-    const firstText = texts.find((f) => !roles.get(f) && plain(f)) ?? texts.find(plain);
+    // A concept read from a label ("City") gives way: the first plain text of a record names it. Not a
+    // bare paragraph: that is the record's text (a comment's), its name is rather the author's.
+    const paragraph = (f: CandidateField) => f.tag === 'p' && f.ownHints.length === 0;
+    const firstText = texts.find((f) => !roles.get(f) && plain(f) && !paragraph(f)) ?? texts.find(plain);
     const title = heading ?? linkText ?? firstText;
     if (title) roles.set(title, 'title');
   }
