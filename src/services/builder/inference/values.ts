@@ -138,11 +138,12 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
         order: order++,
       });
     if (own !== '' && !LABEL.test(own)) {
-      // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5").
+      // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5"). Not
+      // an attribute repeating the text with more words ("Witala" titled "Erstellt von Witala (15.11.2013)").
       const numeric = /\d/.test(text)
         ? undefined
-        : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) =>
-            /\d/.test(el.attribs?.[a] ?? ''),
+        : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find(
+            (a) => /\d/.test(el.attribs?.[a] ?? '') && !el.attribs[a].includes(text),
           );
       // A shortened text ("A Light in the ...") whose title or aria-label attribute holds the whole of it.
       const stem = text.replace(/\s*(?:\.\.\.|…)$/, '');
