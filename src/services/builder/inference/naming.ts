@@ -240,7 +240,7 @@ export function promptRequests(prompt: string): PromptRequest[] {
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
     // "¿cuándo?", "who wrote": the field is the concept's, named by its default name ("date", "author").
-    const asked = QUESTION_WORDS.get(word);
+    const asked = QUESTION_WORDS.get(word) ?? (askedAgent(all, i) ? 'author' : undefined);
     const own: PromptRequest = asked
       ? { word: CONCEPT_WORDS[asked][0], concept: asked }
       : raw === word
@@ -319,6 +319,19 @@ const DETERMINERS = new Set([
   'dit',
   ...RECORD_MARKERS,
 ]);
+
+/**
+ * "started by", "posted by", "written by": an English participle before a "by" that ends the field asks
+ * who did it, the author, as "who wrote" does. With a complement it says how ("sorted by date").
+ */
+function askedAgent(all: readonly string[], i: number): boolean {
+  const after = all[i + 2];
+  return (
+    all[i + 1] === 'by' &&
+    (/^[a-z]{3,}ed$/.test(all[i]) || all[i] === 'written') &&
+    (after === undefined || !/^\p{L}/u.test(after) || STOP_WORDS.has(after))
+  );
+}
 
 /**
  * Whether the word at `i` is the owner of the fields, not one of them: the prompt's last word, after an
