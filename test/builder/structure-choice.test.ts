@@ -119,3 +119,31 @@ describe('a pinned list continued in the next box', () => {
     expect(proposal.definition.list.selector).not.toMatch(/sticky|hot|unread/);
   });
 });
+
+describe('an attribute describing a text', () => {
+  it('keeps a user name whose title repeats it with a date ("Created by Witala (15.11.2013)")', async () => {
+    const thread = (
+      title: string,
+      user: string,
+      date: string,
+    ) => `<li class="thread"><h3><a class="title" href="/t/${title.length}">${title}</a></h3>
+      <div class="author"><span class="label"><a class="username" href="/u/${user}" title="Created by ${user} (${date})">${user}</a> - ${date}</span></div></li>`;
+    const page = `<html><body><ol class="threads">${thread('Read this first', 'Witala', '15.11.2013, 15:02')}
+      ${thread('Order cancelled', 'kundi', '28.08.2014, 17:20')}${thread('No answer from the bank', 'Deminous', '21.08.2014, 17:54')}</ol></body></html>`;
+    const { records } = await draftRecords(page, 'title and author of every thread');
+    expect(records.map((r) => r.author)).toEqual(['Witala', 'kundi', 'Deminous']);
+  });
+});
+
+describe('who did it, asked by a participle and "by"', () => {
+  it('reads "started by" and "posted by" as the author, not "sorted by date"', () => {
+    const asked = (prompt: string) => promptRequests(prompt).map((r) => `${r.word}:${r.concept ?? ''}`);
+    expect(asked('title, started by and number of replies of each discussion')).toEqual([
+      'title:title',
+      'author:author',
+      'replies:comments',
+    ]);
+    expect(asked('posted by and date of every post')).toEqual(['author:author', 'date:date']);
+    expect(asked('reviews sorted by date')).not.toContain('author:author');
+  });
+});
