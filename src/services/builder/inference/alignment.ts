@@ -5,7 +5,7 @@ import type { FieldTransform } from '../../../engine/definition.js';
 import type { CandidateField } from './candidate.js';
 import { chooseSelector } from './field-selectors.js';
 import { COMPANION, companionRows } from './grouping.js';
-import { conceptOfTokens, conceptOfValues, type Concept } from './naming.js';
+import { conceptOfTokens, conceptOfValues, NAME_OWNERS, type Concept } from './naming.js';
 import { isElement, safeFind, type Element } from './selectors.js';
 import { hintsOf, RATING_CLASS, valuesOf, type ValueNode } from './values.js';
 
@@ -40,9 +40,6 @@ const WRAPPER_CONCEPTS = new Set<Concept>([
   'category',
 ]);
 
-/** Concepts of a box whose bare "name" inside is theirs: a user's, a company's, a brand's, a place's. */
-const NAME_OWNERS = new Set<Concept>(['author', 'company', 'brand', 'location', 'publisher']);
-
 /** The words of the path of the link around an element inside its record (ids and numbers left out). */
 function hrefWords(el: Element, scope: Element): string[] {
   for (let p: Element | null = el; p && isElement(p); p = p.parent as Element | null) {
@@ -56,10 +53,10 @@ function hrefWords(el: Element, scope: Element): string[] {
 }
 
 /**
- * Concepts whose value may be the same on every record: one district's flats, one employer's jobs. Not
- * an author: "user" names menus and account widgets that every record repeats.
+ * Concepts whose value may be the same on every record: one district's flats, one employer's jobs, one
+ * category's posts. Not an author: "user" names menus and account widgets that every record repeats.
  */
-const ENTITY_CONCEPTS = new Set<Concept>(['location', 'company', 'brand', 'publisher']);
+const ENTITY_CONCEPTS = new Set<Concept>(['location', 'company', 'brand', 'publisher', 'category']);
 
 /**
  * A value its own class or id names as an entity ("location-text", "company-name"): the same on every

@@ -471,10 +471,27 @@ export function conceptOfValues(values: string[]): Concept | undefined {
 }
 
 /** The concept named by class/id/itemprop tokens or a label, if any. */
+/** Concepts that own a name written after them ("author-name", "brand_name", "store-location-name"). */
+export const NAME_OWNERS: ReadonlySet<Concept> = new Set<Concept>([
+  'author',
+  'company',
+  'brand',
+  'location',
+  'publisher',
+]);
+
+function ownerOfName(before: string[]): Concept | undefined {
+  const concept = before.map((w) => conceptOfWord(w)).findLast((c) => c !== undefined);
+  return concept && NAME_OWNERS.has(concept) ? concept : undefined;
+}
+
 export function conceptOfTokens(tokens: string[]): Concept | undefined {
   // The innermost element first, and in a token its last word: "product-price" is a price.
   for (const token of tokens) {
     const ws = tokenWords(token);
+    // "author-name", "company_name": the name of an author, a company, not the record's title.
+    const owner = ws.length > 1 && ws[ws.length - 1] === 'name' ? ownerOfName(ws.slice(0, -1)) : undefined;
+    if (owner) return owner;
     for (const w of [...ws].reverse()) {
       if (
         w === 'product' ||

@@ -35,11 +35,13 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
     const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');
     // A heading, or text inside one (<h3><a>…</a></h3>), or an element classed as a title.
     const inHeading = (f: CandidateField) => /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
+    // Not a value the markup names as something else ("bbp-author-name" is an author's name).
     const heading = texts.find(
       (f) =>
         plainish(f) &&
         (inHeading(f) ||
-          f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w)))),
+          (!roles.get(f) &&
+            f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w))))),
     );
     // The record's main link names it: the longest text inside an anchor (its own or a child's).
     const linkText = texts
