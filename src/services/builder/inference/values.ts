@@ -273,6 +273,9 @@ export function hintsOf(el: Element, member: Element): { own: string[]; all: str
   // The record's own classes are shared by every field: they name the record, not the field.
   for (let p: Element | null = el; p && isElement(p) && p !== member; p = p.parent as Element | null) {
     for (const a of NAMING_ATTRIBUTES) if (p.attribs?.[a]) all.push(p.attribs[a]);
+    // A link's relation says what it is: rel="category tag", rel="author" (the rel-tag and rel-author
+    // microformats every WordPress blog writes).
+    if (p.name === 'a' && p.attribs?.rel) all.push(...p.attribs.rel.split(/\s+/));
     if (p.attribs?.id && !/\d{3,}/.test(p.attribs.id)) all.push(p.attribs.id);
     all.push(...stableClasses(p));
     if (p === el) own = [...all];
