@@ -147,3 +147,25 @@ describe('who did it, asked by a participle and "by"', () => {
     expect(asked('reviews sorted by date')).not.toContain('author:author');
   });
 });
+
+describe("a name classed by its owner and a blog's category links", () => {
+  it('reads "bbp-author-name" as the author, the topic link as the title and the reply count as replies', async () => {
+    const topic = (title: string, user: string, replies: number) => `<ul class="topic"><li class="bbp-topic-title">
+      <a class="bbp-topic-permalink" href="/topic/${replies}">${title}</a><p class="bbp-topic-meta"><span class="bbp-topic-started-by">Started by:
+      <a class="bbp-author-name" href="/users/${user}">${user}</a></span></p></li><li class="bbp-topic-reply-count">${replies}</li></ul>`;
+    const page = `<html><body><div class="bbp-topics">${topic('How to add a widget to the footer', 'wmed', 8)}
+      ${topic('Website blocked by the provider', 'goldenboy', 3)}${topic('Irregular traffic', 'Dika', 2)}</div></body></html>`;
+    const { records } = await draftRecords(page, 'title, author and number of replies of each topic');
+    expect(records[0]).toEqual({ title: 'How to add a widget to the footer', author: 'wmed', replies: 8 });
+  });
+
+  it('gives the category of each post from its rel="category tag" link, the same on every post of a category', async () => {
+    const post = (title: string) => `<div class="post"><h2><a href="/${title.length}" rel="bookmark">${title}</a></h2>
+      <p class="postmeta">February 8, 2010 · Filed under <a href="/category/motoblog/" rel="category tag">Motoblog</a></p>
+      <p>A long enough paragraph about the meeting of the motorcycle bloggers of the city.</p></div>`;
+    const page = `<html><body><div id="content">${post('Invitation to the anniversary')}${post('A new showroom opens')}
+      ${post('Meet and greet with the champion')}</div></body></html>`;
+    const { records } = await draftRecords(page, 'title and category of every post');
+    expect(records.map((r) => r.category)).toEqual(['Motoblog', 'Motoblog', 'Motoblog']);
+  });
+});
