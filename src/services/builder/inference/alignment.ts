@@ -74,7 +74,8 @@ function classedAsEntity(v: ValueNode, member: Element): boolean {
 function soleWrapper(el: Element, scope: Element, texts: Element[]): Element {
   const others = texts.filter((t) => t !== el && !inside(t, el) && !inside(el, t));
   for (let p = el.parent; p && isElement(p) && p !== scope; p = p.parent) {
-    if (others.some((o) => inside(o, p as Element))) return p;
+    const box = p;
+    if (others.some((o) => inside(o, box))) return box;
   }
   return scope;
 }
