@@ -5,7 +5,7 @@ import type { FieldTransform } from '../../../engine/definition.js';
 import type { CandidateField } from './candidate.js';
 import { chooseSelector } from './field-selectors.js';
 import { COMPANION, companionRows } from './grouping.js';
-import { conceptOfTokens, conceptOfValues, type Concept } from './naming.js';
+import { conceptOfTokens, conceptOfValues, NAME_OWNERS, type Concept } from './naming.js';
 import { isElement, safeFind, type Element } from './selectors.js';
 import { hintsOf, RATING_CLASS, valuesOf, type ValueNode } from './values.js';
 
@@ -53,10 +53,10 @@ function hrefWords(el: Element, scope: Element): string[] {
 }
 
 /**
- * Concepts whose value may be the same on every record: one district's flats, one employer's jobs. Not
- * an author: "user" names menus and account widgets that every record repeats.
+ * Concepts whose value may be the same on every record: one district's flats, one employer's jobs, one
+ * category's posts. Not an author: "user" names menus and account widgets that every record repeats.
  */
-const ENTITY_CONCEPTS = new Set<Concept>(['location', 'company', 'brand', 'publisher']);
+const ENTITY_CONCEPTS = new Set<Concept>(['location', 'company', 'brand', 'publisher', 'category']);
 
 /**
  * A value its own class or id names as an entity ("location-text", "company-name"): the same on every
@@ -65,6 +65,24 @@ const ENTITY_CONCEPTS = new Set<Concept>(['location', 'company', 'brand', 'publi
 function classedAsEntity(v: ValueNode, member: Element): boolean {
   const concept = conceptOfTokens(hintsOf(v.el, member).own);
   return v.kind === 'text' && concept !== undefined && ENTITY_CONCEPTS.has(concept);
+}
+
+/**
+ * The first ancestor of a value (below the record) that also holds another of the record's texts in
+ * words: the words of the boxes below it name this value alone. The record when there is none.
+ */
+function soleWrapper(el: Element, scope: Element, texts: Element[]): Element {
+  const others = texts.filter((t) => t !== el && !inside(t, el) && !inside(el, t));
+  for (let p = el.parent; p && isElement(p) && p !== scope; p = p.parent) {
+    const box = p;
+    if (others.some((o) => inside(o, box))) return box;
+  }
+  return scope;
+}
+
+function inside(node: Element, ancestor: Element): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
 }
 
 /** Fields that line up across the records of a group. */
@@ -76,8 +94,16 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (!entry.nodes.has(member)) entry.nodes.set(member, v);
   };
   const companions = companionRows($, members);
+  // Each record's text values, to tell a box around one value from a box around several (see soleWrapper).
+  const textsOf = new Map<Element, Element[]>();
   for (const member of members) {
-    for (const v of valuesOf($, member)) add(member, v);
+    const own = valuesOf($, member);
+    // Words only: a bare number beside the value (a rating's scale, "7.7" and "10") is part of it.
+    textsOf.set(
+      member,
+      own.filter((v) => v.kind === 'text' && /\p{L}/u.test(v.value)).map((v) => v.el),
+    );
+    for (const v of own) add(member, v);
     const companion = companions.get(member);
     // Keyed under '+': their selectors are found relative to the companion row, then prefixed.
     if (companion)
@@ -132,6 +158,10 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const scopeOf = (m: Element) => (viaCompanion ? (companions.get(m) as Element) : m);
     const scope = scopeOf(members.find((m) => nodes.has(m)) as Element);
     const hinted = hintsOf(first.el, scope);
+    const firstMember = [...nodes.keys()][0];
+    const sole = viaCompanion
+      ? hinted
+      : hintsOf(first.el, soleWrapper(first.el, scope, textsOf.get(firstMember) ?? []));
     const numericOnly = first.kind === 'text' && values.every((v) => /^[\d.,#\s]+$/.test(v));
     // A bare number inside a link is named by where the link goes ("70,186" -> /moby/stargazers).
     const linkWords = numericOnly ? hrefWords(first.el, scope) : [];
@@ -139,10 +169,24 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     const tokens = [...linkWords, ...hinted.all];
     const textValues = first.kind === 'text' || first.kind === 'attribute' ? values : [];
     // Markup names: the element's own first; an ancestor's ("td.title > span.rank") only for value-like concepts.
-    const fromAncestors = conceptOfTokens(tokens.slice(ownHints.length));
+    // Only from ancestors around this value alone: a box around a shop's name and address ("header.place")
+    // names the two together, not the name.
+    const fromAncestors = conceptOfTokens([...linkWords, ...sole.all].slice(ownHints.length));
+    const fromOwn = conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints);
+    // A bare "name" ("scrname", "name") is the name of whatever the box around it is: a user's box makes
+    // it the author, not the record's title.
+    const whoseName =
+      fromOwn === 'title' &&
+      !first.label &&
+      ownHints.some((h) => /name$/i.test(h)) &&
+      fromAncestors !== undefined &&
+      NAME_OWNERS.has(fromAncestors)
+        ? fromAncestors
+        : undefined;
     const fromMarkup =
       (linkWords.length > 0 ? conceptOfTokens(linkWords) : undefined) ??
-      conceptOfTokens(first.label ? [first.label, ...ownHints] : ownHints) ??
+      whoseName ??
+      fromOwn ??
       (fromAncestors && WRAPPER_CONCEPTS.has(fromAncestors) ? fromAncestors : undefined);
     const concept =
       first.kind === 'link'

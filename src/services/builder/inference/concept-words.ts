@@ -290,7 +290,7 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     zh: ['标签', '標籤', '关键词', '關鍵詞'],
   },
   comments: {
-    en: ['comments', 'comment', 'replies'],
+    en: ['comments', 'comment', 'replies', 'reply'],
     de: ['kommentare', 'kommentar', 'antworten'],
     fr: ['commentaires', 'commentaire', 'réponses'],
     es: ['comentarios', 'comentario', 'respuestas'],

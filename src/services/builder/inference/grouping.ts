@@ -3,7 +3,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
-import { mergeAlternating, mergeVariants, shapeOf } from './merge-lists.js';
+import { mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
 import { pushTo } from './multimap.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
@@ -37,13 +37,38 @@ function holds(el: Element, test: (e: Element) => boolean): boolean {
 const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
 const isImage = (e: Element) => e.name === 'img';
 
+/**
+ * The words of an element's class, id (and role): class names are compounds written in every style
+ * ("secondSubNav", "main_menu", "site-footer", "jsNavMenu"), so they are split at case changes, hyphens
+ * and underscores before their words are read.
+ */
+function namingWords(el: Element, withRole = true): string[] {
+  const names = `${el.attribs?.class ?? ''} ${el.attribs?.id ?? ''} ${withRole ? (el.attribs?.role ?? '') : ''}`;
+  return names
+    .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+const NAVIGATION_WORDS = new Set(['nav', 'navbar', 'navigation', 'menu', 'menubar']);
+/** A masthead is the page's header. */
+const CHROME_WORDS = new Set([
+  'breadcrumb',
+  'breadcrumbs',
+  'footer',
+  'header',
+  'masthead',
+  'sidebar',
+  'pagination',
+  'pager',
+]);
+const AD_WORDS = new Set(['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot']);
+
 /** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
 function insideNavigation(el: Element, wrapsPage: (p: Element) => boolean): boolean {
   for (let p = el.parent; p && isElement(p); p = p.parent) {
     if (wrapsPage(p)) continue;
     if (p.name === 'nav') return true;
-    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
-    if (/\b(nav|navbar|navigation|menu|menubar)\b/.test(words)) return true;
+    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w))) return true;
   }
   return false;
 }
@@ -56,8 +81,7 @@ function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): boolean 
   for (let p = el.parent; p && isElement(p); p = p.parent) {
     if (wrapsPage(p)) continue;
     if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
-    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''} ${p.attribs?.role ?? ''}`.toLowerCase();
-    if (/\b(nav|navbar|navigation|menu|breadcrumbs?|footer|header|sidebar|pagination|pager)\b/.test(words)) return true;
+    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w) || CHROME_WORDS.has(w))) return true;
   }
   return false;
 }
@@ -66,11 +90,7 @@ function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): boolean 
 function advertising(el: Element): boolean {
   let p: Element | null = el;
   for (let depth = 0; p && isElement(p) && depth < 4; depth++, p = p.parent as Element | null) {
-    const words = `${p.attribs?.class ?? ''} ${p.attribs?.id ?? ''}`
-      .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
-      .map((w) => w.toLowerCase());
-    if (words.some((w) => ['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot'].includes(w)))
-      return true;
+    if (namingWords(p, false).some((w) => AD_WORDS.has(w))) return true;
   }
   return false;
 }
@@ -153,7 +173,7 @@ export function findGroups($: CheerioAPI): Group[] {
     for (const own of byParent.values()) if (own.length >= 3) lists.push(own);
   }
   const nested = mergeNested(lists, signatureOf);
-  const queue = mergeVariants(mergeAlternating(nested.lists), signatureOf, order);
+  const queue = mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order);
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout

@@ -138,3 +138,40 @@ function placeOf(el: Element): number {
   }
   return place;
 }
+
+/**
+ * A list continued in the next box: records of one classed kind filling two sibling boxes of one tag, one
+ * right after the other (a forum's pinned threads in `ol.stickies`, then the others in `ol.threads`; a
+ * list laid out in two columns), are one list in page order. Boxes holding anything besides the records,
+ * or records of another shape, stay apart.
+ */
+export function mergeContinued(lists: Element[][], signatureOf: (el: Element) => string): Element[][] {
+  const byParent = new Map<Element, Element[]>();
+  for (const list of lists) {
+    const parent = list[0].parent;
+    if (!isElement(parent) || !list.every((m) => m.parent === parent)) continue;
+    if (!/[.[]/.test(signatureOf(list[0]))) continue; // a bare tag (li, tr) fills menus too
+    const children = elementChildren(parent).filter((c) => !isSkipped(c));
+    if (children.length !== list.length) continue;
+    byParent.set(parent, list);
+  }
+  const merged = new Map<Element[], Element[]>();
+  for (const [parent, list] of byParent) {
+    if (merged.has(list)) continue;
+    let union = list;
+    for (let next = nextBox(parent); next && byParent.has(next); next = nextBox(next)) {
+      const more = byParent.get(next) as Element[];
+      if (next.name !== parent.name || signatureOf(more[0]) !== signatureOf(list[0]) || !alike(more[0], list[0])) break;
+      union = [...union, ...more];
+      merged.set(more, []);
+    }
+    if (union !== list) merged.set(list, union);
+  }
+  return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
+}
+
+/** The next element after `el` among its siblings (scripts and styles left out). */
+function nextBox(el: Element): Element | null {
+  for (let n = el.next; n; n = n.next) if (isElement(n) && !isSkipped(n)) return n;
+  return null;
+}

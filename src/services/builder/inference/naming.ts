@@ -258,7 +258,7 @@ export function promptRequests(prompt: string): PromptRequest[] {
     if (concept === undefined && cjk && ['の', '的'].includes(all[i + 1] ?? '')) continue;
     seen.add(word);
     // "¿cuándo?", "who wrote": the field is the concept's, named by its default name ("date", "author").
-    const asked = QUESTION_WORDS.get(word);
+    const asked = QUESTION_WORDS.get(word) ?? (askedAgent(all, i) ? 'author' : undefined);
     const own: PromptRequest = asked
       ? { word: CONCEPT_WORDS[asked][0], concept: asked }
       : raw === word
@@ -339,23 +339,40 @@ const DETERMINERS = new Set([
 ]);
 
 /**
+ * "started by", "posted by", "written by": an English participle before a "by" that ends the field asks
+ * who did it, the author, as "who wrote" does. With a complement it says how ("sorted by date").
+ */
+function askedAgent(all: readonly string[], i: number): boolean {
+  const after = all[i + 2];
+  return (
+    all[i + 1] === 'by' &&
+    (/^[a-z]{3,}ed$/.test(all[i]) || all[i] === 'written') &&
+    (after === undefined || !/^\p{L}/u.test(after) || STOP_WORDS.has(after))
+  );
+}
+
+/**
  * Whether the word at `i` is the owner of the fields, not one of them: the prompt's last word, after an
  * owner preposition that follows a field's word and holds or is followed by an article ("colour of the
  * phone", "prezzo del prodotto": the page's one item). "date of publication", without an article, is one
- * field; a noun naming a kind of record stays a request, as it asks for the records' main text ("di ogni
- * ingrediente").
+ * field; a noun naming a kind of record after "each" or in the plural stays a request, as it asks for the
+ * records' main text ("di ogni ingrediente").
  */
 function ownerAt(all: readonly string[], i: number): boolean {
   let j = i - 1;
   let article = false;
+  let each = false;
   while (j >= 0 && DETERMINERS.has(all[j]) && !OWNER_PREPOSITIONS.has(all[j])) {
     article = true;
+    each ||= RECORD_MARKERS.has(all[j]);
     j--;
   }
   // The preposition follows a field's word, not "and" or an article ("Preis und das Datum").
   if (j < 1 || !OWNER_PREPOSITIONS.has(all[j]) || !/^\p{L}/u.test(all[j - 1]) || STOP_WORDS.has(all[j - 1]))
     return false;
-  if (englishRecordNouns(all[i]).length > 0) return false;
+  // A kind of record after "each" asks for the records ("di ogni ingrediente"); one named in the singular
+  // after "the" or "this" is the one thing owning them ("the ingredients of this recipe").
+  if (englishRecordNouns(all[i]).length > 0 && (each || !article || singular(all[i]) !== all[i])) return false;
   const last = !all.slice(i + 1).some((t) => /^\p{L}/u.test(t));
   return last && (article || ARTICLE_PREPOSITIONS.has(all[j]));
 }
@@ -472,10 +489,27 @@ export function conceptOfValues(values: string[]): Concept | undefined {
 }
 
 /** The concept named by class/id/itemprop tokens or a label, if any. */
+/** Concepts that own a name written after them ("author-name", "brand_name", "store-location-name"). */
+export const NAME_OWNERS: ReadonlySet<Concept> = new Set<Concept>([
+  'author',
+  'company',
+  'brand',
+  'location',
+  'publisher',
+]);
+
+function ownerOfName(before: string[]): Concept | undefined {
+  const concept = before.map((w) => conceptOfWord(w)).findLast((c) => c !== undefined);
+  return concept && NAME_OWNERS.has(concept) ? concept : undefined;
+}
+
 export function conceptOfTokens(tokens: string[]): Concept | undefined {
   // The innermost element first, and in a token its last word: "product-price" is a price.
   for (const token of tokens) {
     const ws = tokenWords(token);
+    // "author-name", "company_name": the name of an author, a company, not the record's title.
+    const owner = ws.length > 1 && ws[ws.length - 1] === 'name' ? ownerOfName(ws.slice(0, -1)) : undefined;
+    if (owner) return owner;
     for (const w of [...ws].reverse()) {
       if (
         w === 'product' ||

@@ -35,11 +35,13 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
     const plainish = (f: CandidateField) => f.averageLength >= 3 && !/^[\d.,#\s]+$/.test(f.samples[0] ?? '');
     // A heading, or text inside one (<h3><a>…</a></h3>), or an element classed as a title.
     const inHeading = (f: CandidateField) => /^h[1-6]$/.test(f.tag) || /\/h[1-6](?=[.[{/]|$)/.test(f.key.split('|')[0]);
+    // Not a value the markup names as something else ("bbp-author-name" is an author's name).
     const heading = texts.find(
       (f) =>
         plainish(f) &&
         (inHeading(f) ||
-          f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w)))),
+          (!roles.get(f) &&
+            f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w))))),
     );
     // The record's main link names it: the longest text inside an anchor (its own or a child's).
     const linkText = texts
@@ -50,8 +52,10 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
       f.averageLength < 150 &&
       !/^\d/.test(f.samples[0] ?? '') &&
       conceptOfValues(f.samples) === undefined;
-    // A concept read from a label ("City") gives way: the first plain text of a record names it.
-    const firstText = texts.find((f) => !roles.get(f) && plain(f)) ?? texts.find(plain);
+    // A concept read from a label ("City") gives way: the first plain text of a record names it. Not a
+    // bare paragraph: that is the record's text (a comment's), its name is rather the author's.
+    const paragraph = (f: CandidateField) => f.tag === 'p' && f.ownHints.length === 0;
+    const firstText = texts.find((f) => !roles.get(f) && plain(f) && !paragraph(f)) ?? texts.find(plain);
     const title = heading ?? linkText ?? firstText;
     if (title) roles.set(title, 'title');
   }
@@ -79,7 +83,17 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
 
 /** Classed as secondary: "sub-rating", "subtotal", "subtitle". */
 function secondary(f: CandidateField): boolean {
-  return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h));
+  return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h)) || former(f);
+}
+
+/**
+ * A value its own class marks as a former one ("oldprice", "old-price", "price--was", "wasPrice"): the
+ * price before a reduction, shown beside the current one, which is the one asked for.
+ */
+function former(f: CandidateField): boolean {
+  return f.ownHints.some(
+    (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
+  );
 }
 
 /** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */
@@ -240,12 +254,14 @@ export function selectFields(
   let titleField: CandidateField | undefined;
   for (const request of requests) {
     // One field per request: a field labelled with the very word, else the first in record order
-    // whose concept or label matches.
+    // whose concept or label matches. A label saying more than the word names another value of that kind
+    // ("Join Date" of a post's author beside the post's date): it is found by concept, after the others.
     const labelled = fields.find(
       (f) =>
         !chosen.has(f) &&
         f.label !== undefined &&
-        (words(f.label).includes(request.word) || fieldName(f.label) === request.word),
+        ((words(f.label).length > 0 && words(f.label).every((w) => w === request.word)) ||
+          fieldName(f.label) === request.word),
     );
     // A secondary value ("sub-rating", "subtotal") after the main one.
     const matching = fields

@@ -51,6 +51,18 @@ const STATE_CLASSES = new Set([
   'has-replies',
   'byuser',
   'bypostauthor',
+  // A thread's or message's state, which varies between records of one list: pinned to the top, locked,
+  // much read, not read yet (forums of every make write it so).
+  'sticky',
+  'nonsticky',
+  'non-sticky',
+  'pinned',
+  'unpinned',
+  'lock',
+  'locked',
+  'hot',
+  'read',
+  'unread',
   // Values written as classes ("star-rating Three") differ between records of one list.
   'zero',
   'one',

@@ -92,6 +92,7 @@ export function findCandidates(
     if (recordWord !== undefined && recordNouns.some((w) => sameWord(w, recordWord))) score *= RECORD_NOUN_FACTOR;
     // Two or three members holding dozens of values each are page sections, not records.
     if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
+    const why = reasonsOf(group, matched, wanted);
     candidates.push({
       selector: '',
       count: group.members.length,
@@ -99,7 +100,7 @@ export function findCandidates(
       textShare: group.share,
       fields,
       members: group.members,
-      ...(group.why ? { why: group.why } : {}),
+      ...(why ? { why } : {}),
       ...('recordWord' in group && group.recordWord ? { recordWord: group.recordWord } : {}),
     });
   }
@@ -130,6 +131,21 @@ export function findCandidates(
     if (ranked.length >= MAX_CANDIDATES) break;
   }
   return ranked;
+}
+
+/**
+ * Why a candidate stands where it does, in words for the session's events: the prompt's words it answers,
+ * its share of the page's text, what set it back (the site's navigation, a header, footer or sidebar)
+ * and what the prompt's topic said of it.
+ */
+function reasonsOf(group: Group & { why?: string }, matched: number, wanted: number): string {
+  const reasons = [
+    ...(wanted > 0 ? [`answers ${matched} of the ${wanted} things asked`] : []),
+    `${Math.round(group.share * 100)} % of the page's text`,
+    ...(group.navigation ? ["in the site's navigation"] : group.chrome ? ['in a header, footer or sidebar'] : []),
+    ...(group.why ? [group.why] : []),
+  ];
+  return reasons.join(', ');
 }
 
 /** A group of starters of sibling runs, read as the runs they start (see sibling-run.ts). */

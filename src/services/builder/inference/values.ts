@@ -141,11 +141,12 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
         order: order++,
       });
     if (own !== '' && !LABEL.test(own)) {
-      // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5").
+      // A value with no digit whose element carries a number elsewhere ("★★★★☆" titled "4 out of 5"). Not
+      // an attribute repeating the text with more words ("Witala" titled "Erstellt von Witala (15.11.2013)").
       const numeric = /\d/.test(text)
         ? undefined
-        : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find((a) =>
-            /\d/.test(el.attribs?.[a] ?? ''),
+        : ['data-rating', 'data-value', 'content', 'title', 'aria-label', 'data-score'].find(
+            (a) => /\d/.test(el.attribs?.[a] ?? '') && !el.attribs[a].includes(text),
           );
       // A shortened text ("A Light in the ...") whose title or aria-label attribute holds the whole of it.
       const stem = text.replace(/\s*(?:\.\.\.|…)$/, '');
@@ -283,6 +284,9 @@ export function hintsOf(el: Element, member: Element): { own: string[]; all: str
   // The record's own classes are shared by every field: they name the record, not the field.
   for (let p: Element | null = el; p && isElement(p) && p !== member; p = p.parent as Element | null) {
     for (const a of NAMING_ATTRIBUTES) if (p.attribs?.[a]) all.push(p.attribs[a]);
+    // A link's relation says what it is: rel="category tag", rel="author" (the rel-tag and rel-author
+    // microformats every WordPress blog writes).
+    if (p.name === 'a' && p.attribs?.rel) all.push(...p.attribs.rel.split(/\s+/));
     if (p.attribs?.id && !/\d{3,}/.test(p.attribs.id)) all.push(p.attribs.id);
     all.push(...stableClasses(p));
     if (p === el) own = [...all];
