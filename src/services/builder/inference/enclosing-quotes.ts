@@ -1,0 +1,28 @@
+// Titles that a page writes inside typographic quotes as a whole («Мастер и Маргарита», „Der Process“,
+// “Dune”, 「羅生門」): the quotes mark the value as a title, they are not part of it. A value that holds
+// quotes inside a longer text (Презентация книги «#Мясомясо») keeps them.
+import type { AgentField } from '../../../engine/definition.js';
+
+/** Opening and closing typographic quotes; none of them may stand inside the quoted value. */
+const OPEN = '«„“‚‘「『‹';
+const CLOSE = '»“”‘’」』›';
+const ENCLOSED = new RegExp(`^\\s*[${OPEN}]([^${OPEN}${CLOSE}]+)[${CLOSE}]\\s*$`, 'u');
+/** The engine's step: the same pattern (RE2 reads it too), replaced by the text inside the quotes. */
+const UNQUOTE_STEP = { replace: ENCLOSED.source, with: '$1' };
+
+/** Share of a field's values that must be wholly quoted for the quotes to be the page's way of writing it. */
+const QUOTED_SHARE = 0.5;
+
+type Step = Exclude<NonNullable<AgentField['transform']>, unknown[]>;
+
+/** The field, its values freed of the typographic quotes around them when most values are written so. */
+export function withoutEnclosingQuotes(field: AgentField, values: string[]): AgentField {
+  if (field.attribute && !['text', 'ownText', 'title', 'alt'].includes(field.attribute)) return field;
+  const steps: Step[] =
+    field.transform === undefined ? [] : Array.isArray(field.transform) ? field.transform : [field.transform];
+  if (steps.some((s) => s !== 'trim')) return field;
+  const present = values.filter((v) => v.trim() !== '');
+  if (present.length === 0 || present.filter((v) => ENCLOSED.test(v)).length < QUOTED_SHARE * present.length)
+    return field;
+  return { ...field, transform: ['trim', UNQUOTE_STEP] };
+}
