@@ -1,7 +1,9 @@
 // Titles that a page writes inside typographic quotes as a whole («Мастер и Маргарита», „Der Process“,
-// “Dune”, 「羅生門」): the quotes mark the value as a title, they are not part of it. A value that holds
-// quotes inside a longer text (Презентация книги «#Мясомясо») keeps them.
+// “Dune”, 「羅生門」): the quotes mark the value as a title, they are not part of it. A title that holds
+// quotes inside a longer text (Презентация книги «#Мясомясо») keeps them, and so does any other value: a
+// quotation's quotes are part of what it quotes.
 import type { AgentField } from '../../../engine/definition.js';
+import { conceptOfWord } from './naming.js';
 
 /** Opening and closing typographic quotes; none of them may stand inside the quoted value. */
 const OPEN = '«„“‚‘「『‹';
@@ -15,8 +17,9 @@ const QUOTED_SHARE = 0.5;
 
 type Step = Exclude<NonNullable<AgentField['transform']>, unknown[]>;
 
-/** The field, its values freed of the typographic quotes around them when most values are written so. */
+/** A title field, its values freed of the typographic quotes around them when most values are written so. */
 export function withoutEnclosingQuotes(field: AgentField, values: string[]): AgentField {
+  if (conceptOfWord(field.name.split('_')[0]) !== 'title' && conceptOfWord(field.name) !== 'title') return field;
   if (field.attribute && !['text', 'ownText', 'title', 'alt'].includes(field.attribute)) return field;
   const steps: Step[] =
     field.transform === undefined ? [] : Array.isArray(field.transform) ? field.transform : [field.transform];
