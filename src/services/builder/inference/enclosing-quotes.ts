@@ -1,12 +1,16 @@
 // Titles that a page writes inside typographic quotes as a whole («Мастер и Маргарита», „Der Process“,
-// “Dune”, 「羅生門」): the quotes mark the value as a title, they are not part of it. A title that holds
+// 「羅生門」): the quotes mark the value as a title, they are not part of it. A title that holds
 // quotes inside a longer text (Презентация книги «#Мясомясо») keeps them, and so does any other value: a
 // quotation's quotes are part of what it quotes.
 import type { AgentField } from '../../../engine/definition.js';
 import { conceptOfWord } from './naming.js';
 
-/** Opening and closing typographic quotes; none of them may stand inside the quoted value. */
-const OPEN = '«„“‚‘「『‹';
+/**
+ * Opening quotes that mark a title (guillemets, low quotes, corner brackets) and the closing quotes they
+ * pair with; none of them may stand inside the quoted value. English curly quotes are left out: a heading
+ * in “…” is as often a quotation (a testimonial's line) as a title, and a quotation keeps its quotes.
+ */
+const OPEN = '«„‚「『‹';
 const CLOSE = '»“”‘’」』›';
 const ENCLOSED = new RegExp(`^\\s*[${OPEN}]([^${OPEN}${CLOSE}]+)[${CLOSE}]\\s*$`, 'u');
 /** The engine's step: the same pattern (RE2 reads it too), replaced by the text inside the quotes. */
