@@ -10,7 +10,8 @@ import {
   type Concept,
 } from './concept-words.js';
 import { countOf } from './count-phrase.js';
-import { fieldWordVariants } from './field-words.js';
+import { AMOUNT, CURRENCY_AFTER, CURRENCY_BEFORE } from './currency.js';
+import { englishFieldWord, fieldWordVariants } from './field-words.js';
 import { englishRecordNouns, RECORD_NOUN_WORDS } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
 
@@ -51,7 +52,12 @@ for (const [concept, byLanguage] of Object.entries(QUESTION_WORDS_BY_CONCEPT) as
 
 const STOP_WORDS = new Set(Object.values(STOP_WORDS_BY_LANGUAGE).flatMap((l) => l.split(' ').map(normalizeWord)));
 /** Words after which a word names the records themselves, in every language ("each", "jede", "每"). */
-export const RECORD_MARKERS: ReadonlySet<string> = new Set(Object.values(RECORD_MARKERS_BY_LANGUAGE).flat());
+export const RECORD_MARKERS: ReadonlySet<string> = new Set(
+  Object.values(RECORD_MARKERS_BY_LANGUAGE)
+    .flat()
+    // As written (a prompt read as it is) and normalised (its tokens: "každý" -> "kazdy").
+    .flatMap((w) => [w, normalizeWord(w)]),
+);
 
 /**
  * CJK words known to the lists, for splitting text written without spaces. The nouns for records are
@@ -77,9 +83,24 @@ export function words(text: string): string[] {
     .map(singular);
 }
 
+/**
+ * Korean writes its particles onto the noun ("상품의" product's, "가격과" price and, "링크를" link as
+ * object): a word of the lists followed by one is that word.
+ */
+const KOREAN_PARTICLE = /(?:으로|에서|에게|까지|부터|의|을|를|이|가|은|는|과|와|로|에|도|만)$/u;
+
+function withoutKoreanParticle(word: string): string | undefined {
+  if (!/\p{Script=Hangul}$/u.test(word)) return undefined;
+  const stem = word.replace(KOREAN_PARTICLE, '');
+  if (stem === word || stem === '') return undefined;
+  return WORD_TO_CONCEPT.has(stem) || STOP_WORDS.has(stem) || RECORD_MARKERS.has(stem) ? stem : undefined;
+}
+
 export function singular(word: string): string {
   // A word of the lists as written is kept: "adres", "prijs", "avis" are not plurals.
   if (WORD_TO_CONCEPT.has(word) || isCjk(word)) return word;
+  const korean = withoutKoreanParticle(word);
+  if (korean) return korean;
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (
     word.length > 3 &&
@@ -428,36 +449,43 @@ function joined(a: PromptRequest, b: PromptRequest): PromptRequest {
 }
 
 /** The name of the field a request asks for, as the prompt writes it ("rooms", "authors", "tickets_link"). */
+/** A word written in letters none of which is Latin (Cyrillic, Greek, Hangul, CJK...): no field name as it is. */
+function isForeignScript(word: string): boolean {
+  return /\p{L}/u.test(word) && !/\p{Script=Latin}/u.test(word);
+}
+
 export function writtenName(request: PromptRequest): string {
   return fieldName(request.written ?? request.word);
 }
 
 /**
  * A field name: lower snake case of ASCII letters and digits, never empty (the Agent definition allows no
- * other). Accents are dropped ("Größe" -> "grosse"); a Chinese or Japanese word is named by its concept
- * ("商品名" -> "title", "时间" -> "time"), or else by its code points, which stay unique and stable.
+ * other). Accents are dropped ("Größe" -> "grosse"); a word of another script (Chinese, Japanese, Korean,
+ * Cyrillic...) is named by its concept ("商品名" -> "title", "цена" -> "price", "时间" -> "time"), or else
+ * by its code points, which stay unique and stable.
  */
 export function fieldName(text: string): string {
   const plain = normalizeWord(text);
-  const known = isCjk(plain) ? (TIME_WORDS.has(plain) ? 'time' : conceptOfWord(plain)) : undefined;
-  // A CJK noun for the records ("材料") names its field by the English noun: a name must be ASCII.
-  const recordNoun = isCjk(plain) && !known ? englishRecordNouns(plain)[0] : undefined;
+  const foreign = isForeignScript(plain);
+  const known = foreign ? (TIME_WORDS.has(plain) ? 'time' : conceptOfWord(plain)) : undefined;
+  // A noun for the records in another script ("材料") names its field by the English noun: a name must be ASCII.
+  const recordNoun = foreign && !known ? (englishRecordNouns(plain)[0] ?? englishFieldWord(plain)) : undefined;
   const name = (known ? (known === 'time' ? 'time' : CONCEPT_WORDS[known][0]) : (recordNoun ?? plain))
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40)
     .replace(/_+$/g, '');
-  if (name === '' && isCjk(plain))
+  if (name === '' && foreign)
     return `f_${[...plain]
-      .filter(isCjk)
+      .filter((c) => /\p{L}/u.test(c))
       .slice(0, 6)
       .map((c) => (c.codePointAt(0) ?? 0).toString(16))
       .join('_')}`;
   return name === '' ? 'field' : /^[0-9]/.test(name) ? `f_${name}` : name;
 }
 
-const CURRENCY =
-  /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy)\b)\s*-?\d[\d.,]*|\d[\d.,]*\s*(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)/i;
+/** A price: an amount with its currency before or after it (see currency.ts). */
+const CURRENCY = new RegExp(`${CURRENCY_BEFORE}\\s*-?${AMOUNT}|${AMOUNT}\\s*${CURRENCY_AFTER}(?![\\p{L}])`, 'iu');
 const RATING =
   /^\s*(?:[★☆✩✪✭⭐]{1,5}|\d(?:[.,]\d)?\s*(?:\/\s*5|out of 5|von 5|sur 5|de 5)(?:\s*(?:stars?|sternen?|étoiles?|estrellas?))?|\d(?:\.\d)?\s*stars?(?:\s*rating)?)\s*\.?\s*$/i;
 

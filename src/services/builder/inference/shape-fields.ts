@@ -2,6 +2,7 @@
 // like: addresses (a street and number, a postcode and place), quantities ("800 g", "1 Stange(n)"), and
 // a value written beside the record's title in one element ("<a>Physics teacher</a> DAŠO PAVIČIĆ OŠ JU",
 // the employer), read as that element's own text.
+import { AMOUNT, CURRENCY_SIGNS } from './currency.js';
 import type { CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
 import type { Concept, PromptRequest } from './naming.js';
@@ -100,7 +101,7 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
  * A price written in a currency, inside a longer text ("Jeans model 0£50.00"): the pattern is RE2's as
  * well as JavaScript's, as the engine applies it.
  */
-const PRICE_IN_TEXT = '((?:[$€£¥₹]\\s?\\d[\\d.,]*\\d)|(?:\\d[\\d.,]*\\s?(?:€|£|kr|Kč|zł|CHF|EUR|USD|GBP)))(?:\\D|$)';
+const PRICE_IN_TEXT = `((?:${CURRENCY_SIGNS}\\s?\\d[\\d.,]*\\d)|(?:${AMOUNT}\\s?(?:€|£|₽|₺|₩|₴|kr|Kč|zł|CHF|EUR|USD|GBP|PLN|CZK|TL|руб|грн|원)))(?:\\D|$)`;
 
 /**
  * A price nothing names or holds alone: written loose in the record itself, after its link ("<a>Jeans

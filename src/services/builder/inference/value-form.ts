@@ -8,6 +8,7 @@ import { extractField } from '../../../engine/extract.js';
 import type { Document } from '../../../engine/select.js';
 import { BYLINE_VERB } from './byline.js';
 import { aroundDate } from './date-shape.js';
+import { withoutEnclosingQuotes } from './enclosing-quotes.js';
 import { FOOTNOTE_MARK } from './own-word-label.js';
 import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
 
@@ -145,6 +146,21 @@ function withThousandsDots(field: AgentField, values: string[]): AgentField {
   return { ...field, transform: [{ replace: '(\\d)\\.(\\d{3})', with: '$1$2' }, 'number'] };
 }
 
+/** A bare amount: digits grouped by spaces, dots or commas, nothing else ("1 990", "2.350,00"). */
+const BARE_AMOUNT = /^\s*\d[\d\s.,\u00A0]*\s*$/;
+
+/**
+ * A price whose currency sits in an element of its own (<span>1 990</span> <span>руб.</span>): the field
+ * asked for as a price holds bare amounts, read as numbers as a price with its currency is.
+ */
+function asAmount(field: AgentField, values: string[]): AgentField {
+  if (field.transform !== undefined && field.transform !== 'trim') return field;
+  if (field.attribute && field.attribute !== 'text' && field.attribute !== 'ownText') return field;
+  if (conceptOfWord(field.name.split('_')[0]) !== 'price' && conceptOfWord(field.name) !== 'price') return field;
+  const present = values.filter((v) => v.trim() !== '');
+  return present.length > 0 && present.every((v) => BARE_AMOUNT.test(v)) ? { ...field, transform: 'number' } : field;
+}
+
 /** Values that carry footnote marks lose them (before any other step). */
 function withoutFootnoteMarks(field: AgentField, values: string[]): AgentField {
   const mark = new RegExp(FOOTNOTE_MARK, 'i');
@@ -187,6 +203,9 @@ export function finishFields(
     const values = sampleValues(page, records, named);
     if (brokenIntoLines(page, records, named) && (named.transform === undefined || named.transform === 'trim'))
       return { ...named, attribute: 'html', transform: LINES_AS_WORDS };
-    return withoutFootnoteMarks(withThousandsDots(withoutLabel(named, values), values), values);
+    return withoutFootnoteMarks(
+      withThousandsDots(asAmount(withoutEnclosingQuotes(withoutLabel(named, values), values), values), values),
+      values,
+    );
   });
 }

@@ -16,6 +16,8 @@ export function normalizeWord(word: string): string {
       .replace(/æ/g, 'ae')
       .replace(/[øœ]/g, 'oe')
       .replace(/ł/g, 'l')
+      // Turkish dotless i: "başlık" is written "baslik" too.
+      .replace(/ı/g, 'i')
       .normalize('NFC')
   );
 }
