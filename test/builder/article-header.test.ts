@@ -1,7 +1,8 @@
 // What an article's header says about it, read as pages show it: the section named above the headline,
 // the headline rather than the metadata's title with the site's name, the byline after the headline and
 // the name inside it, a date with its weekday, a machine date's shown text, a label in the value's own
-// text; and a prompt naming the one article it asks about read as that article, not as the list beside it.
+// text, the sentence under the headline as its summary; and a prompt naming the one article it asks about
+// read as that article, not as the list beside it.
 import { describe, expect, it } from 'vitest';
 import { aroundDate } from '../../src/services/builder/inference/date-shape.js';
 import { namesOneThing } from '../../src/services/builder/inference/page-record.js';
@@ -83,6 +84,32 @@ describe('the headline, the byline and the date of an article', () => {
     const page = `<html><body>${menu}<main><h1>Die neue Brücke</h1><p><a href="/autor/max">Autor: Max Muster</a></p>${body}</main></body></html>`;
     const { records } = await draftRecords(page, 'Titel und Autor des Artikels');
     expect(records).toEqual([{ titel: 'Die neue Brücke', autor: 'Max Muster' }]);
+  });
+});
+
+describe('the summary and the author an article gives in its own ways', () => {
+  it('takes the sentence under the headline as the summary, not a wrapper holding the headline or a caption', async () => {
+    const page = `<html><body>${menu}<main><div class="article-text"><h1>A new bridge for the old town</h1>
+      <p class="standfirst-x">The council approved a plan that has divided the town for ten years.</p>
+      <figure><img src="/b.jpg"><div class="image-text">The old bridge over the river, seen from the north bank at dusk.</div></figure>
+      <p class="para">The council approved the plan on Monday after a long debate about its costs, its timing and the many
+      objections of the people who live beside the river and fear the noise of the works.</p></div></main></body></html>`;
+    const { records } = await draftRecords(page, 'headline and summary of the article');
+    expect(records).toEqual([
+      {
+        headline: 'A new bridge for the old town',
+        summary: 'The council approved a plan that has divided the town for ten years.',
+      },
+    ]);
+  });
+
+  it("leaves the web address after an author's name in a meta tag out", async () => {
+    const page = `<html><head><meta name="author" content="Bradley M. Kuhn (http://ebb.org/bkuhn/)"></head><body>${menu}
+      <main><h1>On recent events</h1><p>Tuesday 15 October 2019 by Bradley M. Kuhn</p>${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'title, author and date of the blog post');
+    expect(records).toEqual([
+      { title: 'On recent events', author: 'Bradley M. Kuhn', date: 'Tuesday 15 October 2019' },
+    ]);
   });
 });
 

@@ -168,6 +168,9 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     if (selector) out.push(selector);
   }
   if (request.concept === 'description') {
+    // The sentence under the headline (a standfirst) sums the page up as shown; the meta tag after it.
+    const under = subheadingAfterHeadline($);
+    if (under) out.push(under);
     out.push('meta[name="description"]');
     // The longest paragraph of the main content.
     const paragraphs = $('main p, article p, body p').toArray<Element>();
@@ -184,6 +187,11 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
 
 /** Elements of one selector that date (or file) a list of things rather than the page. */
 const LISTED_DATES = 3;
+
+/** Inside a figure or an element classed as a caption. */
+function inCaption(el: ReturnType<CheerioAPI>): boolean {
+  return el.closest('figure, figcaption, [class*="caption" i], [class*="Caption"]').length > 0;
+}
 
 /** Whether the selector's first element sits inside a link. */
 function inLink($: CheerioAPI, selector: string): boolean {
@@ -351,6 +359,11 @@ export function inferDetailFields(
           // A box whose class names the author but that holds the whole article ("article-author-ruler")
           // is a layout's, not the author's: an author's box is a byline, a name and a date at most.
           if (request.concept === 'author' && !attribute && value.length > AUTHOR_BOX_MAX_LENGTH) return false;
+          // A box holding the page's headline is the article itself, not its summary (a wrapper classed
+          // "content" or "body" around the headline, the standfirst and the text).
+          // A caption describes a picture, not the page.
+          if (request.concept === 'description' && !attribute && (el.find('h1').length > 0 || inCaption(el)))
+            return false;
           // A category is a name of a few words: a box of more text is a menu or a list of them.
           if (request.concept === 'category' && !attribute && value.length > SECTION_MAX_LENGTH) return false;
           // A label ("Tags :") names the value; it is not the value.

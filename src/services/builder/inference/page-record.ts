@@ -172,6 +172,9 @@ function jsonValue(item: Record<string, unknown>, path: string): string | undefi
   return typeof v === 'string' || typeof v === 'number' ? normalizeText(String(v)) : undefined;
 }
 
+/** A web or email address in brackets after an author's name, as meta tags write it. */
+const AUTHOR_ADDRESS = /\s*[(<[][^)>\]]*(?:https?:\/\/|@)[^)>\]]*[)>\]]\s*$/;
+
 /** Links to the site's home page: the site's name in its header, marked up as a headline by some themes. */
 const HOME_LINK = 'a[rel~="home"], a[href="/"]';
 
@@ -365,7 +368,11 @@ export function pageRecordFields(
         name: fieldName(request.word),
         selector: meta.meta.selector,
         attribute: meta.meta.attribute,
-        transform: transformFor(concept, meta.value),
+        // An author's address after the name ("Bradley M. Kuhn (http://ebb.org/bkuhn/)") is not the name.
+        transform:
+          concept === 'author' && AUTHOR_ADDRESS.test(meta.value)
+            ? ['trim', { replace: AUTHOR_ADDRESS.source, with: '' }]
+            : transformFor(concept, meta.value),
       };
       // A date's machine form in a visible element's attribute (`<time itemprop="datePublished"
       // content="2016-11-18">November 18, 2016</time>`) is deferred alike: the text shown comes first.
