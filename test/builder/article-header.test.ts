@@ -23,6 +23,15 @@ describe('the section named above the headline', () => {
     expect(records).toEqual([{ title: 'A new bridge for the old town', author: 'Ann Lee', category: 'City Life' }]);
   });
 
+  it("keeps a series' own colon in its name", async () => {
+    const page = `<html><body>${menu}<main><div class="labels"><a href="/series/seascape"><span>Seascape: the state of our oceans</span></a></div>
+      <h1>Tribes fearful over whale strandings</h1>${body}<div class="submeta-section">Seascape: the state of our oceans and more</div></main></body></html>`;
+    const { records } = await draftRecords(page, 'headline and section of the article');
+    expect(records).toEqual([
+      { headline: 'Tribes fearful over whale strandings', section: 'Seascape: the state of our oceans' },
+    ]);
+  });
+
   it('reads the last step of a breadcrumb trail as the section, and no item of the site menu', async () => {
     const trail = `<html><body>${menu}<nav class="trail"><a href="/">Accueil</a> › <a href="/justice"><span>Justice et faits divers</span></a></nav>
       <article><h1>Un juge se récuse</h1>${body}</article></body></html>`;
@@ -78,6 +87,15 @@ describe('the headline, the byline and the date of an article', () => {
       </main></body></html>`;
     const { records } = await draftRecords(page, 'title and date of the article');
     expect(records).toEqual([{ title: 'A new bridge for the old town', date: 'December 16, 2016, 4:19 PM' }]);
+  });
+
+  it('reads a label of several words before a colon in a paragraph as the field of those words', async () => {
+    const page = `<html><body>${menu}<main><h1>2021-2022 Line Outline</h1><p>Ski: 2021-2022 Line Outline, 186 cm</p>
+      <p>Stated Weight per Ski: 2030 grams</p><p>Stated Dimensions: 150-117-142 mm</p><p>Core: Paulownia/Maple</p>${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'title, stated dimensions and core of the reviewed ski');
+    expect(records).toEqual([
+      { title: '2021-2022 Line Outline', stated_dimensions: '150-117-142 mm', core: 'Paulownia/Maple' },
+    ]);
   });
 
   it('takes a value off the label written before it in the same text ("著者：", "Autor:")', async () => {

@@ -134,13 +134,12 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     const selector = firstContentLeaf($, (text) => conceptOfValues([text]) === 'date', ['script', 'style', 'option']);
     if (selector) out.push(selector);
   }
-  // The section named above the headline ("Fashion", a breadcrumb's last step) comes before a class naming
-  // a category that many elements carry: those are the categories of a list beside the article.
+  // The section named above the headline ("Fashion", a breadcrumb's last step) comes before any class
+  // naming a category: many elements carrying one are the categories of a list beside the article, and
+  // one alone may file the page again at its foot, with more words.
   if (request.concept === 'category') {
     const section = sectionBeforeHeadline($);
-    const listed = out.findIndex((s) => matchCount($, s) >= LISTED_DATES);
-    if (section && listed >= 0) out.splice(listed, 0, section);
-    else if (section) out.push(section);
+    if (section) out.unshift(section);
   }
   // No class names the employer: the first value of the page's content closing with a legal form.
   if (request.concept === 'company') {

@@ -65,5 +65,6 @@ const INLINE_LABEL = /^([^:：]{1,24}?)\s*[:：]\s*(?=\S)/;
  */
 export function inlineLabel(text: string, words: Set<string>): string | undefined {
   const m = INLINE_LABEL.exec(text);
-  return m && isOwnWord(words, m[1]) ? m[0].trim() : undefined;
+  // A label of several words names a field of several ("Stated Dimensions" for "stated_dimension").
+  return m && (isOwnWord(words, m[1]) || isOwnWord(words, m[1].trim().replace(/\s+/g, '_'))) ? m[0].trim() : undefined;
 }

@@ -12,7 +12,7 @@ import { mainHeading } from './subject.js';
 /** How many texts before the headline are read for it: further up are the site's menus. */
 const TEXTS_READ = 6;
 /** A section's name is a few words; longer texts are teasers and sentences. */
-const MAX_WORDS = 5;
+const MAX_WORDS = 7;
 export const SECTION_MAX_LENGTH = 40;
 /** A navigation block with more links than this is a menu of the site, not a breadcrumb trail. */
 const TRAIL_MAX_LINKS = 6;
