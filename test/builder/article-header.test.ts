@@ -5,7 +5,7 @@
 // read as that article, not as the list beside it.
 import { describe, expect, it } from 'vitest';
 import { aroundDate } from '../../src/services/builder/inference/date-shape.js';
-import { namesOneThing } from '../../src/services/builder/inference/page-record.js';
+import { namesOneOwner, namesOneThing } from '../../src/services/builder/inference/page-record.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const menu = `<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a> <a href="/culture">Culture</a>
@@ -136,6 +136,9 @@ describe('a prompt naming the one article it asks about', () => {
     expect(namesOneThing('title, author, date and category of the news article')).toBe(true);
     expect(namesOneThing('title and date of the news articles')).toBe(false);
     expect(namesOneThing('title and date of every article')).toBe(false);
+    // A place the records are in is not the thing that owns the fields.
+    expect(namesOneOwner('le titre et la rubrique de l’article')).toBe(true);
+    expect(namesOneOwner('product name and price of everything in the shop')).toBe(false);
   });
 
   it('reads the page as the article when the list beside it answers no more of the fields', async () => {

@@ -127,9 +127,24 @@ export function declaresOneItem($: CheerioAPI): boolean {
  * it may say what kind of thing it is).
  */
 export function namesOneThing(prompt: string): boolean {
+  return oneThingAfter(prompt, '');
+}
+
+/**
+ * The one thing named owns the fields ("... of the news article", "... de l'article"), rather than being
+ * the place they are in ("... of everything in the shop", where the records are many).
+ */
+export function namesOneOwner(prompt: string): boolean {
+  return oneThingAfter(prompt, '(?!(?:in|on|from)\\s)');
+}
+
+function oneThingAfter(prompt: string, notBefore: string): boolean {
   if (LIST_CUE.test(prompt)) return false;
   const lower = normalizeWord(prompt).replace(/[’']/g, "'");
-  const subject = new RegExp(`(?:^|[^\\p{L}])${OWNER_BEFORE}(?:\\p{L}+\\s+)?(\\p{L}+)\\s*[.?!]?\\s*$`, 'u').exec(lower);
+  const subject = new RegExp(
+    `(?:^|[^\\p{L}])${notBefore}${OWNER_BEFORE}(?:\\p{L}+\\s+)?(\\p{L}+)\\s*[.?!]?\\s*$`,
+    'u',
+  ).exec(lower);
   return subject !== null && !/[^su]s$/.test(subject[1]);
 }
 
