@@ -13,9 +13,10 @@ import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } 
 import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
-import { FOOTNOTES, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
+import { FOOTNOTES, inlineLabel, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_BY, BYLINE_VERB } from './byline.js';
+import { SECTION_MAX_LENGTH, sectionBeforeHeadline } from './section-kicker.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -77,6 +78,13 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   $('body *').each((_, node) => {
     const el = node;
     if (['script', 'style', 'nav', 'header', 'footer'].includes(el.name) || inPageChrome($, el)) return;
+    // An element whose text opens with the field's own word and a colon holds its label and its value
+    // ("著者：後藤大地", "Autor: Max Muster").
+    if (!el.children.some(isElement) && inlineLabel(normalizeText($(el).text()), words)) {
+      const selector = firstMatchSelector($, el);
+      if (selector) out.push(selector);
+      return;
+    }
     // An element holding the field's own word alone is its label ("votes" under "13"): the value is in
     // its parent when that holds a short text with more ("13 votes").
     if (!el.children.some(isElement) && isOwnWord(words, normalizeText($(el).text()))) {
@@ -118,13 +126,20 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   // of the page's content showing only a date (one far from the heading may date something else).
   if (request.concept === 'date') {
     const near = dateAfterHeading($);
-    // A class naming a date that many elements carry dates a list beside the page (related stories):
-    // the date after the heading comes before it.
-    const listed = out.findIndex((s) => matchCount($, s) >= LISTED_DATES);
+    // A class naming a date that many elements carry dates a list beside the page (related stories), and
+    // one inside a link dates the story the link leads to: the date after the heading comes before them.
+    const listed = out.findIndex((s) => matchCount($, s) >= LISTED_DATES || inLink($, s));
     if (near && listed >= 0) out.splice(listed, 0, near);
     else if (near) out.push(near);
     const selector = firstContentLeaf($, (text) => conceptOfValues([text]) === 'date', ['script', 'style', 'option']);
     if (selector) out.push(selector);
+  }
+  // The section named above the headline ("Fashion", a breadcrumb's last step) comes before any class
+  // naming a category: many elements carrying one are the categories of a list beside the article, and
+  // one alone may file the page again at its foot, with more words.
+  if (request.concept === 'category') {
+    const section = sectionBeforeHeadline($);
+    if (section) out.unshift(section);
   }
   // No class names the employer: the first value of the page's content closing with a legal form.
   if (request.concept === 'company') {
@@ -132,22 +147,29 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
     if (selector) out.push(selector);
   }
   // No class names the author: the first byline of the page's content ("By <a>Jose de la Cruz</a>").
+  // The byline after the headline is the article's own; one before it signs a story of the site's header.
   if (request.concept === 'author') {
-    const byline = $('body *')
-      .toArray()
-      .find((el) => {
-        const first = el.children[0] as { type: string; data?: string } | undefined;
-        return (
-          first?.type === 'text' &&
-          BYLINE_OPENING.test(first.data ?? '') &&
-          normalizeText($(el).text()).length < 80 &&
-          !inPageChrome($, el)
-        );
-      });
+    // A header holding the <h1> is the article's own, whether or not an <article> wraps it.
+    const all = $('body *').toArray();
+    const heading = all.findIndex((el) => el.name === 'h1' && $(el).closest('nav, footer').length === 0);
+    const ownHeader = heading >= 0 ? $(all[heading]).closest('header')[0] : undefined;
+    const bylines = all.filter((el) => {
+      const first = el.children[0] as { type: string; data?: string } | undefined;
+      return (
+        first?.type === 'text' &&
+        BYLINE_OPENING.test(first.data ?? '') &&
+        normalizeText($(el).text()).length < 80 &&
+        (!inPageChrome($, el) || (ownHeader !== undefined && $(el).closest('header')[0] === ownHeader))
+      );
+    });
+    const byline = bylines.find((el) => all.indexOf(el) > heading) ?? bylines[0];
     const selector = byline && firstMatchSelector($, byline);
     if (selector) out.push(selector);
   }
   if (request.concept === 'description') {
+    // The sentence under the headline (a standfirst) sums the page up as shown; the meta tag after it.
+    const under = subheadingAfterHeadline($);
+    if (under) out.push(under);
     out.push('meta[name="description"]');
     // The longest paragraph of the main content.
     const paragraphs = $('main p, article p, body p').toArray<Element>();
@@ -162,8 +184,22 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   return [...new Set(out)];
 }
 
-/** Elements of one selector that date a list of things rather than the page. */
+/** Elements of one selector that date (or file) a list of things rather than the page. */
 const LISTED_DATES = 3;
+
+/** Inside a figure or an element classed as a caption. */
+function inCaption(el: ReturnType<CheerioAPI>): boolean {
+  return el.closest('figure, figcaption, [class*="caption" i], [class*="Caption"]').length > 0;
+}
+
+/** Whether the selector's first element sits inside a link. */
+function inLink($: CheerioAPI, selector: string): boolean {
+  try {
+    return $(selector).first().closest('a').length > 0;
+  } catch {
+    return false;
+  }
+}
 
 function matchCount($: CheerioAPI, selector: string): number {
   try {
@@ -208,17 +244,15 @@ function bylineWord($: CheerioAPI, selector: string): string | undefined {
 }
 
 /**
- * An author's box that also shows a date ("Céline Mazur 14/05/25") or an email address: the element inside
- * it holding the name alone (not its "By"), if the page gives it one.
+ * An author's box that also shows a date ("Céline Mazur 14/05/25"), an email address or any other number
+ * (a count of comments: "by Lucas Nolan 22 Dec 2016 651"): the element inside it holding the name alone
+ * (not its "By"), if the page gives it one. Names hold no digits.
  */
 function nameWithoutDate($: CheerioAPI, selector: string): string | undefined {
   const box = $(selector).first();
   const text = normalizeText(box.text());
   const dated =
-    /\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/.test(text) ||
-    showsDate(text) ||
-    conceptOfValues([text.split(' ').pop() ?? '']) === 'date' ||
-    EMAIL.test(text);
+    /\d/.test(text) || showsDate(text) || conceptOfValues([text.split(' ').pop() ?? '']) === 'date' || EMAIL.test(text);
   if (!dated) return undefined;
   const inner = box
     .find('*')
@@ -324,6 +358,13 @@ export function inferDetailFields(
           // A box whose class names the author but that holds the whole article ("article-author-ruler")
           // is a layout's, not the author's: an author's box is a byline, a name and a date at most.
           if (request.concept === 'author' && !attribute && value.length > AUTHOR_BOX_MAX_LENGTH) return false;
+          // A box holding the page's headline is the article itself, not its summary (a wrapper classed
+          // "content" or "body" around the headline, the standfirst and the text).
+          // A caption describes a picture, not the page.
+          if (request.concept === 'description' && !attribute && (el.find('h1').length > 0 || inCaption(el)))
+            return false;
+          // A category is a name of a few words: a box of more text is a menu or a list of them.
+          if (request.concept === 'category' && !attribute && value.length > SECTION_MAX_LENGTH) return false;
           // A label ("Tags :") names the value; it is not the value.
           return value !== '' && !/[:：]$/.test(value);
         } catch {
@@ -351,6 +392,7 @@ export function inferDetailFields(
           ? undefined
           : (hiddenLabel(pages[0], selector) ??
             ownWordLabel(pages[0], selector, requestWords(request)) ??
+            inlineLabel(normalizeText(pages[0](selector).first().text()), requestWords(request)) ??
             (request.concept === 'author' ? bylineWord(pages[0], selector) : undefined));
         const footnoted = !attribute && FOOTNOTES.test(normalizeText(pages[0](selector).first().text()));
         const own = request.concept === 'author' && !attribute ? nameWithoutDate(pages[0], selector) : undefined;

@@ -27,7 +27,7 @@ import {
 } from './single-record.js';
 import { flattenDeepNesting } from './dom-text.js';
 import { cutShortNote, UNLIMITED, type SearchBudget } from './budget.js';
-import { asksForList, declaresOneItem, pageRecordFields } from './page-record.js';
+import { asksForList, declaresOneItem, namesOneOwner, pageRecordFields } from './page-record.js';
 
 export type { Proposal };
 
@@ -137,7 +137,8 @@ async function firstDraft(input: {
     // A value found in half of the records or fewer answers no field of theirs: records each holding a
     // different label and its value ("Autor: Panelinha", "Serve: 4") are the page's own labelled values.
     const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage > 0.5).length;
-    if (answered > topAnswers)
+    // A prompt naming the one thing its fields belong to ("... of the news article") breaks a tie for the page.
+    if (answered > topAnswers || (answered === topAnswers && namesOneOwner(prompt)))
       return single(
         `The page itself answers ${answered} of the ${requests.length} fields asked for, its best repeated records ('${top.selector}') ${topAnswers}`,
       );

@@ -123,6 +123,9 @@ function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   return next;
 }
 
+/** A colon with more text after it: the label's own value follows it. */
+const INLINE_VALUE = /[:：]\s*\S/;
+
 // The label elements of a page and their texts, read once per page (each request asks again).
 const pageLabels = new WeakMap<object, { labels: Element[]; texts: string[] }>();
 
@@ -163,6 +166,8 @@ export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean):
     // the header beside it.
     if (el.name === 'th' && isElement(next) && next.name === 'th') continue;
     const text = normalizeText($(el).text());
+    // A label written with its value after a colon ("Core: Paulownia/Maple") labels no element after it.
+    if (INLINE_VALUE.test(text)) continue;
     if (isElement(next) && normalizeText($(next).text()) !== '')
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
     // The value shares its element with the label: the parent's own text holds it.

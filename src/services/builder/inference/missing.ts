@@ -63,9 +63,12 @@ export function namesTheRecords(prompt: string, word: string): boolean {
   );
 }
 
-/** "... of the recipe", "... van het recept", "... de la receta", "... der Seite": the thing the fields belong to. */
-const OWNER_BEFORE =
-  '(?:of|from|on|in|about|van|voor|de|du|des|del|della|dello|di|da|do|der|des|dieses|dieser)\\s+(?:(?:the|this|that|het|de|la|le|l|el|il|lo|o|a|der|die|das|dem|den|dieser|dieses|deze|dit|esta|este|questa|questo|cette|ce)\\s+)?';
+/**
+ * "... of the recipe", "... van het recept", "... de la receta", "... de l'article", "... der Seite": the
+ * thing the fields belong to.
+ */
+export const OWNER_BEFORE =
+  "(?:of|from|on|in|about|van|voor|de|du|des|del|della|dello|di|da|do|der|des|dieses|dieser)\\s+(?:(?:the|this|that|het|de|la|le|l|el|il|lo|o|a|der|die|das|dem|den|dieser|dieses|deze|dit|esta|este|questa|questo|cette|ce)(?:\\s+|'))?";
 
 /**
  * The word names the one thing the prompt's fields belong to, not a field: the last word after "of the"

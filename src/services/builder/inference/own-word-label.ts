@@ -55,3 +55,16 @@ export function ownWordLabel($: CheerioAPI, selector: string, words: Set<string>
     ? label
     : undefined;
 }
+
+/** "Autor: Max Muster", "著者：後藤大地": a short label before a colon, then the value. */
+const INLINE_LABEL = /^([^:：]{1,24}?)\s*[:：]\s*(?=\S)/;
+
+/**
+ * The label a text opens with when it is the field's own word before a colon, in the same text as the
+ * value ("著者：後藤大地"): the label with its colon, to be taken off the value.
+ */
+export function inlineLabel(text: string, words: Set<string>): string | undefined {
+  const m = INLINE_LABEL.exec(text);
+  // A label of several words names a field of several ("Stated Dimensions" for "stated_dimension").
+  return m && (isOwnWord(words, m[1]) || isOwnWord(words, m[1].trim().replace(/\s+/g, '_'))) ? m[0].trim() : undefined;
+}

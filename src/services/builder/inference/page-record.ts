@@ -8,7 +8,7 @@ import { durationAfterHeading } from './duration-shape.js';
 import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept, type PromptRequest } from './naming.js';
 import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
-import { namesTheRecords } from './missing.js';
+import { namesTheRecords, OWNER_BEFORE } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
 import { inBreadcrumbs, mainHeading } from './subject.js';
 import { onlyRecordNoun, topicWords } from './topic.js';
@@ -121,18 +121,40 @@ export function declaresOneItem($: CheerioAPI): boolean {
   return scopes.length === 1;
 }
 
+/**
+ * "... and number of ratings of the recipe", "... of this podcast episode", "... of the news article",
+ * "... de l'article": every field belongs to one thing named in the singular (its last word; a word before
+ * it may say what kind of thing it is).
+ */
+export function namesOneThing(prompt: string): boolean {
+  return oneThingAfter(prompt, '');
+}
+
+/**
+ * The one thing named owns the fields ("... of the news article", "... de l'article"), rather than being
+ * the place they are in ("... of everything in the shop", where the records are many).
+ */
+export function namesOneOwner(prompt: string): boolean {
+  return oneThingAfter(prompt, '(?!(?:in|on|from)\\s)');
+}
+
+function oneThingAfter(prompt: string, notBefore: string): boolean {
+  if (LIST_CUE.test(prompt)) return false;
+  const lower = normalizeWord(prompt).replace(/[’']/g, "'");
+  const subject = new RegExp(
+    `(?:^|[^\\p{L}])${notBefore}${OWNER_BEFORE}(?:\\p{L}+\\s+)?(\\p{L}+)\\s*[.?!]?\\s*$`,
+    'u',
+  ).exec(lower);
+  return subject !== null && !/[^su]s$/.test(subject[1]);
+}
+
 /** Does the prompt ask for many records ("each result", "every post", "jeder Zeile")? */
 export function asksForList(prompt: string): boolean {
   if (LIST_CUE.test(prompt) || CJK_ALL.test(prompt)) return true;
   // A prompt asking for nothing but a kind of record ("Welche Zutaten brauche ich?", "材料を全部", "the
   // ingredients of the recipe": the recipe owns the records, not fields).
   if (onlyRecordNoun(prompt) !== undefined) return true;
-  // "... and number of ratings of the recipe", "... of this podcast episode": every field belongs to one
-  // thing named in the singular (its last word; a word before it may say what kind of thing it is).
-  const subject = prompt
-    .toLowerCase()
-    .match(/\b(?:of|from|on|in|about)\s+(?:the|this)\s+(?:[a-z]+\s+)?([a-z]+)\s*[.?!]?\s*$/);
-  if (subject && !/[^su]s$/.test(subject[1])) return false;
+  if (namesOneThing(prompt)) return false;
   // A prompt naming its records ("alle Zutaten", "tous les ingrédients"). Not a CJK noun owning the
   // fields ("お話のタイトル", the story's title): Japanese and Chinese write one and many alike.
   if (topicWords(prompt).some((w) => !isCjk(w) && namesTheRecords(prompt, w))) return true;
@@ -164,6 +186,9 @@ function jsonValue(item: Record<string, unknown>, path: string): string | undefi
   if (v && typeof v === 'object') v = (v as Record<string, unknown>).name ?? (v as Record<string, unknown>).url;
   return typeof v === 'string' || typeof v === 'number' ? normalizeText(String(v)) : undefined;
 }
+
+/** A web or email address in brackets after an author's name, as meta tags write it. */
+const AUTHOR_ADDRESS = /\s*[(<[][^)>\]]*(?:https?:\/\/|@)[^)>\]]*[)>\]]\s*$/;
 
 /** Links to the site's home page: the site's name in its header, marked up as a headline by some themes. */
 const HOME_LINK = 'a[rel~="home"], a[href="/"]';
@@ -328,10 +353,16 @@ export function pageRecordFields(
     const lasting = !field && concept === 'duration' ? durationAfterHeading($) : undefined;
     if (lasting) take(lasting, ownText(lasting));
     const hints = field || !concept ? [] : hintsFor($, concept);
+    // A title the page's metadata gives and no heading shows, on a page with one main heading: the
+    // metadata's title carries the site's name ("… - Breitbart") or names the publisher; the heading is
+    // the title.
+    const heading = concept === 'title' ? mainHeading($) : undefined;
     for (const hint of hints) {
       const shown = byText.get(hint.value) ?? [];
       // Of the elements showing the value, a heading for a title, else the first in the page.
-      const el = (concept === 'title' && shown.find((e) => /^h[1-3]$/.test(e.name))) || shown[0];
+      const titled = shown.find((e) => /^h[1-3]$/.test(e.name));
+      if (heading && !titled) continue;
+      const el = (concept === 'title' && titled) || shown[0];
       if (take(el, hint.value)) break;
     }
     // The first thing asked for, by a word naming no field ("l'album, la note, ..."; "the model, its
@@ -352,9 +383,16 @@ export function pageRecordFields(
         name: fieldName(request.word),
         selector: meta.meta.selector,
         attribute: meta.meta.attribute,
-        transform: transformFor(concept, meta.value),
+        // An author's address after the name ("Bradley M. Kuhn (http://ebb.org/bkuhn/)") is not the name.
+        transform:
+          concept === 'author' && AUTHOR_ADDRESS.test(meta.value)
+            ? ['trim', { replace: AUTHOR_ADDRESS.source, with: '' }]
+            : transformFor(concept, meta.value),
       };
-      if (meta.meta.selector.startsWith('meta[') && (concept === 'author' || concept === 'date'))
+      // A date's machine form in a visible element's attribute (`<time itemprop="datePublished"
+      // content="2016-11-18">November 18, 2016</time>`) is deferred alike: the text shown comes first.
+      const machineDate = concept === 'date' && meta.meta.selector.startsWith('[itemprop=');
+      if ((meta.meta.selector.startsWith('meta[') && (concept === 'author' || concept === 'date')) || machineDate)
         deferred.push({ request, field });
     }
     if (field) {

@@ -61,6 +61,9 @@ function sharedLabel(values: string[], concept: Concept | undefined): string | u
   if (!values.every((v) => v.trim().length > label.length + 1)) return undefined;
   // A heading's or a text's own colon ("Skyrim: Part 1") is no label.
   if (label.split(/\s+/).length > LABEL_MAX_WORDS || concept === 'title' || concept === 'description') return undefined;
+  // Nor is a section's or series' own in a value or two ("Seascape: the state of our oceans"); the same
+  // words opening many categories still are a label.
+  if (concept === 'category' && values.length < VALUES_FOR_SHARED_LABEL) return undefined;
   if (label.endsWith(':')) return label;
   if (values.length < VALUES_FOR_SHARED_LABEL) return undefined;
   // What follows the label is shaped like a value (a date, a price), of the concept the field is named for.
