@@ -274,3 +274,10 @@ export function fieldWordVariants(word: string): string[] {
   const group = GROUP_OF.get(normalizeWord(word));
   return group === undefined ? [word] : [word, ...GROUPS[group].map(normalizeWord).filter((w) => w !== word)];
 }
+
+/** The words of an English field word's meaning in the other languages, as written ("player" -> "spieler", "joueur"...). */
+export function translationsOf(english: string): string[] {
+  const group = GROUPS.find((g) => g[0] === english);
+  if (!group) throw new Error(`no field words for "${english}"`);
+  return group.slice(1);
+}

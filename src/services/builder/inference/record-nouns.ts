@@ -6,6 +6,7 @@
 // Kept as data: a language or a noun is added by adding words. Latin words are compared after
 // normalisation (lower case, accents removed) and by stem (topic.ts), so one inflection per word is
 // enough; CJK words are compared as written.
+import { translationsOf } from './field-words.js';
 import { normalizeWord } from './word-tokens.js';
 
 const RECORD_NOUNS: Record<string, string[]> = {
@@ -299,42 +300,9 @@ const RECORD_NOUNS: Record<string, string[]> = {
   answer: ['antwort', 'réponse', 'respuesta', 'resposta', 'risposta', 'antwoord', '回答', '答案'],
   episode: ['folge', 'épisode', 'episodio', 'episódio', 'aflevering', 'エピソード', '剧集'],
   step: ['schritt', 'étape', 'paso', 'passo', 'stap', '手順', '步骤', '步驟'],
-  player: [
-    'spieler',
-    'joueur',
-    'jugador',
-    'jogador',
-    'giocatore',
-    'speler',
-    '選手',
-    '球员',
-    '球員',
-    'игрок',
-    'zawodnik',
-    'hráč',
-    'spelare',
-    'oyuncu',
-    'pemain',
-    '선수',
-  ],
-  team: [
-    'mannschaft',
-    'verein',
-    'équipe',
-    'equipo',
-    'equipe',
-    'squadra',
-    'ploeg',
-    'チーム',
-    '球队',
-    '球隊',
-    'команда',
-    'drużyna',
-    'tým',
-    'lag',
-    'takım',
-    '팀',
-  ],
+  // The words of field-words.ts's meaning: one list for the record noun and the field's name.
+  player: translationsOf('player'),
+  team: [...translationsOf('team'), 'verein'],
   book: [
     'buch',
     'livre',
