@@ -77,3 +77,18 @@ describe('titles written inside typographic quotes', () => {
     ]);
   });
 });
+
+describe('a prompt opening with an instruction verb', () => {
+  it('does not name the first field after "collect", "extract", "get" in the prompt languages', () => {
+    const asked = (prompt: string) => promptRequests(prompt).map((r) => `${r.word}:${r.concept ?? ''}`);
+    expect(asked('Собери название, цену и бренд каждого смартфона').slice(0, 3)).toEqual([
+      'название:title',
+      'цену:price',
+      'бренд:brand',
+    ]);
+    expect(asked('Extrahiere Name und Preis jedes Produkts')).toEqual(['name:title', 'preis:price']);
+    expect(asked('Extraia o título e o preço de cada produto')).toEqual(['titulo:title', 'preco:price']);
+    expect(asked('Hämta namn och pris för varje produkt')).toEqual(['namn:title', 'pris:price']);
+    expect(asked('Récupère le titre et le prix de chaque produit')).toEqual(['titre:title', 'prix:price']);
+  });
+});
