@@ -265,7 +265,9 @@ describe('Runs', () => {
     expect(await records.locator('tbody tr').first().innerText()).toContain('Row 1');
     expect(await records.locator('tbody tr').last().innerText()).toContain('Row 100');
     await poll(async () => download.cancelled).toBe(true);
-    expect(download.bytes).toBeLessThan(8 * 1024 * 1024);
+    // Ended early, far from whole: the browser's network layer reads ahead of the page's reader (8 MiB
+    // and more on a loaded machine), so the bound is half the file rather than the 2 MiB the page reads.
+    expect(download.bytes).toBeLessThan(Buffer.byteLength(big) / 2);
     await cdp.detach();
   });
 
