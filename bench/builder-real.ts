@@ -10,6 +10,8 @@
 //   npm run bench -- builder-real
 //   BENCH_BUILDER_REAL_ONLY=id,id npm run bench -- builder-real       (some pages)
 //   BENCH_BUILDER_REAL_SPLIT=tuning npm run bench -- builder-real     (one split)
+//   BENCH_BUILDER_REAL_CLASSES=renamed npm run bench -- builder-real  (every class name and id replaced by a
+//                                          made-up word; =hashed: by a generated-looking name; see corpus.ts)
 //   BUILDER_LLM_URL=http://127.0.0.1:8080/v1 BUILDER_LLM_MODEL=name npm run bench -- builder-real
 //                                          (the optional LLM step; each page's note says what it did)
 import fs from 'node:fs';
@@ -29,7 +31,7 @@ import {
   startWorkerProcess,
   table,
 } from './helpers.js';
-import { loadManifest, pageFile, servePages } from './builder-real/corpus.js';
+import { loadManifest, pageFile, servePages, type ClassNames } from './builder-real/corpus.js';
 import { namesOf, scorePage, type RealPage } from './builder-real/score.js';
 
 interface Api {
@@ -84,7 +86,9 @@ export async function benchBuilderReal(): Promise<void> {
   const only = process.env.BENCH_BUILDER_REAL_ONLY?.split(',');
   const split = process.env.BENCH_BUILDER_REAL_SPLIT;
   const pages = loadManifest().filter((p) => (!only || only.includes(p.id)) && (!split || p.split === split));
-  const site = await servePages(pages);
+  const asked = process.env.BENCH_BUILDER_REAL_CLASSES;
+  const classNames: ClassNames = asked === 'hashed' || asked === 'renamed' ? asked : 'kept';
+  const site = await servePages(pages, { classNames });
   onCleanup('real pages site', () => site.close());
   // Not shed under a busy machine: the figures are about the builder, not the load shedder.
   const bench = await createBenchEnvironment({ LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0' });
@@ -165,7 +169,7 @@ export async function benchBuilderReal(): Promise<void> {
   }
   print(
     table(
-      `Agent Builder on ${pages.length} real pages (${machineSummary()})`,
+      `Agent Builder on ${pages.length} real pages${classNames === 'kept' ? '' : `, class names and ids ${classNames}`} (${machineSummary()})`,
       [
         'page',
         'split',
@@ -181,7 +185,7 @@ export async function benchBuilderReal(): Promise<void> {
       rows,
     ),
   );
-  print(splitSummary(scores));
+  print(splitSummary(scores, classNames));
 }
 
 interface PageScore {
@@ -202,14 +206,14 @@ function stepTimes(events: BuilderEvent[]): string {
 }
 
 /** Mean field accuracy, pages at 0.9, record recall and time to ready, tuning and holdout side by side. */
-function splitSummary(scores: PageScore[]): string {
+function splitSummary(scores: PageScore[], classNames: ClassNames): string {
   const splits = ['tuning', 'holdout'] as const;
   const of = splits.map((s) => scores.filter((x) => x.page.split === s));
   const cell = (f: (xs: PageScore[]) => string) => of.map((xs) => (xs.length === 0 ? '-' : f(xs)));
   const mean = (ns: number[]) => ns.reduce((a, b) => a + b, 0) / Math.max(1, ns.length);
   const lists = (xs: PageScore[]) => xs.filter((x) => x.page.count > 1);
   return table(
-    'Agent Builder on the real pages: tuning and holdout (the holdout figures are the ones that count)',
+    `Agent Builder on the real pages${classNames === 'kept' ? '' : ` with class names and ids ${classNames}`}: tuning and holdout (the holdout figures are the ones that count)`,
     ['measure', ...splits],
     [
       ['pages (sites)', ...cell((xs) => `${xs.length} (${new Set(xs.map((x) => x.page.site)).size})`)],

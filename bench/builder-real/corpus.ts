@@ -1,5 +1,6 @@
 // The real-pages corpus as the bench, its in-process tuning check and the tests use it: the manifest, a
 // local server of the saved pages, and a page's draft proposed and run in this process (no API).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,9 +19,55 @@ export function loadManifest(): RealPage[] {
 /** Where a page's saved bytes are. */
 export const pageFile = (page: RealPage) => path.join(DIR, 'pages', page.file);
 
-/** Serves each page's saved bytes at /<id>/ ; anything else (the pages' assets) answers 404. */
-export async function servePages(pages: RealPage[]): Promise<{ url: string; close(): Promise<void> }> {
-  const bodies = new Map(pages.map((p) => [`/${p.id}/`, fs.readFileSync(pageFile(p))]));
+/** A class or id attribute, its quote and its value (the bytes read as latin1: one character per byte). */
+const CLASS_OR_ID = /(\s(?:class|id)\s*=\s*)(["'])([^"']*)\2/gi;
+
+/** How class names and ids are served: as saved, hashed (generated-looking names) or renamed (stable words). */
+export type ClassNames = 'kept' | 'hashed' | 'renamed';
+
+const CONSONANTS = 'bdfgklmnprstvz';
+const VOWELS = 'aeiou';
+
+/** A made-up word for `name`: three syllables read off its hash ("kovira"), the same word for the same name. */
+function madeUpWord(name: string): string {
+  const digest = createHash('sha1').update(name).digest();
+  let word = '';
+  for (let i = 0; i < 3; i++) word += CONSONANTS[digest[2 * i] % CONSONANTS.length] + VOWELS[digest[2 * i + 1] % VOWELS.length];
+  return word;
+}
+
+/**
+ * The page with every class name and id replaced (the same name, the same replacement), the rest byte for
+ * byte: `hashed` gives generated-looking names ("c601edf", as CSS-in-JS sites have), which the Builder
+ * reads as unstable; `renamed` gives made-up words, stable but meaning nothing (a site's own vocabulary,
+ * another language). Rules keyed to the corpus's class words fail on both; rules reading the structure and
+ * the text do not.
+ */
+export function replaceClassNames(bytes: Buffer, how: Exclude<ClassNames, 'kept'>): Buffer {
+  const replaced = (name: string) =>
+    how === 'hashed' ? 'c' + createHash('sha1').update(name).digest('hex').slice(0, 6) : madeUpWord(name);
+  const text = bytes
+    .toString('latin1')
+    .replace(CLASS_OR_ID, (_all, attribute: string, quote: string, value: string) => {
+      const names = value.split(/\s+/).filter((n) => n.length > 0);
+      return attribute + quote + names.map(replaced).join(' ') + quote;
+    });
+  return Buffer.from(text, 'latin1');
+}
+
+/**
+ * Serves each page's saved bytes at /<id>/ (class names replaced unless `classNames` is `kept`, see
+ * replaceClassNames); anything else (the pages' assets) answers 404.
+ */
+export async function servePages(
+  pages: RealPage[],
+  opts: { classNames?: ClassNames } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  const bodyOf = (p: RealPage) => {
+    const saved = fs.readFileSync(pageFile(p));
+    return !opts.classNames || opts.classNames === 'kept' ? saved : replaceClassNames(saved, opts.classNames);
+  };
+  const bodies = new Map(pages.map((p) => [`/${p.id}/`, bodyOf(p)]));
   const server = http.createServer((req, res) => {
     const body = bodies.get(req.url ?? '');
     // No charset in the header: the page's own <meta charset> says how its bytes are encoded.

@@ -3,6 +3,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { mergeGrouped } from './grouped-lists.js';
 import { mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
 import { pushTo } from './multimap.js';
 
@@ -171,6 +172,8 @@ export function findGroups($: CheerioAPI): Group[] {
     for (const el of list) pushTo(byParent, el.parent, el);
     if (byParent.size < 2) continue;
     for (const own of byParent.values()) if (own.length >= 3) lists.push(own);
+    // Lists in groups under headings of their own ("For the sauce"): one list too.
+    lists.push(...mergeGrouped($, [...byParent.values()]));
   }
   const nested = mergeNested(lists, signatureOf);
   const queue = mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order);

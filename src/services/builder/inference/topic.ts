@@ -152,6 +152,11 @@ export interface Surroundings {
   far: string[];
   /** The nearest heading before the records (or their containers), if any. */
   heading: string | null;
+  /**
+   * The headings of the sections that hold that one, nearest first, each of a higher rank than the one
+   * before (an h2 "Ingredients" above the h3 "For the sauce" of a group of ingredients); never an h1.
+   */
+  outer: string[];
 }
 
 function namesOf(el: Element): string {
@@ -162,13 +167,25 @@ function namesOf(el: Element): string {
 /** A label standing alone as a heading is short: a word or two and a colon. */
 const LABEL_MAX_LENGTH = 40;
 
-function isHeading($: CheerioAPI, el: Element): string | null {
+/** A heading's text and rank: 1 for an h1 ... 6 for an h6, a caption or a legend, 7 for a label. */
+interface Heading {
+  text: string;
+  rank: number;
+}
+const LABEL_RANK = 7;
+/** What a header block may hold besides its heading (a unit, a count, a button's word), in characters. */
+const HEADER_EXTRA = 40;
+/** What a header block's controls never hold. */
+const HEADER_CONTENT = 'a, img, picture, ul, ol, dl, table';
+
+function isHeading($: CheerioAPI, el: Element): Heading | null {
   // A heading, or a wrapper whose only element is one (div > span > h2), a few levels down.
   let node: Element | undefined = el;
   for (let depth = 0; node && depth < 4; depth++) {
-    if (/^h[1-6]$/.test(node.name) || node.name === 'caption' || node.name === 'legend') {
+    const level = /^h([1-6])$/.exec(node.name);
+    if (level || node.name === 'caption' || node.name === 'legend') {
       const text = normalizeText($(node).text());
-      return text !== '' && text.length <= HEADING_MAX_LENGTH ? text : null;
+      return text !== '' && text.length <= HEADING_MAX_LENGTH ? { text, rank: level ? Number(level[1]) : 6 } : null;
     }
     // A paragraph that is one label heads what follows too: bold ("<p><strong>Ingredients</strong></p>") or
     // ending in a colon ("<p>材料：</p>", "<p>Zutaten:</p>").
@@ -179,8 +196,21 @@ function isHeading($: CheerioAPI, el: Element): string | null {
       label === normalizeText($(el).text()) &&
       ((depth > 0 && (node.name === 'strong' || node.name === 'b')) || (node.name === 'p' && /[:：]$/.test(label)))
     )
-      return label;
+      return { text: label, rank: LABEL_RANK };
     const children = elementChildren(node);
+    if (children.length > 1 && depth < 3) {
+      // A header block: a heading first, then a few words of controls ("Ingredients" beside a servings
+      // picker). A block with more text, or with links, images or lists, is content of its own (a
+      // section with its heading and list, a carousel of teasers under its title).
+      const opening = isHeading($, children[0]);
+      if (
+        opening &&
+        opening.rank < LABEL_RANK &&
+        normalizeText($(node).text()).length <= opening.text.length + HEADER_EXTRA &&
+        children.slice(1).every((c) => !$(c).is(HEADER_CONTENT) && $(c).find(HEADER_CONTENT).length === 0)
+      )
+        return opening;
+    }
     node = children.length === 1 ? children[0] : undefined;
   }
   return null;
@@ -198,27 +228,38 @@ export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings 
   const own = plainWords(namesOf(first));
   const near: string[] = [];
   const far: string[] = [];
-  let heading: string | null = null;
+  const headings: Heading[] = [];
   let node: Element | null = first;
   for (let level = 0; node && level <= ANCESTORS_READ + 1; level++) {
     const parent: Element | null = isElement(node.parent) ? node.parent : null;
     if (level > 0) (level <= NEAR_LEVELS ? near : far).push(namesOf(node));
     // Siblings before this container, nearest first. The records' own siblings only when one heading
     // opens them all (<section><h2>Related</h2><div>...</div>...): a heading among the records is a
-    // record's part (h4 + p letters).
-    if (!heading && (level > 0 || headingOpensList(first))) {
+    // record's part (h4 + p letters). Past the nearest heading, those of the sections holding it: each
+    // of a higher rank than the last one found.
+    if (level > 0 || headingOpensList(first)) {
       let sibling = node.prev;
       for (let n = 0; sibling && n < SIBLINGS_READ; sibling = sibling.prev) {
         if (!isElement(sibling)) continue;
         n++;
-        heading = isHeading($, sibling);
-        if (heading) break;
+        const found = isHeading($, sibling);
+        if (!found) continue;
+        // The page's h1 titles all of it (the records and their parts alike): it names no section.
+        if (headings.length === 0 || (found.rank < headings[headings.length - 1].rank && found.rank > 1))
+          headings.push(found);
+        break;
       }
     }
     if (!parent || parent.name === 'body') break;
     node = parent;
   }
-  return { own, near: plainWords(near.join(' ')), far: plainWords(far.join(' ')), heading };
+  return {
+    own,
+    near: plainWords(near.join(' ')),
+    far: plainWords(far.join(' ')),
+    heading: headings[0]?.text ?? null,
+    outer: headings.slice(1).map((h) => h.text),
+  };
 }
 
 export interface TopicFit {
@@ -241,9 +282,10 @@ export function topicFit(
   promptText: string,
   recordNouns: string[] = [],
 ): TopicFit {
-  const headingWords = surroundings.heading
-    ? textTokens(surroundings.heading).filter((t) => /[\p{L}\p{N}]/u.test(t))
-    : [];
+  const wordsOf = (heading: string | null) =>
+    heading ? textTokens(heading).filter((t) => /[\p{L}\p{N}]/u.test(t)) : [];
+  const headingWords = wordsOf(surroundings.heading);
+  const outerWords = surroundings.outer.flatMap(wordsOf);
   const close = [...surroundings.own, ...surroundings.near];
   // A prompt naming its records ("alle ingrediënten van het recept") means them: its other topic words
   // (the recipe the ingredients belong to) only lift as a container further up would.
@@ -253,6 +295,8 @@ export function topicFit(
   const named =
     lifting.find((w) => (recordWord = close.find((t) => match(w, t))) !== undefined) ??
     lifting.find((w) => (recordWord = headingWords.find((t) => match(w, t))) !== undefined) ??
+    // The section they are in names them ("Ingredients" above the groups "Dough" and "Filling").
+    lifting.find((w) => (recordWord = outerWords.find((t) => match(w, t))) !== undefined) ??
     // Scripts without spaces (Japanese, Chinese): a short heading the prompt contains.
     (surroundings.heading &&
     /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(surroundings.heading) &&

@@ -1,0 +1,55 @@
+// Records named by the text around them rather than by class names, on small pages written here with
+// class names that say nothing (as generated class names or a site's own vocabulary say nothing): a list in
+// groups under headings of their own, the heading of the section holding a group's heading, and a header
+// block (a heading beside a control) naming the list after it.
+import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { findCandidates } from '../../src/services/builder/inference/structure.js';
+import { draftRecords } from '../helpers/draft-records.js';
+
+const item = (text: string) =>
+  `<li class="qx81ab"><span>${text.split(' ')[0]}</span><span> ${text.split(' ').slice(1).join(' ')}</span></li>`;
+const teasers = Array.from(
+  { length: 6 },
+  (_, i) =>
+    `<div class="kr7f2a"><a href="/r/${i}"><img src="/r/${i}.jpg"><h3>Another dish number ${i}</h3></a><p>A dish for the whole family, ready in ${20 + i} minutes.</p></div>`,
+).join('');
+
+const recipe = `<html><body><main><h1>Butter chicken</h1>
+  <div id="zz1"><div class="hd9x"><h2>Ingredients</h2><div class="pp0"><button>-</button><input value="4"><span>servings</span></div></div>
+  <ul class="l0x">
+    <li><ul>${['1 chicken', '4 cloves garlic', '2 tbsp lemon juice'].map(item).join('')}</ul></li>
+    <li><h3>Marinade:</h3><ul>${['1 dl yoghurt', '1 tbsp chili', '1 tbsp oil'].map(item).join('')}</ul></li>
+    <li><h3>Sauce:</h3><ul>${['100 g cashews', '8 tomatoes', '50 g butter', '1 dl cream'].map(item).join('')}</ul></li>
+  </ul></div>
+  <h2>Method</h2><ol>${['Cut the chicken.', 'Marinate it overnight.', 'Cook the sauce.'].map((s) => `<li><p>${s} Take your time over it, it pays.</p></li>`).join('')}</ol>
+  <h2>You may also like</h2><div class="g5k">${teasers}</div>
+  </main></body></html>`;
+
+describe('a list in groups under headings of their own', () => {
+  it('reads every group as one list, named by the section heading above the groups', async () => {
+    const { records } = await draftRecords(recipe, 'all the ingredients of the recipe');
+    expect(records).toHaveLength(10);
+    expect(Object.values(records[0]).join(' ')).toContain('chicken');
+    expect(Object.values(records[9]).join(' ')).toContain('cream');
+  });
+
+  it('gives the section heading as the reason', () => {
+    const [top] = findCandidates(load(recipe), [], ['ingredient'], 'all the ingredients of the recipe');
+    expect(top.count).toBe(10);
+    expect(top.why).toContain(`named like the prompt's "ingredients"`);
+  });
+});
+
+describe('a header block', () => {
+  it('is no heading when it holds links or images (a carousel under its title)', async () => {
+    // The teasers' box opens with a heading and holds no text of its own beside it, but links and images:
+    // it names nothing after it.
+    const pictures = Array.from({ length: 6 }, (_, i) => `<a href="/p/${i}"><img src="/p/${i}.jpg"></a>`).join('');
+    const page = `<html><body><div class="a1"><h3>Related ingredients</h3><div class="c9">${pictures}</div></div>
+      <div class="b2"><ul>${['1 chicken', '4 cloves garlic', '2 tbsp lemon juice', '1 dl yoghurt'].map(item).join('')}</ul></div></body></html>`;
+    const candidates = findCandidates(load(page), [], ['ingredient'], 'every ingredient');
+    const list = candidates.find((c) => c.count === 4);
+    expect(list?.why ?? '').not.toContain('named like');
+  });
+});
