@@ -14,6 +14,7 @@ import { AMOUNT, CURRENCY_AFTER, CURRENCY_BEFORE } from './currency.js';
 import { englishFieldWord, fieldWordVariants } from './field-words.js';
 import { englishRecordNouns, RECORD_NOUN_WORDS } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
+import { isStockText } from './stock-text.js';
 
 export type { Concept } from './concept-words.js';
 
@@ -513,6 +514,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   if (share(/^\s*\d+\s*(?:points?|votes?|likes?)\s*$/i) >= 0.8) return 'points';
   // A short qualifier may follow the unit: "100 m² tot.", "85 m² útil", "120 m² Wfl.".
   if (share(AREA_WITH_QUALIFIER) >= 0.8 && sample.every((v) => v.length < 30)) return 'area';
+  if (sample.filter(isStockText).length >= 0.8 * sample.length) return 'stock';
   return undefined;
 }
 
