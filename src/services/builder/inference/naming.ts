@@ -253,8 +253,12 @@ export function promptRequests(prompt: string): PromptRequest[] {
     // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
     if (seen.has(word)) {
       if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
-      else if (!cjk && !STOP_WORDS.has(word))
-        previous = askedAgain(out, adjacent, { word, concept: conceptOfWord(word) });
+      else if (!cjk && !STOP_WORDS.has(word)) {
+        const again = { word, concept: conceptOfWord(word) };
+        const modified = adjacent ? undefined : modifiedAgain(out, all[i - 1] ?? '', again);
+        if (modified) out.push(modified);
+        previous = modified ?? askedAgain(out, adjacent, again);
+      }
       continue;
     }
     // "product" in "product name" is a noun of the page, not the title field; a time of day is its own field.
@@ -416,6 +420,36 @@ function askedAgain(
   if (at >= 0) out.splice(at, 1, both);
   else out.push(both);
   return both;
+}
+
+/** Words joining two requests, never one's modifier. */
+const JOINING_WORDS = new Set([
+  'and',
+  'or',
+  'und',
+  'oder',
+  'et',
+  'ou',
+  'och',
+  'eller',
+  've',
+  'dan',
+  'atau',
+  'и',
+  'или',
+]);
+
+/**
+ * A noun asked for again after a modifier the prompt's stop words took ("new" of "old price and new
+ * price"), when it was first asked with a modifier of its own (old_price): the second value of that kind,
+ * named with its modifier (new_price).
+ */
+function modifiedAgain(out: PromptRequest[], modifier: string, again: PromptRequest): PromptRequest | undefined {
+  if (!/^\p{L}{3,}$/u.test(modifier) || !STOP_WORDS.has(modifier)) return undefined;
+  if (JOINING_WORDS.has(modifier) || DETERMINERS.has(modifier) || OWNER_PREPOSITIONS.has(modifier)) return undefined;
+  const word = `${modifier}_${again.word}`;
+  if (out.some((r) => r.word === word) || !out.some((r) => r.word.endsWith(`_${again.word}`))) return undefined;
+  return { word, concept: again.concept };
 }
 
 /** Concepts whose values are names of things ("reviewer name" is the reviewer, not a title). */

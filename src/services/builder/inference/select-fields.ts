@@ -87,13 +87,77 @@ function secondary(f: CandidateField): boolean {
 }
 
 /**
- * A value its own class marks as a former one ("oldprice", "old-price", "price--was", "wasPrice"): the
- * price before a reduction, shown beside the current one, which is the one asked for.
+ * A value its own class, or a box around it in the record, marks as a former one ("oldprice",
+ * "old-price", "price--was", "wasPrice", "<span class="price-old"><span class="num">", "price-strike",
+ * a "compare-at" or "uvp" price, one inside <del> or <s>): the price before a reduction, shown beside the
+ * current one, which is the one asked for.
  */
 function former(f: CandidateField): boolean {
-  return f.ownHints.some(
-    (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
+  return (
+    f.ownHints.some(
+      (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
+    ) || f.hints.some((h) => tokenWords(h).some((w) => FORMER_CLASS_WORDS.has(w)))
   );
+}
+
+/** Class words of a former price, as shops write them. */
+const FORMER_CLASS_WORDS = new Set([
+  'old',
+  'was',
+  'former',
+  'previous',
+  'regular',
+  'original',
+  'strike',
+  'strikethrough',
+  'striked',
+  'crossed',
+  'uvp',
+  'rrp',
+  'msrp',
+  'compare',
+]);
+
+/**
+ * Words of a prompt asking for the former price ("old price", "Streichpreis", "alter Preis", "старая
+ * цена"): the struck-through value is then the one wanted.
+ */
+const FORMER_REQUEST_WORDS = new Set([
+  'old',
+  'was',
+  'former',
+  'previous',
+  'regular',
+  'original',
+  'list',
+  'crossed',
+  'alt',
+  'alte',
+  'alter',
+  'alten',
+  'uvp',
+  'streichpreis',
+  'ancien',
+  'ancienne',
+  'anterior',
+  'antiguo',
+  'antigo',
+  'vecchio',
+  'oude',
+  'старая',
+  'старую',
+  'старой',
+  'прежняя',
+  'stara',
+  'starą',
+  'původní',
+  'gammalt',
+  'ordinarie',
+]);
+
+/** Does the request ask for the former value ("old_price")? */
+function asksForFormer(request: PromptRequest): boolean {
+  return (request.written ?? request.word).split('_').some((p) => FORMER_REQUEST_WORDS.has(p));
 }
 
 /** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */
@@ -266,7 +330,12 @@ export function selectFields(
     // A secondary value ("sub-rating", "subtotal") after the main one.
     const matching = fields
       .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
-      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)) || (request.concept ? 0 : byPresence(a, b)));
+      .sort(
+        (a, b) =>
+          (asksForFormer(request)
+            ? Number(!former(a)) - Number(!former(b))
+            : Number(secondary(a)) - Number(secondary(b))) || (request.concept ? 0 : byPresence(a, b)),
+      );
     // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
     if (request.concept === 'title' && !matching.some(inHeadingField)) {
       const heading = fields.find(
@@ -296,7 +365,12 @@ export function selectFields(
       matching.find((f) => f.coverage >= 0.5) ??
       matching[0];
     // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
-    const free = () => fields.filter((f) => !chosen.has(f));
+    // A price nothing names: a former one (struck through, classed "old") only when the prompt asks for it.
+    const byFormer = (a: CandidateField, b: CandidateField) =>
+      request.concept !== 'price'
+        ? 0
+        : Number(former(a) !== asksForFormer(request)) - Number(former(b) !== asksForFormer(request));
+    const free = () => fields.filter((f) => !chosen.has(f)).sort(byFormer);
     first ??=
       countField(request, free()) ??
       fieldByShape(request, free()) ??
