@@ -56,6 +56,9 @@ const ASIDE_TOKENS = new Set([
   'outbrain',
   'taboola',
 ]);
+// Strips of headlines running beside the main list ("breaking-news", "news-ticker", a marquee): named with
+// the records' noun, they are a teaser of the records, not the list the prompt means.
+const TICKER_TOKENS = new Set(['ticker', 'newsticker', 'breaking', 'marquee', 'scroller', 'crawl', 'newsflash']);
 // Headings of such boxes in the prompts' languages: "related", "you may also like", "most read"...
 const ASIDE_HEADING = new RegExp(
   [
@@ -275,9 +278,14 @@ export function topicFit(
     surroundings.heading && ASIDE_HEADING.test(surroundings.heading) && !ASIDE_HEADING.test(promptText)
       ? surroundings.heading
       : null;
+  const ticker = [...surroundings.own, ...surroundings.near].find(
+    (t) => TICKER_TOKENS.has(t) && !topic.some((w) => sameStem(w, t)),
+  );
   let factor = 1;
   const reasons: string[] = [];
-  if (named) {
+  if (named && ticker) {
+    reasons.push(`named like the prompt's "${named}", but a strip of headlines (a "${ticker}" box)`);
+  } else if (named) {
     factor *= NAMED_FACTOR;
     reasons.push(`named like the prompt's "${named}"`);
   } else if (namedFar) {
@@ -288,5 +296,5 @@ export function topicFit(
     factor *= ASIDE_FACTOR;
     reasons.push(`beside the main content (${asideHeading ? `under "${asideHeading}"` : `in a "${asideToken}" box`})`);
   }
-  return { factor, reason: reasons.join(', '), ...(named && recordWord ? { recordWord } : {}) };
+  return { factor, reason: reasons.join(', '), ...(named && !ticker && recordWord ? { recordWord } : {}) };
 }
