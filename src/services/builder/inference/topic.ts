@@ -180,13 +180,31 @@ function isHeading($: CheerioAPI, el: Element): string | null {
       label !== '' &&
       label.length <= LABEL_MAX_LENGTH &&
       label === normalizeText($(el).text()) &&
-      ((depth > 0 && (node.name === 'strong' || node.name === 'b')) || (node.name === 'p' && /[:：]$/.test(label)))
+      ((depth > 0 && (node.name === 'strong' || node.name === 'b')) ||
+        (node.name === 'p' && /[:：]$/.test(label)) ||
+        tabLabel(node))
     )
       return label;
     const children = elementChildren(node);
     node = children.length === 1 ? children[0] : undefined;
   }
   return null;
+}
+
+/**
+ * A tab's label heads the panel after it: a <label> of the tab's radio button ("<label
+ * for="ingredients">Zutaten</label><div class="tab-content"><table>"), or an element whose role is a tab.
+ */
+function tabLabel(el: Element): boolean {
+  return (el.name === 'label' && el.attribs?.for !== undefined) || el.attribs?.role === 'tab';
+}
+
+/** The text of the tab an ARIA tab panel names as its label (role="tabpanel" aria-labelledby="tab-2"). */
+function panelLabel($: CheerioAPI, el: Element): string | null {
+  const id = el.attribs?.['aria-labelledby'];
+  if (el.attribs?.role !== 'tabpanel' || !id || !/^[\w-]+$/.test(id)) return null;
+  const text = normalizeText($(`[id="${id}"]`).first().text());
+  return text !== '' && text.length <= LABEL_MAX_LENGTH ? text : null;
 }
 
 function headingOpensList(first: Element): boolean {
@@ -209,6 +227,7 @@ export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings 
     // Siblings before this container, nearest first. The records' own siblings only when one heading
     // opens them all (<section><h2>Related</h2><div>...</div>...): a heading among the records is a
     // record's part (h4 + p letters).
+    if (!heading && level > 0) heading = panelLabel($, node);
     if (!heading && (level > 0 || headingOpensList(first))) {
       let sibling = node.prev;
       for (let n = 0; sibling && n < SIBLINGS_READ; sibling = sibling.prev) {
@@ -244,8 +263,10 @@ export function topicFit(
   promptText: string,
   recordNouns: string[] = [],
 ): TopicFit {
+  // With the English nouns a heading's words stand for: "Zutaten" heads the ingredients a prompt asks for
+  // in any language ("材料").
   const headingWords = surroundings.heading
-    ? textTokens(surroundings.heading).filter((t) => /[\p{L}\p{N}]/u.test(t))
+    ? withEnglishNouns(textTokens(surroundings.heading).filter((t) => /[\p{L}\p{N}]/u.test(t)))
     : [];
   const close = [...surroundings.own, ...surroundings.near];
   // A prompt naming its records ("alle ingrediënten van het recept") means them: its other topic words
