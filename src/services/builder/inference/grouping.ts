@@ -5,6 +5,7 @@ import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
 import { pushTo } from './multimap.js';
+import { isTotalsRow } from './summary-rows.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
 function descendants(el: Element, cap = Infinity): Element[] {
@@ -191,9 +192,13 @@ export function findGroups($: CheerioAPI): Group[] {
     // ingredient without an amount), not something else.
     const optionalValues = (i: number) =>
       shapes[i].size > 0 && stableClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
+    // A table's totals row sums the rows above it: it is not one of them.
     const members = elements.filter(
-      (_, i) =>
-        common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2 || optionalValues(i),
+      (e, i) =>
+        (common.length === 0 ||
+          common.filter((p) => shapes[i].has(p)).length >= common.length / 2 ||
+          optionalValues(i)) &&
+        !isTotalsRow($, e),
     );
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
     if (members.length < elements.length) {

@@ -56,7 +56,7 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
     // bare paragraph: that is the record's text (a comment's), its name is rather the author's.
     const paragraph = (f: CandidateField) => f.tag === 'p' && f.ownHints.length === 0;
     const firstText = texts.find((f) => !roles.get(f) && plain(f) && !paragraph(f)) ?? texts.find(plain);
-    const title = heading ?? linkText ?? firstText;
+    const title = wholeCell(heading ?? linkText ?? firstText, texts);
     if (title) roles.set(title, 'title');
   }
   const links = fields.filter((f) => f.kind === 'link');
@@ -79,6 +79,23 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
   const images = fields.filter((f) => f.kind === 'image');
   for (const extra of images.slice(1)) roles.set(extra, undefined);
   return roles;
+}
+
+/**
+ * The text around a link that some records hold bare (a table cell linked to the shop in most rows,
+ * "Zitronensaft" written plain in one): that text, in every record, rather than the link's.
+ */
+function wholeCell(field: CandidateField | undefined, texts: CandidateField[]): CandidateField | undefined {
+  if (!field || !inAnchor(field)) return field;
+  const outer = texts.find(
+    (f) =>
+      f.kind === 'text' &&
+      f.coverage > field.coverage &&
+      field.key.startsWith(`${f.key.split('|')[0]}/`) &&
+      field.present.every((i) => f.present.includes(i)) &&
+      Math.abs(f.averageLength - field.averageLength) <= field.averageLength * 0.2,
+  );
+  return outer ?? field;
 }
 
 /** Classed as secondary: "sub-rating", "subtotal", "subtitle". */
@@ -404,7 +421,9 @@ export function selectFields(
             f.coverage >= 0.8 &&
             f.key.startsWith(`${path}/`) &&
             (f.tag === 'a' || f.averageLength >= found.averageLength * 0.5) &&
-            inAnchor(f),
+            inAnchor(f) &&
+            // Not a link some records lack, inside a text every record has (a cell linked in most rows).
+            wholeCell(f, [found]) === f,
         ) ?? field;
     }
     matchedRequests.add(request);
