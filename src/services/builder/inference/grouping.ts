@@ -3,7 +3,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
-import { mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
+import { mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
 import { pushTo } from './multimap.js';
 import { isTotalsRow } from './summary-rows.js';
 
@@ -174,7 +174,10 @@ export function findGroups($: CheerioAPI): Group[] {
     for (const own of byParent.values()) if (own.length >= 3) lists.push(own);
   }
   const nested = mergeNested(lists, signatureOf);
-  const queue = mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order);
+  const queue = withPlainSiblings(
+    mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order),
+    order,
+  );
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout
