@@ -195,12 +195,21 @@ export function findGroups($: CheerioAPI): Group[] {
     // ingredient without an amount), not something else.
     const optionalValues = (i: number) =>
       shapes[i].size > 0 && stableClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
+    // A classed member whose values are the common ones but not linked (an ingredient without its
+    // glossary link: "<span>cocoa powder</span>" beside "<a><span>flour</span></a>") is one of them too.
+    const commonUnlinked = [...new Set(common.map(unlinked).filter((p) => p !== ''))];
+    const linkless = (i: number) => {
+      if (stableClasses(elements[i]).length === 0 || commonUnlinked.length === 0) return false;
+      const own = new Set([...shapes[i]].map(unlinked));
+      return commonUnlinked.filter((p) => own.has(p)).length >= commonUnlinked.length / 2;
+    };
     // A table's totals row sums the rows above it: it is not one of them.
     const members = elements.filter(
       (e, i) =>
         (common.length === 0 ||
           common.filter((p) => shapes[i].has(p)).length >= common.length / 2 ||
-          optionalValues(i)) &&
+          optionalValues(i) ||
+          linkless(i)) &&
         !isTotalsRow($, e),
     );
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
@@ -257,6 +266,11 @@ export function findGroups($: CheerioAPI): Group[] {
     groups.push({ members, parents, share, rough, chrome, navigation });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/** A shape's path with its links' steps left out: "/a.link/span.name" -> "/span.name". */
+function unlinked(path: string): string {
+  return path.replace(/\/a(?:[.#[][^/]*)?(?=\/|$)/g, '');
 }
 
 /**
