@@ -4,6 +4,7 @@ import type { CandidateField } from './candidate.js';
 import {
   classStems,
   cssString,
+  elementChildren,
   hookSelector,
   isElement,
   NAMING_ATTRIBUTES,
@@ -113,6 +114,16 @@ function sameSet(a: Element[], b: Set<Element>): boolean {
 const MAX_CONTAINER_TRIES = 16;
 
 /** A selector matching exactly the group's members on the page, or the closest one found. */
+/** A table row with a data cell of its own (not only header cells). */
+function hasDataCell(row: Element): boolean {
+  return row.name === 'tr' && elementChildren(row).some((c) => c.name === 'td');
+}
+
+/** The last element of its parent. */
+function lastChild(el: Element): boolean {
+  return isElement(el.parent) && elementChildren(el.parent).at(-1) === el;
+}
+
 export function containerSelector($: CheerioAPI, members: Element[], fields: CandidateField[]): string | null {
   const wanted = new Set(members);
   const sample = members[0];
@@ -191,6 +202,19 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
       // Only when every member has it and some stray lacks it (checked on the elements, not the page).
       if (!extras.slice(0, 30).some((e) => safeFind(e, r, 1)?.length === 0)) continue;
       const refined = `${option}:has(${r})`;
+      const found = query(refined);
+      if (found && sameSet(found, wanted)) return refined;
+    }
+    // Rows of header cells only among rows of data (a group's heading row, "2 Portionen" over its
+    // ingredients) are no records: the rows holding a data cell are.
+    if (members.every((m) => m.name === 'tr' && hasDataCell(m)) && extras.slice(0, 30).every((e) => !hasDataCell(e))) {
+      const refined = `${option}:has(> td)`;
+      const found = query(refined);
+      if (found && sameSet(found, wanted)) return refined;
+    }
+    // A totals row closing each table, with nothing else to tell it by: the rows but the last.
+    if (members.every((m) => !lastChild(m)) && extras.slice(0, 30).every(lastChild)) {
+      const refined = `${option}:not(:last-child)`;
       const found = query(refined);
       if (found && sameSet(found, wanted)) return refined;
     }

@@ -4,8 +4,9 @@ import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { mergeGrouped } from './grouped-lists.js';
-import { mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
+import { mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
 import { pushTo } from './multimap.js';
+import { isTotalsRow } from './summary-rows.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
 function descendants(el: Element, cap = Infinity): Element[] {
@@ -176,7 +177,10 @@ export function findGroups($: CheerioAPI): Group[] {
     lists.push(...mergeGrouped($, [...byParent.values()]));
   }
   const nested = mergeNested(lists, signatureOf);
-  const queue = mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order);
+  const queue = withPlainSiblings(
+    mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order),
+    order,
+  );
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
     if (elements.length < 2) continue;
     // Table cells and definition parts are fields of a record, never records; but the cells of a layout
@@ -194,9 +198,22 @@ export function findGroups($: CheerioAPI): Group[] {
     // ingredient without an amount), not something else.
     const optionalValues = (i: number) =>
       shapes[i].size > 0 && stableClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
+    // A classed member whose values are the common ones but not linked (an ingredient without its
+    // glossary link: "<span>cocoa powder</span>" beside "<a><span>flour</span></a>") is one of them too.
+    const commonUnlinked = [...new Set(common.map(unlinked).filter((p) => p !== ''))];
+    const linkless = (i: number) => {
+      if (stableClasses(elements[i]).length === 0 || commonUnlinked.length === 0) return false;
+      const own = new Set([...shapes[i]].map(unlinked));
+      return commonUnlinked.filter((p) => own.has(p)).length >= commonUnlinked.length / 2;
+    };
+    // A table's totals row sums the rows above it: it is not one of them.
     const members = elements.filter(
-      (_, i) =>
-        common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2 || optionalValues(i),
+      (e, i) =>
+        (common.length === 0 ||
+          common.filter((p) => shapes[i].has(p)).length >= common.length / 2 ||
+          optionalValues(i) ||
+          linkless(i)) &&
+        !isTotalsRow($, e),
     );
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
     if (members.length < elements.length) {
@@ -252,6 +269,11 @@ export function findGroups($: CheerioAPI): Group[] {
     groups.push({ members, parents, share, rough, chrome, navigation });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/** A shape's path with its links' steps left out: "/a.link/span.name" -> "/span.name". */
+function unlinked(path: string): string {
+  return path.replace(/\/a(?:[.#[][^/]*)?(?=\/|$)/g, '');
 }
 
 /**

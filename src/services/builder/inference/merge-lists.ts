@@ -175,3 +175,28 @@ function nextBox(el: Element): Element | null {
   for (let n = el.next; n; n = n.next) if (isElement(n) && !isSkipped(n)) return n;
   return null;
 }
+
+/**
+ * Items of one list, some with a modifier class and the others with none (`<li class="no-space">`
+ * beside `<li>` in a recipe's ingredients): the classed ones alone are part of the list. When every
+ * element of their tag under their parents is either one of them or a plain element of the same inner
+ * structure, the plain ones join them, in page order.
+ */
+export function withPlainSiblings(lists: Element[][], order: Map<Element, number>): Element[][] {
+  return lists.map((list) => {
+    if (list.length < 2 || list[0].name === 'tr' || stableClasses(list[0]).length === 0) return list;
+    const members = new Set(list);
+    const parents = new Set(list.map((m) => m.parent));
+    const plain: Element[] = [];
+    for (const parent of parents) {
+      if (!isElement(parent)) return list;
+      for (const c of elementChildren(parent)) {
+        if (c.name !== list[0].name || members.has(c) || isSkipped(c)) continue;
+        if (stableClasses(c).length > 0 || (c.attribs?.class ?? '').trim() !== '' || !alike(c, list[0])) return list;
+        plain.push(c);
+      }
+    }
+    if (plain.length === 0) return list;
+    return [...list, ...plain].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  });
+}

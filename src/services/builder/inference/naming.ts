@@ -14,6 +14,7 @@ import { AMOUNT, CURRENCY_AFTER, CURRENCY_BEFORE } from './currency.js';
 import { englishFieldWord, fieldWordVariants } from './field-words.js';
 import { englishRecordNouns, RECORD_NOUN_WORDS } from './record-nouns.js';
 import { isCjk, normalizeWord, tokens } from './word-tokens.js';
+import { isStockText } from './stock-text.js';
 
 export type { Concept } from './concept-words.js';
 
@@ -252,8 +253,12 @@ export function promptRequests(prompt: string): PromptRequest[] {
     // A noun asked for again opens another field ("tempo di preparazione, tempo di cottura").
     if (seen.has(word)) {
       if (!cjk && COMPLEMENT_PREPOSITIONS.has(all[i + 1] ?? '')) previous = { word, concept: conceptOfWord(word) };
-      else if (!cjk && !STOP_WORDS.has(word))
-        previous = askedAgain(out, adjacent, { word, concept: conceptOfWord(word) });
+      else if (!cjk && !STOP_WORDS.has(word)) {
+        const again = { word, concept: conceptOfWord(word) };
+        const modified = adjacent ? undefined : modifiedAgain(out, all[i - 1] ?? '', again);
+        if (modified) out.push(modified);
+        previous = modified ?? askedAgain(out, adjacent, again);
+      }
       continue;
     }
     // "product" in "product name" is a noun of the page, not the title field; a time of day is its own field.
@@ -417,6 +422,36 @@ function askedAgain(
   return both;
 }
 
+/** Words joining two requests, never one's modifier. */
+const JOINING_WORDS = new Set([
+  'and',
+  'or',
+  'und',
+  'oder',
+  'et',
+  'ou',
+  'och',
+  'eller',
+  've',
+  'dan',
+  'atau',
+  'и',
+  'или',
+]);
+
+/**
+ * A noun asked for again after a modifier the prompt's stop words took ("new" of "old price and new
+ * price"), when it was first asked with a modifier of its own (old_price): the second value of that kind,
+ * named with its modifier (new_price).
+ */
+function modifiedAgain(out: PromptRequest[], modifier: string, again: PromptRequest): PromptRequest | undefined {
+  if (!/^\p{L}{3,}$/u.test(modifier) || !STOP_WORDS.has(modifier)) return undefined;
+  if (JOINING_WORDS.has(modifier) || DETERMINERS.has(modifier) || OWNER_PREPOSITIONS.has(modifier)) return undefined;
+  const word = `${modifier}_${again.word}`;
+  if (out.some((r) => r.word === word) || !out.some((r) => r.word.endsWith(`_${again.word}`))) return undefined;
+  return { word, concept: again.concept };
+}
+
 /** Concepts whose values are names of things ("reviewer name" is the reviewer, not a title). */
 const NAMED_CONCEPTS = new Set<Concept>(['author', 'company', 'location', 'brand', 'publisher']);
 
@@ -513,6 +548,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   if (share(/^\s*\d+\s*(?:points?|votes?|likes?)\s*$/i) >= 0.8) return 'points';
   // A short qualifier may follow the unit: "100 m² tot.", "85 m² útil", "120 m² Wfl.".
   if (share(AREA_WITH_QUALIFIER) >= 0.8 && sample.every((v) => v.length < 30)) return 'area';
+  if (sample.filter(isStockText).length >= 0.8 * sample.length) return 'stock';
   return undefined;
 }
 

@@ -279,6 +279,8 @@ const RECORD_NOUNS: Record<string, string[]> = {
     'postingan',
     '게시물',
   ],
+  // A forum's box of topics is headed by the forum's name in the page's language ("Форум", "論壇").
+  forum: ['форум', 'fórum', 'foro', 'foren', 'フォーラム', '论坛', '論壇', '포럼'],
   question: [
     'frage',
     'question',

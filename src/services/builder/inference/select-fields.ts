@@ -56,7 +56,7 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
     // bare paragraph: that is the record's text (a comment's), its name is rather the author's.
     const paragraph = (f: CandidateField) => f.tag === 'p' && f.ownHints.length === 0;
     const firstText = texts.find((f) => !roles.get(f) && plain(f) && !paragraph(f)) ?? texts.find(plain);
-    const title = heading ?? linkText ?? firstText;
+    const title = wholeCell(heading ?? linkText ?? firstText, texts);
     if (title) roles.set(title, 'title');
   }
   const links = fields.filter((f) => f.kind === 'link');
@@ -81,19 +81,100 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
   return roles;
 }
 
+/**
+ * The text around a link that some records hold bare (a table cell linked to the shop in most rows,
+ * "Zitronensaft" written plain in one): that text, in every record, rather than the link's.
+ */
+function wholeCell(field: CandidateField | undefined, texts: CandidateField[]): CandidateField | undefined {
+  if (!field || !inAnchor(field)) return field;
+  const outer = texts.find(
+    (f) =>
+      f.kind === 'text' &&
+      f.coverage > field.coverage &&
+      field.key.startsWith(`${f.key.split('|')[0]}/`) &&
+      field.present.every((i) => f.present.includes(i)) &&
+      Math.abs(f.averageLength - field.averageLength) <= field.averageLength * 0.2,
+  );
+  return outer ?? field;
+}
+
 /** Classed as secondary: "sub-rating", "subtotal", "subtitle". */
 function secondary(f: CandidateField): boolean {
   return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h)) || former(f);
 }
 
 /**
- * A value its own class marks as a former one ("oldprice", "old-price", "price--was", "wasPrice"): the
- * price before a reduction, shown beside the current one, which is the one asked for.
+ * A value its own class, or a box around it in the record, marks as a former one ("oldprice",
+ * "old-price", "price--was", "wasPrice", "<span class="price-old"><span class="num">", "price-strike",
+ * a "compare-at" or "uvp" price, one inside <del> or <s>): the price before a reduction, shown beside the
+ * current one, which is the one asked for.
  */
 function former(f: CandidateField): boolean {
-  return f.ownHints.some(
-    (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
+  return (
+    f.ownHints.some(
+      (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
+    ) || f.hints.some((h) => tokenWords(h).some((w) => FORMER_CLASS_WORDS.has(w)))
   );
+}
+
+/** Class words of a former price, as shops write them. */
+const FORMER_CLASS_WORDS = new Set([
+  'old',
+  'was',
+  'former',
+  'previous',
+  'regular',
+  'original',
+  'strike',
+  'strikethrough',
+  'striked',
+  'crossed',
+  'uvp',
+  'rrp',
+  'msrp',
+  'compare',
+]);
+
+/**
+ * Words of a prompt asking for the former price ("old price", "Streichpreis", "alter Preis", "старая
+ * цена"): the struck-through value is then the one wanted.
+ */
+const FORMER_REQUEST_WORDS = new Set([
+  'old',
+  'was',
+  'former',
+  'previous',
+  'regular',
+  'original',
+  'list',
+  'crossed',
+  'alt',
+  'alte',
+  'alter',
+  'alten',
+  'uvp',
+  'streichpreis',
+  'ancien',
+  'ancienne',
+  'anterior',
+  'antiguo',
+  'antigo',
+  'vecchio',
+  'oude',
+  'старая',
+  'старую',
+  'старой',
+  'прежняя',
+  'stara',
+  'starą',
+  'původní',
+  'gammalt',
+  'ordinarie',
+]);
+
+/** Does the request ask for the former value ("old_price")? */
+function asksForFormer(request: PromptRequest): boolean {
+  return (request.written ?? request.word).split('_').some((p) => FORMER_REQUEST_WORDS.has(p));
 }
 
 /** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */
@@ -266,7 +347,12 @@ export function selectFields(
     // A secondary value ("sub-rating", "subtotal") after the main one.
     const matching = fields
       .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
-      .sort((a, b) => Number(secondary(a)) - Number(secondary(b)) || (request.concept ? 0 : byPresence(a, b)));
+      .sort(
+        (a, b) =>
+          (asksForFormer(request)
+            ? Number(!former(a)) - Number(!former(b))
+            : Number(secondary(a)) - Number(secondary(b))) || (request.concept ? 0 : byPresence(a, b)),
+      );
     // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
     if (request.concept === 'title' && !matching.some(inHeadingField)) {
       const heading = fields.find(
@@ -296,7 +382,12 @@ export function selectFields(
       matching.find((f) => f.coverage >= 0.5) ??
       matching[0];
     // Nothing names it: a text shaped like its values (an address, a quantity), or the rest of the title's element.
-    const free = () => fields.filter((f) => !chosen.has(f));
+    // A price nothing names: a former one (struck through, classed "old") only when the prompt asks for it.
+    const byFormer = (a: CandidateField, b: CandidateField) =>
+      request.concept !== 'price'
+        ? 0
+        : Number(former(a) !== asksForFormer(request)) - Number(former(b) !== asksForFormer(request));
+    const free = () => fields.filter((f) => !chosen.has(f)).sort(byFormer);
     first ??=
       countField(request, free()) ??
       fieldByShape(request, free()) ??
@@ -330,7 +421,9 @@ export function selectFields(
             f.coverage >= 0.8 &&
             f.key.startsWith(`${path}/`) &&
             (f.tag === 'a' || f.averageLength >= found.averageLength * 0.5) &&
-            inAnchor(f),
+            inAnchor(f) &&
+            // Not a link some records lack, inside a text every record has (a cell linked in most rows).
+            wholeCell(f, [found]) === f,
         ) ?? field;
     }
     matchedRequests.add(request);

@@ -56,6 +56,9 @@ const ASIDE_TOKENS = new Set([
   'outbrain',
   'taboola',
 ]);
+// Strips of headlines running beside the main list ("breaking-news", "news-ticker", a marquee): named with
+// the records' noun, they are a teaser of the records, not the list the prompt means.
+const TICKER_TOKENS = new Set(['ticker', 'newsticker', 'breaking', 'marquee', 'scroller', 'crawl', 'newsflash']);
 // Headings of such boxes in the prompts' languages: "related", "you may also like", "most read"...
 const ASIDE_HEADING = new RegExp(
   [
@@ -194,7 +197,9 @@ function isHeading($: CheerioAPI, el: Element): Heading | null {
       label !== '' &&
       label.length <= LABEL_MAX_LENGTH &&
       label === normalizeText($(el).text()) &&
-      ((depth > 0 && (node.name === 'strong' || node.name === 'b')) || (node.name === 'p' && /[:：]$/.test(label)))
+      ((depth > 0 && (node.name === 'strong' || node.name === 'b')) ||
+        (node.name === 'p' && /[:：]$/.test(label)) ||
+        tabLabel(node))
     )
       return { text: label, rank: LABEL_RANK };
     const children = elementChildren(node);
@@ -214,6 +219,22 @@ function isHeading($: CheerioAPI, el: Element): Heading | null {
     node = children.length === 1 ? children[0] : undefined;
   }
   return null;
+}
+
+/**
+ * A tab's label heads the panel after it: a <label> of the tab's radio button ("<label
+ * for="ingredients">Zutaten</label><div class="tab-content"><table>"), or an element whose role is a tab.
+ */
+function tabLabel(el: Element): boolean {
+  return (el.name === 'label' && el.attribs?.for !== undefined) || el.attribs?.role === 'tab';
+}
+
+/** The text of the tab an ARIA tab panel names as its label (role="tabpanel" aria-labelledby="tab-2"). */
+function panelLabel($: CheerioAPI, el: Element): string | null {
+  const id = el.attribs?.['aria-labelledby'];
+  if (el.attribs?.role !== 'tabpanel' || !id || !/^[\w-]+$/.test(id)) return null;
+  const text = normalizeText($(`[id="${id}"]`).first().text());
+  return text !== '' && text.length <= LABEL_MAX_LENGTH ? text : null;
 }
 
 function headingOpensList(first: Element): boolean {
@@ -236,7 +257,11 @@ export function surroundingsOf($: CheerioAPI, members: Element[]): Surroundings 
     // Siblings before this container, nearest first. The records' own siblings only when one heading
     // opens them all (<section><h2>Related</h2><div>...</div>...): a heading among the records is a
     // record's part (h4 + p letters). Past the nearest heading, those of the sections holding it: each
-    // of a higher rank than the last one found.
+    // of a higher rank than the last one found. A tab's label heads its panel.
+    if (headings.length === 0 && level > 0) {
+      const panel = panelLabel($, node);
+      if (panel) headings.push({ text: panel, rank: LABEL_RANK });
+    }
     if (level > 0 || headingOpensList(first)) {
       let sibling = node.prev;
       for (let n = 0; sibling && n < SIBLINGS_READ; sibling = sibling.prev) {
@@ -282,8 +307,10 @@ export function topicFit(
   promptText: string,
   recordNouns: string[] = [],
 ): TopicFit {
+  // With the English nouns a heading's words stand for: "Zutaten" heads the ingredients a prompt asks for
+  // in any language ("材料").
   const wordsOf = (heading: string | null) =>
-    heading ? textTokens(heading).filter((t) => /[\p{L}\p{N}]/u.test(t)) : [];
+    heading ? withEnglishNouns(textTokens(heading).filter((t) => /[\p{L}\p{N}]/u.test(t))) : [];
   const headingWords = wordsOf(surroundings.heading);
   const outerWords = surroundings.outer.flatMap(wordsOf);
   const close = [...surroundings.own, ...surroundings.near];
@@ -319,9 +346,14 @@ export function topicFit(
     surroundings.heading && ASIDE_HEADING.test(surroundings.heading) && !ASIDE_HEADING.test(promptText)
       ? surroundings.heading
       : null;
+  const ticker = [...surroundings.own, ...surroundings.near].find(
+    (t) => TICKER_TOKENS.has(t) && !topic.some((w) => sameStem(w, t)),
+  );
   let factor = 1;
   const reasons: string[] = [];
-  if (named) {
+  if (named && ticker) {
+    reasons.push(`named like the prompt's "${named}", but a strip of headlines (a "${ticker}" box)`);
+  } else if (named) {
     factor *= NAMED_FACTOR;
     reasons.push(`named like the prompt's "${named}"`);
   } else if (namedFar) {
@@ -332,5 +364,5 @@ export function topicFit(
     factor *= ASIDE_FACTOR;
     reasons.push(`beside the main content (${asideHeading ? `under "${asideHeading}"` : `in a "${asideToken}" box`})`);
   }
-  return { factor, reason: reasons.join(', '), ...(named && recordWord ? { recordWord } : {}) };
+  return { factor, reason: reasons.join(', '), ...(named && !ticker && recordWord ? { recordWord } : {}) };
 }

@@ -111,6 +111,12 @@ function wordAfter($: CheerioAPI, el: Element, own: string): string | undefined 
 }
 const RATED = /\d(?:[.,]\d)?\s*(?:stars?|sternen?|(?:out of|von|of)\s*\d)/i;
 
+/** A table cell holding one link and nothing else. */
+function linkedCell(el: Element): boolean {
+  const kids = elementChildren(el);
+  return el.name === 'td' && kids.length === 1 && kids[0].name === 'a';
+}
+
 /** The values of one record, keyed by their structural path from the record container. */
 export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
   const out: ValueNode[] = [];
@@ -179,7 +185,9 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
     ) {
       // A rating written only as classes ("star-rating Three", "stars-4"): the class attribute is the value.
       attribute('class');
-    } else if (own === '' && label && text !== '' && elementChildren(el).length > 0) {
+    } else if (own === '' && (label || linkedCell(el)) && text !== '' && elementChildren(el).length > 0) {
+      // A labelled box's text; and a table cell's whole text when it is one link (the ingredient linked to
+      // the shop beside one written bare): the column's value in every row, linked or not.
       out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, depth, order: order++ });
     }
     if (el.name === 'a') {
