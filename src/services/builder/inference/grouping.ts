@@ -3,7 +3,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
-import { mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
+import { alike, mergeAlternating, mergeContinued, mergeVariants, shapeOf } from './merge-lists.js';
 import { pushTo } from './multimap.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
@@ -276,10 +276,12 @@ function mergeNested(
       return false;
     };
     const roots = same.filter((list) => !list.every(inside));
-    const replies = same.filter((list) => list.every(inside));
+    // Replies look like what they answer: boxes of the page's layout sharing a class name ("div.row"
+    // around the content, inside a card, inside its link) are no thread.
+    const replies = same.filter((list) => list.every(inside) && roots.length === 1 && alike(list[0], roots[0][0]));
     if (roots.length !== 1 || replies.length === 0) continue;
     const order = documentOrder(roots[0][0].parent as Element);
-    const union = [...all].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    const union = [...roots[0], ...replies.flat()].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     replaced.set(roots[0], union);
     merged.add(union);
     for (const r of replies) replaced.set(r, []);

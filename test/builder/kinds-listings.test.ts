@@ -1,0 +1,30 @@
+// Listings of kinds the corpus had few of (real estate cards, site search results, directories), each
+// ability on a small page written here: cards whose inner layout shares the layout's class name.
+import { describe, expect, it } from 'vitest';
+import { draftRecords } from '../helpers/draft-records.js';
+
+describe('cards inside a layout that reuses their class name', () => {
+  // Grid rows ("div.row") around the content, around each card and inside each card: no thread of
+  // replies, and the three cards are the records, not the six blog teasers below them.
+  const card = (place: string, price: string, area: number, i: number) => `
+    <div class="row row--listing"><div class="card"><div class="row row--listing">
+      <div class="photo"><img src="/p${i}.jpg" alt="Flat in ${place}"></div>
+      <section class="content"><a class="link" href="/offer/${i}"><div class="row">
+        <h2 class="card-title">${place}</h2><p class="price">${price}</p></div></a>
+        <ul class="params"><li><b>${area}</b> m²</li><li>floor ${i}</li></ul>
+        <p class="text">A bright flat of ${area} square metres close to the park and the tram stop.</p></section>
+    </div></div></div>`;
+  const teaser = (i: number) => `<div class="teaser"><a href="/blog/${i}"><img src="/b${i}.jpg"></a>
+    <p class="teaser-title">Advice for buyers, part ${i}</p><p class="teaser-text">What to check before signing a
+    contract for a flat: the land register, the building's repair fund and the neighbours, part ${i}.</p></div>`;
+  const page = `<html><body><div class="container"><div class="row"><section>
+    ${card('Kraków, Podgórze', '394 000 zł', 74, 1)}${card('Kraków, Dębniki', '354 000 zł', 34, 2)}
+    ${card('Bytom, Centrum', '162 000 zł', 65, 3)}</section></div>
+    <div class="blog">${[1, 2, 3, 4, 5, 6].map(teaser).join('')}</div></div></body></html>`;
+
+  it('reads the three cards', async () => {
+    const { records } = await draftRecords(page, 'price, area and link of each flat');
+    expect(records).toHaveLength(3);
+    expect(records[0]).toMatchObject({ price: 394000, link: 'https://example.com/offer/1' });
+  });
+});
