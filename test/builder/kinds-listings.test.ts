@@ -28,3 +28,37 @@ describe('cards inside a layout that reuses their class name', () => {
     expect(records[0]).toMatchObject({ price: 394000, link: 'https://example.com/offer/1' });
   });
 });
+
+describe('site search results', () => {
+  const games = [
+    ['Casino Heist', '14 Oct, 2016', 468],
+    ['Poker Night', '1 Jun, 2015', 32],
+    ['Slots Paradise', '27 Dec, 2016', 1207],
+    ['Blackjack Deluxe', '3 Mar, 2017', 75],
+  ] as const;
+  const page = `<html><body><h1>Search</h1><div id="results">${games
+    .map(
+      ([name, date, downloads], i) => `<a class="result-row" href="/app/${i}/"><img src="/c${i}.jpg">
+      <div class="col name"><span class="title">${name}</span></div><div class="col released">${date}</div>
+      <span class="downloads">${downloads}</span></a>`,
+    )
+    .join('')}</div></body></html>`;
+
+  it('reads "every game found" as the records, not as a field', async () => {
+    const { records, proposal } = await draftRecords(page, 'title and link of every game found');
+    expect(proposal.notes.join(' ')).not.toMatch(/found" not found/);
+    expect(records[0]).toMatchObject({ title: 'Casino Heist', link: 'https://example.com/app/0/' });
+    const spanish = await draftRecords(page, 'nombre y enlace de cada juego encontrado');
+    expect(spanish.proposal.notes.join(' ')).not.toMatch(/encontrado" not found/);
+  });
+
+  it('reads a date written day, month, comma, year', async () => {
+    const { records } = await draftRecords(page, 'name and release date of each game');
+    expect(records.map((r) => r.release_date)).toEqual(games.map((g) => g[1]));
+  });
+
+  it('reads a count of downloads asked for in another language through the class naming it', async () => {
+    const { records } = await draftRecords(page, 'nombre y descargas de cada juego');
+    expect(records[2]).toMatchObject({ nombre: 'Slots Paradise', descargas: '1207' });
+  });
+});
