@@ -191,10 +191,11 @@ export function findGroups($: CheerioAPI): Group[] {
     // ingredient without an amount), not something else.
     const optionalValues = (i: number) =>
       shapes[i].size > 0 && stableClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
-    const members = elements.filter(
+    const shared = elements.filter(
       (_, i) =>
         common.length === 0 || common.filter((p) => shapes[i].has(p)).length >= common.length / 2 || optionalValues(i),
     );
+    const members = takingTurns(elements, shared, signatureOf) ? elements : shared;
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
     if (members.length < elements.length) {
       const kept = new Set(members);
@@ -249,6 +250,23 @@ export function findGroups($: CheerioAPI): Group[] {
     groups.push({ members, parents, share, rough, chrome, navigation });
   }
   return groups.sort((a, b) => b.rough - a.rough);
+}
+
+/**
+ * Records of one list in two shapes (an obituary with a photo, its text wrapped beside it, and one
+ * without): members of one parent and one classed signature whose two shapes take turns in the list,
+ * each shape at least twice, are one list; an ad or a heading row among records stands at an end or alone.
+ */
+function takingTurns(elements: Element[], shared: Element[], signatureOf: (el: Element) => string): boolean {
+  if (shared.length < 2 || elements.length - shared.length < 2) return false;
+  const sig = signatureOf(elements[0]);
+  if (!/[.[]/.test(sig) || !elements.every((e) => e.parent === elements[0].parent && signatureOf(e) === sig))
+    return false;
+  const inShared = new Set(shared);
+  // The shapes change at least three times along the list: each stands between records of the other.
+  let changes = 0;
+  for (let i = 1; i < elements.length; i++) if (inShared.has(elements[i]) !== inShared.has(elements[i - 1])) changes++;
+  return changes >= 3;
 }
 
 /**
