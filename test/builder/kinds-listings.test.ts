@@ -62,3 +62,26 @@ describe('site search results', () => {
     expect(records[2]).toMatchObject({ nombre: 'Slots Paradise', descargas: '1207' });
   });
 });
+
+describe('records in two shapes taking turns', () => {
+  // Entries with a photo wrap their text in a classed box beside it; entries without one use a bare box.
+  const people = ['Anna Berg', 'Jonas Weil', 'Marta Ruiz', 'Paul Okafor', 'Ida Lund', 'Tom Hale', 'Eva Stern'];
+  const withPhoto = [true, false, true, true, false, true, false];
+  const entry = (name: string, i: number) => {
+    const text = `<div class="obit-text">${name} passed away peacefully at home, surrounded by family.</div>
+      <div class="links"><a class="guestbook" href="/gb/${i}">Sign the guest book</a></div>
+      <div class="published">Published in The Daily Courier on March ${i + 1}, 2017</div>`;
+    return `<div class="entry"><div class="top"><div class="obit-name"><a href="/obit/${i}">${name}</a></div></div>
+      ${withPhoto[i] ? `<div class="obit-section"><div class="photo"><img src="/p${i}.jpg"></div>${text}</div>` : `<div>${text}</div>`}
+      </div>`;
+  };
+  const page = `<html><body><h1>Obituaries</h1><div id="listings">${people.map(entry).join('')}</div></body></html>`;
+
+  it('reads every entry, with or without a photo, and the value inside either wrapper', async () => {
+    const { records } = await draftRecords(page, 'name, link and publication details of each obituary');
+    expect(records).toHaveLength(7);
+    expect(records.map((r) => r.publication)).toEqual(
+      people.map((_, i) => `Published in The Daily Courier on March ${i + 1}, 2017`),
+    );
+  });
+});

@@ -6,7 +6,7 @@ import type { CandidateField } from './candidate.js';
 import { chooseSelector } from './field-selectors.js';
 import { COMPANION, companionRows } from './grouping.js';
 import { conceptOfTokens, conceptOfValues, NAME_OWNERS, type Concept } from './naming.js';
-import { isElement, safeFind, type Element } from './selectors.js';
+import { isElement, safeFind, signature, type Element } from './selectors.js';
 import { hintsOf, RATING_CLASS, valuesOf, type ValueNode } from './values.js';
 
 // Fields in fewer records are kept for joining with complementary ones (sale prices) and for
@@ -85,6 +85,41 @@ function inside(node: Element, ancestor: Element): boolean {
   return false;
 }
 
+/**
+ * One classed value reached through different wrappers in different records (an obituary's
+ * "div.obitPublished" inside "div.ObitSection" where it has a photo, inside a bare div where it has
+ * none): paths ending in the same classed element, never both in one record, are one field.
+ */
+function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Element, ValueNode> }>): void {
+  // The element is the record's only one of its kind: a class repeated in a record (a link in the text,
+  // a reply's author below the comment's) is no single value to join.
+  const only = (member: Element, el: Element) =>
+    $(member)
+      .find(el.name)
+      .filter((_, e) => signature(e) === signature(el)).length === 1;
+  const byEnd = new Map<string, string[]>();
+  for (const key of byKey.keys()) {
+    if (key.startsWith('+')) continue;
+    const end = key.slice(key.lastIndexOf('/') + 1);
+    if (!/^[a-z][\w-]*\.[^|]+\|/.test(end)) continue; // a classed element's value
+    const keys = byEnd.get(end);
+    if (keys) keys.push(key);
+    else byEnd.set(end, [key]);
+  }
+  for (const keys of byEnd.values()) {
+    if (keys.length < 2) continue;
+    const [head, ...rest] = keys.sort((a, b) => byKey.get(b)!.nodes.size - byKey.get(a)!.nodes.size);
+    const nodes = byKey.get(head)!.nodes;
+    for (const key of rest) {
+      const more = byKey.get(key)!.nodes;
+      if ([...more.keys()].some((m) => nodes.has(m))) continue;
+      if (![...nodes, ...more].every(([m, v]) => only(m, v.el))) continue;
+      for (const [m, v] of more) nodes.set(m, v);
+      byKey.delete(key);
+    }
+  }
+}
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -111,6 +146,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
   }
   // A handful of members holding well over a hundred distinct values are page sections, not records.
   if (members.length <= 6 && byKey.size > MAX_SECTION_VALUES) return [];
+  joinWrappedVariants($, byKey);
   const fields: CandidateField[] = [];
   for (const [key, { nodes }] of byKey) {
     const coverage = nodes.size / members.length;
