@@ -85,3 +85,28 @@ describe('records in two shapes taking turns', () => {
     );
   });
 });
+
+describe('values of search results', () => {
+  const results = [
+    ['Welcome to the civil society site', '01 Mar 2016', 'Consultations, documents and links for citizens.'],
+    ['Europe 2020 and civil society', '18 Feb 2016', 'The strategy depends on the involvement of all.'],
+    ['Forum on drugs policy', '31 Mar 2016', 'The forum brings organisations and experts together.'],
+  ];
+  const page = `<html><body><ul class="results">${results
+    .map(
+      ([title, date, text], i) => `<li><h3 class="res-title"><a href="/doc/${i}">${title}</a></h3>
+      <div class="res-date">${date} - </div><div class="res-text">${text}
+      <div class="extras"><a href="/doc/${i}#context">In Context</a> | <a href="/doc/${i}/full">Full Text</a></div></div></li>`,
+    )
+    .join('')}</ul></body></html>`;
+
+  it('reads a date without the dash the layout leaves after it', async () => {
+    const { records } = await draftRecords(page, 'title, link and date of each search result');
+    expect(records.map((r) => r.date)).toEqual(results.map((r) => r[1]));
+  });
+
+  it('reads a text without the row of links ending its box', async () => {
+    const { records } = await draftRecords(page, 'title and text of each search result');
+    expect(records.map((r) => r.text)).toEqual(results.map((r) => r[2]));
+  });
+});
