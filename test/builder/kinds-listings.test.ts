@@ -110,3 +110,24 @@ describe('values of search results', () => {
     expect(records.map((r) => r.text)).toEqual(results.map((r) => r[2]));
   });
 });
+
+describe('a directory asked for both a place and an address', () => {
+  const shops = [
+    ['New Castle', 'Argyll', '8170 50 St NW, Edmonton, AB T6B1E6'],
+    ['Tan Tan', 'Downtown', '10133 97 Street NW, Edmonton, AB T5H3V5'],
+    ['Way Pizza', 'Northeast', '13128 66 St, Edmonton, AB'],
+  ];
+  const page = `<html><body><div class="results">${shops
+    .map(
+      ([name, zone, address], i) => `<div class="card"><a class="result-title" href="/r/${i}">${name}</a>
+      <a class="subzone" href="/zone/${i}"><b>${zone}</b></a><div class="rating">3.${i}</div>
+      <div class="search-result-address">${address}</div></div>`,
+    )
+    .join('')}</div></body></html>`;
+
+  it('gives the address to the address, not to the place asked for first', async () => {
+    const { records } = await draftRecords(page, 'name, neighbourhood and address of each restaurant');
+    expect(records.map((r) => r.address)).toEqual(shops.map((s) => s[2]));
+    expect(records.map((r) => r.neighbourhood)).not.toEqual(shops.map((s) => s[2]));
+  });
+});

@@ -264,8 +264,12 @@ export function selectFields(
           fieldName(f.label) === request.word),
     );
     // A secondary value ("sub-rating", "subtotal") after the main one.
+    // A prompt asking for both a place and an address: the field that is the other one answers that one.
+    const near = request.concept && PLACES[request.concept];
+    const otherPlace = (f: CandidateField) =>
+      near !== undefined && roles.get(f) === near && requests.some((r) => r.concept === near);
     const matching = fields
-      .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
+      .filter((f) => !chosen.has(f) && !otherPlace(f) && requestMatches(request, f, roles.get(f)))
       .sort((a, b) => Number(secondary(a)) - Number(secondary(b)) || (request.concept ? 0 : byPresence(a, b)));
     // A title is a heading's text when the records have one free ("the review title" in <h3 class="summary">).
     if (request.concept === 'title' && !matching.some(inHeadingField)) {
@@ -303,7 +307,11 @@ export function selectFields(
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??
       phoneInText(request, free()) ??
-      placeForAddress(request, free(), roles) ??
+      placeForAddress(
+        request,
+        free().filter((f) => !otherPlace(f)),
+        roles,
+      ) ??
       labelledByInitials(request, free()) ??
       longestText(request, free());
     const inner =
