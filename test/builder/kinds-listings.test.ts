@@ -131,3 +131,24 @@ describe('a directory asked for both a place and an address', () => {
     expect(records.map((r) => r.neighbourhood)).not.toEqual(shops.map((s) => s[2]));
   });
 });
+
+describe('news found by a site search', () => {
+  const stories = [
+    ['Giants eye super club status', 'Adrian Warren', 'February 18, 2017'],
+    ['Wolfsburg sign midfielder on free transfer', 'PA Sport', 'January 30, 2017'],
+    ['Club appoints security officer', 'ESPN staff', 'January 18, 2017'],
+  ];
+  const page = `<html><body><ul class="results">${stories
+    .map(
+      ([title, by, date], i) => `<li class="result"><h3><a href="/story/${i}">${title}</a></h3><div>
+      <cite>${by}</cite><p>The club said on Monday that the plans had been in the making for a year.</p>
+      <span><a href="/story/${i}">Story</a> | <a href="/talk/${i}">Conversation</a> | ${date}</span></div></li>`,
+    )
+    .join('')}</ul></body></html>`;
+
+  it('reads the date at the end of a line of links, and the credited source as the author', async () => {
+    const { records } = await draftRecords(page, 'headline, author and date of each article');
+    expect(records.map((r) => r.date)).toEqual(stories.map((s) => s[2]));
+    expect(records.map((r) => r.author)).toEqual(stories.map((s) => s[1]));
+  });
+});

@@ -20,7 +20,7 @@ import {
 } from './naming.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
 import type { Named } from './named-field.js';
-import { besideTitle, fieldByShape, phoneInText, priceInRecordText } from './shape-fields.js';
+import { besideTitle, fieldByShape, dateInText, phoneInText, priceInRecordText } from './shape-fields.js';
 import { countField } from './count-field.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
@@ -223,6 +223,19 @@ function placeForAddress(
   return other ? free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === other) : undefined;
 }
 
+/**
+ * "The author of each result" where the records credit a source ("<cite>PA Sport</cite>", "ESPN staff"):
+ * with no author of their own, the credited source is who wrote it.
+ */
+function creditedSource(
+  request: PromptRequest,
+  free: CandidateField[],
+  roles: Map<CandidateField, Concept | undefined>,
+): CandidateField | undefined {
+  if (request.concept !== 'author') return undefined;
+  return free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === 'publisher');
+}
+
 /** A text this long is a record's text, not its heading or a label. */
 const LONG_TEXT = 60;
 
@@ -307,12 +320,14 @@ export function selectFields(
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??
       phoneInText(request, free()) ??
+      dateInText(request, free()) ??
       placeForAddress(
         request,
         free().filter((f) => !otherPlace(f)),
         roles,
       ) ??
       labelledByInitials(request, free()) ??
+      creditedSource(request, free(), roles) ??
       longestText(request, free());
     const inner =
       first && first.kind === 'text'
