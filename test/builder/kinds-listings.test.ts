@@ -152,3 +152,21 @@ describe('news found by a site search', () => {
     expect(records.map((r) => r.author)).toEqual(stories.map((s) => s[1]));
   });
 });
+
+describe('cards with a hover box and names cut short', () => {
+  const mods = ['Shouts in dragon tongue - French translation', 'Dragonborn Village', 'Conjure Dragon Priest Ghost'];
+  const short = (n: string) => (n.length > 22 ? `${n.slice(0, 22)}...` : n);
+  const page = `<html><body><ul class="mods">${mods
+    .map(
+      (name, i) => `<li class="popbox"><a class="image" href="/mods/${i}/gallery"><span class="likes">${i + 3}</span>
+      <img src="/m${i}.jpg" alt="${name}"></a><div class="bubble" style="display:none"><div class="heading-wrap">${name}</div>
+      <div>A mod that changes the game in a small way, number ${i}.</div></div>
+      <a class="title" href="/mods/${i}" title="${name}">${short(name)}</a><br><span>by</span> <a class="user" href="/u/${i}">user${i}</a></li>`,
+    )
+    .join('')}</ul></body></html>`;
+
+  it("gives the link around the shown title, not the image's nor none for the hidden full name", async () => {
+    const { records } = await draftRecords(page, 'name and link of each mod');
+    expect(records.map((r) => r.link)).toEqual(mods.map((_, i) => `https://example.com/mods/${i}`));
+  });
+});

@@ -62,11 +62,13 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
   const links = fields.filter((f) => f.kind === 'link');
   if (links.length > 1) {
     // The main link: the one around the title, else the most common one; others lose the 'link' role.
-    const title = [...roles].find(([, c]) => c === 'title')?.[0];
+    // Any of the titles: a full name hidden in a hover box comes first, the link is around the one shown.
+    const titles = [...roles].filter(([, c]) => c === 'title').map(([f]) => f);
+    const around = (l: CandidateField, t: CandidateField) =>
+      l.key.split('|')[0] === t.key.split('|')[0] || t.key.startsWith(l.key.split('|')[0]);
     const main =
-      links.find(
-        (l) => title && (l.key.split('|')[0] === title.key.split('|')[0] || title.key.startsWith(l.key.split('|')[0])),
-      ) ?? [...links].sort((a, b) => b.coverage - a.coverage)[0];
+      titles.flatMap((t) => links.filter((l) => around(l, t)))[0] ??
+      [...links].sort((a, b) => b.coverage - a.coverage)[0];
     for (const l of links) if (l !== main) roles.set(l, undefined);
   }
   const title = [...roles].find(([, c]) => c === 'title')?.[0];
