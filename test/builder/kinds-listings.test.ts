@@ -22,6 +22,11 @@ describe('cards inside a layout that reuses their class name', () => {
     ${card('Bytom, Centrum', '162 000 zł', 65, 3)}</section></div>
     <div class="blog">${[1, 2, 3, 4, 5, 6].map(teaser).join('')}</div></div></body></html>`;
 
+  it('reads the place from the heading when no name is asked for', async () => {
+    const { records } = await draftRecords(page, 'location, price, area and link of each flat');
+    expect(records.map((r) => r.location)).toEqual(['Kraków, Podgórze', 'Kraków, Dębniki', 'Bytom, Centrum']);
+  });
+
   it('reads the three cards', async () => {
     const { records } = await draftRecords(page, 'price, area and link of each flat');
     expect(records).toHaveLength(3);

@@ -19,8 +19,16 @@ import {
   type PromptRequest,
 } from './naming.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
+import { creditedSource, longestText } from './last-resort.js';
 import type { Named } from './named-field.js';
-import { besideTitle, fieldByShape, dateInText, phoneInText, priceInRecordText } from './shape-fields.js';
+import {
+  besideTitle,
+  dateInText,
+  fieldByShape,
+  phoneInText,
+  placeInHeading,
+  priceInRecordText,
+} from './shape-fields.js';
 import { countField } from './count-field.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
@@ -225,33 +233,6 @@ function placeForAddress(
   return other ? free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === other) : undefined;
 }
 
-/**
- * "The author of each result" where the records credit a source ("<cite>PA Sport</cite>", "ESPN staff"):
- * with no author of their own, the credited source is who wrote it.
- */
-function creditedSource(
-  request: PromptRequest,
-  free: CandidateField[],
-  roles: Map<CandidateField, Concept | undefined>,
-): CandidateField | undefined {
-  if (request.concept !== 'author') return undefined;
-  return free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === 'publisher');
-}
-
-/** A text this long is a record's text, not its heading or a label. */
-const LONG_TEXT = 60;
-
-/**
- * "The text of each comment" where the records' one long text took the title's role (no heading names
- * one): the longest text free.
- */
-function longestText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
-  if (request.concept !== 'description') return undefined;
-  return free
-    .filter((f) => f.kind === 'text' && f.coverage >= 0.5 && f.averageLength > LONG_TEXT)
-    .sort((a, b) => b.averageLength - a.averageLength)[0];
-}
-
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(
   candidate: Candidate,
@@ -327,6 +308,11 @@ export function selectFields(
         request,
         free().filter((f) => !otherPlace(f)),
         roles,
+      ) ??
+      placeInHeading(
+        request,
+        free().find((f) => roles.get(f) === 'title'),
+        requests.some((r) => r.concept === 'title'),
       ) ??
       labelledByInitials(request, free()) ??
       creditedSource(request, free(), roles) ??

@@ -206,3 +206,23 @@ export function dateInText(request: PromptRequest, free: CandidateField[]): Cand
     transform: ['trim', { regex: `(${DATE_RE2})`, group: 1, flags: 'i' }],
   };
 }
+
+/** Names of places joined by commas, the town first ("Kraków, Mistrzejowice", "Bytom, Szombierki, Zabrzanska"). */
+const PLACE_NAMES = /^\p{Lu}[\p{L}\p{M}.' -]*(?:,\s*\p{Lu}[\p{L}\p{M}\d.' -]*){1,3}$/u;
+
+/**
+ * "Location, price and area of each flat" on cards headed by where the flat is: with no name asked for,
+ * a heading written as place names joined by commas is the place.
+ */
+export function placeInHeading(
+  request: PromptRequest,
+  heading: CandidateField | undefined,
+  titleAsked: boolean,
+): CandidateField | undefined {
+  if ((request.concept !== 'location' && request.concept !== 'address') || titleAsked || !heading) return undefined;
+  if (heading.kind !== 'text' || heading.coverage < SHAPE_SHARE) return undefined;
+  const sample = heading.samples.filter((v) => v.trim() !== '');
+  return sample.length > 0 && sample.filter((v) => PLACE_NAMES.test(v.trim())).length >= SHAPE_SHARE * sample.length
+    ? heading
+    : undefined;
+}
