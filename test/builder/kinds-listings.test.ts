@@ -175,3 +175,24 @@ describe('cards with a hover box and names cut short', () => {
     expect(records.map((r) => r.link)).toEqual(mods.map((_, i) => `https://example.com/mods/${i}`));
   });
 });
+
+describe('a value classed with a state class more in some records', () => {
+  const papers = [
+    ['Implicit beliefs of students', 'A. Flanigan, M. Peteranetz', true],
+    ['Ontology methods for data skills', 'S. Chuprina, V. Alexandrov', false],
+    ['Risk analysis of landfill leachate', 'T. Butt, A. Alam, H. Gouda', true],
+    ['Effects of secondary education', 'Ahlam Lee', false],
+  ] as const;
+  const page = `<html><body><ol class="results">${papers
+    .map(
+      ([title, authors, open], i) => `<li class="detail"><ul class="article"><li class="title"><h2>
+      <a class="art-title" href="/pii/${i}">${title}</a></h2></li><li class="source">Journal of Studies, Volume ${i + 3}</li>
+      <li class="author-txt${open ? ' open-access' : ''}">${authors}</li></ul></li>`,
+    )
+    .join('')}</ol></body></html>`;
+
+  it('reads the value of every record, whichever its state', async () => {
+    const { records } = await draftRecords(page, 'title and authors of each paper');
+    expect(records.map((r) => r.authors)).toEqual(papers.map((p) => p[1]));
+  });
+});
