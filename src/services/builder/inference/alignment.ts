@@ -6,7 +6,7 @@ import type { CandidateField } from './candidate.js';
 import { chooseSelector } from './field-selectors.js';
 import { COMPANION, companionRows } from './grouping.js';
 import { conceptOfTokens, conceptOfValues, NAME_OWNERS, type Concept } from './naming.js';
-import { isElement, safeFind, type Element } from './selectors.js';
+import { isElement, safeFind, signature, type Element } from './selectors.js';
 import { hintsOf, RATING_CLASS, valuesOf, type ValueNode } from './values.js';
 
 // Fields in fewer records are kept for joining with complementary ones (sale prices) and for
@@ -85,6 +85,68 @@ function inside(node: Element, ancestor: Element): boolean {
   return false;
 }
 
+/**
+ * One classed value reached through different wrappers in different records (an obituary's
+ * "div.obitPublished" inside "div.ObitSection" where it has a photo, inside a bare div where it has
+ * none), or classed with a state class more in some records: paths ending in elements of one tag whose
+ * classes hold one another's, never both in one record, are one field.
+ */
+function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Element, ValueNode> }>): void {
+  // The element is the record's only one of its kind: a class repeated in a record (a link in the text,
+  // a reply's author below the comment's) is no single value to join.
+  // Each record's count of elements per signature, read once (records of large pages hold hundreds).
+  const counts = new Map<Element, Map<string, number>>();
+  const only = (member: Element, el: Element) => {
+    let byTag = counts.get(member);
+    if (!byTag) {
+      byTag = new Map();
+      for (const e of $(member).find('*').toArray()) {
+        if (!isElement(e)) continue;
+        const sig = signature(e);
+        byTag.set(sig, (byTag.get(sig) ?? 0) + 1);
+      }
+      counts.set(member, byTag);
+    }
+    return byTag.get(signature(el)) === 1;
+  };
+  // Grouped by the element's tag and kind of value; joined when one's classes hold the other's (a state
+  // class more: "li.authorTxt.oaBlock" on open-access records, "li.authorTxt" on the others).
+  const endOf = (key: string) => {
+    const end = key.slice(key.lastIndexOf('/') + 1);
+    const m = end.match(/^([a-z][\w-]*)((?:\.[^.|[{]+)+)[^|]*\|(.*)$/);
+    return m ? { group: `${m[1]}|${m[3]}`, classes: m[2].slice(1).split('.') } : undefined;
+  };
+  const byEnd = new Map<string, string[]>();
+  for (const key of byKey.keys()) {
+    const end = key.startsWith('+') ? undefined : endOf(key);
+    if (!end) continue; // a classed element's value only
+    const keys = byEnd.get(end.group);
+    if (keys) keys.push(key);
+    else byEnd.set(end.group, [key]);
+  }
+  const related = (a: string, b: string) => {
+    const [x, y] = [endOf(a)?.classes ?? [], endOf(b)?.classes ?? []];
+    const [small, large] = x.length <= y.length ? [x, y] : [y, x];
+    return small.length > 0 && small.every((c) => large.includes(c));
+  };
+  for (const keys of byEnd.values()) {
+    if (keys.length < 2) continue;
+    keys.sort((a, b) => byKey.get(b)!.nodes.size - byKey.get(a)!.nodes.size);
+    for (const head of keys) {
+      const nodes = byKey.get(head)?.nodes;
+      if (!nodes) continue;
+      for (const key of keys) {
+        const more = key === head ? undefined : byKey.get(key)?.nodes;
+        if (!more || !related(head, key)) continue;
+        if ([...more.keys()].some((m) => nodes.has(m))) continue;
+        if (![...nodes, ...more].every(([m, v]) => only(m, v.el))) continue;
+        for (const [m, v] of more) nodes.set(m, v);
+        byKey.delete(key);
+      }
+    }
+  }
+}
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -111,6 +173,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
   }
   // A handful of members holding well over a hundred distinct values are page sections, not records.
   if (members.length <= 6 && byKey.size > MAX_SECTION_VALUES) return [];
+  joinWrappedVariants($, byKey);
   const fields: CandidateField[] = [];
   for (const [key, { nodes }] of byKey) {
     const coverage = nodes.size / members.length;

@@ -696,7 +696,8 @@ export const QUESTION_WORDS_BY_CONCEPT: Partial<Record<Concept, Words>> = {
 
 /**
  * Words that never name a field, per language: articles, prepositions, conjunctions, instructions (the
- * verbs of "collect", "extract", "get", "find" in their imperative forms), the
+ * verbs of "collect", "extract", "get", "find" in their imperative forms), the participles saying which
+ * records ("every game found", "cada versículo encontrado", "alle gefundenen Treffer"), the
  * words of a question or a request ("welche ... brauche ich", "elenca", "教えてください", "需要哪些") and the
  * nouns of the page or of its records ("article", "Anzeige", "recette", "求人").
  */
@@ -707,38 +708,38 @@ export const STOP_WORDS_BY_LANGUAGE: Record<Language, string> = {
     'want need please also include including fetch give me my i us we our field fields column columns data info information value values ' +
     'article articles post posts product products book books job jobs story stories event events property properties listing course courses ' +
     'only just like would could should can will from into is are be as here there then than every first next one two three make build agent ' +
-    'follow open visit detail details via use using per which what who how where when show find return out new number total',
+    'follow open visit detail details via use using per which what who how where when show find return out new number total found listed shown displayed',
   de:
     'und oder der die das den dem des ein eine einer eines einem jede jeder jedes jeden jedem alle allen aller mit von vom für zu zum zur im in ' +
     'auf aus bei sowie auch ihr ihre ihren sein seine seiner seinen dieser diese dieses zeile zeilen eintrag einträge spalte seite liste ' +
     'artikel artikels anzeige anzeigen beitrag beiträge produkt produkte rezept rezepts rezeptes ergebnis ergebnisse angebot angebote ' +
-    'welche welcher welches welchen was wer brauche brauchen benötige benötigen gib zeig zeige nenne nenn auflisten ich mir mich wir uns bitte extrahiere extrahieren sammle sammeln hole hol finde nimm',
+    'welche welcher welches welchen was wer brauche brauchen benötige benötigen gib zeig zeige nenne nenn auflisten ich mir mich wir uns bitte extrahiere extrahieren sammle sammeln hole hol finde nimm gefunden gefundene gefundenen gelistet gelisteten angezeigt angezeigten',
   fr:
     'le la les un une des du de d l et ou chaque pour avec ligne lignes sa son ses leur leurs au aux en dans sur par tous toutes tout toute ' +
     'ce cet cette ces page liste article articles annonce annonces produit produits recette recettes émission résultat résultats ' +
-    'quels quelles quel quelle qui donne donnez montre montrez affiche listez je moi nous faut besoin extrais extraire extrayez récupère récupérez récupérer collecte collectez trouve trouvez prends prenez',
+    'quels quelles quel quelle qui donne donnez montre montrez affiche listez je moi nous faut besoin extrais extraire extrayez récupère récupérez récupérer collecte collectez trouve trouvez prends prenez trouvé trouvés trouvée trouvées affiché affichés affichée affichées listé listés',
   es:
     'el la los las un una unos unas y o e u de del al cada con por para en su sus fila filas todos todas todo toda este esta estos estas ' +
     'página lista artículo artículos anuncio anuncios producto productos receta recetas nota notas partido partidos resultado resultados ' +
-    'cuáles cuál qué quién dame dime muestra muéstrame enumera necesito necesitamos yo extrae extraer extraiga obtén obtener obtenga recoge recopila busca encuentra',
+    'cuáles cuál qué quién dame dime muestra muéstrame enumera necesito necesitamos yo extrae extraer extraiga obtén obtener obtenga recoge recopila busca encuentra encontrado encontrados encontrada encontradas listado listados mostrado mostrados',
   pt:
     'o a os as um uma uns umas e ou de do da dos das cada com por para em no na nos nas seu sua seus suas todos todas todo toda este esta ' +
     'página lista artigo artigos anúncio anúncios produto produtos receita receitas notícia notícias resultado resultados ' +
-    'quais qual quê quem mostra mostre liste preciso precisamos eu extraia extrair obtenha obter colete coletar recolha busque encontre pegue',
+    'quais qual quê quem mostra mostre liste preciso precisamos eu extraia extrair obtenha obter colete coletar recolha busque encontre pegue encontrado encontrados encontrada encontradas listado listados mostrado mostrados',
   it:
     'il lo la i gli le un una uno e o di del della dei degli delle dell nell sull dall all al alla ogni con per in nel nella su sul sulla suo sua suoi sue tutti tutte ' +
     'tutto tutta questo questa riga righe pagina lista articolo articoli annuncio annunci prodotto prodotti ricetta ricette risultato risultati ' +
-    'quali quale chi dammi mostra mostrami elenca elenco io estrai estrarre raccogli ottieni trova prendi recupera',
+    'quali quale chi dammi mostra mostrami elenca elenco io estrai estrarre raccogli ottieni trova prendi recupera trovato trovati trovata trovate elencato elencati mostrato mostrati',
   nl:
     'de het een en of van voor met in op bij uit elk elke ieder iedere alle al zijn haar hun deze dit die rij rijen pagina lijst artikel ' +
     'artikelen advertentie advertenties product producten recept recepten resultaat resultaten winkel ' +
-    'welke welk wat geef toon nodig heb ik mij haal verzamel extraheer vind zoek neem',
-  ru: 'и или а в во на с со из для по к от до у о об каждый каждая каждое каждого каждой каждую каждом все всех всё его её их этот эта это эти этой этого страница страницы странице список списка товар товары товара книга книги книг статья статьи публикация публикации объявление объявления вакансия вакансии результат результаты строка строки мне нужно нужны нужен дай дайте покажи покажите выведи какие какой какая который которые собери соберите собрать извлеки извлеките извлечь найди найдите получи получите возьми возьмите выгрузи',
-  pl: 'i lub oraz a w we na z ze do dla od po przy o każdy każda każde każdego każdej wszystkie wszystkich jego jej ich ten ta to te tej tego strona stronie lista liście produkt produkty produktu ogłoszenie ogłoszenia oferta oferty artykuł artykuły artykułu wynik wyniki wiersz daj pokaż podaj jakie który która które mi potrzebuję zbierz pobierz wyciągnij znajdź weź',
-  cs: 'a nebo i v ve na s se z ze do pro od po u o k každý každá každé každého každou všechny všech jeho její jejich tento tato toto tyto této tohoto stránka stránce seznam produkt produkty produktu inzerát inzeráty inzerátu nabídka nabídky článek články článku výsledek výsledky řádek dej ukaž vypiš jaké který která které mi potřebuji získej sesbírej najdi vezmi stáhni',
-  sv: 'och eller en ett den det de i på med av för till från om varje alla allt hans hennes deras denna detta dessa sida sidan lista listan produkt produkter produkten annons annonser artikel artiklar resultat rad rader ge visa vilka vilken vilket jag mig behöver hämta samla extrahera hitta',
-  tr: 've veya ile bir bu şu her tüm bütün için sayfa sayfadaki liste listesi ürün ürünler ürünün ilan ilanlar ilanın makale haber sonuç sonuçlar satır ver göster hangi bana lütfen topla çıkar bul getir',
-  id: 'dan atau di ke dari untuk dengan yang setiap semua tiap masing-masing ini itu halaman daftar produk artikel berita lowongan iklan hasil baris berikan tampilkan apa mana saya tolong ambil kumpulkan ekstrak cari temukan',
+    'welke welk wat geef toon nodig heb ik mij haal verzamel extraheer vind zoek neem gevonden getoond getoonde vermeld vermelde',
+  ru: 'и или а в во на с со из для по к от до у о об каждый каждая каждое каждого каждой каждую каждом все всех всё его её их этот эта это эти этой этого страница страницы странице список списка товар товары товара книга книги книг статья статьи публикация публикации объявление объявления вакансия вакансии результат результаты строка строки мне нужно нужны нужен дай дайте покажи покажите выведи какие какой какая который которые собери соберите собрать извлеки извлеките извлечь найди найдите получи получите возьми возьмите выгрузи найденный найденные найденных найденного найдено',
+  pl: 'i lub oraz a w we na z ze do dla od po przy o każdy każda każde każdego każdej wszystkie wszystkich jego jej ich ten ta to te tej tego strona stronie lista liście produkt produkty produktu ogłoszenie ogłoszenia oferta oferty artykuł artykuły artykułu wynik wyniki wiersz daj pokaż podaj jakie który która które mi potrzebuję zbierz pobierz wyciągnij znajdź weź znaleziony znaleziona znalezione znalezionych',
+  cs: 'a nebo i v ve na s se z ze do pro od po u o k každý každá každé každého každou všechny všech jeho její jejich tento tato toto tyto této tohoto stránka stránce seznam produkt produkty produktu inzerát inzeráty inzerátu nabídka nabídky článek články článku výsledek výsledky řádek dej ukaž vypiš jaké který která které mi potřebuji získej sesbírej najdi vezmi stáhni nalezený nalezená nalezené nalezených',
+  sv: 'och eller en ett den det de i på med av för till från om varje alla allt hans hennes deras denna detta dessa sida sidan lista listan produkt produkter produkten annons annonser artikel artiklar resultat rad rader ge visa vilka vilken vilket jag mig behöver hämta samla extrahera hitta hittade funna visade',
+  tr: 've veya ile bir bu şu her tüm bütün için sayfa sayfadaki liste listesi ürün ürünler ürünün ilan ilanlar ilanın makale haber sonuç sonuçlar satır ver göster hangi bana lütfen topla çıkar bul getir bulunan listelenen',
+  id: 'dan atau di ke dari untuk dengan yang setiap semua tiap masing-masing ini itu halaman daftar produk artikel berita lowongan iklan hasil baris berikan tampilkan apa mana saya tolong ambil kumpulkan ekstrak cari temukan ditemukan',
   ko: '및 과 와 의 각 모든 전체 이 그 페이지 목록 상품 기사 결과 알려줘 보여줘 주세요',
   ja:
     'の と や および 及び ごと 毎 各 全て すべて 全部 この その それぞれ ページ 記事 一覧 レシピ 求人 商品 お話 を は が に で から ' +

@@ -4,7 +4,7 @@ import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { mergeGrouped } from './grouped-lists.js';
-import { mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
+import { alike, mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
 import { pushTo } from './multimap.js';
 import { isTotalsRow } from './summary-rows.js';
 
@@ -207,7 +207,7 @@ export function findGroups($: CheerioAPI): Group[] {
       return commonUnlinked.filter((p) => own.has(p)).length >= commonUnlinked.length / 2;
     };
     // A table's totals row sums the rows above it: it is not one of them.
-    const members = elements.filter(
+    const shared = elements.filter(
       (e, i) =>
         (common.length === 0 ||
           common.filter((p) => shapes[i].has(p)).length >= common.length / 2 ||
@@ -215,6 +215,7 @@ export function findGroups($: CheerioAPI): Group[] {
           linkless(i)) &&
         !isTotalsRow($, e),
     );
+    const members = takingTurns(elements, shared, signatureOf) ? elements.filter((e) => !isTotalsRow($, e)) : shared;
     // The others may be records of their own (a second list sharing the same markup): grouped apart.
     if (members.length < elements.length) {
       const kept = new Set(members);
@@ -277,6 +278,23 @@ function unlinked(path: string): string {
 }
 
 /**
+ * Records of one list in two shapes (an obituary with a photo, its text wrapped beside it, and one
+ * without): members of one parent and one classed signature whose two shapes take turns in the list,
+ * each shape at least twice, are one list; an ad or a heading row among records stands at an end or alone.
+ */
+function takingTurns(elements: Element[], shared: Element[], signatureOf: (el: Element) => string): boolean {
+  if (shared.length < 2 || elements.length - shared.length < 2) return false;
+  const sig = signatureOf(elements[0]);
+  if (!/[.[]/.test(sig) || !elements.every((e) => e.parent === elements[0].parent && signatureOf(e) === sig))
+    return false;
+  const inShared = new Set(shared);
+  // The shapes change at least three times along the list: each stands between records of the other.
+  let changes = 0;
+  for (let i = 1; i < elements.length; i++) if (inShared.has(elements[i]) !== inShared.has(elements[i - 1])) changes++;
+  return changes >= 3;
+}
+
+/**
  * Replies within replies: lists of one classed signature whose members sit inside members of another
  * such list (li.comment in ol.children in li.comment) are one list of records at every depth, in
  * document order; grouped by parent alone they would keep only the first level.
@@ -301,10 +319,12 @@ function mergeNested(
       return false;
     };
     const roots = same.filter((list) => !list.every(inside));
-    const replies = same.filter((list) => list.every(inside));
+    // Replies look like what they answer: boxes of the page's layout sharing a class name ("div.row"
+    // around the content, inside a card, inside its link) are no thread.
+    const replies = same.filter((list) => list.every(inside) && roots.length === 1 && alike(list[0], roots[0][0]));
     if (roots.length !== 1 || replies.length === 0) continue;
     const order = documentOrder(roots[0][0].parent as Element);
-    const union = [...all].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    const union = [...roots[0], ...replies.flat()].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     replaced.set(roots[0], union);
     merged.add(union);
     for (const r of replies) replaced.set(r, []);

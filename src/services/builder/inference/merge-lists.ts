@@ -96,7 +96,7 @@ export function mergeVariants(
 }
 
 /** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
-function alike(a: Element, b: Element): boolean {
+export function alike(a: Element, b: Element): boolean {
   const [x, y] = [shapeOf(a), shapeOf(b)];
   const shared = [...x].filter((p) => y.has(p)).length;
   return shared >= Math.max(x.size, y.size) * 0.5;

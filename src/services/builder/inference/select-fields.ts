@@ -19,8 +19,16 @@ import {
   type PromptRequest,
 } from './naming.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
+import { creditedSource, longestText } from './last-resort.js';
 import type { Named } from './named-field.js';
-import { besideTitle, fieldByShape, phoneInText, priceInRecordText } from './shape-fields.js';
+import {
+  besideTitle,
+  dateInText,
+  fieldByShape,
+  phoneInText,
+  placeInHeading,
+  priceInRecordText,
+} from './shape-fields.js';
 import { countField } from './count-field.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
@@ -62,11 +70,13 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
   const links = fields.filter((f) => f.kind === 'link');
   if (links.length > 1) {
     // The main link: the one around the title, else the most common one; others lose the 'link' role.
-    const title = [...roles].find(([, c]) => c === 'title')?.[0];
+    // Any of the titles: a full name hidden in a hover box comes first, the link is around the one shown.
+    const titles = [...roles].filter(([, c]) => c === 'title').map(([f]) => f);
+    const around = (l: CandidateField, t: CandidateField) =>
+      l.key.split('|')[0] === t.key.split('|')[0] || t.key.startsWith(l.key.split('|')[0]);
     const main =
-      links.find(
-        (l) => title && (l.key.split('|')[0] === title.key.split('|')[0] || title.key.startsWith(l.key.split('|')[0])),
-      ) ?? [...links].sort((a, b) => b.coverage - a.coverage)[0];
+      titles.flatMap((t) => links.filter((l) => around(l, t)))[0] ??
+      [...links].sort((a, b) => b.coverage - a.coverage)[0];
     for (const l of links) if (l !== main) roles.set(l, undefined);
   }
   const title = [...roles].find(([, c]) => c === 'title')?.[0];
@@ -304,20 +314,6 @@ function placeForAddress(
   return other ? free.find((f) => f.kind === 'text' && f.coverage >= 0.5 && roles.get(f) === other) : undefined;
 }
 
-/** A text this long is a record's text, not its heading or a label. */
-const LONG_TEXT = 60;
-
-/**
- * "The text of each comment" where the records' one long text took the title's role (no heading names
- * one): the longest text free.
- */
-function longestText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
-  if (request.concept !== 'description') return undefined;
-  return free
-    .filter((f) => f.kind === 'text' && f.coverage >= 0.5 && f.averageLength > LONG_TEXT)
-    .sort((a, b) => b.averageLength - a.averageLength)[0];
-}
-
 /** Picks and names the fields for the requests; requests no field answers are returned as missing. */
 export function selectFields(
   candidate: Candidate,
@@ -345,8 +341,12 @@ export function selectFields(
           fieldName(f.label) === request.word),
     );
     // A secondary value ("sub-rating", "subtotal") after the main one.
+    // A prompt asking for both a place and an address: the field that is the other one answers that one.
+    const near = request.concept && PLACES[request.concept];
+    const otherPlace = (f: CandidateField) =>
+      near !== undefined && roles.get(f) === near && requests.some((r) => r.concept === near);
     const matching = fields
-      .filter((f) => !chosen.has(f) && requestMatches(request, f, roles.get(f)))
+      .filter((f) => !chosen.has(f) && !otherPlace(f) && requestMatches(request, f, roles.get(f)))
       .sort(
         (a, b) =>
           (asksForFormer(request)
@@ -394,8 +394,19 @@ export function selectFields(
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??
       phoneInText(request, free()) ??
-      placeForAddress(request, free(), roles) ??
+      dateInText(request, free()) ??
+      placeForAddress(
+        request,
+        free().filter((f) => !otherPlace(f)),
+        roles,
+      ) ??
+      placeInHeading(
+        request,
+        free().find((f) => roles.get(f) === 'title'),
+        requests.some((r) => r.concept === 'title'),
+      ) ??
       labelledByInitials(request, free()) ??
+      creditedSource(request, free(), roles) ??
       longestText(request, free());
     const inner =
       first && first.kind === 'text'

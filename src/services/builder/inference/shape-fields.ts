@@ -3,6 +3,7 @@
 // a value written beside the record's title in one element ("<a>Physics teacher</a> DAŠO PAVIČIĆ OŠ JU",
 // the employer), read as that element's own text.
 import { AMOUNT, CURRENCY_SIGNS } from './currency.js';
+import { DATE, DATE_RE2 } from './date-shape.js';
 import type { CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
 import type { Concept, PromptRequest } from './naming.js';
@@ -178,4 +179,50 @@ export function phoneInText(request: PromptRequest, free: CandidateField[]): Can
     .sort((a, b) => a.averageLength - b.averageLength)[0];
   if (!holding) return undefined;
   return { ...holding, key: `${holding.key}|phone`, transform: ['trim', { regex: PHONE_IN_TEXT, group: 1 }] };
+}
+
+/**
+ * A date nothing names or holds alone, written at the end of a line of links or before a snippet
+ * ("Recap | Box Score | February 21, 2017"): read by the pattern from the shortest text that shows
+ * exactly one date in most records.
+ */
+export function dateInText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept !== 'date') return undefined;
+  const pattern = new RegExp(DATE.source, 'gi');
+  const holding = free
+    .filter((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE)
+    .filter((f) => {
+      const sample = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
+      return (
+        sample.length > 0 &&
+        sample.filter((v) => [...v.matchAll(pattern)].length === 1).length >= SHAPE_SHARE * sample.length
+      );
+    })
+    .sort((a, b) => a.averageLength - b.averageLength)[0];
+  if (!holding) return undefined;
+  return {
+    ...holding,
+    key: `${holding.key}|date`,
+    transform: ['trim', { regex: `(${DATE_RE2})`, group: 1, flags: 'i' }],
+  };
+}
+
+/** Names of places joined by commas, the town first ("Kraków, Mistrzejowice", "Bytom, Szombierki, Zabrzanska"). */
+const PLACE_NAMES = /^\p{Lu}[\p{L}\p{M}.' -]*(?:,\s*\p{Lu}[\p{L}\p{M}\d.' -]*){1,3}$/u;
+
+/**
+ * "Location, price and area of each flat" on cards headed by where the flat is: with no name asked for,
+ * a heading written as place names joined by commas is the place.
+ */
+export function placeInHeading(
+  request: PromptRequest,
+  heading: CandidateField | undefined,
+  titleAsked: boolean,
+): CandidateField | undefined {
+  if ((request.concept !== 'location' && request.concept !== 'address') || titleAsked || !heading) return undefined;
+  if (heading.kind !== 'text' || heading.coverage < SHAPE_SHARE) return undefined;
+  const sample = heading.samples.filter((v) => v.trim() !== '');
+  return sample.length > 0 && sample.filter((v) => PLACE_NAMES.test(v.trim())).length >= SHAPE_SHARE * sample.length
+    ? heading
+    : undefined;
 }

@@ -8,6 +8,7 @@ import { extractField } from '../../../engine/extract.js';
 import type { Document } from '../../../engine/select.js';
 import { BYLINE_VERB } from './byline.js';
 import { aroundDate } from './date-shape.js';
+import { normalizeText } from './dom-text.js';
 import { withoutEnclosingQuotes } from './enclosing-quotes.js';
 import { FOOTNOTE_MARK } from './own-word-label.js';
 import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
@@ -89,6 +90,16 @@ function dateAfterLabel(values: string[]): Step[] | undefined {
   return ['trim', { replace: pattern, with: '' }, { replace: `${space}*[.;]$`, with: '' }];
 }
 
+/**
+ * A date followed by nothing but a separator left dangling by the page's layout ("01 Mar 2016 - ",
+ * where a snippet would follow the dash): the separator is no part of the date.
+ */
+function dateBeforeSeparator(values: string[]): Step[] | undefined {
+  const parts = values.map(aroundDate);
+  if (!parts.every((p) => p && p.before.trim() === '' && /^[-–—|·:,]$/.test(p.after.trim()))) return undefined;
+  return ['trim', { replace: '[\\s\\x{00A0}]*[-–—|·:,]$', with: '' }];
+}
+
 type Step = Exclude<NonNullable<AgentField['transform']>, unknown[]>;
 
 function stepsOf(field: AgentField): Step[] {
@@ -107,7 +118,7 @@ function withoutLabel(field: AgentField, values: string[]): AgentField {
   if (concept === 'author' && present.every((v) => BYLINE.test(v)))
     return { ...field, transform: [...steps, BYLINE_STEP] };
   if (concept === 'date') {
-    const dated = dateAfterLabel(present);
+    const dated = dateAfterLabel(present) ?? dateBeforeSeparator(present);
     if (dated) return { ...field, transform: dated };
   }
   const label = sharedLabel(present, concept);
@@ -139,6 +150,39 @@ function brokenIntoLines(page: BuilderPage, records: unknown[], field: AgentFiel
     return target.find('br').length > 0 && target.children().length <= target.find('br').length + 2;
   });
   return broken.length >= 0.5 * records.length;
+}
+
+/**
+ * A text whose element ends in a box of links (a search result's "In Context | Full Chapter | Other
+ * Translations", a teaser's "Read more | Share"): the links are things to do with the record, not its
+ * text. The field reads the element's HTML up to that box, then its text, when most records end so.
+ */
+function withoutTrailingLinks(page: BuilderPage, records: unknown[], field: AgentField): AgentField {
+  if (field.xpath || (field.attribute && field.attribute !== 'text')) return field;
+  if (field.transform !== undefined && field.transform !== 'trim') return field;
+  const $ = page.$;
+  const classes = records.map((el) => {
+    const target = field.selector
+      ? $(el as never)
+          .find(field.selector)
+          .first()
+      : $(el as never);
+    const box = target.children().last();
+    const cls = (box.attr('class') ?? '').trim().split(/\s+/)[0];
+    const links = box.find('a').length;
+    const rest = normalizeText(box.text().replace(/\s+/g, ' ')).length;
+    const linkText = box
+      .find('a')
+      .toArray()
+      .reduce((n, a) => n + normalizeText($(a).text()).length, 0);
+    const own = normalizeText(target.text()).length;
+    // Two links or more and little else but their separators, after some text of the element's own.
+    return box.length > 0 && cls && links >= 2 && rest - linkText <= 2 * links && own - rest > rest ? cls : undefined;
+  });
+  const cls = classes[0];
+  if (!cls || !/^[\w-]+$/.test(cls) || classes.filter((c) => c === cls).length < 0.8 * records.length) return field;
+  const cut = { replace: `<[a-z]+[^>]*class="(?:[^"]*\\s)?${cls}(?:\\s[^"]*)?"[^>]*>(?s:.*)$`, with: '' };
+  return { ...field, attribute: 'html', transform: [cut, ...LINES_AS_WORDS] };
 }
 
 /** "1.150 €": the engine's number transform reads the dot as a decimal point; thousands dots are dropped first. */
@@ -206,6 +250,8 @@ export function finishFields(
     const values = sampleValues(page, records, named);
     if (brokenIntoLines(page, records, named) && (named.transform === undefined || named.transform === 'trim'))
       return { ...named, attribute: 'html', transform: LINES_AS_WORDS };
+    const unlinked = withoutTrailingLinks(page, records, named);
+    if (unlinked !== named) return unlinked;
     return withoutFootnoteMarks(
       withThousandsDots(asAmount(withoutEnclosingQuotes(withoutLabel(named, values), values), values), values),
       values,
