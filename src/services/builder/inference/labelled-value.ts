@@ -111,6 +111,28 @@ function partly(word: string, text: string): boolean {
   );
 }
 
+/** The cell after the one a label fills alone (its element, or the cell itself when it is a leaf). */
+function cellAfter($: CheerioAPI, label: Element, text: string): Element | undefined {
+  const cell = /^(?:td|th)$/.test(label.name) ? label : label.parent;
+  if (!isElement(cell) || !/^(?:td|th)$/.test(cell.name) || normalizeText($(cell).text()) !== text) return undefined;
+  const next = nextElementOf(cell);
+  // A header's neighbour is another header, not its value.
+  return next?.name === 'td' && normalizeText($(next).text()) !== '' ? next : undefined;
+}
+
+/** `td:has(> strong:contains("Herkunft")) + td`, when its first match is the value's cell. */
+function anchoredCell($: CheerioAPI, label: Element, cell: Element, text: string): string | undefined {
+  if (/["\\\n]/.test(text)) return undefined;
+  const labelStep = `${label.name}:contains(${cssString(text)})`;
+  const step = /^(?:td|th)$/.test(label.name) ? labelStep : `${(label.parent as Element).name}:has(> ${labelStep})`;
+  const selector = `${step} + ${cell.name}`;
+  try {
+    return $(selector).first()[0] === cell ? selector : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The element after a label, past separators (": ") and empty elements (`<br>`, spacer images). */
 function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   let next = el.next;
@@ -170,6 +192,9 @@ export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean):
     if (INLINE_VALUE.test(text)) continue;
     if (isElement(next) && normalizeText($(next).text()) !== '')
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
+    // A label alone in its table cell ("<td><strong>Herkunft</strong></td><td>Sidamo</td>") labels the next cell.
+    const cell = next ? undefined : cellAfter($, el, text);
+    if (cell) return { el: cell, ownText: false, anchored: anchoredCell($, el, cell, text) };
     // The value shares its element with the label: the parent's own text holds it.
     if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent)) !== '')
       return { el: el.parent, ownText: true, anchored: anchoredSelector($, el, el.parent, text) };
