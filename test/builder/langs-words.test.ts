@@ -54,3 +54,19 @@ describe("a product's origin, material and delivery time under the page's own la
     expect(records[0]).toMatchObject({ herkunft: 'Manufaktur Selb, Oberfranken', farbe: 'Weiß' });
   });
 });
+
+describe('a table of one row under its column headers', () => {
+  it("reads each header's value in the cell below it, and a Japanese list price and release date by their words", async () => {
+    const page = `<html><head><title>新製品のお知らせ</title></head><body>
+      <nav><a href="/">ホーム</a> <a href="/news">ニュース</a></nav>
+      <main><h1>USBハブ内蔵キーボードを発売</h1>
+        <p>テンキー付きのコンパクトなキーボードです。</p>
+        <table class="spec"><tr><th>製品品番</th><th>標準価格</th><th>製品画像</th></tr>
+          <tr><td>SKB-HUB1BK</td><td>4,980円（税抜き 4,527円）</td><td><a href="/img/skb">画像</a></td></tr></table>
+        <dl><dt>発表日</dt><dd>2022.08.10</dd></dl>
+      </main><footer>会社情報</footer></body></html>`;
+    const { records } = await draftRecords(page, '製品の品番、標準価格と発表日');
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ sku: 'SKB-HUB1BK', price: 4980, date: '2022.08.10' });
+  });
+});
