@@ -143,7 +143,7 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     pt: ['preço', 'custo', 'valor', 'aluguel', 'aluguer'],
     it: ['prezzo', 'costo', 'importo', 'tariffa', 'affitto'],
     nl: ['prijs', 'kosten', 'bedrag', 'huur', 'tarief'],
-    ja: ['価格', '値段', '料金', '税込価格', '販売価格', '家賃', '金額', '税込'],
+    ja: ['価格', '値段', '料金', '税込価格', '販売価格', '標準価格', '希望小売価格', '定価', '家賃', '金額', '税込'],
     zh: ['价格', '價格', '售价', '售價', '价钱', '價錢', '金额', '金額', '租金', '费用', '費用'],
     ru: ['цена', 'цену', 'цены', 'стоимость', 'стоимости', 'сумма', 'аренда'],
     pl: ['cena', 'cenę', 'ceny', 'koszt', 'kwota', 'czynsz'],
@@ -179,7 +179,21 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     pt: ['data', 'dia', 'publicado', 'publicação'],
     it: ['data', 'giorno', 'pubblicato', 'pubblicazione'],
     nl: ['datum', 'dag', 'gepubliceerd', 'publicatiedatum'],
-    ja: ['日付', '日時', '日', '掲載日', '投稿日', '公開日', '配信日時', '配信日', '発売日', '開催日', '更新日'],
+    ja: [
+      '日付',
+      '日時',
+      '日',
+      '掲載日',
+      '投稿日',
+      '公開日',
+      '配信日時',
+      '配信日',
+      '発売日',
+      '発表日',
+      '発行日',
+      '開催日',
+      '更新日',
+    ],
     zh: ['日期', '时间', '時間', '发布时间', '發佈時間', '发表时间', '發表時間', '发布日期', '日子'],
     ru: ['дата', 'дату', 'даты', 'опубликовано', 'день'],
     pl: ['datę', 'dzień', 'opublikowano'],
@@ -703,39 +717,39 @@ export const QUESTION_WORDS_BY_CONCEPT: Partial<Record<Concept, Words>> = {
  */
 export const STOP_WORDS_BY_LANGUAGE: Record<Language, string> = {
   en:
-    'a an the and or of for from in on at to with by each every all any its it this that these those their them page pages site website ' +
+    'other others a an the and or of for from in on at to with by each every all any its it this that these those their them page pages site website ' +
     'list listing listings item items record records entry entries result results row rows card cards get extract scrape scraping take grab collect ' +
     'want need please also include including fetch give me my i us we our field fields column columns data info information value values ' +
     'article articles post posts product products book books job jobs story stories event events property properties listing course courses ' +
     'only just like would could should can will from into is are be as here there then than every first next one two three make build agent ' +
     'follow open visit detail details via use using per which what who how where when show find return out new number total found listed shown displayed',
   de:
-    'und oder der die das den dem des ein eine einer eines einem jede jeder jedes jeden jedem alle allen aller mit von vom für zu zum zur im in ' +
+    'andere anderen weitere weiteren und oder der die das den dem des ein eine einer eines einem jede jeder jedes jeden jedem alle allen aller mit von vom für zu zum zur im in ' +
     'auf aus bei sowie auch ihr ihre ihren sein seine seiner seinen dieser diese dieses zeile zeilen eintrag einträge spalte seite liste ' +
     'artikel artikels anzeige anzeigen beitrag beiträge produkt produkte rezept rezepts rezeptes ergebnis ergebnisse angebot angebote ' +
     'welche welcher welches welchen was wer brauche brauchen benötige benötigen gib zeig zeige nenne nenn auflisten ich mir mich wir uns bitte extrahiere extrahieren sammle sammeln hole hol finde nimm gefunden gefundene gefundenen gelistet gelisteten angezeigt angezeigten',
   fr:
-    'le la les un une des du de d l et ou chaque pour avec ligne lignes sa son ses leur leurs au aux en dans sur par tous toutes tout toute ' +
+    'chacun chacune autre autres le la les un une des du de d l et ou chaque pour avec ligne lignes sa son ses leur leurs au aux en dans sur par tous toutes tout toute ' +
     'ce cet cette ces page liste article articles annonce annonces produit produits recette recettes émission résultat résultats ' +
     'quels quelles quel quelle qui donne donnez montre montrez affiche listez je moi nous faut besoin extrais extraire extrayez récupère récupérez récupérer collecte collectez trouve trouvez prends prenez trouvé trouvés trouvée trouvées affiché affichés affichée affichées listé listés',
   es:
-    'el la los las un una unos unas y o e u de del al cada con por para en su sus fila filas todos todas todo toda este esta estos estas ' +
+    'uno otro otros otra otras el la los las un una unos unas y o e u de del al cada con por para en su sus fila filas todos todas todo toda este esta estos estas ' +
     'página lista artículo artículos anuncio anuncios producto productos receta recetas nota notas partido partidos resultado resultados ' +
     'cuáles cuál qué quién dame dime muestra muéstrame enumera necesito necesitamos yo extrae extraer extraiga obtén obtener obtenga recoge recopila busca encuentra encontrado encontrados encontrada encontradas listado listados mostrado mostrados',
   pt:
-    'o a os as um uma uns umas e ou de do da dos das cada com por para em no na nos nas seu sua seus suas todos todas todo toda este esta ' +
+    'outro outros outra outras o a os as um uma uns umas e ou de do da dos das cada com por para em no na nos nas seu sua seus suas todos todas todo toda este esta ' +
     'página lista artigo artigos anúncio anúncios produto produtos receita receitas notícia notícias resultado resultados ' +
     'quais qual quê quem mostra mostre liste preciso precisamos eu extraia extrair obtenha obter colete coletar recolha busque encontre pegue encontrado encontrados encontrada encontradas listado listados mostrado mostrados',
   it:
-    'il lo la i gli le un una uno e o di del della dei degli delle dell nell sull dall all al alla ogni con per in nel nella su sul sulla suo sua suoi sue tutti tutte ' +
+    'ciascuno ognuno altro altri altra altre il lo la i gli le un una uno e o di del della dei degli delle dell nell sull dall all al alla ogni con per in nel nella su sul sulla suo sua suoi sue tutti tutte ' +
     'tutto tutta questo questa riga righe pagina lista articolo articoli annuncio annunci prodotto prodotti ricetta ricette risultato risultati ' +
     'quali quale chi dammi mostra mostrami elenca elenco io estrai estrarre raccogli ottieni trova prendi recupera trovato trovati trovata trovate elencato elencati mostrato mostrati',
   nl:
-    'de het een en of van voor met in op bij uit elk elke ieder iedere alle al zijn haar hun deze dit die rij rijen pagina lijst artikel ' +
+    'ander andere de het een en of van voor met in op bij uit elk elke ieder iedere alle al zijn haar hun deze dit die rij rijen pagina lijst artikel ' +
     'artikelen advertentie advertenties product producten recept recepten resultaat resultaten winkel ' +
     'welke welk wat geef toon nodig heb ik mij haal verzamel extraheer vind zoek neem gevonden getoond getoonde vermeld vermelde',
   ru: 'и или а в во на с со из для по к от до у о об каждый каждая каждое каждого каждой каждую каждом все всех всё его её их этот эта это эти этой этого страница страницы странице список списка товар товары товара книга книги книг статья статьи публикация публикации объявление объявления вакансия вакансии результат результаты строка строки мне нужно нужны нужен дай дайте покажи покажите выведи какие какой какая который которые собери соберите собрать извлеки извлеките извлечь найди найдите получи получите возьми возьмите выгрузи найденный найденные найденных найденного найдено',
-  pl: 'i lub oraz a w we na z ze do dla od po przy o każdy każda każde każdego każdej wszystkie wszystkich jego jej ich ten ta to te tej tego strona stronie lista liście produkt produkty produktu ogłoszenie ogłoszenia oferta oferty artykuł artykuły artykułu wynik wyniki wiersz daj pokaż podaj jakie który która które mi potrzebuję zbierz pobierz wyciągnij znajdź weź znaleziony znaleziona znalezione znalezionych',
+  pl: 'inny inne innych i lub oraz a w we na z ze do dla od po przy o każdy każda każde każdego każdej wszystkie wszystkich jego jej ich ten ta to te tej tego strona stronie lista liście produkt produkty produktu ogłoszenie ogłoszenia oferta oferty artykuł artykuły artykułu wynik wyniki wiersz daj pokaż podaj jakie który która które mi potrzebuję zbierz pobierz wyciągnij znajdź weź znaleziony znaleziona znalezione znalezionych',
   cs: 'a nebo i v ve na s se z ze do pro od po u o k každý každá každé každého každou všechny všech jeho její jejich tento tato toto tyto této tohoto stránka stránce seznam produkt produkty produktu inzerát inzeráty inzerátu nabídka nabídky článek články článku výsledek výsledky řádek dej ukaž vypiš jaké který která které mi potřebuji získej sesbírej najdi vezmi stáhni nalezený nalezená nalezené nalezených',
   sv: 'och eller en ett den det de i på med av för till från om varje alla allt hans hennes deras denna detta dessa sida sidan lista listan produkt produkter produkten annons annonser artikel artiklar resultat rad rader ge visa vilka vilken vilket jag mig behöver hämta samla extrahera hitta hittade funna visade',
   tr: 've veya ile bir bu şu her tüm bütün için sayfa sayfadaki liste listesi ürün ürünler ürünün ilan ilanlar ilanın makale haber sonuç sonuçlar satır ver göster hangi bana lütfen topla çıkar bul getir bulunan listelenen',
@@ -745,7 +759,8 @@ export const STOP_WORDS_BY_LANGUAGE: Record<Language, string> = {
     'の と や および 及び ごと 毎 各 全て すべて 全部 この その それぞれ ページ 記事 一覧 レシピ 求人 商品 お話 を は が に で から ' +
     '教えて 教え ください 下さい 必要 どの 何 なに 表示 リスト ほしい 欲しい',
   zh:
-    '的 和 与 與 及 以及 或 每 每个 每個 每条 每條 每种 每種 各 所有 全部 这 這 该 該 页面 頁面 列表 文章 新闻 新聞 商品 条 條 ' +
+    '的 和 与 與 及 以及 或 每 每个 每個 每条 每條 每种 每種 ' +
+    '每篇 每位 每张 每張 每件 每辆 每輛 每份 每则 每則 每项 每項 每款 每间 每間 每场 每場 每首 每部 各 所有 全部 这 這 该 該 页面 頁面 列表 文章 新闻 新聞 商品 条 條 ' +
     '这个 這個 那个 那個 需要 哪些 什么 什麼 列出 请 請 给我 給我 显示 顯示 我 食谱 食譜',
 };
 
@@ -753,10 +768,10 @@ export const STOP_WORDS_BY_LANGUAGE: Record<Language, string> = {
 export const RECORD_MARKERS_BY_LANGUAGE: Record<Language, string[]> = {
   en: ['each', 'every', 'all', 'per', 'any'],
   de: ['jede', 'jeder', 'jedes', 'jeden', 'jedem', 'alle', 'allen', 'pro'],
-  fr: ['chaque', 'tous', 'toutes', 'par'],
+  fr: ['chaque', 'chacun', 'chacune', 'tous', 'toutes', 'par'],
   es: ['cada', 'todos', 'todas', 'por'],
   pt: ['cada', 'todos', 'todas', 'por'],
-  it: ['ogni', 'ciascun', 'ciascuna', 'tutti', 'tutte', 'per'],
+  it: ['ogni', 'ciascun', 'ciascuna', 'ciascuno', 'ognuno', 'tutti', 'tutte', 'per'],
   nl: ['elk', 'elke', 'ieder', 'iedere', 'alle', 'per'],
   ru: ['каждый', 'каждая', 'каждое', 'каждого', 'каждой', 'каждую', 'каждом', 'все', 'всех'],
   pl: ['każdy', 'każda', 'każde', 'każdego', 'każdej', 'wszystkie', 'wszystkich'],
@@ -766,5 +781,35 @@ export const RECORD_MARKERS_BY_LANGUAGE: Record<Language, string[]> = {
   id: ['setiap', 'semua', 'tiap', 'masing-masing'],
   ko: ['각', '모든'],
   ja: ['各', '毎', 'すべての', '全ての'],
-  zh: ['每', '每个', '每個', '每条', '每條', '每种', '每種', '各', '所有'],
+  zh: [
+    '每',
+    '每个',
+    '每個',
+    '每条',
+    '每條',
+    '每种',
+    '每種',
+    // "每篇文章", "每位作者", "每件商品": 每 with the measure word of its noun.
+    '每篇',
+    '每位',
+    '每张',
+    '每張',
+    '每件',
+    '每辆',
+    '每輛',
+    '每份',
+    '每则',
+    '每則',
+    '每项',
+    '每項',
+    '每款',
+    '每间',
+    '每間',
+    '每场',
+    '每場',
+    '每首',
+    '每部',
+    '各',
+    '所有',
+  ],
 };

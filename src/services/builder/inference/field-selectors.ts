@@ -16,6 +16,23 @@ import {
   type Element,
 } from './selectors.js';
 
+/** An element's text, spaces collapsed. */
+function textOf(el: Element): string {
+  const parts: string[] = [];
+  const walk = (n: Element['children'][number]) => {
+    if (n.type === 'text') parts.push((n as unknown as { data: string }).data);
+    else if (isElement(n)) n.children.forEach(walk);
+  };
+  el.children.forEach(walk);
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** No later sibling of the same tag. */
+function lastOfType(el: Element): boolean {
+  for (let n = el.next; n; n = n.next) if (isElement(n) && n.name === el.name) return false;
+  return true;
+}
+
 /** Candidate relative selectors for a field target, simplest first. */
 function selectorOptions(targets: Element[], member: Element, label: string | undefined): string[] {
   const t = targets[0];
@@ -28,6 +45,9 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
   // Read through its term, before it or after it (a list written value first), not by position.
   if (label && t.name === 'dd')
     options.push(`dt:contains(${cssString(label)}) + dd`, `dd:has(+ dt:contains(${cssString(label)}))`);
+  // Opened by its label ("<p>Estado: …</p>" among paragraphs some records lack): read through the label.
+  if (label && !/^(?:dd|td|th)$/.test(t.name) && targets.every((el) => textOf(el).startsWith(label)))
+    options.push(`${t.name}:contains(${cssString(`${label}:`)})`);
   for (const c of classes) options.push(`${t.name}.${c}`);
   if (classes.length > 1) options.push(`${t.name}.${classes.join('.')}`);
   // Build-generated classes: their stems, where no stable class is shared.
@@ -40,6 +60,8 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
   options.push(t.name);
   const nth = common((el) => [String(nthOfType(el))]);
   if (nth.length > 0) options.push(`${t.name}:nth-of-type(${nth[0]})`);
+  // The last of its kind where records hold more or fewer before it (a description after optional lines).
+  if (targets.every((el) => lastOfType(el))) options.push(`${t.name}:last-of-type`);
   // Qualified by an ancestor inside the record.
   const base = [...options];
   let levels = 0;

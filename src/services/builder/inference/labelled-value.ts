@@ -7,7 +7,7 @@ import { normalizeText, ownText } from './dom-text.js';
 import { fieldWordVariants } from './field-words.js';
 import { conceptOfWord } from './naming.js';
 import { sameStem } from './topic.js';
-import { cssString, isElement, type Element } from './selectors.js';
+import { cssString, elementChildren, isElement, type Element } from './selectors.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 
 /** What a label names: an element, or the text right after the label inside its parent ("Date 10.06.2013"). */
@@ -111,6 +111,42 @@ function partly(word: string, text: string): boolean {
   );
 }
 
+/** The cell under a column header, when one row of cells is all the table holds under its headers. */
+function cellBelow($: CheerioAPI, th: Element): Element | undefined {
+  const row = th.parent;
+  if (!isElement(row) || row.name !== 'tr') return undefined;
+  const table = $(row).closest('table');
+  const rows = table.find('tr').toArray();
+  if (rows.length !== 2 || rows[0] !== row || table.find('table').length > 0) return undefined;
+  const cells = elementChildren(rows[1]);
+  const headers = elementChildren(row);
+  if (cells.length !== headers.length || cells.some((c) => c.name !== 'td')) return undefined;
+  const cell = cells[headers.indexOf(th)];
+  return cell && normalizeText($(cell).text()) !== '' ? cell : undefined;
+}
+
+/** The cell after the one a label fills alone (its element, or the cell itself when it is a leaf). */
+function cellAfter($: CheerioAPI, label: Element, text: string): Element | undefined {
+  const cell = /^(?:td|th)$/.test(label.name) ? label : label.parent;
+  if (!isElement(cell) || !/^(?:td|th)$/.test(cell.name) || normalizeText($(cell).text()) !== text) return undefined;
+  const next = nextElementOf(cell);
+  // A header's neighbour is another header, not its value.
+  return next?.name === 'td' && normalizeText($(next).text()) !== '' ? next : undefined;
+}
+
+/** `td:has(> strong:contains("Herkunft")) + td`, when its first match is the value's cell. */
+function anchoredCell($: CheerioAPI, label: Element, cell: Element, text: string): string | undefined {
+  if (/["\\\n]/.test(text)) return undefined;
+  const labelStep = `${label.name}:contains(${cssString(text)})`;
+  const step = /^(?:td|th)$/.test(label.name) ? labelStep : `${(label.parent as Element).name}:has(> ${labelStep})`;
+  const selector = `${step} + ${cell.name}`;
+  try {
+    return $(selector).first()[0] === cell ? selector : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The element after a label, past separators (": ") and empty elements (`<br>`, spacer images). */
 function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   let next = el.next;
@@ -164,12 +200,21 @@ export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean):
     const next = afterLabel($, el);
     // A header of a table's column ("<th>Thema</th><th>Antworten</th>") labels the cells below it, not
     // the header beside it.
-    if (el.name === 'th' && isElement(next) && next.name === 'th') continue;
+    if (el.name === 'th' && isElement(next) && next.name === 'th') {
+      // In a table of one row under its headers (a product's "品番 | 標準価格" over its values), the
+      // header labels the cell below it.
+      const below = cellBelow($, el);
+      if (below) return { el: below, ownText: false };
+      continue;
+    }
     const text = normalizeText($(el).text());
     // A label written with its value after a colon ("Core: Paulownia/Maple") labels no element after it.
     if (INLINE_VALUE.test(text)) continue;
     if (isElement(next) && normalizeText($(next).text()) !== '')
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
+    // A label alone in its table cell ("<td><strong>Herkunft</strong></td><td>Sidamo</td>") labels the next cell.
+    const cell = next ? undefined : cellAfter($, el, text);
+    if (cell) return { el: cell, ownText: false, anchored: anchoredCell($, el, cell, text) };
     // The value shares its element with the label: the parent's own text holds it.
     if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent)) !== '')
       return { el: el.parent, ownText: true, anchored: anchoredSelector($, el, el.parent, text) };

@@ -1,7 +1,7 @@
 // Fields found when nothing names a request: the records' credited source for their author, their
 // longest text for their text. Used by select-fields.ts at the end of its search.
 import type { CandidateField } from './candidate.js';
-import type { Concept, PromptRequest } from './naming.js';
+import { conceptOfValues, type Concept, type PromptRequest } from './naming.js';
 
 /**
  * "The author of each result" where the records credit a source ("<cite>PA Sport</cite>", "ESPN staff"):
@@ -19,13 +19,34 @@ export function creditedSource(
 /** A text this long is a record's text, not its heading or a label. */
 const LONG_TEXT = 60;
 
+/** A description shorter than a record's text: a line of words under a card's heading. */
+const SHORT_DESCRIPTION = 20;
+
+/** A text inside a paragraph (its own `<p>` or a child's, `<p><a>…</a></p>`). */
+function inParagraph(f: CandidateField): boolean {
+  return f.tag === 'p' || /\/p(?=[.[{/]|$)/.test(f.key.split('|')[0]);
+}
+
 /**
  * "The text of each comment" where the records' one long text took the title's role (no heading names
- * one): the longest text free.
+ * one): the longest text free. Cards with no long text describe their item in a short paragraph under
+ * the heading ("<h3>culture41.fr</h3><p>Musique, danse, théâtre...</p>"): the longest such paragraph
+ * every record holds.
  */
 export function longestText(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
   if (request.concept !== 'description') return undefined;
-  return free
-    .filter((f) => f.kind === 'text' && f.coverage >= 0.5 && f.averageLength > LONG_TEXT)
-    .sort((a, b) => b.averageLength - a.averageLength)[0];
+  const longest = (fs: CandidateField[]) => [...fs].sort((a, b) => b.averageLength - a.averageLength)[0];
+  const texts = free.filter((f) => f.kind === 'text' && f.coverage >= 0.5);
+  return (
+    longest(texts.filter((f) => f.averageLength > LONG_TEXT)) ??
+    longest(
+      texts.filter(
+        (f) =>
+          f.coverage >= 0.8 &&
+          f.averageLength >= SHORT_DESCRIPTION &&
+          inParagraph(f) &&
+          conceptOfValues(f.samples) === undefined,
+      ),
+    )
+  );
 }

@@ -273,6 +273,8 @@ const RECORD_NOUNS: Record<string, string[]> = {
     'пост',
     'сообщение',
     'wpis',
+    'wpisu',
+    'wpisy',
     'příspěvek',
     'inlägg',
     'gönderi',

@@ -218,6 +218,20 @@ function isHeading($: CheerioAPI, el: Element): Heading | null {
     }
     node = children.length === 1 ? children[0] : undefined;
   }
+  // A header box whose one heading is all its text, beside empty controls ("<ul><li><h1>Autres
+  // sites</h1></li><li class="prev"></li></ul>", a heading beside its carousel's arrows). Not a banner
+  // with a logo or links beside its heading: that is a record's or an advert's head, not the list's.
+  const headings = $(el).find('h1, h2, h3, h4, h5, h6');
+  const text = normalizeText($(el).text());
+  if (
+    headings.length === 1 &&
+    text !== '' &&
+    text.length <= HEADING_MAX_LENGTH &&
+    text === normalizeText(headings.text()) &&
+    $(el).find('img, svg, picture').length === 0 &&
+    $(el).find('a[href]').not(headings.find('a[href]')).length === 0
+  )
+    return { text, rank: Number(headings[0].name.slice(1)) };
   return null;
 }
 

@@ -96,6 +96,16 @@ function definitionTerm(el: Element): string | undefined {
 
 const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
 
+/** A short label opening an element's text, before a colon and its value ("Estado: Celebrándose"). */
+const OPENING_LABEL = /^(\p{L}[\p{L}.]*(?: \p{L}[\p{L}.]*){0,2})\s?:\s*\S/u;
+
+/** The label an element's text opens with, when the element is a leaf of text (a paragraph, an item). */
+function openingLabel($: CheerioAPI, el: Element): string | undefined {
+  if (elementChildren(el).some((c) => !['br', 'abbr', 'b', 'strong', 'span'].includes(c.name))) return undefined;
+  const label = OPENING_LABEL.exec(normalizeText($(el).text()))?.[1];
+  return label !== undefined && label.length <= 24 ? label : undefined;
+}
+
 /**
  * A count's word in the element after it ("<span>26120</span><span>votes</span>", "<b>12</b> <i>answers</i>"):
  * counters on forums and question lists are labelled after their number.
@@ -121,7 +131,7 @@ function linkedCell(el: Element): boolean {
 export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
   const out: ValueNode[] = [];
   let order = 0;
-  const visit = (el: Element, path: string, depth: number) => {
+  const visit = (el: Element, path: string, depth: number, inline?: string) => {
     // A struck-out value (the old price of a sale) is never the value.
     if (['del', 's', 'strike'].includes(el.name)) return;
     const own = ownText(el);
@@ -132,7 +142,9 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
         ? normalizeText($(kids[0]).text()).replace(/\.$/, '')
         : undefined;
     const label =
-      el.name === 'td' || el.name === 'th' ? tableHeader($, el) : (definitionTerm(el) ?? unit ?? wordAfter($, el, own));
+      el.name === 'td' || el.name === 'th'
+        ? tableHeader($, el)
+        : (definitionTerm(el) ?? inline ?? unit ?? wordAfter($, el, own));
     const text = normalizeText($(el).text());
     // The value held in one of the element's attributes.
     const attribute = (name: string) =>
@@ -226,14 +238,30 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
     const counts = new Map<string, number>();
     for (const c of children) counts.set(signature(c), (counts.get(signature(c)) ?? 0) + 1);
     const seen = new Map<string, number>();
+    // Siblings alike opening with their own label ("<p>Expediente: 0168/20</p><p>Estado: …</p>") are keyed
+    // by it, so that a label some records lack does not shift the others' positions; the unlabelled ones
+    // are counted apart ("<p>VIVIENDA…</p>" after one labelled paragraph or after two is one value).
+    const inlines = new Map(
+      children.map((c) => [c, (counts.get(signature(c)) ?? 0) > 1 ? openingLabel($, c) : undefined]),
+    );
+    const unlabelled = new Map<string, number>();
+    for (const c of children)
+      if (!inlines.get(c)) unlabelled.set(signature(c), (unlabelled.get(signature(c)) ?? 0) + 1);
     // "Label:" in a child: the value is the rest of the parent (e.g. <li><b>Price:</b> $5</li>).
     for (const c of children) {
       const sig = signature(c);
-      const i = seen.get(sig) ?? 0;
-      seen.set(sig, i + 1);
+      const inline = inlines.get(c);
       const dtLabel = definitionTerm(c);
-      const step = dtLabel ? `${sig}{${dtLabel}}` : (counts.get(sig) ?? 0) > 1 ? `${sig}[${i}]` : sig;
-      visit(c, `${path}/${step}`, depth + 1);
+      const i = seen.get(sig) ?? 0;
+      if (!inline) seen.set(sig, i + 1);
+      const step = dtLabel
+        ? `${sig}{${dtLabel}}`
+        : inline
+          ? `${sig}{${inline}}`
+          : (unlabelled.get(sig) ?? 0) > 1
+            ? `${sig}[${i}]`
+            : sig;
+      visit(c, `${path}/${step}`, depth + 1, inline);
     }
   };
   visit(member, '', 0);

@@ -1,0 +1,30 @@
+// Records whose paragraphs open with their own label, some of which only a few records have, on a small
+// page written here: "Estado: …" is found by its label in every record, whatever the optional
+// "Expediente: …" before it, and the closing description is the last paragraph, not a position.
+import { describe, expect, it } from 'vitest';
+import { draftRecords } from '../helpers/draft-records.js';
+
+const result = (ref: string, body: string, file: string | undefined, state: string, text: string) =>
+  `<li class="result"><h3>LOTE ${ref}</h3><h4>${body}</h4>
+   ${file ? `<p>Expediente: ${file}</p>` : ''}<p>Estado: ${state}</p><p>${text}</p>
+   <a href="/lote/${ref}">Más...</a></li>`;
+
+const page = `<html><body><header><a href="/">Inicio</a> <a href="/buscar">Buscar</a></header>
+  <main><h1>Resultados</h1><ul class="results">
+    ${result('A-101', 'Juzgado de Primera Instancia nº 2 - VALENCIA', undefined, 'Abierta - cierre 12/05/2026', 'Piso en la calle Colón, 80 m²')}
+    ${result('A-102', 'Agencia Tributaria - MADRID', '0441/21', 'Abierta - cierre 14/05/2026', 'Local comercial en planta baja')}
+    ${result('A-103', 'Juzgado de lo Mercantil nº 1 - SEVILLA', '0093/19', 'Suspendida', 'Plaza de garaje y trastero')}
+    ${result('A-104', 'Notaría de Ana Ruiz - BILBAO', undefined, 'Abierta - cierre 20/05/2026', 'Vivienda unifamiliar con jardín')}
+  </ul></main><footer>Aviso legal</footer></body></html>`;
+
+describe('paragraphs opening with their own label', () => {
+  it('reads the status by its label and the description as the last paragraph', async () => {
+    const { records } = await draftRecords(page, 'título, estado y descripción de cada subasta');
+    expect(records.map((r) => [r.estado, r.descripcion])).toEqual([
+      ['Abierta - cierre 12/05/2026', 'Piso en la calle Colón, 80 m²'],
+      ['Abierta - cierre 14/05/2026', 'Local comercial en planta baja'],
+      ['Suspendida', 'Plaza de garaje y trastero'],
+      ['Abierta - cierre 20/05/2026', 'Vivienda unifamiliar con jardín'],
+    ]);
+  });
+});
