@@ -53,3 +53,23 @@ describe('a header block', () => {
     expect(list?.why ?? '').not.toContain('named like');
   });
 });
+
+describe('a link to a person’s page', () => {
+  // Posts whose classes say nothing: the author is the link to a member's page, beside a link to the
+  // post itself and a link to the thread.
+  const post = (i: number, name: string, address: string) =>
+    `<article class="q7${i % 2 ? 'a' : 'b'} zz"><div class="m1"><a class="k2" href="${address}">${name}</a></div>
+      <div class="m2"><a class="k3" href="/threads/cats.7/post-${i}">#${i + 1}</a> <span class="k4">Sep ${i + 10}, 2020</span></div>
+      <div class="m3"><p>Our cat sleeps all day long and wakes up for dinner only, as cats do, number ${i}.</p></div></article>`;
+  const page = `<html><body><main>${[
+    post(0, 'Tiberius', '/members/tiberius.123/'),
+    post(1, 'Ada L.', '/member.php?u=42'),
+    post(2, 'pepemaus', '/user_details?userid=abc'),
+    post(3, 'Grace', '/profile/grace'),
+  ].join('')}</main></body></html>`;
+
+  it('answers the author, whatever the address calls the page', async () => {
+    const { records } = await draftRecords(page, 'author and date of every post');
+    expect(records.map((r) => r.author)).toEqual(['Tiberius', 'Ada L.', 'pepemaus', 'Grace']);
+  });
+});

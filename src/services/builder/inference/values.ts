@@ -2,6 +2,7 @@
 // labels the page gives them (table headers, definition terms, units) and the words its markup uses.
 import type { CheerioAPI } from 'cheerio';
 import { endsInByline } from './byline.js';
+import { isProfileLink } from './profile-link.js';
 import { isSkipped, normalizeText, ownText } from './dom-text.js';
 import type { ValueKind } from './candidate.js';
 import { elementChildren, isElement, NAMING_ATTRIBUTES, signature, stableClasses, type Element } from './selectors.js';
@@ -323,9 +324,21 @@ export function hintsOf(el: Element, member: Element): { own: string[]; all: str
     // A link's relation says what it is: rel="category tag", rel="author" (the rel-tag and rel-author
     // microformats every WordPress blog writes).
     if (p.name === 'a' && p.attribs?.rel) all.push(...p.attribs.rel.split(/\s+/));
+    // A link to a person's page on the site ("/members/tiberius.123/") holds their name: an author.
+    if (p.name === 'a' && isProfileLink(p.attribs?.href, normalizeText(textOf(p)))) all.push('author');
     if (p.attribs?.id && !/\d{3,}/.test(p.attribs.id)) all.push(p.attribs.id);
     all.push(...stableClasses(p));
     if (p === el) own = [...all];
   }
   return { own, all };
+}
+
+/** All the text below an element (a link's text, whatever wraps it). */
+function textOf(el: Element): string {
+  let text = '';
+  for (const c of el.children) {
+    if (c.type === 'text') text += c.data;
+    else if (isElement(c) && !isSkipped(c)) text += ` ${textOf(c)}`;
+  }
+  return text;
 }
