@@ -91,6 +91,9 @@ function inside(node: Element, ancestor: Element): boolean {
  * none), or classed with a state class more in some records: paths ending in elements of one tag whose
  * classes hold one another's, never both in one record, are one field.
  */
+/** Most paths of one ending joined as one value's wrappers (more are a table's or a grid's cells). */
+const MAX_WRAPPED_VARIANTS = 16;
+
 function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Element, ValueNode> }>): void {
   // The element is the record's only one of its kind: a class repeated in a record (a link in the text,
   // a reply's author below the comment's) is no single value to join.
@@ -116,29 +119,37 @@ function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Elem
     const m = end.match(/^([a-z][\w-]*)((?:\.[^.|[{]+)+)[^|]*\|(.*)$/);
     return m ? { group: `${m[1]}|${m[3]}`, classes: m[2].slice(1).split('.') } : undefined;
   };
+  const ends = new Map<string, string[]>();
   const byEnd = new Map<string, string[]>();
   for (const key of byKey.keys()) {
     const end = key.startsWith('+') ? undefined : endOf(key);
     if (!end) continue; // a classed element's value only
+    ends.set(key, end.classes);
     const keys = byEnd.get(end.group);
     if (keys) keys.push(key);
     else byEnd.set(end.group, [key]);
   }
   const related = (a: string, b: string) => {
-    const [x, y] = [endOf(a)?.classes ?? [], endOf(b)?.classes ?? []];
+    const [x, y] = [ends.get(a) ?? [], ends.get(b) ?? []];
     const [small, large] = x.length <= y.length ? [x, y] : [y, x];
     return small.length > 0 && small.every((c) => large.includes(c));
   };
+  // Records of no two keys in common (never both in one record), the smaller map read.
+  const apart = (a: Map<Element, ValueNode>, b: Map<Element, ValueNode>) => {
+    const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+    for (const m of small.keys()) if (large.has(m)) return false;
+    return true;
+  };
   for (const keys of byEnd.values()) {
-    if (keys.length < 2) continue;
+    // Many paths ending alike are a table's or a grid's cells, not a value's few wrappers.
+    if (keys.length < 2 || keys.length > MAX_WRAPPED_VARIANTS) continue;
     keys.sort((a, b) => byKey.get(b)!.nodes.size - byKey.get(a)!.nodes.size);
     for (const head of keys) {
       const nodes = byKey.get(head)?.nodes;
       if (!nodes) continue;
       for (const key of keys) {
         const more = key === head ? undefined : byKey.get(key)?.nodes;
-        if (!more || !related(head, key)) continue;
-        if ([...more.keys()].some((m) => nodes.has(m))) continue;
+        if (!more || !related(head, key) || !apart(nodes, more)) continue;
         if (![...nodes, ...more].every(([m, v]) => only(m, v.el))) continue;
         for (const [m, v] of more) nodes.set(m, v);
         byKey.delete(key);

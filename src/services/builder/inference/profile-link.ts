@@ -1,12 +1,13 @@
 // A link to a person's page on the site: its address names it in the words sites use for their users'
 // and authors' pages ("/members/tiberius.123/", "member.php?u=42", "/user_details?userid=…",
 // "/profile/ada", "/autor/maria"), whatever the page's class names say. The text of such a link is the
-// person: a post's or a review's author.
+// person: a post's or a review's author. Not a directory's "/people/…" or "/team/…": a person listed
+// there is the record itself, named, not an author.
 
 /** Words of an address leading to a person's page, in the languages of the pages met. */
 const PROFILE_WORDS = new Set(
   (
-    'user users member members profile profiles viewprofile author authors people person writer writers contributor contributors ' +
+    'user users member members profile profiles viewprofile author authors writer writers contributor contributors ' +
     'userid username uid memberid ' +
     'benutzer nutzer mitglied mitglieder profil autor autoren ' +
     'utilisateur utilisateurs membre membres auteur auteurs ' +
