@@ -30,6 +30,7 @@ import {
   priceInRecordText,
 } from './shape-fields.js';
 import { countField } from './count-field.js';
+import { asksForFormer, former } from './former-price.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
 export function roleFields(candidate: Candidate): Map<CandidateField, Concept | undefined> {
@@ -111,80 +112,6 @@ function wholeCell(field: CandidateField | undefined, texts: CandidateField[]): 
 /** Classed as secondary: "sub-rating", "subtotal", "subtitle". */
 function secondary(f: CandidateField): boolean {
   return f.hints.some((h) => /^sub(?:[-_A-Z]|[a-z]{3,})/.test(h)) || former(f);
-}
-
-/**
- * A value its own class, or a box around it in the record, marks as a former one ("oldprice",
- * "old-price", "price--was", "wasPrice", "<span class="price-old"><span class="num">", "price-strike",
- * a "compare-at" or "uvp" price, one inside <del> or <s>): the price before a reduction, shown beside the
- * current one, which is the one asked for.
- */
-function former(f: CandidateField): boolean {
-  return (
-    f.ownHints.some(
-      (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
-    ) || f.hints.some((h) => tokenWords(h).some((w) => FORMER_CLASS_WORDS.has(w)))
-  );
-}
-
-/** Class words of a former price, as shops write them. */
-const FORMER_CLASS_WORDS = new Set([
-  'old',
-  'was',
-  'former',
-  'previous',
-  'regular',
-  'original',
-  'strike',
-  'strikethrough',
-  'striked',
-  'crossed',
-  'uvp',
-  'rrp',
-  'msrp',
-  'compare',
-]);
-
-/**
- * Words of a prompt asking for the former price ("old price", "Streichpreis", "alter Preis", "старая
- * цена"): the struck-through value is then the one wanted.
- */
-const FORMER_REQUEST_WORDS = new Set([
-  'old',
-  'was',
-  'former',
-  'previous',
-  'regular',
-  'original',
-  'list',
-  'crossed',
-  'alt',
-  'alte',
-  'alter',
-  'alten',
-  'uvp',
-  'streichpreis',
-  'ancien',
-  'ancienne',
-  'anterior',
-  'antiguo',
-  'antigo',
-  'vecchio',
-  'oude',
-  'старая',
-  'старую',
-  'старой',
-  'прежняя',
-  'stara',
-  'starą',
-  'původní',
-  'gammalt',
-  'ordinarie',
-]);
-
-/** Does the request ask for the former value ("old_price")? */
-function asksForFormer(request: PromptRequest): boolean {
-  return (request.written ?? request.word).split('_').some((p) => FORMER_REQUEST_WORDS.has(p));
 }
 
 /** Text of a heading, its own or a child's (<h3><a>…</a></h3>). */

@@ -1,0 +1,80 @@
+// A former price: the value before a reduction, shown beside the current one. Shops mark it by its
+// class ("old-price", "price--was", "uvp", "compare-at") or a box around it; a prompt asks for it in
+// words of its own ("old price", "Streichpreis", "старая цена"). Without those words the current price is
+// the one meant.
+import type { CandidateField } from './candidate.js';
+import { tokenWords, type PromptRequest } from './naming.js';
+
+/**
+ * A value its own class, or a box around it in the record, marks as a former one ("oldprice",
+ * "old-price", "price--was", "wasPrice", "<span class="price-old"><span class="num">", "price-strike",
+ * a "compare-at" or "uvp" price, one inside <del> or <s>): the price before a reduction, shown beside the
+ * current one, which is the one asked for.
+ */
+export function former(f: CandidateField): boolean {
+  return (
+    f.ownHints.some(
+      (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
+    ) || f.hints.some((h) => tokenWords(h).some((w) => FORMER_CLASS_WORDS.has(w)))
+  );
+}
+
+/** Class words of a former price, as shops write them. */
+const FORMER_CLASS_WORDS = new Set([
+  'old',
+  'was',
+  'former',
+  'previous',
+  'regular',
+  'original',
+  'strike',
+  'strikethrough',
+  'striked',
+  'crossed',
+  'uvp',
+  'rrp',
+  'msrp',
+  'compare',
+]);
+
+/**
+ * Words of a prompt asking for the former price ("old price", "Streichpreis", "alter Preis", "старая
+ * цена"): the struck-through value is then the one wanted.
+ */
+const FORMER_REQUEST_WORDS = new Set([
+  'old',
+  'was',
+  'former',
+  'previous',
+  'regular',
+  'original',
+  'list',
+  'crossed',
+  'alt',
+  'alte',
+  'alter',
+  'alten',
+  'uvp',
+  'streichpreis',
+  'ancien',
+  'ancienne',
+  'anterior',
+  'antiguo',
+  'antigo',
+  'vecchio',
+  'oude',
+  'старая',
+  'старую',
+  'старой',
+  'прежняя',
+  'stara',
+  'starą',
+  'původní',
+  'gammalt',
+  'ordinarie',
+]);
+
+/** Does the request ask for the former value ("old_price")? */
+export function asksForFormer(request: PromptRequest): boolean {
+  return (request.written ?? request.word).split('_').some((p) => FORMER_REQUEST_WORDS.has(p));
+}
