@@ -73,3 +73,22 @@ describe('a link to a person’s page', () => {
     expect(records.map((r) => r.author)).toEqual(['Tiberius', 'Ada L.', 'pepemaus', 'Grace']);
   });
 });
+
+describe('a rating nothing names', () => {
+  // Reviews whose classes say nothing: the rating is the one value written as a score of ten.
+  const review = (title: string, score: string, date: string) =>
+    `<div class="r8x"><div class="h2y"><h3 class="t5z">${title}</h3><span class="s9a">${score}</span></div>
+      <p class="p1b">We went there with friends and ${title.toLowerCase()} was what we all said afterwards.</p>
+      <span class="d3c">${date}</span></div>`;
+  const page = `<html><body><main>${[
+    review('Lovely evening', '8.5', '11-08-2014'),
+    review('Slow service', '6,0', '02-09-2014'),
+    review('Best fish in town', '9.1', '15-09-2014'),
+    review('Fine', '7', '01-10-2014'),
+  ].join('')}</main></body></html>`;
+
+  it('is read from the values written as scores', async () => {
+    const { records } = await draftRecords(page, 'title, rating and date of every review');
+    expect(records.map((r) => String(r.rating))).toEqual(['8.5', '6,0', '9.1', '7']);
+  });
+});

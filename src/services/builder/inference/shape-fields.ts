@@ -65,7 +65,26 @@ const SIGNED = /^\s*[-–—~]\s*\p{Lu}\p{Ll}/u;
 /** A minute of a match, as live tickers write it: "95'", "45+2'", "12′". */
 const MATCH_MINUTE = /^\s*\d{1,3}(?:\s*\+\s*\d{1,2})?\s*['′’]\s*$/;
 
+/** A score on a scale of ten or five, alone in its element: "7.7", "9,3", "4", "8/10". */
+const SCORE = /^\s*(\d{1,2})(?:[.,](\d))?\s*(?:\/\s*(?:10|5))?\s*$/;
+
+/**
+ * A rating nothing names: the field whose values are all scores of ten or less, not all the same (a
+ * constant "5" is a button or a scale's end), with a decimal in some of them (a whole number alone is
+ * as often a count or a rank).
+ */
+function ratingByShape(free: CandidateField[]): CandidateField | undefined {
+  return free.find((f) => {
+    if (f.kind !== 'text' || f.coverage < MIN_COVERAGE) return false;
+    const values = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
+    if (values.length < 2 || new Set(values).size < 2) return false;
+    const scores = values.map((v) => SCORE.exec(v));
+    return scores.every((m) => m !== null && Number(m[1]) <= 10) && scores.some((m) => m?.[2] !== undefined);
+  });
+}
+
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept === 'rating') return ratingByShape(free);
   // "the minute of each comment": values written as a match's minutes.
   if (request.concept === undefined && fieldWordVariants(request.word).includes('minute'))
     return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, [MATCH_MINUTE]));
