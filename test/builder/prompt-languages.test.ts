@@ -28,6 +28,27 @@ describe('a prompt in a language the lists lacked', () => {
   });
 });
 
+describe('the place of an event', () => {
+  it('reads the venue as the location, in English, German, Spanish, Japanese and Chinese', () => {
+    expect(asked('name, date and venue of each event')).toEqual(['title:name', 'date:date', 'location:venue']);
+    expect(asked('Titel, Datum und Veranstaltungsort')).toEqual([
+      'title:titel',
+      'date:datum',
+      'location:veranstaltungsort',
+    ]);
+    expect(asked('título, fecha y recinto')).toEqual(['title:titulo', 'date:fecha', 'location:recinto']);
+    expect(asked('公演名、日付、会場')).toEqual(['title:title', 'date:date', 'location:location']);
+    expect(asked('演出名称、日期和场地')).toEqual(['title:title', 'date:date', 'location:location']);
+  });
+
+  it('reads a Japanese or Chinese noun ending in a word for "name" as the title, or as the concept it names', () => {
+    expect(asked('選手名、チーム')).toEqual(['title:title', ':team']);
+    expect(asked('店舗名、住所、電話番号')).toEqual(['title:title', 'address:address', 'phone:phone']);
+    expect(asked('球员姓名和球队')).toEqual(['title:title', ':team']);
+    expect(asked('会社名と勤務地')).toEqual(['company:company', 'location:location']);
+  });
+});
+
 describe('prices in the currencies of those languages', () => {
   it('sees amounts in rubles, hryvnias, zloty, koruna, kronor, lira, rupiah and won as prices', () => {
     for (const values of [

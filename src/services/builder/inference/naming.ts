@@ -122,7 +122,31 @@ export function isTimeWord(word: string): boolean {
 }
 
 export function conceptOfWord(word: string): Concept | undefined {
-  return WORD_TO_CONCEPT.get(word) ?? WORD_TO_CONCEPT.get(singular(word)) ?? conceptOfCompound(word);
+  return (
+    WORD_TO_CONCEPT.get(word) ??
+    WORD_TO_CONCEPT.get(singular(word)) ??
+    conceptOfCompound(word) ??
+    conceptOfCjkName(word)
+  );
+}
+
+/** Japanese and Chinese endings that make a noun "the name of" it: 名, 名称 / 名稱, 名前, 姓名, 氏名. */
+const CJK_NAME_ENDING = /(?:名称|名稱|名前|姓名|氏名|名)$/u;
+/** One of those words alone: a token of its own after a known noun ("選手" "名"). */
+const CJK_NAME_WORD = /^(?:名称|名稱|名前|姓名|氏名|名)$/u;
+
+/**
+ * "公演名" (the performance's name), "选手姓名" (the player's name): a Japanese or Chinese noun ending in a
+ * word for "name" names the thing's title, or the concept of the thing when it has one ("会社名", the
+ * company's name, is the company).
+ */
+function conceptOfCjkName(word: string): Concept | undefined {
+  if (!isCjk(word)) return undefined;
+  const ending = CJK_NAME_ENDING.exec(word);
+  if (!ending) return undefined;
+  const owner = word.slice(0, ending.index);
+  const ownerConcept = owner === '' ? undefined : WORD_TO_CONCEPT.get(owner);
+  return ownerConcept !== undefined && NAME_OWNERS.has(ownerConcept) ? ownerConcept : 'title';
 }
 
 /** The shortest head and modifier of a compound read for its head ("Kaufpreis" -> Preis). */
@@ -243,6 +267,13 @@ export function promptRequests(prompt: string): PromptRequest[] {
     }
     const cjk = isCjk(raw);
     const word = singular(raw);
+    // "選手名", "演出名称": a noun right before a word for "name" owns that name (the title, asked next), unless
+    // the noun is a concept named by its name ("会社 名": the company).
+    if (cjk && CJK_NAME_WORD.test(all[i + 1] ?? '')) {
+      const owner = conceptOfWord(word);
+      if (owner === undefined || !NAME_OWNERS.has(owner)) continue;
+      takenUpTo = i + 1;
+    }
     // "colour of the phone": the noun after "of the" owns the fields, it is none of them.
     if (!cjk && ownerAt(all, i)) continue;
     // "total time": the total of a time is a field of its own (a recipe's total time beside its prep time).
