@@ -47,6 +47,17 @@ describe('the place of an event', () => {
     expect(asked('球员姓名和球队')).toEqual(['title:title', ':team']);
     expect(asked('会社名と勤務地')).toEqual(['company:company', 'location:location']);
   });
+
+  it('reads a compound whose head is a word for "name" as the title, or as the concept it names', () => {
+    expect(asked('Veranstaltungsname, Datum und Veranstaltungsort')).toEqual([
+      'title:veranstaltungsname',
+      'date:datum',
+      'location:veranstaltungsort',
+    ]);
+    expect(asked('Firmenname, Ort und Gehalt')).toEqual(['company:firmenname', 'location:ort', 'salary:gehalt']);
+    expect(asked('productnaam en prijs')).toEqual(['title:productnaam', 'price:prijs']);
+    expect(asked('bedrijfsnaam en plaats')).toEqual(['company:bedrijfsnaam', 'location:plaats']);
+  });
 });
 
 describe('prices in the currencies of those languages', () => {

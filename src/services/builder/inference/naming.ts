@@ -126,8 +126,26 @@ export function conceptOfWord(word: string): Concept | undefined {
     WORD_TO_CONCEPT.get(word) ??
     WORD_TO_CONCEPT.get(singular(word)) ??
     conceptOfCompound(word) ??
-    conceptOfCjkName(word)
+    conceptOfCjkName(word) ??
+    conceptOfNameCompound(word)
   );
+}
+
+/** "Veranstaltungsname", "bedrijfsnaam", "username": a compound whose head is a word for "name". */
+const NAME_COMPOUND = /^([a-z]{3,})(?:name|naam|namn|navn)$/;
+/** Letters a compound puts between its parts ("Firma" + "n" + "name", "bedrijf" + "s" + "naam"). */
+const LINKING_LETTERS = /(?:en|n|s|e)$/;
+
+/**
+ * A compound naming "the name of" something (German, Dutch, the Nordic languages, and English "username")
+ * names the title, or the concept of its owner when that concept is named by its name ("Firmenname" is
+ * the company). Heads shorter than five letters are left to this rule: conceptOfCompound does not read them.
+ */
+function conceptOfNameCompound(word: string): Concept | undefined {
+  const owner = NAME_COMPOUND.exec(word)?.[1];
+  if (owner === undefined) return undefined;
+  const concept = WORD_TO_CONCEPT.get(owner) ?? WORD_TO_CONCEPT.get(owner.replace(LINKING_LETTERS, ''));
+  return concept !== undefined && NAME_OWNERS.has(concept) ? concept : 'title';
 }
 
 /** Japanese and Chinese endings that make a noun "the name of" it: 名, 名称 / 名稱, 名前, 姓名, 氏名. */
