@@ -99,12 +99,12 @@ EOF
   ceph-authtool --create-keyring "$DIR/mon.keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
   monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$mon_port]" "$DIR/monmap" >/dev/null
   ceph-mon -c "$CONF" --mkfs -i a --monmap "$DIR/monmap" --keyring "$DIR/mon.keyring"
-  ceph-mon -c "$CONF" -i a
+  ceph-mon -c "$CONF" -i a 9>&-
   local osd_id
   osd_id=$(ceph -c "$CONF" osd create)
   ceph-osd -c "$CONF" -i "$osd_id" --mkfs 2>>"$DIR/osd-mkfs.log"
-  ceph-osd -c "$CONF" -i "$osd_id"
-  radosgw -c "$CONF" -n client.rgw
+  ceph-osd -c "$CONF" -i "$osd_id" 9>&-
+  radosgw -c "$CONF" -n client.rgw 9>&-
   for _ in $(seq 1 20); do [ -f "$DIR/run/client.rgw.pid" ] && break; sleep 0.5; done
   cat "$DIR"/run/*.pid >"$DIR/pids"
   echo "$rgw_port" >"$DIR/rgw.port"
@@ -135,9 +135,18 @@ stop_quietly() {
   rm -rf "$DIR"
 }
 
+# One start or stop at a time: test runs begun together (several checkouts, several suites) would otherwise
+# each find no server, clear each other's state and start half a cluster twice. The daemons are started
+# without the lock's descriptor (`9>&-`): they outlive the script and would hold the lock for ever.
+with_lock() {
+  exec 9>"$DIR.lock"
+  flock 9
+  "$@"
+}
+
 case "${1:-}" in
-  start) start ;;
+  start) with_lock start ;;
   env) running || { log "not running (scripts/s3-server.sh start)"; exit 1; }; print_env ;;
-  stop) stop_quietly ;;
+  stop) with_lock stop_quietly ;;
   *) echo "usage: $0 start|env|stop" >&2; exit 2 ;;
 esac
