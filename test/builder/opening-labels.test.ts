@@ -1,6 +1,8 @@
 // Records whose paragraphs open with their own label, some of which only a few records have, on a small
 // page written here: "Estado: …" is found by its label in every record, whatever the optional
-// "Expediente: …" before it, and the closing description is the last paragraph, not a position.
+// "Expediente: …" before it, and the closing description is the last paragraph, not a position. A value
+// whose element opens with its field's word ("<i>Venue: Hall B</i>") is read after that label even when no
+// sibling opens with a label of its own.
 import { describe, expect, it } from 'vitest';
 import { draftRecords } from '../helpers/draft-records.js';
 
@@ -25,6 +27,25 @@ describe('paragraphs opening with their own label', () => {
       ['Abierta - cierre 14/05/2026', 'Local comercial en planta baja'],
       ['Suspendida', 'Plaza de garaje y trastero'],
       ['Abierta - cierre 20/05/2026', 'Vivienda unifamiliar con jardín'],
+    ]);
+  });
+});
+
+const event = (name: string, when: string, venue: string) =>
+  `<li><b>${name}</b> <span>${when}</span> <i>Venue: ${venue}</i></li>`;
+const events = `<html><body><nav><a href="/">Home</a> <a href="/events">Events</a></nav><main><h1>Upcoming events</h1><ul>
+  ${event('Money Basics Workshop', 'Dec 12, 2026', 'Central Library, Hall B')}
+  ${event('Budgeting Night', 'Dec 19, 2026', 'Riverside Community Center')}
+  ${event('Tax Season Q&amp;A', 'Jan 9, 2027', 'Online')}
+  </ul></main></body></html>`;
+
+describe('a field word opening the value of its own element', () => {
+  it('gives the value after "Venue:" for the venue a prompt asks for', async () => {
+    const { records } = await draftRecords(events, 'name, date and venue of each event');
+    expect(records).toEqual([
+      { name: 'Money Basics Workshop', date: 'Dec 12, 2026', venue: 'Central Library, Hall B' },
+      { name: 'Budgeting Night', date: 'Dec 19, 2026', venue: 'Riverside Community Center' },
+      { name: 'Tax Season Q&A', date: 'Jan 9, 2027', venue: 'Online' },
     ]);
   });
 });

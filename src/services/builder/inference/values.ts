@@ -2,10 +2,12 @@
 // labels the page gives them (table headers, definition terms, units) and the words its markup uses.
 import type { CheerioAPI } from 'cheerio';
 import { endsInByline } from './byline.js';
+import { conceptOfWord } from './naming.js';
 import { isProfileLink } from './profile-link.js';
 import { isSkipped, normalizeText, ownText } from './dom-text.js';
 import type { ValueKind } from './candidate.js';
 import { elementChildren, isElement, NAMING_ATTRIBUTES, signature, stableClasses, type Element } from './selectors.js';
+import { normalizeWord } from './word-tokens.js';
 
 /** The class that says a rating among an element's classes ("star-rating Three", "stars-4"): RE2 and JavaScript alike. */
 export const RATING_CLASS = '(?:^|\\s)(zero|one|two|three|four|five|half|\\w*\\d\\w*)(?:\\s|$)';
@@ -99,6 +101,11 @@ const LABEL = /^([A-Za-z][A-Za-z ]{0,24}):$/;
 
 /** A short label opening an element's text, before a colon and its value ("Estado: Celebrándose"). */
 const OPENING_LABEL = /^(\p{L}[\p{L}.]*(?: \p{L}[\p{L}.]*){0,2})\s?:\s*\S/u;
+
+/** A label that is a field concept's word ("Venue", "Preis", "Autor"), not any opening words before a colon. */
+function namesAConcept(label: string): boolean {
+  return conceptOfWord(normalizeWord(label)) !== undefined;
+}
 
 /** The label an element's text opens with, when the element is a leaf of text (a paragraph, an item). */
 function openingLabel($: CheerioAPI, el: Element): string | undefined {
@@ -242,8 +249,12 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
     // Siblings alike opening with their own label ("<p>Expediente: 0168/20</p><p>Estado: …</p>") are keyed
     // by it, so that a label some records lack does not shift the others' positions; the unlabelled ones
     // are counted apart ("<p>VIVIENDA…</p>" after one labelled paragraph or after two is one value).
+    // A child of its own kind opens with a label too when the label is a field's word ("<i>Venue: Hall B</i>").
     const inlines = new Map(
-      children.map((c) => [c, (counts.get(signature(c)) ?? 0) > 1 ? openingLabel($, c) : undefined]),
+      children.map((c) => {
+        const label = openingLabel($, c);
+        return [c, label && ((counts.get(signature(c)) ?? 0) > 1 || namesAConcept(label)) ? label : undefined];
+      }),
     );
     const unlabelled = new Map<string, number>();
     for (const c of children)
