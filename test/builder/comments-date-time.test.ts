@@ -3,7 +3,8 @@
 // the draft gives each its own field, the date without its time, through the extraction language's
 // regex and replace steps.
 import { describe, expect, it } from 'vitest';
-import { conceptOfValues, promptRequests } from '../../src/services/builder/inference/naming.js';
+import { conceptOfValues } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const comments = [

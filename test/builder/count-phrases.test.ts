@@ -3,7 +3,7 @@
 // and its value is found where the page writes the number before that noun, inside a longer text
 // ("(33 Bewertungen)", "4.1/5 - (62 votes)", "939937人评价").
 import { describe, expect, it } from 'vitest';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const asked = (prompt: string) => promptRequests(prompt).map((r) => `${r.word}:${r.concept ?? ''}`);

@@ -4,7 +4,7 @@
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { inferDetailFields } from '../../src/services/builder/inference/detail.js';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const categories = `<html><body><h1>Catalogue</h1><div class="categories">${[

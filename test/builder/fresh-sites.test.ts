@@ -2,7 +2,8 @@
 // on a small page written here: a prompt asking by question words, a colour asked for in one language and
 // labelled in another, a district the same on every record of a search, an area with a short qualifier.
 import { describe, expect, it } from 'vitest';
-import { conceptOfValues, promptRequests } from '../../src/services/builder/inference/naming.js';
+import { conceptOfValues } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { aroundDate } from '../../src/services/builder/inference/date-shape.js';
 import { namesTheSubject } from '../../src/services/builder/inference/missing.js';
 import { draftRecords } from '../helpers/draft-records.js';

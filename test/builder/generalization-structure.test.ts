@@ -3,7 +3,7 @@
 // row is written with plain cells, records whose own box no selector tells apart. Each on
 // a small page written here (the draft is proposed without an LLM and run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { normalizeWord } from '../../src/services/builder/inference/word-tokens.js';
 import { draftRecords } from '../helpers/draft-records.js';
 

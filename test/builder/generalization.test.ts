@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { draftRecords, PAGE_URL } from '../helpers/draft-records.js';
 import { proposeDraft } from '../../src/services/builder/inference/draft.js';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 
 const teasers = (n: number) =>
   `<section class="more"><h2>Weitere Rezepte</h2>${Array.from(

@@ -5,7 +5,7 @@
 // Japanese asking for a list; and a definition term each record writes differently, which is a value.
 import { describe, expect, it } from 'vitest';
 import { asksForList } from '../../src/services/builder/inference/page-record.js';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const asked = (prompt: string) => promptRequests(prompt).map((r) => `${r.word}:${r.concept ?? ''}`);

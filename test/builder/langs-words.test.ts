@@ -4,7 +4,8 @@
 // "Lieferzeit:") when a prompt in another language asks for them; a label alone in its table cell
 // labels the cell after it.
 import { describe, expect, it } from 'vitest';
-import { fieldName, promptRequests } from '../../src/services/builder/inference/naming.js';
+import { fieldName } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const asked = (prompt: string) =>

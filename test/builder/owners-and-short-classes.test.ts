@@ -3,7 +3,7 @@
 // number inside a line of text: on small pages written here (the draft is proposed
 // without an LLM and run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const words = (prompt: string) => promptRequests(prompt).map((r) => r.word);

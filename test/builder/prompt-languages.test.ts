@@ -3,7 +3,8 @@
 // ASCII for words of other scripts, prices written in the currencies of those languages, and titles a
 // page writes inside typographic quotes.
 import { describe, expect, it } from 'vitest';
-import { conceptOfValues, fieldName, promptRequests } from '../../src/services/builder/inference/naming.js';
+import { conceptOfValues, fieldName } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const asked = (prompt: string) =>

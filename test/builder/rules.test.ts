@@ -5,7 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { FinishBody, MessageBody, StartSessionBody } from '../../src/schemas/agent-builder.js';
 import { nameFromPrompt, urlInPrompt } from '../../src/services/builder/builder.service.js';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { detectPagination } from '../../src/services/builder/inference/pagination.js';
 import { isUnstableClass } from '../../src/services/builder/inference/selectors.js';
 import { extractListPage } from '../../src/engine/page-extract.js';

@@ -4,7 +4,7 @@
 // in the next box, and the reasons the session's events give for the choice.
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
-import { promptRequests } from '../../src/services/builder/inference/naming.js';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { findCandidates } from '../../src/services/builder/inference/structure.js';
 import { draftRecords } from '../helpers/draft-records.js';
 

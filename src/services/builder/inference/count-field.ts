@@ -9,7 +9,8 @@ import { ownText } from './dom-text.js';
 import type { Element } from './selectors.js';
 import { normalizeWord } from './word-tokens.js';
 import { COUNT_SUFFIX } from './count-phrase.js';
-import { CONCEPT_WORDS, conceptOfWord, singular, tokenWords, words, type PromptRequest } from './naming.js';
+import { CONCEPT_WORDS, conceptOfWord, singular, tokenWords, words } from './naming.js';
+import { type PromptRequest } from './prompt-requests.js';
 import { fieldWordVariants } from './field-words.js';
 import { englishRecordNouns } from './record-nouns.js';
 

@@ -6,7 +6,8 @@
 // its time: without a year it is no date the Builder can tell).
 import type { AgentField } from '../../../engine/definition.js';
 import { TIME_AFTER_DATE } from './date-shape.js';
-import { conceptOfValues, conceptOfWord, isTimeWord, writtenName, type PromptRequest } from './naming.js';
+import { conceptOfValues, conceptOfWord, isTimeWord } from './naming.js';
+import { writtenName, type PromptRequest } from './prompt-requests.js';
 import { sampleValues, type BuilderPage } from './value-form.js';
 
 /** "6:01 am", "13h36", "17:21", "7:00PM": hours and minutes, an am/pm marker if any. */

@@ -5,7 +5,8 @@
 import { type AgentDefinition, type AgentField } from '../../../engine/definition.js';
 import { validateDefinition } from '../../../engine/definition-validate.js';
 import { detailPages, inferDetailFields, type BuilderPage, type DetailRequest, type FetchPage } from './detail.js';
-import { conceptOfWord, fieldName, promptRequests, words, type Concept, type PromptRequest } from './naming.js';
+import { conceptOfWord, fieldName, words, type Concept } from './naming.js';
+import { promptRequests, type PromptRequest } from './prompt-requests.js';
 import { missingFieldNotes, namesTheRecords, namesTheSubject, silentlyDropped, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
 import type { Candidate } from './candidate.js';

@@ -3,7 +3,8 @@
 // words of its own ("old price", "Streichpreis", "старая цена"). Without those words the current price is
 // the one meant.
 import type { CandidateField } from './candidate.js';
-import { tokenWords, type PromptRequest } from './naming.js';
+import { tokenWords } from './naming.js';
+import { type PromptRequest } from './prompt-requests.js';
 
 /**
  * A value its own class, or a box around it in the record, marks as a former one ("oldprice",

@@ -1,7 +1,8 @@
 // Fields found when nothing names a request: the records' credited source for their author, their
 // longest text for their text. Used by select-fields.ts at the end of its search.
 import type { CandidateField } from './candidate.js';
-import { conceptOfValues, type Concept, type PromptRequest } from './naming.js';
+import { conceptOfValues, type Concept } from './naming.js';
+import { type PromptRequest } from './prompt-requests.js';
 
 /**
  * "The author of each result" where the records credit a source ("<cite>PA Sport</cite>", "ESPN staff"):

@@ -1,16 +1,8 @@
 // Fields a prompt names that the draft does not hold: never dropped silently. Each is reported with the
 // reason and the values the builder considered closest, so the user can point at the right one.
 import type { Candidate, CandidateField } from './candidate.js';
-import {
-  conceptOfWord,
-  fieldName,
-  RECORD_MARKERS,
-  selectorClassWords,
-  singular,
-  textTokens,
-  writtenName,
-  type PromptRequest,
-} from './naming.js';
+import { conceptOfWord, fieldName, RECORD_MARKERS, selectorClassWords, singular, textTokens } from './naming.js';
+import { writtenName, type PromptRequest } from './prompt-requests.js';
 import { englishRecordNouns } from './record-nouns.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 

@@ -4,7 +4,8 @@
 // named with the page's word for it ("ingredient" of li.ingredient).
 import type { Candidate } from './candidate.js';
 import { namesTheRecords } from './missing.js';
-import { fieldName, promptRequests, singular, type PromptRequest } from './naming.js';
+import { fieldName, singular } from './naming.js';
+import { promptRequests, type PromptRequest } from './prompt-requests.js';
 import type { Named } from './named-field.js';
 import { englishRecordNouns } from './record-nouns.js';
 import { onlyRecordNoun, plainWords, sameStem } from './topic.js';

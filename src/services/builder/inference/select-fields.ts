@@ -16,8 +16,8 @@ import {
   tokenWords,
   words,
   type Concept,
-  type PromptRequest,
 } from './naming.js';
+import { type PromptRequest } from './prompt-requests.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
 import { creditedSource, longestText } from './last-resort.js';
 import type { Named } from './named-field.js';

@@ -6,7 +6,8 @@ import { AMOUNT, CURRENCY_SIGNS } from './currency.js';
 import { DATE, DATE_RE2 } from './date-shape.js';
 import type { CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
-import type { Concept, PromptRequest } from './naming.js';
+import type { Concept } from './naming.js';
+import type { PromptRequest } from './prompt-requests.js';
 
 /** Share of the sampled values that must have the shape. */
 const SHAPE_SHARE = 0.8;

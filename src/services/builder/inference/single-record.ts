@@ -4,7 +4,8 @@
 import type { AgentDefinition, AgentField } from '../../../engine/definition.js';
 import type { Candidate } from './candidate.js';
 import { inferDetailFields, type BuilderPage, type DetailRequest } from './detail.js';
-import { fieldName, type PromptRequest } from './naming.js';
+import { fieldName } from './naming.js';
+import { type PromptRequest } from './prompt-requests.js';
 import { spokenWord } from './missing.js';
 import { ONE_RECORD_SELECTOR, pageCandidates, type pageRecordFields } from './page-record.js';
 import { withMultipleValues } from './subject.js';

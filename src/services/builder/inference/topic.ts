@@ -7,7 +7,8 @@
 import type { CheerioAPI } from 'cheerio';
 import { normalizeText } from './dom-text.js';
 import { namesTheRecords } from './missing.js';
-import { conceptOfWord, promptRequests, RECORD_MARKERS, textTokens } from './naming.js';
+import { conceptOfWord, RECORD_MARKERS, textTokens } from './naming.js';
+import { promptRequests } from './prompt-requests.js';
 import { englishRecordNouns } from './record-nouns.js';
 import { elementChildren, isElement, type Element } from './selectors.js';
 import { isCjk } from './word-tokens.js';

@@ -11,7 +11,8 @@ import { aroundDate } from './date-shape.js';
 import { normalizeText } from './dom-text.js';
 import { withoutEnclosingQuotes } from './enclosing-quotes.js';
 import { FOOTNOTE_MARK } from './own-word-label.js';
-import { conceptOfValues, conceptOfWord, fieldName, writtenName, type Concept, type PromptRequest } from './naming.js';
+import { conceptOfValues, conceptOfWord, fieldName, type Concept } from './naming.js';
+import { writtenName, type PromptRequest } from './prompt-requests.js';
 
 /** Records read to see what a field's values look like. */
 const RECORDS_READ = 20;
