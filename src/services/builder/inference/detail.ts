@@ -8,14 +8,16 @@ import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
 import { countedThing, countersFirst, countShaped, isCountRequest } from './count-field.js';
 import { aroundDate, DATE_RE2, showsDate } from './date-shape.js';
-import { conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { linkNamingField, linkRunNamingField } from './field-links.js';
+import { asksForSeveral } from './subject.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
 import { FOOTNOTES, inlineLabel, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
-import { BYLINE_BY, BYLINE_VERB } from './byline.js';
+import { BYLINE_BY, BYLINE_VERB, BYLINE_WORD, bylineName } from './byline.js';
 import { SECTION_MAX_LENGTH, sectionBeforeHeadline } from './section-kicker.js';
 
 export interface BuilderPage {
@@ -163,7 +165,17 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
       );
     });
     const byline = bylines.find((el) => all.indexOf(el) > heading) ?? bylines[0];
-    const selector = byline && firstMatchSelector($, byline);
+    // A byline whose "By" stands in an element of its own names the author in the element after it.
+    const selector = byline && firstMatchSelector($, bylineName($, byline));
+    if (selector) out.push(selector);
+  }
+  // No class names it: a link whose address names the field ("/author/…", "/artists/…", "/tag/…"), after
+  // the byline and the classes; tags the page files under no tag are its categories.
+  if (request.concept === undefined || LINKED.has(request.concept)) {
+    const selector = asksForSeveral(request.name)
+      ? (linkRunNamingField($, words) ??
+        (request.concept === 'tags' ? linkRunNamingField($, new Set(CONCEPT_WORDS.category)) : undefined))
+      : linkNamingField($, words, request.concept === 'author');
     if (selector) out.push(selector);
   }
   if (request.concept === 'description') {
@@ -183,6 +195,9 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   }
   return [...new Set(out)];
 }
+
+/** Concepts whose values sites give pages of their own, linked from the page's header. */
+const LINKED = new Set<Concept>(['author', 'tags', 'category', 'company', 'brand', 'publisher']);
 
 /** Elements of one selector that date (or file) a list of things rather than the page. */
 const LISTED_DATES = 3;
@@ -228,9 +243,6 @@ function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
   const text = normalizeText($(selector).first().text());
   return label !== '' && text.startsWith(label) && text.length > label.length ? label : undefined;
 }
-
-/** A byline's opening word alone ("By", "Von", "Posted by"). */
-const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}\\s*:?$`, 'i');
 
 /** The word a byline opens with when an element of its own holds it (`<a><span>By</span>Ann Lee</a>`). */
 function bylineWord($: CheerioAPI, selector: string): string | undefined {

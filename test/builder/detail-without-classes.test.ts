@@ -1,0 +1,54 @@
+// A page about one thing read without the help of its class names (made-up or generated ones): the author
+// after a byline's "By" standing in an element of its own, and values in links whose address names the
+// field ("/author/…", "/artists/…", "/tag/…").
+import { describe, expect, it } from 'vitest';
+import { draftRecords } from '../helpers/draft-records.js';
+
+const menu = `<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a> <a href="/culture">Culture</a>
+  <a href="/tech">Tech</a> <a href="/travel">Travel</a> <a href="/money">Money</a> <a href="/about">About</a></nav>`;
+const body = `<p>The council approved the plan on Monday after a long debate about its costs and its timing.</p>
+  <p>Work on the new bridge starts in spring and should take two years, the city said in a statement.</p>`;
+
+describe("a byline's word in an element of its own", () => {
+  it('reads the author in the element after the word, not the word', async () => {
+    const page = `<html><body>${menu}<main><h1 class="kovira">A new bridge for the old town</h1>
+      <div class="tamelo"><span class="pukamo">By</span> <span class="dazori"><a class="zefuna">Ann Lee</a></span></div>
+      ${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'the headline and author of the article');
+    expect(records).toEqual([{ headline: 'A new bridge for the old town', author: 'Ann Lee' }]);
+  });
+
+  it('reads the author in the element around the word when the name follows it as text', async () => {
+    const page = `<html><body>${menu}<main><h1 class="kovira">A new bridge for the old town</h1>
+      <div class="tamelo"><a class="dazori"><span class="pukamo">Por</span> Ana López</a></div>
+      ${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'el título y el autor del artículo');
+    expect(records).toEqual([{ titulo: 'A new bridge for the old town', autor: 'Ana López' }]);
+  });
+});
+
+describe('a link whose address names the field', () => {
+  it("reads the author from a link to the author's page after the headline", async () => {
+    const page = `<html><body>${menu}<main><h1 class="kovira">A new bridge for the old town</h1>
+      <div class="tamelo"><span class="dazori"><a href="/news/author/ann-lee-1.33">Ann Lee</a></span> · City News</div>
+      ${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'the headline and author of the article');
+    expect(records).toEqual([{ headline: 'A new bridge for the old town', author: 'Ann Lee' }]);
+  });
+
+  it("reads an artist from a link to the artist's page, named in the prompt's language", async () => {
+    const page = `<html><body>${menu}<main><h1 class="kovira">Purple Rain</h1>
+      <h2><a class="zefuna" href="https://example.com/artists/prince">Prince</a></h2>${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'el título de la canción y el artista');
+    expect(records).toEqual([{ titulo: 'Purple Rain', artista: 'Prince' }]);
+  });
+
+  it('reads all the tags from the run of links to tag pages', async () => {
+    const page = `<html><body>${menu}<main><h1 class="kovira">A new bridge for the old town</h1>${body}
+      <ul class="sepira"><li class="rumeta"><a href="/tag/city/">city</a></li>
+      <li class="rumeta"><a href="/tag/bridges/">bridges</a></li><li class="rumeta"><a href="/tag/money/">money</a></li></ul>
+      </main></body></html>`;
+    const { records } = await draftRecords(page, 'the title and tags of the article');
+    expect(records).toEqual([{ title: 'A new bridge for the old town', tags: ['city', 'bridges', 'money'] }]);
+  });
+});
