@@ -52,3 +52,26 @@ describe('a link whose address names the field', () => {
     expect(records).toEqual([{ title: 'A new bridge for the old town', tags: ['city', 'bridges', 'money'] }]);
   });
 });
+
+describe("labels in the page's language and metadata shown in other words", () => {
+  it("reads a value after a label in the page's language, not the prompt's", async () => {
+    const page = `<html><body>${menu}<main><h1 class="kovira">Apfelkuchen vom Blech</h1>
+      <div class="tamelo"><span class="pukamo">Bewertung:</span> <div class="dazori">4.5</div></div>${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'the name and the rating of the recipe');
+    expect(records).toEqual([{ name: 'Apfelkuchen vom Blech', rating: 4.5 }]);
+  });
+
+  it("finds a count the page's JSON-LD gives where the page shows it in brackets", async () => {
+    const ld = JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'Recipe',
+      name: 'Four Cheese Pizza',
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: '4.8', ratingCount: '489' },
+    });
+    const page = `<html><head><script type="application/ld+json">${ld}</script></head><body>${menu}<main>
+      <h1 class="kovira">Four Cheese Pizza</h1><div class="tamelo"><div class="dazori">4.8</div><div class="pukamo">(489)</div>
+      <div class="zefuna">2 photos</div></div>${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'the name and number of ratings of the recipe');
+    expect(records).toEqual([{ name: 'Four Cheese Pizza', ratings: 489 }]);
+  });
+});
