@@ -75,3 +75,24 @@ describe("labels in the page's language and metadata shown in other words", () =
     expect(records).toEqual([{ name: 'Four Cheese Pizza', ratings: 489 }]);
   });
 });
+
+describe('the author beside the date and an icon naming the field', () => {
+  it('reads the name standing right before the date under the headline as the author, not a link "AV"', async () => {
+    const page = `<html><body>${menu}<main><div class="kovira"><h1 class="tamelo">セキュリティとAI進化の両立なるか</h1></div>
+      <div class="zefuna"><span class="pukamo">松村太郎</span><span class="dazori"><a href="/archives/2019/04/13/">2019年04月13日 09時00分</a></span></div>
+      ${body}<div class="gizave"><p class="remobo"><a href="/digital/pc/">PC</a></p><p class="remobo"><a href="/digital/av/">AV</a></p></div>
+      </main></body></html>`;
+    const { records } = await draftRecords(page, 'title, author and date of the article');
+    expect(records).toEqual([
+      { title: 'セキュリティとAI進化の両立なるか', author: '松村太郎', date: '2019年04月13日 09時00分' },
+    ]);
+  });
+
+  it('reads the text beside an icon whose text alternative is the field word', async () => {
+    const page = `<html><body>${menu}<main><h1 class="tamelo">A new bridge for the old town</h1>
+      <ul class="zefuna"><li class="pukamo"><span class="dazori"><img src="/i/a.svg" alt="author"></span> Ann Lee </li></ul>
+      ${body}</main></body></html>`;
+    const { records } = await draftRecords(page, 'the headline and author of the article');
+    expect(records).toEqual([{ headline: 'A new bridge for the old town', author: 'Ann Lee' }]);
+  });
+});
