@@ -96,3 +96,13 @@ describe('the author beside the date and an icon naming the field', () => {
     expect(records).toEqual([{ headline: 'A new bridge for the old town', author: 'Ann Lee' }]);
   });
 });
+
+describe("a review's score shown alone", () => {
+  it('reads the first number shaped as a score after the headline, not a price or a count', async () => {
+    const page = `<html><body>${menu}<main><header><h1 class="tamelo">Lust for Youth</h1>
+      <div class="zefuna"><p class="pukamo">2019</p><p class="dazori">6.2</p></div></header>
+      <div class="kovira"><span>€</span><span class="lamito">4.99</span></div>${body}</main></body></html>`;
+    const { records } = await draftRecords(page, "l'album et la note de la critique");
+    expect(records).toEqual([{ album: 'Lust for Youth', note: '6.2' }]);
+  });
+});

@@ -13,6 +13,7 @@ import { linkNamingField, linkRunNamingField } from './field-links.js';
 import { asksForSeveral } from './subject.js';
 import { dateAfterHeading, datedOwnText, nameBeforeDate } from './dateline.js';
 import { iconLabelled } from './icon-label.js';
+import { scoreAfterHeading } from './lone-score.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
@@ -184,6 +185,11 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
       ? (linkRunNamingField($, words) ??
         (request.concept === 'tags' ? linkRunNamingField($, new Set(CONCEPT_WORDS.category)) : undefined))
       : linkNamingField($, words, request.concept === 'author');
+    if (selector) out.push(selector);
+  }
+  // No class names the score of a review: the first number after the headline shaped as one ("6.2").
+  if (request.concept === 'rating') {
+    const selector = scoreAfterHeading($);
     if (selector) out.push(selector);
   }
   // Last, the name standing right before the date under the headline.
