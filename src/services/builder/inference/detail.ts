@@ -8,14 +8,19 @@ import type { Candidate, CandidateField } from './candidate.js';
 import { roleFields } from './select-fields.js';
 import { countedThing, countersFirst, countShaped, isCountRequest } from './count-field.js';
 import { aroundDate, DATE_RE2, showsDate } from './date-shape.js';
-import { conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
+import { linkNamingField, linkRunNamingField } from './field-links.js';
+import { asksForSeveral } from './subject.js';
+import { dateAfterHeading, datedOwnText, nameBeforeDate } from './dateline.js';
+import { iconLabelled } from './icon-label.js';
+import { scoreAfterHeading } from './lone-score.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
-import { normalizeText, ownText } from './dom-text.js';
+import { normalizeText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
 import { FOOTNOTES, inlineLabel, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
-import { BYLINE_BY, BYLINE_VERB } from './byline.js';
+import { BYLINE_BY, BYLINE_VERB, BYLINE_WORD, bylineName } from './byline.js';
 import { SECTION_MAX_LENGTH, sectionBeforeHeadline } from './section-kicker.js';
 
 export interface BuilderPage {
@@ -125,7 +130,8 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   // its topic ("By Ann Lee - Jan 9, 2017 at 10:05AM", "11.03.17 in Gadgets"); else the first element
   // of the page's content showing only a date (one far from the heading may date something else).
   if (request.concept === 'date') {
-    const near = dateAfterHeading($);
+    const dated = dateAfterHeading($);
+    const near = (dated && firstMatchSelector($, dated)) ?? undefined;
     // A class naming a date that many elements carry dates a list beside the page (related stories), and
     // one inside a link dates the story the link leads to: the date after the heading comes before them.
     const listed = out.findIndex((s) => matchCount($, s) >= LISTED_DATES || inLink($, s));
@@ -162,8 +168,34 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
         (!inPageChrome($, el) || (ownHeader !== undefined && $(el).closest('header')[0] === ownHeader))
       );
     });
-    const byline = bylines.find((el) => all.indexOf(el) > heading) ?? bylines[0];
-    const selector = byline && firstMatchSelector($, byline);
+    // A byline's word alone with no name after or around it is no byline (a link "AV", Swedish "by").
+    const named = bylines.filter((el) => !BYLINE_WORD.test(normalizeText($(el).text())) || bylineName($, el) !== el);
+    const byline = named.find((el) => all.indexOf(el) > heading) ?? named[0];
+    // A byline whose "By" stands in an element of its own names the author in the element after it.
+    const selector = byline && firstMatchSelector($, bylineName($, byline));
+    if (selector) out.push(selector);
+  }
+  // An icon whose text alternative is the field's word labels the text beside it.
+  const icon = iconLabelled($, words);
+  if (icon) out.push(icon);
+  // No class names it: a link whose address names the field ("/author/…", "/artists/…", "/tag/…"), after
+  // the byline and the classes; tags the page files under no tag are its categories.
+  if (request.concept === undefined || LINKED.has(request.concept)) {
+    const selector = asksForSeveral(request.name)
+      ? (linkRunNamingField($, words) ??
+        (request.concept === 'tags' ? linkRunNamingField($, new Set(CONCEPT_WORDS.category)) : undefined))
+      : linkNamingField($, words, request.concept === 'author');
+    if (selector) out.push(selector);
+  }
+  // No class names the score of a review: the first number after the headline shaped as one ("6.2").
+  if (request.concept === 'rating') {
+    const selector = scoreAfterHeading($);
+    if (selector) out.push(selector);
+  }
+  // Last, the name standing right before the date under the headline.
+  if (request.concept === 'author') {
+    const name = nameBeforeDate($);
+    const selector = name && firstMatchSelector($, name);
     if (selector) out.push(selector);
   }
   if (request.concept === 'description') {
@@ -183,6 +215,9 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   }
   return [...new Set(out)];
 }
+
+/** Concepts whose values sites give pages of their own, linked from the page's header. */
+const LINKED = new Set<Concept>(['author', 'tags', 'category', 'company', 'brand', 'publisher']);
 
 /** Elements of one selector that date (or file) a list of things rather than the page. */
 const LISTED_DATES = 3;
@@ -229,9 +264,6 @@ function hiddenLabel($: CheerioAPI, selector: string): string | undefined {
   return label !== '' && text.startsWith(label) && text.length > label.length ? label : undefined;
 }
 
-/** A byline's opening word alone ("By", "Von", "Posted by"). */
-const BYLINE_WORD = new RegExp(`^(?:${BYLINE_VERB}\\s+)?${BYLINE_BY}\\s*:?$`, 'i');
-
 /** The word a byline opens with when an element of its own holds it (`<a><span>By</span>Ann Lee</a>`). */
 function bylineWord($: CheerioAPI, selector: string): string | undefined {
   const box = $(selector).first();
@@ -276,30 +308,6 @@ const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;
 
 /** An author's box is a byline, a name and a date: longer text is a container of more (an article, a bio). */
 const AUTHOR_BOX_MAX_LENGTH = 120;
-
-/** Own text this long at most is a byline or a dateline, not a paragraph mentioning a date. */
-const DATELINE_MAX_LENGTH = 80;
-
-/** Whether an element's own text (its children's left out) shows a date and is short enough to be a dateline. */
-function datedOwnText(el: Element): boolean {
-  const own = normalizeText(ownText(el));
-  return own.length <= DATELINE_MAX_LENGTH && showsDate(own);
-}
-
-/**
- * The first element after the page's first <h1> whose own text shows a date, outside navigation and
- * footers. A header holding the <h1> is the article's own, whether or not an <article> wraps it.
- */
-function dateAfterHeading($: CheerioAPI): string | undefined {
-  const all = $('body *').toArray();
-  const outside = (el: Element) => $(el).closest('nav, footer').length === 0;
-  const heading = all.findIndex((el) => el.name === 'h1' && outside(el));
-  if (heading < 0) return undefined;
-  const found = all
-    .slice(heading + 1)
-    .find((el) => !['script', 'style', 'option'].includes(el.name) && outside(el) && datedOwnText(el));
-  return (found && firstMatchSelector($, found)) ?? undefined;
-}
 
 /**
  * A selector for the first element of the page's content (not its header, nav or footer, not an aside) that

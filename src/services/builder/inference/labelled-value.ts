@@ -184,17 +184,39 @@ function labelsOf($: CheerioAPI): { labels: Element[]; texts: string[] } {
   return found;
 }
 
-export function labelledValue($: CheerioAPI, word: string, byItemprop: boolean): Labelled | undefined {
+/**
+ * The value a label names. `conceptWords`, the words of the field's concept in every language, are tried
+ * after the prompt's own word: pages label in English or in their own language whatever language the
+ * prompt is in ("Tags :" for "标签", "Classificação geral:" for "nota").
+ */
+export function labelledValue(
+  $: CheerioAPI,
+  word: string,
+  byItemprop: boolean,
+  conceptWords: readonly string[] = [],
+): Labelled | undefined {
   const { labels, texts } = labelsOf($);
   // Exact labels first, then loose ones; the prompt's word first, then its meaning in other languages
   // ("posición" labelled "Position").
   const tests = fieldWordVariants(word).map(labelTest);
   const exactly = (text: string) => tests.some((t) => t.exact.test(text));
   const loosely = (text: string) => text.length <= 40 && tests.some((t) => t.loose(text));
+  // The concept's words name a label exactly or open it ("Classificação geral:"); no looser reading, which
+  // many words of many languages would stretch to unrelated labels.
+  const others = conceptWords
+    .map(normalizeWord)
+    .filter((w) => w !== word && !/[^\p{L}]/u.test(w))
+    .map((w) => (isCjk(w) ? new RegExp(`^${w}\\s*[:：]?$`) : new RegExp(`^${w}s?(?:\\s+\\p{L}+){0,3}\\s*:?$`, 'iu')));
+  const byConcept = (text: string) => {
+    const label = normalizeWord(text);
+    return others.some((t) => t.test(label));
+  };
+  const own = new Set(labels.filter((_, i) => exactly(texts[i]) || loosely(texts[i]) || partly(word, texts[i])));
   const ordered = [
     ...labels.filter((_, i) => exactly(texts[i])),
     ...labels.filter((_, i) => !exactly(texts[i]) && loosely(texts[i])),
     ...labels.filter((_, i) => !exactly(texts[i]) && !loosely(texts[i]) && partly(word, texts[i])),
+    ...(others.length > 0 ? labels.filter((el, i) => !own.has(el) && byConcept(texts[i])) : []),
   ];
   for (const el of ordered) {
     const next = afterLabel($, el);

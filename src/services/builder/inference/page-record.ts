@@ -5,7 +5,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText, ownText } from './dom-text.js';
 import { durationAfterHeading } from './duration-shape.js';
-import { conceptOfWord, fieldName, RECORD_MARKERS, type Concept } from './naming.js';
+import { CONCEPT_WORDS, conceptOfWord, fieldName, RECORD_MARKERS, type Concept } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
 import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
@@ -15,6 +15,13 @@ import { inBreadcrumbs, mainHeading } from './subject.js';
 import { onlyRecordNoun, topicWords } from './topic.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
+
+/**
+ * Concepts a page shows without a label of their words in other languages: the title is its heading, the
+ * author and the date stand in its byline, and their many words name other things on a page ("Temas
+ * relacionados", German "Tag" for a day over the tags, "User reviews").
+ */
+const UNLABELLED = new Set<Concept>(['title', 'author', 'date', 'description', 'link', 'image']);
 
 /** The list selector of a draft that reads the page as one record. */
 export const ONE_RECORD_SELECTOR = 'html';
@@ -342,7 +349,12 @@ export function pageRecordFields(
     // counted thing ("Parts : 4 pers." for "le nombre de parts").
     const counted = isCountRequest(request);
     const labelWord = counted ? normalizeWord(request.written ?? countedThing(request)) : request.word;
-    const labelled = labelledValue($, labelWord, concept === undefined);
+    const labelled = labelledValue(
+      $,
+      labelWord,
+      concept === undefined,
+      concept && !counted && !UNLABELLED.has(concept) ? CONCEPT_WORDS[concept] : [],
+    );
     if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
     if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").
@@ -359,7 +371,9 @@ export function pageRecordFields(
     // the title.
     const heading = concept === 'title' ? mainHeading($) : undefined;
     for (const hint of hints) {
-      const shown = byText.get(hint.value) ?? [];
+      // A count or a score is shown alone or in brackets ("(489)" for a ratingCount of 489).
+      const shown =
+        byText.get(hint.value) ?? (/^\d[\d.,]*$/.test(hint.value) ? byText.get(`(${hint.value})`) : []) ?? [];
       // Of the elements showing the value, a heading for a title, else the first in the page.
       const titled = shown.find((e) => /^h[1-3]$/.test(e.name));
       if (heading && !titled) continue;
