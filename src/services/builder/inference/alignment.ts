@@ -158,6 +158,16 @@ function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Elem
   }
 }
 
+/** The alternative texts of a field's images in the first records that have one, normalised. */
+function altTexts(members: Element[], nodes: Map<Element, ValueNode>): string[] {
+  return members
+    .flatMap((m) => {
+      const alt = nodes.get(m)?.el.attribs?.alt?.replace(/\s+/g, ' ').trim();
+      return alt ? [alt] : [];
+    })
+    .slice(0, 20);
+}
+
 /** Fields that line up across the records of a group. */
 export function alignFields($: CheerioAPI, members: Element[]): CandidateField[] {
   const byKey = new Map<string, { nodes: Map<Element, ValueNode> }>();
@@ -191,14 +201,17 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (coverage < MIN_FIELD_COVERAGE) continue;
     const values = members.filter((m) => nodes.has(m)).map((m) => (nodes.get(m) as ValueNode).value);
     const distinct = new Set(values).size;
-    // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date).
+    // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date),
+    // or a picture described differently in each record (a default avatar, its alt the person's name).
     const labelled = (nodes.values().next().value as ValueNode).label !== undefined;
+    const described = new Set(altTexts(members, nodes)).size > 1;
     const property = (nodes.values().next().value as ValueNode).el.attribs?.itemprop !== undefined;
     if (
       values.length >= 3 &&
       distinct === 1 &&
       !labelled &&
       !property &&
+      !described &&
       conceptOfValues(values) === undefined &&
       !classedAsEntity(nodes.values().next().value as ValueNode, members[0])
     )
@@ -307,6 +320,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       averageLength: values.reduce((n, v) => n + v.length, 0) / Math.max(1, values.length),
       order: orders.reduce((a, b) => a + b, 0) / orders.length,
       present,
+      ...(first.kind === 'image' ? { alts: altTexts(members, nodes) } : {}),
     });
   }
   // A text field that only repeats a deeper field's text (an <a> inside an <h2> whose own text is

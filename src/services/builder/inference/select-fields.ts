@@ -25,6 +25,7 @@ import {
   besideTitle,
   dateInText,
   fieldByShape,
+  namedByPicture,
   phoneInText,
   placeInHeading,
   priceInRecordText,
@@ -318,6 +319,11 @@ export function selectFields(
     first ??=
       countField(request, free()) ??
       fieldByShape(request, free()) ??
+      namedByPicture(
+        request,
+        free(),
+        requests.some((r) => r.concept === 'title') ? [...roles].find(([, c]) => c === 'title')?.[0] : undefined,
+      ) ??
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??
       phoneInText(request, free()) ??
@@ -329,7 +335,7 @@ export function selectFields(
       ) ??
       placeInHeading(
         request,
-        free().find((f) => roles.get(f) === 'title'),
+        [...free().filter((f) => roles.get(f) === 'title'), ...free().filter(inHeadingField)],
         requests.some((r) => r.concept === 'title'),
       ) ??
       labelledByInitials(request, free()) ??

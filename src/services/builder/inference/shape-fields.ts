@@ -4,6 +4,7 @@
 // the employer), read as that element's own text.
 import { AMOUNT, CURRENCY_SIGNS } from './currency.js';
 import { DATE, DATE_RE2 } from './date-shape.js';
+import { DURATION } from './duration-shape.js';
 import type { CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
 import type { Concept, PromptRequest } from './naming.js';
@@ -74,17 +75,39 @@ const SCORE = /^\s*(\d{1,2})(?:[.,](\d))?\s*(?:\/\s*(?:10|5))?\s*$/;
  * as often a count or a rank).
  */
 function ratingByShape(free: CandidateField[]): CandidateField | undefined {
-  return free.find((f) => {
+  const found = free.find((f) => {
     if (f.kind !== 'text' || f.coverage < MIN_COVERAGE) return false;
     const values = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
     if (values.length < 2 || new Set(values).size < 2) return false;
     const scores = values.map((v) => SCORE.exec(v));
     return scores.every((m) => m !== null && Number(m[1]) <= 10) && scores.some((m) => m?.[2] !== undefined);
   });
+  // Read as a number, as a rating the markup names is ("7,7" gives 7.7, "8/10" gives 8).
+  return found && { ...found, transform: 'number' };
+}
+
+/**
+ * A length of time as players and podcasts write it, minutes and seconds or hours, minutes and seconds
+ * ("31:34", "1:02:33"); not a time of day when a prompt asks for a duration and nothing names one.
+ */
+const CLOCK_DURATION = /^\s*\d{1,3}:[0-5]\d(?::[0-5]\d)?\s*$/;
+
+/** A duration nothing names: values all written as one ("31:34", "45 min", "1h15"), not all the same. */
+function durationByShape(free: CandidateField[]): CandidateField | undefined {
+  return free.find((f) => {
+    if (f.kind !== 'text' || f.coverage < MIN_COVERAGE) return false;
+    const values = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
+    return (
+      values.length >= 2 &&
+      new Set(values).size >= 2 &&
+      values.every((v) => CLOCK_DURATION.test(v) || DURATION.test(v.trim()))
+    );
+  });
 }
 
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
   if (request.concept === 'rating') return ratingByShape(free);
+  if (request.concept === 'duration') return durationByShape(free);
   // "the minute of each comment": values written as a match's minutes.
   if (request.concept === undefined && fieldWordVariants(request.word).includes('minute'))
     return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, [MATCH_MINUTE]));
@@ -231,17 +254,39 @@ const PLACE_NAMES = /^\p{Lu}[\p{L}\p{M}.' -]*(?:,\s*\p{Lu}[\p{L}\p{M}\d.' -]*){1
 
 /**
  * "Location, price and area of each flat" on cards headed by where the flat is: with no name asked for,
- * a heading written as place names joined by commas is the place.
+ * a heading written as place names joined by commas is the place. The headings are the record's title
+ * and its <h1>-<h6> texts (a card may name its title otherwise, "Flat for sale", under the place).
  */
 export function placeInHeading(
   request: PromptRequest,
-  heading: CandidateField | undefined,
+  headings: CandidateField[],
   titleAsked: boolean,
 ): CandidateField | undefined {
-  if ((request.concept !== 'location' && request.concept !== 'address') || titleAsked || !heading) return undefined;
-  if (heading.kind !== 'text' || heading.coverage < SHAPE_SHARE) return undefined;
-  const sample = heading.samples.filter((v) => v.trim() !== '');
-  return sample.length > 0 && sample.filter((v) => PLACE_NAMES.test(v.trim())).length >= SHAPE_SHARE * sample.length
-    ? heading
-    : undefined;
+  if ((request.concept !== 'location' && request.concept !== 'address') || titleAsked) return undefined;
+  return headings.find((heading) => {
+    if (heading.kind !== 'text' || heading.coverage < SHAPE_SHARE) return false;
+    const sample = heading.samples.filter((v) => v.trim() !== '');
+    return sample.length > 0 && sample.filter((v) => PLACE_NAMES.test(v.trim())).length >= SHAPE_SHARE * sample.length;
+  });
+}
+
+/**
+ * A person's name nothing names, shown beside their picture (a comment's or a review's avatar): the text
+ * whose values are the alternative texts of one of the record's images. Not the record's title when the
+ * prompt asks for one too: a product's or a book's picture is described by its title.
+ */
+export function namedByPicture(
+  request: PromptRequest,
+  free: CandidateField[],
+  title: CandidateField | undefined,
+): CandidateField | undefined {
+  if (request.concept !== 'author') return undefined;
+  const alts = free.filter((f) => f.kind === 'image' && (f.alts?.length ?? 0) >= 2).map((f) => new Set(f.alts));
+  if (alts.length === 0) return undefined;
+  return free.find((f) => {
+    if (f.kind !== 'text' || f === title || f.coverage < MIN_COVERAGE) return false;
+    const sample = f.samples.map((v) => v.trim()).filter((v) => v !== '');
+    if (sample.length < 2 || new Set(sample).size < 2) return false;
+    return alts.some((set) => sample.filter((v) => set.has(v)).length >= SHAPE_SHARE * sample.length);
+  });
 }

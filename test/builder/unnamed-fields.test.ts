@@ -1,0 +1,106 @@
+// Fields whose classes say nothing (made-up words, as a site's own vocabulary or another language gives
+// them): found by what their values look like and what stands beside them. On small pages written here
+// (the draft is proposed without an LLM and run by the engine's list extraction).
+import { describe, expect, it } from 'vitest';
+import { draftRecords } from '../helpers/draft-records.js';
+
+describe('a rating nothing names', () => {
+  const review = (who: string, score: string) =>
+    `<div class="kovira"><h3 class="tubela">${who} wrote</h3><span class="zamelo">${score}</span><p class="rusipa">Nice place, good food and a view of the sea.</p></div>`;
+  const page = `<html><body><div class="mefani">${[
+    ['Ann', '7,7'],
+    ['Bo', '8.0'],
+    ['Cy', '6.5'],
+    ['Di', '9'],
+  ]
+    .map(([w, s]) => review(w, s))
+    .join('')}</div></body></html>`;
+
+  it('is read as a number, as a rating the markup names is', async () => {
+    const { proposal, records } = await draftRecords(page, 'title and rating of each review');
+    expect(proposal.definition.list.fields.find((f) => f.name === 'rating')?.transform).toBe('number');
+    expect(records.map((r) => r.rating)).toEqual([7.7, 8, 6.5, 9]);
+  });
+});
+
+describe('a duration nothing names', () => {
+  const episode = (title: string, length: string, date: string) =>
+    `<a class="fomiki" href="/e/${title.length}"><span class="deveme">${length}</span><span class="dekine">${title}</span><span class="debira">${date}</span></a>`;
+  const page = `<html><body><div class="lunopa">${[
+    episode('Talking with your family', '31:34', 'Dec 09, 2021'),
+    episode('Spiking and what to do', '26:44', 'Nov 25, 2021'),
+    episode('Maternal drinking', '1:04:07', 'Nov 11, 2021'),
+  ].join('')}</div></body></html>`;
+
+  it('is the text written as minutes and seconds', async () => {
+    const { records } = await draftRecords(page, 'title, duration and publish date of each episode');
+    expect(records.map((r) => r.duration)).toEqual(['31:34', '26:44', '1:04:07']);
+  });
+});
+
+describe("a commenter's name beside their avatar", () => {
+  const comment = (who: string, text: string, avatar: string) =>
+    `<div class="paleni"><img class="bureze" src="${avatar}" alt="${who}" width="48" height="48"><div class="fonimi"><div class="videde">${who}</div></div><div class="tesaro"><p>${text}</p></div><div class="lovake">2 days ago</div></div>`;
+  const comments = (avatar: (i: number) => string) =>
+    `<html><body><div class="sivema">${[
+      ['Bibi Blue', 'Thanks for the thoughts and the kind wishes for the new year.'],
+      ['Nossi', 'I remember those days well, and not everything was better then.'],
+      ['Sylvia', 'We should be more careful with what we build and what we throw away.'],
+    ]
+      .map(([w, t], i) => comment(w, t, avatar(i)))
+      .join('')}</div></body></html>`;
+
+  it('is the text the avatar is described by', async () => {
+    const { records } = await draftRecords(
+      comments((i) => `/avatars/${i}.png`),
+      'author and date of every comment',
+    );
+    expect(records.map((r) => r.author)).toEqual(['Bibi Blue', 'Nossi', 'Sylvia']);
+  });
+
+  it('is found beside a default avatar the same in every comment', async () => {
+    const { records } = await draftRecords(
+      comments(() => '/avatars/default.png'),
+      'author and date of every comment',
+    );
+    expect(records.map((r) => r.author)).toEqual(['Bibi Blue', 'Nossi', 'Sylvia']);
+  });
+});
+
+describe('an event date without its year', () => {
+  const show = (name: string, date: string, venue: string) =>
+    `<tr class="dazamu"><td class="gozeku"><a href="/events/${name.length}">${name}</a></td><td class="tuzube">${date}</td><td class="lekula">${venue}</td></tr>`;
+  const page = `<html><body><table><tbody>${[
+    show('Murder For Two', 'Mon May 19 <br> 7:00PM', 'New World Stages'),
+    show('Don Quixote', 'Tue May 20 <br> 7:30PM', 'Opera House'),
+    show('Wicked', 'Wed May 21 <br> 8:00PM', 'Gershwin Theatre'),
+  ].join('')}</tbody></table></body></html>`;
+
+  it('is a date by its weekday', async () => {
+    const { records } = await draftRecords(page, 'each show: event name, date and the tickets link');
+    expect(records.map((r) => String(r.date).replace(/\s+/g, ' '))).toEqual([
+      'Mon May 19 7:00PM',
+      'Tue May 20 7:30PM',
+      'Wed May 21 8:00PM',
+    ]);
+  });
+});
+
+describe('a place heading a card whose title is another text', () => {
+  const flat = (place: string, price: string) =>
+    `<div class="pasese"><a class="gegizo" href="/offer/${price.replace(/\D/g, '')}"><img class="pabise" src="/i/${price.length}.jpg"></a><h2 class="lemeli">${place}</h2><p class="ratedu" itemprop="name">Flat for sale, added today</p><p class="nugito">${price}</p></div>`;
+  const page = `<html><body><div class="rovena">${[
+    flat('Kraków, Mistrzejowice', '394 654 zł'),
+    flat('Kraków, Grzegórzki', '354 224 zł'),
+    flat('Bytom, Szombierki', '162 000 zł'),
+  ].join('')}</div></body></html>`;
+
+  it('is the place asked for', async () => {
+    const { records } = await draftRecords(page, 'location, price and link of each flat');
+    expect(records.map((r) => r.location)).toEqual([
+      'Kraków, Mistrzejowice',
+      'Kraków, Grzegórzki',
+      'Bytom, Szombierki',
+    ]);
+  });
+});
