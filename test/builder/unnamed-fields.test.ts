@@ -104,3 +104,49 @@ describe('a place heading a card whose title is another text', () => {
     ]);
   });
 });
+
+describe('a rating icon classed by its value', () => {
+  // Every icon shares a class; a second one says the value ("stars-4" renamed to a made-up word).
+  const levels = ['zomira', 'fekalu', 'pirosa', 'lunado', 'gatemi'];
+  const review = (who: string, stars: number) =>
+    `<div class="teleta"><a class="dikalo" href="/user_details?userid=${who}">${who}</a><div class="rusofo"><i class="${levels[stars - 1]} pilonu" title="${stars}.0 star rating"></i></div><span class="begati">7/${stars}/2014</span><p class="buvepi">We went there for dinner with friends and liked it.</p></div>`;
+  const page = `<html><body><div class="lumena">${[5, 3, 5, 4, 2, 5, 1, 4, 5, 3]
+    .map((s, i) => review(`user${i}`, s))
+    .join('')}</div></body></html>`;
+
+  it('is one field across the value classes', async () => {
+    const { records } = await draftRecords(page, 'the reviews: reviewer name, star rating and date');
+    expect(records.map((r) => r.rating)).toEqual([5, 3, 5, 4, 2, 5, 1, 4, 5, 3]);
+  });
+});
+
+describe("a film's name its poster is described by", () => {
+  const film = (rank: number, name: string, other: string, score: string) =>
+    `<div class="fatora"><div class="rupiru"><em>${rank}</em><a href="/subject/${rank}/"><img width="100" alt="${name}" src="/p/${rank}.jpg"></a></div><div class="lusomu"><div class="vonumi"><a href="/subject/${rank}/"><span class="kudota">${name}</span><span class="vofupo"> / ${other} / ${other} (HK)</span></a></div><div class="pidani"><span class="dozuba">${score}</span><span>1000 votes</span></div></div></div>`;
+  const page = `<html><body><ol class="zebuna">${[
+    film(1, 'Intouchables', 'Untouchable Friends', '9.3'),
+    film(2, 'The Last Emperor', 'Emperor of China', '9.1'),
+    film(3, 'Coco', 'Land of the Dead', '9.0'),
+  ].join('')}</ol></body></html>`;
+
+  it('is its title', async () => {
+    const { records } = await draftRecords(page, 'title and rating of each film');
+    expect(records.map((r) => r.title)).toEqual(['Intouchables', 'The Last Emperor', 'Coco']);
+  });
+});
+
+describe('a list the page heads in its own language', () => {
+  const page = `<html><body><h1>Macaroni met kaas</h1><div id="nopuse"><h2>Ingrediënten</h2><ul>${[
+    '300 g macaroni',
+    '1 ui, fijngesnipperd',
+    '1 teen knoflook, uitgeperst',
+    '200 g geraspte kaas',
+  ]
+    .map((i) => `<li>${i}</li>`)
+    .join('')}</ul></div><div><h2>Bereiding</h2><p>Kook de macaroni en meng alles.</p></div></body></html>`;
+
+  it('names the records text in English, as concepts are named', async () => {
+    const { proposal } = await draftRecords(page, 'elenca gli ingredienti');
+    expect(proposal.definition.list.fields.map((f) => f.name)).toEqual(['ingredient']);
+  });
+});

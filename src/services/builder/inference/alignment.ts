@@ -93,6 +93,8 @@ function inside(node: Element, ancestor: Element): boolean {
  */
 /** Most paths of one ending joined as one value's wrappers (more are a table's or a grid's cells). */
 const MAX_WRAPPED_VARIANTS = 16;
+/** Share of the joined values that may have a twin of the same classes in their record. */
+const MAX_REPEATED_SHARE = 0.05;
 
 function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Element, ValueNode> }>): void {
   // The element is the record's only one of its kind: a class repeated in a record (a link in the text,
@@ -129,10 +131,15 @@ function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Elem
     if (keys) keys.push(key);
     else byEnd.set(end.group, [key]);
   }
+  // Or one class each of their own beside the ones they share, under the same path: a value's state class
+  // ("i.star.stars-4" in one record, "i.star.stars-5" in the next; "div.score.good", "div.score.fair").
+  const parentOf = (key: string) => key.slice(0, key.lastIndexOf('/'));
   const related = (a: string, b: string) => {
     const [x, y] = [ends.get(a) ?? [], ends.get(b) ?? []];
     const [small, large] = x.length <= y.length ? [x, y] : [y, x];
-    return small.length > 0 && small.every((c) => large.includes(c));
+    if (small.length > 0 && small.every((c) => large.includes(c))) return true;
+    const shared = x.filter((c) => y.includes(c)).length;
+    return shared > 0 && x.length === y.length && shared === x.length - 1 && parentOf(a) === parentOf(b);
   };
   // Records of no two keys in common (never both in one record), the smaller map read.
   const apart = (a: Map<Element, ValueNode>, b: Map<Element, ValueNode>) => {
@@ -150,7 +157,9 @@ function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Elem
       for (const key of keys) {
         const more = key === head ? undefined : byKey.get(key)?.nodes;
         if (!more || !related(head, key) || !apart(nodes, more)) continue;
-        if (![...nodes, ...more].every(([m, v]) => only(m, v.el))) continue;
+        // A record or two holding a second one (a quoted earlier review's stars) do not part the rest.
+        const repeated = [...nodes, ...more].filter(([m, v]) => !only(m, v.el)).length;
+        if (repeated > (nodes.size + more.size) * MAX_REPEATED_SHARE) continue;
         for (const [m, v] of more) nodes.set(m, v);
         byKey.delete(key);
       }

@@ -66,7 +66,11 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
     // bare paragraph: that is the record's text (a comment's), its name is rather the author's.
     const paragraph = (f: CandidateField) => f.tag === 'p' && f.ownHints.length === 0;
     const firstText = texts.find((f) => !roles.get(f) && plain(f) && !paragraph(f)) ?? texts.find(plain);
-    const title = wholeCell(heading ?? linkText ?? firstText, texts);
+    // The text a record's picture is described by (a film's poster, a product's photo) names the record.
+    const pictured = texts.find(
+      (f) => plainish(f) && !roles.get(f) && f.coverage >= 0.8 && describesPicture(f, fields),
+    );
+    const title = wholeCell(heading ?? pictured ?? linkText ?? firstText, texts);
     if (title) roles.set(title, 'title');
   }
   const links = fields.filter((f) => f.kind === 'link');
@@ -91,6 +95,17 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
   const images = fields.filter((f) => f.kind === 'image');
   for (const extra of images.slice(1)) roles.set(extra, undefined);
   return roles;
+}
+
+/** A text whose values are the alternative texts of one of the record's images (most of the first ones). */
+export function describesPicture(f: CandidateField, fields: CandidateField[]): boolean {
+  const sample = f.samples.map((v) => v.trim()).filter((v) => v !== '');
+  if (f.kind !== 'text' || sample.length < 2 || new Set(sample).size < 2) return false;
+  return fields.some((i) => {
+    if (i.kind !== 'image' || (i.alts?.length ?? 0) < 2) return false;
+    const alts = new Set(i.alts);
+    return sample.filter((v) => alts.has(v)).length >= 0.8 * sample.length;
+  });
 }
 
 /**
@@ -323,6 +338,7 @@ export function selectFields(
         request,
         free(),
         requests.some((r) => r.concept === 'title') ? [...roles].find(([, c]) => c === 'title')?.[0] : undefined,
+        (f) => describesPicture(f, fields),
       ) ??
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??

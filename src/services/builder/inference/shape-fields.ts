@@ -272,21 +272,16 @@ export function placeInHeading(
 
 /**
  * A person's name nothing names, shown beside their picture (a comment's or a review's avatar): the text
- * whose values are the alternative texts of one of the record's images. Not the record's title when the
- * prompt asks for one too: a product's or a book's picture is described by its title.
+ * whose values are the alternative texts of one of the record's images (`describes`, select-fields.ts).
+ * Not the record's title when the prompt asks for one too: a product's or a book's picture is described by
+ * its title.
  */
 export function namedByPicture(
   request: PromptRequest,
   free: CandidateField[],
   title: CandidateField | undefined,
+  describes: (f: CandidateField) => boolean,
 ): CandidateField | undefined {
   if (request.concept !== 'author') return undefined;
-  const alts = free.filter((f) => f.kind === 'image' && (f.alts?.length ?? 0) >= 2).map((f) => new Set(f.alts));
-  if (alts.length === 0) return undefined;
-  return free.find((f) => {
-    if (f.kind !== 'text' || f === title || f.coverage < MIN_COVERAGE) return false;
-    const sample = f.samples.map((v) => v.trim()).filter((v) => v !== '');
-    if (sample.length < 2 || new Set(sample).size < 2) return false;
-    return alts.some((set) => sample.filter((v) => set.has(v)).length >= SHAPE_SHARE * sample.length);
-  });
+  return free.find((f) => f.kind === 'text' && f !== title && f.coverage >= MIN_COVERAGE && describes(f));
 }
