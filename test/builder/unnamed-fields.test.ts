@@ -150,3 +150,87 @@ describe('a list the page heads in its own language', () => {
     expect(proposal.definition.list.fields.map((f) => f.name)).toEqual(['ingredient']);
   });
 });
+
+describe('a value linked in some records, plain in the others, one class on both', () => {
+  const item = (name: string, amount: string, linked: boolean) =>
+    `<li class="zebira">${linked ? `<a href="/categories/${name.length}" class="ziseda">${name}</a>` : `<span class="ziseda">${name}</span>`}<span class="gilero">${amount}</span></li>`;
+  const page = `<html><body><h2>材料</h2><ul class="kibalu">${[
+    ['ベーコン', '2枚', true],
+    ['ごぼう', '80g', true],
+    ['有塩バター', '10g', false],
+    ['薄力粉', '大さじ1', false],
+    ['玉ねぎ', '1/4個', true],
+  ]
+    .map(([n, a, l]) => item(n as string, a as string, l as boolean))
+    .join('')}</ul></body></html>`;
+
+  it('is one field', async () => {
+    const { records } = await draftRecords(page, '材料の名前と分量');
+    expect(records.map((r) => r.title)).toEqual(['ベーコン', 'ごぼう', '有塩バター', '薄力粉', '玉ねぎ']);
+  });
+});
+
+describe("a record's name in the link its photo shares", () => {
+  const obituary = (id: number, name: string, extra: string) =>
+    `<div class="zekagi"><div class="gomevu"><a href="/obituary.aspx?pid=${id}">${name}</a></div><div class="pudedi"><a href="/obituary.aspx?pid=${id}"><img src="/p/${id}.jpg"></a><div class="genodo">${extra}</div><a class="buzati" href="/guestbook/${id}">Share memories and condolences with the family <span>${id * 5 + 1}</span></a></div></div>`;
+  const page = `<html><body><div class="lorema">${[
+    obituary(
+      1,
+      'Erma Silipigni (1937 - 2017)',
+      '... moved to Fresno in 1958 to pursue a life of freedom and worked in insurance ...',
+    ),
+    obituary(
+      2,
+      'Jimmy Pagan Sr. (1964 - 2017)',
+      '... born in Puerto Rico, he loved his family and his work at the port ...',
+    ),
+    obituary(3, 'Luigi Abenante M.D.', '... a doctor for forty years in the town he grew up in, known to all ...'),
+  ].join('')}</div></body></html>`;
+
+  it('is its name, and that link its link', async () => {
+    const { records } = await draftRecords(page, 'name and link of each obituary');
+    expect(records.map((r) => r.name)).toEqual([
+      'Erma Silipigni (1937 - 2017)',
+      'Jimmy Pagan Sr. (1964 - 2017)',
+      'Luigi Abenante M.D.',
+    ]);
+    expect(records.map((r) => r.link)).toEqual([1, 2, 3].map((i) => `https://example.com/obituary.aspx?pid=${i}`));
+  });
+});
+
+describe('a unit nothing names', () => {
+  const item = (amount: string, unit: string, name: string) =>
+    `<li class="kozafu"><span class="figozu">${amount}</span> <span class="zubako">${unit}</span> <span class="zebira">${name}</span></li>`;
+  const page = `<html><body><h2>Ingrediënten</h2><ul class="pemola">${[
+    ['500', 'gr', 'bloem'],
+    ['500', 'ml', 'plantaardige melk'],
+    ['7', 'gr', 'gedroogde gist'],
+    ['2', 'el', 'suiker'],
+  ]
+    .map(([a, u, n]) => item(a, u, n))
+    .join('')}</ul></body></html>`;
+
+  it('is the short word alone in its element', async () => {
+    const { records } = await draftRecords(page, 'hoeveelheid, eenheid en naam van elk ingrediënt');
+    expect(records.map((r) => r.eenheid)).toEqual(['gr', 'ml', 'gr', 'el']);
+  });
+});
+
+describe('an address written as places alone', () => {
+  const house = (id: number, place: string, price: string) =>
+    `<li class="kulipu"><a class="pinega" href="/expose/${id}"><h5 class="poneve">Family house, ${price.length > 9 ? 'large' : 'small'} garden</h5></a><button class="bekabu">${place}</button><dl><dd>${price}</dd><dt>Kaufpreis</dt></dl></li>`;
+  const page = `<html><body><ul class="ruvane">${[
+    house(1, 'Emmerzhausen, Altenkirchen (Westerwald) (Kreis)', '419.000 €'),
+    house(2, 'Windeck, Rhein-Sieg-Kreis', '499.000 €'),
+    house(3, 'Reichshof, Oberbergischer Kreis', '265.000 €'),
+  ].join('')}</ul></body></html>`;
+
+  it('is the address', async () => {
+    const { records } = await draftRecords(page, 'Adresse und Kaufpreis jedes Hauses');
+    expect(records.map((r) => r.adresse)).toEqual([
+      'Emmerzhausen, Altenkirchen (Westerwald) (Kreis)',
+      'Windeck, Rhein-Sieg-Kreis',
+      'Reichshof, Oberbergischer Kreis',
+    ]);
+  });
+});

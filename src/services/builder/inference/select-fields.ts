@@ -54,9 +54,13 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
             f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w))))),
     );
     // The record's main link names it: the longest text inside an anchor (its own or a child's).
+    // Of those, first a text whose link goes where another of the record's links goes too (the photo's):
+    // the record's own page, not a side link ("Share memories", a guestbook) however long its text.
     const linkText = texts
       .filter((f) => inAnchor(f) && f.coverage >= 0.8 && !roles.get(f) && plainish(f))
-      .sort((a, b) => b.averageLength - a.averageLength)[0];
+      .sort(
+        (a, b) => Number(linksTwice(b, fields)) - Number(linksTwice(a, fields)) || b.averageLength - a.averageLength,
+      )[0];
     const plain = (f: CandidateField) =>
       f.averageLength >= 3 &&
       f.averageLength < 150 &&
@@ -95,6 +99,25 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
   const images = fields.filter((f) => f.kind === 'image');
   for (const extra of images.slice(1)) roles.set(extra, undefined);
   return roles;
+}
+
+/**
+ * A text inside a link whose addresses another link of the record has too (the first records' alike): the
+ * record's main link is repeated around its picture, its title, its "more" button.
+ */
+function linksTwice(f: CandidateField, fields: CandidateField[]): boolean {
+  const path = f.key.split('|')[0];
+  const links = fields.filter((l) => l.kind === 'link');
+  // The anchor around the text: the link field at the text's path or at the nearest path above it.
+  const own = links
+    .filter((l) => {
+      const at = l.key.split('|')[0];
+      return at === path || path.startsWith(`${at}/`);
+    })
+    .sort((a, b) => b.key.length - a.key.length)[0];
+  if (!own || own.samples.length < 2) return false;
+  const same = (l: CandidateField) => l.samples.slice(0, 3).join('\n') === own.samples.slice(0, 3).join('\n');
+  return links.some((l) => l !== own && same(l));
 }
 
 /** A text whose values are the alternative texts of one of the record's images (most of the first ones). */

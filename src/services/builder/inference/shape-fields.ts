@@ -63,6 +63,9 @@ function legalFormShare(values: string[]): number {
 /** A dash, then a capitalised name: an attribution's signature. */
 const SIGNED = /^\s*[-–—~]\s*\p{Lu}\p{Ll}/u;
 
+/** A unit of measure written alone: a short word of letters, maybe with its dot ("g", "gr", "ml", "EL", "Stk."). */
+const UNIT_WORD = /^\s*\p{L}{1,5}\.?\s*$/u;
+
 /** A minute of a match, as live tickers write it: "95'", "45+2'", "12′". */
 const MATCH_MINUTE = /^\s*\d{1,3}(?:\s*\+\s*\d{1,2})?\s*['′’]\s*$/;
 
@@ -129,6 +132,11 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
         f.samples.length > 0 &&
         f.samples.every((v) => SIGNED.test(v) && !/[@\d]/.test(v)),
     );
+  // "the unit of each ingredient": short words alone in their element ("gr", "ml", "EL").
+  if (request.concept === undefined && fieldWordVariants(request.word).includes('unit'))
+    return free.find(
+      (f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && f.samples.length > 0 && shaped(f.samples, [UNIT_WORD]),
+    );
   // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
   const shape =
     request.concept === 'address'
@@ -137,7 +145,10 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
         ? [QUANTITY]
         : undefined;
   if (!shape) return undefined;
-  return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, shape));
+  const fits = (shapes: RegExp[], coverage: number) =>
+    free.find((f) => f.kind === 'text' && f.coverage >= coverage && shaped(f.samples, shapes));
+  // An address written as places alone, the town first ("Windeck, Rhein-Sieg-Kreis"), in every record.
+  return fits(shape, MIN_COVERAGE) ?? (request.concept === 'address' ? fits([PLACE_LIST], SHAPE_SHARE) : undefined);
 }
 
 /**
@@ -251,6 +262,8 @@ export function dateInText(request: PromptRequest, free: CandidateField[]): Cand
 
 /** Names of places joined by commas, the town first ("Kraków, Mistrzejowice", "Bytom, Szombierki, Zabrzanska"). */
 const PLACE_NAMES = /^\p{Lu}[\p{L}\p{M}.' -]*(?:,\s*\p{Lu}[\p{L}\p{M}\d.' -]*){1,3}$/u;
+/** The same with a district in brackets ("Altenkirchen (Westerwald)"), as an address's places are written. */
+const PLACE_LIST = /^\p{Lu}[\p{L}\p{M}.' ()-]*(?:,\s*\p{Lu}[\p{L}\p{M}\d.' ()-]*){1,3}$/u;
 
 /**
  * "Location, price and area of each flat" on cards headed by where the flat is: with no name asked for,
