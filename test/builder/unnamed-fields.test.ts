@@ -234,3 +234,18 @@ describe('an address written as places alone', () => {
     ]);
   });
 });
+
+describe('a former price its label names', () => {
+  const product = (name: string, old: string, now: string) =>
+    `<div class="rizata"><a class="tivego" href="/p/${name.length}"><span class="begelo">${name}</span></a><div class="sodufi"><span class="vonalo">Unser alter Preis: </span><span class="buzoso">${old}</span><br><span class="fodese">Sonderangebot: </span><span class="kabito">${now}</span></div></div>`;
+  const page = `<html><body><div class="lemuna">${[
+    product('X-8N Fernsteuerung', '219,99 EUR', '179,90 EUR'),
+    product('Genius Race II 80R', '199,99 EUR', '157,90 EUR'),
+    product('Genius Race II 13R', '199,99 EUR', '159,90 EUR'),
+  ].join('')}</div></body></html>`;
+
+  it('is not the price', async () => {
+    const { records } = await draftRecords(page, 'Name und Preis jedes Produkts');
+    expect(records.map((r) => r.preis)).toEqual([179.9, 157.9, 159.9]);
+  });
+});

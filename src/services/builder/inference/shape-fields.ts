@@ -285,7 +285,7 @@ export function placeInHeading(
 
 /**
  * A person's name nothing names, shown beside their picture (a comment's or a review's avatar): the text
- * whose values are the alternative texts of one of the record's images (`describes`, select-fields.ts).
+ * whose values are the alternative texts of one of the record's images (`describes`, title-signs.ts).
  * Not the record's title when the prompt asks for one too: a product's or a book's picture is described by
  * its title.
  */
