@@ -93,6 +93,8 @@ function inside(node: Element, ancestor: Element): boolean {
  */
 /** Most paths of one ending joined as one value's wrappers (more are a table's or a grid's cells). */
 const MAX_WRAPPED_VARIANTS = 16;
+/** Share of the joined values that may have a twin of the same classes in their record. */
+const MAX_REPEATED_SHARE = 0.05;
 
 function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Element, ValueNode> }>): void {
   // The element is the record's only one of its kind: a class repeated in a record (a link in the text,
@@ -129,10 +131,15 @@ function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Elem
     if (keys) keys.push(key);
     else byEnd.set(end.group, [key]);
   }
+  // Or one class each of their own beside the ones they share, under the same path: a value's state class
+  // ("i.star.stars-4" in one record, "i.star.stars-5" in the next; "div.score.good", "div.score.fair").
+  const parentOf = (key: string) => key.slice(0, key.lastIndexOf('/'));
   const related = (a: string, b: string) => {
     const [x, y] = [ends.get(a) ?? [], ends.get(b) ?? []];
     const [small, large] = x.length <= y.length ? [x, y] : [y, x];
-    return small.length > 0 && small.every((c) => large.includes(c));
+    if (small.length > 0 && small.every((c) => large.includes(c))) return true;
+    const shared = x.filter((c) => y.includes(c)).length;
+    return shared > 0 && x.length === y.length && shared === x.length - 1 && parentOf(a) === parentOf(b);
   };
   // Records of no two keys in common (never both in one record), the smaller map read.
   const apart = (a: Map<Element, ValueNode>, b: Map<Element, ValueNode>) => {
@@ -150,12 +157,24 @@ function joinWrappedVariants($: CheerioAPI, byKey: Map<string, { nodes: Map<Elem
       for (const key of keys) {
         const more = key === head ? undefined : byKey.get(key)?.nodes;
         if (!more || !related(head, key) || !apart(nodes, more)) continue;
-        if (![...nodes, ...more].every(([m, v]) => only(m, v.el))) continue;
+        // A record or two holding a second one (a quoted earlier review's stars) do not part the rest.
+        const repeated = [...nodes, ...more].filter(([m, v]) => !only(m, v.el)).length;
+        if (repeated > (nodes.size + more.size) * MAX_REPEATED_SHARE) continue;
         for (const [m, v] of more) nodes.set(m, v);
         byKey.delete(key);
       }
     }
   }
+}
+
+/** The alternative texts of a field's images in the first records that have one, normalised. */
+function altTexts(members: Element[], nodes: Map<Element, ValueNode>): string[] {
+  return members
+    .flatMap((m) => {
+      const alt = nodes.get(m)?.el.attribs?.alt?.replace(/\s+/g, ' ').trim();
+      return alt ? [alt] : [];
+    })
+    .slice(0, 20);
 }
 
 /** Fields that line up across the records of a group. */
@@ -191,14 +210,17 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (coverage < MIN_FIELD_COVERAGE) continue;
     const values = members.filter((m) => nodes.has(m)).map((m) => (nodes.get(m) as ValueNode).value);
     const distinct = new Set(values).size;
-    // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date).
+    // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date),
+    // or a picture described differently in each record (a default avatar, its alt the person's name).
     const labelled = (nodes.values().next().value as ValueNode).label !== undefined;
+    const described = new Set(altTexts(members, nodes)).size > 1;
     const property = (nodes.values().next().value as ValueNode).el.attribs?.itemprop !== undefined;
     if (
       values.length >= 3 &&
       distinct === 1 &&
       !labelled &&
       !property &&
+      !described &&
       conceptOfValues(values) === undefined &&
       !classedAsEntity(nodes.values().next().value as ValueNode, members[0])
     )
@@ -307,6 +329,7 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
       averageLength: values.reduce((n, v) => n + v.length, 0) / Math.max(1, values.length),
       order: orders.reduce((a, b) => a + b, 0) / orders.length,
       present,
+      ...(first.kind === 'image' ? { alts: altTexts(members, nodes) } : {}),
     });
   }
   // A text field that only repeats a deeper field's text (an <a> inside an <h2> whose own text is

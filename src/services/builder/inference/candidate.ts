@@ -34,6 +34,8 @@ export interface CandidateField {
   order: number;
   /** Indexes of the records that have a value. */
   present: number[];
+  /** An image's alternative texts in the first records (what the picture shows: a person, a product). */
+  alts?: string[];
 }
 
 export interface Candidate {

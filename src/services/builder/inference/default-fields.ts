@@ -55,7 +55,13 @@ export function withAlternatives(
   fields: CandidateField[],
   roles: Map<CandidateField, Concept | undefined>,
 ): CandidateField {
-  if (field.coverage >= 0.95 || !field.selector || !roles.get(field)) return field;
+  if (field.coverage >= 0.95 || !field.selector) return field;
+  // Named alike: of one concept, or one class of their own on different tags (a linked ingredient's
+  // <a class="x"> in some records, a plain one's <span class="x"> in the others).
+  const sameClass = (other: CandidateField) =>
+    field.kind === 'text' && other.tag !== field.tag && other.ownHints.some((h) => field.ownHints.includes(h));
+  const alike = (other: CandidateField) =>
+    (roles.get(field) !== undefined && roles.get(other) === roles.get(field)) || sameClass(other);
   let merged = field;
   const covered = new Set(field.present);
   for (const other of fields) {
@@ -64,7 +70,7 @@ export function withAlternatives(
       !other.selector ||
       other.kind !== field.kind ||
       other.attribute !== field.attribute ||
-      roles.get(other) !== roles.get(field)
+      !alike(other)
     )
       continue;
     if (other.present.some((i) => covered.has(i))) continue;

@@ -3,7 +3,7 @@
 // words of its own ("old price", "Streichpreis", "старая цена"). Without those words the current price is
 // the one meant.
 import type { CandidateField } from './candidate.js';
-import { tokenWords } from './naming.js';
+import { tokenWords, words } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
 
 /**
@@ -78,4 +78,20 @@ const FORMER_REQUEST_WORDS = new Set([
 /** Does the request ask for the former value ("old_price")? */
 export function asksForFormer(request: PromptRequest): boolean {
   return (request.written ?? request.word).split('_').some((p) => FORMER_REQUEST_WORDS.has(p));
+}
+
+/** The longest label before a value that may say it is a former one ("Unser alter Preis:", "Statt", "UVP"). */
+const FORMER_LABEL_LENGTH = 30;
+
+/**
+ * A short label before a value saying it is the former one, in the words a prompt asks for it with, or
+ * "statt" ("instead of"): "Unser alter Preis:", "Was:", "UVP", "statt".
+ */
+export function labelsFormer(text: string): boolean {
+  const t = text.trim();
+  return (
+    t !== '' &&
+    t.length <= FORMER_LABEL_LENGTH &&
+    words(t).some((w) => FORMER_REQUEST_WORDS.has(w) || w === 'statt' || w === 'instead')
+  );
 }

@@ -1,7 +1,7 @@
 // A prompt that names only the records ("alla ingredienser", "tutti gli ingredienti") asks for each
 // record's whole text: when the chosen records are the ones the prompt names (their class or heading
 // says so, topic.ts) and that word found no field of its own, the record itself becomes the field,
-// named with the page's word for it ("ingredient" of li.ingredient).
+// named with the page's word for it ("ingredient" of li.ingredient), in English when it is a known noun.
 import type { Candidate } from './candidate.js';
 import { namesTheRecords } from './missing.js';
 import { fieldName, singular } from './naming.js';
@@ -78,7 +78,9 @@ export function withRecordText(
     (f) => f.kind === 'text' && f.coverage === 1 && f.averageLength >= 0.8 * recordLength(candidate),
   );
   const field: Named = {
-    name: fieldName(singular(word)),
+    // In English when the word is a known record noun ("Ingrediënten" heading the list: "ingredient"),
+    // as concepts are named: the singular of a word in another language is not known.
+    name: fieldName(englishRecordNouns(word)[0] ?? singular(word)),
     concept: undefined,
     field: whole ?? {
       key: '(record)',

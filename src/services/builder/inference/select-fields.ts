@@ -25,11 +25,13 @@ import {
   besideTitle,
   dateInText,
   fieldByShape,
+  namedByPicture,
   phoneInText,
   placeInHeading,
   priceInRecordText,
 } from './shape-fields.js';
 import { countField } from './count-field.js';
+import { describesPicture, linksTwice } from './title-signs.js';
 import { asksForFormer, former } from './former-price.js';
 
 /** Concepts for fields the markup did not label: the main title and link, a long description. */
@@ -53,9 +55,13 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
             f.ownHints.some((h) => tokenWords(h).some((w) => ['title', 'name', 'heading', 'headline'].includes(w))))),
     );
     // The record's main link names it: the longest text inside an anchor (its own or a child's).
+    // Of those, first a text whose link goes where another of the record's links goes too (the photo's):
+    // the record's own page, not a side link ("Share memories", a guestbook) however long its text.
     const linkText = texts
       .filter((f) => inAnchor(f) && f.coverage >= 0.8 && !roles.get(f) && plainish(f))
-      .sort((a, b) => b.averageLength - a.averageLength)[0];
+      .sort(
+        (a, b) => Number(linksTwice(b, fields)) - Number(linksTwice(a, fields)) || b.averageLength - a.averageLength,
+      )[0];
     const plain = (f: CandidateField) =>
       f.averageLength >= 3 &&
       f.averageLength < 150 &&
@@ -65,7 +71,11 @@ export function roleFields(candidate: Candidate): Map<CandidateField, Concept | 
     // bare paragraph: that is the record's text (a comment's), its name is rather the author's.
     const paragraph = (f: CandidateField) => f.tag === 'p' && f.ownHints.length === 0;
     const firstText = texts.find((f) => !roles.get(f) && plain(f) && !paragraph(f)) ?? texts.find(plain);
-    const title = wholeCell(heading ?? linkText ?? firstText, texts);
+    // The text a record's picture is described by (a film's poster, a product's photo) names the record.
+    const pictured = texts.find(
+      (f) => plainish(f) && !roles.get(f) && f.coverage >= 0.8 && describesPicture(f, fields),
+    );
+    const title = wholeCell(heading ?? pictured ?? linkText ?? firstText, texts);
     if (title) roles.set(title, 'title');
   }
   const links = fields.filter((f) => f.kind === 'link');
@@ -318,6 +328,12 @@ export function selectFields(
     first ??=
       countField(request, free()) ??
       fieldByShape(request, free()) ??
+      namedByPicture(
+        request,
+        free(),
+        requests.some((r) => r.concept === 'title') ? [...roles].find(([, c]) => c === 'title')?.[0] : undefined,
+        (f) => describesPicture(f, fields),
+      ) ??
       besideTitle(request, titleField, free()) ??
       priceInRecordText(request, free()) ??
       phoneInText(request, free()) ??
@@ -329,7 +345,7 @@ export function selectFields(
       ) ??
       placeInHeading(
         request,
-        free().find((f) => roles.get(f) === 'title'),
+        [...free().filter((f) => roles.get(f) === 'title'), ...free().filter(inHeadingField)],
         requests.some((r) => r.concept === 'title'),
       ) ??
       labelledByInitials(request, free()) ??

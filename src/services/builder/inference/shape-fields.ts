@@ -4,6 +4,7 @@
 // the employer), read as that element's own text.
 import { AMOUNT, CURRENCY_SIGNS } from './currency.js';
 import { DATE, DATE_RE2 } from './date-shape.js';
+import { DURATION } from './duration-shape.js';
 import type { CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
 import type { Concept } from './naming.js';
@@ -63,6 +64,9 @@ function legalFormShare(values: string[]): number {
 /** A dash, then a capitalised name: an attribution's signature. */
 const SIGNED = /^\s*[-–—~]\s*\p{Lu}\p{Ll}/u;
 
+/** A unit of measure written alone: a short word of letters, maybe with its dot ("g", "gr", "ml", "EL", "Stk."). */
+const UNIT_WORD = /^\s*\p{L}{1,5}\.?\s*$/u;
+
 /** A minute of a match, as live tickers write it: "95'", "45+2'", "12′". */
 const MATCH_MINUTE = /^\s*\d{1,3}(?:\s*\+\s*\d{1,2})?\s*['′’]\s*$/;
 
@@ -75,17 +79,39 @@ const SCORE = /^\s*(\d{1,2})(?:[.,](\d))?\s*(?:\/\s*(?:10|5))?\s*$/;
  * as often a count or a rank).
  */
 function ratingByShape(free: CandidateField[]): CandidateField | undefined {
-  return free.find((f) => {
+  const found = free.find((f) => {
     if (f.kind !== 'text' || f.coverage < MIN_COVERAGE) return false;
     const values = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
     if (values.length < 2 || new Set(values).size < 2) return false;
     const scores = values.map((v) => SCORE.exec(v));
     return scores.every((m) => m !== null && Number(m[1]) <= 10) && scores.some((m) => m?.[2] !== undefined);
   });
+  // Read as a number, as a rating the markup names is ("7,7" gives 7.7, "8/10" gives 8).
+  return found && { ...found, transform: 'number' };
+}
+
+/**
+ * A length of time as players and podcasts write it, minutes and seconds or hours, minutes and seconds
+ * ("31:34", "1:02:33"); not a time of day when a prompt asks for a duration and nothing names one.
+ */
+const CLOCK_DURATION = /^\s*\d{1,3}:[0-5]\d(?::[0-5]\d)?\s*$/;
+
+/** A duration nothing names: values all written as one ("31:34", "45 min", "1h15"), not all the same. */
+function durationByShape(free: CandidateField[]): CandidateField | undefined {
+  return free.find((f) => {
+    if (f.kind !== 'text' || f.coverage < MIN_COVERAGE) return false;
+    const values = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
+    return (
+      values.length >= 2 &&
+      new Set(values).size >= 2 &&
+      values.every((v) => CLOCK_DURATION.test(v) || DURATION.test(v.trim()))
+    );
+  });
 }
 
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
   if (request.concept === 'rating') return ratingByShape(free);
+  if (request.concept === 'duration') return durationByShape(free);
   // "the minute of each comment": values written as a match's minutes.
   if (request.concept === undefined && fieldWordVariants(request.word).includes('minute'))
     return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, [MATCH_MINUTE]));
@@ -107,6 +133,11 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
         f.samples.length > 0 &&
         f.samples.every((v) => SIGNED.test(v) && !/[@\d]/.test(v)),
     );
+  // "the unit of each ingredient": short words alone in their element ("gr", "ml", "EL").
+  if (request.concept === undefined && fieldWordVariants(request.word).includes('unit'))
+    return free.find(
+      (f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && f.samples.length > 0 && shaped(f.samples, [UNIT_WORD]),
+    );
   // "amount" is a price on a shop's page and a quantity in a recipe: a quantity's shape answers both.
   const shape =
     request.concept === 'address'
@@ -115,7 +146,10 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
         ? [QUANTITY]
         : undefined;
   if (!shape) return undefined;
-  return free.find((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && shaped(f.samples, shape));
+  const fits = (shapes: RegExp[], coverage: number) =>
+    free.find((f) => f.kind === 'text' && f.coverage >= coverage && shaped(f.samples, shapes));
+  // An address written as places alone, the town first ("Windeck, Rhein-Sieg-Kreis"), in every record.
+  return fits(shape, MIN_COVERAGE) ?? (request.concept === 'address' ? fits([PLACE_LIST], SHAPE_SHARE) : undefined);
 }
 
 /**
@@ -229,20 +263,39 @@ export function dateInText(request: PromptRequest, free: CandidateField[]): Cand
 
 /** Names of places joined by commas, the town first ("Kraków, Mistrzejowice", "Bytom, Szombierki, Zabrzanska"). */
 const PLACE_NAMES = /^\p{Lu}[\p{L}\p{M}.' -]*(?:,\s*\p{Lu}[\p{L}\p{M}\d.' -]*){1,3}$/u;
+/** The same with a district in brackets ("Altenkirchen (Westerwald)"), as an address's places are written. */
+const PLACE_LIST = /^\p{Lu}[\p{L}\p{M}.' ()-]*(?:,\s*\p{Lu}[\p{L}\p{M}\d.' ()-]*){1,3}$/u;
 
 /**
  * "Location, price and area of each flat" on cards headed by where the flat is: with no name asked for,
- * a heading written as place names joined by commas is the place.
+ * a heading written as place names joined by commas is the place. The headings are the record's title
+ * and its <h1>-<h6> texts (a card may name its title otherwise, "Flat for sale", under the place).
  */
 export function placeInHeading(
   request: PromptRequest,
-  heading: CandidateField | undefined,
+  headings: CandidateField[],
   titleAsked: boolean,
 ): CandidateField | undefined {
-  if ((request.concept !== 'location' && request.concept !== 'address') || titleAsked || !heading) return undefined;
-  if (heading.kind !== 'text' || heading.coverage < SHAPE_SHARE) return undefined;
-  const sample = heading.samples.filter((v) => v.trim() !== '');
-  return sample.length > 0 && sample.filter((v) => PLACE_NAMES.test(v.trim())).length >= SHAPE_SHARE * sample.length
-    ? heading
-    : undefined;
+  if ((request.concept !== 'location' && request.concept !== 'address') || titleAsked) return undefined;
+  return headings.find((heading) => {
+    if (heading.kind !== 'text' || heading.coverage < SHAPE_SHARE) return false;
+    const sample = heading.samples.filter((v) => v.trim() !== '');
+    return sample.length > 0 && sample.filter((v) => PLACE_NAMES.test(v.trim())).length >= SHAPE_SHARE * sample.length;
+  });
+}
+
+/**
+ * A person's name nothing names, shown beside their picture (a comment's or a review's avatar): the text
+ * whose values are the alternative texts of one of the record's images (`describes`, title-signs.ts).
+ * Not the record's title when the prompt asks for one too: a product's or a book's picture is described by
+ * its title.
+ */
+export function namedByPicture(
+  request: PromptRequest,
+  free: CandidateField[],
+  title: CandidateField | undefined,
+  describes: (f: CandidateField) => boolean,
+): CandidateField | undefined {
+  if (request.concept !== 'author') return undefined;
+  return free.find((f) => f.kind === 'text' && f !== title && f.coverage >= MIN_COVERAGE && describes(f));
 }

@@ -2,6 +2,7 @@
 // labels the page gives them (table headers, definition terms, units) and the words its markup uses.
 import type { CheerioAPI } from 'cheerio';
 import { endsInByline } from './byline.js';
+import { labelsFormer } from './former-price.js';
 import { conceptOfWord } from './naming.js';
 import { isProfileLink } from './profile-link.js';
 import { isSkipped, normalizeText, ownText } from './dom-text.js';
@@ -313,6 +314,17 @@ function textBefore(el: Element): string | undefined {
   return prev?.type === 'text' ? prev.data : undefined;
 }
 
+/** The text right before an element in its parent: a text node's, else the previous element's. */
+function labelBefore(el: Element): string {
+  type Sibling = { type?: string; data?: string; prev?: Sibling | null };
+  let prev = el.prev as Sibling | null;
+  while (prev && prev.type === 'text' && (prev.data ?? '').trim() === '') prev = prev.prev ?? null;
+  if (!prev) return '';
+  if (prev.type === 'text') return prev.data ?? '';
+  const sibling = prev as unknown as Element;
+  return isElement(sibling) && elementChildren(sibling).length === 0 ? textOfNode(sibling) : '';
+}
+
 function textOfNode(el: Element): string {
   let text = '';
   for (const c of el.children ?? [])
@@ -329,6 +341,8 @@ export function hintsOf(el: Element, member: Element): { own: string[]; all: str
   if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
   // "Verfasst von <a>koala100</a>", "by <span>Ada</span>": the byline's words before it name the author.
   if (endsInByline(textBefore(el) ?? '')) all.push('author');
+  // "Unser alter Preis: <span>219,99 EUR</span>": a label before it says the value is a former one.
+  if (labelsFormer(labelBefore(el))) all.push('was');
   // The record's own classes are shared by every field: they name the record, not the field.
   for (let p: Element | null = el; p && isElement(p) && p !== member; p = p.parent as Element | null) {
     for (const a of NAMING_ATTRIBUTES) if (p.attribs?.[a]) all.push(p.attribs[a]);
