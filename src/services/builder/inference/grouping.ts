@@ -1,11 +1,13 @@
 // Groups of sibling subtrees with the same structural signature (record containers), scored roughly by
-// count, share of the page's text, links and images; and the companion rows of records spanning two rows.
+// count, share of the page's text, links and images, and set back in the page's navigation, chrome and
+// ads (page-regions.ts); and the companion rows of records spanning two rows.
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { mergeGrouped } from './grouped-lists.js';
 import { alike, mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
 import { pushTo } from './multimap.js';
+import { advertising, insideChrome, insideNavigation } from './page-regions.js';
 import { isTotalsRow } from './summary-rows.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
@@ -38,64 +40,6 @@ function holds(el: Element, test: (e: Element) => boolean): boolean {
 }
 const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
 const isImage = (e: Element) => e.name === 'img';
-
-/**
- * The words of an element's class, id (and role): class names are compounds written in every style
- * ("secondSubNav", "main_menu", "site-footer", "jsNavMenu"), so they are split at case changes, hyphens
- * and underscores before their words are read.
- */
-function namingWords(el: Element, withRole = true): string[] {
-  const names = `${el.attribs?.class ?? ''} ${el.attribs?.id ?? ''} ${withRole ? (el.attribs?.role ?? '') : ''}`;
-  return names
-    .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
-    .filter((w) => w !== '')
-    .map((w) => w.toLowerCase());
-}
-const NAVIGATION_WORDS = new Set(['nav', 'navbar', 'navigation', 'menu', 'menubar']);
-/** A masthead is the page's header. */
-const CHROME_WORDS = new Set([
-  'breadcrumb',
-  'breadcrumbs',
-  'footer',
-  'header',
-  'masthead',
-  'sidebar',
-  'pagination',
-  'pager',
-]);
-const AD_WORDS = new Set(['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot']);
-
-/** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
-function insideNavigation(el: Element, wrapsPage: (p: Element) => boolean): boolean {
-  for (let p = el.parent; p && isElement(p); p = p.parent) {
-    if (wrapsPage(p)) continue;
-    if (p.name === 'nav') return true;
-    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w))) return true;
-  }
-  return false;
-}
-
-/**
- * Inside navigation, a header, footer or sidebar; a box holding most of the page's text is its wrapper
- * whatever its name (`div#nav-menu-top` around the whole content).
- */
-function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): boolean {
-  for (let p = el.parent; p && isElement(p); p = p.parent) {
-    if (wrapsPage(p)) continue;
-    if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
-    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w) || CHROME_WORDS.has(w))) return true;
-  }
-  return false;
-}
-
-/** Ads: the element or a near ancestor is classed as one ("ad", "ads", "sponsored", "promoted"). */
-function advertising(el: Element): boolean {
-  let p: Element | null = el;
-  for (let depth = 0; p && isElement(p) && depth < 4; depth++, p = p.parent as Element | null) {
-    if (namingWords(p, false).some((w) => AD_WORDS.has(w))) return true;
-  }
-  return false;
-}
 
 /**
  * The signature plus the stable stem of build-generated class names ("IngredientsGroup_item__48J1c" ->
