@@ -1,11 +1,14 @@
 // Groups of sibling subtrees with the same structural signature (record containers), scored roughly by
-// count, share of the page's text, links and images; and the companion rows of records spanning two rows.
+// count, share of the page's text, links and images, and set back in the page's navigation, chrome and
+// ads (page-regions.ts); and the companion rows of records spanning two rows.
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { mergeGrouped } from './grouped-lists.js';
 import { alike, mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
 import { pushTo } from './multimap.js';
+import { advertising, insideChrome, insideNavigation } from './page-regions.js';
+import { holdsTheOther, kindClasses, kindsOfLists, sameTagsAsMost, splitUnlike } from './record-kinds.js';
 import { isTotalsRow } from './summary-rows.js';
 
 /** The elements below `el` in document order (skipped tags and their subtrees left out), at most `cap`. */
@@ -40,74 +43,17 @@ const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
 const isImage = (e: Element) => e.name === 'img';
 
 /**
- * The words of an element's class, id (and role): class names are compounds written in every style
- * ("secondSubNav", "main_menu", "site-footer", "jsNavMenu"), so they are split at case changes, hyphens
- * and underscores before their words are read.
- */
-function namingWords(el: Element, withRole = true): string[] {
-  const names = `${el.attribs?.class ?? ''} ${el.attribs?.id ?? ''} ${withRole ? (el.attribs?.role ?? '') : ''}`;
-  return names
-    .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
-    .filter((w) => w !== '')
-    .map((w) => w.toLowerCase());
-}
-const NAVIGATION_WORDS = new Set(['nav', 'navbar', 'navigation', 'menu', 'menubar']);
-/** A masthead is the page's header. */
-const CHROME_WORDS = new Set([
-  'breadcrumb',
-  'breadcrumbs',
-  'footer',
-  'header',
-  'masthead',
-  'sidebar',
-  'pagination',
-  'pager',
-]);
-const AD_WORDS = new Set(['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot']);
-
-/** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
-function insideNavigation(el: Element, wrapsPage: (p: Element) => boolean): boolean {
-  for (let p = el.parent; p && isElement(p); p = p.parent) {
-    if (wrapsPage(p)) continue;
-    if (p.name === 'nav') return true;
-    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w))) return true;
-  }
-  return false;
-}
-
-/**
- * Inside navigation, a header, footer or sidebar; a box holding most of the page's text is its wrapper
- * whatever its name (`div#nav-menu-top` around the whole content).
- */
-function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): boolean {
-  for (let p = el.parent; p && isElement(p); p = p.parent) {
-    if (wrapsPage(p)) continue;
-    if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
-    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w) || CHROME_WORDS.has(w))) return true;
-  }
-  return false;
-}
-
-/** Ads: the element or a near ancestor is classed as one ("ad", "ads", "sponsored", "promoted"). */
-function advertising(el: Element): boolean {
-  let p: Element | null = el;
-  for (let depth = 0; p && isElement(p) && depth < 4; depth++, p = p.parent as Element | null) {
-    if (namingWords(p, false).some((w) => AD_WORDS.has(w))) return true;
-  }
-  return false;
-}
-
-/**
  * The signature plus the stable stem of build-generated class names ("IngredientsGroup_item__48J1c" ->
  * "IngredientsGroup_item"): the hash is no selector, but its stem still tells a list's items from the
  * other `ul > li` of the page.
  */
-function groupSignature(el: Element): string {
+function groupSignature(el: Element, kind: (c: string) => boolean): string {
+  const sig = signature(el, stableClasses(el).filter(kind));
   const stems = (el.attribs?.class ?? '')
     .split(/\s+/)
     .map((c) => c.match(/^([A-Za-z][\w-]*?)__[A-Za-z0-9_-]{4,}$/)?.[1])
     .filter((c): c is string => c !== undefined && !c.includes('--'));
-  return stems.length > 0 ? `${signature(el)}{${[...new Set(stems)].sort().join(' ')}}` : signature(el);
+  return stems.length > 0 ? `${sig}{${[...new Set(stems)].sort().join(' ')}}` : sig;
 }
 
 export interface Group {
@@ -129,14 +75,25 @@ export function findGroups($: CheerioAPI): Group[] {
   if (!body) return [];
   const bodyTextLength = Math.max(1, normalizeText($(body).text()).length);
   const byKey = new Map<string, Element[]>();
-  // Each element's signature is read once, though it is the parent of many.
+  const all = descendants(body);
+  // Each element's signatures are read once, though it is the parent of many: as a member, by its kind
+  // (see record-kinds.ts); as a parent, by all its classes (one box's own class tells its list from others).
+  const kindOf = kindClasses(all);
   const signatures = new Map<Element, string>();
   const signatureOf = (el: Element) => {
     let sig = signatures.get(el);
-    if (sig === undefined) signatures.set(el, (sig = groupSignature(el)));
+    if (sig === undefined) {
+      const kind = kindOf(el);
+      signatures.set(el, (sig = groupSignature(el, (c) => kind.includes(c))));
+    }
     return sig;
   };
-  const all = descendants(body);
+  const parentSignatures = new Map<Element, string>();
+  const parentSignatureOf = (el: Element) => {
+    let sig = parentSignatures.get(el);
+    if (sig === undefined) parentSignatures.set(el, (sig = groupSignature(el, () => true)));
+    return sig;
+  };
   const order = new Map(all.map((e, i) => [e, i]));
   for (const el of all) {
     const parent = el.parent;
@@ -144,7 +101,7 @@ export function findGroups($: CheerioAPI): Group[] {
     // Cells and what they hold directly are grouped per table kind: a page laid out in tables has cells
     // of every sort.
     const table = el.name === 'td' ? tableOf(el) : parent.name === 'td' ? tableOf(parent) : undefined;
-    const key = `${signatureOf(parent)} > ${signatureOf(el)}${table ? ` @ ${signatureOf(table)}` : ''}`;
+    const key = `${parentSignatureOf(parent)} > ${signatureOf(el)}${table ? ` @ ${parentSignatureOf(table)}` : ''}`;
     const list = byKey.get(key);
     if (list) list.push(el);
     else byKey.set(key, [el]);
@@ -161,12 +118,12 @@ export function findGroups($: CheerioAPI): Group[] {
   // Bare list items of bare lists ("ul > li") share one key across the page: the site's menus, a widget's
   // links and the article's own list of ingredients alike. Each list's own items, three or more, are also
   // a group of their own, so that the one in the main content is not lost among the others.
-  const lists = [...byKey.values()];
+  const lists = [...byKey.values()].flatMap(splitUnlike);
   for (const list of [...lists]) {
     if (
       list[0].name !== 'li' ||
       /[.#[]/.test(signatureOf(list[0])) ||
-      /[.#[]/.test(signatureOf(list[0].parent as Element))
+      /[.#[]/.test(parentSignatureOf(list[0].parent as Element))
     )
       continue;
     const byParent = new Map<unknown, Element[]>();
@@ -178,7 +135,7 @@ export function findGroups($: CheerioAPI): Group[] {
   }
   const nested = mergeNested(lists, signatureOf);
   const queue = withPlainSiblings(
-    mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), signatureOf, order),
+    mergeVariants(mergeContinued(mergeAlternating(nested.lists), signatureOf), parentSignatureOf, order),
     order,
   );
   for (let elements = queue.shift(); elements; elements = queue.shift()) {
@@ -188,7 +145,7 @@ export function findGroups($: CheerioAPI): Group[] {
     if (['tbody', 'thead', 'html', 'body', 'head', 'th', 'dd', 'dt', 'option'].includes(elements[0].name)) continue;
     if (elements[0].name === 'td' && !cardCells(elements)) continue;
     // Members that do not share most of the group's common shape are something else (an ad, a heading row).
-    const shapes = elements.map(shapeOf);
+    const shapes = elements.map((e) => shapeOf(e));
     const frequency = new Map<string, number>();
     for (const shape of shapes) for (const path of shape) frequency.set(path, (frequency.get(path) ?? 0) + 1);
     // Common: in a strict majority of members (variants such as sale/regular prices split the rest).
@@ -206,13 +163,17 @@ export function findGroups($: CheerioAPI): Group[] {
       const own = new Set([...shapes[i]].map(unlinked));
       return commonUnlinked.filter((p) => own.has(p)).length >= commonUnlinked.length / 2;
     };
+    // A member of the same tags in the same places whose boxes are classed otherwise (a pinned thread's
+    // "sticky" wrapper, the others' "nonsticky") is one of them too.
+    const sameTags = sameTagsAsMost(elements);
     // A table's totals row sums the rows above it: it is not one of them.
     const shared = elements.filter(
       (e, i) =>
         (common.length === 0 ||
           common.filter((p) => shapes[i].has(p)).length >= common.length / 2 ||
           optionalValues(i) ||
-          linkless(i)) &&
+          linkless(i) ||
+          sameTags(i)) &&
         !isTotalsRow($, e),
     );
     const members = takingTurns(elements, shared, signatureOf) ? elements.filter((e) => !isTotalsRow($, e)) : shared;
@@ -242,7 +203,7 @@ export function findGroups($: CheerioAPI): Group[] {
         !only.every(
           (c, i) =>
             c.length === 1 &&
-            signature(c[0]) === signature(first) &&
+            signatureOf(c[0]) === signatureOf(first) &&
             normalizeText($(c[0]).text()).length >= normalizeText($(members[i]).text()).length * 0.95,
         )
       )
@@ -295,23 +256,21 @@ function takingTurns(elements: Element[], shared: Element[], signatureOf: (el: E
 }
 
 /**
- * Replies within replies: lists of one classed signature whose members sit inside members of another
- * such list (li.comment in ol.children in li.comment) are one list of records at every depth, in
- * document order; grouped by parent alone they would keep only the first level.
+ * Replies within replies: classed lists of one kind whose members sit inside members of another such
+ * list (li.comment in ol.children in li.comment) are one list of records at every depth, in document
+ * order; grouped by parent alone they would keep only the first level. One kind: the same tag and a
+ * class in common, since each depth may carry a class of its own ("depth-2" under any name).
  */
 function mergeNested(
   lists: Element[][],
   signatureOf: (el: Element) => string,
 ): { lists: Element[][]; merged: Set<Element[]> } {
-  const bySignature = new Map<string, Element[][]>();
-  for (const list of lists) {
-    const sig = signatureOf(list[0]);
-    if (!/[.[]/.test(sig)) continue; // a bare tag (tr, li) nests in layouts too
-    pushTo(bySignature, sig, list);
-  }
+  const bySignature = kindsOfLists(
+    lists.filter((list) => /[.[]/.test(signatureOf(list[0]))), // a bare tag (tr, li) nests in layouts too
+  );
   const replaced = new Map<Element[], Element[]>();
   const merged = new Set<Element[]>();
-  for (const same of bySignature.values()) {
+  for (const same of bySignature) {
     if (same.length < 2) continue;
     const all = new Set(same.flat());
     const inside = (el: Element) => {
@@ -319,9 +278,15 @@ function mergeNested(
       return false;
     };
     const roots = same.filter((list) => !list.every(inside));
-    // Replies look like what they answer: boxes of the page's layout sharing a class name ("div.row"
-    // around the content, inside a card, inside its link) are no thread.
-    const replies = same.filter((list) => list.every(inside) && roots.length === 1 && alike(list[0], roots[0][0]));
+    // Replies look like what they answer (like one of the first, with replies of its own or without):
+    // boxes of the page's layout sharing a class name ("div.row" around the content, inside a card,
+    // inside its link) are no thread.
+    const replies = same.filter(
+      (list) =>
+        list.every(inside) &&
+        roots.length === 1 &&
+        roots[0].slice(0, 10).some((r) => alike(list[0], r) || holdsTheOther(list[0], r)),
+    );
     if (roots.length !== 1 || replies.length === 0) continue;
     const order = documentOrder(roots[0][0].parent as Element);
     const union = [...roots[0], ...replies.flat()].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));

@@ -6,13 +6,13 @@ import { elementChildren, isElement, signature, stableClasses, type Element } fr
 import { pushTo } from './multimap.js';
 
 /** The paths of tags and classes below an element, four levels deep: what its records look like. */
-export function shapeOf(el: Element): Set<string> {
+export function shapeOf(el: Element, step: (e: Element) => string = signature): Set<string> {
   const shape = new Set<string>();
   const visit = (node: Element, prefix: string, depth: number) => {
     if (depth > 4 || shape.size > 60) return;
     for (const c of elementChildren(node)) {
       if (isSkipped(c)) continue;
-      const path = `${prefix}/${signature(c)}`;
+      const path = `${prefix}/${step(c)}`;
       shape.add(path);
       visit(c, path, depth + 1);
     }
@@ -97,9 +97,22 @@ export function mergeVariants(
 
 /** Same inner structure (most paths shared): zebra rows, not a question and its answer taking turns. */
 export function alike(a: Element, b: Element): boolean {
-  const [x, y] = [shapeOf(a), shapeOf(b)];
+  return overlap(shapeOf(a), shapeOf(b)) >= 0.5;
+}
+
+/** The share of the larger shape's paths the other shape holds too. */
+function overlap(x: Set<string>, y: Set<string>): number {
   const shared = [...x].filter((p) => y.has(p)).length;
-  return shared >= Math.max(x.size, y.size) * 0.5;
+  return shared / Math.max(1, x.size, y.size);
+}
+
+/**
+ * The same tags in the same places, nearly all of them, whatever their classes: records whose inner box
+ * is classed for a state (a pinned thread's "sticky" wrapper, the others' "nonsticky") are records alike.
+ */
+function sameTags(a: Element, b: Element): boolean {
+  const tag = (e: Element) => e.name;
+  return overlap(shapeOf(a, tag), shapeOf(b, tag)) >= 0.8;
 }
 
 /**
@@ -161,13 +174,23 @@ export function mergeContinued(lists: Element[][], signatureOf: (el: Element) =>
     let union = list;
     for (let next = nextBox(parent); next && byParent.has(next); next = nextBox(next)) {
       const more = byParent.get(next) as Element[];
-      if (next.name !== parent.name || signatureOf(more[0]) !== signatureOf(list[0]) || !alike(more[0], list[0])) break;
+      if (next.name !== parent.name || !sameKind(more[0], list[0])) break;
+      if (!alike(more[0], list[0]) && !sameTags(more[0], list[0])) break;
       union = [...union, ...more];
       merged.set(more, []);
     }
     if (union !== list) merged.set(list, union);
   }
   return lists.map((list) => merged.get(list) ?? list).filter((list) => list.length > 0);
+}
+
+/**
+ * Records of one kind in two boxes: the same tag and a class in common, though the boxes may mark their
+ * records' state differently (every pinned thread "hot", none of the others).
+ */
+function sameKind(a: Element, b: Element): boolean {
+  const classes = stableClasses(b);
+  return a.name === b.name && stableClasses(a).some((c) => classes.includes(c));
 }
 
 /** The next element after `el` among its siblings (scripts and styles left out). */

@@ -116,9 +116,8 @@ export function isElement(node: AnyNode | null | undefined): node is Element {
 /** Attributes that name what an element is, kept in its signature (they outlive hashed classes). */
 const SIGNATURE_ATTRIBUTES = ['data-testid', 'data-test', 'data-qa', 'itemprop', 'data-component-type'];
 
-/** Tag plus stable classes and naming attributes: elements with the same signature look alike. */
-export function signature(el: Element): string {
-  const classes = stableClasses(el);
+/** Tag plus stable classes (or those given) and naming attributes: elements with the same signature look alike. */
+export function signature(el: Element, classes = stableClasses(el)): string {
   const base = classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
   const attrs = SIGNATURE_ATTRIBUTES.filter((a) => el.attribs?.[a]).map((a) => `[${a}=${el.attribs[a]}]`);
   return attrs.length > 0 ? `${base}${attrs.join('')}` : base;

@@ -1,0 +1,63 @@
+// Where on the page a group stands: inside the site's navigation, inside its chrome (header, footer,
+// sidebar) or in an ad. Read from landmark tags and from the words of class names, ids and roles; a box
+// holding most of the page's text is its wrapper whatever it is called. Used by grouping.ts to set back
+// groups that are not the page's content.
+import { isElement, type Element } from './selectors.js';
+
+/**
+ * The words of an element's class, id (and role): class names are compounds written in every style
+ * ("secondSubNav", "main_menu", "site-footer", "jsNavMenu"), so they are split at case changes, hyphens
+ * and underscores before their words are read.
+ */
+function namingWords(el: Element, withRole = true): string[] {
+  const names = `${el.attribs?.class ?? ''} ${el.attribs?.id ?? ''} ${withRole ? (el.attribs?.role ?? '') : ''}`;
+  return names
+    .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+const NAVIGATION_WORDS = new Set(['nav', 'navbar', 'navigation', 'menu', 'menubar']);
+/** A masthead is the page's header. */
+const CHROME_WORDS = new Set([
+  'breadcrumb',
+  'breadcrumbs',
+  'footer',
+  'header',
+  'masthead',
+  'sidebar',
+  'pagination',
+  'pager',
+]);
+const AD_WORDS = new Set(['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot']);
+
+/** Inside the site's navigation (a `nav`, a menu): links to its sections, never records of a page. */
+export function insideNavigation(el: Element, wrapsPage: (p: Element) => boolean): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (wrapsPage(p)) continue;
+    if (p.name === 'nav') return true;
+    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w))) return true;
+  }
+  return false;
+}
+
+/**
+ * Inside navigation, a header, footer or sidebar; a box holding most of the page's text is its wrapper
+ * whatever its name (`div#nav-menu-top` around the whole content).
+ */
+export function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) {
+    if (wrapsPage(p)) continue;
+    if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
+    if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w) || CHROME_WORDS.has(w))) return true;
+  }
+  return false;
+}
+
+/** Ads: the element or a near ancestor is classed as one ("ad", "ads", "sponsored", "promoted"). */
+export function advertising(el: Element): boolean {
+  let p: Element | null = el;
+  for (let depth = 0; p && isElement(p) && depth < 4; depth++, p = p.parent as Element | null) {
+    if (namingWords(p, false).some((w) => AD_WORDS.has(w))) return true;
+  }
+  return false;
+}
