@@ -22,6 +22,9 @@ export const pageFile = (page: RealPage) => path.join(DIR, 'pages', page.file);
 /** A class or id attribute, its quote and its value (the bytes read as latin1: one character per byte). */
 const CLASS_OR_ID = /(\s(?:class|id)\s*=\s*)(["'])([^"']*)\2/gi;
 
+/** A comment, a script or a style (kept as they are), or else one tag. */
+const UNTOUCHED_OR_TAG = /(<!--[\s\S]*?-->|<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>)|<[a-zA-Z][^>]*>/gi;
+
 /** How class names and ids are served: as saved, hashed (generated-looking names) or renamed (stable words). */
 export type ClassNames = 'kept' | 'hashed' | 'renamed';
 
@@ -46,12 +49,16 @@ function madeUpWord(name: string): string {
 export function replaceClassNames(bytes: Buffer, how: Exclude<ClassNames, 'kept'>): Buffer {
   const replaced = (name: string) =>
     how === 'hashed' ? 'c' + createHash('sha1').update(name).digest('hex').slice(0, 6) : madeUpWord(name);
-  const text = bytes
-    .toString('latin1')
-    .replace(CLASS_OR_ID, (_all, attribute: string, quote: string, value: string) => {
+  const renamed = (tag: string) =>
+    tag.replace(CLASS_OR_ID, (_all, attribute: string, quote: string, value: string) => {
       const names = value.split(/\s+/).filter((n) => n.length > 0);
       return attribute + quote + names.map(replaced).join(' ') + quote;
     });
+  // Only inside tags: text in comments, scripts and styles that looks like an attribute (`<!-- id="x -->`)
+  // is left alone, as a replacement running past the comment's end would change the page's tree.
+  const text = bytes
+    .toString('latin1')
+    .replace(UNTOUCHED_OR_TAG, (part: string, untouched: string | undefined) => (untouched ? part : renamed(part)));
   return Buffer.from(text, 'latin1');
 }
 
