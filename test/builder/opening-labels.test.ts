@@ -49,3 +49,23 @@ describe('a field word opening the value of its own element', () => {
     ]);
   });
 });
+
+describe('a price after its label', () => {
+  const termin = (name: string, place: string, price: string) =>
+    `<div class="q2"><h2><a href="/e/${name.length}">${name}</a></h2><p>Ort: ${place}</p><p>Eintritt: ${price}</p></div>`;
+  const kalender = `<html><body><header><a href="/">Start</a></header><main><h1>Kulturkalender</h1><div>
+    ${termin('Weihnachtsoratorium', 'Thomaskirche', '25,00 €')}${termin('Jazz im Keller', 'Moritzbastei', '12,50 €')}
+    ${termin('Lesung: Winterreise', 'Stadtbibliothek', '8,00 €')}</div></main></body></html>`;
+
+  it('is a number once the label is taken off, as a price without one is', async () => {
+    const { records } = await draftRecords(
+      kalender,
+      'Veranstaltungsname, Veranstaltungsort und Eintrittspreis jeder Veranstaltung',
+    );
+    expect(records.map((r) => [r.veranstaltungsort, r.eintrittspreis])).toEqual([
+      ['Thomaskirche', 25],
+      ['Moritzbastei', 12.5],
+      ['Stadtbibliothek', 8],
+    ]);
+  });
+});

@@ -125,7 +125,10 @@ function withoutLabel(field: AgentField, values: string[]): AgentField {
   const label = sharedLabel(present, concept);
   if (!label) return field;
   const pattern = `^\\s*${label.split(/\s+/).map(escapeRegex).join('\\s+')}\\s*`;
-  return { ...field, transform: ['trim', { replace: pattern, with: '' }] };
+  // A price after its label ("Eintritt: 25,00 €") is a number once the label is gone, as a bare one is.
+  const after = present.map((v) => v.slice(v.indexOf(label) + label.length).trim());
+  const amount = concept === 'price' && (after.every((v) => BARE_AMOUNT.test(v)) || conceptOfValues(after) === 'price');
+  return { ...field, transform: ['trim', { replace: pattern, with: '' }, ...(amount ? ['number' as const] : [])] };
 }
 
 /** Text lines broken by <br> ("Buttmannstraße 17<br>13357 Berlin"): the element's text would run them together. */
