@@ -68,4 +68,9 @@ describe('a price after its label', () => {
       ['Stadtbibliothek', 8],
     ]);
   });
+
+  it('answers a price asked in English when the page labels it as the admission ("Eintritt")', async () => {
+    const { records } = await draftRecords(kalender, 'name, venue and price of each event');
+    expect(records.map((r) => r.price)).toEqual([25, 12.5, 8]);
+  });
 });
