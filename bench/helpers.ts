@@ -156,9 +156,12 @@ export interface WorkerProcess {
 export async function startWorkerProcess(env: Record<string, string>, distDir?: string): Promise<WorkerProcess> {
   // `info` so that the "worker started" line shows; the per-Run children write nothing at that level.
   const workerEnv = { ...env, LOG_LEVEL: 'info' };
+  // BENCH_NODE_ARGS: Node's own options for the worker, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a
+  // profile of each of its threads, written when it stops: NODE_OPTIONS refuses --cpu-prof).
+  const nodeOptions = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const w = distDir
-    ? startCompiled(path.resolve(distDir, 'worker.js'), workerEnv)
-    : startNode(['src/worker.ts'], workerEnv);
+    ? startCompiled(path.resolve(distDir, 'worker.js'), workerEnv, nodeOptions)
+    : startNode(['src/worker.ts'], workerEnv, nodeOptions);
   const stop = async () => {
     // BENCH_WORKER_LOG=<dir>: the worker's log, to see what it did in a round (warnings, per-Run lines).
     const logDir = process.env.BENCH_WORKER_LOG;
@@ -186,9 +189,13 @@ export async function startWorkerProcess(env: Record<string, string>, distDir?: 
   return { pid: w.child.pid!, output: w.output, stop: unregister };
 }
 
-function startCompiled(entry: string, env: Record<string, string>): ReturnType<typeof startNode> {
+function startCompiled(
+  entry: string,
+  env: Record<string, string>,
+  nodeOptions: readonly string[],
+): ReturnType<typeof startNode> {
   if (!fs.existsSync(entry)) throw new Error(`${entry} does not exist: build first (npx tsc -p tsconfig.build.json)`);
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeOptions, entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

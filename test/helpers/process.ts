@@ -8,12 +8,12 @@ import path from 'node:path';
  * Node's arguments for an entry point of the service given as `src/<name>.ts` (and its own arguments):
  * the compiled copy global-setup made (process-build.ts), or the source under tsx when there is none.
  */
-function nodeArgs(args: string[]): string[] {
+function nodeArgs(args: string[], nodeOptions: readonly string[] = []): string[] {
   const build = process.env.CXS_TEST_BUILD;
   const [entry, ...rest] = args;
   const m = /^src\/(.+)\.ts$/.exec(entry ?? '');
-  if (!build || !m) return ['--import', 'tsx', ...args];
-  return [path.join(build, `${m[1]}.js`), ...rest];
+  if (!build || !m) return [...nodeOptions, '--import', 'tsx', ...args];
+  return [...nodeOptions, path.join(build, `${m[1]}.js`), ...rest];
 }
 
 /**
@@ -68,9 +68,10 @@ export function runNode(
 export function startNode(
   args: string[],
   env: Record<string, string>,
+  nodeOptions: readonly string[] = [],
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = track(
-    spawn(process.execPath, nodeArgs(args), {
+    spawn(process.execPath, nodeArgs(args, nodeOptions), {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
