@@ -5,6 +5,9 @@
 #   scripts/s3-server.sh start   installs Ceph from Debian if needed, starts the cluster (idempotent)
 #   scripts/s3-server.sh env     prints S3_* settings for the running server (shell `export` lines)
 #   scripts/s3-server.sh stop    stops it and removes its state (memstore: nothing survives anyway)
+#   scripts/s3-server.sh acquire PID   starts it if needed and counts process PID (a test run) as a user
+#   scripts/s3-server.sh release PID   PID is done with it: stopped when no user is left alive, if an
+#                                      acquire started it (a server started by `start` is left running)
 #
 # State lives in S3_SERVER_DIR (default /tmp/cxs-s3-server); ports are picked free at start.
 set -euo pipefail
@@ -135,6 +138,27 @@ stop_quietly() {
   rm -rf "$DIR"
 }
 
+# Test runs share one server: each acquires it with its own pid and releases it at its end. The server an
+# acquire started is stopped by the last release, when no other user's process is alive any more (a run
+# that was killed never releases: its pid is gone, so it does not keep the server up).
+acquire() {
+  if ! running; then
+    start
+    : >"$DIR/owned"
+  fi
+  mkdir -p "$DIR/users"
+  : >"$DIR/users/$1"
+}
+
+release() {
+  rm -f "$DIR/users/$1"
+  for user in "$DIR"/users/*; do
+    [ -e "$user" ] || continue
+    kill -0 "$(basename "$user")" 2>/dev/null || rm -f "$user"
+  done
+  if [ -f "$DIR/owned" ] && [ -z "$(ls -A "$DIR/users" 2>/dev/null)" ]; then stop_quietly; fi
+}
+
 # One start or stop at a time: test runs begun together (several checkouts, several suites) would otherwise
 # each find no server, clear each other's state and start half a cluster twice. The daemons are started
 # without the lock's descriptor (`9>&-`): they outlive the script and would hold the lock for ever.
@@ -148,5 +172,9 @@ case "${1:-}" in
   start) with_lock start ;;
   env) running || { log "not running (scripts/s3-server.sh start)"; exit 1; }; print_env ;;
   stop) with_lock stop_quietly ;;
-  *) echo "usage: $0 start|env|stop" >&2; exit 2 ;;
+  acquire | release)
+    [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "usage: $0 $1 PID" >&2; exit 2; }
+    with_lock "$1" "$2"
+    ;;
+  *) echo "usage: $0 start|env|stop|acquire PID|release PID" >&2; exit 2 ;;
 esac

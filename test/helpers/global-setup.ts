@@ -10,7 +10,7 @@ import { ensureS3Server, stopS3Server } from './s3-server.js';
 
 const run = crypto.randomBytes(3).toString('hex');
 let ready = false;
-let s3Started = false;
+let s3Acquired = false;
 let build: string | null = null;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -59,7 +59,7 @@ export async function setup() {
   if (problems.length) throw new Error(`The test suite needs PostgreSQL and Redis.\n${problems.join('\n')}`);
   // Test workers are forked after this and inherit the variable.
   process.env.CXS_TEST_RUN = run;
-  s3Started = ensureS3Server();
+  s3Acquired = ensureS3Server();
   build = await buildForProcesses(run);
   process.env.CXS_TEST_BUILD = build;
   await ensureTemplate();
@@ -68,6 +68,6 @@ export async function setup() {
 
 export async function teardown() {
   if (ready) await dropRunDatabases(run);
-  if (s3Started) stopS3Server();
+  if (s3Acquired) stopS3Server();
   if (build) removeBuild(build);
 }

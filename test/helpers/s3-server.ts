@@ -18,35 +18,35 @@ function scriptEnv(): Record<string, string> | null {
   }
 }
 
-/** Makes sure a server answers; returns whether this call started it (and so should stop it). */
+/**
+ * Makes sure a server answers, counting this process as one of its users (scripts/s3-server.sh acquire):
+ * a server this call started is stopped by the last user's stopS3Server, not while another run uses it.
+ * Returns whether it acquired one (false: TEST_S3_ENDPOINT names a server of the caller's own).
+ */
 export function ensureS3Server(): boolean {
   if (process.env.TEST_S3_ENDPOINT) return false;
-  let env = scriptEnv();
-  let started = false;
-  if (!env) {
-    try {
-      execFileSync(SCRIPT, ['start'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
-    } catch (err) {
-      const stderr = String((err as { stderr?: Buffer }).stderr ?? '')
-        .trim()
-        .split('\n')
-        .slice(-3)
-        .join('\n');
-      throw new Error(
-        `The test suite needs an S3-compatible server: scripts/s3-server.sh start failed (${stderr}). Run it by hand, or set TEST_S3_ENDPOINT.`,
-      );
-    }
-    started = true;
-    env = scriptEnv();
+  try {
+    execFileSync(SCRIPT, ['acquire', String(process.pid)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
+  } catch (err) {
+    const stderr = String((err as { stderr?: Buffer }).stderr ?? '')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join('\n');
+    throw new Error(
+      `The test suite needs an S3-compatible server: scripts/s3-server.sh acquire failed (${stderr}). Run it by hand, or set TEST_S3_ENDPOINT.`,
+    );
   }
+  const env = scriptEnv();
   if (!env)
     throw new Error('The test suite needs an S3-compatible server: scripts/s3-server.sh env reports none running.');
   for (const [k, v] of Object.entries(env)) process.env[`TEST_${k}`] = v;
-  return started;
+  return true;
 }
 
+/** This process is done with the server (stopped if it was the last user of a server a run started). */
 export function stopS3Server(): void {
-  execFileSync(SCRIPT, ['stop'], { stdio: 'ignore' });
+  execFileSync(SCRIPT, ['release', String(process.pid)], { stdio: 'ignore' });
 }
 
 /** The test server's settings with a key prefix of its own, so test files never see each other's objects. */
