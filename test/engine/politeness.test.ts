@@ -180,8 +180,11 @@ describe('the host gate', () => {
     const result = await runExtraction(options(politeDefinition(s.url, 'n=6&ms=50'), { maxRetries: 2 }));
     expect(result.sets[0].records.map((r) => r.sku)).toEqual(['sku-1', 'sku-2', 'sku-3', 'sku-4', 'sku-5', 'sku-6']);
     const at = s.busyOnce.answeredAt!;
+    // Two requests are in flight per host: the other one may have been sent before the 429 came back and
+    // reach the site a moment after it (on a busy machine, more than a few milliseconds later). Without the
+    // pause every remaining item (50 ms each) would start within the second.
     const during = s.seen.filter((r) => r.start > at + 20 && r.start < at + 950);
-    expect(during).toEqual([]);
+    expect(during.length).toBeLessThanOrEqual(1);
     expect(s.seen.filter((r) => r.start >= at + 950).length).toBeGreaterThanOrEqual(4);
   });
 
