@@ -59,8 +59,8 @@ function tableHeader($: CheerioAPI, cell: Element): string | undefined {
 
 /**
  * A header row written with plain cells (`<td>Eigner</td><td>Jahr</td>` above the data): the table's first
- * row when it holds two or more short texts and no digit while most rows below hold digits (years, sizes,
- * numbers): the words above the values.
+ * row when it holds two or more short texts, no number alone and digits in a third of them at most ("Top 5"),
+ * while most rows below hold digits (years, sizes, numbers): the words above the values.
  */
 function plainHeaders($: CheerioAPI, table: Element): string[] {
   const rows = $(table).find('tr').toArray();
@@ -72,7 +72,10 @@ function plainHeaders($: CheerioAPI, table: Element): string[] {
     .toArray()
     .map((td) => normalizeText($(td).text()));
   const named = texts.filter((t) => t !== '');
-  if (named.length < 2 || named.some((t) => t.length > 30 || /\d/.test(t))) return [];
+  // A heading may hold a digit ("Top 5", "Q1"), but most hold none and none is a number alone.
+  const numbered = named.filter((t) => /\d/.test(t));
+  if (named.length < 2 || named.some((t) => t.length > 30 || /^[\d\s.,:/-]+$/.test(t))) return [];
+  if (numbered.length * 3 > named.length) return [];
   const withDigits = rest.filter((tr) => /\d/.test($(tr).text())).length;
   return withDigits >= rest.length * 0.6 ? texts : [];
 }
