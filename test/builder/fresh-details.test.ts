@@ -2,8 +2,14 @@
 // Builder had never seen: a date labelled "Updated" is not the publication date, a date in an element of
 // its own inside a labelled box, a site's "Sign In" box is no author, a Japanese byline's "文●", a table's
 // header row holding "Top 5", tags as links deep inside their box, and categories asked for in the plural
-// read from the links filing the page rather than its one section or the sidebar's list of all of them.
+// read from the links filing the page rather than its one section or the sidebar's list of all of them, a
+// header menu titled "Categories" is no category, "the name of the author" asks for the author, and a
+// blog's commenter written as an hCard's `<cite class="fn">` is the comment's author.
 import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
+import type { Element } from '../../src/services/builder/inference/selectors.js';
+import { hintsOf } from '../../src/services/builder/inference/values.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const menu = `<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a> <a href="/culture">Culture</a>
@@ -87,5 +93,58 @@ describe('tags and categories filing an article', () => {
       <li><a href="/c/building">Building</a></li><li><a href="/c/city">City</a></li><li><a href="/c/money">Money</a></li><li><a href="/c/sport">Sport</a></li></ul></section></aside></body></html>`;
     const { records } = await draftRecords(page, 'title and categories of the post');
     expect(records).toEqual([{ title: 'A new bridge for the old town', categories: ['City', 'Building', 'Money'] }]);
+  });
+});
+
+describe("a site's menu titled like the field", () => {
+  it('takes no header menu titled "Categories" as the category of the page, whatever the body is classed', async () => {
+    const sections = [
+      'Business',
+      'Threat Research',
+      'Industry Trends',
+      'Partners',
+      'Customer Stories',
+      'PSIRT Blogs',
+      'Cloud',
+    ];
+    const page = `<html><body class="site-navigation-standard"><header class="site-header"><div class="header-nav"><ul class="b2-navigation__list">
+      <li><div class="nav-dropdown-title">Categories</div><ul class="navdropdown">${sections
+        .map((c, i) => `<li><a href="/c/${i}">${c}</a></li>`)
+        .join('')}</ul></li></ul></div></header>
+      <main><section class="hero"><p class="hero__kicker">Threat Research</p><h1>Defeating an Android packer</h1></section>
+      <p class="meta">By <a href="/author/dario">Dario Durando</a></p>${body}</main></body></html>`;
+    const { records } = await draftRecords(page, "titolo, autore e categoria dell'articolo");
+    expect(records).toEqual([{ titolo: 'Defeating an Android packer', autore: 'Dario Durando' }]);
+  });
+});
+
+describe('the name of a person asked for', () => {
+  it('reads "the name of the author" as the author, in the genitive of any language too', () => {
+    const fields = (prompt: string) => promptRequests(prompt).map((r) => r.concept ?? r.word);
+    expect(fields('имя автора и дата каждого комментария')).toEqual(['author', 'date', 'комментария']);
+    expect(fields('name of the author and date of each comment')).toEqual(['author', 'date', 'comments']);
+    expect(fields('nombre del autor y fecha')).toEqual(['author', 'date']);
+    expect(fields('Name des Autors und Datum')).toEqual(['author', 'date']);
+    // A name asked for beside the author is the record's own.
+    expect(fields('name, author and date')).toEqual(['title', 'author', 'date']);
+  });
+
+  it('takes each commenter\'s name from the hCard\'s <cite class="fn">, linked or not', async () => {
+    const names = ['Jasmin', 'Franziska', 'Flory', 'Mira'];
+    const page = `<html><body>${menu}<main><h1>A new bridge for the old town</h1>${body}<ol class="commentlist">${names
+      .map(
+        (n, i) => `<li class="comment" id="comment-${i}"><div class="comment-body"><div class="comment-author vcard">
+        <img class="avatar" src="/a/${i}.png" alt=""><cite class="fn">${i % 2 === 0 ? `<a href="https://blog${i}.example" class="url">${n}</a>` : n}</cite>
+        <span class="says">sagt:</span></div><div class="comment-meta"><a href="#comment-${i}">${10 + i}. Februar 2019 um 18:0${i} Uhr</a></div>
+        <p>Das ist ein Kommentar von ${n} zu diesem Artikel, mit ein paar Worten mehr.</p></div></li>`,
+      )
+      .join('')}</ol></main></body></html>`;
+    const { records } = await draftRecords(page, 'имя автора и дата каждого комментария');
+    expect(records.map((r) => r.author)).toEqual(names);
+    // The <cite> names a person there, not a source quoted.
+    const $ = load(page);
+    const hints = hintsOf($('cite.fn')[1] as Element, $('li.comment')[1] as Element).all;
+    expect(hints).toContain('author');
+    expect(hints).not.toContain('source');
   });
 });

@@ -6,12 +6,18 @@ import { normalizeText } from './dom-text.js';
 import { SECTION_MAX_LENGTH } from './section-kicker.js';
 import type { Element } from './selectors.js';
 
-/** A page's side column: an <aside>, or a box classed or named as a sidebar or a widget. */
-const SIDEBAR = 'aside, [class*="sidebar" i], [id*="sidebar" i], [class*="widget" i]';
+/**
+ * The site's own boxes around a page: its side column (an <aside>, a box classed or named as a sidebar or a
+ * widget) and its navigation (a <nav>, a box of that role or classed as one, as a header's "Categories" menu).
+ */
+const SITE_BOXES =
+  'aside, nav, [role="navigation"], [class*="sidebar" i], [id*="sidebar" i], [class*="widget" i], [class*="navigation" i]';
 
-/** Whether an element stands in the page's side column. */
-export function inSidebar($: CheerioAPI, el: Element): boolean {
-  return $(el).closest(SIDEBAR).length > 0;
+/** Whether an element stands in the site's side column or navigation, not in the page's own content. */
+export function inSiteBox($: CheerioAPI, el: Element): boolean {
+  // A page's <body> classed for its navigation's style ("standardnavigation-site-navigation") is no box.
+  const box = $(el).closest(SITE_BOXES).first();
+  return box.length > 0 && !box.is('body, html');
 }
 
 /** A box whose text is all in two or more links of a name's length each (categories, tags). */

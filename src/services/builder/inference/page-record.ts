@@ -15,7 +15,7 @@ import { asksForSeveral, inBreadcrumbs, mainHeading } from './subject.js';
 import { onlyRecordNoun, topicWords } from './topic.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
-import { inSidebar } from './page-filing.js';
+import { inSiteBox } from './page-filing.js';
 
 /**
  * Concepts a page shows without a label of their words in other languages: the title is its heading, the
@@ -356,8 +356,8 @@ export function pageRecordFields(
       concept === undefined,
       concept && !counted && !UNLABELLED.has(concept) ? CONCEPT_WORDS[concept] : [],
     );
-    // A sidebar's box titled "Categories" or "Tags" lists the site's, not the page's.
-    if (labelled && (concept === 'category' || concept === 'tags') && inSidebar($, labelled.el)) labelled = undefined;
+    // A sidebar's box or a menu titled "Categories" or "Tags" lists the site's, not the page's.
+    if (labelled && (concept === 'category' || concept === 'tags') && inSiteBox($, labelled.el)) labelled = undefined;
     if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
     if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").

@@ -336,12 +336,23 @@ function textOfNode(el: Element): string {
   return text.trim();
 }
 
+/** An hCard's formatted name inside a box of an author or a card (`<div class="comment-author vcard"><cite class="fn">`). */
+function formattedName(el: Element): boolean {
+  if (!(el.attribs?.class ?? '').split(/\s+/).includes('fn')) return false;
+  for (let p = el.parent; p && isElement(p); p = p.parent)
+    if (/(?:^|\s)vcard(?:\s|$)|author/i.test(p.attribs?.class ?? '')) return true;
+  return false;
+}
+
 /** Words of the element's own classes, id and naming attributes, then of its ancestors inside the record. */
 export function hintsOf(el: Element, member: Element): { own: string[]; all: string[] } {
   // An icon opening its text names it first.
   const all: string[] = ownText(el) !== '' ? iconClasses(el) : [];
   let own: string[] = [];
-  if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
+  // The formatted name of an hCard (`<cite class="fn">`, as blogs write each commenter) is a person's name,
+  // no source quoted.
+  if (formattedName(el)) all.push('author');
+  else if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
   // "Verfasst von <a>koala100</a>", "by <span>Ada</span>": the byline's words before it name the author.
   if (endsInByline(textBefore(el) ?? '')) all.push('author');
   // "Unser alter Preis: <span>219,99 EUR</span>": a label before it says the value is a former one.
