@@ -15,13 +15,14 @@ import { dateAfterHeading, datedOwnText, nameBeforeDate } from './dateline.js';
 import { iconLabelled } from './icon-label.js';
 import { scoreAfterHeading } from './lone-score.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
-import { normalizeText } from './dom-text.js';
+import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
 import { FOOTNOTES, inlineLabel, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_BY, BYLINE_VERB, BYLINE_WORD, bylineName } from './byline.js';
 import { SECTION_MAX_LENGTH, sectionBeforeHeadline } from './section-kicker.js';
+import { isAccountAction, shortLinksOnly } from './page-filing.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -75,7 +76,12 @@ export interface DetailRequest {
   concept: Concept | undefined;
   /** The word the user used. */
   word: string;
+  /** The field's name as the prompt writes it, when that differs ("categorias" for "categoria"). */
+  written?: string;
 }
+
+/** A request asks for several values: tags, or a concept's word in the plural as the prompt writes it. */
+const asksForMany = (request: DetailRequest) => asksForSeveral(request.written ?? request.name);
 
 function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   const words = new Set([...requestWords(request), ...(isCountRequest(request) ? [countedThing(request)] : [])]);
@@ -143,9 +149,11 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   // The section named above the headline ("Fashion", a breadcrumb's last step) comes before any class
   // naming a category: many elements carrying one are the categories of a list beside the article, and
   // one alone may file the page again at its foot, with more words.
+  // Categories asked for in the plural are the links filing the page, not the one section above it.
   if (request.concept === 'category') {
     const section = sectionBeforeHeadline($);
-    if (section) out.unshift(section);
+    if (section && asksForMany(request)) out.push(section);
+    else if (section) out.unshift(section);
   }
   // No class names the employer: the first value of the page's content closing with a legal form.
   if (request.concept === 'company') {
@@ -181,7 +189,7 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   // No class names it: a link whose address names the field ("/author/…", "/artists/…", "/tag/…"), after
   // the byline and the classes; tags the page files under no tag are its categories.
   if (request.concept === undefined || LINKED.has(request.concept)) {
-    const selector = asksForSeveral(request.name)
+    const selector = asksForMany(request)
       ? (linkRunNamingField($, words) ??
         (request.concept === 'tags' ? linkRunNamingField($, new Set(CONCEPT_WORDS.category)) : undefined))
       : linkNamingField($, words, request.concept === 'author');
@@ -366,13 +374,22 @@ export function inferDetailFields(
           // A box whose class names the author but that holds the whole article ("article-author-ruler")
           // is a layout's, not the author's: an author's box is a byline, a name and a date at most.
           if (request.concept === 'author' && !attribute && value.length > AUTHOR_BOX_MAX_LENGTH) return false;
+          // A box classed for the user that says "Sign In" is the site's account menu, not who wrote the page.
+          if (request.concept === 'author' && !attribute && isAccountAction(value)) return false;
           // A box holding the page's headline is the article itself, not its summary (a wrapper classed
           // "content" or "body" around the headline, the standfirst and the text).
           // A caption describes a picture, not the page.
           if (request.concept === 'description' && !attribute && (el.find('h1').length > 0 || inCaption(el)))
             return false;
           // A category is a name of a few words: a box of more text is a menu or a list of them.
-          if (request.concept === 'category' && !attribute && value.length > SECTION_MAX_LENGTH) return false;
+          // Categories asked for in the plural may be a run of links filing the page ("<a>x</a>, <a>y</a>").
+          if (
+            request.concept === 'category' &&
+            !attribute &&
+            value.length > SECTION_MAX_LENGTH &&
+            !(asksForMany(request) && shortLinksOnly(el))
+          )
+            return false;
           // A label ("Tags :") names the value; it is not the value.
           return value !== '' && !/[:：]$/.test(value);
         } catch {
@@ -388,10 +405,12 @@ export function inferDetailFields(
           around !== undefined &&
           (around.before + around.after).trim() !== '';
         if (inWords) {
+          // The box's own text, unless the date stands in an element inside it ("<b>Posted</b> <time>…</time>").
+          const own = showsDate(ownText(pages[0](selector).first()[0] as Element));
           chosen = {
             name: request.name,
             selector,
-            attribute: 'ownText',
+            ...(own ? { attribute: 'ownText' } : {}),
             transform: [{ regex: `(${DATE_RE2})`, group: 1, flags: 'i' }],
           };
           break;

@@ -21,12 +21,21 @@ export const FOOTNOTE_MARK = '\\s*\\[(?:\\d{1,3}|[a-z])\\]';
 /** Footnote marks closing a value ("Icy blue[1]", "Conjures water[2][3]"). */
 export const FOOTNOTES = new RegExp(`(?:${FOOTNOTE_MARK})+\\s*$`);
 
-/** The words that may name a request's field: its own, its field word's variants and its concept's. */
+/** Words of a change to a page ("Updated", "aktualisiert", "更新"): they label the date it changed. */
+const UPDATE = /updat|modifi|aktuali|actuali|atuali|aggiorn|bijgewerkt|geändert|更新|обновл/i;
+
+/**
+ * The words that may name a request's field: its own, its field word's variants and its concept's. A date's
+ * word of a change ("Updated") labels the date the page changed, not the one it was published: it names
+ * the field only when the request speaks of a change ("data aktualizacji", "更新时间").
+ */
 export const requestWords = (request: { word: string; concept: Concept | undefined }) =>
   new Set([
     ...fieldWordVariants(request.word),
     request.word,
-    ...(request.concept ? CONCEPT_WORDS[request.concept] : []),
+    ...(request.concept ? CONCEPT_WORDS[request.concept] : []).filter(
+      (w) => request.concept !== 'date' || !UPDATE.test(w) || UPDATE.test(request.word),
+    ),
   ]);
 
 /** Whether a text is one of the words (or a plural of one). */

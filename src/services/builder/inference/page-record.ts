@@ -11,10 +11,11 @@ import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
 import { namesTheRecords, OWNER_BEFORE } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
-import { inBreadcrumbs, mainHeading } from './subject.js';
+import { asksForSeveral, inBreadcrumbs, mainHeading } from './subject.js';
 import { onlyRecordNoun, topicWords } from './topic.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
+import { inSiteBox } from './page-filing.js';
 
 /**
  * Concepts a page shows without a label of their words in other languages: the title is its heading, the
@@ -349,12 +350,14 @@ export function pageRecordFields(
     // counted thing ("Parts : 4 pers." for "le nombre de parts").
     const counted = isCountRequest(request);
     const labelWord = counted ? normalizeWord(request.written ?? countedThing(request)) : request.word;
-    const labelled = labelledValue(
+    let labelled = labelledValue(
       $,
       labelWord,
       concept === undefined,
       concept && !counted && !UNLABELLED.has(concept) ? CONCEPT_WORDS[concept] : [],
     );
+    // A sidebar's box or a menu titled "Categories" or "Tags" lists the site's, not the page's.
+    if (labelled && (concept === 'category' || concept === 'tags') && inSiteBox($, labelled.el)) labelled = undefined;
     if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
     if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").
@@ -365,7 +368,12 @@ export function pageRecordFields(
     // A time no label names, shown alone after the title ("20-30 min.", "Fertig in 15 Minuten").
     const lasting = !field && concept === 'duration' ? durationAfterHeading($) : undefined;
     if (lasting) take(lasting, ownText(lasting));
-    const hints = field || !concept ? [] : hintsFor($, concept);
+    // Categories or tags asked for in the plural are the links filing the page (detail.ts finds them): the
+    // metadata's one section would take the first of them alone, wherever the page shows it.
+    const several =
+      (concept === 'category' || concept === 'tags') &&
+      asksForSeveral(request.written ? fieldName(request.written) : fieldName(request.word));
+    const hints = field || !concept || several ? [] : hintsFor($, concept);
     // A title the page's metadata gives and no heading shows, on a page with one main heading: the
     // metadata's title carries the site's name ("… - Breitbart") or names the publisher; the heading is
     // the title.

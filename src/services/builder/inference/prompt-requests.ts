@@ -78,6 +78,7 @@ export function promptRequests(prompt: string): PromptRequest[] {
   let bridged: { request: PromptRequest; preposition: string } | undefined;
   // Tokens a count of things took ("number of ratings": "of" and "ratings").
   let takenUpTo = -1;
+  const names = namedOwners(all);
   for (const [i, raw] of all.entries()) {
     const adjacent = previous;
     const over = bridged;
@@ -109,8 +110,10 @@ export function promptRequests(prompt: string): PromptRequest[] {
       if (owner === undefined || !NAME_OWNERS.has(owner)) continue;
       takenUpTo = i + 1;
     }
+    // "имя автора", "the name of the author": the name of a person or a firm is that field, asked by its noun.
+    if (names.has(i)) continue;
     // "colour of the phone": the noun after "of the" owns the fields, it is none of them.
-    if (!cjk && ownerAt(all, i)) continue;
+    if (!cjk && ownerAt(all, i) && !names.has(-i - 1)) continue;
     // "total time": the total of a time is a field of its own (a recipe's total time beside its prep time).
     if (word === 'total' && isTimeWord(singular(all[i + 1] ?? ''))) {
       previous = { word, concept: undefined };
@@ -171,6 +174,42 @@ export function promptRequests(prompt: string): PromptRequest[] {
     if (request && at >= 0) out.splice(at, 1, request);
     else out.push(request ?? own);
     previous = request ?? out[out.length - 1];
+  }
+  return out;
+}
+
+/** Words for a name alone, in the prompts' languages. */
+const NAME_WORDS = new Set([
+  'name',
+  'nom',
+  'nombre',
+  'nome',
+  'naam',
+  'имя',
+  'imię',
+  'imie',
+  'jméno',
+  'namn',
+  'navn',
+  'nama',
+]);
+
+/**
+ * "имя автора", "Name des Autors", "nombre del autor", "name of the author": a word for a name before the
+ * noun of a person or a firm (after an owner's preposition and article, or in the genitive) asks for that
+ * noun's field. The name's token is left out (its index), and the noun's is kept as a field, not read as
+ * the owner of the fields (its index as -index - 1).
+ */
+function namedOwners(all: string[]): Set<number> {
+  const out = new Set<number>();
+  for (const [i, token] of all.entries()) {
+    if (!NAME_WORDS.has(normalizeWord(token))) continue;
+    let j = i + 1;
+    while (j < all.length && (OWNER_PREPOSITIONS.has(all[j]) || DETERMINERS.has(all[j]) || all[j] === 'l')) j++;
+    const owner = all[j] === undefined ? undefined : conceptOfWord(singular(all[j]));
+    if (owner === undefined || !NAME_OWNERS.has(owner)) continue;
+    out.add(i);
+    out.add(-j - 1);
   }
   return out;
 }

@@ -5,10 +5,10 @@ import type { AgentDefinition, AgentField } from '../../../engine/definition.js'
 import type { Candidate } from './candidate.js';
 import { inferDetailFields, type BuilderPage, type DetailRequest } from './detail.js';
 import { fieldName } from './naming.js';
-import { type PromptRequest } from './prompt-requests.js';
+import { writtenName, type PromptRequest } from './prompt-requests.js';
 import { spokenWord } from './missing.js';
 import { ONE_RECORD_SELECTOR, pageCandidates, type pageRecordFields } from './page-record.js';
-import { withMultipleValues } from './subject.js';
+import { asksForSeveral, withMultipleValues } from './subject.js';
 
 /** A draft and how it came about: the definition, the records considered, and notes a user can follow. */
 export interface Proposal {
@@ -53,12 +53,27 @@ export function singleRecordDraft(
         `Field "${spokenWord(r.word)}" not found on the page: no element, label, class, meta tag or structured data (JSON-LD, microdata) holds a "${spokenWord(r.word)}".${closest}`,
     ),
   );
-  const fields = withMultipleValues(page.$, [...own, ...more.fields]);
+  // A field the prompt writes in the plural ("categorias" for "categoria") asks for several values too.
+  const plural = new Set(
+    [...record.missing, ...record.deferred.map((d) => d.request)]
+      .filter((r) => asksForSeveral(writtenName(r)))
+      .map((r) => fieldName(r.word)),
+  );
+  const fields = withMultipleValues(
+    page.$,
+    [...own, ...more.fields],
+    (name) => asksForSeveral(name) || plural.has(name),
+  );
   const definition: AgentDefinition = { startUrl: page.url, list: { selector: ONE_RECORD_SELECTOR, fields } };
   notes.push(`Fields: ${describeFields(fields)}.`);
   return { definition, candidates, notes };
 }
 
 export function requestToDetail(r: PromptRequest): DetailRequest {
-  return { name: fieldName(r.word), concept: r.concept, word: r.word };
+  return {
+    name: fieldName(r.word),
+    concept: r.concept,
+    word: r.word,
+    ...(r.written !== undefined ? { written: writtenName(r) } : {}),
+  };
 }

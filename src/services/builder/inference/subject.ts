@@ -56,9 +56,13 @@ export function asksForSeveral(name: string): boolean {
  * A field asked for in the plural or naming tags ("tags", "authors", "标签") whose element has siblings
  * like it (`li.tag` beside `li.tag`): every value, not the first.
  */
-export function withMultipleValues($: CheerioAPI, fields: AgentField[]): AgentField[] {
+export function withMultipleValues(
+  $: CheerioAPI,
+  fields: AgentField[],
+  several: (name: string) => boolean = asksForSeveral,
+): AgentField[] {
   return fields.map((field) => {
-    if (field.attribute === 'content' || !asksForSeveral(field.name)) return field;
+    if (field.attribute === 'content' || !several(field.name)) return field;
     let matches: Element[];
     try {
       matches = $(field.selector as string).toArray() as Element[];
@@ -84,6 +88,19 @@ export function withMultipleValues($: CheerioAPI, fields: AgentField[]): AgentFi
         multiple: true,
         transform: 'trim',
       };
+    // A box whose text is all in its links, however deep (`<div class="tags-list"><div><a>#x</a><a>#y</a>`):
+    // each link is a value.
+    const links = $(first)
+      .find('a')
+      .toArray()
+      .filter((a) => $(a).text().trim() !== '');
+    const bare = (t: string) => t.replace(/[\s,;|·/]+/g, '');
+    if (
+      matches.length === 1 &&
+      links.length >= 2 &&
+      bare(links.map((a) => $(a).text()).join('')) === bare($(first).text())
+    )
+      return { ...field, selector: `${field.selector as string} a`, multiple: true, transform: 'trim' };
     // Siblings, or each in a wrapper of its own (`li > a`).
     const alike = (m: Element) => m.parent === first.parent || m.parent?.parent === first.parent?.parent;
     if (matches.filter(alike).length < 2) return field;

@@ -39,6 +39,12 @@ const BYLINE_STEP = {
   flags: 'is',
 };
 
+/**
+ * A Japanese or Chinese byline's opening: "文" (text by), after what else the person did ("取材・文"), and a
+ * mark before the name ("文● オカモト", "文／山田", "文：李明"). A pattern of RE2 and JavaScript alike.
+ */
+const CJK_BYLINE = /^\s*(?:(?:取材|写真|構成|撮影|编辑|編集)[・、/／])*(?:文|作者|記者|记者)\s*[●■◎／/：:＝=|｜]\s*/u;
+
 /** The page the draft is for (as the draft has it). */
 export interface BuilderPage {
   $: CheerioAPI;
@@ -118,6 +124,8 @@ function withoutLabel(field: AgentField, values: string[]): AgentField {
   if (present.length === 0) return field;
   if (concept === 'author' && present.every((v) => BYLINE.test(v)))
     return { ...field, transform: [...steps, BYLINE_STEP] };
+  if (concept === 'author' && present.every((v) => CJK_BYLINE.test(v)))
+    return { ...field, transform: ['trim', { replace: CJK_BYLINE.source, with: '' }] };
   if (concept === 'date') {
     const dated = dateAfterLabel(present) ?? dateBeforeSeparator(present);
     if (dated) return { ...field, transform: dated };

@@ -59,8 +59,8 @@ function tableHeader($: CheerioAPI, cell: Element): string | undefined {
 
 /**
  * A header row written with plain cells (`<td>Eigner</td><td>Jahr</td>` above the data): the table's first
- * row when it holds two or more short texts and no digit while most rows below hold digits (years, sizes,
- * numbers): the words above the values.
+ * row when it holds two or more short texts, no number alone and digits in a third of them at most ("Top 5"),
+ * while most rows below hold digits (years, sizes, numbers): the words above the values.
  */
 function plainHeaders($: CheerioAPI, table: Element): string[] {
   const rows = $(table).find('tr').toArray();
@@ -72,7 +72,10 @@ function plainHeaders($: CheerioAPI, table: Element): string[] {
     .toArray()
     .map((td) => normalizeText($(td).text()));
   const named = texts.filter((t) => t !== '');
-  if (named.length < 2 || named.some((t) => t.length > 30 || /\d/.test(t))) return [];
+  // A heading may hold a digit ("Top 5", "Q1"), but most hold none and none is a number alone.
+  const numbered = named.filter((t) => /\d/.test(t));
+  if (named.length < 2 || named.some((t) => t.length > 30 || /^[\d\s.,:/-]+$/.test(t))) return [];
+  if (numbered.length * 3 > named.length) return [];
   const withDigits = rest.filter((tr) => /\d/.test($(tr).text())).length;
   return withDigits >= rest.length * 0.6 ? texts : [];
 }
@@ -333,12 +336,23 @@ function textOfNode(el: Element): string {
   return text.trim();
 }
 
+/** An hCard's formatted name inside a box of an author or a card (`<div class="comment-author vcard"><cite class="fn">`). */
+function formattedName(el: Element): boolean {
+  if (!(el.attribs?.class ?? '').split(/\s+/).includes('fn')) return false;
+  for (let p = el.parent; p && isElement(p); p = p.parent)
+    if (/(?:^|\s)vcard(?:\s|$)|author/i.test(p.attribs?.class ?? '')) return true;
+  return false;
+}
+
 /** Words of the element's own classes, id and naming attributes, then of its ancestors inside the record. */
 export function hintsOf(el: Element, member: Element): { own: string[]; all: string[] } {
   // An icon opening its text names it first.
   const all: string[] = ownText(el) !== '' ? iconClasses(el) : [];
   let own: string[] = [];
-  if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
+  // The formatted name of an hCard (`<cite class="fn">`, as blogs write each commenter) is a person's name,
+  // no source quoted.
+  if (formattedName(el)) all.push('author');
+  else if (TAG_HINTS[el.name]) all.push(TAG_HINTS[el.name]);
   // "Verfasst von <a>koala100</a>", "by <span>Ada</span>": the byline's words before it name the author.
   if (endsInByline(textBefore(el) ?? '')) all.push('author');
   // "Unser alter Preis: <span>219,99 EUR</span>": a label before it says the value is a former one.
