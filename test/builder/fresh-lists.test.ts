@@ -1,8 +1,10 @@
 // Abilities found missing on list pages of sites the tuning set had never seen (scored before any change),
-// each on a small page written here: a price written after an ISO currency code, cards laid out two to a
-// grid row whose classes carry each card's own id, a count of views inside a line of other values or
+// each on a small page written here: a price written after an ISO currency code, a regular price beside
+// a sale price, cards laid out two to a grid row whose classes carry each card's own id, a count of views inside a line of other values or
 // after a label, and a floor area that is no price.
 import { describe, expect, it } from 'vitest';
+import { load } from 'cheerio';
+import { chooseSelector } from '../../src/services/builder/inference/field-selectors.js';
 import { conceptOfValues } from '../../src/services/builder/inference/naming.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
@@ -10,6 +12,39 @@ describe('a price written after an ISO currency code', () => {
   it('reads "CAD 247.94" and "Sale AUD 34.42" as prices', () => {
     expect(conceptOfValues(['CAD 247.94', 'CAD 51.66', 'CAD 19.99'])).toBe('price');
     expect(conceptOfValues(['Sale AUD 34.42', 'Sale AUD 12.00'])).toBe('price');
+  });
+});
+
+describe('a regular price beside a sale price in some cards, one price in the others', () => {
+  // "Reg. $51.66" then "Sale $34.42" in two boxes alike; "$247.94" alone in the others.
+  const card = (name: string, prices: string[], i: number) => `<li class="thumb"><div class="desc">
+    <a href="/p/${i}">${name}</a></div><div class="amounts">${prices
+      .map((p, j) => `<span class="cw"><span class="fr${j > 0 ? ' onsale' : ''}">${p}</span><br></span>`)
+      .join('')}<div class="badge">Free shipping at $34</div></div></li>`;
+  const cards: Array<[string, string[]]> = [
+    ['Fitbit Charge 2 Lavender', ['$247.94']],
+    ['Charter Club Bracelet Watch 28mm', ['Reg. $51.66', 'Sale $34.42']],
+    ['Charter Club Two-Tone Watch', ['Reg. $51.66', 'Sale $34.42']],
+    ['Steel Mesh Watch 25mm', ['Reg. $118.00', 'Sale $77.49']],
+    ['Fitbit Charge 2 Black', ['$247.94']],
+  ];
+  const page = `<html><body><ul class="grid">${cards.map(([n, p], i) => card(n, p, i)).join('')}</ul></body></html>`;
+
+  it('reads a price opened by the word saying which one it is as a price', () => {
+    expect(conceptOfValues(['Reg. $51.66', 'Reg. $118.00', 'Was £20'])).toBe('price');
+    expect(conceptOfValues(['Sale $34.42', 'Sale $77.49', 'ab 9,99 €'])).toBe('price');
+  });
+
+  it('gives the sale price, not the regular one, where a card shows both', async () => {
+    const { records } = await draftRecords(page, 'name and price of each watch');
+    expect(records.filter((_, i) => cards[i][1].length > 1).map((r) => r.price)).toEqual([34.42, 34.42, 77.49]);
+  });
+
+  it('reaches the last of the boxes alike, which is the only one in the other cards', () => {
+    const $ = load(page);
+    const members = $('li.thumb').toArray();
+    const targets = new Map(members.map((m) => [m, $(m).find('span.fr').last()[0]]));
+    expect(chooseSelector($, members, targets, undefined)).toBe('span.cw:last-of-type span.fr');
   });
 });
 
