@@ -1,6 +1,6 @@
 // Abilities found missing on list pages of sites the tuning set had never seen (scored before any change),
 // each on a small page written here: a price written after an ISO currency code, a regular price beside
-// a sale price, cards laid out two to a grid row whose classes carry each card's own id, a count of views inside a line of other values or
+// a sale price, a badge opening some names, cards laid out two to a grid row whose classes carry each card's own id, a count of views inside a line of other values or
 // after a label, and a floor area that is no price.
 import { describe, expect, it } from 'vitest';
 import { load } from 'cheerio';
@@ -45,6 +45,30 @@ describe('a regular price beside a sale price in some cards, one price in the ot
     const members = $('li.thumb').toArray();
     const targets = new Map(members.map((m) => [m, $(m).find('span.fr').last()[0]]));
     expect(chooseSelector($, members, targets, undefined)).toBe('span.cw:last-of-type span.fr');
+  });
+});
+
+describe('a badge opening some names', () => {
+  it('leaves the badge out of the name: "NEW!" in an element of its own inside the name\'s link', async () => {
+    const names = [
+      ['', 'Fitbit Charge 2 Lavender Strap Wristband'],
+      ['NEW!', 'Charter Club Rose Gold-Tone Bracelet Watch'],
+      ['', 'Charter Club Two-Tone Bracelet Watch'],
+      ['NEW!', 'Charter Club Stainless Steel Bracelet Watch'],
+    ];
+    const cards = names
+      .map(
+        ([badge, name], i) =>
+          `<li class="thumb"><div class="desc"><a href="/p/${i}">${
+            badge ? `<span>${badge}</span> ` : ''
+          }${name}</a></div><span class="amount">$${40 + i}.00</span></li>`,
+      )
+      .join('');
+    const { records } = await draftRecords(
+      `<html><body><ul class="grid">${cards}</ul></body></html>`,
+      'name and price of each watch',
+    );
+    expect(records.map((r) => r.name)).toEqual(names.map(([, n]) => n));
   });
 });
 
