@@ -79,14 +79,33 @@ function countedWords(request: PromptRequest): Set<string> {
   const thing = countedThing(request);
   const written = normalizeWord(request.written ?? thing);
   const concept = conceptOfWord(written) ?? conceptOfWord(thing);
-  const all = [written, thing, ...fieldWordVariants(written), ...(concept ? CONCEPT_WORDS[concept] : [])];
+  // "número de visitas" counts visits, written "22 View" on an English page: the thing's other languages too.
+  const all = [
+    written,
+    thing,
+    ...fieldWordVariants(written),
+    ...fieldWordVariants(thing),
+    ...(concept ? CONCEPT_WORDS[concept] : []),
+  ];
   return new Set(all.flatMap((w) => [w, singular(w)]));
+}
+
+/** The words as alternatives of a regex. */
+function alternativesOf(words: string[]): string {
+  return [...new Set(words)].map((w) => w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|');
 }
 
 /** The regex step keeping the number written right before one of the words ("62 votes" -> "62"). */
 function numberBefore(words: string[]): { regex: string; group: number; flags: string } {
-  const alternatives = [...new Set(words)].map((w) => w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|');
-  return { regex: `(\\d[\\d.,]*)\\s*(?:${alternatives})`, group: 1, flags: 'i' };
+  return { regex: `(\\d[\\d.,]*)\\s*(?:${alternativesOf(words)})`, group: 1, flags: 'i' };
+}
+
+/** A word, a colon and a number in a text ("Число просмотров: 216", "Views: 1,024", "Aufrufe: 87"). */
+const WORD_COLON_NUMBER = /(\p{L}+)\s*[:：]\s*(\d[\d.,]*)/gu;
+
+/** The regex step keeping the number written right after one of the words and a colon ("Views: 87" -> "87"). */
+function numberAfter(words: string[]): { regex: string; group: number; flags: string } {
+  return { regex: `(?:${alternativesOf(words)})\\s*[:：]\\s*(\\d[\\d.,]*)`, group: 1, flags: 'i' };
 }
 
 /**
@@ -101,8 +120,14 @@ function countInTexts(request: PromptRequest, free: CandidateField[]): Candidate
     const written = sample.map(
       (s) => [...s.matchAll(NUMBER_THEN_WORD)].find((m) => things.has(normalizeWord(m[2])))?.[2],
     );
-    if (written.filter(Boolean).length < SHAPE_SHARE * sample.length) continue;
-    return { ...f, transform: [numberBefore(written.filter((w): w is string => !!w)), 'number'] };
+    if (written.filter(Boolean).length >= SHAPE_SHARE * sample.length)
+      return { ...f, transform: [numberBefore(written.filter((w): w is string => !!w)), 'number'] };
+    // Or the thing's word as a label before the number, after a colon ("Число просмотров: 216").
+    const labels = sample.map(
+      (s) => [...s.matchAll(WORD_COLON_NUMBER)].find((m) => things.has(normalizeWord(m[1])))?.[1],
+    );
+    if (labels.filter(Boolean).length >= SHAPE_SHARE * sample.length)
+      return { ...f, transform: [numberAfter(labels.filter((w): w is string => !!w)), 'number'] };
   }
   return undefined;
 }

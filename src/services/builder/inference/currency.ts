@@ -10,10 +10,10 @@ export const CURRENCY_SIGNS = '[$€£¥₹₽₺₩₴]';
 
 /** Codes and words written after an amount (matched without case). */
 export const CURRENCY_AFTER =
-  '(?:€|£|₽|₺|₩|₴|usd|eur|gbp|chf|jpy|pln|czk|sek|nok|dkk|rub|uah|try|huf|ron|idr|krw|kr|kč|zł|tl|ft|lei|[рp]уб\\p{L}*\\.?|р\\.|грн\\.?|원)';
+  '(?:€|£|₽|₺|₩|₴|usd|eur|gbp|chf|jpy|cad|aud|nzd|hkd|sgd|cny|inr|brl|mxn|zar|ils|aed|pln|czk|sek|nok|dkk|rub|uah|try|huf|ron|idr|krw|kr|kč|zł|tl|ft|lei|[рp]уб\\p{L}*\\.?|р\\.|грн\\.?|원)';
 
 /** Codes and words written before an amount. */
-export const CURRENCY_BEFORE = `(?:${CURRENCY_SIGNS}|usd|eur|gbp|chf|rp\\.?)`;
+export const CURRENCY_BEFORE = `(?:${CURRENCY_SIGNS}|usd|eur|gbp|chf|cad|aud|nzd|hkd|sgd|cny|inr|brl|mxn|zar|ils|aed|rp\\.?)`;
 
 /** An amount: digits with decimal marks, thousands grouped by dots, commas or spaces ("1 149", "1.234,50"). */
 export const AMOUNT = '\\d[\\d.,]*(?:[ \u00A0]\\d{3})*(?:[.,]\\d+)?';

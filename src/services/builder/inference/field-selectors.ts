@@ -33,8 +33,27 @@ function lastOfType(el: Element): boolean {
   return true;
 }
 
+/** The element `levels` steps up from `el`, inside its record `owner` (undefined past it). */
+function ancestorAt(el: Element, levels: number, owner: Element | undefined): Element | undefined {
+  let p: Element | undefined = el;
+  for (let i = 0; i < levels && p; i++) p = isElement(p.parent) && p.parent !== owner ? p.parent : undefined;
+  return p;
+}
+
+/** The last of its tag among its siblings, after at least one of the same signature. */
+function lastAfterAlike(el: Element | undefined): boolean {
+  if (!el || !lastOfType(el)) return false;
+  for (let n = el.prev; n; n = n.prev) if (isElement(n) && signature(n) === signature(el)) return true;
+  return false;
+}
+
 /** Candidate relative selectors for a field target, simplest first. */
-function selectorOptions(targets: Element[], member: Element, label: string | undefined): string[] {
+function selectorOptions(
+  targets: Element[],
+  member: Element,
+  label: string | undefined,
+  owners: Element[] = [member],
+): string[] {
   const t = targets[0];
   const options: string[] = [];
   const common = (fn: (el: Element) => string[]) => {
@@ -68,6 +87,12 @@ function selectorOptions(targets: Element[], member: Element, label: string | un
   for (let p = t.parent; p && isElement(p) && p !== member && levels < 3; p = p.parent, levels++) {
     const ps = hookSelector(p);
     for (const b of base.slice(0, 4)) options.push(`${ps} ${b}`, `${ps} > ${b}`);
+    // The last of boxes alike where some records hold one and others two ("Reg. $51.66" then
+    // "Sale $34.42"): the last one, which is also the only one where there is one.
+    const up = levels + 1;
+    const at = targets.map((el, i) => ancestorAt(el, up, owners[i]));
+    if (at.every((a) => a !== undefined && lastOfType(a)) && at.some(lastAfterAlike))
+      for (const b of base.slice(0, 2)) options.push(`${ps}:last-of-type ${b}`);
   }
   // The full path with positions, the last resort.
   const steps: string[] = [];
@@ -93,7 +118,7 @@ export function chooseSelector(
   const without = members.filter((m) => !targets.has(m));
   const look = (e: Element) => `${signature(e)}<${isElement(e.parent) ? signature(e.parent) : ''}`;
   const looks = new Set(exemplars.slice(0, 30).map(look));
-  for (const option of selectorOptions(exemplars.slice(0, 30), withTarget[0], label)) {
+  for (const option of selectorOptions(exemplars.slice(0, 30), withTarget[0], label, withTarget.slice(0, 30))) {
     let hits = 0;
     let bad = false;
     // Stop as soon as the option has missed more records than the 5% it may miss.

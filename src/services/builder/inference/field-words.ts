@@ -341,6 +341,13 @@ const GROUPS: string[][] = [
     'teslimat_süresi',
     '배송기간',
   ],
+  // How often a post or an article was read: "22 Views", "Число просмотров: 216", "1.234 Aufrufe".
+  (
+    'views view hits reads pageviews aufrufe zugriffe vues vue lectures visitas visita vistas visualizaciones ' +
+    'lecturas visualizações acessos leituras visualizzazioni visite letture weergaven bekeken просмотров ' +
+    'просмотры просмотр просмотра wyświetleń wyświetlenia odsłon odsłony zobrazení visningar görüntülenme ' +
+    'okunma dilihat 閲覧 閲覧数 表示回数 浏览 瀏覽 浏览量 阅读 閱讀 조회'
+  ).split(' '),
 ];
 
 const GROUP_OF = new Map<string, number>();

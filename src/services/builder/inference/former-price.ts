@@ -16,8 +16,20 @@ export function former(f: CandidateField): boolean {
   return (
     f.ownHints.some(
       (h) => /^(?:old|was|former|previous|before)(?:[-_A-Z]|price|$)/.test(h) || /[-_](?:old|was|before)$/.test(h),
-    ) || f.hints.some((h) => tokenWords(h).some((w) => FORMER_CLASS_WORDS.has(w)))
+    ) ||
+    f.hints.some((h) => tokenWords(h).some((w) => FORMER_CLASS_WORDS.has(w))) ||
+    writtenFormer(f.samples)
   );
+}
+
+/** A value opened by a word saying it is the former price ("Reg. $51.66", "Was £20", "UVP 49,99 €"). */
+const FORMER_OPENING =
+  /^\s*(?:reg|regular|orig|original|was|list|uvp|rrp|msrp|statt|vorher|avant|antes|prima)\b\.?:?\s*\D{0,6}\d/i;
+
+/** Most of the values (of those the records have) open with a former price's word. */
+function writtenFormer(samples: string[]): boolean {
+  const sample = samples.filter((s) => s.trim() !== '');
+  return sample.length > 0 && sample.filter((s) => FORMER_OPENING.test(s)).length > sample.length / 2;
 }
 
 /** Class words of a former price, as shops write them. */

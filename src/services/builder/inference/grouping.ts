@@ -344,10 +344,17 @@ function partsOfRecords(members: Element[]): boolean {
   for (const m of members) pushTo(byParent, m.parent, m);
   const sizes = new Set([...byParent.values()].map((g) => g.length));
   if (byParent.size < 2 || sizes.size !== 1 || members.length / byParent.size < 2) return false;
+  // Stable classes only: a record's own id written as a class ("post-1886") names no role.
   const role = (m: Element) =>
-    `${m.attribs?.class ?? ''}|${elementChildren(m)[0] ? signature(elementChildren(m)[0]) : ''}`;
-  const distinct = [...byParent.values()].filter((g) => new Set(g.map(role)).size === g.length).length;
-  return distinct >= byParent.size * 0.8;
+    `${stableClasses(m).join(' ')}|${elementChildren(m)[0] ? signature(elementChildren(m)[0]) : ''}`;
+  const groups = [...byParent.values()];
+  const distinct = groups.filter((g) => new Set(g.map(role)).size === g.length).length;
+  // Parts keep their roles in every parent (a label then a value); cards of a grid row whose classes
+  // say each one's own category or tags differ from row to row as much as within one.
+  const sameByPlace = groups[0].filter(
+    (_, i) => groups.filter((g) => role(g[i]) === role(groups[0][i])).length >= groups.length * 0.8,
+  ).length;
+  return distinct >= byParent.size * 0.8 && sameByPlace === groups[0].length;
 }
 
 /**

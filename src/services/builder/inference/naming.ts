@@ -245,6 +245,20 @@ const AREA = /\d[\d.,\s]*\s*(?:m²|m2|qm|kvm|m\^2|sq\.?\s?(?:ft|m)|sqm|ft²|㎡|
 
 const AREA_WITH_QUALIFIER = new RegExp(`${AREA.source}(?:\\s+\\p{L}{1,5}\\.?)?`, 'u');
 
+/** A word opening a price that says which one it is: "Reg. $51.66", "Sale $34.42", "Was £20", "ab 9,99 €". */
+const PRICE_OPENING =
+  /^\s*(?:reg|regular|orig|original|sale|was|now|from|only|ab|statt|uvp|nur|jetzt|dès|desde|vanaf|od|от)\.?:?\s+/i;
+
+/** Share of the values that are a price, after a word opening it. */
+function priceShare(sample: string[]): number {
+  return (
+    sample.filter((v) => {
+      const rest = v.replace(PRICE_OPENING, '');
+      return (rest.match(CURRENCY)?.[0].length ?? 0) >= rest.trim().length * 0.6;
+    }).length / sample.length
+  );
+}
+
 /** The concept a field's values look like, from content alone. */
 export function conceptOfValues(values: string[]): Concept | undefined {
   const sample = values.filter((v) => v.trim() !== '').slice(0, 20);
@@ -253,7 +267,7 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   const share = (re: RegExp) =>
     sample.filter((v) => (v.match(re)?.[0].length ?? 0) >= v.trim().length * 0.6).length / sample.length;
   if (share(RATING) >= 0.8) return 'rating';
-  if (share(CURRENCY) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
+  if (priceShare(sample) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
   if (share(DATED_VALUE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
   if (share(/^\s*by\s+\S/i) >= 0.8) return 'author';
   if (share(/^\s*(?:#\d+|\d+\.)\s*$/) >= 0.8) return 'rank'; // "#1", "1.

@@ -7,7 +7,7 @@ import { DATE, DATE_RE2 } from './date-shape.js';
 import { DURATION } from './duration-shape.js';
 import type { CandidateField } from './candidate.js';
 import { fieldWordVariants } from './field-words.js';
-import type { Concept } from './naming.js';
+import { conceptOfValues, type Concept } from './naming.js';
 import type { PromptRequest } from './prompt-requests.js';
 
 /** Share of the sampled values that must have the shape. */
@@ -146,8 +146,10 @@ export function fieldByShape(request: PromptRequest, free: CandidateField[]): Ca
         ? [QUANTITY]
         : undefined;
   if (!shape) return undefined;
+  // A floor area ("50,5 kvm", "120 m²") is shaped like a quantity too, and is never a price.
+  const other = (f: CandidateField) => request.concept === 'price' && conceptOfValues(f.samples) === 'area';
   const fits = (shapes: RegExp[], coverage: number) =>
-    free.find((f) => f.kind === 'text' && f.coverage >= coverage && shaped(f.samples, shapes));
+    free.find((f) => f.kind === 'text' && f.coverage >= coverage && shaped(f.samples, shapes) && !other(f));
   // An address written as places alone, the town first ("Windeck, Rhein-Sieg-Kreis"), in every record.
   return fits(shape, MIN_COVERAGE) ?? (request.concept === 'address' ? fits([PLACE_LIST], SHAPE_SHARE) : undefined);
 }

@@ -10,6 +10,7 @@ import { BYLINE_VERB } from './byline.js';
 import { aroundDate } from './date-shape.js';
 import { normalizeText } from './dom-text.js';
 import { withoutEnclosingQuotes } from './enclosing-quotes.js';
+import { withoutBadge } from './title-badge.js';
 import { FOOTNOTE_MARK } from './own-word-label.js';
 import { conceptOfValues, conceptOfWord, fieldName, type Concept } from './naming.js';
 import { writtenName, type PromptRequest } from './prompt-requests.js';
@@ -264,6 +265,8 @@ export function finishFields(
       return { ...named, attribute: 'html', transform: LINES_AS_WORDS };
     const unlinked = withoutTrailingLinks(page, records, named);
     if (unlinked !== named) return unlinked;
+    const unbadged = withoutBadge(page, records, named);
+    if (unbadged !== named) return unbadged;
     return withoutFootnoteMarks(
       withThousandsDots(asAmount(withoutEnclosingQuotes(withoutLabel(named, values), values), values), values),
       values,
