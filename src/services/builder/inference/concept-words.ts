@@ -42,7 +42,9 @@ export type Concept =
   | 'rank'
   | 'quantity'
   | 'reputation'
-  | 'area';
+  | 'area'
+  | 'gtin'
+  | 'currency';
 
 export type Language =
   'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | 'nl' | 'ru' | 'pl' | 'cs' | 'sv' | 'tr' | 'id' | 'ko' | 'ja' | 'zh';
@@ -668,6 +670,42 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     tr: ['itibar'],
     id: ['reputasi'],
     ko: ['평판'],
+  },
+  // A product's barcode number (EAN, UPC, JAN, GTIN), apart from the shop's own code (sku).
+  gtin: {
+    en: ['gtin', 'ean', 'upc', 'barcode', 'ean-code', 'ean13', 'gtin13'],
+    de: ['ean-nummer', 'ean-code', 'strichcode'],
+    fr: ['code ean', 'code-barres', 'gencod'],
+    es: ['código ean', 'código de barras'],
+    pt: ['código ean', 'código de barras'],
+    it: ['codice ean', 'codice a barre'],
+    nl: ['ean-code', 'streepjescode'],
+    ja: ['janコード', 'jan', 'バーコード'],
+    zh: ['条形码', '條碼', '条码'],
+    ru: ['штрихкод', 'штрих-код'],
+    pl: ['kod ean', 'kod kreskowy'],
+    cs: ['čárový kód'],
+    sv: ['streckkod', 'ean-kod'],
+    tr: ['barkod'],
+    ko: ['바코드'],
+  },
+  // The currency a price is in, as its sign or code shows it ("€", "CHF", "zł").
+  currency: {
+    en: ['currency'],
+    de: ['währung'],
+    fr: ['devise', 'monnaie'],
+    es: ['moneda', 'divisa'],
+    pt: ['moeda'],
+    it: ['valuta'],
+    nl: ['valuta', 'munteenheid'],
+    ja: ['通貨'],
+    zh: ['货币', '貨幣', '币种', '幣種'],
+    ru: ['валюта', 'валюту'],
+    pl: ['waluta', 'walutę'],
+    cs: ['měna'],
+    sv: ['valuta'],
+    tr: ['döviz'],
+    ko: ['통화', '화폐'],
   },
   area: {
     en: ['area', 'size', 'surface', 'sqm', 'footage'],

@@ -205,7 +205,8 @@ export function labelledValue(
   // many words of many languages would stretch to unrelated labels.
   const others = conceptWords
     .map(normalizeWord)
-    .filter((w) => w !== word && !/[^\p{L}]/u.test(w))
+    // Words of several parts ("kod ean", "ean-nummer") label as they are written.
+    .filter((w) => w !== word && /^\p{L}[\p{L} -]*$/u.test(w))
     .map((w) => (isCjk(w) ? new RegExp(`^${w}\\s*[:：]?$`) : new RegExp(`^${w}s?(?:\\s+\\p{L}+){0,3}\\s*:?$`, 'iu')));
   const byConcept = (text: string) => {
     const label = normalizeWord(text);

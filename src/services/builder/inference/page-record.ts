@@ -7,6 +7,7 @@ import { normalizeText, ownText } from './dom-text.js';
 import { durationAfterHeading } from './duration-shape.js';
 import { CONCEPT_WORDS, conceptOfWord, fieldName, RECORD_MARKERS, type Concept } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
+import { currencyField } from './currency-field.js';
 import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
 import { namesTheRecords, OWNER_BEFORE } from './missing.js';
@@ -67,6 +68,7 @@ const JSON_KEYS: Partial<Record<Concept, string[]>> = {
   company: ['hiringOrganization', 'publisher'],
   location: ['location', 'jobLocation', 'address'],
   sku: ['sku', 'gtin13', 'mpn'],
+  gtin: ['gtin13', 'gtin', 'gtin12', 'gtin14', 'gtin8', 'offers.gtin13', 'offers.gtin'],
 };
 const META_NAMES: Partial<Record<Concept, string[]>> = {
   title: ['og:title', 'twitter:title'],
@@ -84,6 +86,7 @@ const ITEMPROPS: Partial<Record<Concept, string[]>> = {
   description: ['description'],
   brand: ['brand'],
   sku: ['sku'],
+  gtin: ['gtin13', 'gtin', 'gtin12', 'gtin14', 'gtin8'],
 };
 
 function jsonItems($: CheerioAPI): Array<Record<string, unknown>> {
@@ -336,6 +339,7 @@ export function pageRecordFields(
   const missing: PromptRequest[] = [];
   const deferred: Array<{ request: PromptRequest; field: AgentField }> = [];
   const used = new Set<string>();
+  let priceSelector: string | undefined;
   for (const request of requests) {
     const concept = request.concept ?? conceptOfWord(request.word);
     let field: AgentField | undefined;
@@ -410,9 +414,15 @@ export function pageRecordFields(
       if ((meta.meta.selector.startsWith('meta[') && (concept === 'author' || concept === 'date')) || machineDate)
         deferred.push({ request, field });
     }
+    // The currency: the sign or code the price is shown with (currency-field.ts).
+    if (!field && concept === 'currency') {
+      const priceEl = $(priceSelector ?? 'body [itemprop="price"]').first()[0] as Element | undefined;
+      field = currencyField($, fieldName(request.word), priceEl, (el) => firstMatchSelector($, el));
+    }
     if (field) {
       used.add(field.selector as string);
       fields.push(field);
+      if (concept === 'price' && !field.attribute) priceSelector ??= field.selector;
     } else missing.push(request);
   }
   return { fields, missing, deferred };

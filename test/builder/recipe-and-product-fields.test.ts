@@ -1,0 +1,62 @@
+// Recipe and product pages of kinds seen on fresh sites: an ingredient line whose amount is an element and
+// whose name is the line's own text; a product's barcode number (EAN) under a label of two words; its
+// currency, the sign its price is shown with; on small pages written here (the draft is proposed without an LLM and
+// run by the engine's list extraction).
+import { describe, expect, it } from 'vitest';
+import { draftRecords } from '../helpers/draft-records.js';
+
+const nav = `<nav><a href="/">Home</a> <a href="/recipes">Recipes</a> <a href="/login">Log in</a></nav>`;
+
+describe('an ingredient line: the amount in bold, the name as the line’s own text', () => {
+  const lines = [
+    ['4 stk', 'egg'],
+    ['2 ss', 'sukker'],
+    ['1 l', 'lettmelk'],
+    ['3.5 dl', 'hvetemel'],
+    ['1 dl', 'havregryn'],
+  ];
+  const page = `<html><body>${nav}<h1>Grove pannekaker</h1><h2>Ingredienser</h2><ul class="ol">${lines
+    .map(([amount, name]) => `<div><li><strong>${amount}</strong> <!-- -->${name}</li></div>`)
+    .join('')}</ul><p>Pisk sammen egg og sukker.</p></body></html>`;
+
+  it('reads the name beside the amount', async () => {
+    const { records } = await draftRecords(page, 'list every ingredient with its amount');
+    expect(records.map((r) => [r.amount, r.ingredient])).toEqual(lines);
+  });
+});
+
+const product = (details: string, price: string) => `<html><head><title>Filzstift FIBRALO</title>
+  <script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Filzstift FIBRALO MEDIUM"}</script>
+  </head><body>${nav}<h1>Filzstift FIBRALO MEDIUM</h1><div class="buy"><span class="price">${price}</span>
+  <span class="fee">Versand CHF 7.95</span></div><h2>Produkt Details</h2><ul>${details}</ul>
+  <footer><a href="/help">Hilfe</a></footer></body></html>`;
+
+describe("a product's barcode number under a label of two words", () => {
+  const details = `<li><span class="k">Artikel-Nummer</span><span class="v">1049084</span></li>
+    <li><span class="k">Gewicht</span><span class="v">0.29 kg</span></li>
+    <li><span class="k">EAN-Nummer</span><span class="v">7610186303159</span></li>`;
+
+  it('reads "code EAN" under "EAN-Nummer"', async () => {
+    const { records } = await draftRecords(product(details, 'CHF 19.50'), 'nom, prix et code EAN');
+    expect(records[0].code_ean).toBe('7610186303159');
+  });
+
+  it('reads "EAN-Code" under "Kod EAN:"', async () => {
+    const polish = details.replace('EAN-Nummer', 'Kod EAN:');
+    const { records } = await draftRecords(product(polish, 'CHF 19.50'), 'Name, Preis und EAN-Code');
+    expect(records[0].ean_code).toBe('7610186303159');
+  });
+});
+
+describe("a product's currency", () => {
+  it('is the sign or code its price is shown with', async () => {
+    const { records } = await draftRecords(product('<li>Farbe: rot</li>', 'CHF 19.50'), 'Name, Preis und Währung');
+    expect(records[0].wahrung ?? records[0].währung).toBe('CHF');
+  });
+
+  it('is the element the markup names for it when that shows it', async () => {
+    const price = `<span class="amount">259,00</span><meta itemprop="price" content="259.00"><span class="money" itemprop="priceCurrency" content="EUR">€</span>`;
+    const { records } = await draftRecords(product('<li>Farbe: rot</li>', price), 'productnaam, prijs en valuta');
+    expect(records[0].valuta).toBe('€');
+  });
+});
