@@ -1,6 +1,8 @@
 // Recipe and product pages of kinds seen on fresh sites: an ingredient line whose amount is an element and
 // whose name is the line's own text; a product's barcode number (EAN) under a label of two words; its
-// currency, the sign its price is shown with; on small pages written here (the draft is proposed without an LLM and
+// currency, the sign its price is shown with; a rate ("per serving", "每份") that asks for no list; a label
+// over a form's controls; a heading opening the metadata's longer title; a price struck through as the
+// former one; an element inside another classed for the field; on small pages written here (the draft is proposed without an LLM and
 // run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
 import { draftRecords } from '../helpers/draft-records.js';
@@ -58,5 +60,59 @@ describe("a product's currency", () => {
     const price = `<span class="amount">259,00</span><meta itemprop="price" content="259.00"><span class="money" itemprop="priceCurrency" content="EUR">€</span>`;
     const { records } = await draftRecords(product('<li>Farbe: rot</li>', price), 'productnaam, prijs en valuta');
     expect(records[0].valuta).toBe('€');
+  });
+});
+
+const recipe = (extra: string) => `<html><head><title>Whole Wheat Mantou</title>
+  <meta property="og:title" content="The Perfect Whole Wheat Mantou Recipe Steamed Buns - The Woks of Life">
+  <script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Mantou"}</script>
+  </head><body><header><h1>Search recipes and ingredients</h1></header>
+  <h1 class="entry-title">The Perfect Whole Wheat Mantou Recipe</h1><p class="by">by <span class="author">Judy</span></p>
+  <div class="card"><span class="rating-average">4.91</span> from 11 votes
+  <span class="nutrition-label">Calories:</span> <span class="nutrition-value">175</span> kcal</div>
+  ${extra}
+  <aside><h3>Our picks</h3>${['Beef and Broccoli', 'Asian Milk Bread', 'Chicken Adobo', 'Mapo Tofu']
+    .map(
+      (t) =>
+        `<div class="entry"><a class="entry-title-link" href="/${t.length}">${t}</a><p class="pick">pick</p></div>`,
+    )
+    .join('')}</aside></body></html>`;
+
+describe('a rate in the prompt', () => {
+  it('asks for the page as one record: "每份热量" is calories per serving', async () => {
+    const { proposal, records } = await draftRecords(recipe(''), '菜名、作者和每份热量');
+    expect(proposal.definition.list.selector).toBe('html');
+    expect(records[0].title).toBe('The Perfect Whole Wheat Mantou Recipe');
+  });
+});
+
+describe("a label over a form's controls", () => {
+  it('labels no value', async () => {
+    const form = `<form><label for="r">Rate this recipe:</label> <span class="stars"><fieldset><legend>Rate this recipe:</legend>
+      <input type="radio" name="r" value="1"><input type="radio" name="r" value="5"></fieldset></span></form>`;
+    const { records } = await draftRecords(recipe(form), 'title, author and rating');
+    expect(records[0].rating).not.toMatch(/Rate this/);
+  });
+});
+
+describe("a heading opening the metadata's longer title", () => {
+  it('is the title, though the page has two main headings', async () => {
+    const { records } = await draftRecords(recipe(''), 'recipe title and author');
+    expect(records[0].recipe).toBe('The Perfect Whole Wheat Mantou Recipe');
+  });
+});
+
+const keyboard = `<html><head><title>KORG SV-2 73</title>
+  <script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"KORG SV-2 73","offers":{"@type":"Offer","price":"1599.00","priceCurrency":"EUR"}}</script>
+  </head><body>${nav}<h1>KORG SV-2 73</h1><table><tr><td class="pageHeading"><div><s>€ 1.899,00</s></div>
+  <div class="discountPrice"><span class="prodPrice">€ 1.599,00</span> <span class="discount-badge">-15%</span></div>
+  <div class="discountDifference">Risparmi € 300,00</div></td></tr></table>
+  <div>Codice articolo: <b>103066</b></div></body></html>`;
+
+describe('a product page with a reduced price', () => {
+  it('reads the former price struck through and the discount in its own element', async () => {
+    const { records } = await draftRecords(keyboard, 'name, price, original price and discount');
+    expect(records[0].original_price).toBe('€ 1.899,00');
+    expect(records[0].discount).toBe('-15%');
   });
 });

@@ -45,7 +45,9 @@ export function currencyField(
       }
     }
   }
-  const meta = $('[itemprop="priceCurrency"][content], meta[property="product:price:currency"], meta[property="og:price:currency"]').first();
+  const meta = $(
+    '[itemprop="priceCurrency"][content], meta[property="product:price:currency"], meta[property="og:price:currency"]',
+  ).first();
   const code = meta.attr('content')?.trim();
   if (meta.length > 0 && code) {
     const selector = meta.is('[itemprop]') ? '[itemprop="priceCurrency"]' : `meta[property="${meta.attr('property')}"]`;

@@ -159,6 +159,9 @@ function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   return next;
 }
 
+/** A form's controls, or an element holding them: what a label before them asks the reader to fill in. */
+const FORM_CONTROLS = 'input, select, textarea, fieldset, :has(input, select, textarea)';
+
 /** A colon with more text after it: the label's own value follows it. */
 const INLINE_VALUE = /[:：]\s*\S/;
 
@@ -233,6 +236,8 @@ export function labelledValue(
     const text = normalizeText($(el).text());
     // A label written with its value after a colon ("Core: Paulownia/Maple") labels no element after it.
     if (INLINE_VALUE.test(text)) continue;
+    // A form's control after its label ("Rate this recipe:" over radio buttons) is no value.
+    if (isElement(next) && $(next).is(FORM_CONTROLS)) continue;
     if (isElement(next) && normalizeText($(next).text()) !== '')
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
     // A label alone in its table cell ("<td><strong>Herkunft</strong></td><td>Sidamo</td>") labels the next cell.

@@ -8,11 +8,12 @@ import { durationAfterHeading } from './duration-shape.js';
 import { CONCEPT_WORDS, conceptOfWord, fieldName, RECORD_MARKERS, type Concept } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
 import { currencyField } from './currency-field.js';
+import { asksForFormer, struckPrice } from './former-price.js';
 import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
 import { namesTheRecords, OWNER_BEFORE } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
-import { inBreadcrumbs, mainHeading } from './subject.js';
+import { headingOpening, inBreadcrumbs, mainHeading } from './subject.js';
 import { onlyRecordNoun, topicWords } from './topic.js';
 import { isCjk, normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
@@ -34,11 +35,15 @@ const ITEM_TYPES =
 /**
  * Words after which the prompt asks for many records ("each", "every", German "jede", Dutch "elk",
  * Japanese "各"): the record markers of every language, less the prepositions that also mean "by" or
- * "for" ("par", "por", "pro"), and "list of".
+ * "for" ("par", "por", "pro"), and "list of". A Chinese or Japanese marker before a unit or a number is a
+ * rate, not a list ("每份热量", calories per serving; "每100克").
  */
 const LIST_MARKERS = [...RECORD_MARKERS].filter((m) => !['par', 'por', 'pro'].includes(m));
+const CJK_RATE = '(?![份人日天月年次克斤\\d０-９])';
 const LIST_CUE = new RegExp(
-  `(?<![\\p{L}])(?:${LIST_MARKERS.filter((m) => !isCjk(m)).join('|')}|list of)(?![\\p{L}])|${LIST_MARKERS.filter(isCjk).join('|')}`,
+  `(?<![\\p{L}])(?:${LIST_MARKERS.filter((m) => !isCjk(m)).join('|')}|list of)(?![\\p{L}])|${LIST_MARKERS.filter(isCjk)
+    .map((m) => `${m}${CJK_RATE}`)
+    .join('|')}`,
   'iu',
 );
 
@@ -179,7 +184,7 @@ export function asksForList(prompt: string): boolean {
       /[^su]s$/.test(w) &&
       !w.endsWith('ss') &&
       !NOT_PLURAL.has(w) &&
-      !/^(?:number|count|total|amount|numbers)$/.test(
+      !/^(?:number|count|total|amount|numbers|many)$/.test(
         ws[i - 2] === undefined ? '' : ws[i - 1] === 'of' ? ws[i - 2] : ws[i - 1],
       ),
   );
@@ -363,6 +368,9 @@ export function pageRecordFields(
     if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").
       field = { ...field, attribute: 'ownText', transform: [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }] };
+    // The price before a reduction, struck through beside the current one.
+    const struck = !field && concept === 'price' && asksForFormer(request) ? struckPrice($) : undefined;
+    if (struck) take(struck, $(struck).text());
     // A count inside a text ("(33 Bewertungen)", "4.1/5 - (62 votes)"): the number before the thing's word.
     const inText = !field && counted ? countInText($, request) : undefined;
     if (inText && take(inText.el, '') && field) field = { ...field, transform: inText.transform };
@@ -379,7 +387,9 @@ export function pageRecordFields(
       const shown =
         byText.get(hint.value) ?? (/^\d[\d.,]*$/.test(hint.value) ? byText.get(`(${hint.value})`) : []) ?? [];
       // Of the elements showing the value, a heading for a title, else the first in the page.
-      const titled = shown.find((e) => /^h[1-3]$/.test(e.name));
+      // Or a heading opening the metadata's longer title, shown nowhere whole.
+      const opening = concept === 'title' && shown.length === 0 ? headingOpening($, hint.value) : undefined;
+      const titled = shown.find((e) => /^h[1-3]$/.test(e.name)) ?? opening;
       if (heading && !titled) continue;
       const el = (concept === 'title' && titled) || shown[0];
       if (take(el, hint.value)) break;

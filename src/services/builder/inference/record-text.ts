@@ -80,7 +80,11 @@ export function withRecordText(
   if (others.length > 0) {
     const rest = $ && recordRemainder($, candidate, others);
     if (!rest) return selection;
-    const field: Named = { name: fieldName(englishRecordNouns(word)[0] ?? singular(word)), concept: undefined, field: rest };
+    const field: Named = {
+      name: fieldName(englishRecordNouns(word)[0] ?? singular(word)),
+      concept: undefined,
+      field: rest,
+    };
     return {
       named: [field, ...selection.named.filter((n) => n.name !== field.name)],
       missing: selection.missing.filter((r) => r !== asking),
@@ -176,13 +180,15 @@ function recordRemainder($: CheerioAPI, candidate: Candidate, others: Named[]): 
   if (records.length === 0) return undefined;
   const lines = [
     undefined,
-    ...candidate.fields.filter((f) => f.kind === 'text' && f.selector && f.coverage >= REST_COVERAGE).map((f) => f.selector),
+    ...candidate.fields
+      .filter((f) => f.kind === 'text' && f.selector && f.coverage >= REST_COVERAGE)
+      .map((f) => f.selector),
   ];
   for (const line of lines) {
     if (others.some((n) => n.field.selector === line)) continue;
     const rests = records.map((r) => {
       const el = line ? ($(r).find(line).first()[0] as Element | undefined) : (r as Element);
-      if (!el || others.some((n) => $(el).find(n.field.selector as string).length === 0)) return '';
+      if (!el || others.some((n) => $(el).find(n.field.selector ?? '').length === 0)) return '';
       return /\p{L}/u.test(ownText(el)) ? ownText(el) : '';
     });
     if (rests.filter(Boolean).length < REST_COVERAGE * records.length) continue;
