@@ -5,6 +5,7 @@
 // former one; an element inside another classed for the field; on small pages written here (the draft is proposed without an LLM and
 // run by the engine's list extraction).
 import { describe, expect, it } from 'vitest';
+import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const nav = `<nav><a href="/">Home</a> <a href="/recipes">Recipes</a> <a href="/login">Log in</a></nav>`;
@@ -83,6 +84,22 @@ describe('a rate in the prompt', () => {
     const { proposal, records } = await draftRecords(recipe(''), '菜名、作者和每份热量');
     expect(proposal.definition.list.selector).toBe('html');
     expect(records[0].title).toBe('The Perfect Whole Wheat Mantou Recipe');
+  });
+});
+
+describe('"how many" in the prompt', () => {
+  it('counts a thing, it asks for no list of them: "how many servings"', async () => {
+    const { proposal } = await draftRecords(recipe(''), 'recipe title, author and how many servings');
+    expect(proposal.definition.list.selector).toBe('html');
+  });
+});
+
+describe('a total time asked for in Japanese', () => {
+  it('is one duration, not a total and a time of day', () => {
+    expect(promptRequests('料理名、合計時間')).toEqual([
+      { word: '料理名', concept: 'title' },
+      { word: '合計時間', concept: 'duration' },
+    ]);
   });
 });
 
