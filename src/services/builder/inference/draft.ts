@@ -28,7 +28,8 @@ import {
 } from './single-record.js';
 import { flattenDeepNesting } from './dom-text.js';
 import { cutShortNote, UNLIMITED, type SearchBudget } from './budget.js';
-import { asksForList, declaresOneItem, namesOneOwner, pageRecordFields } from './page-record.js';
+import { asksForList, namesOneOwner } from './list-cue.js';
+import { declaresOneItem, pageRecordFields } from './page-record.js';
 
 export type { Proposal };
 
