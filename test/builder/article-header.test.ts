@@ -5,7 +5,7 @@
 // read as that article, not as the list beside it.
 import { describe, expect, it } from 'vitest';
 import { aroundDate } from '../../src/services/builder/inference/date-shape.js';
-import { namesOneOwner, namesOneThing } from '../../src/services/builder/inference/page-record.js';
+import { namesOneOwner, namesOneThing } from '../../src/services/builder/inference/list-cue.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const menu = `<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a> <a href="/culture">Culture</a>

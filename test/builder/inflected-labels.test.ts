@@ -4,7 +4,7 @@
 // ("nota"), title words of films and books in Chinese and Japanese, and "all" after the noun in
 // Japanese asking for a list; and a definition term each record writes differently, which is a value.
 import { describe, expect, it } from 'vitest';
-import { asksForList } from '../../src/services/builder/inference/page-record.js';
+import { asksForList } from '../../src/services/builder/inference/list-cue.js';
 import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
 import { draftRecords } from '../helpers/draft-records.js';
 

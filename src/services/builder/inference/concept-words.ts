@@ -42,7 +42,9 @@ export type Concept =
   | 'rank'
   | 'quantity'
   | 'reputation'
-  | 'area';
+  | 'area'
+  | 'gtin'
+  | 'currency';
 
 export type Language =
   'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | 'nl' | 'ru' | 'pl' | 'cs' | 'sv' | 'tr' | 'id' | 'ko' | 'ja' | 'zh';
@@ -588,8 +590,8 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     pt: ['duração', 'tempo'],
     it: ['durata', 'tempo'],
     nl: ['duur', 'looptijd', 'bereidingstijd'],
-    ja: ['所要時間', '調理時間', '再生時間'],
-    zh: ['时长', '時長', '用时', '用時', '烹饪时间'],
+    ja: ['所要時間', '調理時間', '再生時間', '合計時間', '総時間', '準備時間', '加熱時間'],
+    zh: ['时长', '時長', '用时', '用時', '烹饪时间', '总时间', '總時間', '准备时间', '準備時間', '烹调时间'],
     ru: ['длительность', 'продолжительность'],
     pl: ['długość'],
     cs: ['délka', 'trvání'],
@@ -668,6 +670,42 @@ export const CONCEPT_WORDS_BY_LANGUAGE: Record<Concept | 'time', Words> = {
     tr: ['itibar'],
     id: ['reputasi'],
     ko: ['평판'],
+  },
+  // A product's barcode number (EAN, UPC, JAN, GTIN), apart from the shop's own code (sku).
+  gtin: {
+    en: ['gtin', 'ean', 'upc', 'barcode', 'ean-code', 'ean13', 'gtin13'],
+    de: ['ean-nummer', 'ean-code', 'strichcode'],
+    fr: ['code ean', 'code-barres', 'gencod'],
+    es: ['código ean', 'código de barras'],
+    pt: ['código ean', 'código de barras'],
+    it: ['codice ean', 'codice a barre'],
+    nl: ['ean-code', 'streepjescode'],
+    ja: ['janコード', 'jan', 'バーコード'],
+    zh: ['条形码', '條碼', '条码'],
+    ru: ['штрихкод', 'штрих-код'],
+    pl: ['kod ean', 'kod kreskowy'],
+    cs: ['čárový kód'],
+    sv: ['streckkod', 'ean-kod'],
+    tr: ['barkod'],
+    ko: ['바코드'],
+  },
+  // The currency a price is in, as its sign or code shows it ("€", "CHF", "zł").
+  currency: {
+    en: ['currency'],
+    de: ['währung'],
+    fr: ['devise', 'monnaie'],
+    es: ['moneda', 'divisa'],
+    pt: ['moeda'],
+    it: ['valuta'],
+    nl: ['valuta', 'munteenheid'],
+    ja: ['通貨'],
+    zh: ['货币', '貨幣', '币种', '幣種'],
+    ru: ['валюта', 'валюту'],
+    pl: ['waluta', 'walutę'],
+    cs: ['měna'],
+    sv: ['valuta'],
+    tr: ['döviz'],
+    ko: ['통화', '화폐'],
   },
   area: {
     en: ['area', 'size', 'surface', 'sqm', 'footage'],
@@ -819,7 +857,7 @@ export const RECORD_MARKERS_BY_LANGUAGE: Record<Language, string[]> = {
     '每件',
     '每辆',
     '每輛',
-    '每份',
+    // Not "每份": "per serving" ("每份热量"), a rate, not a record.
     '每则',
     '每則',
     '每项',

@@ -13,6 +13,7 @@ import { linkNamingField, linkRunNamingField } from './field-links.js';
 import { asksForSeveral } from './subject.js';
 import { dateAfterHeading, datedOwnText, nameBeforeDate } from './dateline.js';
 import { iconLabelled } from './icon-label.js';
+import { innerFirst } from './inner-first.js';
 import { scoreAfterHeading } from './lone-score.js';
 import { cssString, isElement, NAMING_ATTRIBUTES, stableClasses, type Element } from './selectors.js';
 import { normalizeText, ownText } from './dom-text.js';
@@ -221,7 +222,8 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
       out.push('main p', 'article p');
     }
   }
-  return [...new Set(out)];
+  // A word naming no concept is found by classes alone: an element inside another named so is the value.
+  return request.concept === undefined ? innerFirst($, [...new Set(out)]) : [...new Set(out)];
 }
 
 /** Concepts whose values sites give pages of their own, linked from the page's header. */

@@ -28,7 +28,8 @@ import {
 } from './single-record.js';
 import { flattenDeepNesting } from './dom-text.js';
 import { cutShortNote, UNLIMITED, type SearchBudget } from './budget.js';
-import { asksForList, declaresOneItem, namesOneOwner, pageRecordFields } from './page-record.js';
+import { asksForList, namesOneOwner } from './list-cue.js';
+import { declaresOneItem, pageRecordFields } from './page-record.js';
 
 export type { Proposal };
 
@@ -109,7 +110,7 @@ async function firstDraft(input: {
   const single = (why: string) => singleRecordDraft(page, candidates, oneRecord as OneRecord, why);
   const top = candidates[0] as Candidate | undefined;
   const selection = top
-    ? withMainText(top, withRecordText(top, selectFields(top, requests), requests, prompt), prompt)
+    ? withMainText(top, withRecordText(top, selectFields(top, requests), requests, prompt, page.$), prompt)
     : undefined;
   // Requests the top records answer by no field of their own (the default fields do not count).
   const topLacks = selection

@@ -2,7 +2,9 @@
 // class ("old-price", "price--was", "uvp", "compare-at") or a box around it; a prompt asks for it in
 // words of its own ("old price", "Streichpreis", "старая цена"). Without those words the current price is
 // the one meant.
+import type { CheerioAPI } from 'cheerio';
 import type { CandidateField } from './candidate.js';
+import type { Element } from './selectors.js';
 import { tokenWords, words } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
 
@@ -106,4 +108,20 @@ export function labelsFormer(text: string): boolean {
     t.length <= FORMER_LABEL_LENGTH &&
     words(t).some((w) => FORMER_REQUEST_WORDS.has(w) || w === 'statt' || w === 'instead')
   );
+}
+
+/** The longest text of a struck-through former price ("€ 1.899,00", "statt 24,99 €"). */
+const STRUCK_LENGTH = 30;
+
+/**
+ * A product page's former price: the first amount struck through (`<s>`, `<del>`, `<strike>`) in the
+ * page's content, for a prompt asking for the price before a reduction ("original price", "alter Preis").
+ */
+export function struckPrice($: CheerioAPI): Element | undefined {
+  return $<Element, string>('body s, body del, body strike')
+    .toArray()
+    .find((el) => {
+      const text = $(el).text().replace(/\s+/g, ' ').trim();
+      return /\d/.test(text) && text.length <= STRUCK_LENGTH && $(el).closest('nav, footer, aside').length === 0;
+    });
 }

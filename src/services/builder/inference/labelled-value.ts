@@ -159,6 +159,9 @@ function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   return next;
 }
 
+/** A form's controls, or an element holding them: what a label before them asks the reader to fill in. */
+const FORM_CONTROLS = 'input, select, textarea, fieldset, :has(input, select, textarea)';
+
 /** A colon with more text after it: the label's own value follows it. */
 const INLINE_VALUE = /[:：]\s*\S/;
 
@@ -205,7 +208,8 @@ export function labelledValue(
   // many words of many languages would stretch to unrelated labels.
   const others = conceptWords
     .map(normalizeWord)
-    .filter((w) => w !== word && !/[^\p{L}]/u.test(w))
+    // Words of several parts ("kod ean", "ean-nummer") label as they are written.
+    .filter((w) => w !== word && /^\p{L}[\p{L} -]*$/u.test(w))
     .map((w) => (isCjk(w) ? new RegExp(`^${w}\\s*[:：]?$`) : new RegExp(`^${w}s?(?:\\s+\\p{L}+){0,3}\\s*:?$`, 'iu')));
   const byConcept = (text: string) => {
     const label = normalizeWord(text);
@@ -232,6 +236,8 @@ export function labelledValue(
     const text = normalizeText($(el).text());
     // A label written with its value after a colon ("Core: Paulownia/Maple") labels no element after it.
     if (INLINE_VALUE.test(text)) continue;
+    // A form's control after its label ("Rate this recipe:" over radio buttons) is no value.
+    if (isElement(next) && $(next).is(FORM_CONTROLS)) continue;
     if (isElement(next) && normalizeText($(next).text()) !== '')
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
     // A label alone in its table cell ("<td><strong>Herkunft</strong></td><td>Sidamo</td>") labels the next cell.

@@ -5,15 +5,15 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText, ownText } from './dom-text.js';
 import { durationAfterHeading } from './duration-shape.js';
-import { CONCEPT_WORDS, conceptOfWord, fieldName, RECORD_MARKERS, type Concept } from './naming.js';
+import { CONCEPT_WORDS, conceptOfWord, fieldName, type Concept } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
+import { currencyField } from './currency-field.js';
+import { asksForFormer, struckPrice } from './former-price.js';
 import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
-import { namesTheRecords, OWNER_BEFORE } from './missing.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
-import { asksForSeveral, inBreadcrumbs, mainHeading } from './subject.js';
-import { onlyRecordNoun, topicWords } from './topic.js';
-import { isCjk, normalizeWord } from './word-tokens.js';
+import { asksForSeveral, headingOpening, inBreadcrumbs, mainHeading } from './subject.js';
+import { normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
 import { inSiteBox } from './page-filing.js';
 
@@ -30,23 +30,6 @@ export const ONE_RECORD_SELECTOR = 'html';
 /** schema.org / Open Graph types of a page that is itself the record. */
 const ITEM_TYPES =
   /^(?:article|newsarticle|blogposting|reportagenewsarticle|opinionnewsarticle|analysisnewsarticle|techarticle|scholarlyarticle|product|event|musicevent|jobposting|recipe|book|movie|course|localbusiness|restaurant|hotel|realestatelisting|video\.movie|product\.item)$/i;
-
-/**
- * Words after which the prompt asks for many records ("each", "every", German "jede", Dutch "elk",
- * Japanese "各"): the record markers of every language, less the prepositions that also mean "by" or
- * "for" ("par", "por", "pro"), and "list of".
- */
-const LIST_MARKERS = [...RECORD_MARKERS].filter((m) => !['par', 'por', 'pro'].includes(m));
-const LIST_CUE = new RegExp(
-  `(?<![\\p{L}])(?:${LIST_MARKERS.filter((m) => !isCjk(m)).join('|')}|list of)(?![\\p{L}])|${LIST_MARKERS.filter(isCjk).join('|')}`,
-  'iu',
-);
-
-/**
- * "All" in Japanese and Chinese, which write it after the noun as often as before ("材料の名前と分量を全部",
- * "列出全部商品"): one and many are written alike there, so the word is the cue that many are asked for.
- */
-const CJK_ALL = /全部|全て|すべて|所有/;
 
 interface Hint {
   value: string;
@@ -68,6 +51,7 @@ const JSON_KEYS: Partial<Record<Concept, string[]>> = {
   company: ['hiringOrganization', 'publisher'],
   location: ['location', 'jobLocation', 'address'],
   sku: ['sku', 'gtin13', 'mpn'],
+  gtin: ['gtin13', 'gtin', 'gtin12', 'gtin14', 'gtin8', 'offers.gtin13', 'offers.gtin'],
 };
 const META_NAMES: Partial<Record<Concept, string[]>> = {
   title: ['og:title', 'twitter:title'],
@@ -85,6 +69,7 @@ const ITEMPROPS: Partial<Record<Concept, string[]>> = {
   description: ['description'],
   brand: ['brand'],
   sku: ['sku'],
+  gtin: ['gtin13', 'gtin', 'gtin12', 'gtin14', 'gtin8'],
 };
 
 function jsonItems($: CheerioAPI): Array<Record<string, unknown>> {
@@ -129,61 +114,6 @@ export function declaresOneItem($: CheerioAPI): boolean {
     .filter((el) => ITEM_TYPES.test((el.attribs.itemtype ?? '').split('/').pop() ?? ''));
   return scopes.length === 1;
 }
-
-/**
- * "... and number of ratings of the recipe", "... of this podcast episode", "... of the news article",
- * "... de l'article": every field belongs to one thing named in the singular (its last word; a word before
- * it may say what kind of thing it is).
- */
-export function namesOneThing(prompt: string): boolean {
-  return oneThingAfter(prompt, '');
-}
-
-/**
- * The one thing named owns the fields ("... of the news article", "... de l'article"), rather than being
- * the place they are in ("... of everything in the shop", where the records are many).
- */
-export function namesOneOwner(prompt: string): boolean {
-  return oneThingAfter(prompt, '(?!(?:in|on|from)\\s)');
-}
-
-function oneThingAfter(prompt: string, notBefore: string): boolean {
-  if (LIST_CUE.test(prompt)) return false;
-  const lower = normalizeWord(prompt).replace(/[’']/g, "'");
-  const subject = new RegExp(
-    `(?:^|[^\\p{L}])${notBefore}${OWNER_BEFORE}(?:\\p{L}+\\s+)?(\\p{L}+)\\s*[.?!]?\\s*$`,
-    'u',
-  ).exec(lower);
-  return subject !== null && !/[^su]s$/.test(subject[1]);
-}
-
-/** Does the prompt ask for many records ("each result", "every post", "jeder Zeile")? */
-export function asksForList(prompt: string): boolean {
-  if (LIST_CUE.test(prompt) || CJK_ALL.test(prompt)) return true;
-  // A prompt asking for nothing but a kind of record ("Welche Zutaten brauche ich?", "材料を全部", "the
-  // ingredients of the recipe": the recipe owns the records, not fields).
-  if (onlyRecordNoun(prompt) !== undefined) return true;
-  if (namesOneThing(prompt)) return false;
-  // A prompt naming its records ("alle Zutaten", "tous les ingrédients"). Not a CJK noun owning the
-  // fields ("お話のタイトル", the story's title): Japanese and Chinese write one and many alike.
-  if (topicWords(prompt).some((w) => !isCjk(w) && namesTheRecords(prompt, w))) return true;
-  // An English plural noun ("the reviews: ...", "titles and links") unless it counts something ("number
-  // of reviews"). Only in English: "quantas porções", "tempo de preparo" end in -s without being plurals.
-  if (!ENGLISH.test(prompt)) return false;
-  const ws = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
-  return ws.some(
-    (w, i) =>
-      w.length > 3 &&
-      /[^su]s$/.test(w) &&
-      !w.endsWith('ss') &&
-      !NOT_PLURAL.has(w) &&
-      !/^(?:number|count|total|amount|numbers)$/.test(
-        ws[i - 2] === undefined ? '' : ws[i - 1] === 'of' ? ws[i - 2] : ws[i - 1],
-      ),
-  );
-}
-const ENGLISH = /\b(?:the|and|of|with|for|its|their|all|from|on)\b/i;
-const NOT_PLURAL = new Set(['does', 'news', 'series', 'species', 'always', 'perhaps', 'whereas', 'besides']);
 
 function jsonValue(item: Record<string, unknown>, path: string): string | undefined {
   let v: unknown = item;
@@ -337,6 +267,7 @@ export function pageRecordFields(
   const missing: PromptRequest[] = [];
   const deferred: Array<{ request: PromptRequest; field: AgentField }> = [];
   const used = new Set<string>();
+  let priceSelector: string | undefined;
   for (const request of requests) {
     const concept = request.concept ?? conceptOfWord(request.word);
     let field: AgentField | undefined;
@@ -362,6 +293,9 @@ export function pageRecordFields(
     if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").
       field = { ...field, attribute: 'ownText', transform: [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }] };
+    // The price before a reduction, struck through beside the current one.
+    const struck = !field && concept === 'price' && asksForFormer(request) ? struckPrice($) : undefined;
+    if (struck) take(struck, $(struck).text());
     // A count inside a text ("(33 Bewertungen)", "4.1/5 - (62 votes)"): the number before the thing's word.
     const inText = !field && counted ? countInText($, request) : undefined;
     if (inText && take(inText.el, '') && field) field = { ...field, transform: inText.transform };
@@ -383,7 +317,9 @@ export function pageRecordFields(
       const shown =
         byText.get(hint.value) ?? (/^\d[\d.,]*$/.test(hint.value) ? byText.get(`(${hint.value})`) : []) ?? [];
       // Of the elements showing the value, a heading for a title, else the first in the page.
-      const titled = shown.find((e) => /^h[1-3]$/.test(e.name));
+      // Or a heading opening the metadata's longer title, shown nowhere whole.
+      const opening = concept === 'title' && shown.length === 0 ? headingOpening($, hint.value) : undefined;
+      const titled = shown.find((e) => /^h[1-3]$/.test(e.name)) ?? opening;
       if (heading && !titled) continue;
       const el = (concept === 'title' && titled) || shown[0];
       if (take(el, hint.value)) break;
@@ -418,9 +354,15 @@ export function pageRecordFields(
       if ((meta.meta.selector.startsWith('meta[') && (concept === 'author' || concept === 'date')) || machineDate)
         deferred.push({ request, field });
     }
+    // The currency: the sign or code the price is shown with (currency-field.ts).
+    if (!field && concept === 'currency') {
+      const priceEl = $(priceSelector ?? 'body [itemprop="price"]').first()[0] as Element | undefined;
+      field = currencyField($, fieldName(request.word), priceEl, (el) => firstMatchSelector($, el));
+    }
     if (field) {
       used.add(field.selector as string);
       fields.push(field);
+      if (concept === 'price' && !field.attribute) priceSelector ??= field.selector;
     } else missing.push(request);
   }
   return { fields, missing, deferred };

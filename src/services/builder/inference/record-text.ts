@@ -2,7 +2,10 @@
 // record's whole text: when the chosen records are the ones the prompt names (their class or heading
 // says so, topic.ts) and that word found no field of its own, the record itself becomes the field,
 // named with the page's word for it ("ingredient" of li.ingredient), in English when it is a known noun.
-import type { Candidate } from './candidate.js';
+import type { CheerioAPI } from 'cheerio';
+import type { Candidate, CandidateField } from './candidate.js';
+import { ownText } from './dom-text.js';
+import type { Element } from './selectors.js';
 import { namesTheRecords } from './missing.js';
 import { fieldName, singular } from './naming.js';
 import { promptRequests, type PromptRequest } from './prompt-requests.js';
@@ -42,6 +45,7 @@ export function withRecordText(
   selection: { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] },
   requests: PromptRequest[],
   prompt: string,
+  $?: CheerioAPI,
 ): { named: Named[]; missing: PromptRequest[]; unanswered: PromptRequest[] } {
   // Records the page does not name, asked for by a prompt naming nothing but them ("材料を全部教えて"), when
   // they are one short line each and that noun found no field: the noun's English word names their text.
@@ -68,9 +72,25 @@ export function withRecordText(
     selection.missing.find(naming) ??
     promptRequests(prompt).find((r) => naming(r) && namesTheRecords(prompt, r.word)) ??
     partOfOneLine(candidate, selection.named, requests, naming);
+  if (!asking) return selection;
   // Only when nothing else the prompt asks for was found: "name and quantity of each ingredient" wants fields.
-  if (!asking || selection.named.some((n) => requests.some((r) => fieldName(r.word) === n.name && !naming(r))))
-    return selection;
+  // Else the rest of a one-line record beside the fields found ("<strong>4 stk</strong> egg" asked for
+  // as "every ingredient with its amount": the ingredient is the line's own text).
+  const others = selection.named.filter((n) => requests.some((r) => fieldName(r.word) === n.name && !naming(r)));
+  if (others.length > 0) {
+    const rest = $ && recordRemainder($, candidate, others);
+    if (!rest) return selection;
+    const field: Named = {
+      name: fieldName(englishRecordNouns(word)[0] ?? singular(word)),
+      concept: undefined,
+      field: rest,
+    };
+    return {
+      named: [field, ...selection.named.filter((n) => n.name !== field.name)],
+      missing: selection.missing.filter((r) => r !== asking),
+      unanswered: selection.unanswered.filter((r) => r !== asking),
+    };
+  }
   const samples = candidate.fields.filter((f) => f.kind === 'text').flatMap((f) => f.samples.slice(0, 1));
   // One element holding all of every record's text is read rather than the record, whose text would
   // also take what the page hides from view (the markup inside a <noscript>).
@@ -144,3 +164,50 @@ export function withMainText(
 
 /** The shortest main text on average: a record's text is a sentence, not a word. */
 const MAIN_TEXT_LENGTH = 20;
+
+/** Share of the records whose line must have a rest of its own for it to be a field. */
+const REST_COVERAGE = 0.8;
+
+/**
+ * The own text of the records' line (the record, or the one element holding the whole line) beside the
+ * fields found in it: "egg" of `<li><strong>4 stk</strong> egg</li>` when the amount is a field. Only for
+ * records of one short line holding every found field, and only when most lines have such a rest.
+ */
+function recordRemainder($: CheerioAPI, candidate: Candidate, others: Named[]): CandidateField | undefined {
+  if (recordLength(candidate) > ONE_LINE || others.some((n) => !n.field.selector || n.field.kind !== 'text'))
+    return undefined;
+  const records = $(candidate.selector).toArray().slice(0, 50);
+  if (records.length === 0) return undefined;
+  const lines = [
+    undefined,
+    ...candidate.fields
+      .filter((f) => f.kind === 'text' && f.selector && f.coverage >= REST_COVERAGE)
+      .map((f) => f.selector),
+  ];
+  for (const line of lines) {
+    if (others.some((n) => n.field.selector === line)) continue;
+    const rests = records.map((r) => {
+      const el = line ? ($(r).find(line).first()[0] as Element | undefined) : (r as Element);
+      if (!el || others.some((n) => $(el).find(n.field.selector ?? '').length === 0)) return '';
+      return /\p{L}/u.test(ownText(el)) ? ownText(el) : '';
+    });
+    if (rests.filter(Boolean).length < REST_COVERAGE * records.length) continue;
+    return {
+      key: `${line ?? ''}|ownText`,
+      kind: 'text',
+      ...(line ? { selector: line } : {}),
+      attribute: 'ownText',
+      transform: 'trim',
+      coverage: rests.filter(Boolean).length / records.length,
+      samples: rests.slice(0, 5),
+      hints: [],
+      ownHints: [],
+      tag: '',
+      depth: line ? 1 : 0,
+      averageLength: rests.reduce((n, t) => n + t.length, 0) / records.length,
+      order: -1,
+      present: rests.flatMap((t, i) => (t ? [i] : [])),
+    };
+  }
+  return undefined;
+}

@@ -28,6 +28,33 @@ export function mainHeading($: CheerioAPI): Element | undefined {
   return opening;
 }
 
+/** The shortest heading text that opens a longer title: two words or more. */
+const OPENING_MIN_LENGTH = 10;
+
+/**
+ * A heading whose text opens a title the page's metadata gives with more after it ("Tepsis krumpli" of
+ * "Tepsis krumpli Recept képpel - Mindmegette.hu"): the metadata adds the site's name or a tagline, the
+ * heading shows the title. The first such h1, else h2 or h3.
+ */
+export function headingOpening($: CheerioAPI, title: string): Element | undefined {
+  for (const level of ['h1', 'h2', 'h3']) {
+    const found = $<Element, string>(`body ${level}`)
+      .toArray()
+      .find((e) => {
+        const text = $(e).text().replace(/\s+/g, ' ').trim();
+        return (
+          text.length >= OPENING_MIN_LENGTH &&
+          /\s/.test(text) &&
+          title.startsWith(text) &&
+          /^[\s\p{P}|]/u.test(title.slice(text.length)) &&
+          !inBreadcrumbs($, e)
+        );
+      });
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * The page's one main heading sits in an article (or the main content) that holds none of the records:
  * the records are beside the page's subject, not its parts.
