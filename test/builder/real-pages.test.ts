@@ -15,9 +15,9 @@ const corpus = loadManifest();
 const pages = corpus.filter((p) => p.split === 'tuning' && DEVELOPMENT_SITES.includes(p.site));
 
 /** What the corpus holds today; it only grows. */
-const CORPUS_PAGES = 338;
-const CORPUS_SITES = 331;
-const CORPUS_LANGUAGES = 27;
+const CORPUS_PAGES = 398;
+const CORPUS_SITES = 391;
+const CORPUS_LANGUAGES = 29;
 
 let served: Awaited<ReturnType<typeof servePages>> | undefined;
 let base: string;
