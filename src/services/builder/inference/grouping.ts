@@ -2,7 +2,7 @@
 // count, share of the page's text, links and images, and set back in the page's navigation, chrome and
 // ads (page-regions.ts); and the companion rows of records spanning two rows.
 import type { CheerioAPI } from 'cheerio';
-import { isSkipped, nextElement, normalizeText } from './dom-text.js';
+import { isSkipped, nextElement, normalizeText, subtreeText, subtreeTextLength } from './dom-text.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { mergeGrouped } from './grouped-lists.js';
 import { alike, mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
@@ -111,7 +111,7 @@ export function findGroups($: CheerioAPI): Group[] {
   const wrapsPage = (p: Element) => {
     if (p.name === 'body' || p.name === 'html') return true;
     let n = textLengths.get(p);
-    if (n === undefined) textLengths.set(p, (n = normalizeText($(p).text()).length));
+    if (n === undefined) textLengths.set(p, (n = subtreeTextLength(p)));
     return n > bodyTextLength * 0.5;
   };
   const groups: Group[] = [];
@@ -204,7 +204,7 @@ export function findGroups($: CheerioAPI): Group[] {
           (c, i) =>
             c.length === 1 &&
             signatureOf(c[0]) === signatureOf(first) &&
-            normalizeText($(c[0]).text()).length >= normalizeText($(members[i]).text()).length * 0.95,
+            subtreeText(c[0]).length >= subtreeText(members[i]).length * 0.95,
         )
       )
         break;
@@ -212,7 +212,9 @@ export function findGroups($: CheerioAPI): Group[] {
     }
     const companions = companionRows($, members);
     const texts = members.map((m) =>
-      normalizeText(`${$(m).text()} ${companions.has(m) ? $(companions.get(m) as Element).text() : ''}`),
+      companions.has(m)
+        ? normalizeText(`${subtreeText(m)} ${subtreeText(companions.get(m) as Element)}`)
+        : subtreeText(m),
     );
     const textLength = texts.reduce((n, t) => n + t.length, 0);
     const withImages = members.filter((m) => holds(m, isImage)).length / members.length;

@@ -1,7 +1,7 @@
 // A statistics table's totals row ("Total", "Gesamt", "Итого", "合計"): the sum of the rows above it, not
 // one more record. Told by the word opening its first cell with text, in the prompt languages.
 import type { CheerioAPI } from 'cheerio';
-import { normalizeText } from './dom-text.js';
+import { subtreeText, subtreeTextLength } from './dom-text.js';
 import { elementChildren, type Element } from './selectors.js';
 
 const TOTALS =
@@ -10,8 +10,6 @@ const TOTALS =
 /** Is the row a totals row: its first cell with text says so? */
 export function isTotalsRow($: CheerioAPI, row: Element): boolean {
   if (row.name !== 'tr') return false;
-  const first = elementChildren(row)
-    .map((c) => normalizeText($(c).text()))
-    .find((t) => t !== '');
-  return first !== undefined && TOTALS.test(first);
+  const first = elementChildren(row).find((c) => subtreeTextLength(c) > 0);
+  return first !== undefined && TOTALS.test(subtreeText(first));
 }

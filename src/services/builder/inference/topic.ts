@@ -5,7 +5,7 @@
 // surroundings name them too; a group inside a box of other content ("related recipes", "you may also
 // like", a sidebar) is set back whatever it holds.
 import type { CheerioAPI } from 'cheerio';
-import { normalizeText } from './dom-text.js';
+import { normalizeText, subtreeText } from './dom-text.js';
 import { namesTheRecords } from './missing.js';
 import { conceptOfWord, RECORD_MARKERS, textTokens } from './naming.js';
 import { promptRequests } from './prompt-requests.js';
@@ -223,7 +223,7 @@ function isHeading($: CheerioAPI, el: Element): Heading | null {
   // sites</h1></li><li class="prev"></li></ul>", a heading beside its carousel's arrows). Not a banner
   // with a logo or links beside its heading: that is a record's or an advert's head, not the list's.
   const headings = $(el).find('h1, h2, h3, h4, h5, h6');
-  const text = normalizeText($(el).text());
+  const text = subtreeText(el);
   if (
     headings.length === 1 &&
     text !== '' &&

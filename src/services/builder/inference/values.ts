@@ -5,7 +5,7 @@ import { endsInByline } from './byline.js';
 import { labelsFormer } from './former-price.js';
 import { conceptOfWord } from './naming.js';
 import { isProfileLink } from './profile-link.js';
-import { isSkipped, normalizeText, ownText } from './dom-text.js';
+import { isSkipped, normalizeText, ownText, subtreeText } from './dom-text.js';
 import type { ValueKind } from './candidate.js';
 import { elementChildren, isElement, NAMING_ATTRIBUTES, signature, stableClasses, type Element } from './selectors.js';
 import { normalizeWord } from './word-tokens.js';
@@ -70,7 +70,7 @@ function plainHeaders($: CheerioAPI, table: Element): string[] {
   const texts = $(first)
     .children()
     .toArray()
-    .map((td) => normalizeText($(td).text()));
+    .map((td) => subtreeText(td));
   const named = texts.filter((t) => t !== '');
   // A heading may hold a digit ("Top 5", "Q1"), but most hold none and none is a number alone.
   const numbered = named.filter((t) => /\d/.test(t));
@@ -157,7 +157,7 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
       el.name === 'td' || el.name === 'th'
         ? tableHeader($, el)
         : (definitionTerm(el) ?? inline ?? unit ?? wordAfter($, el, own));
-    const text = normalizeText($(el).text());
+    const text = subtreeText(el);
     // The value held in one of the element's attributes.
     const attribute = (name: string) =>
       out.push({
