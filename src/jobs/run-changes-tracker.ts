@@ -4,9 +4,9 @@
 // hashing thread, at a lower CPU priority than the crawls (record-hasher.ts). In the order they came, a
 // key met before in the Run is marked a duplicate (the first record of a key wins: the export reads them
 // in this order), and the keys are looked up in questions of TRACKED_BATCH keys, one at a time; once a
-// batch is answered, its new and updated records wait to be staged with their JSON lines as they came,
-// and, tracking deletes, its keys to be kept as seen. The stages wait for the export (up to STAGES_HELD
-// batches), and each writes everything waiting then: the batches held go out in one statement. The run process does none of this while it crawls: its export asks for each record's mark,
+// batch is answered, its new and updated records are staged with their JSON lines as they came, and,
+// tracking deletes, its keys are kept as seen (the stages wait for the export, up to STAGES_HELD
+// batches). The run process does none of this while it crawls: its export asks for each record's mark,
 // in order, in windows (`marks`, each answered once its own records' keys are looked up, so the export
 // writes the first records while the last ones are still hashed and looked up), and only marks and
 // filters; before its end it asks whether every stage is written (`staged`).
@@ -16,7 +16,7 @@
 // work itself, from a new beginning of its tracking (which removes what the tracker staged).
 import { changeKindOf, ChangeKind, type AgentDefinition } from '../engine/index.js';
 import { RecordMark, type TrackerAsk } from '../services/changes/changes-protocol.js';
-import { MAX_CHANGES_BATCH, type RunChangesService } from '../services/changes/changes.service.js';
+import type { RunChangesService } from '../services/changes/changes.service.js';
 import { hashLines, type HashedLines } from './record-hasher.js';
 import { recordHashPlanOf } from './record-hashes.js';
 
@@ -78,22 +78,13 @@ export function createRunChangesTracker(
   let failed = false;
   // Every observed checkpoint's records taken (their hashes come from the hashing thread).
   let observed: Promise<void> = Promise.resolve();
-  // The new and updated records whose lookups are answered and that are not staged yet, and (tracking
-  // deletes) the keys looked up and not yet kept as seen. Each stage writes everything pending when its
-  // turn comes, so the batches held until the export asks go out together, one statement per
-  // MAX_CHANGES_BATCH records rather than one per batch, and a later stage that finds nothing pending
-  // writes nothing. Rows are numbered below zero, in the order written.
-  let unstaged: Waiting[] = [];
-  let unseen: string[] = [];
-  let rows = 0;
+  let batch = 0;
   // Giving up drops what was tracked (the export then does the work itself).
   const giveUp = () => {
     failed = true;
     marks = [];
     keys = new Set();
     waiting = [];
-    unstaged = [];
-    unseen = [];
   };
   // One lookup at a time, after the beginning; one stage at a time, each after its lookup. The marks
   // need only the lookups: the export goes on while the stages are written. The stages wait for the
@@ -113,47 +104,46 @@ export function createRunChangesTracker(
   // Once the export asks, every record is observed: the last part batch is looked up when all are taken.
   let flushed: Promise<void> | null = null;
 
-  /** Stages everything pending (unstaged, unseen), MAX_CHANGES_BATCH records per statement. */
-  async function writePending() {
-    if (failed) return;
-    const found = unstaged;
-    const keysSeen = unseen;
-    unstaged = [];
-    unseen = [];
-    for (let from = 0; from < found.length; from += MAX_CHANGES_BATCH) {
-      const part = found.slice(from, from + MAX_CHANGES_BATCH);
-      await changes.answer(runId, {
-        op: 'stage',
-        batch: --rows,
-        keys: part.map((w) => w.key),
-        valuesHashes: part.map((w) => w.values),
-        listHashes: part.map((w) => w.list),
-        values: part.map((w) => w.line),
-      });
-    }
-    for (let from = 0; from < keysSeen.length; from += MAX_CHANGES_BATCH)
-      await changes.answer(runId, { op: 'seen', batch: --rows, keys: keysSeen.slice(from, from + MAX_CHANGES_BATCH) });
-  }
-
-  /** Looks up the waiting records' keys; their new and updated records (and their keys, as seen) then wait to be staged. */
+  /** Looks up the waiting records' keys, then stages the new and updated ones and keeps the keys as seen. */
   function lookUp(part: Waiting[]) {
     const changed = lookups.then(async () => {
-      if (failed) return;
+      if (failed) return [];
       const previous = await changes.lookupBegun(
         runId,
         part.map((w) => w.key),
       );
+      const found: Waiting[] = [];
       part.forEach((w, j) => {
         const kind = changeKindOf(w.values, previous[j]);
         marks[w.index] = markOf(kind);
-        if (kind !== ChangeKind.Unchanged) unstaged.push(w);
-        if (trackDeletes) unseen.push(w.key);
+        if (kind !== ChangeKind.Unchanged) found.push(w);
       });
+      return found;
     });
     lookups = changed.then(() => {}, giveUp);
     lookedUpTo.push({ end: part[part.length - 1].index + 1, done: lookups });
+    const no = --batch;
     if (++held >= STAGES_HELD) releaseStages();
-    stages = Promise.all([stages, changed]).then(writePending).catch(giveUp);
+    stages = Promise.all([stages, changed])
+      .then(async ([, found]) => {
+        if (failed) return;
+        if (found.length > 0)
+          await changes.answer(runId, {
+            op: 'stage',
+            batch: no,
+            keys: found.map((w) => w.key),
+            valuesHashes: found.map((w) => w.values),
+            listHashes: found.map((w) => w.list),
+            values: found.map((w) => w.line),
+          });
+        if (trackDeletes)
+          await changes.answer(runId, {
+            op: 'seen',
+            batch: no,
+            keys: part.map((w) => w.key),
+          });
+      })
+      .catch(giveUp);
   }
 
   /** Looks up the waiting records in batches of TRACKED_BATCH; the rest waits for more unless `all`. */

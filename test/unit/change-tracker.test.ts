@@ -151,30 +151,6 @@ describe('change tracking done by the worker from the checkpoints', () => {
     expect(byWorker.asks.filter((a) => a.op === 'classify')).toEqual([]);
   });
 
-  it('batches looked up while the Run crawled are staged together when the export asks, one statement for them all', async () => {
-    const w = wired();
-    const pages = [0, 1, 2].map((p) =>
-      Array.from({ length: 1_000 }, (_, i): ExtractedRecord => ({ sku: `P${p}-${i}`, price: '1' })),
-    );
-    const tracking = workerTracking(definition, w.remote)!;
-    for (const page of pages) {
-      tracking.given(page);
-      await new Promise((r) => setImmediate(r));
-      w.relay.observe([{ set: 0, ndjson: lines(page) }]);
-    }
-    // Every page looked up before the export begins (the stages wait for it).
-    while (w.asks.filter((a) => a.op === 'lookupBegun').length < 3) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setImmediate(r));
-    expect(w.asks.filter((a) => a.op === 'stage')).toEqual([]);
-    const out = await exported(w.remote, tracking, pages.flat(), '');
-    expect(out.rows.filter((r) => r._change === 'new')).toHaveLength(3_000);
-    const stages = w.asks.filter((a) => a.op === 'stage');
-    expect(stages.map((s) => s.keys.length)).toEqual([3_000]);
-    expect(stages[0].values).toEqual(pages.flat().map((r) => JSON.stringify(r)));
-    // Tracking deletes: the keys seen go in one row too.
-    expect(w.asks.filter((a) => a.op === 'seen').map((s) => s.keys.length)).toEqual([3_000]);
-  });
-
   it('the export writes the first window while the last keys are still being looked up', async () => {
     let answerLast = () => {};
     const w = wired({ lastLookupAfter: new Promise<void>((r) => (answerLast = r)) });
