@@ -22,8 +22,8 @@ import { hasLegalForm } from './shape-fields.js';
 import { FOOTNOTES, inlineLabel, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
 import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_BY, BYLINE_VERB, BYLINE_WORD, bylineName } from './byline.js';
-import { SECTION_MAX_LENGTH, sectionBeforeHeadline } from './section-kicker.js';
-import { isAccountAction, shortLinksOnly } from './page-filing.js';
+import { sectionBeforeHeadline } from './section-kicker.js';
+import { isAccountAction, SECTION_MAX_LENGTH, shortLinksOnly } from './page-filing.js';
 
 export interface BuilderPage {
   $: CheerioAPI;

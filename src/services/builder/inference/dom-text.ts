@@ -66,7 +66,7 @@ function shapeOf(node: AnyNode): TextShape {
   let shape = shapes.get(node);
   if (shape) return shape;
   if (node.type === 'text') {
-    const data = (node).data;
+    const data = node.data;
     const core = normalizeText(data).length;
     shape = { core, lead: /^\s/.test(data), trail: /\s$/.test(data) };
   } else {
@@ -79,7 +79,7 @@ function shapeOf(node: AnyNode): TextShape {
       node.type === 'root' ||
       node.type === 'cdata'
     )
-      for (const c of (node).children) shape = joinShapes(shape, shapeOf(c));
+      for (const c of node.children) shape = joinShapes(shape, shapeOf(c));
   }
   shapes.set(node, shape);
   return shape;

@@ -3,7 +3,9 @@
 // the site's account menu ("Sign In") that a class for the user may name like an author.
 import type { CheerioAPI } from 'cheerio';
 import { normalizeText } from './dom-text.js';
-import { SECTION_MAX_LENGTH } from './section-kicker.js';
+
+/** A section's name is a few words (longer texts are teasers and sentences). */
+export const SECTION_MAX_LENGTH = 40;
 import type { Element } from './selectors.js';
 
 /**

@@ -5,6 +5,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { showsDate } from './date-shape.js';
 import { normalizeText } from './dom-text.js';
+import { SECTION_MAX_LENGTH } from './page-filing.js';
 import { firstMatchSelector } from './page-record.js';
 import { isElement, type Element } from './selectors.js';
 import { mainHeading } from './subject.js';
@@ -13,7 +14,6 @@ import { mainHeading } from './subject.js';
 const TEXTS_READ = 6;
 /** A section's name is a few words; longer texts are teasers and sentences. */
 const MAX_WORDS = 7;
-export const SECTION_MAX_LENGTH = 40;
 /** A navigation block with more links than this is a menu of the site, not a breadcrumb trail. */
 const TRAIL_MAX_LINKS = 6;
 

@@ -4,7 +4,7 @@
 import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText } from './dom-text.js';
 import { conceptOfWord } from './naming.js';
-import type { BuilderPage } from './value-form.js';
+import type { CheerioAPI } from 'cheerio';
 
 /** A badge is a word or two: longer openings are part of the name. */
 const BADGE_MAX_LENGTH = 12;
@@ -15,7 +15,7 @@ const BADGE_SHAPE = /^(?:[\p{Lu}\s-]{2,}!?|[\p{L}\s-]{2,}!)$/u;
 const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** A title field whose element opens with a badge element in some records, freed of that badge. */
-export function withoutBadge(page: BuilderPage, records: unknown[], field: AgentField): AgentField {
+export function withoutBadge(page: { $: CheerioAPI }, records: unknown[], field: AgentField): AgentField {
   if (conceptOfWord(field.name.split('_')[0]) !== 'title' && conceptOfWord(field.name) !== 'title') return field;
   if (!field.selector || field.xpath || (field.attribute && field.attribute !== 'text')) return field;
   if (field.transform !== undefined && field.transform !== 'trim') return field;
