@@ -16,6 +16,13 @@ const HAND_WRITTEN_CONSTRAINTS = ['CreditGrant_remaining_nonnegative', 'Organiza
 // Columns included in an index by hand in a migration (Prisma's schema language cannot say INCLUDE), by
 // index name: apart from that clause the index is Prisma's.
 const HAND_WRITTEN_INCLUDES: Record<string, string> = { AgentRecordState_pkey: ' INCLUDE ("valuesHash")' };
+// Columns stored uncompressed by hand in a migration (Prisma's schema language cannot say STORAGE EXTERNAL).
+const HAND_WRITTEN_EXTERNAL = [
+  'RunChangeStage.keys',
+  'RunChangeStage.listHashes',
+  'RunChangeStage.values',
+  'RunChangeStage.valuesHashes',
+];
 afterAll(async () => {
   for (const d of created) await d.drop();
 });
@@ -40,7 +47,19 @@ async function catalog(url: string) {
       WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY 1, 2`);
     const enums = await c.query(`
       SELECT t.typname, e.enumlabel FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid ORDER BY 1, e.enumsortorder`);
-    return { columns: columns.rows, constraints: constraints.rows, indexes: indexes.rows, enums: enums.rows };
+    const external = await c.query(`
+      SELECT rel.relname || '.' || att.attname AS name FROM pg_attribute att
+      JOIN pg_class rel ON rel.oid = att.attrelid JOIN pg_namespace n ON n.oid = rel.relnamespace
+      JOIN pg_type t ON t.oid = att.atttypid
+      WHERE n.nspname = 'public' AND att.attnum > 0 AND NOT att.attisdropped AND att.attstorage <> t.typstorage
+      ORDER BY 1`);
+    return {
+      columns: columns.rows,
+      constraints: constraints.rows,
+      indexes: indexes.rows,
+      enums: enums.rows,
+      storage: external.rows.map((r) => r.name as string),
+    };
   } finally {
     await c.end();
   }
@@ -103,6 +122,9 @@ describe('migrations', () => {
         constraint.def = constraint.def.slice(0, -clause.length);
       }
     }
+    expect(a.storage).toEqual(HAND_WRITTEN_EXTERNAL);
+    expect(b.storage).toEqual([]);
+    a.storage = [];
     expect(a).toEqual(b);
   });
 });

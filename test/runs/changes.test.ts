@@ -279,8 +279,8 @@ describe('key and changes across the Runs of one Agent', () => {
       VALUES (${first.run.id}, ${own.id}, true, true)`;
     await ctx.db.$executeRaw`
       INSERT INTO "RunChangeStage" ("runId", batch, keys, "valuesHashes", "listHashes", "values")
-      VALUES (${first.run.id}, 1, ARRAY[${recordKeyOf(z, ['sku'])}], ARRAY[${valuesHashOf(z, ['price', 'desc'])}],
-        ARRAY[${valuesHashOf(z, ['price'])}], ${JSON.stringify([z])}::jsonb)`;
+      VALUES (${first.run.id}, 1, ${recordKeyOf(z, ['sku'])}, ${valuesHashOf(z, ['price', 'desc'])},
+        ${valuesHashOf(z, ['price'])}, ${JSON.stringify(z)})`;
     const seen = ['A', 'B', 'D', 'Z'].map((sku) => recordKeyOf({ sku }, ['sku'])!);
     await ctx.db.$executeRaw`
       INSERT INTO "RunChangeSeen" ("runId", batch, keys) VALUES (${first.run.id}, 1, ${seen})`;
