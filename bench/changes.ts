@@ -9,7 +9,7 @@
 // Rounds alternate the two Agents.
 //
 //   npm run bench -- changes
-//   BENCH_CHANGES_KEYS=1000000 BENCH_CHANGES_RECORDS=10000 BENCH_CHANGES_ROUNDS=25 npm run bench -- changes
+//   BENCH_CHANGES_KEYS=1000000 BENCH_CHANGES_RECORDS=10000 BENCH_CHANGES_ROUNDS=60 npm run bench -- changes
 //   BENCH_CHANGES_PAGE_DELAY_MS=200 npm run bench -- changes     (each list page answered 200 ms later)
 //   BENCH_CHANGES_PER_PAGE=100 npm run bench -- changes          (a hundred list pages of 100 records)
 import fs from 'node:fs';
@@ -93,7 +93,9 @@ export async function benchChanges() {
   installSignalCleanup();
   const keys = Number(process.env.BENCH_CHANGES_KEYS ?? 1_000_000);
   const records = Number(process.env.BENCH_CHANGES_RECORDS ?? 10_000);
-  const rounds = Number(process.env.BENCH_CHANGES_ROUNDS ?? 15);
+  // 40 rounds by default: a Run's time scatters by about a quarter from round to round on a 2-core
+  // machine, and 15 rounds' medians moved the overhead by about 8 points between invocations.
+  const rounds = Number(process.env.BENCH_CHANGES_ROUNDS ?? 40);
   // BENCH_CHANGES_PER_PAGE: records per list page (1,000 by default: ten pages for 10,000 records).
   const perPage = Number(process.env.BENCH_CHANGES_PER_PAGE ?? 1000);
   const pages = Math.ceil(records / perPage);
