@@ -11,6 +11,7 @@ import { CHROME_FACTOR, findGroups, type Group } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
 import { elementChildren, isElement, stableClasses, type Element } from './selectors.js';
 import { isSkipped, normalizeText } from './dom-text.js';
+import { shapeFit } from './record-shapes.js';
 import { runFields, runTexts, siblingRunsOf, type SiblingRuns } from './sibling-run.js';
 import {
   plainWords,
@@ -46,9 +47,16 @@ export function findCandidates(
   // so are meant. Both with the English nouns they stand for: pages name their lists in English markup.
   const recordNouns = promptRecordNouns(prompt);
   const topic = withEnglishNouns(own);
-  const groups = withSiblingRuns($, findGroups($))
-    .map((g) => {
-      const fit = topicFit(surroundingsOf($, g.members), topic, prompt, recordNouns);
+  const found = withSiblingRuns($, findGroups($));
+  const byName = found.map((g) => topicFit(surroundingsOf($, g.members), topic, prompt, recordNouns));
+  // Where the page names the records the prompt names nowhere (no heading, no class), records that read
+  // like them (ingredient lines) are taken as named; where it does, its names decide.
+  const namedSomewhere = byName.some(
+    (f, i) => f.recordWord !== undefined && found[i].members.length >= MIN_NAMED_RECORDS,
+  );
+  const groups = found
+    .map((g, i) => {
+      const fit = namedSomewhere ? byName[i] : (shapeFit(recordNouns, g.members) ?? byName[i]);
       // Two buttons named "ingredients" are controls, not the ingredients: the prompt's words lift lists only.
       if (fit.factor > 1 && g.members.length < MIN_NAMED_RECORDS) return { ...g, why: '' };
       // Records the prompt names are wanted even in an <aside> (a recipe's ingredients beside its steps).
@@ -76,7 +84,7 @@ export function findCandidates(
       recordWord !== undefined && plainWords(w.replace(/_/g, ' ')).some((x) => sameWord(x, recordWord));
     // A class of the values saying the word ("div.quantity" for "quantity") answers it as a label does.
     const classWords = new Set(fields.flatMap((f) => f.ownHints.flatMap((h) => plainWords(h))));
-    // Records the prompt names (by their class or heading) answer the prompt's noun for them.
+    // Records the prompt names (by their class, heading or shape) answer the prompt's noun for them.
     const named = recordWord !== undefined ? 1 : 0;
     const matched =
       named +
