@@ -5,12 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/app.js';
 import { createAgent, startRun } from '../helpers/runs.js';
-import { recordKeyOf } from '../../src/engine/index.js';
+import { recordKeyOf, valuesHashOf } from '../../src/engine/index.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { createChangesRepository } from '../../src/services/changes/changes.repository.js';
 
 let ctx: TestContext;
 let runId: number;
+let agentId: number;
 const key = (sku: string) => recordKeyOf({ sku }, ['sku'])!;
 const definition = {
   startUrl: 'http://127.0.0.1:9/list',
@@ -31,6 +32,7 @@ beforeAll(async () => {
   const agent = await createAgent(ctx.app, org.apiKey, org.spaceId, definition, 'Tracked');
   const other = await createAgent(ctx.app, org.apiKey, org.spaceId, definition, 'Other');
   runId = await startRun(ctx.app, org.apiKey, agent.id);
+  agentId = agent.id;
   const seed = (agentId: number, sku: string, valuesHash: string) =>
     ctx.db.$executeRaw(Prisma.sql`
       INSERT INTO "AgentRecordState" ("agentId", "keyHash", "valuesHash", "listHash", "values", "firstRunId", "changedRunId")
@@ -57,5 +59,32 @@ describe('change-tracking lookups', () => {
     const repo = createChangesRepository(ctx.db);
     await expect(repo.lookup(runId, [key('A1'), 'a,b'])).rejects.toThrow(/outside base64url/);
     await expect(repo.lookup(runId, [''])).rejects.toThrow(/outside base64url/);
+  });
+});
+
+describe('staged records merged into the state', () => {
+  it('keeps a value holding U+0000 (jsonb cannot) with U+FFFD in its place, and an escaped backslash as it is', async () => {
+    // No worker runs in this file: the Run stays queued, and what is staged here is settled by hand.
+    const repo = createChangesRepository(ctx.db);
+    await repo.begin(runId, false);
+    const records = [
+      { sku: 'N1', price: 'x\u0000y' },
+      { sku: 'N2', price: 'a backslash and u0000: \\u0000' },
+    ];
+    await repo.stage(runId, {
+      batch: 1,
+      keys: records.map((r) => key(r.sku)),
+      valuesHashes: records.map((r) => valuesHashOf(r, ['price'])),
+      listHashes: records.map((r) => valuesHashOf(r, ['price'])),
+      values: records.map((r) => JSON.stringify(r)),
+    });
+    await ctx.db.$executeRaw`UPDATE "RunChangeTracking" SET succeeded = true WHERE "runId" = ${runId}`;
+    await repo.mergeSettled(runId);
+    const rows = await ctx.db.$queryRaw<Array<{ keyHash: string; values: { price: string } }>>`
+      SELECT "keyHash", "values" FROM "AgentRecordState" WHERE "agentId" = ${agentId} AND "keyHash" IN (${key('N1')}, ${key('N2')})`;
+    const price = (sku: string) => rows.find((r) => r.keyHash === key(sku))?.values.price;
+    expect(price('N1')).toBe('x\ufffdy');
+    expect(price('N2')).toBe('a backslash and u0000: \\u0000');
+    expect(await repo.lookup(runId, [key('N1')])).toEqual([valuesHashOf(records[0], ['price'])]);
   });
 });

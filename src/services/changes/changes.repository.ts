@@ -55,10 +55,18 @@ function hashText(hashes: readonly string[]): Prisma.Sql {
   return Prisma.sql`${hashes.join(',')}::text`;
 }
 
-/** Records' JSON texts joined by newlines (JSON text written on one line never holds a raw newline). */
+/** A `\u0000` escape in JSON text: after an even number of backslashes (an odd one escapes a backslash). */
+const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/**
+ * Records' JSON texts joined by newlines (JSON text written on one line never holds a raw newline). jsonb
+ * cannot hold U+0000, which a value read from a JSON page may: the merge after the Run's end would fail on
+ * it, so the state keeps U+FFFD in its place (the record's hashes are of its values as extracted).
+ */
 function jsonLines(values: readonly string[]): Prisma.Sql {
   if (values.some((v) => v.includes('\n'))) throw new Error('a staged record is not JSON text on one line');
-  return Prisma.sql`${values.join('\n')}::text`;
+  const lines = values.map((v) => (v.includes('\\u0000') ? v.replace(NUL_ESCAPE, '$1\\ufffd') : v));
+  return Prisma.sql`${lines.join('\n')}::text`;
 }
 
 /**
