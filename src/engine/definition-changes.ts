@@ -29,7 +29,7 @@ export const AgentChangesSchema = Type.Object(
     trackDeletes: Type.Optional(
       Type.Boolean({
         description:
-          "Append a row marked 'deleted' (its last known values) for each key the Run did not see. Default false.",
+          "Append a row marked 'deleted' (its last known values) for each key the Run did not see; none when the Run did not see every record (stopped, a list page matched nothing, pagination ended early). Default false.",
       }),
     ),
     skipUnchangedDetails: Type.Optional(

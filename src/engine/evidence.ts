@@ -229,3 +229,17 @@ export function qualityProblem(e: RunEvidence, list: string, kept: number): Engi
   if (kept > 0 && e.emptyRecords === kept) return { code: EngineFailureCode.FieldsEmpty, params: { records: kept } };
   return undefined;
 }
+
+/**
+ * What kept a Run from seeing every record the site lists, in words for its log, or undefined when
+ * nothing did: a list page that matched nothing (a redesign, a block page answering 200), or pagination
+ * that ended before the site's last page. Keys such a Run did not meet may still be listed, so it reports
+ * none of them deleted. A failed detail page hides no key: its list record is still exported.
+ */
+export function missedRecords(e: RunEvidence): string | undefined {
+  const missed = [
+    e.emptyListPages > 0 && `${e.emptyListPages} list page(s) matched nothing`,
+    e.paginationStoppedEarly > 0 && `pagination stopped early on ${e.paginationStoppedEarly} input(s)`,
+  ].filter((m): m is string => typeof m === 'string');
+  return missed.length > 0 ? missed.join(', ') : undefined;
+}

@@ -46,7 +46,7 @@ export interface WorkerTracking {
   exported(
     records: AsyncIterable<ExtractedRecord>,
     rest: string,
-    opts: { stopped: boolean },
+    opts: { partial: boolean },
     counts: { duplicates: number },
   ): Promise<AsyncIterable<ExtractedRecord> | null>;
 }
@@ -104,7 +104,7 @@ export function workerTracking(def: AgentDefinition, changes: Asker): WorkerTrac
         // and the Run's keys are kept as seen before its deleted rows are asked for.
         if (!(await changes.ask<boolean>({ op: 'staged' })))
           throw new Error('the worker could not stage the new and updated records of this Run');
-        if (tracking.trackDeletes && !opts.stopped) yield* deletedRows(def, changes);
+        if (tracking.trackDeletes && !opts.partial) yield* deletedRows(def, changes);
       })();
     },
   };

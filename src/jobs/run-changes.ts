@@ -95,14 +95,15 @@ export function knownDetailsOf(def: AgentDefinition, changes: RemoteChanges): Kn
 /**
  * The sets as the export writes them: duplicates of a key dropped (counted in `counts.duplicates`), and,
  * tracking changes, each record staged, marked and kept or not by `changes.export`; the keys not seen
- * follow the last set as `deleted` (with trackDeletes, unless the Run was stopped: it did not look everywhere).
+ * follow the last set as `deleted` (with trackDeletes, unless the Run is partial: stopped, or it missed pages, so it did not look everywhere).
  */
 export async function trackedSets(
   def: AgentDefinition,
   changes: RemoteChanges,
   sets: Array<{ set: number; records: Records }>,
   opts: {
-    stopped: boolean;
+    /** The Run did not see every record (stopped, or pages missed): it reports no key deleted. */
+    partial: boolean;
     ahead?: ChangesAhead | null;
     byWorker?: { tracking: WorkerTracking; rest: () => string } | null;
   },
@@ -220,7 +221,7 @@ export async function trackedSets(
     // Every new and updated record is staged before the set's export ends (and so before the Run's).
     await settleStaging(0);
     await opts.ahead?.settled();
-    if (last && tracking?.trackDeletes && !opts.stopped) yield* deletedRows(def, changes);
+    if (last && tracking?.trackDeletes && !opts.partial) yield* deletedRows(def, changes);
   }
 
   return sets.map((s, i) => ({ set: s.set, records: tracked(s.records, i === sets.length - 1) }));

@@ -9,6 +9,7 @@ import {
   exportFormatOf,
   exportRecords,
   fetchesOnePage,
+  missedRecords,
   runExtraction,
   writeSnapshots,
   type PageSnapshot,
@@ -204,6 +205,9 @@ export function createRunHost(deps: {
     let logFiles: Awaited<ReturnType<typeof runLog.finish>>;
     let snapshots: StoredFile[];
     const counts = { duplicates: 0 };
+    // A Run that missed pages may not have met keys the site still lists: it reports none deleted.
+    const missed = p.definition.changes?.trackDeletes && !stopped ? missedRecords(result.evidence) : undefined;
+    if (missed) runLog.log('Warning', `No record is reported deleted: this Run did not see every record (${missed}).`);
     // A synchronous start's records (keepRecords) are the records as exported, written as the export reads them.
     const kept = p.keepRecords ? storage.openWriter(runRecordsKey(p.runId)) : null;
     try {
@@ -218,7 +222,7 @@ export function createRunHost(deps: {
             changes,
             result.sets.map((s) => ({ set: s.set, records: recordSpool.spooledRecords(s.set) })),
             {
-              stopped,
+              partial: stopped || missed !== undefined,
               ahead,
               byWorker: byWorker && reporter && { tracking: byWorker, rest: () => reporter.unsent(result.sets[0].set) },
             },

@@ -20,6 +20,7 @@ const shop = {
   items: new Map<string, string>(),
   duplicateFirst: false,
   listDown: false,
+  redesigned: false,
   failingDetail: null as string | null,
   detailHits: new Map<string, number>(),
 };
@@ -50,6 +51,8 @@ beforeAll(async () => {
     if (path === '/list') {
       if (shop.listDown) return res.writeHead(500).end('down');
       res.writeHead(200, { 'content-type': 'text/html' });
+      if (shop.redesigned)
+        return res.end('<html><body><section class="grid"><h2>A</h2><h2>B</h2></section></body></html>');
       return res.end(listPage());
     }
     res.writeHead(404).end();
@@ -208,6 +211,27 @@ describe('key and changes across the Runs of one Agent', () => {
     const json = await runOf(jsonAgent);
     expect(json.run.status).toBe(10);
     expect(json.text).toBe('[]\n');
+  });
+
+  it('a redesigned list (it matches nothing) reports no key deleted, and the Agent still remembers them all', async () => {
+    shop.redesigned = true;
+    const redesigned = await runOf(csvAgent);
+    shop.redesigned = false;
+    expect(redesigned.run.status).toBe(9);
+    // Not "every product deleted": the Run did not see the list, so it cannot tell.
+    expect(redesigned.text).toBe('sku,price,desc,_change\r\n');
+    expect(redesigned.run.recordsExported).toBe(0);
+    const log = await call('GET', `/api/v1/agent/${csvAgent}/run/${redesigned.run.id}/log`);
+    expect(log.body).toContain(
+      'No record is reported deleted: this Run did not see every record (1 list page(s) matched nothing)',
+    );
+    shop.detailHits.clear();
+    const after = await runOf(csvAgent);
+    expect(csvRows(after.text)).toEqual([
+      'A,1.00,About A,unchanged',
+      'B,2.50,About B,unchanged',
+      'D,4.00,About D,unchanged',
+    ]);
   });
 
   it('reset: 200 with the keys forgotten, and the next Run finds every record new', async () => {

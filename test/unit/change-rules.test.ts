@@ -110,7 +110,7 @@ describe('trackedSets (a run process’s export pass)', () => {
           ]),
         },
       ],
-      { stopped: false },
+      { partial: false },
       counts,
     );
     expect(await collect(sets)).toEqual([
@@ -149,7 +149,7 @@ describe('trackedSets (a run process’s export pass)', () => {
             definition,
             changes,
             [{ set: 1, records: of(records) }],
-            { stopped: false, ahead },
+            { partial: false, ahead },
             {
               duplicates: 0,
             },
@@ -226,7 +226,7 @@ describe('trackedSets (a run process’s export pass)', () => {
           ]),
         },
       ],
-      { stopped: false },
+      { partial: false },
       { duplicates: 0 },
     );
     expect((await collect(sets)).flat()).toEqual([
@@ -258,7 +258,7 @@ describe('trackedSets (a run process’s export pass)', () => {
           },
           { set: 2, records: of([{ sku: 'C', price: '3' }]) },
         ],
-        { stopped },
+        { partial: stopped },
         { duplicates: 0 },
       );
       return { rows: await collect(sets), asks };
@@ -311,7 +311,7 @@ describe('trackedSets (a run process’s export pass)', () => {
           ]),
         },
       ],
-      { stopped: false },
+      { partial: false },
       { duplicates: 0 },
     );
     const rows = (await collect(sets)).flat();

@@ -71,7 +71,7 @@ async function exported(
         })(),
       },
     ],
-    { stopped: false, byWorker: { tracking, rest: () => rest } },
+    { partial: false, byWorker: { tracking, rest: () => rest } },
     counts,
   );
   const rows: ExtractedRecord[] = [];
@@ -170,7 +170,7 @@ describe('change tracking done by the worker from the checkpoints', () => {
           })(),
         },
       ],
-      { stopped: false, byWorker: { tracking, rest: () => '' } },
+      { partial: false, byWorker: { tracking, rest: () => '' } },
       { duplicates: 0 },
     );
     const rows = sets[0].records[Symbol.asyncIterator]();

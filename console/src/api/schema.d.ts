@@ -1504,7 +1504,7 @@ export interface components {
                 export?: "all" | "new" | "changed";
                 /** @description A list record whose key is known and whose list values are unchanged keeps its last detail values instead of fetching its follow page (not fetched, not billed; counted in the Run evidence). */
                 skipUnchangedDetails?: boolean;
-                /** @description Append a row marked 'deleted' (its last known values) for each key the Run did not see. Default false. */
+                /** @description Append a row marked 'deleted' (its last known values) for each key the Run did not see; none when the Run did not see every record (stopped, a list page matched nothing, pagination ended early). Default false. */
                 trackDeletes?: boolean;
             };
             /** AgentExport */
