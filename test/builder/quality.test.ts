@@ -23,7 +23,8 @@ describe('builder drafts over the fixture pages', () => {
     expect(new Set(BUILDER_FIXTURES.map((f) => f.name)).size).toBe(BUILDER_FIXTURES.length);
   });
 
-  it('reproduce at least 95% of the expected field values across the set', async () => {
+  it('reproduce at least 95% of the expected field values on every page', async () => {
+    const shortPages: string[] = [];
     let matched = 0;
     let total = 0;
     const rows: string[] = [];
@@ -62,6 +63,7 @@ describe('builder drafts over the fixture pages', () => {
         });
         matched += ok;
         total += count;
+        if (ok < 0.95 * count) shortPages.push(`${fixture.name} ${ok}/${count}`);
         rows.push(
           `| ${fixture.name} | ${fixture.about} | ${expected.length} | ${got.length} | ${ok}/${count} (${((100 * ok) / count).toFixed(1)}%) |`,
         );
@@ -75,6 +77,6 @@ describe('builder drafts over the fixture pages', () => {
       ),
     );
     console.log(`overall: ${matched}/${total} (${((100 * matched) / total).toFixed(1)}%)`);
-    expect(matched / total).toBeGreaterThanOrEqual(0.95);
+    expect(shortPages).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // taking turns under one parent, and variants of one record classed by their kind, state or place in a
 // grid row. Used by grouping.ts before the groups are scored.
 import { isSkipped } from './dom-text.js';
+import { advertising } from './page-regions.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 import { pushTo } from './multimap.js';
 
@@ -80,10 +81,17 @@ export function mergeVariants(
         const classes = stableClasses(head[0]).filter((c) => list.every((m) => stableClasses(m).includes(c)));
         return classes.length > 0 && head.every((m) => classes.every((c) => stableClasses(m).includes(c)));
       };
+      // Entries classed as ads among the records (`li.result.ad`) are not one of their kinds: apart, the
+      // list's selector can leave them out.
+      const adverts = advertising(head[0]);
       const variants = siblings.filter(
         (list) =>
           list === head ||
-          (!taken.has(list) && list[0].name === head[0].name && shared(list) && alike(list[0], head[0])),
+          (!taken.has(list) &&
+            list[0].name === head[0].name &&
+            shared(list) &&
+            alike(list[0], head[0]) &&
+            advertising(list[0]) === adverts),
       );
       if (variants.length < 2) continue;
       for (const list of variants) taken.add(list);

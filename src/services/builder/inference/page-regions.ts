@@ -10,7 +10,10 @@ import { isElement, type Element } from './selectors.js';
  * and underscores before their words are read.
  */
 function namingWords(el: Element, withRole = true): string[] {
-  const names = `${el.attribs?.class ?? ''} ${el.attribs?.id ?? ''} ${withRole ? (el.attribs?.role ?? '') : ''}`;
+  return wordsOf(`${el.attribs?.class ?? ''} ${el.attribs?.id ?? ''} ${withRole ? (el.attribs?.role ?? '') : ''}`);
+}
+
+function wordsOf(names: string): string[] {
   return names
     .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
     .filter((w) => w !== '')
@@ -51,6 +54,11 @@ export function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): b
     if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w) || CHROME_WORDS.has(w))) return true;
   }
   return false;
+}
+
+/** A class naming an ad ("ad", "sponsored-result", "adSlot"): a kind of entry, never a state of a record. */
+export function namesAdvert(cls: string): boolean {
+  return wordsOf(cls).some((w) => AD_WORDS.has(w));
 }
 
 /** Ads: the element or a near ancestor is classed as one ("ad", "ads", "sponsored", "promoted"). */

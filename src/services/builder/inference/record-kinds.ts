@@ -6,6 +6,7 @@
 import { isSkipped } from './dom-text.js';
 import { alike, shapeOf } from './merge-lists.js';
 import { pushTo } from './multimap.js';
+import { namesAdvert } from './page-regions.js';
 import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
 
 /** Siblings compared for their kind at most: a long list of rows is compared by its first ones. */
@@ -17,7 +18,8 @@ const MAX_KIND_SIBLINGS = 300;
  *   (a post's own id or slug, "post-8812", "entry-my-first-trip"), not a kind: left out. An element
  *   classed by its own names alone (a page's columns, "filterbox" beside "productlist") keeps them;
  * - a class that, among siblings of one tag sharing a class, some carry and others lack marks a state or
- *   a variant ("threadbit hot lock" beside "threadbit", "Item Alt" beside "Item"): left out everywhere.
+ *   a variant ("threadbit hot lock" beside "threadbit", "Item Alt" beside "Item"): left out everywhere;
+ *   but a class naming an ad ("result ad") says the entry is another kind, so it stays.
  */
 export function kindClasses(all: Element[]): (el: Element) => string[] {
   const uses = new Map<string, number>();
@@ -41,7 +43,7 @@ export function kindClasses(all: Element[]): (el: Element) => string[] {
         const kin = classes.filter((other) => other.some((c) => own.includes(c)));
         if (kin.length < 2) continue;
         const core = own.filter((c) => kin.every((other) => other.includes(c)));
-        if (core.length > 0) for (const c of own) if (!core.includes(c)) states.add(c);
+        if (core.length > 0) for (const c of own) if (!core.includes(c) && !namesAdvert(c)) states.add(c);
       }
     }
   }
