@@ -188,9 +188,33 @@ function labelsOf($: CheerioAPI): { labels: Element[]; texts: string[] } {
 }
 
 /**
+ * How well a label's text names the word, 1 (best) to 4, or undefined: 1 exactly ("Author", "Date:"); 2
+ * loosely (see labelTest), the prompt's word first, then its meaning in other languages ("posición"
+ * labelled "Position"); 3 by the word's distinctive part (see partly); 4 by one of `conceptWords`, the
+ * words of the field's concept in every language: pages label in English or in their own language
+ * whatever language the prompt is in ("Tags :" for "标签", "Classificação geral:" for "nota").
+ */
+export function labelNaming(word: string, conceptWords: readonly string[] = []): (text: string) => number | undefined {
+  const tests = fieldWordVariants(word).map(labelTest);
+  // The concept's words name a label exactly or open it ("Classificação geral:"); no looser reading, which
+  // many words of many languages would stretch to unrelated labels.
+  const others = conceptWords
+    .map(normalizeWord)
+    // Words of several parts ("kod ean", "ean-nummer") label as they are written.
+    .filter((w) => w !== word && /^\p{L}[\p{L} -]*$/u.test(w))
+    .map((w) => (isCjk(w) ? new RegExp(`^${w}\\s*[:：]?$`) : new RegExp(`^${w}s?(?:\\s+\\p{L}+){0,3}\\s*:?$`, 'iu')));
+  return (text) => {
+    if (tests.some((t) => t.exact.test(text))) return 1;
+    if (text.length <= 40 && tests.some((t) => t.loose(text))) return 2;
+    if (partly(word, text)) return 3;
+    const label = normalizeWord(text);
+    return others.some((t) => t.test(label)) ? 4 : undefined;
+  };
+}
+
+/**
  * The value a label names. `conceptWords`, the words of the field's concept in every language, are tried
- * after the prompt's own word: pages label in English or in their own language whatever language the
- * prompt is in ("Tags :" for "标签", "Classificação geral:" for "nota").
+ * after the prompt's own word (see labelNaming).
  */
 export function labelledValue(
   $: CheerioAPI,
@@ -199,29 +223,10 @@ export function labelledValue(
   conceptWords: readonly string[] = [],
 ): Labelled | undefined {
   const { labels, texts } = labelsOf($);
-  // Exact labels first, then loose ones; the prompt's word first, then its meaning in other languages
-  // ("posición" labelled "Position").
-  const tests = fieldWordVariants(word).map(labelTest);
-  const exactly = (text: string) => tests.some((t) => t.exact.test(text));
-  const loosely = (text: string) => text.length <= 40 && tests.some((t) => t.loose(text));
-  // The concept's words name a label exactly or open it ("Classificação geral:"); no looser reading, which
-  // many words of many languages would stretch to unrelated labels.
-  const others = conceptWords
-    .map(normalizeWord)
-    // Words of several parts ("kod ean", "ean-nummer") label as they are written.
-    .filter((w) => w !== word && /^\p{L}[\p{L} -]*$/u.test(w))
-    .map((w) => (isCjk(w) ? new RegExp(`^${w}\\s*[:：]?$`) : new RegExp(`^${w}s?(?:\\s+\\p{L}+){0,3}\\s*:?$`, 'iu')));
-  const byConcept = (text: string) => {
-    const label = normalizeWord(text);
-    return others.some((t) => t.test(label));
-  };
-  const own = new Set(labels.filter((_, i) => exactly(texts[i]) || loosely(texts[i]) || partly(word, texts[i])));
-  const ordered = [
-    ...labels.filter((_, i) => exactly(texts[i])),
-    ...labels.filter((_, i) => !exactly(texts[i]) && loosely(texts[i])),
-    ...labels.filter((_, i) => !exactly(texts[i]) && !loosely(texts[i]) && partly(word, texts[i])),
-    ...(others.length > 0 ? labels.filter((el, i) => !own.has(el) && byConcept(texts[i])) : []),
-  ];
+  const names = labelNaming(word, conceptWords);
+  const ranks = texts.map(names);
+  // Exact labels first, then loose ones, then partial ones, then the concept's words.
+  const ordered = [1, 2, 3, 4].flatMap((rank) => labels.filter((_, i) => ranks[i] === rank));
   for (const el of ordered) {
     const next = afterLabel($, el);
     // A header of a table's column ("<th>Thema</th><th>Antworten</th>") labels the cells below it, not

@@ -12,9 +12,11 @@ import { asksForFormer, struckPrice } from './former-price.js';
 import { countedThing, countInText, isCountRequest } from './count-field.js';
 import { labelledValue } from './labelled-value.js';
 import { cssString, isElement, stableClasses, type Element } from './selectors.js';
+import { documentTitleField } from './document-title.js';
 import { asksForSeveral, headingOpening, inBreadcrumbs, mainHeading } from './subject.js';
 import { normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
+import { textLineField } from './text-line-value.js';
 import { inSiteBox } from './page-filing.js';
 
 /**
@@ -281,18 +283,19 @@ export function pageRecordFields(
     // counted thing ("Parts : 4 pers." for "le nombre de parts").
     const counted = isCountRequest(request);
     const labelWord = counted ? normalizeWord(request.written ?? countedThing(request)) : request.word;
-    let labelled = labelledValue(
-      $,
-      labelWord,
-      concept === undefined,
-      concept && !counted && !UNLABELLED.has(concept) ? CONCEPT_WORDS[concept] : [],
-    );
+    const conceptLabels = concept && !counted && !UNLABELLED.has(concept) ? CONCEPT_WORDS[concept] : [];
+    let labelled = labelledValue($, labelWord, concept === undefined, conceptLabels);
     // A sidebar's box or a menu titled "Categories" or "Tags" lists the site's, not the page's.
     if (labelled && (concept === 'category' || concept === 'tags') && inSiteBox($, labelled.el)) labelled = undefined;
     if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
     if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").
       field = { ...field, attribute: 'ownText', transform: [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }] };
+    // No element holds the label: a line of text opening with it ("KVK-nummer: 14626903<br>").
+    if (!field && !labelled && !counted) {
+      const line = textLineField($, fieldName(request.word), labelWord, conceptLabels);
+      if (line && !used.has(line.xpath as string)) field = line;
+    }
     // The price before a reduction, struck through beside the current one.
     const struck = !field && concept === 'price' && asksForFormer(request) ? struckPrice($) : undefined;
     if (struck) take(struck, $(struck).text());
@@ -334,6 +337,11 @@ export function pageRecordFields(
       const heading = mainHeading($);
       if (heading) take(heading, $(heading).text());
     }
+    // No heading and no metadata: the part of the document's <title> the page shows.
+    if (!field && concept === 'title') {
+      const titled = documentTitleField($, fieldName(request.word));
+      if (titled && !used.has(titled.selector as string)) field = titled;
+    }
     // An author or date no element shows (the site's name as the author, a machine date) is deferred:
     // an element of the page showing one comes first, the meta tag is the fallback.
     const meta = hints.find((h) => h.meta);
@@ -360,7 +368,7 @@ export function pageRecordFields(
       field = currencyField($, fieldName(request.word), priceEl, (el) => firstMatchSelector($, el));
     }
     if (field) {
-      used.add(field.selector as string);
+      used.add((field.selector ?? field.xpath) as string);
       fields.push(field);
       if (concept === 'price' && !field.attribute) priceSelector ??= field.selector;
     } else missing.push(request);
