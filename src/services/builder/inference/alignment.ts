@@ -12,6 +12,8 @@ import { hintsOf, RATING_CLASS, valuesOf, type ValueNode } from './values.js';
 // Fields in fewer records are kept for joining with complementary ones (sale prices) and for
 // explicit requests; a prompt that names nothing only gets the common ones (draft.ts).
 const MIN_FIELD_COVERAGE = 0.2;
+/** A key column written as labels ("Maandag:", "Dinsdag:"): this share of its records write texts of their own. */
+const LABEL_LIKE_DISTINCT = 0.8;
 const MAX_SECTION_VALUES = 150;
 
 // Concepts an ancestor's class may give its text ("div.price > span"); "details", "title" or "image"
@@ -210,6 +212,9 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
     if (coverage < MIN_FIELD_COVERAGE) continue;
     const values = members.filter((m) => nodes.has(m)).map((m) => (nodes.get(m) as ValueNode).value);
     const distinct = new Set(values).size;
+    // Texts written as labels ("Maandag:") are labels unless nearly every record writes its own.
+    const labelLike = [...nodes.values()].every((v) => v.labelLike);
+    if (labelLike && (values.length < 3 || distinct < values.length * LABEL_LIKE_DISTINCT)) continue;
     // The same on every record: a button, an icon; unless labelled or shaped like data (one posting date),
     // or a picture described differently in each record (a default avatar, its alt the person's name).
     const labelled = (nodes.values().next().value as ValueNode).label !== undefined;
@@ -294,8 +299,9 @@ export function alignFields($: CheerioAPI, members: Element[]): CandidateField[]
             (fromMarkup === 'link' || fromMarkup === 'image' || (numericOnly && fromMarkup === 'title')
               ? undefined
               : fromMarkup));
-    const transform: FieldTransform | undefined =
-      first.kind === 'link' || first.kind === 'image'
+    const transform: FieldTransform | undefined = labelLike
+      ? ['trim', { replace: '\\s*:$', with: '' }]
+      : first.kind === 'link' || first.kind === 'image'
         ? 'absoluteUrl'
         : first.attribute === 'class'
           ? ['trim', { regex: RATING_CLASS, group: 1, flags: 'i' }]

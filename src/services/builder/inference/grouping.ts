@@ -216,7 +216,14 @@ export function findGroups($: CheerioAPI): Group[] {
         ? normalizeText(`${subtreeText(m)} ${subtreeText(companions.get(m) as Element)}`)
         : subtreeText(m),
     );
-    const textLength = texts.reduce((n, t) => n + t.length, 0);
+    // A member inside another (a reply in a reply) is counted once, in the outermost: shares above the
+    // whole page's text would lift boxes nested in boxes over the records.
+    const memberSet = new Set(members);
+    const outermost = (m: Element) => {
+      for (let p = m.parent; isElement(p); p = p.parent) if (memberSet.has(p)) return false;
+      return true;
+    };
+    const textLength = texts.reduce((n, t, i) => (outermost(members[i]) ? n + t.length : n), 0);
     const withImages = members.filter((m) => holds(m, isImage)).length / members.length;
     if (textLength === 0 && withImages === 0) continue;
     const share = textLength / bodyTextLength;

@@ -51,3 +51,22 @@ export function longestText(request: PromptRequest, free: CandidateField[]): Can
     )
   );
 }
+
+/** A value every record nearly always has. */
+const FULL_COVERAGE = 0.8;
+
+/**
+ * A word naming nothing the page labels or shapes ("horario de apertura") in records that hold just as
+ * many values as the prompt asks for, the others taken ("Maandag" for the day): the one value left is it.
+ */
+export function onlyValueLeft(
+  request: PromptRequest,
+  free: CandidateField[],
+  all: CandidateField[],
+  asked: number,
+): CandidateField | undefined {
+  if (request.concept !== undefined || asked < 2) return undefined;
+  const values = (fs: CandidateField[]) => fs.filter((f) => f.kind === 'text' && f.coverage >= FULL_COVERAGE);
+  const left = values(free);
+  return left.length === 1 && values(all).length === asked ? left[0] : undefined;
+}

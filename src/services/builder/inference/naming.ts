@@ -2,6 +2,7 @@
 // content, which concepts a prompt asks for, and the name a field gets (the prompt's own word where
 // one matches, otherwise a label, a class token or the concept).
 import { DATED_VALUE, DATE_MAX_LENGTH } from './date-shape.js';
+import { isWeekdayName } from './weekdays.js';
 import {
   CONCEPT_WORDS_BY_LANGUAGE,
   QUESTION_WORDS_BY_CONCEPT,
@@ -269,6 +270,8 @@ export function conceptOfValues(values: string[]): Concept | undefined {
   if (share(RATING) >= 0.8) return 'rating';
   if (priceShare(sample) >= 0.8 && sample.every((v) => v.length < 40)) return 'price';
   if (share(DATED_VALUE) >= 0.8 && sample.every((v) => v.length < DATE_MAX_LENGTH)) return 'date';
+  // Days of the week named alone ("Maandag:", "sábado"): the days of a schedule or of opening hours.
+  if (sample.filter(isWeekdayName).length >= 0.8 * sample.length) return 'date';
   if (share(/^\s*by\s+\S/i) >= 0.8) return 'author';
   if (share(/^\s*(?:#\d+|\d+\.)\s*$/) >= 0.8) return 'rank'; // "#1", "1.
   if (share(/^[\w.+-]+@[\w-]+\.[\w.]+$/) >= 0.8) return 'email';

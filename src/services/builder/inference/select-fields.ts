@@ -19,7 +19,7 @@ import {
 } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
-import { creditedSource, longestText } from './last-resort.js';
+import { creditedSource, longestText, onlyValueLeft } from './last-resort.js';
 import type { Named } from './named-field.js';
 import {
   besideTitle,
@@ -350,7 +350,8 @@ export function selectFields(
       ) ??
       labelledByInitials(request, free()) ??
       creditedSource(request, free(), roles) ??
-      longestText(request, free());
+      longestText(request, free()) ??
+      onlyValueLeft(request, free(), fields, requests.length);
     const inner =
       first && first.kind === 'text'
         ? matching.find(

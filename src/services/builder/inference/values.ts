@@ -22,6 +22,11 @@ export interface ValueNode {
   label?: string;
   /** The label is the unit after a number. */
   unit?: boolean;
+  /**
+   * The text is written as a label ("Maandag:"): a label when every record writes the same one, a value
+   * (a key column's day names) when it varies from record to record; see alignment.ts.
+   */
+  labelLike?: boolean;
   depth: number;
   order: number;
 }
@@ -199,6 +204,8 @@ export function valuesOf($: CheerioAPI, member: Element): ValueNode[] {
           depth,
           order: order++,
         });
+    } else if (own !== '') {
+      out.push({ key: `${path}|text`, el, kind: 'text', value: text, label, labelLike: true, depth, order: order++ });
     } else if (own === '' && RATED.test(el.attribs?.title ?? el.attribs?.['aria-label'] ?? '')) {
       // An icon whose title or aria-label says the rating ("5.0 star rating", "4 out of 5 stars").
       attribute(RATED.test(el.attribs?.title ?? '') ? 'title' : 'aria-label');
