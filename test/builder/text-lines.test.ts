@@ -43,7 +43,7 @@ describe('values on lines of text', () => {
 
 describe("a page's title from its <title>", () => {
   it('reads the part the page shows, before the site name, when no heading or metadata holds it', async () => {
-    const html = `<html><head><title>欲張りなイヌ　＜福娘童話集　きょうのイソップ童話＞</title></head><body>
+    const html = `<html><head><title>欲張りなイヌ\u3000＜福娘童話集\u3000きょうのイソップ童話＞</title></head><body>
       <table><tr><td><img src="a.jpg" alt="よくばりなイヌ"><br>欲張りなイヌ<br><br>
       <b>きょうの記念日</b><br><a href="/k">元旦</a></td></tr></table></body></html>`;
     const { proposal, records } = await draftRecords(html, 'お話のタイトル、きょうの記念日');

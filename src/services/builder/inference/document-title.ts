@@ -1,6 +1,6 @@
 // A page's title read from its <title> when no heading and no metadata show it (pages laid out in
 // tables, with the title as a line of text): documents name themselves there, most often with the
-// site's name before or after a separator ("Story | Site", "欲張りなイヌ　＜福娘童話集＞"). Of the parts
+// site's name before or after a separator ("Story | Site", "欲張りなイヌ ＜福娘童話集＞"). Of the parts
 // around the separators, the one the page's body also shows is the title; the field keeps the rule, not
 // the value, so that it reads every page of the site alike.
 import type { CheerioAPI } from 'cheerio';
