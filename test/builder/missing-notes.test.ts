@@ -11,6 +11,11 @@ const games = `<html><body><h1>Results</h1><ul class="games">
   </ul></body></html>`;
 
 describe('notes on fields not found', () => {
+  it("report no field for the records' own noun with its complement ('ogni risultato della ricerca')", async () => {
+    const { proposal } = await draftRecords(games, 'titolo e link di ogni risultato della ricerca');
+    expect(proposal.notes.join('\n')).not.toMatch(/risultato/);
+  });
+
   it('name a field of two words with its words apart', async () => {
     const { proposal } = await draftRecords(games, 'the link and the stadium capacity of each game');
     const notes = proposal.notes.join('\n');

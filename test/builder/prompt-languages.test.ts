@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { conceptOfValues, fieldName } from '../../src/services/builder/inference/naming.js';
 import { promptRequests } from '../../src/services/builder/inference/prompt-requests.js';
+import { promptRecordNouns } from '../../src/services/builder/inference/topic.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
 const asked = (prompt: string) =>
@@ -26,6 +27,13 @@ describe('a prompt in a language the lists lacked', () => {
     // The noun of the records is asked for as their main text, named by its English word as "each comment" is.
     expect(asked('автор и дата каждого комментария')).toEqual(['author:author', 'date:date', ':comment']);
     expect(asked('место, команда и очки каждой строки')).toEqual(['rank:rank', ':team', 'points:points']);
+  });
+});
+
+describe("the records' owner in the genitive", () => {
+  it('reads "the list of the recipe\'s ingredients" in Polish, Czech and Russian as asking for the ingredients', () => {
+    for (const prompt of ['lista składników przepisu', 'seznam přísad receptu', 'список ингредиентов рецепта'])
+      expect(promptRecordNouns(prompt), prompt).toContain('ingredient');
   });
 });
 

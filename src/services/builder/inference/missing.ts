@@ -42,8 +42,10 @@ export function namesTheRecords(prompt: string, word: string): boolean {
     return at.length > 0 && at.every((i) => RECORD_MARKERS.has(ts[i - 1] ?? '') || ownsFields(i));
   }
   const lower = normalizeWord(prompt);
+  // A noun and its complement ("risultato_della_ricerca") as the prompt writes them.
+  const spoken = spokenWord(word);
   // "reviews" (the records) and "review title" (a field) are told apart: a plural word is matched as written.
-  const stem = word.endsWith('s') && !word.endsWith('ss') ? word : word.replace(/s$/, '');
+  const stem = spoken.endsWith('s') && !spoken.endsWith('ss') ? spoken : spoken.replace(/s$/, '');
   const at = [...lower.matchAll(new RegExp(`(?<![\\p{L}])${stem}(?:e?s)?(?![\\p{L}])`, 'gu'))].map((m) => m.index);
   return (
     at.length > 0 &&
