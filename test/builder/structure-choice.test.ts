@@ -170,3 +170,39 @@ describe("a name classed by its owner and a blog's category links", () => {
     expect(records.map((r) => r.category)).toEqual(['Motoblog', 'Motoblog', 'Motoblog']);
   });
 });
+
+describe('page sections of different contents', () => {
+  it('are no records: a contact form, a map and a table of departments give way to the rows', async () => {
+    const form = Array.from(
+      { length: 6 },
+      (_, i) => `<p><label>Veld ${i}</label><span>*</span><input name="f${i}"></p>`,
+    );
+    const places = Array.from(
+      { length: 6 },
+      (_, i) => `<p><b>Vestiging ${i}</b> <span>Straat ${i}</span> <em>${i}000 AB</em></p>`,
+    );
+    const departments = [
+      'Algemeen',
+      'Zeeland',
+      'Eindhoven',
+      'Rijschool',
+      'Verhuur',
+      'Planning',
+      'Administratie',
+      'Vracht',
+    ];
+    const rows = departments.map(
+      (d) =>
+        `<tr><td><p class="bodytext">${d}</p></td><td><p class="bodytext">${d.toLowerCase()}@gerwen.example</p></td></tr>`,
+    );
+    const about = 'Van Gerwen is uw partner voor rijopleidingen, taxivervoer en verhuur in de regio. '.repeat(12);
+    const page = `<html><body><div class="content">
+      <div class="csc-default"><form>${form.join('')}</form></div>
+      <div class="csc-default"><p><a href="https://maps.example/?q=1">Grotere kaart weergeven</a></p>${places.join('')}</div>
+      <div class="csc-default"><h2>Contact</h2><table><tbody>${rows.join('')}</tbody></table></div>
+      </div><div class="footer"><p>${about}</p></div></body></html>`;
+    const { proposal, records } = await draftRecords(page, 'Name und E-Mail-Adresse jeder Abteilung');
+    expect(proposal.definition.list.selector).toBe('tbody > tr');
+    expect(records[1]).toEqual({ name: 'Zeeland', e_mail_adresse: 'zeeland@gerwen.example' });
+  });
+});

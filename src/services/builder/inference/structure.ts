@@ -31,6 +31,10 @@ const MIN_NAMED_RECORDS = 3;
 const MAX_CANDIDATES = 6;
 /** Records named like the prompt's noun for them, beside records the prompt does not name. */
 const RECORD_NOUN_FACTOR = 3;
+/** Values each of two or three members holds beyond which they are page sections (a column, a form), not records. */
+const SECTION_VALUES = 50;
+/** As many values, none of them in every member: sections of different contents. */
+const MIXED_SECTION_VALUES = 12;
 
 /** Record-container candidates of a page, best first. */
 export function findCandidates(
@@ -98,8 +102,14 @@ export function findCandidates(
     const answered = wanted > 0 ? matched / wanted : 0;
     let score = group.rough * richness * (1 + answered) * (wanted > 0 ? 0.1 + 0.9 * answered : 1);
     if (recordWord !== undefined && recordNouns.some((w) => sameWord(w, recordWord))) score *= RECORD_NOUN_FACTOR;
-    // Two or three members holding dozens of values each are page sections, not records.
-    if (group.members.length <= 3 && fields.length > 50) score *= 0.3;
+    // Two or three members holding dozens of values each are page sections, not records; so are two or
+    // three holding a dozen values or more of which no one is in them all (a contact form, a map, a table).
+    const shared = fields.some((f) => f.coverage === 1);
+    if (
+      group.members.length <= 3 &&
+      (fields.length > SECTION_VALUES || (fields.length >= MIXED_SECTION_VALUES && !shared))
+    )
+      score *= 0.3;
     const why = reasonsOf(group, matched, wanted);
     candidates.push({
       selector: '',
