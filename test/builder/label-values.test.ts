@@ -74,3 +74,26 @@ describe('values named by a label', () => {
     expect(records[0]?.total_time).toBe('40 mins');
   });
 });
+
+describe('values after labels inside one paragraph', () => {
+  it('reads each of several labelled lines of one paragraph as its own value', async () => {
+    const html = `<html><body><h1>Sitzung vom 3. Mai</h1><div class="text"><p><strong>Zeit und Ort:</strong> 15.00 – 16.45 bei revamp-it<br>
+      <strong>Teilnehmende:</strong> Daniel Sieber, Hans Leuenberger<br><strong>Protokoll:</strong> Anna Rudin<br></p>
+      <p>Die Sitzung beginnt pünktlich.</p></div></body></html>`;
+    const { records } = await draftRecords(html, 'Titel, Teilnehmende und Protokoll der Sitzung');
+    expect(records).toEqual([
+      { titel: 'Sitzung vom 3. Mai', teilnehmende: 'Daniel Sieber, Hans Leuenberger', protokoll: 'Anna Rudin' },
+    ]);
+  });
+
+  it('reads the rest of a paragraph a label opens, past the link that starts the value', async () => {
+    const html = `<html><body><h1>Treffen im Mai</h1><div class="entry">
+      <p><strong>Gastgeber</strong>: <a href="https://xing.example">Xing AG</a>, Dammtorstraße 29-32, <span>20354 Hamburg</span></p>
+      <p><strong>Moderator</strong>: Hass Chapman</p><p>Agenda: zwei Vorträge und eine Diskussion.</p></div></body></html>`;
+    const { records } = await draftRecords(html, 'Name des Treffens, Gastgeber und Moderator');
+    expect(records[0]).toMatchObject({
+      gastgeber: 'Xing AG, Dammtorstraße 29-32, 20354 Hamburg',
+      moderator: 'Hass Chapman',
+    });
+  });
+});

@@ -24,6 +24,7 @@ import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_BY, BYLINE_VERB, BYLINE_WORD, bylineName } from './byline.js';
 import { sectionBeforeHeadline } from './section-kicker.js';
 import { isAccountAction, SECTION_MAX_LENGTH, shortLinksOnly } from './page-filing.js';
+import { escapeRegex } from './regex-text.js';
 
 export interface BuilderPage {
   $: CheerioAPI;
@@ -340,8 +341,6 @@ function firstContentLeaf(
     );
   return (found && firstMatchSelector($, found)) ?? undefined;
 }
-
-const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** Inside the page's navigation, footer or own header (an article's header is content). */
 function inPageChrome($: CheerioAPI, el: Element): boolean {

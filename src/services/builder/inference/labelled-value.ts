@@ -17,6 +17,13 @@ export interface Labelled {
   ownText: boolean;
   /** A selector anchored on the label's text, for values the markup gives no hook of their own. */
   anchored?: string;
+  /**
+   * One of several labelled lines in one element ("<strong>Ort:</strong> Zürich<br><strong>Teilnehmende:
+   * </strong> ..."): the XPath to the text right after this label, the value's own line.
+   */
+  line?: string;
+  /** The value is the rest of the label's element after it (`el` is that element), this label first. */
+  after?: string;
 }
 
 /** `p:has(> strong:contains("Position"))` or `strong:contains("College") + a`, when its first match is `target`. */
@@ -159,6 +166,40 @@ function afterLabel($: CheerioAPI, el: Element): Element['next'] {
   return next;
 }
 
+/** The label's element's children of the label's tag each followed by text: labelled lines of one element. */
+function labelsBeside(label: Element): Element[] {
+  const parent = label.parent;
+  if (!isElement(parent)) return [];
+  return elementChildren(parent).filter(
+    (c) =>
+      c.name === label.name && c.next?.type === 'text' && (c.next as unknown as { data: string }).data.trim() !== '',
+  );
+}
+
+/** The XPath to the text right after the label, when its first match is this label's; else undefined. */
+function lineAfter($: CheerioAPI, label: Element, text: string): string | undefined {
+  if (/['"\\]/.test(text) || /[^\S ]/.test(text)) return undefined;
+  const first = $<Element, string>(`body ${label.name}`)
+    .toArray()
+    .find((e) => normalizeText($(e).text()) === text);
+  return first === label ? `//${label.name}[normalize-space(.)='${text}']/following-sibling::text()[1]` : undefined;
+}
+
+/** The label is its element's first content and the one label in it. */
+function opensAlone($: CheerioAPI, label: Element): boolean {
+  for (let p = label.prev; p; p = p.prev) if (normalizeText($(p).text()) !== '') return false;
+  return !elementChildren(label.parent as Element).some((c) => c !== label && c.name === label.name);
+}
+
+/**
+ * The value goes on after the element, joined by a comma (", Dammtorstraße 29-32": an address, a list),
+ * not only an aside in brackets ("(College Stats)"), a separator or a line break.
+ */
+function goesOnAfter($: CheerioAPI, el: Element): boolean {
+  const after = el.next;
+  return after !== null && after.type === 'text' && /^\s*,\s*\S/.test($(after).text());
+}
+
 /** A form's controls, or an element holding them: what a label before them asks the reader to fill in. */
 const FORM_CONTROLS = 'input, select, textarea, fieldset, :has(input, select, textarea)';
 
@@ -243,14 +284,25 @@ export function labelledValue(
     if (INLINE_VALUE.test(text)) continue;
     // A form's control after its label ("Rate this recipe:" over radio buttons) is no value.
     if (isElement(next) && $(next).is(FORM_CONTROLS)) continue;
-    if (isElement(next) && normalizeText($(next).text()) !== '')
+    if (isElement(next) && normalizeText($(next).text()) !== '') {
+      // A label opening its paragraph, the value going on past the element after it ("<strong>Gastgeber
+      // </strong>: <a>Xing AG</a>, Dammtorstraße 29-32"): the rest of the paragraph.
+      const parent = el.parent;
+      if (isElement(parent) && opensAlone($, el) && goesOnAfter($, next))
+        return { el: parent, ownText: false, anchored: anchoredSelector($, el, parent, text), after: text };
       return { el: next, ownText: false, anchored: anchoredSelector($, el, next, text) };
+    }
     // A label alone in its table cell ("<td><strong>Herkunft</strong></td><td>Sidamo</td>") labels the next cell.
     const cell = next ? undefined : cellAfter($, el, text);
     if (cell) return { el: cell, ownText: false, anchored: anchoredCell($, el, cell, text) };
     // The value shares its element with the label: the parent's own text holds it.
     if (next && next.type === 'text' && isElement(el.parent) && normalizeText(ownText(el.parent)) !== '')
-      return { el: el.parent, ownText: true, anchored: anchoredSelector($, el, el.parent, text) };
+      return {
+        el: el.parent,
+        ownText: true,
+        anchored: anchoredSelector($, el, el.parent, text),
+        ...(labelsBeside(el).length >= 2 ? { line: lineAfter($, el, text) } : {}),
+      };
   }
   // No label, but an element the markup names with the word (itemprop="height"); concepts have their own.
   if (!byItemprop) return undefined;

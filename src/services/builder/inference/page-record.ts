@@ -17,8 +17,13 @@ import { asksForSeveral, headingOpening, inBreadcrumbs, mainHeading } from './su
 import { normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
 import { textLineField } from './text-line-value.js';
+import { escapeRegex } from './regex-text.js';
 import { inSiteBox } from './page-filing.js';
 
+/** A value's text without the separator after its label (": OLB" -> "OLB"). */
+const AFTER_SEPARATOR: AgentField['transform'] = [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }];
+/** Any space, the no-break one among them: RE2's \s is ASCII only. */
+const SPACE = String.raw`[\s\p{Z}]`;
 /**
  * Concepts a page shows without a label of their words in other languages: the title is its heading, the
  * author and the date stand in its byline, and their many words name other things on a page ("Temas
@@ -287,10 +292,21 @@ export function pageRecordFields(
     let labelled = labelledValue($, labelWord, concept === undefined, conceptLabels);
     // A sidebar's box or a menu titled "Categories" or "Tags" lists the site's, not the page's.
     if (labelled && (concept === 'category' || concept === 'tags') && inSiteBox($, labelled.el)) labelled = undefined;
-    if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
-    if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
+    if (labelled?.line && !used.has(labelled.line))
+      // One line of several labelled in one element: the text after its label, without the separator.
+      field = { name: fieldName(request.word), xpath: labelled.line, transform: AFTER_SEPARATOR };
+    else if (labelled?.after) {
+      // The rest of the label's paragraph: its text after the label and the separator.
+      const label = labelled.after.split(/\s+/).map(escapeRegex).join(`${SPACE}+`);
+      if (take(labelled.el, $(labelled.el).text(), labelled.anchored) && field)
+        field = {
+          ...field,
+          transform: [{ regex: `^${SPACE}*${label}[\\s\\p{Z}:\\-–—|·]*(.+?)${SPACE}*$`, group: 1, flags: 's' }],
+        };
+    } else if (labelled && !labelled.ownText) take(labelled.el, $(labelled.el).text(), labelled.anchored);
+    else if (labelled?.ownText && take(labelled.el, ownText(labelled.el), labelled.anchored) && field)
       // Its own text without the separator after the label (": OLB" -> "OLB").
-      field = { ...field, attribute: 'ownText', transform: [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }] };
+      field = { ...field, attribute: 'ownText', transform: AFTER_SEPARATOR };
     // No element holds the label: a line of text opening with it ("KVK-nummer: 14626903<br>").
     if (!field && !labelled && !counted) {
       const line = textLineField($, fieldName(request.word), labelWord, conceptLabels);

@@ -6,6 +6,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { labelNaming } from './labelled-value.js';
 import { isElement, type Element } from './selectors.js';
+import { escapeRegex } from './regex-text.js';
 
 /** A label, a colon and a value on one line of text: the label at most 40 characters, the value 200. */
 const LINE = /^([^:：]{1,40}?)\s*[:：]\s*\S.{0,199}$/su;
@@ -62,8 +63,6 @@ function nextElement(node: { next: unknown }): Element | undefined {
   }
   return undefined;
 }
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The field reading the value after the best label naming `word` (or one of `conceptWords`) on a line

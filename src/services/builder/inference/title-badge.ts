@@ -5,14 +5,13 @@ import type { AgentField } from '../../../engine/definition.js';
 import { normalizeText } from './dom-text.js';
 import { conceptOfWord } from './naming.js';
 import type { CheerioAPI } from 'cheerio';
+import { escapeRegex } from './regex-text.js';
 
 /** A badge is a word or two: longer openings are part of the name. */
 const BADGE_MAX_LENGTH = 12;
 
 /** Written as a badge: in capitals or with an exclamation mark ("NEW!", "SALE", "Neu!"), no digits. */
 const BADGE_SHAPE = /^(?:[\p{Lu}\s-]{2,}!?|[\p{L}\s-]{2,}!)$/u;
-
-const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** A title field whose element opens with a badge element in some records, freed of that badge. */
 export function withoutBadge(page: { $: CheerioAPI }, records: unknown[], field: AgentField): AgentField {

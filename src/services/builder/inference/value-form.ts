@@ -14,6 +14,7 @@ import { withoutBadge } from './title-badge.js';
 import { FOOTNOTE_MARK } from './own-word-label.js';
 import { conceptOfValues, conceptOfWord, fieldName, type Concept } from './naming.js';
 import { writtenName, type PromptRequest } from './prompt-requests.js';
+import { escapeRegex } from './regex-text.js';
 
 /** Records read to see what a field's values look like. */
 const RECORDS_READ = 20;
@@ -51,8 +52,6 @@ export interface BuilderPage {
   $: CheerioAPI;
   url: string;
 }
-
-const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** The words every value opens with, up to a word boundary, when they look like a label. */
 function sharedLabel(values: string[], concept: Concept | undefined): string | undefined {
