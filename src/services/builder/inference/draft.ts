@@ -112,9 +112,10 @@ async function firstDraft(input: {
   const selection = top
     ? withMainText(top, withRecordText(top, selectFields(top, requests), requests, prompt, page.$), prompt)
     : undefined;
-  // Requests the top records answer by no field of their own (the default fields do not count).
+  // Requests the top records answer by no field of their own (the default fields and those found by their
+  // place in the prompt alone do not count).
   const topLacks = selection
-    ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word))).length
+    ? requests.filter((r) => !selection.named.some((n) => n.name === fieldName(r.word) && !n.byPromptOrder)).length
     : requests.length;
   // Answered by the page itself: by label, metadata, heading or an element classed for the field.
   const answered = oneRecord ? pageAnswers(page, oneRecord) : 0;
@@ -138,7 +139,8 @@ async function firstDraft(input: {
     // heading than by any repeated records (a player's page with its navigation, a recipe beside teasers).
     // A value found in half of the records or fewer answers no field of theirs: records each holding a
     // different label and its value ("Autor: Panelinha", "Serve: 4") are the page's own labelled values.
-    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage > 0.5).length;
+    // A field found by its place in the prompt alone is no evidence against the page's own values.
+    const topAnswers = (selection?.named ?? []).filter((n) => n.field.coverage > 0.5 && !n.byPromptOrder).length;
     // A prompt naming the one thing its fields belong to ("... of the news article") breaks a tie for the page.
     if (answered > topAnswers || (answered === topAnswers && namesOneOwner(prompt)))
       return single(

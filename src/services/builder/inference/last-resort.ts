@@ -1,7 +1,7 @@
 // Fields found when nothing names a request: the records' credited source for their author, their
 // longest text for their text. Used by select-fields.ts at the end of its search.
 import type { CandidateField } from './candidate.js';
-import { conceptOfValues, type Concept } from './naming.js';
+import { conceptOfValues, isTimeWord, type Concept } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
 
 /**
@@ -65,7 +65,8 @@ export function onlyValueLeft(
   all: CandidateField[],
   asked: number,
 ): CandidateField | undefined {
-  if (request.concept !== undefined || asked < 2) return undefined;
+  // A time of day is read from the text it shares with its date (date-time.ts), not as what is left.
+  if (request.concept !== undefined || asked < 2 || isTimeWord(request.word)) return undefined;
   const values = (fs: CandidateField[]) => fs.filter((f) => f.kind === 'text' && f.coverage >= FULL_COVERAGE);
   const left = values(free);
   return left.length === 1 && values(all).length === asked ? left[0] : undefined;

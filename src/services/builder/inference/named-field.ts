@@ -6,4 +6,6 @@ export interface Named {
   field: CandidateField;
   concept: Concept | undefined;
   name: string;
+  /** Found by its place in the prompt alone (prompt-order.ts): no evidence that the records hold it. */
+  byPromptOrder?: boolean;
 }
