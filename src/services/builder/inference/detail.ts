@@ -5,7 +5,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { resolveUrl } from '../../../engine/extract.js';
 import type { Candidate, CandidateField } from './candidate.js';
-import { roleFields } from './select-fields.js';
+import { roleFields } from './field-roles.js';
 import { countedThing, countersFirst, countShaped, isCountRequest } from './count-field.js';
 import { aroundDate, DATE_RE2, showsDate } from './date-shape.js';
 import { CONCEPT_WORDS, conceptOfValues, conceptOfWord, tokenWords, type Concept } from './naming.js';
