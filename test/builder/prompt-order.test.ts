@@ -42,4 +42,13 @@ describe('a word naming no value the page tells', () => {
     expect(proposal.definition.list.fields.map((f) => f.name)).toEqual(['nom', 'adresse']);
     expect(proposal.notes.join('\n')).toMatch(/Field "quartier" not found/);
   });
+
+  it('is never a count or a measure ("3 rok"): names are asked this way', async () => {
+    const html = results(
+      ([name, , address], i) =>
+        `<div class="result"><a class="bold" href="/r/${i}">${name}</a><span>${i + 2} rok</span><div class="address">${address}</div></div>`,
+    );
+    const { proposal } = await draftRecords(html, 'nom, quartier et adresse de chaque restaurant');
+    expect(proposal.definition.list.fields.map((f) => f.name)).toEqual(['nom', 'adresse']);
+  });
 });

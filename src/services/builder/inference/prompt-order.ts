@@ -26,7 +26,7 @@ const pathOf = (f: CandidateField) => f.key.split('|')[0];
 
 /**
  * The field for `requests[index]` by its place in the prompt: the one plain value (unlabelled, short, not
- * a number) between the fields of the nearest requests before and after it that were found; with no
+ * opening with a number) between the fields of the nearest requests before and after it that were found; with no
  * field after it in the record (the last word asked, or the next word's value shown earlier), the first
  * plain value after the field of the word before it. Undefined where nothing or, between two, more than
  * one fits.
@@ -57,7 +57,8 @@ export function byPromptOrder(
       f.coverage >= MIN_COVERAGE &&
       f.averageLength >= MIN_LENGTH &&
       f.averageLength <= MAX_LENGTH &&
-      !f.samples.every((s) => /^[\d\s.,:%+-]*$/.test(s)) &&
+      // Not a number, nor a count or a measure ("3 rok", "38.5 kvm"): names are asked this way.
+      !f.samples.every((s) => /^\s*\d/.test(s)) &&
       (f.concept === undefined || NAME_LIKE.has(f.concept)) &&
       f.order > before.order &&
       (after === undefined || f.order < after.order),
