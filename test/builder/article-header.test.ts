@@ -160,3 +160,21 @@ describe('a prompt naming the one article it asks about', () => {
     ]);
   });
 });
+
+describe("the date in the headline's own header", () => {
+  it('is the permalink beside the headline, not a relative date in a footer further down', async () => {
+    const comments = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<div class="comment"><p>Comment ${i} on the episode, long enough.</p><div class="footer"><span class="footer__date">3 years ago</span></div></div>`,
+    ).join('');
+    const html = `<html><body><div class="post-page"><header class="post-page__header"><div class="meta">
+      <a href="/podcasts" class="eyebrow">The Podcast</a>
+      <a href="/podcast/032-segment" class="active post-page__date">October 11, 2017</a></div>
+      <h1 class="post-page__title">Before and After Product-Market Fit</h1></header>
+      <div class="body"><p>${'A conversation about finding product-market fit. '.repeat(8)}</p></div>
+      <div class="thread">${comments}</div></div></body></html>`;
+    const { records } = await draftRecords(html, 'title and date of this podcast episode');
+    expect(records).toEqual([{ title: 'Before and After Product-Market Fit', date: 'October 11, 2017' }]);
+  });
+});

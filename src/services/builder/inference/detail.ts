@@ -241,7 +241,8 @@ function inCaption(el: ReturnType<CheerioAPI>): boolean {
 /** Whether the selector's first element sits inside a link. */
 function inLink($: CheerioAPI, selector: string): boolean {
   try {
-    return $(selector).first().closest('a').length > 0;
+    // A link marked as the page's own ("active", aria-current: a permalink beside the headline) leads nowhere else.
+    return $(selector).first().closest('a').not('.active, [aria-current]').length > 0;
   } catch {
     return false;
   }
@@ -342,10 +343,17 @@ function firstContentLeaf(
   return (found && firstMatchSelector($, found)) ?? undefined;
 }
 
-/** Inside the page's navigation, footer or own header (an article's header is content). */
+/**
+ * Inside the page's navigation, footer or own header (an article's header is content, and so is a header
+ * holding the page's headline, whatever wraps it).
+ */
 function inPageChrome($: CheerioAPI, el: Element): boolean {
   return (
-    $(el).closest('nav, footer').length > 0 || $(el).closest('header').not('article header, main header').length > 0
+    $(el).closest('nav, footer').length > 0 ||
+    $(el)
+      .closest('header')
+      .not('article header, main header')
+      .filter((_, h) => $(h).find('h1').length === 0).length > 0
   );
 }
 
