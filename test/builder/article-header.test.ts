@@ -178,3 +178,16 @@ describe("the date in the headline's own header", () => {
     expect(records).toEqual([{ title: 'Before and After Product-Market Fit', date: 'October 11, 2017' }]);
   });
 });
+
+describe('the subheadline', () => {
+  it("is the element under the headline showing the page's own description, before a caption classed as a subtitle", async () => {
+    const html = `<html><head><meta name="og:description" value="We have answers."></head><body><article>
+      <h1 class="max-w-5xl">What is the metaverse, and should you care?</h1><div class="leading-normal">We have answers.</div>
+      <figure><img src="/a.jpg"><span class="subtitle-2">Credit: lili sams/mashable</span></figure>
+      <p>${'The metaverse is a word that has been everywhere this year. '.repeat(6)}</p></article></body></html>`;
+    const { records } = await draftRecords(html, 'headline and subheadline of the article');
+    expect(records).toEqual([
+      { headline: 'What is the metaverse, and should you care?', subheadline: 'We have answers.' },
+    ]);
+  });
+});

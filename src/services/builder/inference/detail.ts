@@ -20,7 +20,7 @@ import { normalizeText, ownText } from './dom-text.js';
 import { firstMatchSelector } from './page-record.js';
 import { hasLegalForm } from './shape-fields.js';
 import { FOOTNOTES, inlineLabel, isOwnWord, labelledParent, ownWordLabel, requestWords } from './own-word-label.js';
-import { namesSubheading, subheadingAfterHeadline } from './subheading.js';
+import { describedUnderHeadline, namesSubheading, subheadingAfterHeadline } from './subheading.js';
 import { BYLINE_BY, BYLINE_VERB, BYLINE_WORD, bylineName } from './byline.js';
 import { sectionBeforeHeadline } from './section-kicker.js';
 import { isAccountAction, SECTION_MAX_LENGTH, shortLinksOnly } from './page-filing.js';
@@ -131,6 +131,9 @@ function selectorsFor($: CheerioAPI, request: DetailRequest): string[] {
   if (isCountRequest(request)) return countersFirst(out);
   // No class names the line under the headline: the first sentence after it.
   if (namesSubheading(request.word)) {
+    // The page's own description shown under the headline comes before any class naming a subtitle.
+    const described = describedUnderHeadline($);
+    if (described) out.unshift(described);
     const selector = subheadingAfterHeadline($);
     if (selector) out.push(selector);
   }
