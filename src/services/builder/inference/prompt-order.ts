@@ -4,7 +4,8 @@
 // them, so such a word is the plain value between the values found for its neighbours in the prompt.
 // Used by select-fields.ts after every other way of finding a field.
 import type { CandidateField } from './candidate.js';
-import { isTimeWord, type Concept } from './naming.js';
+import { fieldName, isTimeWord, type Concept } from './naming.js';
+import type { Named } from './named-field.js';
 import type { PromptRequest } from './prompt-requests.js';
 
 /** Concepts of words asked this way when nothing shaped or classed so was found: a place, a firm, a kind. */
@@ -31,7 +32,7 @@ const pathOf = (f: CandidateField) => f.key.split('|')[0];
  * plain value after the field of the word before it. Undefined where nothing or, between two, more than
  * one fits.
  */
-export function byPromptOrder(
+function byPromptOrder(
   requests: PromptRequest[],
   index: number,
   fieldOf: (r: PromptRequest) => CandidateField | undefined,
@@ -68,4 +69,35 @@ export function byPromptOrder(
   if (after !== undefined) return innermost.length === 1 ? innermost[0] : undefined;
   // Nothing after it bounds the value (the last word asked, or the next one shown earlier): the first.
   return innermost.sort((a, b) => a.order - b.order)[0];
+}
+
+/**
+ * Answers each request not yet answered by its place in the prompt (see byPromptOrder), adding its field
+ * to `chosen` (marked byPromptOrder) and the request to `matched`; `chosen` is left in the prompt's order.
+ */
+export function fillByPromptOrder(
+  requests: PromptRequest[],
+  fields: CandidateField[],
+  roles: Map<CandidateField, Concept | undefined>,
+  chosen: Map<CandidateField, Named>,
+  matched: Set<PromptRequest>,
+): void {
+  const fieldOf = (r: PromptRequest) =>
+    matched.has(r) ? [...chosen].find(([, n]) => n.name === fieldName(r.word))?.[0] : undefined;
+  requests.forEach((request, i) => {
+    if (matched.has(request)) return;
+    const found = byPromptOrder(
+      requests,
+      i,
+      fieldOf,
+      fields.filter((f) => !chosen.has(f)),
+    );
+    if (!found) return;
+    matched.add(request);
+    chosen.set(found, { field: found, concept: roles.get(found), name: fieldName(request.word), byPromptOrder: true });
+  });
+  const rank = (n: Named) => requests.findIndex((r) => fieldName(r.word) === n.name);
+  const ordered = [...chosen].sort(([, a], [, b]) => rank(a) - rank(b));
+  chosen.clear();
+  for (const [f, n] of ordered) chosen.set(f, n);
 }

@@ -19,7 +19,7 @@ import {
 } from './naming.js';
 import { type PromptRequest } from './prompt-requests.js';
 import { defaultFields, withAlternatives } from './default-fields.js';
-import { byPromptOrder } from './prompt-order.js';
+import { fillByPromptOrder } from './prompt-order.js';
 import { creditedSource, longestText, onlyValueLeft } from './last-resort.js';
 import type { Named } from './named-field.js';
 import {
@@ -296,31 +296,7 @@ export function selectFields(
     });
   }
   // Words nothing else answered, by their place in the prompt between the fields found.
-  if (matchedRequests.size > 0) {
-    const fieldOf = (r: PromptRequest) => [...chosen].find(([, n]) => n.name === fieldName(r.word))?.[0];
-    requests.forEach((request, i) => {
-      if (matchedRequests.has(request)) return;
-      const found = byPromptOrder(
-        requests,
-        i,
-        (r) => (matchedRequests.has(r) ? fieldOf(r) : undefined),
-        fields.filter((f) => !chosen.has(f)),
-      );
-      if (!found) return;
-      matchedRequests.add(request);
-      chosen.set(found, {
-        field: found,
-        concept: roles.get(found),
-        name: fieldName(request.word),
-        byPromptOrder: true,
-      });
-    });
-    // In the prompt's order.
-    const rank = (n: Named) => requests.findIndex((r) => fieldName(r.word) === n.name);
-    const ordered = [...chosen].sort(([, a], [, b]) => rank(a) - rank(b));
-    chosen.clear();
-    for (const [f, n] of ordered) chosen.set(f, n);
-  }
+  if (matchedRequests.size > 0) fillByPromptOrder(requests, fields, roles, chosen, matchedRequests);
   if (chosen.size === 0) for (const [f, n] of defaultFields(fields, roles)) chosen.set(f, n);
   // Fields the prompt named come in the prompt's order; otherwise in the record's order.
   const named =
