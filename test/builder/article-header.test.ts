@@ -5,6 +5,7 @@
 // read as that article, not as the list beside it.
 import { describe, expect, it } from 'vitest';
 import { aroundDate } from '../../src/services/builder/inference/date-shape.js';
+import { tokenWords } from '../../src/services/builder/inference/naming.js';
 import { namesOneOwner, namesOneThing } from '../../src/services/builder/inference/list-cue.js';
 import { draftRecords } from '../helpers/draft-records.js';
 
@@ -189,5 +190,18 @@ describe('the subheadline', () => {
     expect(records).toEqual([
       { headline: 'What is the metaverse, and should you care?', subheadline: 'We have answers.' },
     ]);
+  });
+});
+
+describe('class names joining a concept word to a generic head', () => {
+  it('read "sourcename" as the source, and keep "username" whole as the author', async () => {
+    const html = `<html><body><article><h1>Nintendo's first iPhone game will launch in December</h1>
+      <div class="authorinfo"><div class="sourcename-txt"><a href="https://techinsider.example">Tech Insider</a></div>
+      <div class="sharebar"><a class="stb-btn" href="/share">SHARE</a></div></div>
+      <p>${'The game costs ten dollars and comes out before the holidays. '.repeat(6)}</p></article></body></html>`;
+    const { records } = await draftRecords(html, 'the headline and the source of the news story');
+    expect(records[0]).toMatchObject({ source: 'Tech Insider' });
+    expect(tokenWords('sourcename-txt')).toEqual(['source', 'name', 'txt']);
+    expect(tokenWords('username')).toEqual(['username']);
   });
 });

@@ -202,7 +202,19 @@ export function selectorClassWords(selector: string): Set<string> {
 
 /** Splits class names and ids into words: "product-title", "productTitle", "product_title" -> product, title. */
 export function tokenWords(token: string): string[] {
-  return words(token.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' '));
+  return words(token.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ')).flatMap(splitCompound);
+}
+
+/** Generic heads class names join to a concept's word in one lower-case word ("sourcename", "pricebox"). */
+const GENERIC_HEAD = /^([a-z]{4,}?)(name|text|txt|value|label|info|box|wrap|link)$/;
+
+/**
+ * "sourcename" -> "source", "name" when its first part is a concept's word and the whole is none
+ * ("username" stays one word: it names the author); other words as they are.
+ */
+function splitCompound(word: string): string[] {
+  const m = GENERIC_HEAD.exec(word);
+  return m && WORD_TO_CONCEPT.has(m[1]) && !WORD_TO_CONCEPT.has(word) ? [m[1], m[2]] : [word];
 }
 
 /** A word written in letters none of which is Latin (Cyrillic, Greek, Hangul, CJK...): no field name as it is. */
