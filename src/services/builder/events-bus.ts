@@ -32,6 +32,9 @@ export function createEventsSubscriber(redisUrl: string, prefix: string, onError
   const listeners = new Set<(s: SessionSignal) => void>();
   let connection: Redis | null = null;
   let ready: Promise<unknown> | null = null;
+  // Set once the process is closing: a waiter registered after releaseAll (its subscription was being
+  // confirmed while the release ran) is answered at once too.
+  let releasing = false;
 
   function connect(): Promise<unknown> {
     if (ready) return ready;
@@ -59,6 +62,7 @@ export function createEventsSubscriber(redisUrl: string, prefix: string, onError
       signal?: AbortSignal,
     ): Promise<{ wait: Promise<boolean>; cancel: () => void }> {
       await connect();
+      if (releasing) return { wait: Promise.resolve(true), cancel: () => {} };
       let resolve: (v: boolean) => void = () => {};
       const wait = new Promise<boolean>((r) => (resolve = r));
       const set = waiters.get(sessionId) ?? new Set();
@@ -87,6 +91,7 @@ export function createEventsSubscriber(redisUrl: string, prefix: string, onError
 
     /** Answers every waiting long poll now (a closing API process must not hold requests for 30 s). */
     releaseAll(): void {
+      releasing = true;
       for (const set of [...waiters.values()])
         for (const waiter of [...set]) waiter({ sessionId: '', status: 'closing' });
     },
