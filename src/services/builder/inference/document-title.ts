@@ -5,9 +5,8 @@
 // the value, so that it reads every page of the site alike.
 import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
+import { SPACE } from './regex-text.js';
 
-/** Any space, the ideographic one (U+3000) among them: RE2's \s is ASCII only. */
-const SPACE = String.raw`[\s\p{Z}]`;
 /** Between a title and the site's name: a bar, a dash or a dot between spaces, an opening bracket. */
 const SEPARATOR = `${SPACE}+[|｜·•–—-]${SPACE}+|${SPACE}*[｜＜«【]${SPACE}*|${SPACE}+::${SPACE}+`;
 const SPLIT = new RegExp(SEPARATOR, 'u');

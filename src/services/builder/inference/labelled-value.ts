@@ -178,7 +178,8 @@ function labelsBeside(label: Element): Element[] {
 
 /** The XPath to the text right after the label, when its first match is this label's; else undefined. */
 function lineAfter($: CheerioAPI, label: Element, text: string): string | undefined {
-  if (/['"\\]/.test(text) || /[^\S ]/.test(text)) return undefined;
+  // XPath's normalize-space() collapses ASCII spaces only: a label written with others (U+00A0) would not match.
+  if (/['"\\]/.test(text) || /[^\S \t\n\r]/.test($(label).text())) return undefined;
   const first = $<Element, string>(`body ${label.name}`)
     .toArray()
     .find((e) => normalizeText($(e).text()) === text);

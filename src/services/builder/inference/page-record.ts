@@ -17,13 +17,11 @@ import { asksForSeveral, headingOpening, inBreadcrumbs, mainHeading } from './su
 import { normalizeWord } from './word-tokens.js';
 import { pushTo } from './multimap.js';
 import { textLineField } from './text-line-value.js';
-import { escapeRegex } from './regex-text.js';
+import { escapeRegex, SPACE } from './regex-text.js';
 import { inSiteBox } from './page-filing.js';
 
 /** A value's text without the separator after its label (": OLB" -> "OLB"). */
 const AFTER_SEPARATOR: AgentField['transform'] = [{ regex: '^[\\s:\\-–—|·]*(.+?)\\s*$', group: 1 }];
-/** Any space, the no-break one among them: RE2's \s is ASCII only. */
-const SPACE = String.raw`[\s\p{Z}]`;
 /**
  * Concepts a page shows without a label of their words in other languages: the title is its heading, the
  * author and the date stand in its byline, and their many words name other things on a page ("Temas

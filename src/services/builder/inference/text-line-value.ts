@@ -6,14 +6,12 @@ import type { CheerioAPI } from 'cheerio';
 import type { AgentField } from '../../../engine/definition.js';
 import { labelNaming } from './labelled-value.js';
 import { isElement, type Element } from './selectors.js';
-import { escapeRegex } from './regex-text.js';
+import { escapeRegex, SPACE } from './regex-text.js';
 
 /** A label, a colon and a value on one line of text: the label at most 40 characters, the value 200. */
 const LINE = /^([^:：]{1,40}?)\s*[:：]\s*\S.{0,199}$/su;
 /** A label and its colon alone, the value in the element after it ("E-mail: <a>info@...</a>"). */
 const LABEL_ONLY = /^([^:：]{1,40}?)\s*[:：]$/u;
-/** Any space, the no-break one (U+00A0) and the ideographic one among them: RE2's \s is ASCII only. */
-const SPACE = String.raw`[\s\p{Z}]`;
 /** Text lines read per page at most, in page order. */
 const MAX_LINES = 20_000;
 
