@@ -2,14 +2,16 @@
 // no database): reads each page, proposes a draft, runs it with the real engine and scores it.
 // Holdout pages are never read here. For quick iteration; the bench (builder-real) is the measure.
 //   npx tsx bench/tune-fast.ts [id,id]
+//   CLASSES=hashed npx tsx bench/tune-fast.ts   (class names replaced as builder-real's BENCH_BUILDER_REAL_CLASSES does)
 import { performance } from 'node:perf_hooks';
-import { draftInProcess, loadManifest, servePages } from './builder-real/corpus.js';
+import { draftInProcess, loadManifest, servePages, type ClassNames } from './builder-real/corpus.js';
 import { scorePage } from './builder-real/score.js';
 
 const only = process.argv[2]?.split(',');
 const verbose = process.env.VERBOSE === '1';
 const pages = loadManifest().filter((p) => p.split === 'tuning' && (!only || only.includes(p.id)));
-const served = await servePages(pages);
+const classNames = (['hashed', 'renamed'] as const).find((c) => c === process.env.CLASSES) ?? ('kept' as ClassNames);
+const served = await servePages(pages, { classNames });
 const base = served.url;
 let sum = 0;
 let good = 0;

@@ -16,6 +16,7 @@ import { withTimeOfDay } from './date-time.js';
 import { finishFields } from './value-form.js';
 import { withMultipleValuesPerRecord } from './list-multiples.js';
 import { candidateFor, findCandidates } from './structure.js';
+import { generatedClassesIn } from './field-selectors.js';
 import { promptRecordNouns } from './topic.js';
 import { besideTheSubject } from './subject.js';
 import {
@@ -156,6 +157,11 @@ async function firstDraft(input: {
   const notes = [
     `Chose ${chosen.count} records matching '${chosen.selector}' (${chosen.fields.length} aligned values each).`,
   ];
+  const generated = generatedClassesIn(chosen.selector);
+  if (generated.length > 0)
+    notes.push(
+      `The records are told from the boxes beside them only by ${generated.map((c) => `'${c}'`).join(', ')}, a class the site's build generated: a new build of the site may rename it, and the Agent would then find no records.`,
+    );
   const { named, missing, unanswered } = selection;
   if (named.length === 0)
     throw new NoRecordsError(`The records matching '${chosen.selector}' hold no values that could be named.`);

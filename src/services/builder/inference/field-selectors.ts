@@ -6,9 +6,11 @@ import {
   cssString,
   elementChildren,
   hookSelector,
+  isGeneratedClass,
   isElement,
   NAMING_ATTRIBUTES,
   nthOfType,
+  pageClasses,
   safeFind,
   signature,
   stableClasses,
@@ -160,6 +162,9 @@ function sameSet(a: Element[], b: Set<Element>): boolean {
 /** Whole-page queries one group's container selector may cost. */
 const MAX_CONTAINER_TRIES = 16;
 
+/** Whole-page queries of selectors naming a generated class, after those. */
+const MAX_GENERATED_TRIES = 4;
+
 /** A selector matching exactly the group's members on the page, or the closest one found. */
 /** A table row with a data cell of its own (not only header cells). */
 function hasDataCell(row: Element): boolean {
@@ -207,6 +212,7 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
   options.push(own);
   const required = fields.filter((f) => f.coverage === 1 && f.selector).map((f) => f.selector as string);
   let best: { selector: string; score: number } | null = null;
+  const generatedOptions: string[] = [];
   // Each try queries the whole page (a `:has` one visits every descendant of every match): a fixed
   // number of tries per group keeps a page of many groups, or of many stray classes, linear.
   let tries = 0;
@@ -242,6 +248,11 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
       if (memberTokens.has(c)) continue;
       if (!kindTokens.every((tokens) => tokens.includes(c))) continue;
       const refined = `${option}:not(.${c})`;
+      // A class a build generated, only when nothing stable leaves the strays out (see below).
+      if (isGeneratedClass(c)) {
+        generatedOptions.push(refined);
+        continue;
+      }
       const found = query(refined);
       if (found && sameSet(found, wanted)) return refined;
     }
@@ -268,5 +279,27 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
     const score = hits / matched.length;
     if (!best || score > best.score) best = { selector: option, score };
   }
+  // Nothing stable tells the members from the boxes beside them exactly: a class the site's build
+  // generated does, on this build of the site (the draft's notes say so, see generatedClassesIn). Their
+  // own class first: renamed by a new build, it finds no records, which a Run reports, where a stray's
+  // renamed class would let the strays in unseen.
+  const generated = pageClasses(sample).filter(
+    (c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c) && members.every((m) => pageClasses(m).includes(c)),
+  );
+  for (const option of [...generated.map((c) => `${sample.name}.${c}`), ...generatedOptions].slice(
+    0,
+    MAX_GENERATED_TRIES,
+  )) {
+    try {
+      if (sameSet($(option).toArray() as Element[], wanted)) return option;
+    } catch {
+      // not a selector cheerio reads
+    }
+  }
   return best && best.score >= 0.8 ? best.selector : null;
+}
+
+/** The classes a build generated that a selector names ("div.css-2mx8q1c > a" -> ["css-2mx8q1c"]). */
+export function generatedClassesIn(selector: string): string[] {
+  return [...selector.matchAll(/\.([A-Za-z_-][\w-]*)/g)].map((m) => m[1]).filter(isGeneratedClass);
 }

@@ -3,7 +3,7 @@
 // ads (page-regions.ts); and the companion rows of records spanning two rows.
 import type { CheerioAPI } from 'cheerio';
 import { isSkipped, nextElement, normalizeText, subtreeText, subtreeTextLength } from './dom-text.js';
-import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { elementChildren, isElement, pageClasses, signature, stableClasses, type Element } from './selectors.js';
 import { mergeGrouped } from './grouped-lists.js';
 import { alike, mergeAlternating, mergeContinued, mergeVariants, shapeOf, withPlainSiblings } from './merge-lists.js';
 import { pushTo } from './multimap.js';
@@ -42,20 +42,6 @@ function holds(el: Element, test: (e: Element) => boolean): boolean {
 const isLink = (e: Element) => e.name === 'a' && e.attribs?.href !== undefined;
 const isImage = (e: Element) => e.name === 'img';
 
-/**
- * The signature plus the stable stem of build-generated class names ("IngredientsGroup_item__48J1c" ->
- * "IngredientsGroup_item"): the hash is no selector, but its stem still tells a list's items from the
- * other `ul > li` of the page.
- */
-function groupSignature(el: Element, kind: (c: string) => boolean): string {
-  const sig = signature(el, stableClasses(el).filter(kind));
-  const stems = (el.attribs?.class ?? '')
-    .split(/\s+/)
-    .map((c) => c.match(/^([A-Za-z][\w-]*?)__[A-Za-z0-9_-]{4,}$/)?.[1])
-    .filter((c): c is string => c !== undefined && !c.includes('--'));
-  return stems.length > 0 ? `${sig}{${[...new Set(stems)].sort().join(' ')}}` : sig;
-}
-
 export interface Group {
   members: Element[];
   parents: number;
@@ -84,14 +70,20 @@ export function findGroups($: CheerioAPI): Group[] {
     let sig = signatures.get(el);
     if (sig === undefined) {
       const kind = kindOf(el);
-      signatures.set(el, (sig = groupSignature(el, (c) => kind.includes(c))));
+      signatures.set(
+        el,
+        (sig = signature(
+          el,
+          pageClasses(el).filter((c) => kind.includes(c)),
+        )),
+      );
     }
     return sig;
   };
   const parentSignatures = new Map<Element, string>();
   const parentSignatureOf = (el: Element) => {
     let sig = parentSignatures.get(el);
-    if (sig === undefined) parentSignatures.set(el, (sig = groupSignature(el, () => true)));
+    if (sig === undefined) parentSignatures.set(el, (sig = signature(el)));
     return sig;
   };
   const order = new Map(all.map((e, i) => [e, i]));
@@ -154,12 +146,12 @@ export function findGroups($: CheerioAPI): Group[] {
     // A classed member holding only common parts is the same record lacking optional values (an
     // ingredient without an amount), not something else.
     const optionalValues = (i: number) =>
-      shapes[i].size > 0 && stableClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
+      shapes[i].size > 0 && pageClasses(elements[i]).length > 0 && [...shapes[i]].every((p) => commonSet.has(p));
     // A classed member whose values are the common ones but not linked (an ingredient without its
     // glossary link: "<span>cocoa powder</span>" beside "<a><span>flour</span></a>") is one of them too.
     const commonUnlinked = [...new Set(common.map(unlinked).filter((p) => p !== ''))];
     const linkless = (i: number) => {
-      if (stableClasses(elements[i]).length === 0 || commonUnlinked.length === 0) return false;
+      if (pageClasses(elements[i]).length === 0 || commonUnlinked.length === 0) return false;
       const own = new Set([...shapes[i]].map(unlinked));
       return commonUnlinked.filter((p) => own.has(p)).length >= commonUnlinked.length / 2;
     };
@@ -198,7 +190,7 @@ export function findGroups($: CheerioAPI): Group[] {
       if (members.every(isLink)) break;
       const only = members.map((m) => elementChildren(m).filter((c) => !isSkipped(c)));
       const first = only[0][0];
-      if (!first || stableClasses(first).length === 0) break;
+      if (!first || pageClasses(first).length === 0) break;
       if (
         !only.every(
           (c, i) =>
@@ -331,7 +323,7 @@ function cardCells(cells: Element[]): boolean {
   const first = boxes[0]?.[0];
   return (
     first !== undefined &&
-    stableClasses(first).length > 0 &&
+    pageClasses(first).length > 0 &&
     boxes.every((b) => b.length === 1 && signature(b[0]) === signature(first) && holds(b[0], isLink))
   );
 }

@@ -3,7 +3,7 @@
 // grid row. Used by grouping.ts before the groups are scored.
 import { isSkipped } from './dom-text.js';
 import { advertising } from './page-regions.js';
-import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { elementChildren, isElement, pageClasses, signature, type Element } from './selectors.js';
 import { pushTo } from './multimap.js';
 
 /** The paths of tags and classes below an element, four levels deep: what its records look like. */
@@ -78,8 +78,8 @@ export function mergeVariants(
       // table rows have rules of their own (zebra rows, two-row records).
       if (head.length < 2 || head[0].name === 'tr') continue;
       const shared = (list: Element[]) => {
-        const classes = stableClasses(head[0]).filter((c) => list.every((m) => stableClasses(m).includes(c)));
-        return classes.length > 0 && head.every((m) => classes.every((c) => stableClasses(m).includes(c)));
+        const classes = pageClasses(head[0]).filter((c) => list.every((m) => pageClasses(m).includes(c)));
+        return classes.length > 0 && head.every((m) => classes.every((c) => pageClasses(m).includes(c)));
       };
       // Entries classed as ads among the records (`li.result.ad`) are not one of their kinds: apart, the
       // list's selector can leave them out.
@@ -197,8 +197,8 @@ export function mergeContinued(lists: Element[][], signatureOf: (el: Element) =>
  * records' state differently (every pinned thread "hot", none of the others).
  */
 function sameKind(a: Element, b: Element): boolean {
-  const classes = stableClasses(b);
-  return a.name === b.name && stableClasses(a).some((c) => classes.includes(c));
+  const classes = pageClasses(b);
+  return a.name === b.name && pageClasses(a).some((c) => classes.includes(c));
 }
 
 /** The next element after `el` among its siblings (scripts and styles left out). */
@@ -215,7 +215,7 @@ function nextBox(el: Element): Element | null {
  */
 export function withPlainSiblings(lists: Element[][], order: Map<Element, number>): Element[][] {
   return lists.map((list) => {
-    if (list.length < 2 || list[0].name === 'tr' || stableClasses(list[0]).length === 0) return list;
+    if (list.length < 2 || list[0].name === 'tr' || pageClasses(list[0]).length === 0) return list;
     const members = new Set(list);
     const parents = new Set(list.map((m) => m.parent));
     const plain: Element[] = [];
@@ -223,7 +223,7 @@ export function withPlainSiblings(lists: Element[][], order: Map<Element, number
       if (!isElement(parent)) return list;
       for (const c of elementChildren(parent)) {
         if (c.name !== list[0].name || members.has(c) || isSkipped(c)) continue;
-        if (stableClasses(c).length > 0 || (c.attribs?.class ?? '').trim() !== '' || !alike(c, list[0])) return list;
+        if (pageClasses(c).length > 0 || (c.attribs?.class ?? '').trim() !== '' || !alike(c, list[0])) return list;
         plain.push(c);
       }
     }

@@ -7,7 +7,7 @@ import { isSkipped } from './dom-text.js';
 import { alike, shapeOf } from './merge-lists.js';
 import { pushTo } from './multimap.js';
 import { namesAdvert } from './page-regions.js';
-import { elementChildren, isElement, signature, stableClasses, type Element } from './selectors.js';
+import { elementChildren, isElement, pageClasses, signature, type Element } from './selectors.js';
 
 /** Siblings compared for their kind at most: a long list of rows is compared by its first ones. */
 const MAX_KIND_SIBLINGS = 300;
@@ -23,10 +23,10 @@ const MAX_KIND_SIBLINGS = 300;
  */
 export function kindClasses(all: Element[]): (el: Element) => string[] {
   const uses = new Map<string, number>();
-  for (const el of all) for (const c of stableClasses(el)) uses.set(c, (uses.get(c) ?? 0) + 1);
+  for (const el of all) for (const c of pageClasses(el)) uses.set(c, (uses.get(c) ?? 0) + 1);
   const onceUsed = (c: string) => (uses.get(c) ?? 0) <= 1;
   const sharedOf = (el: Element) => {
-    const classes = stableClasses(el);
+    const classes = pageClasses(el);
     return classes.every(onceUsed) ? classes : classes.filter((c) => !onceUsed(c));
   };
   // A class that some siblings of one kind carry and others lack marks a state wherever it is used (a
@@ -122,12 +122,12 @@ export function kindsOfLists(lists: Element[][]): Element[][][] {
     const left = [...same];
     while (left.length > 0) {
       const kind = [left.shift() as Element[]];
-      const classes = new Set(stableClasses(kind[0][0]));
+      const classes = new Set(pageClasses(kind[0][0]));
       for (let grew = true; grew;) {
         grew = false;
         for (let i = 0; i < left.length; i++) {
-          if (!stableClasses(left[i][0]).some((c) => classes.has(c))) continue;
-          for (const c of stableClasses(left[i][0])) classes.add(c);
+          if (!pageClasses(left[i][0]).some((c) => classes.has(c))) continue;
+          for (const c of pageClasses(left[i][0])) classes.add(c);
           kind.push(...left.splice(i--, 1));
           grew = true;
         }

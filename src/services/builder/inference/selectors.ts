@@ -73,15 +73,27 @@ const STATE_CLASSES = new Set([
   'half',
 ]);
 
-/** A class name that a build tool generated, or that changes with state: not a stable hook. */
-export function isUnstableClass(name: string): boolean {
-  if (!/^[A-Za-z_-][A-Za-z0-9_-]*$/.test(name)) return true; // Tailwind "md:flex", escapes: not worth quoting
+/**
+ * A class that marks a state, a variant, a position or a value (active, odd, a BEM modifier, depth-2,
+ * stars_5): it differs between records of one list, so it neither groups them nor selects them.
+ */
+export function isStateClass(name: string): boolean {
   if (STATE_CLASSES.has(name.toLowerCase())) return true;
   if (name.includes('--')) return true; // a BEM modifier varies between records of one list
   if (/(?:depth|level|lvl|indent|nested)[-_]?\d+$/i.test(name)) return true; // a reply's depth: depth-1, depth-2
   if (/(?:^|[-_])(?:alt|alternate|odd|even|stripe|striped)$/i.test(name)) return true; // zebra rows: li.job-alt
   if (/(?:star|rating|score)[\w-]*\d/i.test(name)) return true; // a value written as a class: stars_5, a-star-small-4-5
   if (/^[a-z]{1,3}[-_]?\d+$/i.test(name)) return true; // a value or a position written as a short class: r45, s5, n-12
+  return false;
+}
+
+/**
+ * A class a build tool generated (CSS modules, CSS-in-JS hashes) or one not worth quoting (Tailwind's
+ * "md:flex"): the same on every element of one build of the page, so it tells a page's records from its
+ * other boxes, but the next build of the site names them anew, so no selector the Agent keeps uses it.
+ */
+export function isGeneratedClass(name: string): boolean {
+  if (!/^[A-Za-z_-][A-Za-z0-9_-]*$/.test(name)) return true; // Tailwind "md:flex", escapes: not worth quoting
   if (/^(css|sc|jsx|emotion|styled|svelte|chakra|mui|tw)-[A-Za-z0-9]+/i.test(name) && /\d/.test(name)) return true;
   if (/^(css|sc|jsx|svelte)-[a-z0-9]{5,}$/i.test(name)) return true;
   if (/__[A-Za-z0-9_-]{5,}$/.test(name) && /\d/.test(name.split('__').pop() ?? '')) return true; // CSS modules: Card_title__3xYz1
@@ -90,6 +102,11 @@ export function isUnstableClass(name: string): boolean {
   if (name.length >= 6 && digits >= 3 && digits / name.length > 0.25) return true; // "x7f3a9c"
   if (/^[a-z]{1,2}[A-Z0-9][A-Za-z0-9]{3,}$/.test(name) && /\d/.test(name)) return true; // "aB3xY"
   return false;
+}
+
+/** A class name that a build tool generated, or that changes with state: not a stable hook. */
+export function isUnstableClass(name: string): boolean {
+  return isStateClass(name) || isGeneratedClass(name);
 }
 
 // A page repeats a few hundred class attributes over thousands of elements: each is read once. The
@@ -109,15 +126,50 @@ export function stableClasses(el: Element): string[] {
   return stable;
 }
 
-export function isElement(node: AnyNode | null | undefined): node is Element {
-  return !!node && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
+/**
+ * A record's own id written as a class ("post-1886", "mbrName_686D3331C671D65DC578CD147CF323DA"): a word
+ * and a number or a long hex run. Each record carries its own, so it tells no kind of box.
+ */
+export function isIdClass(name: string): boolean {
+  return /[-_:](?:\d{3,}|[0-9A-Fa-f]{16,})$/.test(name);
 }
 
 /** Attributes that name what an element is, kept in its signature (they outlive hashed classes). */
 const SIGNATURE_ATTRIBUTES = ['data-testid', 'data-test', 'data-qa', 'itemprop', 'data-component-type'];
 
-/** Tag plus stable classes (or those given) and naming attributes: elements with the same signature look alike. */
-export function signature(el: Element, classes = stableClasses(el)): string {
+const pageClassCache = new Map<string, string[]>();
+
+/**
+ * The classes that say what an element is on this page: its stable ones and those a build generated
+ * (see isGeneratedClass), less those marking a state and a record's own id. A build names one kind of box
+ * alike all over one page, so its classes tell a page's records from its other boxes. For comparing the
+ * page's elements with each other (grouping records, telling one kind of box from another), never for a
+ * selector.
+ */
+export function pageClasses(el: Element): string[] {
+  const cls = el.attribs?.class;
+  if (!cls) return [];
+  // An attribute naming what the element is (a test id) says it better than generated classes, which
+  // may also differ between its instances (styles computed per record).
+  if (SIGNATURE_ATTRIBUTES.some((a) => el.attribs[a])) return stableClasses(el);
+  let kept = pageClassCache.get(cls);
+  if (!kept) {
+    if (pageClassCache.size >= CLASS_CACHE_MAX) pageClassCache.clear();
+    kept = [...new Set(cls.split(/\s+/).filter((c) => c !== '' && !isStateClass(c) && !isIdClass(c)))].sort();
+    pageClassCache.set(cls, kept);
+  }
+  return kept;
+}
+
+export function isElement(node: AnyNode | null | undefined): node is Element {
+  return !!node && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
+}
+
+/**
+ * Tag plus the page's classes (or those given, see pageClasses) and naming attributes: elements with the
+ * same signature look alike on this page. A comparison, not a selector.
+ */
+export function signature(el: Element, classes = pageClasses(el)): string {
   const base = classes.length > 0 ? `${el.name}.${classes.join('.')}` : el.name;
   const attrs = SIGNATURE_ATTRIBUTES.filter((a) => el.attribs?.[a]).map((a) => `[${a}=${el.attribs[a]}]`);
   return attrs.length > 0 ? `${base}${attrs.join('')}` : base;

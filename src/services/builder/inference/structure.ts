@@ -9,7 +9,7 @@ import type { Candidate } from './candidate.js';
 import { containerSelector } from './field-selectors.js';
 import { CHROME_FACTOR, findGroups, type Group } from './grouping.js';
 import { fieldName, words, type Concept } from './naming.js';
-import { elementChildren, isElement, stableClasses, type Element } from './selectors.js';
+import { elementChildren, isElement, pageClasses, type Element } from './selectors.js';
 import { isSkipped, normalizeText } from './dom-text.js';
 import { shapeFit } from './record-shapes.js';
 import { runFields, runTexts, siblingRunsOf, type SiblingRuns } from './sibling-run.js';
@@ -211,7 +211,7 @@ function onlyChildOf(members: Element[]): Element[] | null {
   const only = parents.every(
     (p) =>
       isElement(p) &&
-      stableClasses(p).length > 0 &&
+      pageClasses(p).length > 0 &&
       !['body', 'tr', 'td', 'tbody', 'table'].includes(p.name) &&
       elementChildren(p).filter((c) => !isSkipped(c)).length === 1,
   );
