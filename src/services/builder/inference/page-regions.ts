@@ -1,7 +1,9 @@
 // Where on the page a group stands: inside the site's navigation, inside its chrome (header, footer,
-// sidebar) or in an ad. Read from landmark tags and from the words of class names, ids and roles; a box
-// holding most of the page's text is its wrapper whatever it is called. Used by grouping.ts to set back
-// groups that are not the page's content.
+// sidebar) or in an ad. Read from landmark tags and roles, from the words of class names and ids, and
+// from the page's one `<main>` (what stands beside it is not the content); a box holding most of the
+// page's text is its wrapper whatever it is called. Used by grouping.ts to set back groups that are not
+// the page's content.
+import type { AnyNode } from 'domhandler';
 import { isElement, type Element } from './selectors.js';
 
 /**
@@ -30,6 +32,10 @@ const CHROME_WORDS = new Set([
   'sidebar',
   'pagination',
   'pager',
+  // ARIA's landmark roles for a header, a footer and a sidebar.
+  'banner',
+  'contentinfo',
+  'complementary',
 ]);
 const AD_WORDS = new Set(['ad', 'ads', 'advert', 'advertisement', 'sponsored', 'promoted', 'adslot']);
 
@@ -53,7 +59,39 @@ export function insideChrome(el: Element, wrapsPage: (p: Element) => boolean): b
     if (['nav', 'header', 'footer', 'aside'].includes(p.name)) return true;
     if (namingWords(p).some((w) => NAVIGATION_WORDS.has(w) || CHROME_WORDS.has(w))) return true;
   }
-  return false;
+  return outsideMain(el);
+}
+
+const mainElements = new WeakMap<AnyNode, Element | null>();
+
+/** The page's one main element (`<main>` or `role="main"`), null when it has none or several. */
+function mainOf(el: Element): Element | null {
+  let root: AnyNode = el;
+  while (root.parent) root = root.parent;
+  let main = mainElements.get(root);
+  if (main === undefined) {
+    const found: Element[] = [];
+    const stack: AnyNode[] = [root];
+    while (stack.length > 0 && found.length < 2) {
+      const node = stack.pop() as AnyNode;
+      if (isElement(node) && (node.name === 'main' || node.attribs?.role === 'main')) found.push(node);
+      else if ('children' in node) for (const child of node.children) stack.push(child);
+    }
+    mainElements.set(root, (main = found.length === 1 ? found[0] : null));
+  }
+  return main;
+}
+
+/**
+ * Beside the page's main element, which its author marked as the content: neither inside it nor around
+ * it (a sidebar's link lists beside `<main>`, whatever their classes are called).
+ */
+function outsideMain(el: Element): boolean {
+  const main = mainOf(el);
+  if (!main) return false;
+  for (let p: AnyNode | null = el; p; p = p.parent) if (p === main) return false;
+  for (let p: AnyNode | null = main.parent; p; p = p.parent) if (p === el) return false;
+  return true;
 }
 
 /** A class naming an ad ("ad", "sponsored-result", "adSlot"): a kind of entry, never a state of a record. */
