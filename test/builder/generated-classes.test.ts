@@ -71,3 +71,30 @@ describe('the classes compared on a page', () => {
     ).toBe(false);
   });
 });
+
+describe('a value told apart by a generated class', () => {
+  // A live commentary laid out left and right: the minute first in some entries, the text first in others.
+  const entries = [
+    ["95'", 'Full time: the home side held on to the draw.'],
+    ["93'", 'A yellow card for the keeper, who took too long over a free kick.'],
+    ["90'", 'Four minutes of added time are shown on the board.'],
+    ["88'", 'A volley ends in the side netting after a long move.'],
+    ["85'", 'A change for the visitors: a striker comes on for a midfielder.'],
+    ["81'", 'The home side claim a penalty, the referee waves play on.'],
+  ];
+  const page = `<html><body><main><div class="css-r4t8n1w">${entries
+    .map(([minute, text], i) => {
+      const time = `<div class="css-t1m3x9q"><span>${minute}</span></div>`;
+      const body = `<div class="css-b0d7y2k"><div class="css-h9k2m4p"><span class="css-i3c0n5s"></span></div>${text}</div>`;
+      return `<div class="css-e7n2t4r ${i % 2 ? 'css-r1g8h7t' : 'css-l3f9t2e'}">${i % 2 ? body + time : time + body}</div>`;
+    })
+    .join('')}</div></main></body></html>`;
+
+  it('reads it by that class, and the notes say so', async () => {
+    const { records, proposal } = await draftRecords(page, 'the minute and the text of each comment');
+    expect(records.map((r) => Object.values(r))).toEqual(entries.map(([minute, text]) => [minute, text]));
+    expect(proposal.notes.join('\n')).toMatch(
+      /is found in each record by 'css-t1m3x9q', a class the site's build generated/,
+    );
+  });
+});

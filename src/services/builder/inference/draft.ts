@@ -80,6 +80,11 @@ export async function proposeDraft(input: {
   return proposal;
 }
 
+/** The names, each in quotes, as a list ("'a', 'b'"). */
+function quoted(names: string[]): string {
+  return names.map((n) => `'${n}'`).join(', ');
+}
+
 /**
  * The fields a prompt asks for. Words that name the records themselves ("each job", "the reviews: ...")
  * or the one thing the fields belong to ("... of the recipe", "the player's name") ask for no field.
@@ -160,7 +165,7 @@ async function firstDraft(input: {
   const generated = generatedClassesIn(chosen.selector);
   if (generated.length > 0)
     notes.push(
-      `The records are told from the boxes beside them only by ${generated.map((c) => `'${c}'`).join(', ')}, a class the site's build generated: a new build of the site may rename it, and the Agent would then find no records.`,
+      `The records are told from the boxes beside them only by ${quoted(generated)}, a class the site's build generated: a new build of the site may rename it, and the Agent would then find no records.`,
     );
   const { named, missing, unanswered } = selection;
   if (named.length === 0)
@@ -180,6 +185,13 @@ async function firstDraft(input: {
   notes.push(
     ...missingFieldNotes(unansweredFields(prompt, chosen, unanswered), chosen, definition.list.fields, 'on the page'),
   );
+  for (const field of definition.list.fields) {
+    const classes = generatedClassesIn(field.selector ?? '');
+    if (classes.length > 0)
+      notes.push(
+        `Field ${field.name} is found in each record by ${quoted(classes)}, a class the site's build generated: a new build of the site may rename it, and the field would then be empty.`,
+      );
+  }
   if (missing.length > 0) {
     const follow = await addDetailFields(
       definition,

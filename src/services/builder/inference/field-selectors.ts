@@ -120,32 +120,56 @@ export function chooseSelector(
   const without = members.filter((m) => !targets.has(m));
   const look = (e: Element) => `${signature(e)}<${isElement(e.parent) ? signature(e.parent) : ''}`;
   const looks = new Set(exemplars.slice(0, 30).map(look));
-  for (const option of selectorOptions(exemplars.slice(0, 30), withTarget[0], label, withTarget.slice(0, 30))) {
+  const fits = (option: string): boolean | null => {
     let hits = 0;
-    let bad = false;
     // Stop as soon as the option has missed more records than the 5% it may miss.
     let misses = 0;
     for (const m of withTarget) {
       const found = safeFind(m, option, needsAttr ? Infinity : 1);
-      if (found === null) {
-        bad = true;
-        break;
-      }
+      if (found === null) return null;
       const first = needsAttr ? found.find((e) => !!e.attribs?.[needsAttr]) : found[0];
       if (first === targets.get(m) && (needsAttr === undefined || found[0] === first)) hits++;
       else if (++misses > withTarget.length * 0.05) break;
     }
-    if (bad || hits < withTarget.length * 0.95) continue;
+    if (hits < withTarget.length * 0.95) return false;
     // A record lacking the aligned element may hold the same element elsewhere (a title wrapped in one
     // more div): what the option finds there counts as a stray only when it looks different.
     const strays = without.filter((m) => {
       const found = safeFind(m, option, 1)?.[0];
       return found !== undefined && (!looks.has(look(found)) || struckOut(found, m));
     }).length;
-    if (without.length > 0 && strays > without.length * 0.3) continue;
-    return option;
-  }
+    return without.length === 0 || strays <= without.length * 0.3;
+  };
+  const sample = exemplars.slice(0, 30);
+  for (const option of selectorOptions(sample, withTarget[0], label, withTarget.slice(0, 30)))
+    if (fits(option)) return option;
+  // Nothing stable finds it in every record (records laid out in two mirrored ways): a class the site's
+  // build generated does, on this build of the site (the draft's notes say so).
+  for (const option of generatedOptions(sample, withTarget.slice(0, 30))) if (fits(option)) return option;
   return null;
+}
+
+/**
+ * Selectors naming the classes a build generated that the targets, or their ancestors inside the
+ * record, carry alike ("div.c488ecc > span").
+ */
+function generatedOptions(targets: Element[], owners: Element[]): string[] {
+  const generatedOf = (el: Element) => pageClasses(el).filter((c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c));
+  const common = (els: Array<Element | undefined>) => {
+    if (els.some((e) => e === undefined)) return [];
+    const sets = (els as Element[]).map((e) => new Set(generatedOf(e)));
+    return [...sets[0]].filter((c) => sets.every((set) => set.has(c)));
+  };
+  const t = targets[0];
+  const options = common(targets).map((c) => `${t.name}.${c}`);
+  for (let up = 1; up <= 2; up++) {
+    const at = targets.map((el, i) => ancestorAt(el, up, owners[i]));
+    const first = at[0];
+    if (!first) break;
+    for (const c of common(at).slice(0, 2))
+      options.push(up === 1 ? `${first.name}.${c} > ${t.name}` : `${first.name}.${c} ${t.name}`);
+  }
+  return options.slice(0, 4);
 }
 
 /** Inside <del>/<s> (an old price) between the element and its record. */
