@@ -98,3 +98,34 @@ describe('a value told apart by a generated class', () => {
     );
   });
 });
+
+describe('records whose only hooks are a box around them or a data attribute', () => {
+  const ingredients = ['200 g flour', '100 g butter', '2 eggs', '1 tsp salt', '50 g sugar', '1 cup milk'];
+  const comments = Array.from(
+    { length: 8 },
+    (_, i) => `Reader ${i + 1} made these on a Sunday and says the dough needed a little more flour than written.`,
+  );
+  const pageOf = (hook: string) => `<html><body><main><h1>Butter cookies</h1>
+    <div class="css-h4d1r9x"><h3>Ingredients</h3></div>
+    <div class="css-i7g2q0z"><ul>${ingredients.map((t) => `<li${hook}>${t}</li>`).join('')}</ul></div>
+    <div class="css-h4d1r9x"><h3>Comments</h3></div>
+    <div class="css-c5m8w3k"><ul>${comments.map((t) => `<li><p>${t}</p></li>`).join('')}</ul></div>
+    </main></body></html>`;
+
+  it('reads the list by the generated class of its box when nothing else names it', async () => {
+    const { records, proposal } = await draftRecords(pageOf(''), 'the ingredients of this recipe');
+    expect(records.map((r) => Object.values(r)[0])).toEqual(ingredients);
+    expect(proposal.definition.list.selector).toBe('div.css-i7g2q0z > ul > li');
+    expect(proposal.notes.join('\n')).toMatch(/only by 'css-i7g2q0z'/);
+  });
+
+  it('reads the list by a data attribute every record carries, whatever its value', async () => {
+    const { records, proposal } = await draftRecords(
+      pageOf(' data-ingredient-checkbox=""'),
+      'the ingredients of this recipe',
+    );
+    expect(records.map((r) => Object.values(r)[0])).toEqual(ingredients);
+    expect(proposal.definition.list.selector).toBe('li[data-ingredient-checkbox]');
+    expect(proposal.notes.join('\n')).not.toMatch(/generated/);
+  });
+});

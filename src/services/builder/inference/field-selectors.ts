@@ -145,7 +145,7 @@ export function chooseSelector(
     if (fits(option)) return option;
   // Nothing stable finds it in every record (records laid out in two mirrored ways): a class the site's
   // build generated does, on this build of the site (the draft's notes say so).
-  for (const option of generatedOptions(sample, withTarget.slice(0, 30))) if (fits(option)) return option;
+  for (const option of generatedFieldOptions(sample, withTarget.slice(0, 30))) if (fits(option)) return option;
   return null;
 }
 
@@ -153,7 +153,7 @@ export function chooseSelector(
  * Selectors naming the classes a build generated that the targets, or their ancestors inside the
  * record, carry alike ("div.c488ecc > span").
  */
-function generatedOptions(targets: Element[], owners: Element[]): string[] {
+function generatedFieldOptions(targets: Element[], owners: Element[]): string[] {
   const generatedOf = (el: Element) => pageClasses(el).filter((c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c));
   const common = (els: Array<Element | undefined>) => {
     if (els.some((e) => e === undefined)) return [];
@@ -187,7 +187,10 @@ function sameSet(a: Element[], b: Set<Element>): boolean {
 const MAX_CONTAINER_TRIES = 16;
 
 /** Whole-page queries of selectors naming a generated class, after those. */
-const MAX_GENERATED_TRIES = 4;
+const MAX_GENERATED_TRIES = 5;
+
+/** Data attributes tried as a hook of the records. */
+const MAX_DATA_HOOKS = 2;
 
 /** A selector matching exactly the group's members on the page, or the closest one found. */
 /** A table row with a data cell of its own (not only header cells). */
@@ -234,9 +237,14 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
     if (id) break;
   }
   options.push(own);
+  // A data attribute every member carries, whatever its value (a plugin's `data-tr-ingredient-checkbox`).
+  const dataHooks = Object.keys(sample.attribs ?? {}).filter(
+    (a) => /^data-[a-z][\w-]*$/.test(a) && members.every((m) => m.attribs?.[a] !== undefined),
+  );
+  for (const a of dataHooks.slice(0, MAX_DATA_HOOKS)) options.push(`${sample.name}[${a}]`);
   const required = fields.filter((f) => f.coverage === 1 && f.selector).map((f) => f.selector as string);
   let best: { selector: string; score: number } | null = null;
-  const generatedOptions: string[] = [];
+  const strayGenerated: string[] = [];
   // Each try queries the whole page (a `:has` one visits every descendant of every match): a fixed
   // number of tries per group keeps a page of many groups, or of many stray classes, linear.
   let tries = 0;
@@ -274,7 +282,7 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
       const refined = `${option}:not(.${c})`;
       // A class a build generated, only when nothing stable leaves the strays out (see below).
       if (isGeneratedClass(c)) {
-        generatedOptions.push(refined);
+        strayGenerated.push(refined);
         continue;
       }
       const found = query(refined);
@@ -307,13 +315,20 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
   // generated does, on this build of the site (the draft's notes say so, see generatedClassesIn). Their
   // own class first: renamed by a new build, it finds no records, which a Run reports, where a stray's
   // renamed class would let the strays in unseen.
-  const generated = pageClasses(sample).filter(
-    (c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c) && members.every((m) => pageClasses(m).includes(c)),
-  );
-  for (const option of [...generated.map((c) => `${sample.name}.${c}`), ...generatedOptions].slice(
-    0,
-    MAX_GENERATED_TRIES,
-  )) {
+  const generatedOf = (el: Element) => pageClasses(el).filter((c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c));
+  const ownGenerated = generatedOf(sample).filter((c) => members.every((m) => pageClasses(m).includes(c)));
+  const generated = ownGenerated.map((c) => `${sample.name}.${c}`);
+  // Or a box around each of them, a build's class its only name (the ingredients' `div.c3f9a1e > ul > li`).
+  const steps = [sample.name];
+  let around: Element[] = members;
+  for (let up = 1; up <= 3; up++) {
+    around = around.map((e) => e.parent).filter(isElement);
+    if (around.length !== members.length) break;
+    const classes = generatedOf(around[0]).filter((c) => around.every((a) => pageClasses(a).includes(c)));
+    if (classes.length > 0) generated.push(`${around[0].name}.${classes[0]} > ${steps.join(' > ')}`);
+    steps.unshift(around[0].name);
+  }
+  for (const option of [...generated, ...strayGenerated].slice(0, MAX_GENERATED_TRIES)) {
     try {
       if (sameSet($(option).toArray() as Element[], wanted)) return option;
     } catch {
