@@ -26,6 +26,7 @@ import {
   besideTitle,
   dateInText,
   fieldByShape,
+  personNames,
   namedByPicture,
   phoneInText,
   placeInHeading,
@@ -256,6 +257,7 @@ export function selectFields(
       ) ??
       labelledByInitials(request, free()) ??
       creditedSource(request, free(), roles) ??
+      personNames(request, free()) ??
       longestText(request, free()) ??
       onlyValueLeft(request, free(), fields, requests.length);
     const inner =

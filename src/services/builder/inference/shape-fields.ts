@@ -60,9 +60,33 @@ function legalFormShare(values: string[]): number {
   return sample.length === 0 ? 0 : sample.filter((v) => LEGAL_FORM.test(v.trim())).length / sample.length;
 }
 
-/** The free text field whose values have the shape the request's concept asks for, if any. */
 /** A dash, then a capitalised name: an attribution's signature. */
 const SIGNED = /^\s*[-–—~]\s*\p{Lu}\p{Ll}/u;
+
+/** A person's name as comments and reviews sign them: one to three capitalised words ("Jasmin", "Olga B."). */
+const PERSON_NAME = /^\s*\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2}\s*$/u;
+const MAX_NAME_LENGTH = 30;
+
+/**
+ * For an author nothing else found: the free field whose values read as people's names, different ones in
+ * different records ("Jasmin" in a comment's head); the one most records have, the first in the record of
+ * those.
+ */
+export function personNames(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
+  if (request.concept !== 'author') return undefined;
+  return free
+    .filter((f) => f.kind === 'text' && f.coverage >= MIN_COVERAGE && conceptOfValues(f.samples) === undefined)
+    .sort((a, b) => b.coverage - a.coverage || a.order - b.order)
+    .find((f) => {
+      const values = f.samples.filter((v) => v.trim() !== '').slice(0, 20);
+      return (
+        values.length >= 2 &&
+        new Set(values).size >= 2 &&
+        values.every((v) => v.length <= MAX_NAME_LENGTH) &&
+        values.filter((v) => PERSON_NAME.test(v)).length >= values.length * SHAPE_SHARE
+      );
+    });
+}
 
 /** A unit of measure written alone: a short word of letters, maybe with its dot ("g", "gr", "ml", "EL", "Stk."). */
 const UNIT_WORD = /^\s*\p{L}{1,5}\.?\s*$/u;
@@ -109,6 +133,7 @@ function durationByShape(free: CandidateField[]): CandidateField | undefined {
   });
 }
 
+/** The free text field whose values have the shape the request's concept asks for, if any. */
 export function fieldByShape(request: PromptRequest, free: CandidateField[]): CandidateField | undefined {
   if (request.concept === 'rating') return ratingByShape(free);
   if (request.concept === 'duration') return durationByShape(free);
