@@ -5,7 +5,7 @@
 import { type AgentDefinition, type AgentField } from '../../../engine/definition.js';
 import { validateDefinition } from '../../../engine/definition-validate.js';
 import { detailPages, inferDetailFields, type BuilderPage, type DetailRequest, type FetchPage } from './detail.js';
-import { conceptOfWord, fieldName, words, type Concept } from './naming.js';
+import { conceptOfWord, fieldName, uniqueNames, words, type Concept } from './naming.js';
 import { promptRequests, type PromptRequest } from './prompt-requests.js';
 import { missingFieldNotes, namesTheRecords, namesTheSubject, silentlyDropped, unansweredFields } from './missing.js';
 import { detectPagination } from './pagination.js';
@@ -54,14 +54,17 @@ export async function proposeDraft(input: {
   const proposal = await firstDraft({ ...input, budget });
   const { definition } = proposal;
   const requests = askedFields(input.prompt);
-  definition.list.fields = withMultipleValuesPerRecord(
-    input.page.$,
-    definition.list.selector,
-    withTimeOfDay(
-      finishFields(definition.list.fields, input.page, definition.list.selector, requests),
-      input.page,
+  // The steps after the first draft may add a field under a name already used (a second price).
+  definition.list.fields = uniqueNames(
+    withMultipleValuesPerRecord(
+      input.page.$,
       definition.list.selector,
-      requests,
+      withTimeOfDay(
+        finishFields(definition.list.fields, input.page, definition.list.selector, requests),
+        input.page,
+        definition.list.selector,
+        requests,
+      ),
     ),
   );
   // A field found after all (a time of day read from the date's text) is no longer reported missing.
@@ -70,7 +73,7 @@ export async function proposeDraft(input: {
     (n) => !/^Field "([^"]+)" not found/.test(n) || !names.has(fieldName(n.split('"')[1])),
   );
   if (definition.follow)
-    definition.follow.fields = finishFields(definition.follow.fields, input.page, undefined, requests);
+    definition.follow.fields = uniqueNames(finishFields(definition.follow.fields, input.page, undefined, requests));
   const follow = definition.follow ? `; from each detail page: ${describeFields(definition.follow.fields)}` : '';
   const fields = `Fields: ${describeFields(definition.list.fields)}${follow}.`;
   const all = [...definition.list.fields, ...(definition.follow?.fields ?? [])].map((f) => f.name);

@@ -223,6 +223,27 @@ function isForeignScript(word: string): boolean {
 }
 
 /**
+ * The items with every name used once: a name met again gets the first free suffix ("price", "price_2"),
+ * as the engine refuses a definition naming two fields alike.
+ */
+export function uniqueNames<T extends { name: string }>(items: T[]): T[] {
+  const taken = new Set(items.map((item) => item.name));
+  const seen = new Set<string>();
+  return items.map((item) => {
+    if (!seen.has(item.name)) {
+      seen.add(item.name);
+      return item;
+    }
+    let n = 2;
+    while (taken.has(`${item.name}_${n}`)) n++;
+    const name = `${item.name}_${n}`;
+    taken.add(name);
+    seen.add(name);
+    return { ...item, name };
+  });
+}
+
+/**
  * A field name: lower snake case of ASCII letters and digits, never empty (the Agent definition allows no
  * other). Accents are dropped ("Größe" -> "grosse"); a word of another script (Chinese, Japanese, Korean,
  * Cyrillic...) is named by its concept ("商品名" -> "title", "цена" -> "price", "时间" -> "time"), or else

@@ -14,6 +14,7 @@ import {
   selectorClassWords,
   singular,
   tokenWords,
+  uniqueNames,
   words,
   type Concept,
 } from './naming.js';
@@ -126,15 +127,6 @@ export function requestMatches(request: PromptRequest, field: CandidateField, co
   if (parts.length < 2) return false;
   const own = new Set(field.ownHints.flatMap(tokenWords));
   return parts.every((p) => own.has(singular(p)));
-}
-
-function uniqueNames(named: Named[]): Named[] {
-  const seen = new Map<string, number>();
-  return named.map((n) => {
-    const count = (seen.get(n.name) ?? 0) + 1;
-    seen.set(n.name, count);
-    return count === 1 ? n : { ...n, name: `${n.name}_${count}` };
-  });
 }
 
 export function toAgentField(n: Named, required = false): AgentField {
