@@ -12,6 +12,8 @@ import { fieldName, words, type Concept } from './naming.js';
 import { elementChildren, isElement, pageClasses, type Element } from './selectors.js';
 import { isSkipped, normalizeText } from './dom-text.js';
 import { shapeFit } from './record-shapes.js';
+import { priceInRecordText } from './shape-fields.js';
+import type { PromptRequest } from './prompt-requests.js';
 import { runFields, runTexts, siblingRunsOf, type SiblingRuns } from './sibling-run.js';
 import {
   plainWords,
@@ -35,6 +37,9 @@ const RECORD_NOUN_FACTOR = 3;
 const SECTION_VALUES = 50;
 /** As many values, none of them in every member: sections of different contents. */
 const MIXED_SECTION_VALUES = 12;
+
+/** A price request, to ask whether records show one loose in their text. */
+const LOOSE_PRICE: PromptRequest = { word: 'price', concept: 'price' };
 
 /** Record-container candidates of a page, best first. */
 export function findCandidates(
@@ -80,6 +85,10 @@ export function findCandidates(
       : aligned;
     if (fields.length === 0 || (group.runs && fields.length === aligned.length)) continue;
     const concepts = new Set(fields.map((f) => f.concept));
+    // A price written loose in the record's own text ("<a>Jeans</a>£60.00") answers a price too, as
+    // select-fields.ts reads it so.
+    if (conceptsWanted.includes('price') && !concepts.has('price') && priceInRecordText(LOOSE_PRICE, fields))
+      concepts.add('price');
     // Words the prompt uses that a table header or label of these records says ("Rang", "Wahre Tabelle").
     const labels = fields.flatMap((f) => (f.label ? [fieldName(f.label), ...words(f.label)] : []));
     // A word naming the records themselves ("ingredienser" for li.ingredient) is answered by the records.
