@@ -149,15 +149,19 @@ export function chooseSelector(
   return null;
 }
 
+/** The classes of `el` a build generated, those a selector can name as they are. */
+function generatedClassesOf(el: Element): string[] {
+  return pageClasses(el).filter((c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c));
+}
+
 /**
  * Selectors naming the classes a build generated that the targets, or their ancestors inside the
  * record, carry alike ("div.c488ecc > span").
  */
 function generatedFieldOptions(targets: Element[], owners: Element[]): string[] {
-  const generatedOf = (el: Element) => pageClasses(el).filter((c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c));
   const common = (els: Array<Element | undefined>) => {
     if (els.some((e) => e === undefined)) return [];
-    const sets = (els as Element[]).map((e) => new Set(generatedOf(e)));
+    const sets = (els as Element[]).map((e) => new Set(generatedClassesOf(e)));
     return [...sets[0]].filter((c) => sets.every((set) => set.has(c)));
   };
   const t = targets[0];
@@ -315,8 +319,7 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
   // generated does, on this build of the site (the draft's notes say so, see generatedClassesIn). Their
   // own class first: renamed by a new build, it finds no records, which a Run reports, where a stray's
   // renamed class would let the strays in unseen.
-  const generatedOf = (el: Element) => pageClasses(el).filter((c) => isGeneratedClass(c) && /^[A-Za-z][\w-]*$/.test(c));
-  const ownGenerated = generatedOf(sample).filter((c) => members.every((m) => pageClasses(m).includes(c)));
+  const ownGenerated = generatedClassesOf(sample).filter((c) => members.every((m) => pageClasses(m).includes(c)));
   const generated = ownGenerated.map((c) => `${sample.name}.${c}`);
   // Or a box around each of them, a build's class its only name (the ingredients' `div.c3f9a1e > ul > li`).
   const steps = [sample.name];
@@ -324,7 +327,7 @@ export function containerSelector($: CheerioAPI, members: Element[], fields: Can
   for (let up = 1; up <= 3; up++) {
     around = around.map((e) => e.parent).filter(isElement);
     if (around.length !== members.length) break;
-    const classes = generatedOf(around[0]).filter((c) => around.every((a) => pageClasses(a).includes(c)));
+    const classes = generatedClassesOf(around[0]).filter((c) => around.every((a) => pageClasses(a).includes(c)));
     if (classes.length > 0) generated.push(`${around[0].name}.${classes[0]} > ${steps.join(' > ')}`);
     steps.unshift(around[0].name);
   }
