@@ -196,7 +196,6 @@ const MAX_GENERATED_TRIES = 5;
 /** Data attributes tried as a hook of the records. */
 const MAX_DATA_HOOKS = 2;
 
-/** A selector matching exactly the group's members on the page, or the closest one found. */
 /** A table row with a data cell of its own (not only header cells). */
 function hasDataCell(row: Element): boolean {
   return row.name === 'tr' && elementChildren(row).some((c) => c.name === 'td');
@@ -207,6 +206,7 @@ function lastChild(el: Element): boolean {
   return isElement(el.parent) && elementChildren(el.parent).at(-1) === el;
 }
 
+/** A selector matching exactly the group's members on the page, or the closest one found. */
 export function containerSelector($: CheerioAPI, members: Element[], fields: CandidateField[]): string | null {
   const wanted = new Set(members);
   const sample = members[0];
