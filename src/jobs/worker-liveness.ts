@@ -49,6 +49,9 @@ export async function startWorkerLiveness(ctx: WorkerContext, storage: Storage) 
     if (canRender) await announceBrowser(beatRedis, prefix).catch((err) => dependencies.down('redis', err));
   };
   const heartbeat = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);
+  // A beat as soon as the connection is up, not an interval later: the first beat at start may find it
+  // still connecting, and the worker would read as unhealthy for those seconds.
+  beatRedis.on('ready', () => void beat());
   void beat();
   return {
     dependencies,
